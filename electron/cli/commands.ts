@@ -1,0 +1,6 @@
+import type { Command } from '@commander-js/extra-typings';
+
+/** Each subcommand lives in its own file under commands/ and registers itself on the program. */
+export type RegisterCommand = (program: Command) => void;
+
+export const commands: RegisterCommand[] = [];

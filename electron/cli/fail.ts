@@ -1,0 +1,35 @@
+import { CommanderError } from 'commander';
+import { ParityError } from '../common/errors.js';
+
+/**
+ * Turns any error into one line on stderr and the exit status the CLI promises:
+ * 2 for bad input or usage, 1 only for a failed gate (set by the gate command itself), 3 for a bug.
+ */
+export function exitOnError(command: string, error: unknown): never {
+  if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);
+  if (error instanceof ParityError) {
+    process.stderr.write(`parity ${command}: ${oneLine(error.message)}\n`);
+    process.exit(error.exitCode);
+  }
+  const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  process.stderr.write(`parity ${command}: internal error: ${message}\n`);
+  process.exit(3);
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, ' ');
+}
+
+/** Wraps a command action so that every failure goes through `exitOnError`. */
+export function action<Args extends unknown[]>(
+  command: string,
+  run: (...args: Args) => Promise<void> | void,
+): (...args: Args) => Promise<void> {
+  return async (...args: Args) => {
+    try {
+      await run(...args);
+    } catch (error) {
+      exitOnError(command, error);
+    }
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * Typed errors that name what was wrong and where. Every transport (CLI, IPC, WebSocket) turns a
+ * ParityError into the same JSON shape via `toErrorPayload`; the CLI maps `exitCode` to its exit status.
+ */
+export type ParityErrorKind = 'input' | 'wav' | 'bundle' | 'profile' | 'trace' | 'engine' | 'cancelled' | 'internal';
+
+export class ParityError extends Error {
+  readonly kind: ParityErrorKind;
+  /** Where the problem is: a file path, a tensor name, a profile string, a line number. */
+  readonly where?: string;
+
+  constructor(kind: ParityErrorKind, message: string, where?: string) {
+    super(message);
+    this.name = 'ParityError';
+    this.kind = kind;
+    this.where = where;
+  }
+
+  /** 2 for anything the user can fix (bad input or usage); 1 is reserved for a failed gate. */
+  get exitCode(): number {
+    return this.kind === 'internal' || this.kind === 'engine' ? 3 : 2;
+  }
+}
+
+export class InputError extends ParityError {
+  constructor(message: string, where?: string) {
+    super('input', message, where);
+    this.name = 'InputError';
+  }
+}
+
+export class WavError extends ParityError {
+  constructor(file: string, problem: string) {
+    super('wav', `${file}: ${problem}`, file);
+    this.name = 'WavError';
+  }
+}
+
+export class BundleError extends ParityError {
+  constructor(message: string, where?: string) {
+    super('bundle', message, where);
+    this.name = 'BundleError';
+  }
+}
+
+export class ProfileError extends ParityError {
+  constructor(message: string, where?: string) {
+    super('profile', message, where);
+    this.name = 'ProfileError';
+  }
+}
+
+export class CancelledError extends ParityError {
+  constructor(message = 'cancelled') {
+    super('cancelled', message);
+    this.name = 'CancelledError';
+  }
+}
+
+export interface ErrorPayload {
+  kind: ParityErrorKind;
+  message: string;
+  where?: string;
+}
+
+export function toErrorPayload(error: unknown): ErrorPayload {
+  if (error instanceof ParityError) return { kind: error.kind, message: error.message, where: error.where };
+  const message = error instanceof Error ? error.message : String(error);
+  return { kind: 'internal', message };
+}

@@ -1,0 +1,29 @@
+/**
+ * An execution profile: one way to run the same bundle (DESIGN.md, "Execution profiles").
+ * Written as a preset plus overrides, e.g. `graph,vocoder=stream,fault=stale-feedback@2`;
+ * parsing lives in `parse-profile.ts`.
+ */
+export type Preset = 'eager' | 'graph';
+export type Stage = 'talker' | 'code-predictor' | 'vocoder';
+
+export type Fault =
+  /** At talker step N the audio-feedback input reads the previous step's codes (seed 000). */
+  | { kind: 'stale-feedback'; step: number }
+  /** Streaming vocoder chunks decoded without left context or carried state (seed 002). */
+  | { kind: 'no-left-context' }
+  /** A NaN appears in STAGE at step N, as from a fallback attention path (seed 003). */
+  | { kind: 'nan'; stage: Stage; step: number }
+  /** An activation exceeds the fp16 range in one layer. */
+  | { kind: 'fp16-overflow' };
+
+export interface ExecutionProfile {
+  preset: Preset;
+  cache: 'kv' | 'recompute';
+  vocoder: 'full' | 'stream';
+  backend: 'ort' | 'native';
+  ep: 'cpu' | 'cuda';
+  precision: 'fp32' | 'fp16';
+  faults: Fault[];
+  /** The canonical string form, e.g. "graph,vocoder=stream". */
+  text: string;
+}

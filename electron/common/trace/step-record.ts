@@ -1,0 +1,41 @@
+import { z } from 'zod';
+import { JsonNumber } from '../report/json-number.js';
+
+/**
+ * One decode step of a synthesis, as kept in memory, written to `tts-parity-trace/1` (JSON Lines, one
+ * object per step after a header line; docs/trace-format.md) and compared by the localiser.
+ * Step 1 is the prefill that yields frame 1; step N yields frame N.
+ */
+export const LogitStats = z.object({
+  mean: JsonNumber,
+  std: JsonNumber,
+  min: JsonNumber,
+  max: JsonNumber,
+  argmax: z.number().int(),
+  /** The five largest logits, best first. */
+  top5: z.array(z.object({ id: z.number().int(), logit: JsonNumber })).max(5),
+});
+export type LogitStats = z.infer<typeof LogitStats>;
+
+export const StageCounts = z.object({
+  talker: z.number().int().nonnegative(),
+  codePredictor: z.number().int().nonnegative(),
+  vocoder: z.number().int().nonnegative(),
+});
+export type StageCounts = z.infer<typeof StageCounts>;
+
+export const StepRecord = z.object({
+  step: z.number().int().positive(),
+  /** Talker logits for codebook 0 at this step. */
+  logits: LogitStats,
+  /** All Q codes of the frame: codes[0] from the talker, codes[1..Q-1] from the code predictor. */
+  codes: z.array(z.number().int()),
+  /** Code-predictor logit statistics per codebook 1..Q-1 (optional for foreign engines). */
+  codePredictorLogits: z.array(LogitStats).optional(),
+  /** NaN and Inf counts per stage in this step's outputs. */
+  nan: StageCounts.optional(),
+  inf: StageCounts.optional(),
+  /** Wall time per stage in ms. */
+  timesMs: z.object({ talker: z.number(), codePredictor: z.number(), vocoder: z.number().optional() }).optional(),
+});
+export type StepRecord = z.infer<typeof StepRecord>;
