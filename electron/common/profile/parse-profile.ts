@@ -1,0 +1,219 @@
+import { ProfileError } from '../errors.js';
+import type { ExecutionProfile, Fault, Preset, Stage } from './types.js';
+
+/**
+ * Profile strings: a preset (`eager` | `graph`) then `key=value` overrides, comma-separated, e.g.
+ * `graph,vocoder=stream,fault=stale-feedback@2`. The preset may be left out when the string starts with
+ * an override (`cache=recompute` means `eager,cache=recompute`). Syntax: docs/profiles-syntax.md.
+ */
+
+export const PRESETS: readonly Preset[] = ['eager', 'graph'];
+
+export interface ProfileKeySpec {
+  key: 'vocoder' | 'cache' | 'ep' | 'precision' | 'backend' | 'fault';
+  /** Valid values; for `fault`, patterns where N is a step number. */
+  values: readonly string[];
+  /** Value used when the key is absent (none for `fault`). */
+  default?: string;
+  repeatable: boolean;
+  description: string;
+}
+
+/** Every key a profile accepts with its valid values, in the order error messages and the UI list them. */
+export const PROFILE_KEYS: readonly ProfileKeySpec[] = [
+  { key: 'vocoder', values: ['full', 'stream'], default: 'full', repeatable: false, description: 'whole-utterance or chunked streaming vocoder' },
+  { key: 'cache', values: ['kv', 'recompute'], default: 'kv', repeatable: false, description: 'incremental KV cache or full recompute every step' },
+  { key: 'ep', values: ['cpu', 'cuda'], default: 'cpu', repeatable: false, description: 'ONNX Runtime execution provider' },
+  { key: 'precision', values: ['fp32', 'fp16'], default: 'fp32', repeatable: false, description: 'weights and activations' },
+  { key: 'backend', values: ['ort', 'native'], default: 'ort', repeatable: false, description: 'ONNX Runtime or the native CUDA addon' },
+  {
+    key: 'fault',
+    values: ['stale-feedback@N', 'no-left-context', 'nan@talker:N', 'nan@code-predictor:N', 'nan@vocoder:N', 'fp16-overflow'],
+    repeatable: true,
+    description: 'a deliberate, documented parity bug (docs/faults.md)',
+  },
+];
+
+type SettingKey = Exclude<ProfileKeySpec['key'], 'fault'>;
+
+/** Where in the profile string a problem is, so a text field can underline it while the user types. */
+export interface ProfileIssue {
+  message: string;
+  /** The offending token (whole `key=value` item, or the preset). */
+  token: string;
+  /** Character offsets of the token in the original string: [start, end). */
+  start: number;
+  end: number;
+}
+
+export class ProfileSyntaxError extends ProfileError {
+  readonly issue: ProfileIssue;
+  constructor(profile: string, issue: ProfileIssue) {
+    super(`profile "${profile}": ${issue.message}`, profile);
+    this.name = 'ProfileSyntaxError';
+    this.issue = issue;
+  }
+}
+
+export type ProfileCheck = { ok: true; profile: ExecutionProfile } | { ok: false; issue: ProfileIssue };
+
+/** Non-throwing form for live validation: the parsed profile, or the first problem and where it is. */
+export function checkProfile(text: string): ProfileCheck {
+  try {
+    return { ok: true, profile: parseProfile(text) };
+  } catch (error) {
+    if (error instanceof ProfileSyntaxError) return { ok: false, issue: error.issue };
+    throw error;
+  }
+}
+
+interface Item {
+  token: string;
+  start: number;
+  end: number;
+}
+
+function splitItems(text: string): Item[] {
+  const items: Item[] = [];
+  let start = 0;
+  for (const raw of text.split(',')) {
+    const lead = raw.length - raw.trimStart().length;
+    const token = raw.trim();
+    items.push({ token, start: start + lead, end: start + lead + token.length });
+    start += raw.length + 1;
+  }
+  return items;
+}
+
+const KNOWN_KEYS = PROFILE_KEYS.map((k) => k.key).join(', ');
+const STEP = /^[1-9][0-9]{0,8}$/;
+
+export function parseProfile(text: string): ExecutionProfile {
+  const fail = (item: Item, message: string): never => {
+    throw new ProfileSyntaxError(text, { message, token: item.token, start: item.start, end: item.end });
+  };
+  const items = splitItems(text);
+  if (items.length === 1 && items[0].token === '') {
+    fail(items[0], 'empty (expected a preset eager|graph and/or key=value overrides, e.g. "graph,vocoder=stream")');
+  }
+  let preset: Preset = 'eager';
+  const settings: Record<SettingKey, string> = { vocoder: 'full', cache: 'kv', ep: 'cpu', precision: 'fp32', backend: 'ort' };
+  const seen = new Set<string>();
+  const faults: Fault[] = [];
+  const faultTexts = new Set<string>();
+
+  items.forEach((item, i) => {
+    if (item.token === '') fail(item, `empty item at position ${i + 1} (two commas in a row, or a trailing comma)`);
+    const eq = item.token.indexOf('=');
+    if (eq < 0) {
+      if (i > 0) {
+        const hint = PRESETS.includes(item.token as Preset) ? 'the preset must come first' : 'expected key=value';
+        fail(item, `"${item.token}" is not an override (${hint}; known keys: ${KNOWN_KEYS})`);
+      }
+      if (!PRESETS.includes(item.token as Preset)) {
+        fail(item, `unknown preset "${item.token}" (valid: ${PRESETS.join(', ')}; or start with key=value)`);
+      }
+      preset = item.token as Preset;
+      return;
+    }
+    const key = item.token.slice(0, eq).trim();
+    const value = item.token.slice(eq + 1).trim();
+    const spec = PROFILE_KEYS.find((k) => k.key === key);
+    if (!spec) fail(item, `unknown key "${key}" (known: ${KNOWN_KEYS})`);
+    if (value === '') fail(item, `missing value for ${key} (valid: ${spec!.values.join(', ')})`);
+    if (spec!.key === 'fault') {
+      const fault = parseFault(value);
+      if (!fault) fail(item, `unknown fault "${value}" (valid: ${spec!.values.join(', ')}; N is a step number from 1)`);
+      const canonical = formatFault(fault!);
+      if (faultTexts.has(canonical)) fail(item, `fault "${canonical}" given twice`);
+      faultTexts.add(canonical);
+      faults.push(fault!);
+      return;
+    }
+    if (seen.has(key)) fail(item, `key "${key}" given twice`);
+    seen.add(key);
+    if (!spec!.values.includes(value)) fail(item, `unknown value "${value}" for ${key} (valid: ${spec!.values.join(', ')})`);
+    settings[spec!.key] = value;
+  });
+
+  const profile: ExecutionProfile = {
+    preset,
+    cache: settings.cache as ExecutionProfile['cache'],
+    vocoder: settings.vocoder as ExecutionProfile['vocoder'],
+    backend: settings.backend as ExecutionProfile['backend'],
+    ep: settings.ep as ExecutionProfile['ep'],
+    precision: settings.precision as ExecutionProfile['precision'],
+    faults: sortFaults(faults),
+    text: '',
+  };
+  checkCombination(text, items, profile);
+  profile.text = formatProfile(profile);
+  return profile;
+}
+
+function checkCombination(text: string, items: Item[], p: ExecutionProfile): void {
+  if (p.vocoder !== 'stream' && p.faults.some((f) => f.kind === 'no-left-context')) {
+    const item = items.find((it) => /no-left-context/.test(it.token))!;
+    throw new ProfileSyntaxError(text, {
+      message: 'fault "no-left-context" needs vocoder=stream (it drops the streaming vocoder\'s left context)',
+      token: item.token,
+      start: item.start,
+      end: item.end,
+    });
+  }
+  const stale = p.faults.find((f) => f.kind === 'stale-feedback');
+  if (stale && stale.kind === 'stale-feedback' && stale.step < 2) {
+    const item = items.find((it) => /stale-feedback/.test(it.token))!;
+    throw new ProfileSyntaxError(text, {
+      message: 'fault "stale-feedback@1": step 1 is the prefill, which has no audio feedback (use N >= 2)',
+      token: item.token,
+      start: item.start,
+      end: item.end,
+    });
+  }
+}
+
+const STAGES: readonly Stage[] = ['talker', 'code-predictor', 'vocoder'];
+
+function parseFault(value: string): Fault | null {
+  if (value === 'no-left-context') return { kind: 'no-left-context' };
+  if (value === 'fp16-overflow') return { kind: 'fp16-overflow' };
+  const stale = /^stale-feedback@(.+)$/.exec(value);
+  if (stale) return STEP.test(stale[1]) ? { kind: 'stale-feedback', step: Number(stale[1]) } : null;
+  const nan = /^nan@([a-z-]+):(.+)$/.exec(value);
+  if (nan && STAGES.includes(nan[1] as Stage) && STEP.test(nan[2])) {
+    return { kind: 'nan', stage: nan[1] as Stage, step: Number(nan[2]) };
+  }
+  return null;
+}
+
+export function formatFault(f: Fault): string {
+  switch (f.kind) {
+    case 'stale-feedback':
+      return `stale-feedback@${f.step}`;
+    case 'nan':
+      return `nan@${f.stage}:${f.step}`;
+    default:
+      return f.kind;
+  }
+}
+
+function sortFaults(faults: Fault[]): Fault[] {
+  return [...faults].sort((a, b) => (formatFault(a) < formatFault(b) ? -1 : formatFault(a) > formatFault(b) ? 1 : 0));
+}
+
+/**
+ * The canonical text: the preset, then the overrides that differ from their defaults in a fixed order
+ * (cache, vocoder, backend, ep, precision), then faults sorted by their text. Equal profiles give equal
+ * strings, so `parseProfile(formatProfile(p))` is `p`.
+ */
+export function formatProfile(p: Omit<ExecutionProfile, 'text'>): string {
+  const parts: string[] = [p.preset];
+  const order: SettingKey[] = ['cache', 'vocoder', 'backend', 'ep', 'precision'];
+  for (const key of order) {
+    const spec = PROFILE_KEYS.find((k) => k.key === key)!;
+    if (p[key] !== spec.default) parts.push(`${key}=${p[key]}`);
+  }
+  for (const f of sortFaults(p.faults)) parts.push(`fault=${formatFault(f)}`);
+  return parts.join(',');
+}
