@@ -1,0 +1,20 @@
+/** Sample peak and RMS levels in dBFS (full scale = ±1.0; a full-scale sine reads −3.01 dBFS RMS). */
+
+/** 20·log10(max |x|); −Infinity for silence or an empty signal, NaN if any sample is NaN. */
+export function samplePeakDbfs(signal: Float32Array): number {
+  let peak = 0;
+  for (let i = 0; i < signal.length; i++) {
+    const v = Math.abs(signal[i]);
+    if (v > peak) peak = v;
+    else if (v !== v) return NaN;
+  }
+  return 20 * Math.log10(peak);
+}
+
+/** 10·log10(mean x²), Float64 accumulator; −Infinity for silence or an empty signal. */
+export function rmsDbfs(signal: Float32Array): number {
+  if (signal.length === 0) return -Infinity;
+  let sum = 0;
+  for (let i = 0; i < signal.length; i++) sum += signal[i] * signal[i];
+  return 10 * Math.log10(sum / signal.length);
+}
