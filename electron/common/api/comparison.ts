@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { ParityReport } from '../report/report.js';
+import { Audio, FileInput, HistoryId, ProfileText, PromptText, Sampling, Seed } from './primitives.js';
+
+export const CompareRequest = z.object({
+  text: PromptText,
+  profileA: ProfileText,
+  profileB: ProfileText,
+  seed: Seed.default(0),
+  sampling: Sampling.default(Sampling.parse({})),
+});
+export type CompareRequest = z.infer<typeof CompareRequest>;
+
+/** A finished comparison as kept in history: the report and both renderings. */
+export const ComparisonResult = z.object({
+  historyId: HistoryId,
+  report: ParityReport,
+  /** Absent when the comparison came from traces without audio. */
+  a: Audio.optional(),
+  b: Audio.optional(),
+});
+export type ComparisonResult = z.infer<typeof ComparisonResult>;
+
+export const ImportWavsRequest = z.object({
+  a: FileInput,
+  b: FileInput,
+  /** Largest lag searched when aligning B to A. */
+  maxLagMs: z.number().nonnegative().max(10_000).default(100),
+});
+export type ImportWavsRequest = z.infer<typeof ImportWavsRequest>;
+
+/** Two `tts-parity-trace/1` files (JSON Lines) from any engines, compared step by step. */
+export const ImportTracesRequest = z.object({
+  a: z.object({ name: z.string().min(1).max(500), text: z.string().max(200_000_000) }),
+  b: z.object({ name: z.string().min(1).max(500), text: z.string().max(200_000_000) }),
+});
+export type ImportTracesRequest = z.infer<typeof ImportTracesRequest>;

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { Verdict } from '../report/report.js';
+import { HistoryId } from './primitives.js';
+
+export const HistoryKind = z.enum(['profiles', 'wavs', 'traces']);
+
+/** One past comparison as listed; the report and audio come with `openHistory`. */
+export const HistoryEntry = z.object({
+  id: HistoryId,
+  createdAt: z.string(),
+  kind: HistoryKind,
+  /** What was compared, e.g. `eager vs graph` or `a.wav vs b.wav`. */
+  title: z.string(),
+  text: z.string().optional(),
+  verdict: Verdict.optional(),
+});
+export type HistoryEntry = z.infer<typeof HistoryEntry>;
+
+export const HistoryList = z.object({ entries: z.array(HistoryEntry) });
+export const HistoryRef = z.object({ id: HistoryId });
+export const Deleted = z.object({ deleted: z.boolean() });
+
+export const ExportFixtureRequest = z.object({
+  id: HistoryId,
+  /** Target folder on the host machine; created, never overwritten unless `overwrite`. */
+  dir: z.string().min(1).max(4096),
+  overwrite: z.boolean().default(false),
+});
+export type ExportFixtureRequest = z.infer<typeof ExportFixtureRequest>;
+
+export const ExportedFixture = z.object({ dir: z.string(), files: z.array(z.string()) });
+export type ExportedFixture = z.infer<typeof ExportedFixture>;

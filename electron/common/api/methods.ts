@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { BundleInfo } from './bundle-info.js';
+import { CompareRequest, ComparisonResult, ImportTracesRequest, ImportWavsRequest } from './comparison.js';
+import { defineMethod } from './define-method.js';
+import { Deleted, ExportedFixture, ExportFixtureRequest, HistoryList, HistoryRef } from './history.js';
+import { Cancelled, JobRef, JobStarted } from './jobs.js';
+import { SynthesisResult, SynthesizeRequest } from './synthesis.js';
+
+const Empty = z.object({}).strict();
+
+/**
+ * The StudioApi method table. Transports loop over it; adding a method here and in StudioHost is all
+ * a new feature needs.
+ */
+export const studioMethods = {
+  bundleInfo: defineMethod('bundleInfo', Empty, BundleInfo),
+  /** Starts one synthesis; progress comes as `progress` events, the result from `synthesisResult`. */
+  synthesize: defineMethod('synthesize', SynthesizeRequest, JobStarted),
+  synthesisResult: defineMethod('synthesisResult', JobRef, SynthesisResult),
+  /** Starts profile A vs profile B on one prompt; the result is saved to history. */
+  compare: defineMethod('compare', CompareRequest, JobStarted),
+  comparisonResult: defineMethod('comparisonResult', JobRef, ComparisonResult),
+  cancel: defineMethod('cancel', JobRef, Cancelled),
+  /** Compares two WAVs from any engine (paths on the host, or bytes); saved to history. */
+  importWavs: defineMethod('importWavs', ImportWavsRequest, ComparisonResult),
+  importTraces: defineMethod('importTraces', ImportTracesRequest, ComparisonResult),
+  exportFixture: defineMethod('exportFixture', ExportFixtureRequest, ExportedFixture),
+  listHistory: defineMethod('listHistory', Empty, HistoryList),
+  openHistory: defineMethod('openHistory', HistoryRef, ComparisonResult),
+  deleteHistory: defineMethod('deleteHistory', HistoryRef, Deleted),
+} as const;
+
+export type StudioMethods = typeof studioMethods;
+export type MethodName = keyof StudioMethods;
+export const METHOD_NAMES = Object.keys(studioMethods) as MethodName[];
+
+export function isMethodName(name: unknown): name is MethodName {
+  return typeof name === 'string' && Object.hasOwn(studioMethods, name);
+}

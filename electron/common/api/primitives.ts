@@ -1,0 +1,47 @@
+import { z } from 'zod';
+import { checkProfile } from '../profile/parse-profile.js';
+
+/** Mono audio as it crosses the API: float32 samples, one channel. */
+export const Audio = z.object({
+  sampleRate: z.number().int().positive(),
+  samples: z.instanceof(Float32Array),
+});
+export type Audio = z.infer<typeof Audio>;
+
+/** Bytes of a file (a WAV) sent by a renderer that cannot name a path, e.g. a browser. */
+export const FileBytes = z.object({
+  name: z.string().min(1).max(500),
+  bytes: z.instanceof(Uint8Array),
+});
+export type FileBytes = z.infer<typeof FileBytes>;
+
+/** A path on the host machine (Electron dialogs, CLI) or bytes (browser). */
+export const FileInput = z.union([z.object({ path: z.string().min(1).max(4096) }), FileBytes]);
+export type FileInput = z.infer<typeof FileInput>;
+
+export const JobId = z.string().regex(/^job-[0-9a-z-]{1,64}$/, 'expected a job id like "job-3"');
+export const HistoryId = z.string().regex(/^[0-9]{8}-[0-9]{6}-[0-9a-f]{6}$/, 'expected a history id like "20250101-120000-1a2b3c"');
+
+/**
+ * A profile string such as `graph,vocoder=stream`, checked with the same parser as the engine so a bad
+ * string is refused at the boundary with the parser's message (e.g. unknown key "vocodr").
+ */
+export const ProfileText = z
+  .string()
+  .max(300)
+  .superRefine((text, ctx) => {
+    const check = checkProfile(text);
+    if (!check.ok) ctx.addIssue({ code: 'custom', message: `profile "${text}": ${check.issue.message}` });
+  });
+
+export const Sampling = z.object({
+  mode: z.enum(['greedy', 'sample']).default('greedy'),
+  temperature: z.number().positive().max(10).default(1),
+  topK: z.number().int().nonnegative().default(0),
+  topP: z.number().gt(0).max(1).default(1),
+  repetitionPenalty: z.number().positive().max(10).default(1),
+});
+export type Sampling = z.infer<typeof Sampling>;
+
+export const PromptText = z.string().trim().min(1, 'the prompt is empty').max(2000, 'the prompt is longer than 2000 characters');
+export const Seed = z.number().int().nonnegative().max(2 ** 32 - 1);
