@@ -1,0 +1,73 @@
+import { bufferToFloat32Channels, SampleFormat } from '@echogarden/wave-codec';
+import { WavError } from '../errors.js';
+import { walkRiff } from './riff-chunks.js';
+import { parseFormat, type WavSampleFormat } from './wav-format.js';
+
+export interface DecodedWav {
+  sampleRate: number;
+  /** One Float32Array per channel, in [-1, 1) for PCM (float files keep their values). */
+  channels: Float32Array[];
+  format: WavSampleFormat;
+  /** True when the fmt chunk was WAVE_FORMAT_EXTENSIBLE. */
+  extensible: boolean;
+  /** Every chunk id in file order, including the skipped ones (LIST, fact, ...). */
+  chunkIds: string[];
+  /** Tolerated oddities (streaming placeholder sizes, trailing bytes), for the report. */
+  warnings: string[];
+}
+
+/**
+ * Decodes a RIFF/WAVE file: PCM 8/16/24/32-bit, IEEE float 32/64-bit, plain or EXTENSIBLE, chunks in
+ * any order after fmt. Sample conversion is @echogarden/wave-codec's (PCM scaled by 1/2^(bits-1),
+ * 8-bit unsigned centred on 128; float64 rounded to float32). Anything malformed throws a WavError
+ * naming `file` and the problem.
+ */
+export function decodeWav(bytes: Uint8Array, file: string): DecodedWav {
+  const { chunks, warnings } = walkRiff(bytes, file);
+  const fmtIndex = chunks.findIndex((c) => c.id === 'fmt ');
+  const dataIndex = chunks.findIndex((c) => c.id === 'data');
+  if (fmtIndex < 0) throw new WavError(file, `no fmt chunk (chunks found: ${describe(chunks.map((c) => c.id))})`);
+  if (dataIndex < 0) throw new WavError(file, `no data chunk (chunks found: ${describe(chunks.map((c) => c.id))})`);
+  if (dataIndex < fmtIndex) throw new WavError(file, 'data chunk comes before the fmt chunk');
+  for (const id of ['fmt ', 'data']) {
+    if (chunks.filter((c) => c.id === id).length > 1) throw new WavError(file, `more than one "${id.trim()}" chunk`);
+  }
+  const fmtChunk = chunks[fmtIndex];
+  const format = parseFormat(bytes.subarray(fmtChunk.bodyOffset, fmtChunk.bodyOffset + fmtChunk.size), file);
+
+  const data = chunks[dataIndex];
+  let dataBytes = data.size;
+  if (dataBytes === 0) throw new WavError(file, 'data chunk is empty (0 samples)');
+  if (dataBytes % format.blockAlign !== 0) {
+    if (data.size === data.declaredSize) {
+      throw new WavError(
+        file,
+        `data size ${dataBytes} bytes is not a multiple of the block align ${format.blockAlign} (${format.channels} channel(s) × ${format.bitsPerSample / 8} bytes)`,
+      );
+    }
+    const kept = dataBytes - (dataBytes % format.blockAlign);
+    warnings.push(`streamed data: ${dataBytes - kept} bytes of an incomplete last frame dropped`);
+    dataBytes = kept;
+    if (dataBytes === 0) throw new WavError(file, 'data chunk holds less than one sample frame');
+  }
+  // slice() copies into a fresh ArrayBuffer at offset 0: the codec builds typed-array views that need alignment.
+  const samples = bytes.slice(data.bodyOffset, data.bodyOffset + dataBytes);
+  const channels = bufferToFloat32Channels(
+    samples,
+    format.channels,
+    format.bitsPerSample,
+    format.encoding === 'pcm' ? SampleFormat.PCM : SampleFormat.Float,
+  );
+  return {
+    sampleRate: format.sampleRate,
+    channels,
+    format: format.sampleFormat,
+    extensible: format.extensible,
+    chunkIds: chunks.map((c) => c.id),
+    warnings,
+  };
+}
+
+function describe(ids: string[]): string {
+  return ids.length === 0 ? 'none' : ids.map((id) => `"${id}"`).join(', ');
+}
