@@ -1,0 +1,182 @@
+import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { CancelledError, ParityError } from '../common/errors.js';
+import type { JobProgress } from '../common/api/jobs.js';
+import type { FromWorker, ToWorker } from './worker-protocol.js';
+
+export interface SupervisorOptions {
+  /** Built JavaScript entry of the worker (Node 20 cannot start a .ts worker). */
+  url: URL;
+  workerData?: unknown;
+  resourceLimits?: ResourceLimits;
+  /** No message for this long while a task runs means the worker hangs: it is stopped and replaced. */
+  hangTimeoutMs?: number;
+  /** After a cancel, the worker has this long to stop on its own before it is stopped. */
+  cancelGraceMs?: number;
+  onRestart?: (reason: string) => void;
+}
+
+interface Task {
+  jobId: string;
+  what: string;
+  task: unknown;
+  transfer: ArrayBuffer[];
+  onProgress: (p: JobProgress) => void;
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+  cancelTimer?: NodeJS.Timeout;
+}
+
+/**
+ * Runs tasks one at a time in a worker thread and keeps a worker available: a crash, an out-of-memory
+ * or a hang fails only the running task, with an error that says which, and a new worker is started.
+ */
+export class WorkerSupervisor {
+  private worker?: Worker;
+  private running?: Task;
+  private readonly queue: Task[] = [];
+  private lastSeen = Date.now();
+  private readonly monitor: NodeJS.Timeout;
+  private disposed = false;
+  /** Whether the current worker has sent anything: one that dies before that is not restarted eagerly. */
+  private spoke = false;
+  /** Workers started so far (1 after the first start); tests and diagnostics read it. */
+  generation = 0;
+
+  constructor(private readonly options: SupervisorOptions) {
+    const hang = options.hangTimeoutMs ?? 30_000;
+    this.monitor = setInterval(() => this.checkHang(hang), Math.max(50, Math.min(1000, hang / 4)));
+    this.monitor.unref();
+  }
+
+  /** The live worker, if any (tests use it to kill the worker from outside). */
+  get current(): Worker | undefined {
+    return this.worker;
+  }
+
+  run(jobId: string, what: string, task: unknown, onProgress: (p: JobProgress) => void, transfer: ArrayBuffer[] = []): Promise<unknown> {
+    if (this.disposed) return Promise.reject(new ParityError('engine', 'the studio host is shut down'));
+    return new Promise((resolve, reject) => {
+      this.queue.push({ jobId, what, task, transfer, onProgress, resolve, reject });
+      this.pump();
+    });
+  }
+
+  /** True if the job was queued or running; a running job stops at its next step, or the worker is replaced. */
+  cancel(jobId: string): boolean {
+    const index = this.queue.findIndex((t) => t.jobId === jobId);
+    if (index >= 0) {
+      this.queue.splice(index, 1)[0].reject(new CancelledError(`${jobId} cancelled before it started`));
+      return true;
+    }
+    const task = this.running;
+    if (!task || task.jobId !== jobId) return false;
+    this.post({ type: 'cancel', jobId });
+    task.cancelTimer ??= setTimeout(() => {
+      if (this.running === task) this.replace(`did not stop within ${this.options.cancelGraceMs ?? 3000} ms of a cancel`, new CancelledError(`${jobId} cancelled (the engine worker was stopped)`));
+    }, this.options.cancelGraceMs ?? 3000);
+    return true;
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    clearInterval(this.monitor);
+    for (const task of this.queue.splice(0)) task.reject(new ParityError('engine', 'the studio host is shut down'));
+    this.running?.reject(new ParityError('engine', 'the studio host is shut down'));
+    this.running = undefined;
+    const worker = this.worker;
+    this.worker = undefined;
+    await worker?.terminate();
+  }
+
+  private pump(): void {
+    if (this.running || this.disposed) return;
+    const task = this.queue.shift();
+    if (!task) {
+      this.worker?.unref();
+      return;
+    }
+    const worker = this.ensureWorker();
+    worker.ref();
+    this.running = task;
+    this.lastSeen = Date.now();
+    this.post({ type: 'run', jobId: task.jobId, task: task.task }, task.transfer);
+  }
+
+  private ensureWorker(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(this.options.url, {
+      workerData: this.options.workerData,
+      resourceLimits: this.options.resourceLimits,
+    });
+    this.generation++;
+    this.worker = worker;
+    this.spoke = false;
+    worker.on('message', (msg: FromWorker) => this.onMessage(worker, msg));
+    let deathReason: string | undefined;
+    worker.on('error', (error: Error & { code?: string }) => {
+      deathReason =
+        error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? `ran out of memory (limit ${this.options.resourceLimits?.maxOldGenerationSizeMb ?? 'default'} MB heap)`
+          : `crashed: ${error.message}`;
+    });
+    worker.on('exit', (code) => {
+      if (this.worker !== worker) return; // replaced on purpose
+      this.worker = undefined;
+      this.onDeath(deathReason ?? `exited with code ${code}`);
+    });
+    return worker;
+  }
+
+  private onMessage(worker: Worker, msg: FromWorker): void {
+    if (worker !== this.worker) return;
+    this.spoke = true;
+    this.lastSeen = Date.now();
+    const task = this.running;
+    if (msg.type === 'alive' || !task || msg.jobId !== task.jobId) return;
+    if (msg.type === 'progress') {
+      task.onProgress(msg.progress);
+      return;
+    }
+    this.finish(task);
+    if (msg.type === 'done') task.resolve(msg.result);
+    else task.reject(msg.error.kind === 'cancelled' ? new CancelledError(msg.error.message) : new ParityError(msg.error.kind, msg.error.message, msg.error.where));
+    this.pump();
+  }
+
+  private finish(task: Task): void {
+    clearTimeout(task.cancelTimer);
+    this.running = undefined;
+  }
+
+  private checkHang(timeoutMs: number): void {
+    if (!this.running || !this.worker) return;
+    const silent = Date.now() - this.lastSeen;
+    if (silent > timeoutMs) this.replace(`stopped responding (no message for ${(silent / 1000).toFixed(1)} s)`);
+  }
+
+  /** Stops the current worker on purpose (hang, ignored cancel) and fails its task. */
+  private replace(reason: string, error?: Error): void {
+    const worker = this.worker;
+    this.worker = undefined;
+    void worker?.terminate();
+    this.onDeath(reason, error);
+  }
+
+  private onDeath(reason: string, error?: Error): void {
+    const task = this.running;
+    if (task) {
+      this.finish(task);
+      task.reject(error ?? new ParityError('engine', `the engine worker ${reason} during ${task.what} (${task.jobId}); a new worker was started, try again`));
+    }
+    if (this.disposed) return;
+    this.options.onRestart?.(`engine worker ${reason}`);
+    // Start the replacement now so the next call does not wait for it, unless this one never came up
+    // (a broken build would otherwise restart forever); then the next task starts it.
+    if (this.spoke) this.ensureWorker().unref();
+    this.pump();
+  }
+
+  private post(msg: ToWorker, transfer: ArrayBuffer[] = []): void {
+    this.worker?.postMessage(msg, transfer);
+  }
+}

@@ -1,0 +1,80 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { WorkerSupervisor, type SupervisorOptions } from '../../../electron/host/worker-supervisor.js';
+
+const url = new URL('./fixtures/test-worker.mjs', import.meta.url);
+let supervisor: WorkerSupervisor | undefined;
+const restarts: string[] = [];
+
+function start(options: Partial<SupervisorOptions> = {}) {
+  restarts.length = 0;
+  supervisor = new WorkerSupervisor({ url, hangTimeoutMs: 800, cancelGraceMs: 500, onRestart: (r) => restarts.push(r), ...options });
+  return supervisor;
+}
+const run = (s: WorkerSupervisor, jobId: string, task: unknown, progress: unknown[] = []) =>
+  s.run(jobId, 'test task', task, (p) => progress.push(p.step));
+
+afterEach(async () => {
+  await supervisor?.dispose();
+});
+
+describe('WorkerSupervisor', () => {
+  it('runs tasks in the worker and forwards progress', async () => {
+    const s = start();
+    const progress: unknown[] = [];
+    await expect(run(s, 'job-1', { do: 'slow', steps: 3, ms: 5 }, progress)).resolves.toEqual({ steps: 3 });
+    expect(progress).toEqual([1, 2, 3]);
+  });
+
+  it('survives a crash: the task fails saying so, and the next task runs in a new worker', async () => {
+    const s = start();
+    await expect(run(s, 'job-1', { do: 'crash' })).rejects.toThrow(/engine worker crashed: boom from the test worker during test task \(job-1\); a new worker was started/);
+    expect(restarts).toHaveLength(1);
+    await expect(run(s, 'job-2', { do: 'echo', value: 7 })).resolves.toMatchObject({ echo: 7 });
+    expect(s.generation).toBe(2);
+  });
+
+  it('survives a hang: a worker silent past the timeout is stopped and replaced', async () => {
+    const s = start();
+    const t0 = Date.now();
+    await expect(run(s, 'job-1', { do: 'hang' })).rejects.toThrow(/stopped responding \(no message for \d+\.\d s\)/);
+    expect(Date.now() - t0).toBeLessThan(5000);
+    await expect(run(s, 'job-2', { do: 'echo', value: 'ok' })).resolves.toMatchObject({ echo: 'ok' });
+  });
+
+  it('survives running out of memory under resourceLimits', async () => {
+    const s = start({ resourceLimits: { maxOldGenerationSizeMb: 24, maxYoungGenerationSizeMb: 4 } });
+    await expect(run(s, 'job-1', { do: 'oom' })).rejects.toThrow(/ran out of memory \(limit 24 MB heap\)/);
+    await expect(run(s, 'job-2', { do: 'echo', value: 1 })).resolves.toMatchObject({ echo: 1 });
+  });
+
+  it('survives being terminated from outside mid-task', async () => {
+    const s = start();
+    const pending = run(s, 'job-1', { do: 'slow', steps: 100, ms: 20 });
+    await new Promise((r) => setTimeout(r, 100));
+    await s.current!.terminate();
+    await expect(pending).rejects.toThrow(/exited with code 1 during test task/);
+    await expect(run(s, 'job-2', { do: 'echo', value: 2 })).resolves.toMatchObject({ echo: 2 });
+  });
+
+  it('cancels a queued task at once and a running one at its next step', async () => {
+    const s = start();
+    const first = run(s, 'job-1', { do: 'slow', steps: 100, ms: 10 });
+    const second = run(s, 'job-2', { do: 'echo', value: 0 });
+    expect(s.cancel('job-2')).toBe(true);
+    await expect(second).rejects.toMatchObject({ kind: 'cancelled' });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(s.cancel('job-1')).toBe(true);
+    await expect(first).rejects.toMatchObject({ kind: 'cancelled', message: expect.stringMatching(/cancelled at step/) });
+    expect(s.cancel('job-9')).toBe(false);
+    expect(s.generation).toBe(1);
+  });
+
+  it('stops a worker that ignores a cancel after the grace period', async () => {
+    const s = start({ hangTimeoutMs: 10_000 });
+    const pending = run(s, 'job-1', { do: 'slow', steps: 1000, ms: 10, ignoreCancel: true });
+    await new Promise((r) => setTimeout(r, 50));
+    s.cancel('job-1');
+    await expect(pending).rejects.toMatchObject({ kind: 'cancelled', message: expect.stringMatching(/engine worker was stopped/) });
+    await expect(run(s, 'job-2', { do: 'echo', value: 3 })).resolves.toMatchObject({ echo: 3 });
+  });
+});
