@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { StepRecord } from './step-record.js';
+
+/**
+ * `tts-parity-trace/1`: JSON Lines. Line 1 is the header, then one StepRecord per line, steps 1, 2, 3…
+ * in order (1 = the prefill that yields frame 1). Non-finite numbers are the strings "NaN",
+ * "Infinity", "-Infinity". Documented in docs/trace-format.md.
+ */
+export const TRACE_SCHEMA = 'tts-parity-trace/1';
+
+export const TraceHeader = z
+  .object({
+    schema: z.literal(TRACE_SCHEMA),
+    /** Free text naming the engine and build, e.g. "vllm 0.11 cuda-graph" or "tts-parity-studio 0.1.0". */
+    engine: z.string().min(1).max(500),
+    /** Codebooks per frame: every step's `codes` has exactly q entries. */
+    q: z.number().int().positive().max(64),
+    /** Frames (= steps) per second of audio. */
+    frameRate: z.number().positive(),
+    sampleRate: z.number().int().positive(),
+    /** The profile or configuration that produced the trace (free text for foreign engines). */
+    profile: z.string().max(500).optional(),
+    seed: z.number().int().nonnegative().optional(),
+    text: z.string().optional(),
+  })
+  .loose();
+export type TraceHeader = z.infer<typeof TraceHeader>;
+
+export interface Trace {
+  header: TraceHeader;
+  steps: StepRecord[];
+}
