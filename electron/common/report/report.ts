@@ -15,6 +15,8 @@ export const AudioSource = z.object({
   downmix: z.string(),
   /** Integrated loudness measured per BS.1770 over all channels (not after the downmix). */
   loudnessAllChannels: JsonNumber.optional(),
+  /** Oddities tolerated while reading the file (e.g. a streamed WAV's placeholder sizes). */
+  warnings: z.array(z.string()).optional(),
 });
 export type AudioSource = z.infer<typeof AudioSource>;
 

@@ -1,0 +1,48 @@
+import type { Metrics } from '../../common/report/metrics.js';
+import { num, signed } from './numbers.js';
+
+export type Row = [label: string, value: string];
+
+function seconds(samples: number, sampleRate: number): string {
+  return `${samples} samples (${num(samples / sampleRate, 3, 's')})`;
+}
+
+/** The summary rows shown on a TTY and in report.md, with units; see docs/report-format.md. */
+export function metricRows(m: Metrics): Row[] {
+  return [
+    ['Sample rate', `${m.sampleRate} Hz`],
+    ['Length A', seconds(m.lengthA, m.sampleRate)],
+    ['Length B', `${seconds(m.lengthB, m.sampleRate)}, B−A ${signed(m.lengthDifference, 0, 'samples')}`],
+    ['Bit-identical', m.bitIdentical ? 'yes' : 'no'],
+    ['Max |A−B|', num(m.maxAbsDiff, 6)],
+    ['Correlation (lag 0)', num(m.correlation, 6)],
+    ['Cross-correlation peak', `${num(m.xcorrPeak, 6)} at lag ${m.lagSamples} samples (${num(m.lagMs, 3, 'ms')}), searched ±${num(m.maxLagMs, 1, 'ms')}`],
+    ['Sub-sample lag', num(m.fractionalLagSamples, 3, 'samples')],
+    ['Null depth', num(m.nullDepthDb, 2, 'dB')],
+    ['SNR', num(m.snrDb, 2, 'dB')],
+    ['Gain B→A (least squares)', signed(m.gainDb, 3, 'dB')],
+    ['Matched null depth', num(m.matchedNullDepthDb, 2, 'dB')],
+    ['Loudness A', num(m.loudnessA, 2, 'LUFS')],
+    ['Loudness B', num(m.loudnessB, 2, 'LUFS')],
+    ['Loudness B−A', signed(m.loudnessDeltaLU, 2, 'LU')],
+    ['Sample peak A / B', `${num(m.peakA, 2)} / ${num(m.peakB, 2)} dBFS`],
+    ['RMS A / B', `${num(m.rmsA, 2)} / ${num(m.rmsB, 2)} dBFS`],
+    ['Log-spectral distance', num(m.lsdDb, 3, 'dB')],
+    ['Mel-cepstral distortion', num(m.mcdDb, 3, 'dB')],
+  ];
+}
+
+/** The waveform metrics again after shifting B by the cross-correlation lag. */
+export function alignedRows(m: Metrics): Row[] {
+  const a = m.aligned;
+  return [
+    ['Lag removed', `${a.lagSamples} samples, ${a.comparedLength} samples compared`],
+    ['Bit-identical', a.bitIdentical ? 'yes' : 'no'],
+    ['Max |A−B|', num(a.maxAbsDiff, 6)],
+    ['Correlation', num(a.correlation, 6)],
+    ['Null depth', num(a.nullDepthDb, 2, 'dB')],
+    ['SNR', num(a.snrDb, 2, 'dB')],
+    ['Log-spectral distance', num(a.lsdDb, 3, 'dB')],
+    ['Mel-cepstral distortion', num(a.mcdDb, 3, 'dB')],
+  ];
+}
