@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { JsonNumber } from '../report/json-number.js';
+import { LogitStats } from '../trace/step-record.js';
+import { Tolerances } from './tolerances.js';
+
+/** Where in the pipeline two runs first differ, in pipeline order within a step. */
+export const DivergenceStage = z.enum(['talker-logits', 'sampled-code', 'code-predictor', 'vocoder']);
+export type DivergenceStage = z.infer<typeof DivergenceStage>;
+
+/** One step of both sides, kept so the studio can chart logit statistics with the divergence marked. */
+export const StepComparison = z.object({
+  step: z.number().int().positive(),
+  a: LogitStats.nullable(),
+  b: LogitStats.nullable(),
+  codesA: z.array(z.number().int()).nullable(),
+  codesB: z.array(z.number().int()).nullable(),
+  /** The first stage that differs at this step, null when the step matches. */
+  stage: DivergenceStage.nullable(),
+  /** Largest |a − b| over the compared talker logit statistics (NaN where one side has NaN). */
+  maxStatDiff: JsonNumber.nullable(),
+});
+export type StepComparison = z.infer<typeof StepComparison>;
+
+export const FirstNonFinite = z.object({ step: z.number().int().positive(), stage: z.enum(['talker', 'code-predictor', 'vocoder']), nan: z.number().int(), inf: z.number().int() });
+export type FirstNonFinite = z.infer<typeof FirstNonFinite>;
+
+export const Divergence = z.object({
+  /** First divergent step (1 = prefill, 2 = first decode), null when nothing differs beyond tolerance. */
+  firstStep: z.number().int().positive().nullable(),
+  stage: DivergenceStage.nullable(),
+  /** 0 = talker's codebook, 1..Q-1 = code predictor's. */
+  codebook: z.number().int().nonnegative().optional(),
+  /** What differed, in words with both values, e.g. `talker logit mean: 0.312 vs 13.56 (|Δ| 13.25 > 0.001)`. */
+  detail: z.string().optional(),
+  /** 1-based frame of the first differing audio sample (frame N comes from step N). */
+  vocoderFrame: z.number().int().positive().optional(),
+  /** Start of the divergent frame, or the first differing sample's time for the vocoder stage, in seconds. */
+  timeSec: JsonNumber.optional(),
+  firstDifferingSample: z.number().int().nonnegative().optional(),
+  /** True when every step (or frame) from `reconvergedAtStep` to the end matches again. */
+  reconverges: z.boolean(),
+  reconvergedAtStep: z.number().int().positive().optional(),
+  divergedSteps: z.array(z.number().int().positive()),
+  stepsA: z.number().int().nonnegative(),
+  stepsB: z.number().int().nonnegative(),
+  tolerances: Tolerances,
+  firstNonFinite: z.object({ a: FirstNonFinite.nullable(), b: FirstNonFinite.nullable() }),
+  steps: z.array(StepComparison),
+});
+export type Divergence = z.infer<typeof Divergence>;
