@@ -17,12 +17,14 @@ espeak-ng -v en-us -s 160 -w "$tmp/raw.wav" "Is this still the same voice?"
 sox -D -R "$tmp/raw.wav" -r 24000 -c 1 -b 16 "$out/speech.wav" rate -h
 samples=$(soxi -s "$out/speech.wav")
 
-# RMS of the speech in dBFS, from sox's stats effect.
-rms_db=$(sox "$out/speech.wav" -n stats 2>&1 | awk '/^RMS lev dB/ {print $4}')
-# sox's whitenoise is uniform in [-1, 1] (RMS 1/sqrt(3) = -4.77 dBFS): scale it to rms_db - 60.
-noise_gain=$(awk -v r="$rms_db" 'BEGIN { printf "%.8f", 10 ^ ((r - 60 + 4.7712) / 20) }')
-sox -D -R -n -r 24000 -c 1 -b 32 -e floating-point "$tmp/noise.wav" synth "$((samples + 37))s" whitenoise vol "$noise_gain"
+rms() { sox "$1" -n stats 2>&1 | awk '/^RMS lev dB/ {print $4}'; }
+# sox's whitenoise at full scale, measured (its level is not documented), then scaled so that its
+# RMS is the speech's RMS (dBFS, sox stats) minus 60 dB.
+sox -D -R -r 24000 -c 1 -n -b 32 -e floating-point "$tmp/unit-noise.wav" synth "$((samples + 37))s" whitenoise
+rms_db=$(rms "$out/speech.wav")
+noise_gain=$(awk -v s="$rms_db" -v n="$(rms "$tmp/unit-noise.wav")" 'BEGIN { printf "%.8f", 10 ^ ((s - 60 - n) / 20) }')
+sox -D -R "$tmp/unit-noise.wav" "$tmp/noise.wav" vol "$noise_gain"
 sox -D -R "$out/speech.wav" -b 32 -e floating-point "$tmp/late.wav" vol 0.8 delay 37s
 sox -D -R -m -v 1 "$tmp/late.wav" -v 1 "$tmp/noise.wav" -b 16 "$out/speech-quieter-late.wav"
 
-echo "speech RMS ${rms_db} dBFS; noise gain ${noise_gain}; $(soxi -D "$out/speech.wav") s"
+echo "speech RMS ${rms_db} dBFS, noise RMS $(rms "$tmp/noise.wav") dBFS, $(soxi -D "$out/speech.wav") s"
