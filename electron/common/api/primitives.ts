@@ -1,17 +1,22 @@
 import { z } from 'zod';
 import { checkProfile } from '../profile/parse-profile.js';
 
+/** Typed arrays of any backing buffer (a worker or a socket may hand over a shared or sliced one). */
+export const Float32Samples = z.custom<Float32Array>((v) => v instanceof Float32Array, 'expected a Float32Array');
+export const Int32Values = z.custom<Int32Array>((v) => v instanceof Int32Array, 'expected an Int32Array');
+export const Bytes = z.custom<Uint8Array>((v) => v instanceof Uint8Array, 'expected a Uint8Array');
+
 /** Mono audio as it crosses the API: float32 samples, one channel. */
 export const Audio = z.object({
   sampleRate: z.number().int().positive(),
-  samples: z.instanceof(Float32Array),
+  samples: Float32Samples,
 });
 export type Audio = z.infer<typeof Audio>;
 
 /** Bytes of a file (a WAV) sent by a renderer that cannot name a path, e.g. a browser. */
 export const FileBytes = z.object({
   name: z.string().min(1).max(500),
-  bytes: z.instanceof(Uint8Array),
+  bytes: Bytes,
 });
 export type FileBytes = z.infer<typeof FileBytes>;
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { StepRecord } from '../trace/step-record.js';
-import { Audio, ProfileText, PromptText, Sampling, Seed } from './primitives.js';
+import { Audio, Int32Values, ProfileText, PromptText, Sampling, Seed } from './primitives.js';
 
 export const SynthesizeRequest = z.object({
   text: PromptText,
@@ -18,7 +18,7 @@ export const SynthesisResult = z
     audio: Audio,
     frames: z.number().int().nonnegative(),
     codebooks: z.number().int().positive(),
-    codes: z.instanceof(Int32Array),
+    codes: Int32Values,
     /** The execution provider that ran, and why if it is not the one asked for. */
     executionProvider: z.string(),
     fallbackReason: z.string().optional(),

@@ -7,6 +7,9 @@ import { z } from 'zod';
  */
 export const JsonNumber = z.union([
   z.number(),
+  // In memory (a report crossing a transport before it is written) the numbers are still non-finite;
+  // zod's z.number() refuses Infinity and NaN, so accept any JS number too.
+  z.custom<number>((v) => typeof v === 'number', 'expected a number'),
   z.enum(['Infinity', '-Infinity', 'NaN']).transform((s) => Number(s)),
 ]);
 

@@ -16,3 +16,11 @@ describe('non-finite numbers in reports', () => {
     expect(() => JsonNumber.parse('inf')).toThrow();
   });
 });
+
+describe('non-finite numbers in memory', () => {
+  it('accepts Infinity and NaN as numbers, as a report carries them before it is written', () => {
+    expect(JsonNumber.parse(Infinity)).toBe(Infinity);
+    expect(JsonNumber.parse(-Infinity)).toBe(-Infinity);
+    expect(JsonNumber.parse(NaN)).toBeNaN();
+  });
+});

@@ -1,0 +1,41 @@
+import { parentPort, workerData } from 'node:worker_threads';
+import { CancelledError, toErrorPayload } from '../common/errors.js';
+import type { JobProgress } from '../common/api/jobs.js';
+import { runTask, type WorkerContext } from './tasks/run-task.js';
+import { HEARTBEAT_MS, transferables, type FromWorker, type ToWorker } from './worker-protocol.js';
+
+/**
+ * Entry of the engine worker thread (built to dist/: Node 20 cannot start a .ts worker). It runs one
+ * task at a time, says it is alive every HEARTBEAT_MS, and stops a task at its next step on cancel.
+ */
+const port = parentPort;
+if (!port) throw new Error('engine-worker.js must run in a worker thread');
+
+const send = (msg: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(msg, transfer);
+setInterval(() => send({ type: 'alive' }), HEARTBEAT_MS);
+
+const controllers = new Map<string, AbortController>();
+const context: WorkerContext = { options: workerData ?? {} };
+
+port.on('message', (msg: ToWorker) => {
+  if (msg.type === 'cancel') {
+    controllers.get(msg.jobId)?.abort(new CancelledError(`${msg.jobId} cancelled`));
+    return;
+  }
+  void run(msg.jobId, msg.task);
+});
+
+async function run(jobId: string, task: unknown): Promise<void> {
+  const controller = new AbortController();
+  controllers.set(jobId, controller);
+  const onProgress = (progress: JobProgress) => send({ type: 'progress', jobId, progress });
+  try {
+    const result = await runTask(context, task, { signal: controller.signal, onProgress });
+    send({ type: 'done', jobId, result }, transferables(result));
+  } catch (error) {
+    const payload = controller.signal.aborted ? toErrorPayload(new CancelledError(`${jobId} cancelled`)) : toErrorPayload(error);
+    send({ type: 'failed', jobId, error: payload });
+  } finally {
+    controllers.delete(jobId);
+  }
+}

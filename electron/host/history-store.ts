@@ -1,0 +1,97 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { readdir, readFile, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Audio, ComparisonResult, HistoryEntry } from '../common/api/index.js';
+import { HistoryEntry as HistoryEntrySchema, HistoryId } from '../common/api/index.js';
+import { InputError } from '../common/errors.js';
+import { ParityReport } from '../common/report/report.js';
+import { stringifyReport } from '../common/report/json-number.js';
+import { decodeWav } from '../common/wav/decode-wav.js';
+import { encodeWav } from '../common/wav/encode-wav.js';
+import { writeFixtureFolder } from './fixture/write-fixture-folder.js';
+
+export interface NewHistoryItem {
+  kind: HistoryEntry['kind'];
+  title: string;
+  text?: string;
+  report: ParityReport;
+  a?: Audio;
+  b?: Audio;
+}
+
+/**
+ * Past comparisons, one folder each under `<dataDir>/history/<id>/`: entry.json, report.json and the
+ * two renderings as float32 WAV (lossless for float32 audio). Each folder is written atomically, so a
+ * crash leaves either the whole entry or none; ids sort by creation time.
+ */
+export class HistoryStore {
+  readonly root: string;
+
+  constructor(dataDir: string) {
+    this.root = join(dataDir, 'history');
+  }
+
+  async save(item: NewHistoryItem): Promise<ComparisonResult & { entry: HistoryEntry }> {
+    const now = new Date();
+    const id = `${now.toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-')}-${randomBytes(3).toString('hex')}`;
+    const entry: HistoryEntry = {
+      id,
+      createdAt: now.toISOString(),
+      kind: item.kind,
+      title: item.title,
+      ...(item.text === undefined ? {} : { text: item.text }),
+      ...(item.report.verdict === undefined ? {} : { verdict: item.report.verdict }),
+    };
+    const files: Record<string, Uint8Array | string> = {
+      'entry.json': JSON.stringify(entry, null, 2),
+      'report.json': stringifyReport(item.report),
+    };
+    if (item.a) files['a.wav'] = encodeWav([item.a.samples], item.a.sampleRate, 'float32');
+    if (item.b) files['b.wav'] = encodeWav([item.b.samples], item.b.sampleRate, 'float32');
+    await writeFixtureFolder(join(this.root, id), files);
+    return { entry, historyId: id, report: item.report, a: item.a, b: item.b };
+  }
+
+  async list(): Promise<HistoryEntry[]> {
+    if (!existsSync(this.root)) return [];
+    const names = (await readdir(this.root)).filter((n) => HistoryId.safeParse(n).success).sort().reverse();
+    const entries: HistoryEntry[] = [];
+    for (const name of names) {
+      try {
+        entries.push(HistoryEntrySchema.parse(JSON.parse(await readFile(join(this.root, name, 'entry.json'), 'utf8'))));
+      } catch {
+        // A damaged entry is skipped from the list rather than hiding all the others.
+      }
+    }
+    return entries;
+  }
+
+  async open(id: string): Promise<ComparisonResult> {
+    const dir = this.dirOf(id);
+    const report = ParityReport.parse(JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')));
+    return { historyId: id, report, a: await readAudio(join(dir, 'a.wav')), b: await readAudio(join(dir, 'b.wav')) };
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const dir = join(this.root, HistoryId.parse(id));
+    if (!existsSync(dir)) return false;
+    // Move aside first so a half-deleted folder never shows up in the list.
+    const trash = join(this.root, `.deleted-${id}-${randomBytes(3).toString('hex')}`);
+    await rename(dir, trash);
+    await rm(trash, { recursive: true, force: true });
+    return true;
+  }
+
+  dirOf(id: string): string {
+    const dir = join(this.root, HistoryId.parse(id));
+    if (!existsSync(join(dir, 'entry.json'))) throw new InputError(`history entry "${id}" not found in ${this.root}`, id);
+    return dir;
+  }
+}
+
+async function readAudio(path: string): Promise<Audio | undefined> {
+  if (!existsSync(path)) return undefined;
+  const wav = decodeWav(new Uint8Array(await readFile(path)), path);
+  return { sampleRate: wav.sampleRate, samples: wav.channels[0] };
+}

@@ -1,0 +1,186 @@
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import type { ResourceLimits } from 'node:worker_threads';
+import type {
+  BundleInfo,
+  CompareRequest,
+  ComparisonResult,
+  ExportFixtureRequest,
+  FileBytes,
+  FileInput,
+  ImportTracesRequest,
+  ImportWavsRequest,
+  JobProgress,
+  StudioEvents,
+  StudioHandlers,
+  SynthesisResult,
+  SynthesizeRequest,
+} from '../common/api/index.js';
+import { TypedEmitter } from '../common/api/event-emitter.js';
+import { InputError, toErrorPayload } from '../common/errors.js';
+import { defaultDataDir } from './data-dir.js';
+import { exportFixture } from './export-fixture.js';
+import { HistoryStore } from './history-store.js';
+import { JobTable } from './job-table.js';
+import type { EngineCompareResult } from './tasks/engine-tasks.js';
+import type { WavPairResult } from './tasks/compare-wav-bytes.js';
+import type { WorkerOptions } from './tasks/run-task.js';
+import { engineWorkerUrl } from './worker-url.js';
+import { transferables } from './worker-protocol.js';
+import { WorkerSupervisor } from './worker-supervisor.js';
+
+export interface StudioHostOptions {
+  /** History and settings; `defaultDataDir()` when absent. */
+  dataDir?: string;
+  /** Model bundle; the embedded demo bundle when absent. */
+  bundleDir?: string;
+  workerUrl?: URL;
+  /** A worker silent this long during a task is treated as hung (default 30 s). */
+  hangTimeoutMs?: number;
+  resourceLimits?: ResourceLimits;
+}
+
+/** The one implementation of StudioApi: the engine runs in a supervised worker thread, history on disk. */
+export class StudioHost implements StudioHandlers {
+  readonly dataDir: string;
+  readonly history: HistoryStore;
+  private readonly events = new TypedEmitter<StudioEvents>();
+  private readonly supervisor: WorkerSupervisor;
+  private readonly jobs = new JobTable();
+  private internal = 0;
+
+  constructor(options: StudioHostOptions = {}) {
+    this.dataDir = options.dataDir ?? defaultDataDir();
+    this.history = new HistoryStore(this.dataDir);
+    const workerData: WorkerOptions = { bundleDir: options.bundleDir };
+    this.supervisor = new WorkerSupervisor({
+      url: options.workerUrl ?? engineWorkerUrl(),
+      workerData,
+      hangTimeoutMs: options.hangTimeoutMs ?? 30_000,
+      // Two 10-minute float32 renderings and their traces fit well inside this.
+      resourceLimits: options.resourceLimits ?? { maxOldGenerationSizeMb: 3072 },
+      onRestart: (reason) => this.events.emit('workerRestarted', reason),
+    });
+  }
+
+  /** The supervisor, for diagnostics and tests that kill the worker from outside. */
+  get engineWorker(): WorkerSupervisor {
+    return this.supervisor;
+  }
+
+  on: StudioHandlers['on'] = (name, listener) => this.events.on(name, listener);
+
+  async dispose(): Promise<void> {
+    await this.supervisor.dispose();
+    this.events.removeAll();
+  }
+
+  async bundleInfo(): Promise<BundleInfo> {
+    return (await this.runInternal('bundle info', { kind: 'info' })) as BundleInfo;
+  }
+
+  async synthesize(request: SynthesizeRequest): Promise<{ jobId: string }> {
+    const jobId = this.jobs.newId();
+    const result = this.track(jobId, this.supervisor.run(jobId, `synthesis of "${request.profile}"`, { kind: 'synthesize', request }, this.progress(jobId)));
+    this.jobs.add(jobId, 'synthesis', result);
+    return { jobId };
+  }
+
+  async synthesisResult({ jobId }: { jobId: string }): Promise<SynthesisResult> {
+    return (await this.jobs.take(jobId, 'synthesis')) as SynthesisResult;
+  }
+
+  async compare(request: CompareRequest): Promise<{ jobId: string }> {
+    const jobId = this.jobs.newId();
+    const onProgress = this.progress(jobId);
+    const work = async (): Promise<ComparisonResult> => {
+      const what = `comparison "${request.profileA}" vs "${request.profileB}"`;
+      const raw = (await this.supervisor.run(jobId, what, { kind: 'compare', request }, onProgress)) as EngineCompareResult;
+      onProgress({ phase: 'save', step: 0, totalSteps: 0, fraction: 1 });
+      const saved = await this.history.save({
+        kind: 'profiles',
+        title: `${raw.profileA} vs ${raw.profileB}`,
+        text: request.text,
+        report: raw.report,
+        a: raw.a,
+        b: raw.b,
+      });
+      this.events.emit('historyChanged');
+      return { historyId: saved.historyId, report: saved.report, a: saved.a, b: saved.b };
+    };
+    this.jobs.add(jobId, 'comparison', this.track(jobId, work()));
+    return { jobId };
+  }
+
+  async comparisonResult({ jobId }: { jobId: string }): Promise<ComparisonResult> {
+    return (await this.jobs.take(jobId, 'comparison')) as ComparisonResult;
+  }
+
+  async cancel({ jobId }: { jobId: string }): Promise<{ cancelled: boolean }> {
+    return { cancelled: this.supervisor.cancel(jobId) };
+  }
+
+  async importWavs(request: ImportWavsRequest): Promise<ComparisonResult> {
+    const a = await readInput(request.a);
+    const b = await readInput(request.b);
+    const task = { kind: 'compare-wavs', a, b, maxLagMs: request.maxLagMs, createdAt: new Date().toISOString() };
+    const raw = (await this.runInternal(`comparison of ${a.name} and ${b.name}`, task, transferables([a.bytes, b.bytes]))) as WavPairResult;
+    const saved = await this.history.save({ kind: 'wavs', title: `${basename(a.name)} vs ${basename(b.name)}`, ...raw });
+    this.events.emit('historyChanged');
+    return { historyId: saved.historyId, report: saved.report, a: saved.a, b: saved.b };
+  }
+
+  async importTraces(request: ImportTracesRequest): Promise<ComparisonResult> {
+    throw new InputError(`importTraces: trace comparison is not wired into the studio yet (${request.a.name}, ${request.b.name}); use \`parity compare-trace\``);
+  }
+
+  async exportFixture(request: ExportFixtureRequest): Promise<{ dir: string; files: string[] }> {
+    const entry = await this.history.open(request.id);
+    return exportFixture(entry, request.dir, request.overwrite);
+  }
+
+  async listHistory(): Promise<{ entries: Awaited<ReturnType<HistoryStore['list']>> }> {
+    return { entries: await this.history.list() };
+  }
+
+  async openHistory({ id }: { id: string }): Promise<ComparisonResult> {
+    return this.history.open(id);
+  }
+
+  async deleteHistory({ id }: { id: string }): Promise<{ deleted: boolean }> {
+    const deleted = await this.history.delete(id);
+    if (deleted) this.events.emit('historyChanged');
+    return { deleted };
+  }
+
+  private runInternal(what: string, task: unknown, transfer: ArrayBuffer[] = []): Promise<unknown> {
+    return this.supervisor.run(`job-internal-${++this.internal}`, what, task, () => undefined, transfer);
+  }
+
+  private progress(jobId: string): (p: JobProgress) => void {
+    return (p) => this.events.emit('progress', jobId, p);
+  }
+
+  /** Emits `jobFinished` when the job settles, whichever way. */
+  private track<T>(jobId: string, result: Promise<T>): Promise<T> {
+    result.then(
+      () => this.events.emit('jobFinished', jobId, { state: 'done' }),
+      (error: unknown) => {
+        const payload = toErrorPayload(error);
+        this.events.emit('jobFinished', jobId, { state: payload.kind === 'cancelled' ? 'cancelled' : 'failed', error: payload });
+      },
+    );
+    return result;
+  }
+}
+
+async function readInput(input: FileInput): Promise<FileBytes> {
+  if ('bytes' in input) return input;
+  try {
+    return { name: input.path, bytes: new Uint8Array(await readFile(input.path)) };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new InputError(`${input.path}: cannot read (${code ?? String(error)})`, input.path);
+  }
+}
+
