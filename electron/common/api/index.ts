@@ -11,3 +11,4 @@ export * from './events.js';
 export * from './studio-api.js';
 export * from './create-client.js';
 export * from './wire-codec.js';
+export * from './socket-channel.js';

@@ -1,0 +1,73 @@
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+
+/**
+ * Who may talk to browser mode: every request must carry the token (query `token`, the cookie set
+ * when the page was opened with it, or `Authorization: Bearer`), name an allowed Host (no DNS
+ * rebinding), and, when it has an Origin, come from this very server.
+ */
+export function newToken(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+export function isLoopbackHost(host: string): boolean {
+  return host === '127.0.0.1' || host === '::1' || host === 'localhost' || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+export function cookieName(port: number): string {
+  // Cookies are not per port; two servers on one machine must not read each other's.
+  return `parity_token_${port}`;
+}
+
+export interface GuardConfig {
+  token: string;
+  port: number;
+  /** The address bound; when not loopback (with --allow-remote) any Host naming that port is allowed. */
+  bindHost: string;
+}
+
+export type Verdict = { ok: true; via: 'query' | 'cookie' | 'header' } | { ok: false; status: 401 | 403; reason: string };
+
+export function checkRequest(req: IncomingMessage, config: GuardConfig): Verdict {
+  const host = req.headers.host;
+  if (!host || !allowedHost(host, config)) {
+    return { ok: false, status: 403, reason: `Host "${host ?? ''}" is not this server (expected 127.0.0.1:${config.port} or localhost:${config.port})` };
+  }
+  const origin = req.headers.origin;
+  if (origin !== undefined && origin !== `http://${host}`) {
+    return { ok: false, status: 403, reason: `Origin "${origin}" is not this server (http://${host})` };
+  }
+  const url = new URL(req.url ?? '/', 'http://x');
+  const candidates: [string | undefined, 'query' | 'cookie' | 'header'][] = [
+    [url.searchParams.get('token') ?? undefined, 'query'],
+    [readCookie(req.headers.cookie, cookieName(config.port)), 'cookie'],
+    [/^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1], 'header'],
+  ];
+  const given = candidates.filter(([value]) => value !== undefined);
+  if (given.length === 0) return { ok: false, status: 401, reason: 'no token: open the URL that `parity serve` printed' };
+  const match = given.find(([value]) => sameToken(value!, config.token));
+  if (!match) return { ok: false, status: 401, reason: 'wrong token: open the URL that `parity serve` printed' };
+  return { ok: true, via: match[1] };
+}
+
+function allowedHost(header: string, { port, bindHost }: GuardConfig): boolean {
+  const m = /^(\[[0-9a-fA-F:]+\]|[^:]+):(\d+)$/.exec(header);
+  if (!m || Number(m[2]) !== port) return false;
+  const name = m[1].replace(/^\[|\]$/g, '').toLowerCase();
+  if (isLoopbackHost(name)) return true;
+  return !isLoopbackHost(bindHost) && (bindHost === '0.0.0.0' || bindHost === '::' || name === bindHost.toLowerCase());
+}
+
+function sameToken(given: string, token: string): boolean {
+  const a = Buffer.from(given);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function readCookie(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const [key, ...rest] = part.trim().split('=');
+    if (key === name) return rest.join('=');
+  }
+  return undefined;
+}

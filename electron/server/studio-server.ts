@@ -1,0 +1,105 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocketServer } from 'ws';
+import type { StudioHandlers } from '../common/api/studio-api.js';
+import { InputError } from '../common/errors.js';
+import { checkRequest, cookieName, isLoopbackHost, newToken, type GuardConfig } from './request-guard.js';
+import { readStatic } from './static-files.js';
+import { serveSocket } from './ws-api.js';
+
+export interface ServeOptions {
+  studio: StudioHandlers;
+  /** The built renderer (dist/renderer). */
+  staticDir: string;
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** Binding anything but loopback needs this, on purpose. */
+  allowRemote?: boolean;
+  token?: string;
+}
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  host: string;
+  token: string;
+  close(): Promise<void>;
+}
+
+// The page talks only to this server; no plugins, no framing, no referrer (the URL holds the token).
+const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'";
+const SECURITY_HEADERS = {
+  'Content-Security-Policy': CSP,
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cache-Control': 'no-store',
+};
+const MAX_MESSAGE_BYTES = 512 * 1024 * 1024; // two 10-minute WAVs as bytes fit
+
+/** Browser mode: the built renderer over HTTP and StudioApi over a WebSocket at /ws, both behind the token. */
+export async function startStudioServer(options: ServeOptions): Promise<RunningServer> {
+  const host = options.host ?? '127.0.0.1';
+  if (!isLoopbackHost(host) && !options.allowRemote) {
+    throw new InputError(`--host ${host} is not a loopback address; pass --allow-remote to serve the studio to other machines`);
+  }
+  const token = options.token ?? newToken();
+  const guard: GuardConfig = { token, port: 0, bindHost: host };
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+
+  const server = createServer((req, res) => void handleHttp(req, res, guard, options.staticDir));
+  server.on('upgrade', (req, socket, head) => {
+    const verdict = checkRequest(req, guard);
+    if (!verdict.ok || new URL(req.url ?? '/', 'http://x').pathname !== '/ws') {
+      const status = verdict.ok ? 404 : verdict.status;
+      socket.end(`HTTP/1.1 ${status} ${status === 404 ? 'Not Found' : 'Refused'}\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${verdict.ok ? 'not found' : verdict.reason}\n`);
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => serveSocket(ws, options.studio));
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(error.code === 'EADDRINUSE' ? new InputError(`port ${options.port} on ${host} is already in use; choose another with --port`) : error),
+    );
+    server.listen(options.port ?? 0, host, resolve);
+  });
+  const port = (server.address() as AddressInfo).port;
+  guard.port = port;
+  const urlHost = host.includes(':') ? `[${host}]` : host === '0.0.0.0' ? '127.0.0.1' : host;
+  return {
+    url: `http://${urlHost}:${port}/?token=${token}`,
+    port,
+    host,
+    token,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const client of wss.clients) client.terminate();
+        wss.close();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+async function handleHttp(req: IncomingMessage, res: ServerResponse, guard: GuardConfig, staticDir: string): Promise<void> {
+  const verdict = checkRequest(req, guard);
+  if (!verdict.ok) return reply(res, verdict.status, `refused: ${verdict.reason}\n`);
+  if (req.method !== 'GET' && req.method !== 'HEAD') return reply(res, 405, 'only GET\n');
+  const url = new URL(req.url ?? '/', 'http://x');
+  const file = await readStatic(staticDir, url.pathname);
+  if (!file) {
+    return reply(res, 404, url.pathname === '/' ? `the renderer is not built (${staticDir}/index.html missing); run \`npm run build\`\n` : 'not found\n');
+  }
+  const headers: Record<string, string> = { ...SECURITY_HEADERS, 'Content-Type': file.type };
+  // The page was opened with ?token=: remember it for its assets and its WebSocket, this port only.
+  if (verdict.via === 'query') headers['Set-Cookie'] = `${cookieName(guard.port)}=${guard.token}; Path=/; HttpOnly; SameSite=Strict`;
+  res.writeHead(200, headers);
+  res.end(req.method === 'HEAD' ? undefined : file.body);
+}
+
+function reply(res: ServerResponse, status: number, text: string): void {
+  res.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': 'text/plain; charset=utf-8' });
+  res.end(text);
+}
