@@ -57,6 +57,7 @@ export class RealFft {
   private readonly setup: number;
   private readonly dataPtr: number;
   private readonly workPtr: number;
+  private view: Float32Array | undefined;
 
   constructor(module: PffftModule, n: number) {
     if (!isGoodSize(n)) throw new Error(`RealFft: size ${n} is not a PFFFT size`);
@@ -76,7 +77,11 @@ export class RealFft {
    * allocation: WASM memory growth replaces the view.
    */
   buffer(): Float32Array {
-    return this.module.HEAPF32.subarray(this.dataPtr >> 2, (this.dataPtr >> 2) + this.n);
+    const heap = this.module.HEAPF32;
+    if (this.view?.buffer !== heap.buffer) {
+      this.view = heap.subarray(this.dataPtr >> 2, (this.dataPtr >> 2) + this.n);
+    }
+    return this.view;
   }
 
   forwardInPlace(): void {

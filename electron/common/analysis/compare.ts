@@ -1,0 +1,116 @@
+import { InputError } from '../errors.js';
+import type { LoudnessCurves } from '../report/report.js';
+import type { Metrics } from '../report/metrics.js';
+import { initFft } from './fft.js';
+import { rmsDbfs, samplePeakDbfs } from './levels.js';
+import {
+  integratedFromSegments,
+  SEGMENT_MS,
+  segmentEnergies,
+  SHORT_TERM_WINDOW_MS,
+  shortTermFromSegments,
+} from './loudness.js';
+import { matchedNull } from './matched-null.js';
+import { type SpectralPair, spectralDistances } from './spectral.js';
+import { sampleMetrics } from './waveform-metrics.js';
+import { crossCorrelate } from './xcorr.js';
+
+export interface CompareOptions {
+  /** Cross-correlation searches lags within ±maxLagMs (default 50 ms). */
+  maxLagMs?: number;
+}
+
+export const DEFAULT_MAX_LAG_MS = 50;
+
+/**
+ * Compares two mono signals at one sample rate (the caller refuses different rates).
+ *
+ * Lag-0 metrics are over the common part (the first min(lengthA, lengthB) samples); `bitIdentical`
+ * also requires equal lengths. The lag is searched over that common part; `aligned` compares
+ * A[i] with B[i + lag] over their whole overlap. Loudness, peak and RMS are of each whole signal,
+ * mono (one channel of weight 1); the loudness of a multi-channel file is the caller's
+ * (`loudness.ts`, all channels).
+ */
+export async function compareSignals(
+  a: Float32Array,
+  b: Float32Array,
+  sampleRate: number,
+  options: CompareOptions = {},
+): Promise<{ metrics: Metrics; curves: LoudnessCurves }> {
+  const maxLagMs = options.maxLagMs ?? DEFAULT_MAX_LAG_MS;
+  checkInput(a, b, sampleRate, maxLagMs);
+  await initFft();
+  const common = Math.min(a.length, b.length);
+  const maxLag = Math.min(Math.round((maxLagMs * sampleRate) / 1000), common - 1);
+
+  const xc = crossCorrelate(a, b, common, maxLag);
+  const lag = xc.lag;
+  const start = Math.max(0, -lag);
+  const overlap = Math.min(a.length, b.length - lag) - start;
+  const atZero = sampleMetrics(a, 0, b, 0, common);
+  const alignedSamples = lag === 0 ? atZero : sampleMetrics(a, start, b, start + lag, overlap);
+  const pairs: SpectralPair[] = [];
+  if (!atZero.bitIdentical)
+    pairs.push({ a: { signal: a, start: 0 }, b: { signal: b, start: 0 }, length: common });
+  if (lag !== 0 && !alignedSamples.bitIdentical) {
+    pairs.push({ a: { signal: a, start }, b: { signal: b, start: start + lag }, length: overlap });
+  }
+  const distances = spectralDistances(pairs, sampleRate);
+  const identical = { lsdDb: 0, mcdDb: 0 };
+  const spectralAtZero = atZero.bitIdentical ? identical : distances[0];
+  const spectralAligned =
+    lag === 0 ? spectralAtZero : alignedSamples.bitIdentical ? identical : distances[pairs.length - 1];
+  const aligned = { ...alignedSamples, ...spectralAligned, lagSamples: lag };
+  const matched = matchedNull(a, b, xc);
+
+  const segmentsA = segmentEnergies([a], sampleRate);
+  const segmentsB = segmentEnergies([b], sampleRate);
+  const loudnessA = integratedFromSegments(segmentsA);
+  const loudnessB = integratedFromSegments(segmentsB);
+
+  const metrics: Metrics = {
+    ...atZero,
+    ...spectralAtZero,
+    bitIdentical: atZero.bitIdentical && a.length === b.length,
+    sampleRate,
+    lengthA: a.length,
+    lengthB: b.length,
+    lengthDifference: b.length - a.length,
+    xcorrPeak: xc.peak,
+    lagSamples: lag,
+    lagMs: (lag * 1000) / sampleRate,
+    maxLagMs,
+    fractionalLagSamples: matched.fractionalLagSamples,
+    gainDb: matched.gainDb,
+    matchedNullDepthDb: matched.matchedNullDepthDb,
+    loudnessA,
+    loudnessB,
+    loudnessDeltaLU: loudnessB - loudnessA,
+    peakA: samplePeakDbfs(a),
+    peakB: samplePeakDbfs(b),
+    rmsA: rmsDbfs(a),
+    rmsB: rmsDbfs(b),
+    aligned,
+  };
+  const curves: LoudnessCurves = {
+    hopMs: SEGMENT_MS,
+    windowMs: SHORT_TERM_WINDOW_MS,
+    shortTermA: Array.from(shortTermFromSegments(segmentsA)),
+    shortTermB: Array.from(shortTermFromSegments(segmentsB)),
+  };
+  return { metrics, curves };
+}
+
+function checkInput(a: Float32Array, b: Float32Array, sampleRate: number, maxLagMs: number): void {
+  if (!(Number.isInteger(sampleRate) && sampleRate > 0 && sampleRate <= 1_000_000)) {
+    throw new InputError(
+      `compare: sample rate must be a positive integer up to 1000000 Hz, found ${sampleRate}`,
+    );
+  }
+  if (a.length === 0 || b.length === 0) {
+    throw new InputError(`compare: nothing to compare: A has ${a.length} samples, B has ${b.length}`);
+  }
+  if (!(Number.isFinite(maxLagMs) && maxLagMs >= 0)) {
+    throw new InputError(`compare: maxLagMs must be a finite number ≥ 0, found ${maxLagMs}`);
+  }
+}

@@ -1,0 +1,107 @@
+/**
+ * Mel cepstra for the mel-cepstral distortion.
+ *
+ * 80 triangular mel filters (HTK mel scale 2595·log10(1 + f/700), 0 Hz to fs/2, peak 1, applied to
+ * power), log amplitude L_m = ½·ln(melPower_m) (natural log, as the MCD's 10/ln10 factor assumes),
+ * then a DCT scaled so that L_m = c_0 + 2·Σ_n c_n·cos(πn(m+½)/M), i.e. c_n = (1/M)·Σ_m L_m·cos(πn(m+½)/M).
+ * With this scaling (1/M)·Σ_m ΔL_m² = Δc_0² + 2·Σ Δc_n² (Parseval), which is what makes
+ * (10/ln10)·sqrt(2·Σ Δc_n²) the usual MCD. Order 24: c_1..c_24 are compared, c_0 (level) is not.
+ * The DCT is linear, so Δc is taken as the DCT of ΔL (one DCT per frame pair, not two).
+ */
+export const MEL_BANDS = 80;
+export const CEPSTRAL_ORDER = 24;
+const LN_TO_DB = 10 / Math.LN10;
+
+export interface MelPlan {
+  /** Band m uses bins starts[m] .. starts[m] + counts[m] − 1 with weights from weightAt[m]. */
+  starts: Int32Array;
+  counts: Int32Array;
+  weightAt: Int32Array;
+  weights: Float64Array;
+  /** cos(πn(m+½)/M)/M at [(n − 1)·M + m] for n = 1..order. */
+  dct: Float64Array;
+  delta: Float64Array;
+}
+
+const plans = new Map<string, MelPlan>();
+
+export function melPlan(frameSize: number, sampleRate: number): MelPlan {
+  const key = `${frameSize}@${sampleRate}`;
+  let plan = plans.get(key);
+  if (!plan) {
+    plan = buildPlan(frameSize, sampleRate);
+    plans.set(key, plan);
+  }
+  return plan;
+}
+
+const hzToMel = (f: number): number => 2595 * Math.log10(1 + f / 700);
+const melToHz = (m: number): number => 700 * (Math.pow(10, m / 2595) - 1);
+
+function buildPlan(frameSize: number, sampleRate: number): MelPlan {
+  const bins = frameSize / 2 + 1;
+  const maxMel = hzToMel(sampleRate / 2);
+  const edges = Array.from({ length: MEL_BANDS + 2 }, (_, i) => melToHz((maxMel * i) / (MEL_BANDS + 1)));
+  const binHz = sampleRate / frameSize;
+  const starts = new Int32Array(MEL_BANDS);
+  const counts = new Int32Array(MEL_BANDS);
+  const weightAt = new Int32Array(MEL_BANDS);
+  const weights: number[] = [];
+  for (let m = 0; m < MEL_BANDS; m++) {
+    const [lo, mid, hi] = [edges[m], edges[m + 1], edges[m + 2]];
+    // A band narrower than one bin (low bands at small frame sizes) gets the nearest bin.
+    let first = Math.ceil(lo / binHz);
+    let last = Math.min(bins - 1, Math.floor(hi / binHz));
+    if (last < first) first = last = Math.min(bins - 1, Math.round(mid / binHz));
+    starts[m] = first;
+    counts[m] = last - first + 1;
+    weightAt[m] = weights.length;
+    for (let k = first; k <= last; k++) {
+      const f = k * binHz;
+      const w = f <= mid ? (f - lo) / (mid - lo) : (hi - f) / (hi - mid);
+      weights.push(first === last ? 1 : Math.max(0, w));
+    }
+  }
+  const dct = new Float64Array(CEPSTRAL_ORDER * MEL_BANDS);
+  for (let n = 1; n <= CEPSTRAL_ORDER; n++) {
+    for (let m = 0; m < MEL_BANDS; m++) {
+      dct[(n - 1) * MEL_BANDS + m] = Math.cos((Math.PI * n * (m + 0.5)) / MEL_BANDS) / MEL_BANDS;
+    }
+  }
+  return {
+    starts,
+    counts,
+    weightAt,
+    weights: Float64Array.from(weights),
+    dct,
+    delta: new Float64Array(MEL_BANDS),
+  };
+}
+
+/** power: floored power spectrum (bins 0..F/2, no zeros). Writes L_m = ½·ln(melPower_m) into `out`. */
+export function melLogAmplitude(plan: MelPlan, power: Float64Array, out: Float64Array): void {
+  const { starts, counts, weightAt, weights } = plan;
+  for (let m = 0; m < MEL_BANDS; m++) {
+    const first = starts[m];
+    const at = weightAt[m];
+    const count = counts[m];
+    let s = 0;
+    for (let j = 0; j < count; j++) s += weights[at + j] * power[first + j];
+    // Bins are floored, so s > 0 except for a band whose only bin sits on its edge (weight 0).
+    out[m] = 0.5 * Math.log(s > 0 ? s : power[first]);
+  }
+}
+
+/** MCD of one frame pair in dB: (10/ln10)·sqrt(2·Σ_{n=1..24} Δc_n²) with Δc = DCT(L_A − L_B). */
+export function mcdFrame(plan: MelPlan, logA: Float64Array, logB: Float64Array): number {
+  const { dct, delta } = plan;
+  for (let m = 0; m < MEL_BANDS; m++) delta[m] = logA[m] - logB[m];
+  let sq = 0;
+  for (let n = 0; n < CEPSTRAL_ORDER; n++) {
+    const row = n * MEL_BANDS;
+    let c = 0;
+    for (let m = 0; m < MEL_BANDS; m++) c += dct[row + m] * delta[m];
+    sq += c * c;
+  }
+  return LN_TO_DB * Math.sqrt(2 * sq);
+}
