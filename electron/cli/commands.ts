@@ -1,6 +1,7 @@
 import type { Command } from '@commander-js/extra-typings';
+import { registerCompareWav } from './commands/compare-wav.js';
 
 /** Each subcommand lives in its own file under commands/ and registers itself on the program. */
 export type RegisterCommand = (program: Command) => void;
 
-export const commands: RegisterCommand[] = [];
+export const commands: RegisterCommand[] = [registerCompareWav];

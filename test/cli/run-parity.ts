@@ -1,0 +1,59 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface ParityRun {
+  status: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+  /** Peak resident memory of the child in MiB (process.resourceUsage().maxRSS at exit). */
+  maxRssMiB: number;
+}
+
+// Records the child's peak RSS at exit, however it exits (process.exit included).
+const RSS_HOOK =
+  'data:text/javascript,import fs from "node:fs";process.on("exit",()=>fs.writeFileSync(process.env.PARITY_TEST_RSS_FILE,String(process.resourceUsage().maxRSS)))';
+
+/** Runs `node bin/parity.js ...args` (the built dist/) with a time limit; never throws on failure. */
+export function runParity(args: string[], options: { timeoutMs?: number; env?: Record<string, string> } = {}): Promise<ParityRun> {
+  const dir = mkdtempSync(join(tmpdir(), 'parity-run-'));
+  const rssFile = join(dir, 'rss');
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', RSS_HOOK, 'bin/parity.js', ...args], {
+      env: { ...process.env, ...options.env, PARITY_TEST_RSS_FILE: rssFile },
+      timeout: options.timeoutMs ?? 20_000,
+      killSignal: 'SIGKILL',
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (status, signal) => {
+      let maxRssMiB = Number.NaN;
+      try {
+        maxRssMiB = Number(readFileSync(rssFile, 'utf8')) / 1024;
+      } catch {
+        // killed before exit: no record, the caller sees the signal
+      }
+      rmSync(dir, { recursive: true, force: true });
+      resolve({ status, signal, stdout, stderr, maxRssMiB });
+    });
+  });
+}
+
+/** Runs tasks with at most `limit` at a time (the machine has 2 cores). */
+export async function mapLimit<T, R>(items: T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await task(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
