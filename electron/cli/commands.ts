@@ -1,7 +1,8 @@
 import type { Command } from '@commander-js/extra-typings';
+import { registerCompareTrace } from './commands/compare-trace.js';
 import { registerCompareWav } from './commands/compare-wav.js';
 
 /** Each subcommand lives in its own file under commands/ and registers itself on the program. */
 export type RegisterCommand = (program: Command) => void;
 
-export const commands: RegisterCommand[] = [registerCompareWav];
+export const commands: RegisterCommand[] = [registerCompareWav, registerCompareTrace];

@@ -1,0 +1,74 @@
+import type { Command } from '@commander-js/extra-typings';
+import { compareTraces, type TraceSide } from '../../common/forensics/compare-traces.js';
+import { stringifyReport } from '../../common/report/json-number.js';
+import { TraceComparisonReport } from '../../common/report/comparison-report.js';
+import { encodeWav } from '../../common/wav/encode-wav.js';
+import { sealReport } from '../../engine/comparison/fixture-integrity.js';
+import { readFileChecked, readTraceFile, readWavFile, reportTime } from '../../engine/comparison/read-inputs.js';
+import { InputError } from '../../common/errors.js';
+import { writeFixtureFolder } from '../../host/fixture/write-fixture-folder.js';
+import { action } from '../fail.js';
+import { failOnStatus, nonNegative, parseFailOn, positive, tolerancesFrom } from './compare-options.js';
+import { renderComparisonMarkdown, renderComparisonText, shellQuote, type ComparisonView } from './comparison-format.js';
+
+export function registerCompareTrace(program: Command): void {
+  program
+    .command('compare-trace')
+    .description('localise where two tts-parity-trace/1 files (any engine) part; with their WAVs, measure the audio too')
+    .argument('<a>', 'trace A (JSON Lines, docs/trace-format.md)')
+    .argument('<b>', 'trace B')
+    .option('--wav-a <file>', "A's audio")
+    .option('--wav-b <file>', "B's audio")
+    .option('--out <dir>', 'write report.json, report.md, a.jsonl, b.jsonl (and a.wav, b.wav, diff.wav) into this new folder')
+    .option('--force', 'replace the --out folder if it exists')
+    .option('--json', 'print the report as JSON instead of the summary')
+    .option('--logit-tol <x>', 'absolute tolerance on logit statistics (default 1e-3)', nonNegative('a tolerance'))
+    .option('--logit-rel-tol <x>', 'relative tolerance on logit statistics (default 0)', nonNegative('a tolerance'))
+    .option('--audio-tol <x>', 'absolute tolerance per audio sample (default 1e-4)', nonNegative('a tolerance'))
+    .option('--max-lag-ms <ms>', 'cross-correlation lag search range, ± ms (default 50)', positive('milliseconds'))
+    .option('--fail-on <verdict>', 'exit 1 when the verdict is "diverged" (or anything but identical: "within-tolerance")', parseFailOn)
+    .action(
+      action('compare-trace', async (pathA: string, pathB: string, o) => {
+        if ((o.wavA === undefined) !== (o.wavB === undefined)) throw new InputError('give both --wav-a and --wav-b, or neither');
+        const side = async (file: string, wav: string | undefined): Promise<TraceSide> => ({
+          file,
+          trace: await readTraceFile(file),
+          audio: wav === undefined ? undefined : await readWavFile(wav),
+        });
+        const [a, b] = [await side(pathA, o.wavA), await side(pathB, o.wavB)];
+        const report = await compareTraces(a, b, { createdAt: reportTime(), tolerances: tolerancesFrom(o), maxLagMs: o.maxLagMs });
+        const command = ['npx', 'parity', 'compare-trace', pathA, pathB, ...(o.wavA ? ['--wav-a', o.wavA, '--wav-b', o.wavB!] : [])].map(shellQuote).join(' ');
+        const view: ComparisonView = {
+          title: 'Parity report (traces)',
+          sides: [`A: ${pathA} (${a.trace.header.engine}${a.trace.header.profile ? `, ${a.trace.header.profile}` : ''}, ${a.trace.steps.length} steps)`,
+            `B: ${pathB} (${b.trace.header.engine}${b.trace.header.profile ? `, ${b.trace.header.profile}` : ''}, ${b.trace.steps.length} steps)`],
+          verdict: report.verdict,
+          divergence: report.divergence,
+          metrics: report.metrics,
+          command,
+          footer: `${report.tool.name} ${report.tool.version}, schema ${report.schema}, ${report.createdAt}`,
+        };
+        if (o.out !== undefined) {
+          const files: Record<string, Uint8Array | string> = {
+            'a.jsonl': await readFileChecked(pathA),
+            'b.jsonl': await readFileChecked(pathB),
+          };
+          if (a.audio && b.audio) {
+            const rate = a.trace.header.sampleRate;
+            const n = Math.min(a.audio.signal.length, b.audio.signal.length);
+            const diff = new Float32Array(n).map((_, i) => a.audio!.signal[i] - b.audio!.signal[i]);
+            files['a.wav'] = encodeWav([a.audio.signal], rate, 'float32');
+            files['b.wav'] = encodeWav([b.audio.signal], rate, 'float32');
+            files['diff.wav'] = encodeWav([diff], rate, 'float32');
+          }
+          files['report.md'] = renderComparisonMarkdown(view);
+          const reportJson = sealReport(report, files);
+          TraceComparisonReport.parse(JSON.parse(reportJson));
+          await writeFixtureFolder(o.out, { ...files, 'report.json': reportJson }, { force: o.force });
+        }
+        process.stdout.write(o.json ? stringifyReport(report) + '\n' : renderComparisonText(view));
+        if (o.out !== undefined && !o.json) process.stdout.write(`\nwrote ${o.out}/\n`);
+        process.exitCode = failOnStatus(report.verdict, o.failOn);
+      }),
+    );
+}

@@ -1,0 +1,62 @@
+import { compareSignals } from '../analysis/compare.js';
+import { InputError } from '../errors.js';
+import type { AudioSource } from '../report/report.js';
+import { REPORT_SCHEMA } from '../report/report.js';
+import { VERDICT_RULE, type TraceComparisonReport } from '../report/comparison-report.js';
+import type { Trace } from '../trace/trace-format.js';
+import { TOOL_NAME, TOOL_VERSION } from '../version.js';
+import { localise } from './localise.js';
+import type { Tolerances } from './tolerances.js';
+import { verdictOf } from './verdict.js';
+
+export interface TraceSide {
+  file: string;
+  trace: Trace;
+  /** The run's audio, mono, at the trace header's sample rate, and how it was obtained. */
+  audio?: { signal: Float32Array; source: AudioSource };
+}
+
+export interface CompareTracesOptions {
+  createdAt: string;
+  tolerances?: Partial<Omit<Tolerances, 'codes'>>;
+  maxLagMs?: number;
+}
+
+/**
+ * Localises where two traces from any engines part, and, when both WAVs come with them, measures the
+ * audio as compare-wav does. The traces must describe the same codec: equal q and frame rate.
+ */
+export async function compareTraces(a: TraceSide, b: TraceSide, options: CompareTracesOptions): Promise<TraceComparisonReport> {
+  const ha = a.trace.header;
+  const hb = b.trace.header;
+  if (ha.q !== hb.q) throw new InputError(`the traces have different codebook counts: ${a.file} q=${ha.q}, ${b.file} q=${hb.q}`);
+  if (ha.frameRate !== hb.frameRate) {
+    throw new InputError(`the traces have different frame rates: ${a.file} ${ha.frameRate}/s, ${b.file} ${hb.frameRate}/s`);
+  }
+  if ((a.audio === undefined) !== (b.audio === undefined)) throw new InputError('give both WAVs (--wav-a and --wav-b) or neither');
+  for (const side of [a, b]) {
+    if (side.audio && side.audio.source.sampleRate !== side.trace.header.sampleRate) {
+      throw new InputError(
+        `${side.audio.source.path ?? 'audio'} is ${side.audio.source.sampleRate} Hz but ${side.file} says sampleRate ${side.trace.header.sampleRate}`,
+      );
+    }
+  }
+  const audio = a.audio && b.audio ? { a: a.audio.signal, b: b.audio.signal, sampleRate: ha.sampleRate } : undefined;
+  const divergence = localise(a.trace.steps, b.trace.steps, { tolerances: options.tolerances, frameRate: ha.frameRate, audio });
+  const report: TraceComparisonReport = {
+    schema: REPORT_SCHEMA,
+    kind: 'traces',
+    createdAt: options.createdAt,
+    tool: { name: TOOL_NAME, version: TOOL_VERSION },
+    traces: { a: { file: a.file, header: ha }, b: { file: b.file, header: hb } },
+    verdict: 'diverged',
+    verdictRule: VERDICT_RULE,
+    divergence,
+  };
+  if (a.audio && b.audio) {
+    const { metrics, curves } = await compareSignals(a.audio.signal, b.audio.signal, ha.sampleRate, { maxLagMs: options.maxLagMs });
+    Object.assign(report, { sources: { a: a.audio.source, b: b.audio.source }, metrics, curves });
+  }
+  report.verdict = verdictOf(divergence, report.metrics);
+  return report;
+}

@@ -1,0 +1,68 @@
+import type { Verdict } from '../report/report.js';
+import type { Divergence, StepComparison } from './divergence.js';
+
+const n4 = (x: number | undefined | null): string => (x === undefined || x === null ? '—' : Number.isFinite(x) ? x.toFixed(4) : String(x));
+
+function stepName(step: number): string {
+  return step === 1 ? 'step 1 (prefill)' : step === 2 ? 'step 2 (first decode step)' : `step ${step}`;
+}
+
+/** Plain sentences on the verdict and the first divergence, for a terminal and report.md. */
+export function divergenceLines(verdict: Verdict, d: Divergence): string[] {
+  const t = d.tolerances;
+  const lines = [`Verdict: ${verdict}`];
+  if (d.firstStep === null) {
+    lines.push(d.firstDifferingSample !== undefined
+      ? `Audio differs from sample ${d.firstDifferingSample} (no step trace to localise it)`
+      : `No divergence: ${d.stepsA} steps compared, codes exact, logit statistics within ${t.logitAbs}, audio within ${t.audioAbs}`);
+  } else {
+    const where = [stepName(d.firstStep), `stage ${d.stage}`];
+    if (d.codebook !== undefined) where.push(`codebook ${d.codebook}`);
+    if (d.vocoderFrame !== undefined) where.push(`vocoder frame ${d.vocoderFrame}`);
+    if (d.timeSec !== undefined) where.push(`t = ${d.timeSec.toFixed(3)} s`);
+    lines.push(`First divergence: ${where.join(', ')}`);
+    if (d.detail) lines.push(`  ${d.detail}`);
+    const list = d.divergedSteps.length > 12 ? `${d.divergedSteps.slice(0, 12).join(', ')}, … (${d.divergedSteps.length} in all)` : d.divergedSteps.join(', ');
+    lines.push(d.reconverges
+      ? `Re-converges: yes, from step ${d.reconvergedAtStep} on everything matches (diverged: ${list})`
+      : `Re-converges: no (diverged: ${list})`);
+  }
+  if (d.firstDifferingSample !== undefined && d.firstStep !== null && d.stage !== 'vocoder') {
+    lines.push(`First differing audio sample: ${d.firstDifferingSample}`);
+  }
+  for (const side of ['a', 'b'] as const) {
+    const f = d.firstNonFinite[side];
+    if (f) lines.push(`${side.toUpperCase()}: first non-finite values at step ${f.step} in ${f.stage} (NaN ${f.nan}, Inf ${f.inf})`);
+  }
+  lines.push(`Tolerances: logit statistics |Δ| ≤ ${t.logitAbs}${t.logitRel ? ` + ${t.logitRel}·|x|` : ''}, codes exact, audio |Δ| ≤ ${t.audioAbs}`);
+  return lines;
+}
+
+const HEADER = ['step', 'mean A', 'mean B', 'std A', 'std B', 'max A', 'max B', 'argmax A', 'argmax B', 'codes A', 'codes B', 'differs at'];
+
+function row(s: StepComparison): string[] {
+  return [
+    String(s.step), n4(s.a?.mean), n4(s.b?.mean), n4(s.a?.std), n4(s.b?.std), n4(s.a?.max), n4(s.b?.max),
+    s.a ? String(s.a.argmax) : '—', s.b ? String(s.b.argmax) : '—',
+    s.codesA ? s.codesA.join(' ') : '—', s.codesB ? s.codesB.join(' ') : '—', s.stage ?? '',
+  ];
+}
+
+/** The per-step table around the first divergence (the table seed 000's author wrote by hand). */
+export function stepTableRows(d: Divergence, around = 3): string[][] {
+  const centre = d.firstStep ?? 1;
+  const from = Math.max(1, centre - around);
+  const to = Math.min(d.steps.length, centre + around);
+  return [HEADER, ...d.steps.slice(from - 1, to).map(row)];
+}
+
+export function markdownStepTable(rows: string[][]): string {
+  const cell = (t: string) => t.replace(/\|/g, '\\|');
+  const [head, ...body] = rows;
+  return [`| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`, ...body.map((r) => `| ${r.map(cell).join(' | ')} |`)].join('\n');
+}
+
+export function textStepTable(rows: string[][]): string {
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
+  return rows.map((r) => '  ' + r.map((v, c) => v.padEnd(widths[c])).join('  ').trimEnd()).join('\n');
+}

@@ -1,0 +1,91 @@
+import { z } from 'zod';
+import { Sampling } from '../api/primitives.js';
+import { Divergence } from '../forensics/divergence.js';
+import { Tolerances } from '../forensics/tolerances.js';
+import { StepRecord } from '../trace/step-record.js';
+import { TraceHeader } from '../trace/trace-format.js';
+import { JsonNumber } from './json-number.js';
+import { Metrics } from './metrics.js';
+import { AudioSource, LoudnessCurves, ParityReport, REPORT_SCHEMA, Verdict } from './report.js';
+
+/**
+ * Additive extensions of `tts-parity-report/1` for comparisons of two execution profiles (engine) and
+ * of two imported traces. A comparison report holds everything needed to re-run it (`rerun`) and the
+ * sha256 of the fixture files beside it (`integrity`), so `parity gate` can re-run and detect edits.
+ */
+
+/** One profile as actually run. */
+export const ComparisonSide = z.object({
+  /** Canonical profile text as asked for. */
+  profile: z.string(),
+  executionProvider: z.string(),
+  /** Why the provider asked for did not run (present only when one was refused). */
+  fallback: z.string().optional(),
+  timings: z.record(z.string(), JsonNumber),
+  numerics: z.object({ nan: z.number().int().nonnegative(), inf: z.number().int().nonnegative() }),
+  frames: z.number().int().nonnegative(),
+  q: z.number().int().positive(),
+  steps: z.array(StepRecord),
+});
+export type ComparisonSide = z.infer<typeof ComparisonSide>;
+
+/** Everything `parity gate` needs to run the comparison again. */
+export const RerunSpec = z.object({
+  text: z.string(),
+  bundleHash: z.string(),
+  profileA: z.string(),
+  profileB: z.string(),
+  seed: z.number().int().nonnegative(),
+  sampling: Sampling,
+  tolerances: Tolerances,
+  /** Tool, Node, ONNX Runtime versions (name → version). */
+  versions: z.record(z.string(), z.string()),
+});
+export type RerunSpec = z.infer<typeof RerunSpec>;
+
+/** sha256 (hex) of each fixture file written with the report, and of the report itself (see fixture-integrity.ts). */
+export const Integrity = z.object({
+  files: z.record(z.string(), z.string().regex(/^[0-9a-f]{64}$/)),
+  /** sha256 of report.json as written with this field set to "" (so an edit anywhere is detected). */
+  reportSha256: z.string(),
+});
+export type Integrity = z.infer<typeof Integrity>;
+
+export const VERDICT_RULE =
+  'identical: audio bit-identical and every step equal (codes and talker logit statistics exactly); ' +
+  'within-tolerance: codes equal at every step, logit statistics within tolerances.logitAbs/logitRel, ' +
+  'every audio sample within tolerances.audioAbs and the same length; diverged: anything else';
+
+export const ComparisonReport = ParityReport.extend({
+  kind: z.literal('profiles'),
+  verdict: Verdict,
+  verdictRule: z.string(),
+  a: ComparisonSide,
+  b: ComparisonSide,
+  divergence: Divergence,
+  rerun: RerunSpec,
+  integrity: Integrity.optional(),
+});
+export type ComparisonReport = z.infer<typeof ComparisonReport>;
+
+/** Two imported traces (any engine), with or without their audio. */
+export const TraceComparisonReport = z
+  .object({
+    schema: z.literal(REPORT_SCHEMA),
+    kind: z.literal('traces'),
+    createdAt: z.string(),
+    tool: z.object({ name: z.string(), version: z.string() }),
+    traces: z.object({
+      a: z.object({ file: z.string(), header: TraceHeader }),
+      b: z.object({ file: z.string(), header: TraceHeader }),
+    }),
+    sources: z.object({ a: AudioSource, b: AudioSource }).optional(),
+    metrics: Metrics.optional(),
+    curves: LoudnessCurves.optional(),
+    verdict: Verdict,
+    verdictRule: z.string(),
+    divergence: Divergence,
+    integrity: Integrity.optional(),
+  })
+  .loose();
+export type TraceComparisonReport = z.infer<typeof TraceComparisonReport>;

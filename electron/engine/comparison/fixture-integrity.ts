@@ -1,0 +1,37 @@
+import { createHash } from 'node:crypto';
+import { stringifyReport } from '../../common/report/json-number.js';
+
+export function sha256Hex(content: Uint8Array | string): string {
+  return createHash('sha256').update(content).digest('hex');
+}
+
+const DIGEST_FIELD = /"reportSha256": "([0-9a-f]{64})"/;
+
+/**
+ * report.json text with `integrity` filled in: the sha256 of every file written beside it, and the
+ * sha256 of the report text itself as written with `"reportSha256": ""`. Detects any edit to the
+ * report or the files (an integrity check against accidents and careless edits, not a signature).
+ */
+export function sealReport(report: Record<string, unknown>, files: Record<string, Uint8Array | string>): string {
+  const hashes: Record<string, string> = {};
+  for (const name of Object.keys(files).sort()) hashes[name] = sha256Hex(files[name]);
+  const unsealed = stringifyReport({ ...report, integrity: { files: hashes, reportSha256: '' } }) + '\n';
+  const digest = sha256Hex(unsealed);
+  return unsealed.replace('"reportSha256": ""', `"reportSha256": "${digest}"`);
+}
+
+/** Problems found in a sealed fixture, in words; empty when report.json and every listed file are intact. */
+export function verifySeal(reportText: string, readFile: (name: string) => Uint8Array | undefined): string[] {
+  const match = DIGEST_FIELD.exec(reportText);
+  if (!match) return ['report.json has no integrity.reportSha256 (not written by parity compare, or edited)'];
+  const problems: string[] = [];
+  const actual = sha256Hex(reportText.replace(DIGEST_FIELD, '"reportSha256": ""'));
+  if (actual !== match[1]) problems.push(`report.json was changed after it was written (sha256 ${actual.slice(0, 12)}…, recorded ${match[1].slice(0, 12)}…)`);
+  const files = (JSON.parse(reportText) as { integrity?: { files?: Record<string, string> } }).integrity?.files ?? {};
+  for (const [name, recorded] of Object.entries(files)) {
+    const bytes = readFile(name);
+    if (!bytes) problems.push(`${name} is missing`);
+    else if (sha256Hex(bytes) !== recorded) problems.push(`${name} was changed after it was written (sha256 ${sha256Hex(bytes).slice(0, 12)}…, recorded ${recorded.slice(0, 12)}…)`);
+  }
+  return problems;
+}

@@ -1,0 +1,90 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { TraceComparisonReport } from '../../electron/common/report/comparison-report.js';
+import { encodeWav } from '../../electron/common/wav/encode-wav.js';
+import { runParity } from './run-parity.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'parity-trace-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const file = (name: string, text: string | Uint8Array) => {
+  const path = join(dir, name);
+  writeFileSync(path, text);
+  return path;
+};
+
+// Written by hand to docs/trace-format.md. B's talker logits jump at step 3 only (mean 0.31 vs 13.56,
+// as in seed 000's table), with the same codes, and match again at step 4.
+const HEADER = '{"schema":"tts-parity-trace/1","engine":"hand","q":2,"frameRate":12.5,"sampleRate":24000}';
+const step = (n: number, mean: number, codes: [number, number]) =>
+  `{"step":${n},"logits":{"mean":${mean},"std":2,"min":-5,"max":9,"argmax":${codes[0]},"top5":[{"id":${codes[0]},"logit":9}]},"codes":[${codes.join(',')}]}`;
+const traceA = [HEADER, step(1, 13.43, [5, 1]), step(2, 13.2, [7, 2]), step(3, 13.2, [7, 3]), step(4, 13.1, [9, 4])].join('\n') + '\n';
+const traceB = [HEADER, step(1, 13.43, [5, 1]), step(2, 13.2, [7, 2]), step(3, 0.31, [7, 3]), step(4, 13.1, [9, 4])].join('\n') + '\n';
+
+describe('parity compare-trace', () => {
+  it('localises hand-written traces: step 3, talker-logits, re-converges at step 4; writes a sealed fixture', async () => {
+    const a = file('a.jsonl', traceA);
+    const b = file('b.jsonl', traceB);
+    const out = join(dir, 'fx1');
+    const run = await runParity(['compare-trace', a, b, '--out', out]);
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('First divergence: step 3, stage talker-logits, codebook 0, t = 0.160 s');
+    expect(run.stdout).toContain('Re-converges: yes, from step 4 on');
+    const report = TraceComparisonReport.parse(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')));
+    expect(report.verdict).toBe('diverged');
+    expect(report.divergence).toMatchObject({ firstStep: 3, stage: 'talker-logits', reconverges: true, reconvergedAtStep: 4 });
+    expect(Object.keys(report.integrity!.files).sort()).toEqual(['a.jsonl', 'b.jsonl', 'report.md']);
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).toMatch(/\| 3 \| 13\.2000 \| 0\.3100 \|/);
+    const again = await runParity(['compare-trace', a, b, '--out', out]);
+    expect(again.status).toBe(2);
+    expect(again.stderr).toContain('already exists; pass --force');
+  });
+
+  it('with WAVs and equal codes, localises a vocoder difference to its frame and time; --fail-on diverged exits 1', async () => {
+    const sr = 24000;
+    const wa = Float32Array.from({ length: 4 * 1920 }, (_, i) => 0.3 * Math.sin((2 * Math.PI * 200 * i) / sr));
+    const wb = wa.slice();
+    for (let i = 5000; i < 5100; i++) wb[i] = 0; // sample 5000 lies in frame floor(5000/1920)+1 = 3
+    const a = file('v-a.jsonl', traceA);
+    const run = await runParity([
+      'compare-trace', a, a, '--wav-a', file('a.wav', encodeWav([wa], sr, 'float32')), '--wav-b', file('b.wav', encodeWav([wb], sr, 'float32')),
+      '--json', '--fail-on', 'diverged',
+    ]);
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(1);
+    const report = TraceComparisonReport.parse(JSON.parse(run.stdout));
+    expect(report.divergence).toMatchObject({ stage: 'vocoder', firstStep: 3, vocoderFrame: 3, firstDifferingSample: 5000 });
+    expect(report.divergence.timeSec).toBeCloseTo(5000 / sr, 12);
+    expect(report.metrics!.bitIdentical).toBe(false);
+  });
+
+  it('identical traces → identical; exit 0 with --fail-on diverged', async () => {
+    const a = file('same.jsonl', traceA);
+    const run = await runParity(['compare-trace', a, a, '--json', '--fail-on', 'diverged']);
+    expect(run.status).toBe(0);
+    expect(JSON.parse(run.stdout).verdict).toBe('identical');
+  });
+
+  const bad: [string, string, number][] = [
+    ['empty', '', 1],
+    ['bad json', `${HEADER}\n${step(1, 1, [1, 2])}\n{oops\n`, 3],
+    ['wrong q', `${HEADER}\n${step(1, 1, [1, 2])}\n${step(2, 1, [1, 2]).replace('"codes":[1,2]', '"codes":[1]')}\n`, 3],
+    ['gap', `${HEADER}\n${step(1, 1, [1, 2])}\n${step(3, 1, [1, 2])}\n`, 3],
+    ['no header', `${step(1, 1, [1, 2])}\n`, 1],
+  ];
+  it.each(bad)('malformed trace (%s) → exit 2 naming file and line', async (name, text, line) => {
+    const run = await runParity(['compare-trace', file(`bad-${name.replace(/ /g, '-')}.jsonl`, text), file('ok.jsonl', traceA)]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toMatch(new RegExp(`^parity compare-trace: .*bad-${name.replace(/ /g, '-')}\\.jsonl:${line}: `));
+  });
+
+  it('refuses a lone --wav-a and a missing file', async () => {
+    const a = file('x.jsonl', traceA);
+    expect((await runParity(['compare-trace', a, a, '--wav-a', a])).stderr).toContain('give both --wav-a and --wav-b');
+    const missing = await runParity(['compare-trace', a, join(dir, 'nope.jsonl')]);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain('nope.jsonl: cannot read (no such file)');
+  });
+});
