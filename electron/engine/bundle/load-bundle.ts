@@ -1,0 +1,91 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join, resolve, sep } from 'node:path';
+import { BundleError } from '../../common/errors.js';
+import { checkExportAgainstContract } from './check-tensors.js';
+import { BundleManifest, type NetworkExport } from './manifest.js';
+import { codePredictorContract, embedContract, talkerContract, vocoderContract, type Contract } from './tensor-contract.js';
+
+export interface LoadedBundle {
+  dir: string;
+  manifest: BundleManifest;
+  /** sha256 over bundle.json and every model file (name and bytes, in name order), hex. */
+  hash: string;
+  /** Model bytes by file name. */
+  files: Map<string, Uint8Array>;
+  /** Every export with its label ("talker eager-fp32") and the contract it must meet. */
+  exports: { label: string; exp: NetworkExport }[];
+}
+
+/** Reads and checks `bundle.json` and reads every model file it names; sessions are opened later. */
+export async function loadBundle(dirArg: string): Promise<LoadedBundle> {
+  const dir = resolve(dirArg);
+  const manifestPath = join(dir, 'bundle.json');
+  let text: string;
+  try {
+    text = await readFile(manifestPath, 'utf8');
+  } catch (error) {
+    throw new BundleError(`${manifestPath}: cannot read the bundle manifest (${(error as NodeJS.ErrnoException).code ?? String(error)})`, manifestPath);
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new BundleError(`${manifestPath}: not valid JSON: ${(error as Error).message}`, manifestPath);
+  }
+  const parsed = BundleManifest.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new BundleError(`${manifestPath}: ${issue.path.join('.') || '(root)'}: ${issue.message}`, manifestPath);
+  }
+  const m = parsed.data;
+  checkConsistency(m, manifestPath);
+
+  const exports: LoadedBundle['exports'] = [];
+  const add = (label: string, exp: NetworkExport, contract: Contract): void => {
+    checkExportAgainstContract(label, exp, contract);
+    exports.push({ label, exp });
+  };
+  add('embed', m.embed.export, embedContract(m.talker.hidden));
+  for (const [key, exp] of Object.entries(m.talker.exports)) {
+    add(`talker ${key}`, exp, talkerContract(m.talker, m.talker.vocab, presetOf(key), floatOf(key)));
+  }
+  for (const [key, exp] of Object.entries(m.codePredictor.exports)) {
+    add(`code-predictor ${key}`, exp, codePredictorContract(m.codePredictor, m.codebookSize, presetOf(key), floatOf(key)));
+  }
+  for (const [key, exp] of Object.entries(m.vocoder.exports)) add(`vocoder ${key}`, exp, vocoderContract(m.codebooks));
+
+  const files = new Map<string, Uint8Array>();
+  const hash = createHash('sha256').update(text);
+  for (const name of [...new Set(exports.map((e) => e.exp.file))].sort()) {
+    const path = join(dir, name);
+    if (!resolve(path).startsWith(dir + sep)) throw new BundleError(`${manifestPath}: file "${name}" lies outside the bundle folder`, manifestPath);
+    try {
+      files.set(name, new Uint8Array(await readFile(path)));
+    } catch (error) {
+      const users = exports.filter((e) => e.exp.file === name).map((e) => e.label).join(', ');
+      throw new BundleError(`${path}: model file of ${users} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`, path);
+    }
+    hash.update(name).update(files.get(name) as Uint8Array);
+  }
+  return { dir, manifest: m, hash: hash.digest('hex'), files, exports };
+}
+
+const presetOf = (key: string): 'eager' | 'graph' => (key.startsWith('graph') ? 'graph' : 'eager');
+const floatOf = (key: string): 'float32' | 'float16' => (key.split('-')[1] === 'fp16' ? 'float16' : 'float32');
+
+function checkConsistency(m: BundleManifest, where: string): void {
+  const fail = (msg: string): never => {
+    throw new BundleError(`${where}: ${msg}`, where);
+  };
+  if (Math.abs(m.hopLength * m.frameRate - m.sampleRate) > 1e-9) fail(`hopLength × frameRate must equal sampleRate: ${m.hopLength} × ${m.frameRate} ≠ ${m.sampleRate}`);
+  for (const [name, d] of [['talker', m.talker], ['codePredictor', m.codePredictor]] as const) {
+    if (d.heads % d.kvHeads !== 0) fail(`${name}.heads (${d.heads}) must be a multiple of ${name}.kvHeads (${d.kvHeads})`);
+  }
+  if (m.codePredictor.hidden !== m.talker.hidden) fail(`codePredictor.hidden (${m.codePredictor.hidden}) must equal talker.hidden (${m.talker.hidden}): position 0 is the talker's hidden state`);
+  if (m.codePredictor.maxPositions < m.codebooks) fail(`codePredictor.maxPositions (${m.codePredictor.maxPositions}) must be at least codebooks (${m.codebooks})`);
+  if (m.specialCodes.eos >= m.talker.vocab) fail(`specialCodes.eos (${m.specialCodes.eos}) must be a talker logit index (< talker.vocab ${m.talker.vocab})`);
+  if (m.specialCodes.bos >= m.embed.codecRowsPerCodebook) fail(`specialCodes.bos (${m.specialCodes.bos}) must be a codec row (< embed.codecRowsPerCodebook ${m.embed.codecRowsPerCodebook})`);
+  const need = 1 + m.text.maxBytes + m.maxFrames;
+  if (need > m.talker.maxPositions) fail(`talker.maxPositions (${m.talker.maxPositions}) must hold 1 + text.maxBytes + maxFrames = ${need}`);
+}

@@ -1,0 +1,84 @@
+import type { TensorSpec } from './manifest.js';
+
+/**
+ * The tensors each network of a `tts-parity-bundle/1` must have (HF Optimum / transformers.js names).
+ * The demo builder writes its manifest from these, and the loader checks any manifest against them,
+ * so the document (docs/bundle-format.md), the builder and the loader cannot drift apart.
+ */
+export interface Contract {
+  inputs: TensorSpec[];
+  outputs: TensorSpec[];
+}
+
+export type Float = 'float32' | 'float16';
+
+export interface DecoderSizes {
+  layers: number;
+  kvHeads: number;
+  headDim: number;
+  hidden: number;
+  maxPositions: number;
+}
+
+function decoderTensors(d: DecoderSizes, mode: 'eager' | 'graph', float: Float): Contract {
+  const eager = mode === 'eager';
+  const S = eager ? 'sequence_length' : 1;
+  const P = eager ? 'past_sequence_length' : d.maxPositions;
+  const T = eager ? 'total_sequence_length' : d.maxPositions;
+  const inputs: TensorSpec[] = [
+    { name: 'inputs_embeds', dtype: float, shape: [1, S, d.hidden] },
+    { name: 'attention_mask', dtype: 'int64', shape: [1, T] },
+    { name: 'position_ids', dtype: 'int64', shape: [1, S] },
+  ];
+  const outputs: TensorSpec[] = [];
+  for (let i = 0; i < d.layers; i++) {
+    for (const kv of ['key', 'value']) {
+      inputs.push({ name: `past_key_values.${i}.${kv}`, dtype: float, shape: [1, d.kvHeads, P, d.headDim] });
+      outputs.push({ name: `present.${i}.${kv}`, dtype: float, shape: [1, d.kvHeads, T, d.headDim] });
+    }
+  }
+  return { inputs, outputs };
+}
+
+export function talkerContract(d: DecoderSizes, vocab: number, mode: 'eager' | 'graph', float: Float): Contract {
+  const c = decoderTensors(d, mode, float);
+  const S = mode === 'eager' ? 'sequence_length' : 1;
+  c.outputs.unshift(
+    { name: 'logits', dtype: float, shape: [1, S, vocab] },
+    { name: 'last_hidden_state', dtype: float, shape: [1, S, d.hidden] },
+  );
+  return c;
+}
+
+export function codePredictorContract(d: DecoderSizes, codebookSize: number, mode: 'eager' | 'graph', float: Float): Contract {
+  const c = decoderTensors(d, mode, float);
+  c.inputs.unshift({ name: 'generation_step', dtype: 'int64', shape: [1] });
+  c.outputs.unshift({ name: 'logits', dtype: float, shape: [1, mode === 'eager' ? 'sequence_length' : 1, codebookSize] });
+  return c;
+}
+
+export function embedContract(hidden: number): Contract {
+  return {
+    inputs: [{ name: 'input_ids', dtype: 'int64', shape: [1, 'sequence_length'] }],
+    outputs: [{ name: 'inputs_embeds', dtype: 'float32', shape: [1, 'sequence_length', hidden] }],
+  };
+}
+
+export function vocoderContract(codebooks: number): Contract {
+  return {
+    inputs: [
+      { name: 'audio_codes', dtype: 'int64', shape: [1, 'frames', codebooks] },
+      { name: 'noise', dtype: 'float32', shape: [1, 'samples'] },
+      { name: 'phase0', dtype: 'float64', shape: [1] },
+      { name: 'context_frames', dtype: 'int64', shape: [1] },
+    ],
+    outputs: [
+      { name: 'audio', dtype: 'float32', shape: [1, 'samples'] },
+      { name: 'end_phase', dtype: 'float64', shape: [1] },
+    ],
+  };
+}
+
+export function formatShape(shape: readonly (number | string)[]): string {
+  return `[${shape.map((d) => (typeof d === 'number' ? String(d) : '?')).join(', ')}]`;
+}

@@ -1,0 +1,77 @@
+import { GraphBuilder } from '../onnx-builder/graph-builder.js';
+import { Ops } from '../onnx-builder/ops.js';
+import { buildDecoder, type DecoderMode } from './decoder-graph.js';
+import { DEMO } from './demo-config.js';
+import { uniformWeights } from './weight-rng.js';
+
+export type Precision = 'fp32' | 'fp16';
+
+/** Weight generator for one network: names are prefixed so talker and code predictor differ. */
+export function weightSource(seed: number, network: string) {
+  return (name: string, count: number, std: number, mean: number): Float32Array => {
+    const v = uniformWeights(seed, `${network}/${name}`, count, std);
+    if (mean !== 0) for (let i = 0; i < v.length; i++) v[i] += mean;
+    return v;
+  };
+}
+
+const floatOf = (p: Precision): 'float32' | 'float16' => (p === 'fp16' ? 'float16' : 'float32');
+
+/**
+ * Talker: inputs_embeds [1, S, 64] -> logits [1, S, codebookSize + 1] (codebook 0 plus EOS) and
+ * last_hidden_state [1, S, 64] (final-normed, fed to the code predictor).
+ */
+export function buildTalker(seed: number, mode: DecoderMode, precision: Precision, overflow = false): Uint8Array {
+  const spec = DEMO.talker;
+  const g = new GraphBuilder(`talker-${mode}-${precision}${overflow ? '-overflow' : ''}`);
+  const o = new Ops(g, floatOf(precision), weightSource(seed, 'talker'));
+  const { hidden } = buildDecoder(o, spec, { mode, overflow: overflow ? DEMO.overflow : undefined });
+  const vocab = DEMO.codebookSize + 1;
+  const logits = o.matmul(hidden, o.param('lm_head.weight', [spec.hidden, vocab], 1 / Math.sqrt(spec.hidden)));
+  const S = mode === 'eager' ? 'sequence_length' : 1;
+  g.output(logits, 'logits', o.float, [1, S, vocab]);
+  g.output(hidden, 'last_hidden_state', o.float, [1, S, spec.hidden]);
+  return g.toBytes('TTS Parity Studio demo talker (untrained, fixed-seed weights)');
+}
+
+/**
+ * Code predictor: position 0 = talker hidden, position 1 = embedding of code 0, then one position per
+ * codebook; generation_step [1] (0-based head index: codebook j uses head j-1) picks the step's head.
+ * logits [1, S, codebookSize].
+ */
+export function buildCodePredictor(seed: number, mode: DecoderMode, precision: Precision): Uint8Array {
+  const spec = DEMO.codePredictor;
+  const g = new GraphBuilder(`code-predictor-${mode}-${precision}`);
+  const o = new Ops(g, floatOf(precision), weightSource(seed, 'code_predictor'));
+  const step = g.input('generation_step', 'int64', [1]);
+  const { hidden } = buildDecoder(o, spec, { mode });
+  const heads = o.param('lm_heads.weight', [DEMO.codebooks - 1, spec.hidden, DEMO.codebookSize], 1 / Math.sqrt(spec.hidden));
+  const head = g.node('Gather', [heads, step], { attrs: { axis: 0 }, name: 'lm_heads.select' });
+  const logits = o.matmul(hidden, head);
+  g.output(logits, 'logits', o.float, [1, mode === 'eager' ? 'sequence_length' : 1, DEMO.codebookSize]);
+  return g.toBytes('TTS Parity Studio demo code predictor (untrained, fixed-seed weights)');
+}
+
+/** Row of the shared embedding table for a codec code: text rows first, then codebook by codebook. */
+export function codecRow(codebook: number, code: number): number {
+  return DEMO.textVocab + codebook * (DEMO.codebookSize + 2) + code;
+}
+
+/**
+ * Embedding table shared by the text tokens (rows 0..256) and the Q codec tables (step-specific
+ * embeddings of the code predictor, and the talker's audio feedback): input_ids [1, S] -> inputs_embeds.
+ */
+export function buildEmbed(seed: number): Uint8Array {
+  const g = new GraphBuilder('embed');
+  const o = new Ops(g, 'float32', weightSource(seed, 'embed'));
+  const ids = g.input('input_ids', 'int64', [1, 'sequence_length']);
+  const rowsText = DEMO.textVocab;
+  const rowsCodec = DEMO.codebooks * (DEMO.codebookSize + 2);
+  const text = o.param('text_embedding.weight', [rowsText, DEMO.talker.hidden], 1);
+  // Each codec row has std 1/sqrt(Q), so the audio feedback (a sum of Q rows) has std about 1.
+  const codec = o.param('codec_embedding.weight', [rowsCodec, DEMO.talker.hidden], 1 / Math.sqrt(DEMO.codebooks));
+  const table = g.node('Concat', [text, codec], { attrs: { axis: 0 } });
+  const out = g.node('Gather', [table, ids], { attrs: { axis: 0 } });
+  g.output(out, 'inputs_embeds', 'float32', [1, 'sequence_length', DEMO.talker.hidden]);
+  return g.toBytes('TTS Parity Studio demo embedding table');
+}

@@ -1,0 +1,61 @@
+import type { DecoderSpec } from './decoder-graph.js';
+
+/**
+ * Sizes of the demo bundle. Small on purpose (hidden 64): a 40-character prompt synthesizes in a
+ * fraction of a second on 2 CPU cores, yet every part of the talker -> code predictor -> vocoder
+ * shape is there (GQA with 4 query heads over 2 KV heads, RoPE, RMSNorm, SwiGLU, Q = 8 codebooks).
+ */
+export const DEMO_SEED = 20240611;
+
+export const DEMO = {
+  sampleRate: 24000,
+  frameRate: 12.5,
+  /** samples per frame = sampleRate / frameRate */
+  hopLength: 1920,
+  codebooks: 8,
+  codebookSize: 128,
+  /** codec rows per codebook: the codes, then EOS, then BOS (the audio-feedback seed). */
+  eosCode: 128,
+  bosCode: 129,
+  textVocab: 257,
+  textBos: 256,
+  framesPerChar: 0.9,
+  /** UTF-8 bytes; 1 + 200 + 180 frames fits in maxPositions 512. */
+  maxTextBytes: 200,
+  maxFrames: 180,
+  talker: {
+    hidden: 64,
+    layers: 4,
+    heads: 4,
+    kvHeads: 2,
+    headDim: 16,
+    ffn: 128,
+    maxPositions: 512,
+    ropeTheta: 10000,
+    eps: 1e-6,
+  } satisfies DecoderSpec,
+  codePredictor: {
+    hidden: 64,
+    layers: 2,
+    heads: 4,
+    kvHeads: 2,
+    headDim: 16,
+    ffn: 128,
+    maxPositions: 8,
+    ropeTheta: 10000,
+    eps: 1e-6,
+  } satisfies DecoderSpec,
+  vocoder: {
+    channels: 64,
+    convLayers: 3,
+    kernel: 3,
+    harmonics: 16,
+    f0Min: 100,
+    f0Max: 250,
+    /** frames of left context a streaming chunk re-decodes: the conv receptive field (6) + 1 for interpolation + 1 */
+    leftContextFrames: 8,
+    chunkFrames: 5,
+  },
+  /** fp16-overflow fault: this talker layer's MLP activation is scaled by 2^14 and back. */
+  overflow: { layer: 1, scale: 16384 },
+} as const;

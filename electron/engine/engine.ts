@@ -1,0 +1,91 @@
+import { loadBundle, type LoadedBundle } from './bundle/load-bundle.js';
+import { makePlan } from './plan.js';
+import { EmbeddingTable } from './run/embedding-table.js';
+import { RunClock } from './run/run-clock.js';
+import { SessionPool } from './run/session-pool.js';
+import { synthesizeWith } from './synthesize.js';
+import type { BundleInfo, SynthesisOptions, SynthesisRequest, SynthesisResult } from './types.js';
+
+export { resolveDemoBundle } from './demo/resolve-demo-bundle.js';
+export type { BundleInfo, SynthesisOptions, SynthesisProgress, SynthesisRequest, SynthesisResult } from './types.js';
+
+/**
+ * One bundle, opened and validated once; ORT sessions are kept per (file, optimisation, execution
+ * provider) and reused across calls. Calls to synthesize run one at a time, in call order.
+ */
+export class Engine {
+  private queue: Promise<unknown> = Promise.resolve();
+  private closed = false;
+
+  private constructor(
+    private readonly bundle: LoadedBundle,
+    private readonly pool: SessionPool,
+    private readonly table: EmbeddingTable,
+  ) {}
+
+  /** Loads bundle.json, opens every model and checks it against the manifest (BundleError on any mismatch). */
+  static async open(bundleDir: string): Promise<Engine> {
+    const bundle = await loadBundle(bundleDir);
+    const pool = new SessionPool(bundle);
+    try {
+      await pool.validateAll();
+      const embed = await pool.get('embed', bundle.manifest.embed.export, false, 'cpu');
+      const table = await EmbeddingTable.read(embed.session, bundle.manifest, new RunClock());
+      return new Engine(bundle, pool, table);
+    } catch (error) {
+      await pool.close();
+      throw error;
+    }
+  }
+
+  info(): BundleInfo {
+    const m = this.bundle.manifest;
+    const dec = (d: typeof m.talker | typeof m.codePredictor) => ({
+      layers: d.layers,
+      heads: d.heads,
+      kvHeads: d.kvHeads,
+      headDim: d.headDim,
+      hidden: d.hidden,
+      maxPositions: d.maxPositions,
+      exports: Object.keys(d.exports),
+    });
+    return {
+      dir: this.bundle.dir,
+      name: m.name,
+      description: m.description,
+      hash: this.bundle.hash,
+      sampleRate: m.sampleRate,
+      frameRate: m.frameRate,
+      codebooks: m.codebooks,
+      codebookSize: m.codebookSize,
+      framesPerChar: m.text.framesPerChar,
+      maxTextBytes: m.text.maxBytes,
+      maxFrames: m.maxFrames,
+      talker: dec(m.talker),
+      codePredictor: dec(m.codePredictor),
+      vocoder: { leftContextFrames: m.vocoder.leftContextFrames, chunkFrames: m.vocoder.chunkFrames, exports: Object.keys(m.vocoder.exports) },
+      files: this.bundle.exports.map(({ label, exp }) => ({
+        label,
+        file: exp.file,
+        inputs: exp.inputs.map((t) => `${t.name} ${t.dtype} [${t.shape.join(', ')}]`),
+        outputs: exp.outputs.map((t) => `${t.name} ${t.dtype} [${t.shape.join(', ')}]`),
+      })),
+    };
+  }
+
+  synthesize(req: SynthesisRequest, opts: SynthesisOptions = {}): Promise<SynthesisResult> {
+    if (this.closed) return Promise.reject(new Error('Engine.synthesize: the engine is closed'));
+    const job = this.queue.then(async () => {
+      const plan = await makePlan(this.bundle, this.pool, this.table, req.profile);
+      return synthesizeWith(plan, req, opts);
+    });
+    this.queue = job.catch(() => undefined);
+    return job;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.queue;
+    await this.pool.close();
+  }
+}

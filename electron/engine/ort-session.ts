@@ -1,0 +1,93 @@
+import ort from 'onnxruntime-node';
+
+/**
+ * The one file that imports onnxruntime-node: session creation with the profile's options and
+ * execution provider, tensor construction, and the session's own input/output metadata.
+ */
+export type OrtTensor = ort.Tensor;
+export type OrtSession = ort.InferenceSession;
+export type Feeds = Record<string, ort.Tensor>;
+export type ExecutionProviderName = 'cpu' | 'cuda';
+
+export interface SessionOptions {
+  /** false: graphOptimizationLevel 'disabled' (eager); true: 'all' (graph). */
+  optimize: boolean;
+  ep: ExecutionProviderName;
+}
+
+export interface OpenedSession {
+  session: OrtSession;
+  /** The provider that actually runs the session. */
+  provider: ExecutionProviderName;
+  /** When `ep` was cuda and CPU runs instead: the error ORT gave for CUDA, verbatim. */
+  fallback?: string;
+}
+
+function ortOptions(o: SessionOptions, ep: ExecutionProviderName): ort.InferenceSession.SessionOptions {
+  return {
+    executionProviders: [ep],
+    graphOptimizationLevel: o.optimize ? 'all' : 'disabled',
+    // One thread per session: results do not depend on the machine's core count, and several
+    // engineers' tests share 2 cores.
+    intraOpNumThreads: 1,
+    interOpNumThreads: 1,
+    executionMode: 'sequential',
+    // Eager runs change shape every step; the graph profile's shapes never change, so its memory plan holds.
+    enableMemPattern: o.optimize,
+    // ORT logs the CUDA load failure itself at error level; the engine reports it in `fallback` instead.
+    logSeverityLevel: ep === 'cuda' ? 4 : 3,
+  };
+}
+
+export async function openSession(model: Uint8Array, o: SessionOptions): Promise<OpenedSession> {
+  if (o.ep === 'cuda') {
+    try {
+      return { session: await ort.InferenceSession.create(model, ortOptions(o, 'cuda')), provider: 'cuda' };
+    } catch (error) {
+      const fallback = `CUDA execution provider unavailable: ${error instanceof Error ? error.message : String(error)}`;
+      return { session: await ort.InferenceSession.create(model, ortOptions(o, 'cpu')), provider: 'cpu', fallback };
+    }
+  }
+  return { session: await ort.InferenceSession.create(model, ortOptions(o, 'cpu')), provider: 'cpu' };
+}
+
+export interface FoundTensor {
+  name: string;
+  /** ORT's type name, or 'non-tensor'. */
+  dtype: string;
+  /** Empty when the model declares no shape. */
+  shape: readonly (number | string)[];
+}
+
+export function sessionIo(session: OrtSession): { inputs: FoundTensor[]; outputs: FoundTensor[] } {
+  const map = (m: readonly ort.InferenceSession.ValueMetadata[]): FoundTensor[] =>
+    m.map((v) => (v.isTensor ? { name: v.name, dtype: v.type, shape: v.shape } : { name: v.name, dtype: 'non-tensor', shape: [] }));
+  return { inputs: map(session.inputMetadata), outputs: map(session.outputMetadata) };
+}
+
+export function f32Tensor(data: Float32Array, dims: number[]): OrtTensor {
+  return new ort.Tensor('float32', data, dims);
+}
+
+export function f16Tensor(bits: Uint16Array, dims: number[]): OrtTensor {
+  return new ort.Tensor('float16', bits, dims);
+}
+
+export function f64Tensor(data: Float64Array, dims: number[]): OrtTensor {
+  return new ort.Tensor('float64', data, dims);
+}
+
+export function i64Tensor(data: BigInt64Array, dims: number[]): OrtTensor {
+  return new ort.Tensor('int64', data, dims);
+}
+
+/** An empty (past length 0) or zero-filled float tensor of the given float type. */
+export function zeroTensor(float: 'float32' | 'float16', dims: number[]): OrtTensor {
+  const n = dims.reduce((a, b) => a * b, 1);
+  return float === 'float16' ? f16Tensor(new Uint16Array(n), dims) : f32Tensor(new Float32Array(n), dims);
+}
+
+export async function run(session: OrtSession, feeds: Feeds, fetches?: Feeds): Promise<Feeds> {
+  if (fetches) return (await session.run(feeds, fetches)) as Feeds;
+  return (await session.run(feeds)) as Feeds;
+}

@@ -1,0 +1,65 @@
+import { BundleError, ProfileError } from '../common/errors.js';
+import type { ExecutionProfile } from '../common/profile/types.js';
+import type { LoadedBundle } from './bundle/load-bundle.js';
+import type { NetworkExport } from './bundle/manifest.js';
+import type { OpenedSession } from './ort-session.js';
+import { EagerDecoder, GraphDecoder, RecomputeDecoder, type DecoderRunner, type DecoderShape } from './run/decoder-runners.js';
+import type { EmbeddingTable } from './run/embedding-table.js';
+import { RunClock } from './run/run-clock.js';
+import type { SessionPool } from './run/session-pool.js';
+import type { SynthesisPlan } from './synthesize.js';
+
+const NATIVE_UNAVAILABLE =
+  'backend=native is not available: the native CUDA addon (native/, node-addon-api) is not built in this version and needs an NVIDIA GPU with the CUDA toolkit; use backend=ort';
+
+function pick(kind: string, exports: Record<string, NetworkExport>, key: string, profile: ExecutionProfile): NetworkExport {
+  const exp = exports[key];
+  if (!exp) {
+    throw new BundleError(`bundle has no ${kind} export "${key}", which profile "${profile.text}" needs (exports: ${Object.keys(exports).join(', ')})`, `bundle.json:${kind}`);
+  }
+  return exp;
+}
+
+/**
+ * Chooses the exports and session options a profile runs with and builds fresh runners around the
+ * pooled sessions. eager: graphOptimizationLevel 'disabled', dynamic-shape exports; graph: 'all',
+ * static-shape exports; cache=recompute: the dynamic-shape talker re-run over the whole sequence.
+ */
+export async function makePlan(bundle: LoadedBundle, pool: SessionPool, table: EmbeddingTable, profile: ExecutionProfile): Promise<SynthesisPlan> {
+  if (profile.backend === 'native') throw new ProfileError(`profile "${profile.text}": ${NATIVE_UNAVAILABLE}`, profile.text);
+  const m = bundle.manifest;
+  const optimize = profile.preset === 'graph';
+  const overflow = profile.faults.some((f) => f.kind === 'fp16-overflow') ? '-fp16-overflow' : '';
+  const talkerPreset = profile.cache === 'recompute' ? 'eager' : profile.preset;
+  const talkerKey = `${talkerPreset}-${profile.precision}${overflow}`;
+  const cpKey = `${profile.preset}-${profile.precision}`;
+  const talkerExp = pick('talker', m.talker.exports, talkerKey, profile);
+  const cpExp = pick('code-predictor', m.codePredictor.exports, cpKey, profile);
+  const vocExp = m.vocoder.exports[profile.precision];
+  if (!vocExp) throw new BundleError(`bundle has no vocoder export "${profile.precision}", which profile "${profile.text}" needs`, 'bundle.json:vocoder');
+
+  const opened: OpenedSession[] = [
+    await pool.get(`talker ${talkerKey}`, talkerExp, optimize, profile.ep),
+    await pool.get(`code-predictor ${cpKey}`, cpExp, optimize, profile.ep),
+    await pool.get(`vocoder ${profile.precision}`, vocExp, optimize, profile.ep),
+  ];
+  const clock = new RunClock();
+  const float = profile.precision === 'fp16' ? 'float16' : 'float32';
+  const talkerShape: DecoderShape = { ...m.talker, float, hasHidden: true };
+  const cpShape: DecoderShape = { ...m.codePredictor, vocab: m.codebookSize, float, hasHidden: false };
+  const runner = (s: OpenedSession, shape: DecoderShape, mode: 'eager' | 'graph' | 'recompute'): DecoderRunner =>
+    mode === 'recompute' ? new RecomputeDecoder(s.session, shape, clock) : mode === 'graph' ? new GraphDecoder(s.session, shape, clock) : new EagerDecoder(s.session, shape, clock);
+  const fallback = opened.find((s) => s.fallback)?.fallback;
+  return {
+    manifest: m,
+    profile,
+    talker: runner(opened[0], talkerShape, profile.cache === 'recompute' ? 'recompute' : profile.preset),
+    codePredictor: runner(opened[1], cpShape, profile.preset),
+    vocoder: opened[2].session,
+    table,
+    clock,
+    provider: opened.every((s) => s.provider === 'cuda') ? 'cuda' : 'cpu',
+    ...(fallback ? { fallback } : {}),
+    bundleHash: bundle.hash,
+  };
+}

@@ -1,0 +1,54 @@
+import type { LogitStats } from '../../common/trace/step-record.js';
+import { logitStats, countNonFinite } from '../../common/trace/logit-stats.js';
+import { i64Tensor } from '../ort-session.js';
+import type { DecoderRunner } from './decoder-runners.js';
+import type { EmbeddingTable } from './embedding-table.js';
+
+export interface CodePredictorFrame {
+  /** codes[1..Q-1] of the frame (index 0 is the talker's code 0, copied in). */
+  codes: number[];
+  logits: LogitStats[];
+  nan: number;
+  inf: number;
+}
+
+/**
+ * The code predictor as an explicit KV-cached loop (no generic generate()): a 2-position prefill
+ * (talker hidden state, embedding of code 0) yields codebook 1, then Q-2 single-position steps, each
+ * fed the embedding of the previous code from that codebook's own table and read through that
+ * codebook's own head (generation_step = codebook - 1).
+ */
+export async function predictCodes(
+  cp: DecoderRunner,
+  table: EmbeddingTable,
+  q: number,
+  talkerHidden: Float32Array,
+  code0: number,
+  pick: (logits: Float32Array, codebook: number) => number,
+  poison: boolean,
+): Promise<CodePredictorFrame> {
+  const codes = [code0];
+  const stats: LogitStats[] = [];
+  let nan = 0;
+  let inf = 0;
+  cp.reset();
+  const prefill = new Float32Array(2 * table.hidden);
+  prefill.set(talkerHidden);
+  prefill.set(table.gather([table.codecRow(0, code0)]), table.hidden);
+  if (poison) prefill[0] = NaN; // fault nan@code-predictor: the NaN enters this frame's prefill
+  let input: Float32Array = prefill;
+  let n = 2;
+  for (let cb = 1; cb < q; cb++) {
+    const step = i64Tensor(BigInt64Array.of(BigInt(cb - 1)), [1]);
+    const { logits } = await cp.forward(input, n, { generation_step: step });
+    const c = countNonFinite(logits);
+    nan += c.nan;
+    inf += c.inf;
+    stats.push(logitStats(logits));
+    const code = pick(logits, cb);
+    codes.push(code);
+    input = table.gather([table.codecRow(cb, code)]);
+    n = 1;
+  }
+  return { codes, logits: stats, nan, inf };
+}

@@ -1,0 +1,13 @@
+/** Sums the wall time spent inside ORT session.run calls (SynthesisResult.timings.sessionRunMs). */
+export class RunClock {
+  ms = 0;
+
+  async time<T>(fn: () => Promise<T>): Promise<T> {
+    const t0 = performance.now();
+    try {
+      return await fn();
+    } finally {
+      this.ms += performance.now() - t0;
+    }
+  }
+}

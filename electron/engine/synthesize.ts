@@ -1,0 +1,148 @@
+import { CancelledError, InputError } from '../common/errors.js';
+import type { ExecutionProfile, Fault } from '../common/profile/types.js';
+import { Sampler } from '../common/sampling/sample-token.js';
+import { uniform } from '../common/sampling/uniform.js';
+import { countNonFinite, logitStats } from '../common/trace/logit-stats.js';
+import type { StageCounts, StepRecord } from '../common/trace/step-record.js';
+import type { BundleManifest } from './bundle/manifest.js';
+import type { OrtSession } from './ort-session.js';
+import { predictCodes } from './run/code-predictor-loop.js';
+import type { DecoderRunner } from './run/decoder-runners.js';
+import type { EmbeddingTable } from './run/embedding-table.js';
+import type { RunClock } from './run/run-clock.js';
+import { runVocoder } from './run/vocode.js';
+import { tokenizeText } from './text-input.js';
+import type { SynthesisOptions, SynthesisRequest, SynthesisResult } from './types.js';
+
+/** Everything one profile needs, prepared by the Engine from its session pool. */
+export interface SynthesisPlan {
+  manifest: BundleManifest;
+  profile: ExecutionProfile;
+  talker: DecoderRunner;
+  codePredictor: DecoderRunner;
+  vocoder: OrtSession;
+  table: EmbeddingTable;
+  clock: RunClock;
+  provider: 'cpu' | 'cuda';
+  fallback?: string;
+  bundleHash: string;
+}
+
+const zero = (): StageCounts => ({ talker: 0, codePredictor: 0, vocoder: 0 });
+const faultOf = <K extends Fault['kind']>(p: ExecutionProfile, kind: K) => p.faults.find((f): f is Extract<Fault, { kind: K }> => f.kind === kind);
+
+/**
+ * The talker -> code predictor -> vocoder loop. Step s (1-based) yields frame s: step 1 is the text
+ * prefill, step s >= 2 feeds back the sum of frame s-1's Q code embeddings. EOS is masked until the
+ * frame count the text asks for and forced there.
+ */
+export async function synthesizeWith(plan: SynthesisPlan, req: SynthesisRequest, opts: SynthesisOptions = {}): Promise<SynthesisResult> {
+  const t0 = performance.now();
+  const m = plan.manifest;
+  const q = m.codebooks;
+  if (!Number.isSafeInteger(req.seed) || req.seed < 0) throw new InputError(`seed: expected an integer in [0, 2^53), found ${req.seed}`, 'seed');
+  const { ids, frames } = tokenizeText(req.text, m);
+  const checkAbort = (): void => {
+    if (opts.signal?.aborted) throw new CancelledError(`synthesis cancelled before step ${steps.length + 1} of ${frames}`);
+  };
+  const stale = faultOf(plan.profile, 'stale-feedback');
+  const nanFault = faultOf(plan.profile, 'nan');
+  const poisoned = (stage: string, step: number): boolean => nanFault?.stage === stage && nanFault.step === step;
+  const graph = plan.profile.preset === 'graph';
+
+  const sampler = new Sampler();
+  const history: number[][] = Array.from({ length: q }, () => []);
+  const pick = (step: number) => (logits: Float32Array, codebook: number): number => {
+    const draw = req.sampling.mode === 'sample' ? uniform(req.seed, step, codebook) : 0;
+    const code = sampler.sample(logits, req.sampling, draw, history[codebook]);
+    history[codebook].push(code);
+    return code;
+  };
+
+  const codes = new Int32Array(frames * q);
+  const steps: StepRecord[] = [];
+  const talkerStepMs: number[] = [];
+  const cpMs: number[] = [];
+  plan.talker.reset();
+  // graph: the audio-feedback codes live in one persistent buffer, rewritten after each step.
+  const feedbackBuffer = new Int32Array(q).fill(m.specialCodes.bos);
+  for (let s = 1; s <= frames; s++) {
+    checkAbort();
+    const tTalker = performance.now();
+    let input: Float32Array;
+    if (s === 1) input = plan.table.gather(ids);
+    else {
+      const staleNow = stale?.step === s;
+      if (graph) {
+        if (!staleNow) feedbackBuffer.set(codes.subarray((s - 2) * q, (s - 1) * q));
+        input = plan.table.feedback(feedbackBuffer);
+      } else {
+        const src = staleNow ? s - 2 : s - 1; // frame index (1-based) whose codes are fed back; 0 = BOS
+        input = plan.table.feedback(src === 0 ? feedbackBuffer : codes.subarray((src - 1) * q, src * q));
+      }
+    }
+    if (poisoned('talker', s)) input[0] = NaN;
+    const out = await plan.talker.forward(input, s === 1 ? ids.length : 1);
+    const talkerStats = logitStats(out.logits);
+    const masked = Float32Array.from(out.logits);
+    masked[m.specialCodes.eos] = -Infinity; // EOS only where the frame count ends the loop
+    const code0 = pick(s)(masked, 0);
+    const tc = countNonFinite(out.logits);
+    const th = countNonFinite(out.hidden ?? new Float32Array(0));
+    const talkerMs = performance.now() - tTalker;
+
+    const tCp = performance.now();
+    const frame = await predictCodes(plan.codePredictor, plan.table, q, out.hidden as Float32Array, code0, pick(s), poisoned('code-predictor', s));
+    const frameMs = performance.now() - tCp;
+    codes.set(frame.codes, (s - 1) * q);
+    talkerStepMs.push(talkerMs);
+    cpMs.push(frameMs);
+    steps.push({
+      step: s,
+      logits: talkerStats,
+      codes: frame.codes,
+      codePredictorLogits: frame.logits,
+      nan: { talker: tc.nan + th.nan, codePredictor: frame.nan, vocoder: 0 },
+      inf: { talker: tc.inf + th.inf, codePredictor: frame.inf, vocoder: 0 },
+      timesMs: { talker: talkerMs, codePredictor: frameMs },
+    });
+    opts.onProgress?.({ stage: 'talker', step: s, totalSteps: frames });
+  }
+
+  checkAbort();
+  const tVoc = performance.now();
+  const audio = await runVocoder(plan, codes, frames, steps, checkAbort, opts, nanFault?.stage === 'vocoder' ? nanFault.step : undefined);
+  const vocoderMs = performance.now() - tVoc;
+
+  const nan = zero();
+  const inf = zero();
+  for (const r of steps) {
+    for (const k of ['talker', 'codePredictor', 'vocoder'] as const) {
+      nan[k] += r.nan?.[k] ?? 0;
+      inf[k] += r.inf?.[k] ?? 0;
+    }
+  }
+  return {
+    audio,
+    sampleRate: m.sampleRate,
+    codes,
+    frames,
+    q,
+    steps,
+    timings: {
+      totalMs: performance.now() - t0,
+      talkerPrefillMs: talkerStepMs[0] ?? 0,
+      talkerStepMs,
+      codePredictorFrameMs: cpMs,
+      vocoderMs,
+      sessionRunMs: plan.clock.ms,
+    },
+    numerics: { nan, inf },
+    executionProvider: plan.provider,
+    ...(plan.fallback ? { fallback: plan.fallback } : {}),
+    profile: plan.profile.text,
+    seed: req.seed,
+    sampling: req.sampling,
+    bundleHash: plan.bundleHash,
+  };
+}

@@ -1,0 +1,77 @@
+import type { ExecutionProfile } from '../common/profile/types.js';
+import type { SamplingParams } from '../common/sampling/types.js';
+import type { StageCounts, StepRecord } from '../common/trace/step-record.js';
+
+export interface SynthesisRequest {
+  text: string;
+  profile: ExecutionProfile;
+  /** Integer in [0, 2^53): keys the sampler's counter-based generator with (step, codebook). */
+  seed: number;
+  sampling: SamplingParams;
+}
+
+export interface SynthesisProgress {
+  stage: 'talker' | 'vocoder';
+  step: number;
+  totalSteps: number;
+}
+
+export interface SynthesisOptions {
+  signal?: AbortSignal;
+  onProgress?: (p: SynthesisProgress) => void;
+  /** Called with each decoded piece of audio (one call for vocoder=full, one per chunk for stream). */
+  onAudioChunk?: (samples: Float32Array, offset: number) => void;
+}
+
+export interface SynthesisTimings {
+  totalMs: number;
+  talkerPrefillMs: number;
+  /** Per talker step (index 0 = step 1, the prefill), ms. */
+  talkerStepMs: number[];
+  /** Per frame, the code predictor's whole loop, ms. */
+  codePredictorFrameMs: number[];
+  vocoderMs: number;
+  /** Sum of the time spent inside ORT session.run calls. */
+  sessionRunMs: number;
+}
+
+export interface SynthesisResult {
+  audio: Float32Array;
+  sampleRate: number;
+  /** [frames, q] row-major. */
+  codes: Int32Array;
+  frames: number;
+  q: number;
+  steps: StepRecord[];
+  timings: SynthesisTimings;
+  /** Totals over all steps, per stage. */
+  numerics: { nan: StageCounts; inf: StageCounts };
+  executionProvider: 'cpu' | 'cuda';
+  /** Set when another provider was asked for and refused: the real error text. */
+  fallback?: string;
+  /** The profile as run (canonical text). */
+  profile: string;
+  seed: number;
+  sampling: SamplingParams;
+  bundleHash: string;
+}
+
+/** Manifest summary for the UI and `parity bundle check`. */
+export interface BundleInfo {
+  dir: string;
+  name: string;
+  description?: string;
+  hash: string;
+  sampleRate: number;
+  frameRate: number;
+  codebooks: number;
+  codebookSize: number;
+  framesPerChar: number;
+  maxTextBytes: number;
+  maxFrames: number;
+  talker: { layers: number; heads: number; kvHeads: number; headDim: number; hidden: number; maxPositions: number; exports: string[] };
+  codePredictor: { layers: number; heads: number; kvHeads: number; headDim: number; hidden: number; maxPositions: number; exports: string[] };
+  vocoder: { leftContextFrames: number; chunkFrames: number; exports: string[] };
+  /** Every model file with its declared inputs and outputs as checked against the session. */
+  files: { label: string; file: string; inputs: string[]; outputs: string[] }[];
+}
