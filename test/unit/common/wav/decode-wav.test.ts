@@ -41,6 +41,12 @@ describe('decodeWav: chunk layout', () => {
     expect(decodeWav(cut, 'c.wav').chunkIds).toEqual(['fmt ', 'data', 'tail']);
   });
 
+  it('walks thousands of zero-size chunks in one pass (each step advances at least 8 bytes)', () => {
+    const filler = Array.from({ length: 5000 }, () => ['junk', new Uint8Array(0)] as [string, Uint8Array]);
+    const wav = decodeWav(riff([['fmt ', fmtBody()], ...filler, ['data', int16Bytes(values)]]), 'g.wav');
+    expect(wav.chunkIds).toHaveLength(5002);
+  });
+
   it('decodes a data chunk that starts at an odd byte offset of the input buffer', () => {
     const bytes = riff([['fmt ', fmtBody()], ['data', int16Bytes(values)]]);
     const shifted = new Uint8Array(bytes.length + 1);
