@@ -7,8 +7,7 @@ const program = new Command('parity')
   .description('TTS Parity Studio: synthesize, compare and gate text-to-speech renderings')
   .version(TOOL_VERSION)
   .exitOverride()
-  .configureOutput({ writeErr: (text) => process.stderr.write(text) })
-  .showHelpAfterError('(run with --help for usage)');
+  .configureOutput({ writeErr: (text) => process.stderr.write(text) });
 
 for (const register of commands) register(program);
 
