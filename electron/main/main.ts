@@ -1,0 +1,52 @@
+import { app, BrowserWindow, dialog, ipcMain, Menu, net, protocol } from 'electron';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { StudioHost } from '../host/studio-host.js';
+import { APP_INDEX_URL, APP_SCHEME, appUrlToFile, isAppUrl } from './app-protocol.js';
+import { forwardStudioEvents, registerStudioIpc } from './ipc.js';
+import { menuTemplate } from './menu-template.js';
+import { distDir } from './paths.js';
+import { registerShellIpc } from './shell-ipc.js';
+import { guardContents, secureWebPreferences } from './window-guards.js';
+
+/**
+ * The Electron shell, kept thin: one window on app://studio/, the menu, dialogs, and StudioApi over IPC.
+ * Everything it wires is tested without the Electron binary (ipc.ts, window-guards.ts, ...).
+ */
+const rendererDir = join(distDir(), 'renderer');
+const preload = join(distDir(), 'preload', 'preload.cjs');
+const dataDirFlag = process.argv.find((a) => a.startsWith('--data-dir='))?.slice('--data-dir='.length);
+const bundleFlag = process.argv.find((a) => a.startsWith('--bundle='))?.slice('--bundle='.length);
+
+protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+app.enableSandbox();
+
+app.whenReady().then(() => {
+  protocol.handle(APP_SCHEME, (request) => {
+    const file = appUrlToFile(request.url, rendererDir);
+    return file ? net.fetch(pathToFileURL(file).href) : new Response('not found', { status: 404 });
+  });
+  const studio = new StudioHost({ dataDir: dataDirFlag ?? app.getPath('userData'), bundleDir: bundleFlag });
+  registerStudioIpc(ipcMain, studio, isAppUrl);
+  registerShellIpc(ipcMain, dialog, isAppUrl);
+
+  const window = new BrowserWindow({
+    width: 1280,
+    height: 860,
+    title: 'TTS Parity Studio',
+    show: false,
+    webPreferences: secureWebPreferences(preload),
+  });
+  guardContents(window.webContents, (message) => console.warn(`studio: ${message}`));
+  const stopEvents = forwardStudioEvents(studio, window.webContents);
+  const send = (command: string) => window.webContents.send('shell:command', command);
+  Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate(send, process.platform === 'darwin') as Electron.MenuItemConstructorOptions[]));
+  window.once('ready-to-show', () => window.show());
+  window.on('closed', stopEvents);
+  void window.loadURL(APP_INDEX_URL);
+
+  app.on('window-all-closed', () => {
+    void studio.dispose().finally(() => app.quit());
+  });
+});
+

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { createClient, type Envelope } from '../common/api/create-client.js';
+import type { MethodName } from '../common/api/methods.js';
+import type { StudioApi } from '../common/api/studio-api.js';
+
+/** The slice of ipcRenderer the bridge uses, so tests need no Electron. */
+export interface IpcRendererLike {
+  invoke(channel: string, ...args: unknown[]): Promise<unknown>;
+  on(channel: string, listener: (event: unknown, ...args: unknown[]) => void): void;
+  removeListener(channel: string, listener: (event: unknown, ...args: unknown[]) => void): void;
+}
+
+const EnvelopeSchema = z.union([
+  z.object({ ok: z.literal(true), value: z.unknown() }),
+  z.object({ ok: z.literal(false), error: z.object({ kind: z.string(), message: z.string(), where: z.string().optional() }) }),
+]);
+
+/**
+ * `window.studio`: the StudioApi over Electron IPC. Replies are parsed twice, as Signal's preloads do:
+ * the envelope here, the value by the method's response schema in `createClient`. The renderer never
+ * sees ipcRenderer.
+ */
+export function createIpcStudio(ipc: IpcRendererLike): StudioApi {
+  return createClient({
+    async call(method: MethodName, request: unknown): Promise<Envelope> {
+      return EnvelopeSchema.parse(await ipc.invoke(`studio:${method}`, request)) as Envelope;
+    },
+    subscribe(listener) {
+      const onEvent = (_event: unknown, name: unknown, args: unknown) => {
+        if (typeof name === 'string' && Array.isArray(args)) listener(name, args);
+      };
+      ipc.on('studio:event', onEvent as (event: unknown, ...args: unknown[]) => void);
+      return () => ipc.removeListener('studio:event', onEvent as (event: unknown, ...args: unknown[]) => void);
+    },
+  });
+}
+
+export const SHELL_COMMANDS = ['import-wavs', 'export-fixture', 'synthesize', 'cancel'] as const;
+export type ShellCommand = (typeof SHELL_COMMANDS)[number];
+
+/** `window.studioShell`: what only the desktop app has (native dialogs, menu commands). */
+export interface StudioShell {
+  openWavs(): Promise<{ paths: string[] }>;
+  chooseExportDir(): Promise<{ path?: string }>;
+  onCommand(listener: (command: ShellCommand) => void): () => void;
+}
+
+export function createStudioShell(ipc: IpcRendererLike): StudioShell {
+  return {
+    openWavs: async () => z.object({ paths: z.array(z.string()) }).parse(await ipc.invoke('shell:openWavs')),
+    chooseExportDir: async () => z.object({ path: z.string().optional() }).parse(await ipc.invoke('shell:chooseExportDir')),
+    onCommand(listener) {
+      const onCommand = (_event: unknown, command: unknown) => {
+        const parsed = z.enum(SHELL_COMMANDS).safeParse(command);
+        if (parsed.success) listener(parsed.data);
+      };
+      ipc.on('shell:command', onCommand as (event: unknown, ...args: unknown[]) => void);
+      return () => ipc.removeListener('shell:command', onCommand as (event: unknown, ...args: unknown[]) => void);
+    },
+  };
+}
