@@ -1,8 +1,11 @@
 import type { Command } from '@commander-js/extra-typings';
+import { registerBench } from './commands/bench.js';
 import { registerCompareTrace } from './commands/compare-trace.js';
 import { registerCompareWav } from './commands/compare-wav.js';
+import { registerSynth } from './commands/synth.js';
+import { registerBundle } from './commands/bundle.js';
 
 /** Each subcommand lives in its own file under commands/ and registers itself on the program. */
 export type RegisterCommand = (program: Command) => void;
 
-export const commands: RegisterCommand[] = [registerCompareWav, registerCompareTrace];
+export const commands: RegisterCommand[] = [registerCompareWav, registerCompareTrace, registerSynth, registerBundle, registerBench];

@@ -92,6 +92,16 @@ export function shortTermLoudness(
   return shortTermFromSegments(segmentEnergies(channels, sampleRate, options));
 }
 
+/** Integrated and short-term loudness from one K-weighting pass (what a report needs). */
+export function measureLoudness(
+  channels: readonly Float32Array[],
+  sampleRate: number,
+  options: LoudnessOptions = {},
+): { integrated: number; shortTerm: Float64Array } {
+  const segments = segmentEnergies(channels, sampleRate, options);
+  return { integrated: integratedFromSegments(segments), shortTerm: shortTermFromSegments(segments) };
+}
+
 export function integratedFromSegments({ energies, lengths }: SegmentEnergies): number {
   const blocks = energies.length - BLOCK_SEGMENTS + 1;
   if (blocks <= 0) return -Infinity;

@@ -1,0 +1,74 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { compareSignals } from '../../common/analysis/compare.js';
+import { measureLoudness } from '../../common/analysis/loudness.js';
+import type { AnalysisBench } from './bench-results.js';
+import { degradedCopy, speechLikeSignal } from './bench-signals.js';
+
+const RATE = 24000;
+
+export interface AnalysisBenchOptions {
+  /** Timed runs per measurement, after one warm-up run (default 5; ffmpeg gets min(runs, 3)). */
+  runs?: number;
+  /** Called before each measurement, for progress on stderr. */
+  onStep?: (what: string) => void;
+}
+
+export async function benchAnalysis(options: AnalysisBenchOptions = {}): Promise<AnalysisBench> {
+  const runs = Math.max(1, options.runs ?? 5);
+  const step = options.onStep ?? (() => {});
+
+  step('compareSignals, two 60 s 24 kHz signals');
+  const a = speechLikeSignal(60, RATE, 1);
+  const b = degradedCopy(a, 37, 0.8, 1e-4);
+  const pair60sMs = await medianMs(runs, () => compareSignals(a, b, RATE));
+
+  step('loudness, 10 min 24 kHz');
+  const long = speechLikeSignal(600, RATE, 2);
+  const loudness600sMs = await medianMs(runs, () => measureLoudness([long], RATE));
+
+  step('ffmpeg ebur128, the same 10 min');
+  const ffmpegEbur128600sMs = await benchFfmpeg(long, Math.min(runs, 3));
+  return { pair60sMs, loudness600sMs, ffmpegEbur128600sMs, runs };
+}
+
+/** Median wall time of `runs` calls after one warm-up call. */
+async function medianMs(runs: number, work: () => unknown): Promise<number> {
+  await work();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = performance.now();
+    await work();
+    times.push(performance.now() - start);
+  }
+  return median(times);
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((x, y) => x - y);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/**
+ * ffmpeg reads the signal as raw float32 (`-f f32le`), so its time is the filter's and not a WAV
+ * decoder's; null when ffmpeg is not on PATH.
+ */
+async function benchFfmpeg(signal: Float32Array, runs: number): Promise<number | null> {
+  if (spawnSync('ffmpeg', ['-version'], { stdio: 'ignore' }).status !== 0) return null;
+  const dir = mkdtempSync(join(tmpdir(), 'parity-bench-'));
+  try {
+    const file = join(dir, 'signal.f32');
+    writeFileSync(file, new Uint8Array(signal.buffer, signal.byteOffset, signal.byteLength));
+    const args = ['-nostats', '-hide_banner', '-f', 'f32le', '-ar', String(RATE), '-ac', '1', '-i', file];
+    const runOnce = () => {
+      const result = spawnSync('ffmpeg', [...args, '-af', 'ebur128', '-f', 'null', '-'], { stdio: 'ignore' });
+      if (result.status !== 0) throw new Error(`ffmpeg -af ebur128 failed with status ${result.status}`);
+    };
+    return await medianMs(runs, runOnce);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
