@@ -1,4 +1,7 @@
+import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { InvalidArgumentError } from 'commander';
+import { Sampling } from '../../common/api/primitives.js';
+import { InputError } from '../../common/errors.js';
 import type { Tolerances } from '../../common/forensics/tolerances.js';
 
 /** Options shared by `compare` and `compare-trace`: tolerances and the exit rule. */
@@ -36,4 +39,65 @@ export function failOnStatus(verdict: string, failOn: 'diverged' | 'within-toler
   if (failOn === 'diverged') return verdict === 'diverged' ? 1 : 0;
   if (failOn === 'within-tolerance') return verdict === 'identical' ? 0 : 1;
   return 0;
+}
+
+export function parseSeed(text: string): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(value) || value > 2 ** 32 - 1) {
+    throw new InvalidArgumentError(`expected an integer seed in [0, 4294967295], found "${text}"`);
+  }
+  return value;
+}
+
+export function parseInteger(what: string) {
+  return (text: string): number => {
+    if (!/^\d+$/.test(text.trim())) throw new InvalidArgumentError(`expected ${what} (an integer >= 0), found "${text}"`);
+    return Number(text);
+  };
+}
+
+export function parseMode(text: string): 'greedy' | 'sample' {
+  if (text === 'greedy' || text === 'sample') return text;
+  throw new InvalidArgumentError(`expected "greedy" or "sample", found "${text}"`);
+}
+
+/** Adds --sampling, --temperature, --top-k, --top-p, --repetition-penalty (for compare and synth). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- mirrors commander's own Args constraint
+export function addSamplingOptions<Args extends any[], Opts extends OptionValues, G extends OptionValues>(command: Command<Args, Opts, G>) {
+  return command
+    .option('--sampling <mode>', 'greedy (default) or sample', parseMode)
+    .option('--temperature <t>', 'sampling temperature > 0 (default 1)', positive('a temperature'))
+    .option('--top-k <k>', 'keep the k most likely codes; 0 = all (default 0)', parseInteger('top-k'))
+    .option('--top-p <p>', 'nucleus probability in (0, 1] (default 1)', positive('top-p'))
+    .option('--repetition-penalty <x>', 'CTRL repetition penalty, 1 = none (default 1)', positive('a penalty'));
+}
+
+export interface SamplingFlags {
+  sampling?: 'greedy' | 'sample';
+  temperature?: number;
+  topK?: number;
+  topP?: number;
+  repetitionPenalty?: number;
+}
+
+/** The request's sampling, validated by the same schema as the StudioApi (errors name the flag). */
+export function samplingFrom(o: SamplingFlags): Sampling {
+  const parsed = Sampling.safeParse({ mode: o.sampling, temperature: o.temperature, topK: o.topK, topP: o.topP, repetitionPenalty: o.repetitionPenalty });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const flag = { mode: '--sampling', temperature: '--temperature', topK: '--top-k', topP: '--top-p', repetitionPenalty: '--repetition-penalty' }[String(issue.path[0])] ?? String(issue.path[0]);
+    throw new InputError(`${flag}: ${issue.message}`);
+  }
+  return parsed.data;
+}
+
+/** The flags that reproduce `s` (only those differing from greedy defaults). */
+export function samplingArgs(s: Sampling): string[] {
+  const args: string[] = [];
+  if (s.mode !== 'greedy') args.push('--sampling', s.mode);
+  if (s.temperature !== 1) args.push('--temperature', String(s.temperature));
+  if (s.topK !== 0) args.push('--top-k', String(s.topK));
+  if (s.topP !== 1) args.push('--top-p', String(s.topP));
+  if (s.repetitionPenalty !== 1) args.push('--repetition-penalty', String(s.repetitionPenalty));
+  return args;
 }

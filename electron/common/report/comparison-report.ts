@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Sampling } from '../api/primitives.js';
 import { Divergence } from '../forensics/divergence.js';
 import { Tolerances } from '../forensics/tolerances.js';
-import { StepRecord } from '../trace/step-record.js';
+import { StageCounts, StepRecord } from '../trace/step-record.js';
 import { TraceHeader } from '../trace/trace-format.js';
 import { JsonNumber } from './json-number.js';
 import { Metrics } from './metrics.js';
@@ -21,8 +21,12 @@ export const ComparisonSide = z.object({
   executionProvider: z.string(),
   /** Why the provider asked for did not run (present only when one was refused). */
   fallback: z.string().optional(),
-  timings: z.record(z.string(), JsonNumber),
-  numerics: z.object({ nan: z.number().int().nonnegative(), inf: z.number().int().nonnegative() }),
+  /** Per-stage times in ms; arrays are per step (index 0 = step 1). */
+  timings: z.record(z.string(), z.union([JsonNumber, z.array(JsonNumber)])),
+  /** Non-finite values per stage over the whole synthesis. */
+  numerics: z.object({ nan: StageCounts, inf: StageCounts }),
+  sampleRate: z.number().int().positive(),
+  frameRate: z.number().positive(),
   frames: z.number().int().nonnegative(),
   q: z.number().int().positive(),
   steps: z.array(StepRecord),
@@ -32,6 +36,8 @@ export type ComparisonSide = z.infer<typeof ComparisonSide>;
 /** Everything `parity gate` needs to run the comparison again. */
 export const RerunSpec = z.object({
   text: z.string(),
+  /** The bundle folder as given, or "demo" for the embedded demo bundle (built on first use). */
+  bundle: z.string(),
   bundleHash: z.string(),
   profileA: z.string(),
   profileB: z.string(),
