@@ -4,8 +4,9 @@ import { registerCompareTrace } from './commands/compare-trace.js';
 import { registerCompareWav } from './commands/compare-wav.js';
 import { registerSynth } from './commands/synth.js';
 import { registerBundle } from './commands/bundle.js';
+import { registerServe } from './commands/serve.js';
 
 /** Each subcommand lives in its own file under commands/ and registers itself on the program. */
 export type RegisterCommand = (program: Command) => void;
 
-export const commands: RegisterCommand[] = [registerCompareWav, registerCompareTrace, registerSynth, registerBundle, registerBench];
+export const commands: RegisterCommand[] = [registerCompareWav, registerCompareTrace, registerSynth, registerBundle, registerBench, registerServe];

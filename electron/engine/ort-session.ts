@@ -4,6 +4,10 @@ import ort from 'onnxruntime-node';
  * The one file that imports onnxruntime-node: session creation with the profile's options and
  * execution provider, tensor construction, and the session's own input/output metadata.
  */
+// ORT would print its own error-level log line for a CUDA provider it cannot load; the engine reports
+// that failure in SynthesisResult.fallback instead, and every other ORT error arrives as an exception.
+ort.env.logLevel = 'fatal';
+
 export type OrtTensor = ort.Tensor;
 export type OrtSession = ort.InferenceSession;
 export type Feeds = Record<string, ort.Tensor>;
@@ -34,8 +38,6 @@ function ortOptions(o: SessionOptions, ep: ExecutionProviderName): ort.Inference
     executionMode: 'sequential',
     // Eager runs change shape every step; the graph profile's shapes never change, so its memory plan holds.
     enableMemPattern: o.optimize,
-    // ORT logs the CUDA load failure itself at error level; the engine reports it in `fallback` instead.
-    logSeverityLevel: ep === 'cuda' ? 4 : 3,
   };
 }
 

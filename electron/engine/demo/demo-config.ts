@@ -56,6 +56,6 @@ export const DEMO = {
     leftContextFrames: 8,
     chunkFrames: 5,
   },
-  /** fp16-overflow fault: this talker layer's MLP activation is scaled by 2^14 and back. */
-  overflow: { layer: 1, scale: 16384 },
+  /** fp16-overflow fault: this talker layer's MLP activation is scaled by 2^16 and back. */
+  overflow: { layer: 1, scale: 65536 },
 } as const;

@@ -1,0 +1,69 @@
+import { access } from 'node:fs/promises';
+import type { Command } from '@commander-js/extra-typings';
+import { InputError } from '../../common/errors.js';
+import { Engine } from '../../engine/engine.js';
+import { writeDemoBundle } from '../../engine/demo/build-demo-bundle.js';
+import type { BundleInfo } from '../../engine/types.js';
+import { action } from '../fail.js';
+
+function describe(info: BundleInfo): string {
+  const dec = (d: BundleInfo['talker']) =>
+    `${d.layers} layers, hidden ${d.hidden}, ${d.heads} query heads / ${d.kvHeads} KV heads × ${d.headDim}, max ${d.maxPositions} positions; exports ${d.exports.join(', ')}`;
+  const lines = [
+    `bundle ${info.name} (${info.dir}) OK`,
+    `sha256 ${info.hash}`,
+    ...(info.description ? [info.description] : []),
+    `audio: ${info.sampleRate} Hz, ${info.frameRate} frames/s, ${info.codebooks} codebooks × ${info.codebookSize} codes`,
+    `text: byte-level, at most ${info.maxTextBytes} UTF-8 bytes, ${info.framesPerChar} frames per character, at most ${info.maxFrames} frames`,
+    `talker: ${dec(info.talker)}`,
+    `code predictor: ${dec(info.codePredictor)}`,
+    `vocoder: chunks of ${info.vocoder.chunkFrames} frames with ${info.vocoder.leftContextFrames} frames of left context; exports ${info.vocoder.exports.join(', ')}`,
+    'files (each opened in ONNX Runtime and checked against bundle.json):',
+    ...info.files.map(
+      (f) => `  ${f.file} (${f.label}): ${f.inputs.length} inputs, ${f.outputs.length} outputs`,
+    ),
+  ];
+  return lines.join('\n') + '\n';
+}
+
+export function registerBundle(program: Command): void {
+  const bundle = program
+    .command('bundle')
+    .description('check a tts-parity-bundle/1 folder or build the demo bundle');
+  bundle
+    .command('check')
+    .description('open every model of a bundle in ONNX Runtime and check it against bundle.json')
+    .argument('<dir>', 'bundle folder')
+    .option('--json', 'print what was found as JSON')
+    .action(
+      action('bundle check', async (dir: string, options) => {
+        const engine = await Engine.open(dir);
+        try {
+          const info = engine.info();
+          process.stdout.write(options.json ? JSON.stringify(info, null, 2) + '\n' : describe(info));
+        } finally {
+          await engine.close();
+        }
+      }),
+    );
+  bundle
+    .command('build-demo')
+    .description('write the demo bundle (fixed seed, byte-for-byte reproducible) into a new folder')
+    .requiredOption('--out <dir>', 'folder to create')
+    .option('--force', 'write into the folder even if it exists')
+    .action(
+      action('bundle build-demo', async (options) => {
+        const taken = await access(options.out).then(
+          () => true,
+          () => false,
+        );
+        if (taken && !options.force)
+          throw new InputError(
+            `--out ${options.out}: already exists (use --force to write into it)`,
+            options.out,
+          );
+        const files = await writeDemoBundle(options.out);
+        process.stdout.write(`wrote ${files.length} files to ${options.out}\n`);
+      }),
+    );
+}

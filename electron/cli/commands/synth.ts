@@ -1,0 +1,86 @@
+import { rename, writeFile } from 'node:fs/promises';
+import type { Command } from '@commander-js/extra-typings';
+import { parseProfile } from '../../common/profile/parse-profile.js';
+import { stringifyReport } from '../../common/report/json-number.js';
+import { TRACE_SCHEMA } from '../../common/trace/trace-format.js';
+import { writeTrace } from '../../common/trace/write-trace.js';
+import { TOOL_NAME, TOOL_VERSION } from '../../common/version.js';
+import { encodeWav } from '../../common/wav/encode-wav.js';
+import { Engine, resolveDemoBundle } from '../../engine/engine.js';
+import type { SynthesisResult } from '../../engine/types.js';
+import { action } from '../fail.js';
+import { addSamplingOptions, parseSeed, samplingFrom } from './compare-options.js';
+
+/** Writes next to the target and renames, so a reader never sees half a file. */
+async function writeAtomic(path: string, data: Uint8Array | string): Promise<void> {
+  const temp = `${path}.tmp-${process.pid}`;
+  await writeFile(temp, data);
+  await rename(temp, path);
+}
+
+function summary(r: SynthesisResult, out: string): string {
+  const lines = [
+    `wrote ${out}: ${(r.audio.length / r.sampleRate).toFixed(2)} s at ${r.sampleRate} Hz, ${r.frames} frames × ${r.q} codebooks`,
+    `profile ${r.profile}, seed ${r.seed}, sampling ${r.sampling.mode}; ran on ${r.executionProvider}${r.fallback ? ` (fallback: ${r.fallback})` : ''}`,
+    `time ${r.timings.totalMs.toFixed(0)} ms (talker prefill ${r.timings.talkerPrefillMs.toFixed(1)} ms, vocoder ${r.timings.vocoderMs.toFixed(1)} ms, inside ORT ${r.timings.sessionRunMs.toFixed(0)} ms)`,
+    `NaN talker/code-predictor/vocoder: ${r.numerics.nan.talker}/${r.numerics.nan.codePredictor}/${r.numerics.nan.vocoder}; Inf: ${r.numerics.inf.talker}/${r.numerics.inf.codePredictor}/${r.numerics.inf.vocoder}`,
+  ];
+  return lines.join('\n') + '\n';
+}
+
+export function registerSynth(program: Command): void {
+  addSamplingOptions(program.command('synth'))
+    .description(
+      'synthesize one prompt with one execution profile and write a WAV (and optionally its step trace)',
+    )
+    .requiredOption('--text <text>', 'the prompt (UTF-8; the bundle sets the byte limit, 200 for the demo)')
+    .option('--bundle <dir>', 'bundle folder (default: the built-in demo bundle, built on first use)')
+    .option(
+      '--profile <profile>',
+      'execution profile, e.g. eager, graph,vocoder=stream (default eager)',
+      'eager',
+    )
+    .option('--seed <n>', 'seed of the sampler (default 0)', parseSeed)
+    .requiredOption('--out <file.wav>', 'output WAV (32-bit float)')
+    .option('--trace <file.jsonl>', 'also write the step trace (tts-parity-trace/1, JSON Lines)')
+    .option('--json', 'print the result summary as JSON (no audio, no steps)')
+    .action(
+      action('synth', async (options) => {
+        const profile = parseProfile(options.profile);
+        const sampling = samplingFrom(options);
+        const engine = await Engine.open(options.bundle ?? (await resolveDemoBundle()));
+        try {
+          const tty = process.stderr.isTTY === true && !options.json;
+          const r = await engine.synthesize(
+            { text: options.text, profile, seed: options.seed ?? 0, sampling },
+            tty
+              ? { onProgress: (p) => process.stderr.write(`\r${p.stage} ${p.step}/${p.totalSteps}   `) }
+              : {},
+          );
+          if (tty) process.stderr.write('\r\x1b[K');
+          await writeAtomic(options.out, encodeWav([r.audio], r.sampleRate, 'float32'));
+          if (options.trace) {
+            const header = {
+              schema: TRACE_SCHEMA,
+              engine: `${TOOL_NAME} ${TOOL_VERSION}`,
+              q: r.q,
+              frameRate: engine.info().frameRate,
+              sampleRate: r.sampleRate,
+              profile: r.profile,
+              seed: r.seed,
+              text: options.text,
+            } as const;
+            await writeAtomic(options.trace, writeTrace(header, r.steps));
+          }
+          if (options.json) {
+            const { audio: _a, codes: _c, steps: _s, ...rest } = r;
+            process.stdout.write(
+              stringifyReport({ ...rest, out: options.out, durationS: r.audio.length / r.sampleRate }) + '\n',
+            );
+          } else process.stdout.write(summary(r, options.out));
+        } finally {
+          await engine.close();
+        }
+      }),
+    );
+}
