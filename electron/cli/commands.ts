@@ -1,5 +1,6 @@
 import type { Command } from '@commander-js/extra-typings';
 import { registerBench } from './commands/bench.js';
+import { registerCompare } from './commands/compare.js';
 import { registerCompareTrace } from './commands/compare-trace.js';
 import { registerCompareWav } from './commands/compare-wav.js';
 import { registerSynth } from './commands/synth.js';
@@ -9,4 +10,4 @@ import { registerServe } from './commands/serve.js';
 /** Each subcommand lives in its own file under commands/ and registers itself on the program. */
 export type RegisterCommand = (program: Command) => void;
 
-export const commands: RegisterCommand[] = [registerCompareWav, registerCompareTrace, registerSynth, registerBundle, registerBench, registerServe];
+export const commands: RegisterCommand[] = [registerCompareWav, registerCompare, registerCompareTrace, registerSynth, registerBundle, registerBench, registerServe];

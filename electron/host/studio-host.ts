@@ -131,7 +131,11 @@ export class StudioHost implements StudioHandlers {
   }
 
   async importTraces(request: ImportTracesRequest): Promise<ComparisonResult> {
-    throw new InputError(`importTraces: trace comparison is not wired into the studio yet (${request.a.name}, ${request.b.name}); use \`parity compare-trace\``);
+    const task = { kind: 'compare-traces', ...request, createdAt: new Date().toISOString() };
+    const raw = (await this.runInternal(`comparison of ${request.a.name} and ${request.b.name}`, task)) as { report: ComparisonResult['report'] };
+    const saved = await this.history.save({ kind: 'traces', title: `${basename(request.a.name)} vs ${basename(request.b.name)}`, report: raw.report });
+    this.events.emit('historyChanged');
+    return { historyId: saved.historyId, report: saved.report };
   }
 
   async exportFixture(request: ExportFixtureRequest): Promise<{ dir: string; files: string[] }> {

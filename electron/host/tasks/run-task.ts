@@ -1,4 +1,4 @@
-import type { JobProgress } from '../../common/api/jobs.js';
+import type { CompareRequest, ImportTracesRequest, JobProgress, SynthesizeRequest } from '../../common/api/index.js';
 import { InputError } from '../../common/errors.js';
 import { compareWavBytes, type CompareWavBytesTask } from './compare-wav-bytes.js';
 
@@ -16,15 +16,32 @@ export interface TaskControl {
   onProgress: (p: JobProgress) => void;
 }
 
-export type WorkerTask = CompareWavBytesTask;
+export type WorkerTask =
+  | CompareWavBytesTask
+  | { kind: 'info' }
+  | { kind: 'synthesize'; request: SynthesizeRequest }
+  | { kind: 'compare'; request: CompareRequest }
+  | ({ kind: 'compare-traces'; createdAt: string } & ImportTracesRequest);
 
-/** Dispatches one task inside the worker. */
-export async function runTask(_context: WorkerContext, task: unknown, _control: TaskControl): Promise<unknown> {
-  const kind = (task as { kind?: unknown })?.kind;
-  switch (kind) {
+/**
+ * Dispatches one task inside the worker. Engine modules load on first use, so WAV and trace work
+ * goes on even where the engine cannot load.
+ */
+export async function runTask(context: WorkerContext, raw: unknown, control: TaskControl): Promise<unknown> {
+  const task = raw as WorkerTask;
+  const bundle = context.options.bundleDir;
+  switch (task?.kind) {
     case 'compare-wavs':
-      return compareWavBytes(task as CompareWavBytesTask);
+      return compareWavBytes(task);
+    case 'compare-traces':
+      return (await import('./compare-trace-texts.js')).compareTraceTexts(task);
+    case 'info':
+      return (await import('./engine-tasks.js')).bundleInfoTask(bundle, control);
+    case 'synthesize':
+      return (await import('./engine-tasks.js')).synthesizeTask(bundle, task.request, control);
+    case 'compare':
+      return (await import('./engine-tasks.js')).compareTask(bundle, task.request, control);
     default:
-      throw new InputError(`engine worker: unknown task kind "${String(kind)}"`);
+      throw new InputError(`engine worker: unknown task kind "${String((raw as { kind?: unknown })?.kind)}"`);
   }
 }

@@ -1,0 +1,59 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { InvalidArgumentError } from 'commander';
+import type { Command } from '@commander-js/extra-typings';
+import { StudioHost } from '../../host/studio-host.js';
+import { isLoopbackHost } from '../../server/request-guard.js';
+import { startStudioServer } from '../../server/studio-server.js';
+import { action } from '../fail.js';
+
+/** The built renderer: dist/renderer beside dist/electron (from source: the repo's dist/renderer). */
+function rendererDir(): string {
+  const here = import.meta.url;
+  return fileURLToPath(here.endsWith('.ts') ? new URL('../../../dist/renderer/', here) : new URL('../../../renderer/', here));
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError(`expected a port 0..65535, found "${value}"`);
+  return port;
+}
+
+export function registerServe(program: Command): void {
+  program
+    .command('serve')
+    .description('browser mode: serve the studio on http://127.0.0.1 with a one-time token in the URL')
+    .option('--port <n>', 'port to listen on (0 = any free port)', parsePort, 0)
+    .option('--host <address>', 'address to bind; anything but loopback needs --allow-remote', '127.0.0.1')
+    .option('--allow-remote', 'allow binding a non-loopback address (anyone who gets the URL can use the studio)')
+    .option('--open', 'open the URL in the default browser')
+    .option('--bundle <dir>', 'model bundle folder (default: the embedded demo bundle)')
+    .option('--data-dir <dir>', 'where history is kept (default: the per-user data folder)')
+    .action(
+      action('serve', async (options) => {
+        const staticDir = rendererDir();
+        if (!existsSync(`${staticDir}/index.html`)) process.stderr.write(`parity serve: warning: the renderer is not built (${staticDir}); run \`npm run build\`\n`);
+        const host = new StudioHost({ dataDir: options.dataDir, bundleDir: options.bundle });
+        const server = await startStudioServer({ studio: host, staticDir, host: options.host, port: options.port, allowRemote: options.allowRemote });
+        if (!isLoopbackHost(server.host)) {
+          process.stderr.write(`parity serve: WARNING: listening on ${server.host}, reachable from other machines; anyone with the URL (token included) can use the studio\n`);
+        }
+        process.stdout.write(`TTS Parity Studio (browser mode): ${server.url}\n`);
+        process.stdout.write(`history: ${host.dataDir}; press Ctrl+C to stop\n`);
+        if (options.open) openBrowser(server.url);
+        const stop = () => {
+          void server.close().then(() => host.dispose()).finally(() => process.exit(0));
+        };
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      }),
+    );
+}
+
+function openBrowser(url: string): void {
+  const [cmd, args] = process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '', url]] : ['xdg-open', [url]];
+  const child = spawn(cmd, args, { stdio: 'ignore', detached: true });
+  child.on('error', () => process.stderr.write(`parity serve: could not open a browser (${cmd}); open the URL above yourself\n`));
+  child.unref();
+}
