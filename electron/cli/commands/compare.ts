@@ -1,0 +1,98 @@
+import type { Command } from '@commander-js/extra-typings';
+import { parseProfile } from '../../common/profile/parse-profile.js';
+import { stringifyReport } from '../../common/report/json-number.js';
+import type { ComparisonReport } from '../../common/report/comparison-report.js';
+import { compareProfiles } from '../../engine/comparison/compare-profiles.js';
+import { profileFixtureFiles } from '../../engine/comparison/comparison-files.js';
+import { openEngine } from '../../engine/comparison/open-engine.js';
+import { reportTime } from '../../engine/comparison/read-inputs.js';
+import { writeFixtureFolder } from '../../host/fixture/write-fixture-folder.js';
+import { action } from '../fail.js';
+import {
+  addSamplingOptions,
+  failOnStatus,
+  nonNegative,
+  parseFailOn,
+  parseSeed,
+  positive,
+  samplingArgs,
+  samplingFrom,
+  tolerancesFrom,
+} from './compare-options.js';
+import { renderComparisonMarkdown, renderComparisonText, shellQuote, type ComparisonView } from './comparison-format.js';
+import { lazyProgressBar } from './progress-bar.js';
+
+function sideLine(label: string, s: ComparisonReport['a']): string {
+  const fallback = s.fallback ? ` (asked for another provider; fallback: ${s.fallback})` : '';
+  const nan = s.numerics.nan;
+  const numerics = nan.talker + nan.codePredictor + nan.vocoder > 0 ? `, NaN talker/code-predictor/vocoder ${nan.talker}/${nan.codePredictor}/${nan.vocoder}` : '';
+  return `${label}: ${s.profile} on ${s.executionProvider}${fallback}, ${s.frames} frames, ${Number(s.timings.totalMs).toFixed(0)} ms${numerics}`;
+}
+
+/** The command line that reproduces a comparison (what report.md shows and gate re-runs). */
+export function compareCommand(r: ComparisonReport['rerun'], out = 'DIR'): string {
+  const args = ['npx', 'parity', 'compare', '--text', r.text, '--a', r.profileA, '--b', r.profileB, '--seed', String(r.seed), ...samplingArgs(r.sampling)];
+  if (r.bundle !== 'demo') args.push('--bundle', r.bundle);
+  args.push('--out', out);
+  return args.map(shellQuote).join(' ');
+}
+
+export function comparisonView(report: ComparisonReport, out?: string): ComparisonView {
+  return {
+    title: `Parity report: ${report.rerun.profileA} vs ${report.rerun.profileB}`,
+    sides: [sideLine('A', report.a), sideLine('B', report.b), `Text: ${JSON.stringify(report.rerun.text)}, seed ${report.rerun.seed}, sampling ${report.rerun.sampling.mode}, bundle ${report.rerun.bundle} (sha256 ${report.rerun.bundleHash.slice(0, 12)}…)`],
+    verdict: report.verdict,
+    divergence: report.divergence,
+    metrics: report.metrics,
+    command: compareCommand(report.rerun, out),
+    footer: `${report.tool.name} ${report.tool.version}, schema ${report.schema}, ${report.createdAt}`,
+  };
+}
+
+export function registerCompare(program: Command): void {
+  const command = program
+    .command('compare')
+    .description('render one prompt with two execution profiles and report where and how much they differ')
+    .requiredOption('--text <text>', 'the prompt')
+    .requiredOption('--a <profile>', 'profile A, e.g. eager or graph')
+    .requiredOption('--b <profile>', 'profile B, e.g. graph,vocoder=stream')
+    .option('--bundle <dir>', 'bundle folder (default: the built-in demo bundle)')
+    .option('--seed <n>', 'sampler seed (default 0)', parseSeed)
+    .option('--out <dir>', 'write a.wav, b.wav, diff.wav, a.jsonl, b.jsonl, report.json, report.md into this new folder')
+    .option('--force', 'replace the --out folder if it exists')
+    .option('--json', 'print the report as JSON instead of the summary')
+    .option('--logit-tol <x>', 'absolute tolerance on logit statistics (default 1e-3)', nonNegative('a tolerance'))
+    .option('--logit-rel-tol <x>', 'relative tolerance on logit statistics (default 0)', nonNegative('a tolerance'))
+    .option('--audio-tol <x>', 'absolute tolerance per audio sample (default 1e-4)', nonNegative('a tolerance'))
+    .option('--max-lag-ms <ms>', 'cross-correlation lag search range, ± ms (default 50)', positive('milliseconds'))
+    .option('--fail-on <verdict>', 'exit 1 when the verdict is "diverged" (or anything but identical: "within-tolerance")', parseFailOn);
+  addSamplingOptions(command).action(
+    action('compare', async (o) => {
+      // Parse first, so a bad profile fails before the bundle is built or opened.
+      parseProfile(o.a);
+      parseProfile(o.b);
+      const sampling = samplingFrom(o);
+      const { engine, bundle } = await openEngine(o.bundle);
+      const bar = o.json ? lazyProgressBar('') : lazyProgressBar('compare');
+      try {
+        const comparison = await compareProfiles(
+          engine,
+          { text: o.text, profileA: o.a, profileB: o.b, seed: o.seed ?? 0, sampling, bundle, tolerances: tolerancesFrom(o), maxLagMs: o.maxLagMs },
+          { createdAt: reportTime(), onProgress: (p) => bar.update(`${p.side} ${p.stage}`, p.step, p.totalSteps) },
+        );
+        bar.stop();
+        const { report } = comparison;
+        const view = comparisonView(report, o.out);
+        if (o.out !== undefined) {
+          await writeFixtureFolder(o.out, profileFixtureFiles(comparison, renderComparisonMarkdown(view)), { force: o.force });
+        }
+        process.stdout.write(o.json ? stringifyReport(report) + '\n' : renderComparisonText(view));
+        if (o.out !== undefined && !o.json) process.stdout.write(`\nwrote ${o.out}/ (a.wav, b.wav, diff.wav, a.jsonl, b.jsonl, report.json, report.md)\n`);
+        process.exitCode = failOnStatus(report.verdict, o.failOn);
+      } finally {
+        bar.stop();
+        await engine.close();
+      }
+    }),
+  );
+}
