@@ -154,8 +154,10 @@ function attention(
     const y = o.matmul(x, o.param(`${name}.weight`, [hidden, n * headDim], std));
     return o.transpose(o.reshape(y, [0, 0, n, headDim]), [0, 2, 1, 3]);
   };
-  const q = o.g.within('q_rope', () => applyRope(o, proj('q_proj', heads), rope, headDim));
-  const k = o.g.within('k_rope', () => applyRope(o, proj('k_proj', kvHeads), rope, headDim));
+  const qProj = proj('q_proj', heads);
+  const kProj = proj('k_proj', kvHeads);
+  const q = o.g.within('q_rope', () => applyRope(o, qProj, rope, headDim));
+  const k = o.g.within('k_rope', () => applyRope(o, kProj, rope, headDim));
   const v = proj('v_proj', kvHeads);
   let presentKey: string;
   let presentValue: string;

@@ -1,0 +1,120 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { compareTraces, type TraceSide } from '../../common/forensics/compare-traces.js';
+import { localise } from '../../common/forensics/localise.js';
+import { ComparisonReport, TraceComparisonReport } from '../../common/report/comparison-report.js';
+import type { StepRecord } from '../../common/trace/step-record.js';
+import { readTrace } from '../../common/trace/read-trace.js';
+import { decodeWav } from '../../common/wav/decode-wav.js';
+import type { Engine } from '../engine.js';
+import { compareProfiles } from './compare-profiles.js';
+import { verifySeal } from './fixture-integrity.js';
+import { openEngine } from './open-engine.js';
+import { readWavFile } from './read-inputs.js';
+
+export interface FixtureCheck {
+  dir: string;
+  ok: boolean;
+  /** What was compared, e.g. "graph vs graph,fault=stale-feedback@2: diverged at step 2 (talker-logits)". */
+  summary: string;
+  /** Each regression or tampering, in words naming file, step, stage or metric. */
+  problems: string[];
+}
+
+/** Engines opened once per bundle for a whole gate run. */
+export class EngineCache {
+  private engines = new Map<string, Promise<{ engine: Engine; bundle: string }>>();
+  get(bundle: string): Promise<{ engine: Engine; bundle: string }> {
+    let e = this.engines.get(bundle);
+    if (!e) this.engines.set(bundle, (e = openEngine(bundle)));
+    return e;
+  }
+  async close(): Promise<void> {
+    for (const e of this.engines.values()) await (await e.catch(() => undefined))?.engine.close();
+  }
+}
+
+function readMaybe(dir: string, name: string): Uint8Array | undefined {
+  const path = join(dir, name);
+  return existsSync(path) ? new Uint8Array(readFileSync(path)) : undefined;
+}
+
+const describe = (verdict: string, d: { firstStep: number | null; stage: string | null }) =>
+  d.firstStep === null ? verdict : `${verdict} at step ${d.firstStep} (${d.stage})`;
+
+/**
+ * Re-runs one fixture folder written by `parity compare` or `parity compare-trace` and lists every
+ * difference from what it recorded: files edited after writing (sha256), a new rendering whose audio
+ * or step trace differs from the stored one beyond the recorded tolerances, a changed verdict or
+ * divergence. `bundle` overrides the recorded bundle folder.
+ */
+export async function checkFixture(dir: string, engines: EngineCache, bundle?: string): Promise<FixtureCheck> {
+  const reportBytes = readMaybe(dir, 'report.json');
+  if (!reportBytes) return { dir, ok: false, summary: '', problems: [`${join(dir, 'report.json')}: no such file (not a fixture folder)`] };
+  const reportText = new TextDecoder().decode(reportBytes);
+  const problems = verifySeal(reportText, (name) => readMaybe(dir, name));
+  let raw: unknown;
+  try {
+    raw = JSON.parse(reportText);
+  } catch (error) {
+    return { dir, ok: false, summary: '', problems: [...problems, `report.json is not valid JSON (${(error as Error).message})`] };
+  }
+  if ((raw as { kind?: unknown }).kind === 'traces') return checkTraceFixture(dir, raw, problems);
+  const parsed = ComparisonReport.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return { dir, ok: false, summary: '', problems: [...problems, `report.json does not match the comparison report schema at "${issue.path.join('.')}": ${issue.message}`] };
+  }
+  const stored = parsed.data;
+  const r = stored.rerun;
+  const summary = `${r.profileA} vs ${r.profileB}: recorded ${describe(stored.verdict, stored.divergence)}`;
+  if (problems.length) return { dir, ok: false, summary, problems };
+
+  const { engine } = await engines.get(bundle ?? r.bundle);
+  const hash = engine.info().hash;
+  if (hash !== r.bundleHash) problems.push(`bundle ${bundle ?? r.bundle} has sha256 ${hash.slice(0, 12)}…, the fixture was made with ${r.bundleHash.slice(0, 12)}…`);
+  const fresh = await compareProfiles(
+    engine,
+    { text: r.text, profileA: r.profileA, profileB: r.profileB, seed: r.seed, sampling: r.sampling, bundle: r.bundle, tolerances: r.tolerances },
+    { createdAt: stored.createdAt },
+  );
+  for (const [side, label, wav] of [['a', 'A', 'a.wav'], ['b', 'B', 'b.wav']] as const) {
+    const storedAudio = decodeWav(readMaybe(dir, wav)!, join(dir, wav)).channels[0];
+    const result = side === 'a' ? fresh.resultA : fresh.resultB;
+    problems.push(...regressions(`${label} (${stored[side].profile})`, wav, stored[side].steps, result.steps, storedAudio, result.audio, stored, result.sampleRate));
+  }
+  const now = fresh.report;
+  if (now.verdict !== stored.verdict || now.divergence.firstStep !== stored.divergence.firstStep || now.divergence.stage !== stored.divergence.stage) {
+    problems.push(`verdict: recorded ${describe(stored.verdict, stored.divergence)}, now ${describe(now.verdict, now.divergence)}`);
+  }
+  return { dir, ok: problems.length === 0, summary, problems };
+}
+
+function regressions(
+  who: string, wav: string, storedSteps: StepRecord[], newSteps: StepRecord[],
+  storedAudio: Float32Array, newAudio: Float32Array, report: ComparisonReport, sampleRate: number,
+): string[] {
+  const d = localise(storedSteps, newSteps, { tolerances: report.rerun.tolerances, frameRate: report.a.frameRate, audio: { a: storedAudio, b: newAudio, sampleRate } });
+  if (d.firstStep === null && d.firstDifferingSample === undefined) return [];
+  if (d.firstStep === null) return [`${who}: new audio differs from ${wav} from sample ${d.firstDifferingSample}`];
+  const where = d.stage === 'vocoder' ? `${wav} differs from sample ${d.firstDifferingSample} (frame ${d.vocoderFrame}, ${d.timeSec?.toFixed(3)} s)` : `trace differs at step ${d.firstStep}, stage ${d.stage}`;
+  return [`${who}: new run regressed — ${where}: ${d.detail ?? ''}`.trimEnd()];
+}
+
+async function checkTraceFixture(dir: string, raw: unknown, problems: string[]): Promise<FixtureCheck> {
+  const parsed = TraceComparisonReport.safeParse(raw);
+  if (!parsed.success) return { dir, ok: false, summary: '', problems: [...problems, `report.json does not match the trace comparison schema: ${parsed.error.issues[0].message}`] };
+  const stored = parsed.data;
+  const summary = `traces ${stored.traces.a.file} vs ${stored.traces.b.file}: recorded ${describe(stored.verdict, stored.divergence)}`;
+  if (problems.length) return { dir, ok: false, summary, problems };
+  const side = async (name: 'a' | 'b'): Promise<TraceSide> => ({
+    file: join(dir, `${name}.jsonl`),
+    trace: readTrace(readFileSync(join(dir, `${name}.jsonl`), 'utf8'), join(dir, `${name}.jsonl`)),
+    audio: existsSync(join(dir, `${name}.wav`)) ? await readWavFile(join(dir, `${name}.wav`)) : undefined,
+  });
+  const now = await compareTraces(await side('a'), await side('b'), { createdAt: stored.createdAt, tolerances: stored.divergence.tolerances });
+  if (now.verdict !== stored.verdict || now.divergence.firstStep !== stored.divergence.firstStep || now.divergence.stage !== stored.divergence.stage) {
+    problems.push(`verdict: recorded ${describe(stored.verdict, stored.divergence)}, now ${describe(now.verdict, now.divergence)}`);
+  }
+  return { dir, ok: problems.length === 0, summary, problems };
+}
