@@ -23,27 +23,41 @@ export async function benchAnalysis(options: AnalysisBenchOptions = {}): Promise
   step('compareSignals, two 60 s 24 kHz signals');
   const a = speechLikeSignal(60, RATE, 1);
   const b = degradedCopy(a, 37, 0.8, 1e-4);
-  const pair60sMs = await medianMs(runs, () => compareSignals(a, b, RATE));
+  const pair = await medianTimes(runs, () => compareSignals(a, b, RATE));
 
   step('loudness, 10 min 24 kHz');
   const long = speechLikeSignal(600, RATE, 2);
-  const loudness600sMs = await medianMs(runs, () => measureLoudness([long], RATE));
+  const loudness = await medianTimes(runs, () => measureLoudness([long], RATE));
 
   step('ffmpeg ebur128, the same 10 min');
   const ffmpegEbur128600sMs = await benchFfmpeg(long, Math.min(runs, 3));
-  return { pair60sMs, loudness600sMs, ffmpegEbur128600sMs, runs };
+  return {
+    pair60sMs: pair.wallMs,
+    pair60sCpuMs: pair.cpuMs,
+    loudness600sMs: loudness.wallMs,
+    loudness600sCpuMs: loudness.cpuMs,
+    ffmpegEbur128600sMs,
+    runs,
+  };
 }
 
-/** Median wall time of `runs` calls after one warm-up call. */
-async function medianMs(runs: number, work: () => unknown): Promise<number> {
+/**
+ * Median wall and CPU time (this process, user + system) of `runs` calls after one warm-up call.
+ * On a shared machine the wall time includes waiting for a core; the CPU time does not.
+ */
+async function medianTimes(runs: number, work: () => unknown): Promise<{ wallMs: number; cpuMs: number }> {
   await work();
-  const times: number[] = [];
+  const wall: number[] = [];
+  const cpu: number[] = [];
   for (let i = 0; i < runs; i++) {
+    const cpuStart = process.cpuUsage();
     const start = performance.now();
     await work();
-    times.push(performance.now() - start);
+    wall.push(performance.now() - start);
+    const used = process.cpuUsage(cpuStart);
+    cpu.push((used.user + used.system) / 1000);
   }
-  return median(times);
+  return { wallMs: median(wall), cpuMs: median(cpu) };
 }
 
 function median(values: number[]): number {
@@ -67,7 +81,7 @@ async function benchFfmpeg(signal: Float32Array, runs: number): Promise<number |
       const result = spawnSync('ffmpeg', [...args, '-af', 'ebur128', '-f', 'null', '-'], { stdio: 'ignore' });
       if (result.status !== 0) throw new Error(`ffmpeg -af ebur128 failed with status ${result.status}`);
     };
-    return await medianMs(runs, runOnce);
+    return (await medianTimes(runs, runOnce)).wallMs;
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -23,7 +23,7 @@ export function matchedNull(a: Float32Array, b: Float32Array, xc: CrossCorrelati
   const lag = xc.lag;
   const start = Math.max(0, -lag);
   const end = Math.min(a.length, b.length - lag);
-  const integer = fit(a, start, end, (i) => b[i + lag]);
+  const integer = fit(a, b, lag, start, end);
   const result = {
     gainDb: 20 * Math.log10(Math.abs(integer.gain)),
     fractionalLagSamples: lag,
@@ -34,7 +34,7 @@ export function matchedNull(a: Float32Array, b: Float32Array, xc: CrossCorrelati
   // The shifted copy holds only the correlated part of B (its first xc.length samples).
   const fracEnd = Math.min(end, xc.length - Math.ceil(Math.max(0, xc.fractionalLag)));
   const fracStart = Math.max(start, Math.ceil(-xc.fractionalLag));
-  const fractional = fit(a, fracStart, fracEnd, (i) => shifted[i]);
+  const fractional = fit(a, shifted, 0, fracStart, fracEnd);
   if (fractional.nullDb < integer.nullDb) {
     return {
       gainDb: 20 * Math.log10(Math.abs(fractional.gain)),
@@ -45,19 +45,20 @@ export function matchedNull(a: Float32Array, b: Float32Array, xc: CrossCorrelati
   return result;
 }
 
-/** Least-squares gain of bAt(i) onto a[i] over [start, end) and the null depth after it. */
+/** Least-squares gain of b[i + offset] onto a[i] over i in [start, end) and the null depth after it. */
 function fit(
   a: Float32Array,
+  b: Float32Array,
+  offset: number,
   start: number,
   end: number,
-  bAt: (i: number) => number,
 ): { gain: number; nullDb: number } {
   let sab = 0;
   let sbb = 0;
   let saa = 0;
   for (let i = start; i < end; i++) {
     const x = a[i];
-    const y = bAt(i);
+    const y = b[i + offset];
     sab += x * y;
     sbb += y * y;
     saa += x * x;
@@ -66,7 +67,7 @@ function fit(
   const gain = sab / sbb;
   let residual = 0;
   for (let i = start; i < end; i++) {
-    const d = a[i] - gain * bAt(i);
+    const d = a[i] - gain * b[i + offset];
     residual += d * d;
   }
   return { gain, nullDb: ratioDb(residual, saa) };
@@ -100,5 +101,6 @@ function shiftedB(spectrumB: Float32Array, n: number, tau: number): Float32Array
     buf[2 * k + 1] = (re * s + im * c) / n;
   }
   fft.inverseInPlace();
-  return fft.buffer().slice();
+  // A view into WASM memory: valid until the next transform of this size, which `fit` does not do.
+  return fft.buffer();
 }

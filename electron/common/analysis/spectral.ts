@@ -47,23 +47,33 @@ export function spectralDistances(pairs: readonly SpectralPair[], sampleRate: nu
   const bins = size / 2 + 1;
   const window = hann(size);
   const plan = melPlan(size, sampleRate);
-  const frameCounts = pairs.map((p) =>
-    p.length <= 0 ? 0 : p.length < size ? 1 : Math.floor((p.length - size) / hop) + 1,
-  );
-  const sums = pairs.map(() => ({ lsd: 0, mcd: 0 }));
-  const cache = new Map<string, FrameFeatures>();
-  const spanIds = new Map<Float32Array, number>();
-  const key = (span: Span, count: number): string => {
-    if (!spanIds.has(span.signal)) spanIds.set(span.signal, spanIds.size);
-    return `${spanIds.get(span.signal)}:${span.start}:${count}`;
+  // Spans are shared when they start at the same sample of the same signal; a pair shorter than a
+  // frame (one zero-padded frame) gets spans of its own, since its frame holds fewer samples.
+  const spans: { span: Span; features: FrameFeatures }[] = [];
+  const spanIndex = (span: Span, shareable: boolean): number => {
+    const found = shareable
+      ? spans.findIndex((s) => s.span.signal === span.signal && s.span.start === span.start)
+      : -1;
+    if (found >= 0) return found;
+    spans.push({
+      span,
+      features: { frame: -1, power: new Float64Array(bins), melLog: new Float64Array(MEL_BANDS) },
+    });
+    return spans.length - 1;
   };
-  const features = (span: Span, offset: number, count: number, frame: number): FrameFeatures => {
-    const k = key(span, count);
-    let f = cache.get(k);
-    if (!f) {
-      f = { frame: -1, power: new Float64Array(bins), melLog: new Float64Array(MEL_BANDS) };
-      cache.set(k, f);
-    }
+  const jobs = pairs.map((pair) => {
+    const shareable = pair.length >= size;
+    return {
+      length: pair.length,
+      frames: pair.length <= 0 ? 0 : shareable ? Math.floor((pair.length - size) / hop) + 1 : 1,
+      a: spanIndex(pair.a, shareable),
+      b: spanIndex(pair.b, shareable),
+      lsd: 0,
+      mcd: 0,
+    };
+  });
+  const features = (index: number, offset: number, count: number, frame: number): FrameFeatures => {
+    const { span, features: f } = spans[index];
     if (f.frame !== frame) {
       powerSpectrum(span.signal, span.start + offset, count, window, f.power);
       melLogAmplitude(plan, f.power, f.melLog);
@@ -71,22 +81,20 @@ export function spectralDistances(pairs: readonly SpectralPair[], sampleRate: nu
     }
     return f;
   };
-  const maxFrames = Math.max(0, ...frameCounts);
+  const maxFrames = Math.max(0, ...jobs.map((j) => j.frames));
   for (let frame = 0; frame < maxFrames; frame++) {
     const offset = frame * hop;
-    pairs.forEach((pair, p) => {
-      if (frame >= frameCounts[p]) return;
-      const count = Math.min(size, pair.length - offset);
-      const fa = features(pair.a, offset, count, frame);
-      const fb = features(pair.b, offset, count, frame);
-      sums[p].lsd += lsdFrame(fa.power, fb.power);
-      sums[p].mcd += mcdFrame(plan, fa.melLog, fb.melLog);
-    });
+    for (const job of jobs) {
+      if (frame >= job.frames) continue;
+      const count = Math.min(size, job.length - offset);
+      const fa = features(job.a, offset, count, frame);
+      const fb = features(job.b, offset, count, frame);
+      job.lsd += lsdFrame(fa.power, fb.power);
+      job.mcd += mcdFrame(plan, fa.melLog, fb.melLog);
+    }
   }
-  return sums.map((s, p) =>
-    frameCounts[p] === 0
-      ? { lsdDb: NaN, mcdDb: NaN }
-      : { lsdDb: s.lsd / frameCounts[p], mcdDb: s.mcd / frameCounts[p] },
+  return jobs.map((j) =>
+    j.frames === 0 ? { lsdDb: NaN, mcdDb: NaN } : { lsdDb: j.lsd / j.frames, mcdDb: j.mcd / j.frames },
   );
 }
 
