@@ -2,6 +2,7 @@ import type { Command } from '@commander-js/extra-typings';
 import { registerBench } from './commands/bench.js';
 import { registerCompare } from './commands/compare.js';
 import { registerCompareTrace } from './commands/compare-trace.js';
+import { registerGate } from './commands/gate.js';
 import { registerCompareWav } from './commands/compare-wav.js';
 import { registerSynth } from './commands/synth.js';
 import { registerBundle } from './commands/bundle.js';
@@ -10,4 +11,4 @@ import { registerServe } from './commands/serve.js';
 /** Each subcommand lives in its own file under commands/ and registers itself on the program. */
 export type RegisterCommand = (program: Command) => void;
 
-export const commands: RegisterCommand[] = [registerCompareWav, registerCompare, registerCompareTrace, registerSynth, registerBundle, registerBench, registerServe];
+export const commands: RegisterCommand[] = [registerCompareWav, registerCompare, registerCompareTrace, registerGate, registerSynth, registerBundle, registerBench, registerServe];

@@ -1,0 +1,71 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Command } from '@commander-js/extra-typings';
+import { InvalidArgumentError } from 'commander';
+import { InputError } from '../../common/errors.js';
+import { checkFixture, EngineCache, type FixtureCheck } from '../../engine/comparison/check-fixture.js';
+import { action } from '../fail.js';
+
+interface Shard {
+  index: number;
+  count: number;
+}
+
+function parseShard(text: string): Shard {
+  const m = /^(\d+)\/(\d+)$/.exec(text.trim());
+  const index = m ? Number(m[1]) : NaN;
+  const count = m ? Number(m[2]) : NaN;
+  if (!m || count < 1 || index < 1 || index > count) throw new InvalidArgumentError(`expected i/n with 1 <= i <= n, e.g. 2/4, found "${text}"`);
+  return { index, count };
+}
+
+/** A folder with report.json is a fixture; otherwise its sub-folders that have one are. Sorted, so shards are stable. */
+export function expandFixtures(dirs: string[]): string[] {
+  const found: string[] = [];
+  for (const dir of dirs) {
+    if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new InputError(`${dir}: no such folder`, dir);
+    if (existsSync(join(dir, 'report.json'))) {
+      found.push(dir);
+      continue;
+    }
+    const inside = readdirSync(dir).sort().map((name) => join(dir, name)).filter((p) => statSync(p).isDirectory() && existsSync(join(p, 'report.json')));
+    if (inside.length === 0) throw new InputError(`${dir}: neither a fixture (no report.json) nor a folder of fixtures`, dir);
+    found.push(...inside);
+  }
+  return [...new Set(found)].sort();
+}
+
+export function registerGate(program: Command): void {
+  program
+    .command('gate')
+    .description('re-run fixture folders made by compare / compare-trace; exit 1 on any regression or edited file')
+    .argument('<dirs...>', 'fixture folders, or folders of fixture folders')
+    .option('--shard <i/n>', 'check only the i-th of n equal shares of the sorted fixtures (for parallel CI jobs)', parseShard)
+    .option('--bundle <dir>', 'use this bundle folder instead of the one each fixture recorded')
+    .option('--json', 'print the results as JSON')
+    .action(
+      action('gate', async (dirs: string[], o) => {
+        const all = expandFixtures(dirs);
+        const mine = o.shard ? all.filter((_, i) => i % o.shard!.count === o.shard!.index - 1) : all;
+        const engines = new EngineCache();
+        const results: FixtureCheck[] = [];
+        try {
+          for (const dir of mine) {
+            const result = await checkFixture(dir, engines, o.bundle);
+            results.push(result);
+            if (!o.json) {
+              process.stdout.write(`${result.ok ? 'PASS' : 'FAIL'} ${dir}${result.summary ? `: ${result.summary}` : ''}\n`);
+              for (const p of result.problems) process.stdout.write(`  - ${p}\n`);
+            }
+          }
+        } finally {
+          await engines.close();
+        }
+        const failed = results.filter((r) => !r.ok).length;
+        const shard = o.shard ? ` (shard ${o.shard.index}/${o.shard.count} of ${all.length} fixtures)` : '';
+        if (o.json) process.stdout.write(JSON.stringify({ passed: results.length - failed, failed, total: all.length, results }, null, 2) + '\n');
+        else process.stdout.write(`gate: ${results.length - failed} passed, ${failed} failed${shard}\n`);
+        process.exitCode = failed > 0 ? 1 : 0;
+      }),
+    );
+}
