@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BundleError } from '../../../electron/common/errors.js';
 import { demoBundleFiles, writeDemoBundle } from '../../../electron/engine/demo/build-demo-bundle.js';
 import { Engine } from '../../../electron/engine/engine.js';
+import type { BundleManifest, TensorSpec } from '../../../electron/engine/bundle/manifest.js';
 
 let root: string;
 let good: string;
@@ -21,7 +22,7 @@ afterAll(async () => {
 });
 
 /** A copy of the good bundle with `edit` applied to its parsed bundle.json. */
-async function variant(edit: (m: any) => void): Promise<string> {
+async function variant(edit: (m: BundleManifest) => void): Promise<string> {
   const dir = join(root, `v${n++}`);
   await cp(good, dir, { recursive: true });
   const m = JSON.parse(await readFile(join(dir, 'bundle.json'), 'utf8'));
@@ -77,14 +78,14 @@ describe('bad bundles are BundleErrors that name file, tensor, expected and foun
 
   it('wrong rank declared', async () => {
     const dir = await variant((m) => {
-      m.talker.exports['graph-fp32'].inputs.find((t: any) => t.name === 'past_key_values.0.key').shape = [1, 2, 512];
+      (m.talker.exports['graph-fp32'].inputs.find((t) => t.name === 'past_key_values.0.key') as TensorSpec).shape = [1, 2, 512];
     });
     await expect(Engine.open(dir)).rejects.toThrow(/talker graph-fp32 .* input "past_key_values\.0\.key": expected float32 \[1, 2, 512, 16\], found float32 \[1, 2, 512\]: rank 4 expected, rank 3 found/);
   });
 
   it('wrong dtype declared', async () => {
     const dir = await variant((m) => {
-      m.vocoder.exports.fp32.inputs.find((t: any) => t.name === 'phase0').dtype = 'float32';
+      (m.vocoder.exports.fp32?.inputs.find((t) => t.name === 'phase0') as TensorSpec).dtype = 'float32';
     });
     await expect(Engine.open(dir)).rejects.toThrow(/vocoder fp32 \(vocoder\.fp32\.onnx\) input "phase0": expected float64 \[1\], found float32 \[1\]/);
   });
@@ -108,7 +109,7 @@ describe('bad bundles are BundleErrors that name file, tensor, expected and foun
     });
     await expect(Engine.open(kv)).rejects.toThrow(/talker\.heads \(4\) must be a multiple of talker\.kvHeads \(3\)/);
     const format = await variant((m) => {
-      m.format = 'tts-parity-bundle/9';
+      (m as { format: string }).format = 'tts-parity-bundle/9';
     });
     await expect(Engine.open(format)).rejects.toThrow(/bundle\.json: format: /);
   });
