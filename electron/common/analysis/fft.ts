@@ -21,16 +21,31 @@ let loaded: PffftModule | undefined;
 /** Loads the WASM once; later calls return the same module. In Node it finds its .wasm itself. */
 export async function initFft(options: FftInitOptions = {}): Promise<void> {
   loading ??= createPffft(options.wasmBinary ? { wasmBinary: options.wasmBinary } : {});
-  loaded = await loading;
+  try {
+    loaded = await loading;
+  } catch (error) {
+    loading = undefined; // let a later call retry, e.g. with a wasmBinary
+    throw error;
+  }
 }
 
 const plans = new Map<number, RealFft>();
+/** Frame-sized plans stay cached; of the signal-sized ones (tens of MB each) only the latest is kept. */
+const LARGE_PLAN = 1 << 16;
 
 /** The cached plan for size n; `initFft` must have resolved first. n must be a `goodFftSize`. */
 export function realFft(n: number): RealFft {
   if (!loaded) throw new Error('realFft: call and await initFft() first');
   let plan = plans.get(n);
   if (!plan) {
+    if (n > LARGE_PLAN) {
+      for (const [size, old] of plans) {
+        if (size > LARGE_PLAN) {
+          old.dispose();
+          plans.delete(size);
+        }
+      }
+    }
     plan = new RealFft(loaded, n);
     plans.set(n, plan);
   }
@@ -82,6 +97,14 @@ export class RealFft {
       this.view = heap.subarray(this.dataPtr >> 2, (this.dataPtr >> 2) + this.n);
     }
     return this.view;
+  }
+
+  /** Frees the plan's WASM memory; `realFft` does this when it replaces a large plan. */
+  dispose(): void {
+    this.module._pffft_aligned_free(this.dataPtr);
+    this.module._pffft_aligned_free(this.workPtr);
+    this.module._pffft_destroy_setup(this.setup);
+    this.view = undefined;
   }
 
   forwardInPlace(): void {
