@@ -1,0 +1,99 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeWav } from '../../electron/common/wav/decode-wav.js';
+import { encodeWav } from '../../electron/common/wav/encode-wav.js';
+import { sealReport } from '../../electron/engine/comparison/fixture-integrity.js';
+import { runParity } from './run-parity.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'parity-gate-'));
+const fixture = join(dir, 'made', 'stale');
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+beforeAll(async () => {
+  const run = await runParity(['compare', '--text', 'Gate me, please.', '--a', 'graph', '--b', 'graph,fault=stale-feedback@3', '--out', fixture], { timeoutMs: 60_000 });
+  expect(run.status).toBe(0);
+}, 90_000);
+
+/** A copy of the fixture to damage. */
+function copy(name: string): string {
+  const to = join(dir, name);
+  cpSync(fixture, to, { recursive: true });
+  return to;
+}
+
+/** Rewrites a fixture as if an earlier engine had produced `edit`ed output, sealing it again (no tampering). */
+function reseal(fx: string, edit: (report: Record<string, unknown>, files: Record<string, Uint8Array | string>) => void): void {
+  const report = JSON.parse(readFileSync(join(fx, 'report.json'), 'utf8'));
+  delete report.integrity;
+  const files: Record<string, Uint8Array | string> = {};
+  for (const f of ['a.wav', 'b.wav', 'diff.wav', 'a.jsonl', 'b.jsonl', 'report.md']) files[f] = new Uint8Array(readFileSync(join(fx, f)));
+  edit(report, files);
+  for (const [f, content] of Object.entries(files)) writeFileSync(join(fx, f), content);
+  writeFileSync(join(fx, 'report.json'), sealReport(report, files));
+}
+
+describe('parity gate', () => {
+  it('passes a fixture made by compare', async () => {
+    const run = await runParity(['gate', fixture], { timeoutMs: 60_000 });
+    expect(run.stdout).toContain(`PASS ${fixture}: graph vs graph,fault=stale-feedback@3: recorded diverged at step 3 (talker-logits)`);
+    expect(run.status).toBe(0);
+  });
+
+  it('fails on an edited b.wav and on an edited report.json, saying which and why', async () => {
+    const wav = copy('tampered-wav');
+    const bytes = readFileSync(join(wav, 'b.wav'));
+    bytes[bytes.length - 1] ^= 1;
+    writeFileSync(join(wav, 'b.wav'), bytes);
+    const report = copy('tampered-report');
+    writeFileSync(join(report, 'report.json'), readFileSync(join(report, 'report.json'), 'utf8').replace('"seed": 0', '"seed": 5'));
+    const run = await runParity(['gate', wav, report], { timeoutMs: 60_000 });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain(`FAIL ${wav}`);
+    expect(run.stdout).toMatch(/- b\.wav was changed after it was written \(sha256 [0-9a-f]{12}…, recorded [0-9a-f]{12}…\)/);
+    expect(run.stdout).toContain(`FAIL ${report}`);
+    expect(run.stdout).toMatch(/- report\.json was changed after it was written/);
+    expect(run.stdout).toContain('gate: 0 passed, 2 failed');
+  });
+
+  it('fails when the new audio differs from the stored one, naming the side, sample, frame and time', async () => {
+    const fx = copy('regressed-audio');
+    reseal(fx, (_report, files) => {
+      const b = decodeWav(files['b.wav'] as Uint8Array, 'b.wav').channels[0];
+      b[5000] += 0.01; // sample 5000: frame floor(5000 / 1920) + 1 = 3, t = 5000 / 24000 = 0.208 s
+      files['b.wav'] = encodeWav([b], 24000, 'float32');
+    });
+    const run = await runParity(['gate', fx], { timeoutMs: 60_000 });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain('B (graph,fault=stale-feedback@3): new run regressed — b.wav differs from sample 5000 (frame 3, 0.208 s)');
+  });
+
+  it('fails when the new trace differs from the stored one, naming the step and stage', async () => {
+    const fx = copy('regressed-trace');
+    reseal(fx, (report) => {
+      const a = report.a as { steps: { logits: { mean: number } }[] };
+      a.steps[5].logits.mean += 0.5;
+    });
+    const run = await runParity(['gate', fx], { timeoutMs: 60_000 });
+    expect(run.status).toBe(1);
+    expect(run.stdout).toMatch(/A \(graph\): new run regressed — trace differs at step 6, stage talker-logits: talker logit mean: /);
+  });
+
+  it('--shard i/n splits the sorted fixtures; a bad shard or a non-fixture folder exits 2', async () => {
+    const set = join(dir, 'set');
+    for (const name of ['f1', 'f2', 'f3']) cpSync(fixture, join(set, name), { recursive: true });
+    const one = await runParity(['gate', set, '--shard', '1/2'], { timeoutMs: 60_000 });
+    const two = await runParity(['gate', set, '--shard', '2/2'], { timeoutMs: 60_000 });
+    expect(one.status).toBe(0);
+    expect(one.stdout.match(/^PASS /gm)).toHaveLength(2); // f1, f3
+    expect(one.stdout).toContain('gate: 2 passed, 0 failed (shard 1/2 of 3 fixtures)');
+    expect(two.stdout).toContain(`PASS ${join(set, 'f2')}`);
+    expect(two.stdout).toContain('gate: 1 passed, 0 failed (shard 2/2 of 3 fixtures)');
+    const bad = await runParity(['gate', set, '--shard', '3/2']);
+    expect(bad.status).toBe(2);
+    const empty = await runParity(['gate', dir + '/nothing-here']);
+    expect(empty.status).toBe(2);
+    expect(empty.stderr).toContain('nothing-here: no such folder');
+  });
+});
