@@ -1,0 +1,181 @@
+// Node-API binding of the native backend (node-addon-api, C++ exceptions): probe() and class Session.
+// Every NativeError becomes a JavaScript Error with the same text.
+#include <napi.h>
+
+#include <string>
+
+#include "session.h"
+
+namespace {
+
+using parity::NativeError;
+
+int intField(const Napi::Object& o, const char* key) {
+  Napi::Value v = o.Get(key);
+  if (!v.IsNumber()) throw NativeError(std::string("config.") + key + ": expected a number");
+  return v.As<Napi::Number>().Int32Value();
+}
+
+float floatField(const Napi::Object& o, const char* key) {
+  Napi::Value v = o.Get(key);
+  if (!v.IsNumber()) throw NativeError(std::string("config.") + key + ": expected a number");
+  return v.As<Napi::Number>().FloatValue();
+}
+
+parity::DecoderDims decoderDims(const Napi::Object& o) {
+  return {intField(o, "layers"), intField(o, "heads"), intField(o, "kvHeads"), intField(o, "headDim"),
+          intField(o, "hidden"), intField(o, "ffn"), intField(o, "maxPositions"), floatField(o, "eps")};
+}
+
+parity::Config config(const Napi::Object& o) {
+  parity::Config c{};
+  c.codebooks = intField(o, "codebooks");
+  c.codebookSize = intField(o, "codebookSize");
+  c.talkerVocab = intField(o, "talkerVocab");
+  c.eos = intField(o, "eos");
+  c.bos = intField(o, "bos");
+  c.codecRowOffset = intField(o, "codecRowOffset");
+  c.codecRowsPerCodebook = intField(o, "codecRowsPerCodebook");
+  c.maxTextTokens = intField(o, "maxTextTokens");
+  c.maxFrames = intField(o, "maxFrames");
+  c.talker = decoderDims(o.Get("talker").As<Napi::Object>());
+  c.codePredictor = decoderDims(o.Get("codePredictor").As<Napi::Object>());
+  c.vocChannels = intField(o, "vocChannels");
+  c.vocConvLayers = intField(o, "vocConvLayers");
+  c.vocKernel = intField(o, "vocKernel");
+  c.harmonics = intField(o, "harmonics");
+  c.hop = intField(o, "hop");
+  c.sampleRate = intField(o, "sampleRate");
+  c.f0Min = floatField(o, "f0Min");
+  c.f0Max = floatField(o, "f0Max");
+  return c;
+}
+
+template <class T, class A>
+T* typed(const Napi::Value& v, size_t length, const char* what) {
+  if (!v.IsTypedArray()) throw NativeError(std::string(what) + ": expected a typed array");
+  A a = v.As<A>();
+  if (a.ElementLength() != length) {
+    throw NativeError(std::string(what) + ": expected " + std::to_string(length) + " elements, found " + std::to_string(a.ElementLength()));
+  }
+  return a.Data();
+}
+
+class SessionWrap : public Napi::ObjectWrap<SessionWrap> {
+ public:
+  static Napi::Function Define(Napi::Env env) {
+    return DefineClass(env, "Session", {InstanceMethod("prefill", &SessionWrap::Prefill), InstanceMethod("decode", &SessionWrap::Decode),
+                                        InstanceMethod("vocode", &SessionWrap::Vocode),
+                                        InstanceMethod("decodeKernelCount", &SessionWrap::KernelCount),
+                                        InstanceMethod("graphCaptured", &SessionWrap::Captured)});
+  }
+
+  explicit SessionWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<SessionWrap>(info) {
+    try {
+      Napi::Object o = info[0].As<Napi::Object>();
+      std::string device = o.Get("device").ToString();
+      std::string mode = o.Get("mode").ToString();
+      if (device != "cuda" && device != "emulate") throw NativeError("device: expected \"cuda\" or \"emulate\", found \"" + device + "\"");
+      if (mode != "eager" && mode != "graph") throw NativeError("mode: expected \"eager\" or \"graph\", found \"" + mode + "\"");
+      config_ = config(o.Get("config").As<Napi::Object>());
+      parity::WeightMap weights;
+      Napi::Object w = o.Get("weights").As<Napi::Object>();
+      Napi::Array names = w.GetPropertyNames();
+      for (uint32_t i = 0; i < names.Length(); i++) {
+        std::string name = names.Get(i).ToString();
+        Napi::Object t = w.Get(name).As<Napi::Object>();
+        Napi::Array dims = t.Get("dims").As<Napi::Array>();
+        parity::HostTensor h;
+        size_t count = 1;
+        for (uint32_t d = 0; d < dims.Length(); d++) {
+          h.dims.push_back(dims.Get(d).As<Napi::Number>().Int64Value());
+          count *= (size_t)h.dims.back();
+        }
+        h.data = typed<float, Napi::Float32Array>(t.Get("data"), count, ("weights[\"" + name + "\"].data").c_str());
+        weights[name] = h;
+      }
+      int stale = o.Get("staleStep").IsNumber() ? o.Get("staleStep").As<Napi::Number>().Int32Value() : 0;
+      session_.reset(new parity::Session(device == "cuda" ? parity::Device::Cuda : parity::Device::Emulate,
+                                         mode == "graph" ? parity::Mode::Graph : parity::Mode::Eager, config_, weights, stale));
+    } catch (const NativeError& e) {
+      throw Napi::Error::New(info.Env(), e.what());
+    }
+  }
+
+ private:
+  parity::StepOutput output(const Napi::Value& v) {
+    Napi::Object o = v.As<Napi::Object>();
+    const parity::Config& c = config_;
+    return {typed<int32_t, Napi::Int32Array>(o.Get("codes"), c.codebooks, "out.codes"),
+            typed<float, Napi::Float32Array>(o.Get("talkerLogits"), c.talkerVocab, "out.talkerLogits"),
+            typed<float, Napi::Float32Array>(o.Get("talkerHidden"), c.talker.hidden, "out.talkerHidden"),
+            typed<float, Napi::Float32Array>(o.Get("cpLogits"), (size_t)(c.codebooks - 1) * c.codebookSize, "out.cpLogits")};
+  }
+
+  Napi::Value Prefill(const Napi::CallbackInfo& info) {
+    try {
+      Napi::Int32Array ids = info[0].As<Napi::Int32Array>();
+      return Napi::Number::New(info.Env(), session_->prefill(ids.Data(), (int)ids.ElementLength(), output(info[1])));
+    } catch (const NativeError& e) {
+      throw Napi::Error::New(info.Env(), e.what());
+    }
+  }
+
+  Napi::Value Decode(const Napi::CallbackInfo& info) {
+    try {
+      return Napi::Number::New(info.Env(), session_->decode(info[0].As<Napi::Number>().Int32Value(), output(info[1])));
+    } catch (const NativeError& e) {
+      throw Napi::Error::New(info.Env(), e.what());
+    }
+  }
+
+  /** vocode(codes Int32Array [frames·Q], frames, context, phase0, noiseStart, audio Float32Array [frames·hop]) -> endPhase */
+  Napi::Value Vocode(const Napi::CallbackInfo& info) {
+    try {
+      int frames = info[1].As<Napi::Number>().Int32Value();
+      if (frames < 1) throw NativeError("vocode: frames must be >= 1");
+      const int32_t* codes = typed<int32_t, Napi::Int32Array>(info[0], (size_t)frames * config_.codebooks, "codes");
+      float* audio = typed<float, Napi::Float32Array>(info[5], (size_t)frames * config_.hop, "audio");
+      parity::VocodeResult r = session_->vocode(codes, frames, info[2].As<Napi::Number>().Int32Value(), info[3].As<Napi::Number>().DoubleValue(),
+                                                info[4].As<Napi::Number>().Int64Value(), audio);
+      return Napi::Number::New(info.Env(), r.endPhase);
+    } catch (const NativeError& e) {
+      throw Napi::Error::New(info.Env(), e.what());
+    }
+  }
+
+  Napi::Value KernelCount(const Napi::CallbackInfo& info) {
+    try {
+      return Napi::Number::New(info.Env(), session_->decodeKernelCount());
+    } catch (const NativeError& e) {
+      throw Napi::Error::New(info.Env(), e.what());
+    }
+  }
+
+  Napi::Value Captured(const Napi::CallbackInfo& info) { return Napi::Boolean::New(info.Env(), session_->graphCaptured()); }
+
+  parity::Config config_{};
+  std::unique_ptr<parity::Session> session_;
+};
+
+Napi::Value Probe(const Napi::CallbackInfo& info) {
+  parity::CudaProbe p = parity::probeCuda();
+  Napi::Object o = Napi::Object::New(info.Env());
+  o.Set("ok", p.ok);
+  o.Set("deviceCount", p.deviceCount);
+  o.Set("runtimeVersion", p.runtimeVersion);
+  o.Set("driverVersion", p.driverVersion);
+  o.Set("deviceName", p.deviceName);
+  o.Set("error", p.error);
+  return o;
+}
+
+Napi::Object Init(Napi::Env env, Napi::Object exports) {
+  exports.Set("probe", Napi::Function::New(env, Probe));
+  exports.Set("Session", SessionWrap::Define(env));
+  return exports;
+}
+
+}  // namespace
+
+NODE_API_MODULE(parity_native, Init)

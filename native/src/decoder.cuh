@@ -1,0 +1,88 @@
+// One decoder-only transformer (talker or code predictor): device weights, static KV cache, scratch.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "decoder-kernels.cuh"
+#include "weights.h"
+
+namespace parity {
+
+struct LayerWeights {
+  float *inNorm, *wq, *wk, *wv, *wo, *postNorm, *wg, *wu, *wd;
+};
+
+struct Decoder {
+  DecoderDims d;
+  int maxRows;
+  std::vector<LayerWeights> layers;
+  float *finalNorm, *ropeExp;
+  float *kc, *vc;                   // [layers, kvHeads, maxPositions, headDim]
+  float *x, *xn, *h, *q, *att, *act; // [maxRows, ...]
+};
+
+inline float* uploadWeight(Executor& ex, const WeightMap& w, const std::string& name, const std::vector<int64_t>& dims) {
+  const HostTensor& t = needWeight(w, name, dims);
+  float* p = ex.allocN<float>(countOf(dims));
+  ex.upload(p, t.data, countOf(dims) * sizeof(float));
+  return p;
+}
+
+/** Uploads `prefix/...` weights (names as in decoder-graph.ts) and allocates the cache and scratch. */
+inline Decoder makeDecoder(Executor& ex, const WeightMap& w, const std::string& prefix, const DecoderDims& d, int maxRows) {
+  Decoder dec{d, maxRows, {}, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
+  const int64_t H = d.hidden, qd = d.heads * d.headDim, kvd = d.kvHeads * d.headDim, F = d.ffn;
+  for (int l = 0; l < d.layers; l++) {
+    std::string p = prefix + "/layers." + std::to_string(l) + ".";
+    dec.layers.push_back({
+        uploadWeight(ex, w, p + "input_layernorm.weight", {H}),
+        uploadWeight(ex, w, p + "attn.q_rope.q_proj.weight", {H, qd}),
+        uploadWeight(ex, w, p + "attn.k_rope.k_proj.weight", {H, kvd}),
+        uploadWeight(ex, w, p + "attn.v_proj.weight", {H, kvd}),
+        uploadWeight(ex, w, p + "attn.o_proj.weight", {qd, H}),
+        uploadWeight(ex, w, p + "post_attention_layernorm.weight", {H}),
+        uploadWeight(ex, w, p + "mlp.gate_proj.weight", {H, F}),
+        uploadWeight(ex, w, p + "mlp.up_proj.weight", {H, F}),
+        uploadWeight(ex, w, p + "mlp.down_proj.weight", {F, H}),
+    });
+  }
+  dec.finalNorm = uploadWeight(ex, w, prefix + "/norm.weight", {H});
+  dec.ropeExp = uploadWeight(ex, w, prefix + "/const.rope_exponents_" + std::to_string(d.headDim), {d.headDim / 2});
+  size_t cache = (size_t)d.layers * d.kvHeads * d.maxPositions * d.headDim;
+  dec.kc = ex.allocN<float>(cache);
+  dec.vc = ex.allocN<float>(cache);
+  dec.x = ex.allocN<float>(maxRows * H);
+  dec.xn = ex.allocN<float>(maxRows * H);
+  dec.h = ex.allocN<float>(maxRows * H);
+  dec.q = ex.allocN<float>(maxRows * qd);
+  dec.att = ex.allocN<float>(maxRows * qd);
+  dec.act = ex.allocN<float>(maxRows * F);
+  return dec;
+}
+
+/**
+ * Runs dec.x [n, hidden] at positions *pos0 .. *pos0 + n - 1 through every layer (writing the KV cache)
+ * and the final RMSNorm of the last row into hiddenOut [hidden]. 7 launches per layer + 1.
+ */
+inline void forward(Executor& ex, Decoder& dec, int n, const int* pos0, float* hiddenOut) {
+  const DecoderDims& d = dec.d;
+  const int H = d.hidden, qd = d.heads * d.headDim, F = d.ffn;
+  const size_t layerCache = (size_t)d.kvHeads * d.maxPositions * d.headDim;
+  const float scale = 1.f / sqrtf((float)d.headDim);
+  for (int l = 0; l < d.layers; l++) {
+    const LayerWeights& L = dec.layers[l];
+    float* kc = dec.kc + l * layerCache;
+    float* vc = dec.vc + l * layerCache;
+    ex.launch(RmsNormK{dec.x, L.inNorm, dec.xn, H, d.eps}, n * H);
+    ex.launch(QkvRopeK{dec.xn, L.wq, L.wk, L.wv, dec.ropeExp, pos0, dec.q, kc, vc, H, d.heads, d.kvHeads, d.headDim, d.maxPositions},
+              n * (d.heads + 2 * d.kvHeads) * d.headDim);
+    ex.launch(AttentionK{dec.q, kc, vc, pos0, dec.att, d.heads, d.kvHeads, d.headDim, d.maxPositions, scale}, n * qd);
+    ex.launch(MatmulK{dec.att, L.wo, dec.x, dec.h, qd, H}, n * H);
+    ex.launch(RmsNormK{dec.h, L.postNorm, dec.xn, H, d.eps}, n * H);
+    ex.launch(GateUpK{dec.xn, L.wg, L.wu, dec.act, H, F}, n * F);
+    ex.launch(MatmulK{dec.act, L.wd, dec.h, dec.x, F, H}, n * H);
+  }
+  ex.launch(RmsNormK{dec.x + (n - 1) * H, dec.finalNorm, hiddenOut, H, d.eps}, H);
+}
+
+}  // namespace parity

@@ -1,0 +1,62 @@
+// Memory and launches on one stream, for a CUDA device or for CPU emulation of the same kernels.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "common.h"
+
+namespace parity {
+
+/** Status of the CUDA runtime on this machine, with the runtime's own error text when it has none. */
+struct CudaProbe {
+  bool ok = false;
+  int deviceCount = 0;
+  int runtimeVersion = 0;
+  int driverVersion = 0;
+  std::string deviceName;
+  std::string error;
+};
+CudaProbe probeCuda();
+
+class Executor {
+ public:
+  explicit Executor(Device device);
+  ~Executor();
+  Executor(const Executor&) = delete;
+  Executor& operator=(const Executor&) = delete;
+
+  Device device() const { return device_; }
+  bool emulated() const { return device_ == Device::Emulate; }
+
+  /** Zero-filled buffer owned by the executor, freed with it. */
+  void* alloc(size_t bytes);
+  template <class T>
+  T* allocN(size_t n) { return static_cast<T*>(alloc(n * sizeof(T))); }
+
+  void upload(void* dst, const void* src, size_t bytes);
+  void download(void* dst, const void* src, size_t bytes);
+  void zero(void* dst, size_t bytes);
+  void synchronize();
+
+  /** Runs k(i) for i in [0, n): one CUDA thread per index, or a plain loop when emulated. */
+  template <class K>
+  void launch(const K& k, int n);
+
+  /** Kernel launches so far (a decode step's count = the captured graph's kernel nodes). */
+  long long launches() const { return launches_; }
+
+  /** CUDA stream as an opaque handle (nullptr when emulated). */
+  void* stream() const { return stream_; }
+
+  /** Throws NativeError naming `what` if the last launch failed. */
+  void checkLaunch(const char* what);
+
+ private:
+  Device device_;
+  void* stream_ = nullptr;
+  std::vector<void*> buffers_;
+  long long launches_ = 0;
+};
+
+}  // namespace parity

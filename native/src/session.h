@@ -1,0 +1,74 @@
+// The native backend's C++ API (no CUDA types): used by the node addon and the standalone check.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common.h"
+#include "executor.h"
+
+namespace parity {
+
+struct DecoderDims {
+  int layers, heads, kvHeads, headDim, hidden, ffn, maxPositions;
+  float eps;
+};
+
+/** Sizes of the demo architecture, from bundle.json (and the ONNX weight shapes for ffn/vocoder). */
+struct Config {
+  int codebooks, codebookSize, talkerVocab, eos, bos;
+  int codecRowOffset, codecRowsPerCodebook, maxTextTokens, maxFrames;
+  DecoderDims talker, codePredictor;
+  int vocChannels, vocConvLayers, vocKernel, harmonics, hop, sampleRate;
+  float f0Min, f0Max;
+};
+
+/** A float32 weight owned by the caller for the duration of Session construction. */
+struct HostTensor {
+  const float* data = nullptr;
+  std::vector<int64_t> dims;
+};
+using WeightMap = std::map<std::string, HostTensor>;
+
+/** Caller-owned views the step results are copied into. */
+struct StepOutput {
+  int32_t* codes;        // [Q]
+  float* talkerLogits;   // [talkerVocab]
+  float* talkerHidden;   // [hidden]
+  float* cpLogits;       // [(Q-1), codebookSize]
+};
+
+struct VocodeResult {
+  double endPhase;
+};
+
+class SessionImpl;
+
+/**
+ * One synthesis at a time over device-resident weights. Step 1 (prefill) always runs eager; in graph
+ * mode the first decode step captures the whole decode step (feedback update, feedback embedding,
+ * talker, greedy pick, code predictor loop) into one CUDA graph, and every decode step replays it.
+ * staleStep = N > 1 reproduces fault stale-feedback@N: at step N the feedback buffer's update node is
+ * disabled, so the step reads frame N-2's codes (the BOS seed when N = 2, as in seed 000).
+ */
+class Session {
+ public:
+  Session(Device device, Mode mode, const Config& config, const WeightMap& weights, int staleStep);
+  ~Session();
+  /** Step 1: text prefill of ids [n]. Resets the talker. Returns the step's time in ms. */
+  double prefill(const int32_t* ids, int n, const StepOutput& out);
+  /** Step s >= 2 (consecutive). Returns the time of the device step in ms (cudaEvent, or host clock when emulated). */
+  double decode(int step, const StepOutput& out);
+  /** Audio of `frames` frames of codes [frames, Q], the first `context` being left context; audio [frames·hop]. */
+  VocodeResult vocode(const int32_t* codes, int frames, int context, double phase0, int64_t noiseStart, float* audio);
+  /** Kernel launches in one decode step (eager) = kernel nodes in the captured graph. */
+  int decodeKernelCount() const;
+  bool graphCaptured() const;
+
+ private:
+  std::unique_ptr<SessionImpl> impl_;
+};
+
+}  // namespace parity
