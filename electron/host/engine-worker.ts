@@ -5,25 +5,32 @@ import { runTask, type WorkerContext } from './tasks/run-task.js';
 import { HEARTBEAT_MS, transferables, type FromWorker, type ToWorker } from './worker-protocol.js';
 
 /**
- * Entry of the engine worker thread (built to dist/: Node 20 cannot start a .ts worker). It runs one
- * task at a time, says it is alive every HEARTBEAT_MS, and stops a task at its next step on cancel.
+ * Entry of the engine worker (built to dist/: Node 20 cannot start a .ts worker), run as a forked
+ * child process (process.send) or a worker thread (parentPort). It runs one task at a time, says it is
+ * alive every HEARTBEAT_MS, and stops a task at its next step on cancel.
  */
 const port = parentPort;
-if (!port) throw new Error('engine-worker.js must run in a worker thread');
+if (!port && !process.send) throw new Error('engine-worker.js must run in a worker thread or a forked process');
+const data: unknown = port ? workerData : JSON.parse(process.env.PARITY_WORKER_DATA ?? '{}');
 
-const send = (msg: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(msg, transfer);
-setInterval(() => send({ type: 'alive' }), HEARTBEAT_MS);
+const send = (msg: FromWorker, transfer: ArrayBuffer[] = []) => (port ? port.postMessage(msg, transfer) : process.send?.(msg));
+const heartbeat = setInterval(() => send({ type: 'alive' }), HEARTBEAT_MS);
+if (!port) heartbeat.unref();
 
 const controllers = new Map<string, AbortController>();
-const context: WorkerContext = { options: workerData ?? {} };
+const context: WorkerContext = { options: (data ?? {}) as WorkerContext['options'] };
+// A forked worker whose host is gone has nothing left to do.
+process.on('disconnect', () => process.exit(0));
 
-port.on('message', (msg: ToWorker) => {
+const onMessage = (msg: ToWorker) => {
   if (msg.type === 'cancel') {
     controllers.get(msg.jobId)?.abort(new CancelledError(`${msg.jobId} cancelled`));
     return;
   }
   void run(msg.jobId, msg.task);
-});
+};
+if (port) port.on('message', onMessage);
+else process.on('message', (msg) => onMessage(msg as ToWorker));
 
 async function run(jobId: string, task: unknown): Promise<void> {
   const controller = new AbortController();

@@ -1,11 +1,14 @@
-import { Worker, type ResourceLimits } from 'node:worker_threads';
+import type { ResourceLimits } from 'node:worker_threads';
 import { CancelledError, ParityError } from '../common/errors.js';
 import type { JobProgress } from '../common/api/jobs.js';
+import { openChannel, type EngineChannel, type IsolationMode } from './worker-channel.js';
 import type { FromWorker, ToWorker } from './worker-protocol.js';
 
 export interface SupervisorOptions {
   /** Built JavaScript entry of the worker (Node 20 cannot start a .ts worker). */
   url: URL;
+  /** A child process (default; safe to kill inside native code) or a worker thread. */
+  isolation?: IsolationMode;
   workerData?: unknown;
   resourceLimits?: ResourceLimits;
   /** No message for this long while a task runs means the worker hangs: it is stopped and replaced. */
@@ -31,7 +34,7 @@ interface Task {
  * or a hang fails only the running task, with an error that says which, and a new worker is started.
  */
 export class WorkerSupervisor {
-  private worker?: Worker;
+  private worker?: EngineChannel;
   private running?: Task;
   private readonly queue: Task[] = [];
   private lastSeen = Date.now();
@@ -49,7 +52,7 @@ export class WorkerSupervisor {
   }
 
   /** The live worker, if any (tests use it to kill the worker from outside). */
-  get current(): Worker | undefined {
+  get current(): EngineChannel | undefined {
     return this.worker;
   }
 
@@ -85,7 +88,7 @@ export class WorkerSupervisor {
     this.running = undefined;
     const worker = this.worker;
     this.worker = undefined;
-    await worker?.terminate();
+    await worker?.kill();
   }
 
   private pump(): void {
@@ -102,32 +105,26 @@ export class WorkerSupervisor {
     this.post({ type: 'run', jobId: task.jobId, task: task.task }, task.transfer);
   }
 
-  private ensureWorker(): Worker {
+  private ensureWorker(): EngineChannel {
     if (this.worker) return this.worker;
-    const worker = new Worker(this.options.url, {
+    const worker = openChannel(this.options.isolation ?? 'process', {
+      url: this.options.url,
       workerData: this.options.workerData,
       resourceLimits: this.options.resourceLimits,
     });
     this.generation++;
     this.worker = worker;
     this.spoke = false;
-    worker.on('message', (msg: FromWorker) => this.onMessage(worker, msg));
-    let deathReason: string | undefined;
-    worker.on('error', (error: Error & { code?: string }) => {
-      deathReason =
-        error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-          ? `ran out of memory (limit ${this.options.resourceLimits?.maxOldGenerationSizeMb ?? 'default'} MB heap)`
-          : `crashed: ${error.message}`;
-    });
-    worker.on('exit', (code) => {
+    worker.onMessage((msg) => this.onMessage(worker, msg as FromWorker));
+    worker.onExit((reason) => {
       if (this.worker !== worker) return; // replaced on purpose
       this.worker = undefined;
-      this.onDeath(deathReason ?? `exited with code ${code}`);
+      this.onDeath(reason);
     });
     return worker;
   }
 
-  private onMessage(worker: Worker, msg: FromWorker): void {
+  private onMessage(worker: EngineChannel, msg: FromWorker): void {
     if (worker !== this.worker) return;
     this.spoke = true;
     this.lastSeen = Date.now();
@@ -158,7 +155,7 @@ export class WorkerSupervisor {
   private replace(reason: string, error?: Error): void {
     const worker = this.worker;
     this.worker = undefined;
-    void worker?.terminate();
+    void worker?.kill();
     this.onDeath(reason, error);
   }
 
@@ -177,6 +174,6 @@ export class WorkerSupervisor {
   }
 
   private post(msg: ToWorker, transfer: ArrayBuffer[] = []): void {
-    this.worker?.postMessage(msg, transfer);
+    this.worker?.post(msg, transfer);
   }
 }

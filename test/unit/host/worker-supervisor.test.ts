@@ -1,13 +1,14 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { WorkerSupervisor, type SupervisorOptions } from '../../../electron/host/worker-supervisor.js';
 
 const url = new URL('./fixtures/test-worker.mjs', import.meta.url);
 let supervisor: WorkerSupervisor | undefined;
 const restarts: string[] = [];
 
+let isolation: 'process' | 'thread' = 'process';
 function start(options: Partial<SupervisorOptions> = {}) {
   restarts.length = 0;
-  supervisor = new WorkerSupervisor({ url, hangTimeoutMs: 800, cancelGraceMs: 500, onRestart: (r) => restarts.push(r), ...options });
+  supervisor = new WorkerSupervisor({ url, isolation, hangTimeoutMs: 800, cancelGraceMs: 500, onRestart: (r) => restarts.push(r), ...options });
   return supervisor;
 }
 const run = (s: WorkerSupervisor, jobId: string, task: unknown, progress: unknown[] = []) =>
@@ -17,7 +18,11 @@ afterEach(async () => {
   await supervisor?.dispose();
 });
 
-describe('WorkerSupervisor', () => {
+describe.each(['process', 'thread'] as const)('WorkerSupervisor (%s)', (mode) => {
+  beforeEach(() => {
+    isolation = mode;
+  });
+
   it('runs tasks in the worker and forwards progress', async () => {
     const s = start();
     const progress: unknown[] = [];
@@ -51,7 +56,7 @@ describe('WorkerSupervisor', () => {
     const s = start();
     const pending = run(s, 'job-1', { do: 'slow', steps: 100, ms: 20 });
     await new Promise((r) => setTimeout(r, 100));
-    await s.current!.terminate();
+    await s.current!.kill();
     await expect(pending).rejects.toThrow(/exited with code 1 during test task/);
     await expect(run(s, 'job-2', { do: 'echo', value: 2 })).resolves.toMatchObject({ echo: 2 });
   });
@@ -76,5 +81,14 @@ describe('WorkerSupervisor', () => {
     s.cancel('job-1');
     await expect(pending).rejects.toMatchObject({ kind: 'cancelled', message: expect.stringMatching(/engine worker was stopped/) });
     await expect(run(s, 'job-2', { do: 'echo', value: 3 })).resolves.toMatchObject({ echo: 3 });
+  });
+});
+
+describe('WorkerSupervisor (process isolation)', () => {
+  it('survives a native abort in the worker, which a worker thread could not contain', async () => {
+    isolation = 'process';
+    const s = start();
+    await expect(run(s, 'job-1', { do: 'native-abort' })).rejects.toThrow(/engine worker was killed by SIGABRT during test task/);
+    await expect(run(s, 'job-2', { do: 'echo', value: 5 })).resolves.toMatchObject({ echo: 5 });
   });
 });
