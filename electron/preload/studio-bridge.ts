@@ -2,6 +2,9 @@ import { z } from 'zod';
 import { createClient, type Envelope } from '../common/api/create-client.js';
 import type { MethodName } from '../common/api/methods.js';
 import type { StudioApi } from '../common/api/studio-api.js';
+import { SHELL_COMMANDS, type StudioShell } from '../common/api/studio-shell.js';
+
+export type { StudioShell };
 
 /** The slice of ipcRenderer the bridge uses, so tests need no Electron. */
 export interface IpcRendererLike {
@@ -33,16 +36,6 @@ export function createIpcStudio(ipc: IpcRendererLike): StudioApi {
       return () => ipc.removeListener('studio:event', onEvent as (event: unknown, ...args: unknown[]) => void);
     },
   });
-}
-
-export const SHELL_COMMANDS = ['import-wavs', 'export-fixture', 'synthesize', 'cancel'] as const;
-export type ShellCommand = (typeof SHELL_COMMANDS)[number];
-
-/** `window.studioShell`: what only the desktop app has (native dialogs, menu commands). */
-export interface StudioShell {
-  openWavs(): Promise<{ paths: string[] }>;
-  chooseExportDir(): Promise<{ path?: string }>;
-  onCommand(listener: (command: ShellCommand) => void): () => void;
 }
 
 export function createStudioShell(ipc: IpcRendererLike): StudioShell {

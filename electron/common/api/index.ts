@@ -12,3 +12,4 @@ export * from './studio-api.js';
 export * from './create-client.js';
 export * from './wire-codec.js';
 export * from './socket-channel.js';
+export * from './studio-shell.js';

@@ -1,0 +1,58 @@
+import type { StateCreator } from 'zustand/vanilla';
+import type { ComparisonResult } from '../../../../electron/common/api/comparison.js';
+import type { JobProgress } from '../../../../electron/common/api/jobs.js';
+import type { StudioApi } from '../../../../electron/common/api/studio-api.js';
+import { ParityError } from '../../../../electron/common/errors.js';
+import type { StudioState } from '../studio-store.js';
+
+export type JobStatus = 'idle' | 'running' | 'done' | 'failed' | 'cancelled';
+
+export interface JobForm {
+  text: string;
+  profileA: string;
+  profileB: string;
+  seed: number;
+}
+
+export interface JobSlice {
+  form: JobForm;
+  jobId?: string;
+  status: JobStatus;
+  progress?: JobProgress;
+  error?: { kind: string; message: string };
+  result?: ComparisonResult;
+  setForm(patch: Partial<JobForm>): void;
+  /** Synthesizes A and B and compares them; progress arrives through `trackProgress`. */
+  start(): Promise<void>;
+  cancel(): Promise<void>;
+  trackProgress(jobId: string, progress: JobProgress): void;
+}
+
+export const createJobSlice =
+  (studio: StudioApi): StateCreator<StudioState, [], [], JobSlice> =>
+  (set, get) => ({
+    form: { text: 'Hello from the parity studio.', profileA: 'eager', profileB: 'graph', seed: 0 },
+    status: 'idle',
+    setForm: (patch) => set((s) => ({ form: { ...s.form, ...patch } })),
+    trackProgress(jobId, progress) {
+      if (get().jobId === jobId && get().status === 'running') set({ progress });
+    },
+    async start() {
+      if (get().status === 'running') return;
+      const { text, profileA, profileB, seed } = get().form;
+      set({ status: 'running', progress: undefined, error: undefined, result: undefined, jobId: undefined });
+      try {
+        const { jobId } = await studio.compare({ text, profileA, profileB, seed });
+        set({ jobId });
+        const result = await studio.comparisonResult({ jobId });
+        set({ status: 'done', result });
+      } catch (error) {
+        const kind = error instanceof ParityError ? error.kind : 'internal';
+        set({ status: kind === 'cancelled' ? 'cancelled' : 'failed', error: { kind, message: (error as Error).message } });
+      }
+    },
+    async cancel() {
+      const { jobId, status } = get();
+      if (jobId && status === 'running') await studio.cancel({ jobId });
+    },
+  });

@@ -1,0 +1,21 @@
+import { createClient } from '../../../electron/common/api/create-client.js';
+import { createSocketChannel, type SocketLike } from '../../../electron/common/api/socket-channel.js';
+import type { Transport } from './transport.js';
+
+/**
+ * Browser mode: StudioApi over a WebSocket to the server that served this page. The token comes from
+ * the URL `parity serve` printed (then removed from the address bar; the server's cookie keeps the page
+ * authorised on reload).
+ */
+export async function wsTransport(location: Location, history: History): Promise<Transport> {
+  const token = new URLSearchParams(location.search).get('token');
+  const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  const url = `${scheme}//${location.host}/ws${token ? `?token=${encodeURIComponent(token)}` : ''}`;
+  if (token) history.replaceState(null, '', location.pathname);
+  const socket = new WebSocket(url);
+  await new Promise<void>((resolve, reject) => {
+    socket.addEventListener('open', () => resolve(), { once: true });
+    socket.addEventListener('error', () => reject(new Error(`could not connect to the studio at ${scheme}//${location.host}/ws (is \`parity serve\` running, and was the page opened with its token?)`)), { once: true });
+  });
+  return { studio: createClient(createSocketChannel(socket as unknown as SocketLike)), kind: 'browser' };
+}
