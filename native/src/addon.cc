@@ -47,7 +47,7 @@ parity::Config config(const Napi::Object& o) {
   c.hop = intField(o, "hop");
   c.sampleRate = intField(o, "sampleRate");
   c.f0Min = floatField(o, "f0Min");
-  c.f0Max = floatField(o, "f0Max");
+  c.f0Range = floatField(o, "f0Range");
   return c;
 }
 

@@ -22,7 +22,7 @@ struct Config {
   int codecRowOffset, codecRowsPerCodebook, maxTextTokens, maxFrames;
   DecoderDims talker, codePredictor;
   int vocChannels, vocConvLayers, vocKernel, harmonics, hop, sampleRate;
-  float f0Min, f0Max;
+  float f0Min, f0Range;
 };
 
 /** A float32 weight owned by the caller for the duration of Session construction. */

@@ -104,12 +104,15 @@ struct VocFramePhaseK {
   float invRate;
   PD void operator()(int f) const {
     float acc = 0.f;
+    double total = 0;
     for (int i = 0; i < hop; i++) {
       float inc = lerpFrame(f0, 1, f, 0, ramp[i]) * invRate;
       within[f * hop + i] = acc;
       acc += inc;
+      total += inc;
     }
-    totals[f] = (double)acc;
+    // ORT's ReduceSum is not a serial float sum; a float64 sum rounded to float32 lands closer to it.
+    totals[f] = (double)(float)total;
   }
 };
 

@@ -66,7 +66,7 @@ inline VocodeResult runVocoder(Executor& ex, VocoderState& v, const Config& c, c
     std::swap(v.x, v.y);
   }
   ex.launch(VocHeadK{v.x, v.headW, v.headB, v.head, C, 3 + K}, frames * (3 + K));
-  ex.launch(VocFrameParamsK{v.head, v.rolloff, v.f0, v.amps, v.noiseGain, K, c.f0Min, c.f0Max - c.f0Min}, frames);
+  ex.launch(VocFrameParamsK{v.head, v.rolloff, v.f0, v.amps, v.noiseGain, K, c.f0Min, c.f0Range}, frames);
   ex.launch(VocFramePhaseK{v.f0, v.ramp, v.within, v.totals, hop, 1.f / (float)c.sampleRate}, frames);
   ex.launch(VocPhaseScanK{v.totals, v.offsets, v.endPhase, v.phase0, frames, context}, 1);
   ex.launch(VocSynthK{v.within, v.offsets, v.amps, v.noiseGain, v.omega, v.ramp, v.audio, K, hop, (uint32_t)noiseStart}, frames * hop);
