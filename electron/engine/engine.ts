@@ -76,7 +76,7 @@ export class Engine {
   synthesize(req: SynthesisRequest, opts: SynthesisOptions = {}): Promise<SynthesisResult> {
     if (this.closed) return Promise.reject(new Error('Engine.synthesize: the engine is closed'));
     const job = this.queue.then(async () => {
-      const plan = await makePlan(this.bundle, this.pool, this.table, req.profile);
+      const plan = await makePlan(this.bundle, this.pool, this.table, req.profile, opts.recordFeeds);
       return synthesizeWith(plan, req, opts);
     });
     this.queue = job.catch(() => undefined);

@@ -1,6 +1,7 @@
 import { BundleError, ProfileError } from '../common/errors.js';
 import type { ExecutionProfile } from '../common/profile/types.js';
 import type { LoadedBundle } from './bundle/load-bundle.js';
+import { FeedTap, type FeedRecorder } from './drill/feed-tap.js';
 import type { NetworkExport } from './bundle/manifest.js';
 import type { OpenedSession } from './ort-session.js';
 import { EagerDecoder, GraphDecoder, RecomputeDecoder, type DecoderRunner, type DecoderShape } from './run/decoder-runners.js';
@@ -25,7 +26,13 @@ function pick(kind: string, exports: Record<string, NetworkExport>, key: string,
  * pooled sessions. eager: graphOptimizationLevel 'disabled', dynamic-shape exports; graph: 'all',
  * static-shape exports; cache=recompute: the dynamic-shape talker re-run over the whole sequence.
  */
-export async function makePlan(bundle: LoadedBundle, pool: SessionPool, table: EmbeddingTable, profile: ExecutionProfile): Promise<SynthesisPlan> {
+export async function makePlan(
+  bundle: LoadedBundle,
+  pool: SessionPool,
+  table: EmbeddingTable,
+  profile: ExecutionProfile,
+  recorder?: FeedRecorder,
+): Promise<SynthesisPlan> {
   if (profile.backend === 'native') throw new ProfileError(`profile "${profile.text}": ${NATIVE_UNAVAILABLE}`, profile.text);
   const m = bundle.manifest;
   const optimize = profile.preset === 'graph';
@@ -47,15 +54,21 @@ export async function makePlan(bundle: LoadedBundle, pool: SessionPool, table: E
   const float = profile.precision === 'fp16' ? 'float16' : 'float32';
   const talkerShape: DecoderShape = { ...m.talker, float, hasHidden: true };
   const cpShape: DecoderShape = { ...m.codePredictor, vocab: m.codebookSize, float, hasHidden: false };
-  const runner = (s: OpenedSession, shape: DecoderShape, mode: 'eager' | 'graph' | 'recompute'): DecoderRunner =>
-    mode === 'recompute' ? new RecomputeDecoder(s.session, shape, clock) : mode === 'graph' ? new GraphDecoder(s.session, shape, clock) : new EagerDecoder(s.session, shape, clock);
+  // Drill-down only: the recorded network's session is wrapped so that its runs at one step are copied.
+  const tap = recorder ? new FeedTap(recorder, profile, m.vocoder.chunkFrames) : undefined;
+  const files = [talkerExp.file, cpExp.file, vocExp.file];
+  const networks = ['talker', 'code-predictor', 'vocoder'] as const;
+  const sessions = opened.map((s, i) => (tap ? tap.wrap(networks[i], files[i], optimize, s.provider, s.session) : s.session));
+  const runner = (i: number, shape: DecoderShape, mode: 'eager' | 'graph' | 'recompute'): DecoderRunner =>
+    mode === 'recompute' ? new RecomputeDecoder(sessions[i], shape, clock) : mode === 'graph' ? new GraphDecoder(sessions[i], shape, clock) : new EagerDecoder(sessions[i], shape, clock);
   const fallback = opened.find((s) => s.fallback)?.fallback;
   return {
     manifest: m,
     profile,
-    talker: runner(opened[0], talkerShape, profile.cache === 'recompute' ? 'recompute' : profile.preset),
-    codePredictor: runner(opened[1], cpShape, profile.preset),
-    vocoder: opened[2].session,
+    talker: runner(0, talkerShape, profile.cache === 'recompute' ? 'recompute' : profile.preset),
+    codePredictor: runner(1, cpShape, profile.preset),
+    vocoder: sessions[2],
+    ...(tap ? { tap } : {}),
     table,
     clock,
     provider: opened.every((s) => s.provider === 'cuda') ? 'cuda' : 'cpu',

@@ -5,6 +5,7 @@ import { uniform } from '../common/sampling/uniform.js';
 import { countNonFinite, logitStats } from '../common/trace/logit-stats.js';
 import type { StageCounts, StepRecord } from '../common/trace/step-record.js';
 import type { BundleManifest } from './bundle/manifest.js';
+import type { FeedTap } from './drill/feed-tap.js';
 import type { OrtSession } from './ort-session.js';
 import { predictCodes } from './run/code-predictor-loop.js';
 import type { DecoderRunner } from './run/decoder-runners.js';
@@ -26,6 +27,8 @@ export interface SynthesisPlan {
   provider: 'cpu' | 'cuda';
   fallback?: string;
   bundleHash: string;
+  /** Set only when SynthesisOptions.recordFeeds asks for a drill-down recording. */
+  tap?: FeedTap;
 }
 
 const zero = (): StageCounts => ({ talker: 0, codePredictor: 0, vocoder: 0 });
@@ -68,6 +71,7 @@ export async function synthesizeWith(plan: SynthesisPlan, req: SynthesisRequest,
   const feedbackBuffer = new Int32Array(q).fill(m.specialCodes.bos);
   for (let s = 1; s <= frames; s++) {
     checkAbort();
+    plan.tap?.enterStep(s);
     const tTalker = performance.now();
     let input: Float32Array;
     if (s === 1) input = plan.table.gather(ids);

@@ -1,6 +1,7 @@
 import type { ExecutionProfile } from '../common/profile/types.js';
 import type { SamplingParams } from '../common/sampling/types.js';
 import type { StageCounts, StepRecord } from '../common/trace/step-record.js';
+import type { FeedRecorder } from './drill/feed-tap.js';
 
 export interface SynthesisRequest {
   text: string;
@@ -21,6 +22,8 @@ export interface SynthesisOptions {
   onProgress?: (p: SynthesisProgress) => void;
   /** Called with each decoded piece of audio (one call for vocoder=full, one per chunk for stream). */
   onAudioChunk?: (samples: Float32Array, offset: number) => void;
+  /** Drill-down: copy the feeds and outputs of one network's runs at one step (electron/engine/drill/). */
+  recordFeeds?: FeedRecorder;
 }
 
 export interface SynthesisTimings {
