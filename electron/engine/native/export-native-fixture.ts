@@ -1,0 +1,141 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseProfile } from '../../common/profile/parse-profile.js';
+import { GREEDY } from '../../common/sampling/types.js';
+import { loadBundle, type LoadedBundle } from '../bundle/load-bundle.js';
+import { makePlan } from '../plan.js';
+import { EmbeddingTable } from '../run/embedding-table.js';
+import { RunClock } from '../run/run-clock.js';
+import { SessionPool } from '../run/session-pool.js';
+import type { DecoderRunner } from '../run/decoder-runners.js';
+import { synthesizeWith } from '../synthesize.js';
+import { tokenizeText } from '../text-input.js';
+import { readNativeModel, type NativeConfig } from './native-weights.js';
+
+/** The fixed prompt of the fixture: 13 characters -> 12 frames of the demo bundle. */
+export const FIXTURE_TEXT = 'Parity check.';
+
+/** Flattens the config to `key value` lines (talker.layers ...), the form native/test/check.cu reads. */
+export function configLines(c: NativeConfig): string {
+  const lines: string[] = [];
+  const walk = (prefix: string, o: object): void => {
+    for (const [k, v] of Object.entries(o)) {
+      if (typeof v === 'object') walk(`${prefix}${k}.`, v as object);
+      else lines.push(`${prefix}${k} ${v}`);
+    }
+  };
+  walk('', c);
+  return lines.join('\n') + '\n';
+}
+
+interface Reference {
+  codes: Int32Array;
+  /** Per step: talker logits, talker hidden, code-predictor logits (Q-1 rows), concatenated. */
+  steps: Float32Array[];
+  audio: Float32Array;
+}
+
+/** ORT CPU run of `profileText` (greedy), recording the raw outputs every step. */
+async function reference(bundle: LoadedBundle, pool: SessionPool, table: EmbeddingTable, profileText: string): Promise<Reference> {
+  const profile = parseProfile(profileText);
+  const plan = await makePlan(bundle, pool, table, profile);
+  const rows: Float32Array[][] = [];
+  const record = (inner: DecoderRunner, talker: boolean): DecoderRunner => ({
+    reset: () => inner.reset(),
+    forward: async (embeds, n, extra) => {
+      const out = await inner.forward(embeds, n, extra);
+      if (talker) rows.push([out.logits, out.hidden as Float32Array]);
+      else rows[rows.length - 1].push(out.logits);
+      return out;
+    },
+  });
+  const result = await synthesizeWith({ ...plan, talker: record(plan.talker, true), codePredictor: record(plan.codePredictor, false) }, { text: FIXTURE_TEXT, profile, seed: 0, sampling: GREEDY });
+  const steps = rows.map((parts) => {
+    const out = new Float32Array(parts.reduce((a, p) => a + p.length, 0));
+    let at = 0;
+    for (const p of parts) {
+      out.set(p, at);
+      at += p.length;
+    }
+    return out;
+  });
+  return { codes: result.codes, steps, audio: result.audio };
+}
+
+const f32Bytes = (parts: Float32Array[]): Uint8Array => {
+  const total = parts.reduce((a, p) => a + p.length, 0);
+  const out = new Float32Array(total);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return new Uint8Array(out.buffer);
+};
+
+/**
+ * Writes the standalone check's fixture: weights.bin + weights.txt (name, offset in floats, count,
+ * dims), config.txt, prompt.txt, and ORT CPU references (greedy, eager) of the fixed prompt:
+ * reference.bin / reference-codes.txt, and the same under fault stale-feedback@N (reference-stale.*).
+ */
+export async function exportNativeFixture(bundleDir: string, outDir: string, staleStep = 2): Promise<string[]> {
+  const bundle = await loadBundle(bundleDir);
+  const model = readNativeModel(bundle);
+  await mkdir(outDir, { recursive: true });
+  const names = Object.keys(model.weights).sort();
+  let offset = 0;
+  const index = names.map((name) => {
+    const t = model.weights[name];
+    const line = `${name} ${offset} ${t.data.length} ${t.dims.join(' ')}`.trimEnd();
+    offset += t.data.length;
+    return line;
+  });
+  const files: [string, Uint8Array | string][] = [
+    ['weights.bin', f32Bytes(names.map((n) => model.weights[n].data))],
+    ['weights.txt', index.join('\n') + '\n'],
+    ['config.txt', configLines(model.config)],
+  ];
+  const { ids, frames } = tokenizeText(FIXTURE_TEXT, bundle.manifest);
+  files.push(['prompt.txt', `text ${FIXTURE_TEXT}\nframes ${frames}\nstale_step ${staleStep}\nids ${ids.join(' ')}\n`]);
+
+  const pool = new SessionPool(bundle);
+  try {
+    const embed = await pool.get('embed', bundle.manifest.embed.export, false, 'cpu');
+    const table = await EmbeddingTable.read(embed.session, bundle.manifest, new RunClock());
+    for (const [suffix, profile] of [['', 'eager'], ['-stale', `eager,fault=stale-feedback@${staleStep}`]]) {
+      const ref = await reference(bundle, pool, table, profile);
+      const q = bundle.manifest.codebooks;
+      const codeLines = Array.from({ length: frames }, (_, f) => `${f + 1} ${Array.from(ref.codes.subarray(f * q, (f + 1) * q)).join(' ')}`);
+      files.push([`reference${suffix}.bin`, f32Bytes([...ref.steps, ref.audio])]);
+      files.push([`reference${suffix}-codes.txt`, codeLines.join('\n') + '\n']);
+    }
+  } finally {
+    await pool.close();
+  }
+  for (const [name, data] of files) await writeFile(join(outDir, name), data);
+  return files.map(([name]) => name);
+}
+
+async function main(argv: string[]): Promise<void> {
+  const arg = (flag: string): string | undefined => {
+    const i = argv.indexOf(flag);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const bundle = arg('--bundle');
+  const out = arg('--out');
+  if (!bundle || !out) {
+    console.error('usage: node dist/electron/engine/native/export-native-fixture.js --bundle DIR --out DIR [--stale-step N]');
+    process.exit(2);
+  }
+  const stale = Number(arg('--stale-step') ?? 2);
+  const written = await exportNativeFixture(resolve(bundle), resolve(out), stale);
+  console.log(`wrote ${written.join(', ')} to ${resolve(out)}`);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  main(process.argv.slice(2)).catch((error: Error) => {
+    console.error(`export-native-fixture: ${error.message}`);
+    process.exit(1);
+  });
+}

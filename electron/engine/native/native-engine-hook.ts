@@ -1,0 +1,29 @@
+import { ProfileError } from '../../common/errors.js';
+import type { LoadedBundle } from '../bundle/load-bundle.js';
+import type { SynthesisOptions, SynthesisRequest, SynthesisResult } from '../types.js';
+import { loadNativeBackend, NativeRunner, type NativeBackend } from './native-backend.js';
+import { checkNativeProfile } from './native-profile.js';
+import { synthesizeNative } from './native-synthesize.js';
+
+let backend: NativeBackend | undefined;
+const runners = new WeakMap<LoadedBundle, NativeRunner>();
+
+/**
+ * What Engine.synthesize calls for backend=native: the profile is checked, then the addon is loaded
+ * (once per process when it works; a failure is re-checked on the next call, so building it later
+ * needs no restart) and the synthesis runs on the GPU. Unavailable -> ProfileError with the reason.
+ */
+export async function synthesizeOnNative(bundle: LoadedBundle, req: SynthesisRequest, opts: SynthesisOptions = {}): Promise<SynthesisResult> {
+  checkNativeProfile(req.profile, req.sampling);
+  if (!backend) {
+    const load = loadNativeBackend();
+    if (!load.ok) throw new ProfileError(`profile "${req.profile.text}": backend=native is not available: ${load.reason}; use backend=ort`, req.profile.text);
+    backend = load.backend;
+  }
+  let runner = runners.get(bundle);
+  if (!runner) {
+    runner = new NativeRunner(backend, bundle);
+    runners.set(bundle, runner);
+  }
+  return synthesizeNative(runner, req, opts);
+}
