@@ -1,0 +1,136 @@
+// Reads the fixture written by export-native-fixture.ts: config, weights, prompt and ORT references.
+#pragma once
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "session.h"
+
+namespace check {
+
+struct FixtureError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+inline std::string slurp(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw FixtureError("cannot read " + path);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+
+/** `key value...` lines. */
+inline std::map<std::string, std::string> keyValues(const std::string& path) {
+  std::map<std::string, std::string> kv;
+  std::istringstream in(slurp(path));
+  std::string line;
+  while (std::getline(in, line)) {
+    size_t sp = line.find(' ');
+    if (sp != std::string::npos) kv[line.substr(0, sp)] = line.substr(sp + 1);
+  }
+  return kv;
+}
+
+struct Fixture {
+  parity::Config config{};
+  std::vector<float> weightData;
+  parity::WeightMap weights;
+  std::vector<int32_t> ids;
+  int frames = 0, staleStep = 0;
+  /** Per reference: codes [frames·Q], per-step floats (logits, hidden, cp logits), audio. */
+  struct Ref {
+    std::vector<int32_t> codes;
+    std::vector<float> data;
+  } clean, stale;
+  size_t stepFloats() const {
+    const parity::Config& c = config;
+    return c.talkerVocab + c.talker.hidden + (size_t)(c.codebooks - 1) * c.codebookSize;
+  }
+};
+
+inline Fixture::Ref readRef(const std::string& dir, const std::string& suffix, const Fixture& fx) {
+  Fixture::Ref r;
+  std::string bin = slurp(dir + "/reference" + suffix + ".bin");
+  size_t expected = (fx.frames * fx.stepFloats() + (size_t)fx.frames * fx.config.hop) * sizeof(float);
+  if (bin.size() != expected) throw FixtureError("reference" + suffix + ".bin: " + std::to_string(bin.size()) + " bytes, expected " + std::to_string(expected));
+  r.data.resize(bin.size() / sizeof(float));
+  std::memcpy(r.data.data(), bin.data(), bin.size());
+  std::istringstream in(slurp(dir + "/reference" + suffix + "-codes.txt"));
+  int step;
+  while (in >> step) {
+    for (int q = 0; q < fx.config.codebooks; q++) {
+      int32_t c;
+      in >> c;
+      r.codes.push_back(c);
+    }
+  }
+  if ((int)r.codes.size() != fx.frames * fx.config.codebooks) throw FixtureError("reference" + suffix + "-codes.txt: wrong number of codes");
+  return r;
+}
+
+inline Fixture readFixture(const std::string& dir) {
+  Fixture fx;
+  auto kv = keyValues(dir + "/config.txt");
+  auto num = [&](const std::string& k) {
+    auto it = kv.find(k);
+    if (it == kv.end()) throw FixtureError("config.txt: missing " + k);
+    return std::stod(it->second);
+  };
+  parity::Config& c = fx.config;
+  c.codebooks = (int)num("codebooks");
+  c.codebookSize = (int)num("codebookSize");
+  c.talkerVocab = (int)num("talkerVocab");
+  c.eos = (int)num("eos");
+  c.bos = (int)num("bos");
+  c.codecRowOffset = (int)num("codecRowOffset");
+  c.codecRowsPerCodebook = (int)num("codecRowsPerCodebook");
+  c.maxTextTokens = (int)num("maxTextTokens");
+  c.maxFrames = (int)num("maxFrames");
+  for (auto [prefix, d] : {std::pair<std::string, parity::DecoderDims*>{"talker.", &c.talker}, {"codePredictor.", &c.codePredictor}}) {
+    *d = {(int)num(prefix + "layers"), (int)num(prefix + "heads"), (int)num(prefix + "kvHeads"), (int)num(prefix + "headDim"),
+          (int)num(prefix + "hidden"), (int)num(prefix + "ffn"), (int)num(prefix + "maxPositions"), (float)num(prefix + "eps")};
+  }
+  c.vocChannels = (int)num("vocChannels");
+  c.vocConvLayers = (int)num("vocConvLayers");
+  c.vocKernel = (int)num("vocKernel");
+  c.harmonics = (int)num("harmonics");
+  c.hop = (int)num("hop");
+  c.sampleRate = (int)num("sampleRate");
+  c.f0Min = (float)num("f0Min");
+  c.f0Range = (float)num("f0Range");
+
+  std::string bin = slurp(dir + "/weights.bin");
+  fx.weightData.resize(bin.size() / sizeof(float));
+  std::memcpy(fx.weightData.data(), bin.data(), bin.size());
+  std::istringstream idx(slurp(dir + "/weights.txt"));
+  std::string line;
+  while (std::getline(idx, line)) {
+    std::istringstream ls(line);
+    std::string name;
+    size_t offset, count;
+    ls >> name >> offset >> count;
+    parity::HostTensor t;
+    int64_t d;
+    while (ls >> d) t.dims.push_back(d);
+    if (offset + count > fx.weightData.size()) throw FixtureError("weights.txt: " + name + " runs past the end of weights.bin");
+    t.data = fx.weightData.data() + offset;
+    fx.weights[name] = t;
+  }
+  auto prompt = keyValues(dir + "/prompt.txt");
+  fx.frames = std::stoi(prompt.at("frames"));
+  fx.staleStep = std::stoi(prompt.at("stale_step"));
+  std::istringstream ids(prompt.at("ids"));
+  int32_t id;
+  while (ids >> id) fx.ids.push_back(id);
+  fx.clean = readRef(dir, "", fx);
+  fx.stale = readRef(dir, "-stale", fx);
+  return fx;
+}
+
+}  // namespace check
