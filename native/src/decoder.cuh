@@ -36,8 +36,8 @@ inline Decoder makeDecoder(Executor& ex, const WeightMap& w, const std::string& 
     std::string p = prefix + "/layers." + std::to_string(l) + ".";
     dec.layers.push_back({
         uploadWeight(ex, w, p + "input_layernorm.weight", {H}),
-        uploadWeight(ex, w, p + "attn.q_rope.q_proj.weight", {H, qd}),
-        uploadWeight(ex, w, p + "attn.k_rope.k_proj.weight", {H, kvd}),
+        uploadWeight(ex, w, p + "attn.q_proj.weight", {H, qd}),
+        uploadWeight(ex, w, p + "attn.k_proj.weight", {H, kvd}),
         uploadWeight(ex, w, p + "attn.v_proj.weight", {H, kvd}),
         uploadWeight(ex, w, p + "attn.o_proj.weight", {qd, H}),
         uploadWeight(ex, w, p + "post_attention_layernorm.weight", {H}),

@@ -64,14 +64,16 @@ function readDecoder(onnx: OnnxInitializers, prefix: string, d: DecoderManifest,
   const { hidden: H, heads, kvHeads, headDim, layers } = d;
   if (heads % kvHeads !== 0) throw new BundleError(`bundle.json: ${prefix}: heads ${heads} is not a multiple of kvHeads ${kvHeads}`, 'bundle.json');
   const ffn = onnx.dims('layers.0.mlp.gate_proj.weight')[1];
-  const put = (name: string, dims: number[]): void => {
-    out[`${prefix}/${name}`] = onnx.tensor(name, dims);
+  const put = (name: string, dims: number[], alias?: string): void => {
+    const stored = alias && !onnx.has(name) && onnx.has(alias) ? alias : name;
+    out[`${prefix}/${name}`] = onnx.tensor(stored, dims);
   };
   for (let l = 0; l < layers; l++) {
     const p = `layers.${l}.`;
     put(`${p}input_layernorm.weight`, [H]);
-    put(`${p}attn.q_rope.q_proj.weight`, [H, heads * headDim]);
-    put(`${p}attn.k_rope.k_proj.weight`, [H, kvHeads * headDim]);
+    // Earlier demo bundles scoped the q/k projections under attn.q_rope / attn.k_rope.
+    put(`${p}attn.q_proj.weight`, [H, heads * headDim], `${p}attn.q_rope.q_proj.weight`);
+    put(`${p}attn.k_proj.weight`, [H, kvHeads * headDim], `${p}attn.k_rope.k_proj.weight`);
     put(`${p}attn.v_proj.weight`, [H, kvHeads * headDim]);
     put(`${p}attn.o_proj.weight`, [heads * headDim, H]);
     put(`${p}post_attention_layernorm.weight`, [H]);
@@ -84,7 +86,7 @@ function readDecoder(onnx: OnnxInitializers, prefix: string, d: DecoderManifest,
   }
   put('norm.weight', [H]);
   put(`const.rope_exponents_${headDim}`, [headDim / 2]);
-  const eps = onnx.scalarInput('layers.0.input_layernorm.norm.add', 1);
+  const eps = onnx.scalarAddend('layers.0.input_layernorm.');
   return { layers, heads, kvHeads, headDim, hidden: H, ffn, maxPositions: d.maxPositions, eps };
 }
 

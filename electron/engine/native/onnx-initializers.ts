@@ -64,6 +64,16 @@ export class OnnxInitializers {
     return this.tensor(input, []).data[0];
   }
 
+  /** The scalar float32 constant added by the first Add node whose name starts with `scope` (RMSNorm eps). */
+  scalarAddend(scope: string): number {
+    for (const [name, node] of this.nodes) {
+      if (!name.startsWith(scope) || node.opType !== 'Add') continue;
+      const constant = (node.input ?? []).find((i) => this.inits.get(i)?.dims?.length === 0);
+      if (constant) return this.tensor(constant, []).data[0];
+    }
+    throw new BundleError(`${this.file}: no Add of a scalar constant under "${scope}" (the native backend reads RMSNorm eps there)`, `${this.file}:${scope}`);
+  }
+
   /** The node that produces value `output`. */
   producer(output: string): onnxProto.onnx.INodeProto | undefined {
     return this.producers.get(output);
