@@ -1,5 +1,7 @@
 import type { Ops } from '../onnx-builder/ops.js';
 import type { Dim } from '../onnx-builder/graph-builder.js';
+import { ropeTables, type Rope } from './rope-tables.js';
+import { buildStaticDecoder } from './static-decoder.js';
 
 /** Sizes of one decoder-only transformer (talker or code predictor). */
 export interface DecoderSpec {
@@ -15,9 +17,10 @@ export interface DecoderSpec {
 }
 
 /**
- * eager: dynamic sequence and past lengths, KV grown by Concat.
- * graph: one token per run, fixed [1, kvHeads, maxPositions, headDim] KV buffers written at the step's
- * position with a one-hot Where, attention masked over the whole buffer; no data-dependent shape.
+ * eager: dynamic sequence and past lengths, KV grown by Concat (this file).
+ * graph: one token per run, fixed [1, kvHeads, maxPositions, headDim] KV buffers written in place at
+ * the step's position by ScatterND, attention masked over the whole buffer; no data-dependent shape
+ * (static-decoder.ts).
  */
 export type DecoderMode = 'eager' | 'graph';
 
@@ -32,20 +35,17 @@ export interface DecoderIo {
   hidden: string;
 }
 
-/** ln(10000), written out so that no JS transcendental decides the weights' bytes. */
-const LN_THETA: Record<number, number> = { 10000: 9.210340371976184 };
-
 /**
  * Declares the HF-Optimum-named inputs/outputs and builds the decoder stack; returns the final hidden.
  * Inputs: inputs_embeds, attention_mask, position_ids, past_key_values.{i}.key|value.
  * Outputs declared here: present.{i}.key|value (the caller adds logits and last_hidden_state).
  */
 export function buildDecoder(o: Ops, spec: DecoderSpec, opts: DecoderOptions): DecoderIo {
+  if (opts.mode === 'graph') return buildStaticDecoder(o, spec, opts);
   const { g } = o;
-  const eager = opts.mode === 'eager';
-  const S: Dim = eager ? 'sequence_length' : 1;
-  const P: Dim = eager ? 'past_sequence_length' : spec.maxPositions;
-  const T: Dim = eager ? 'total_sequence_length' : spec.maxPositions;
+  const S: Dim = 'sequence_length';
+  const P: Dim = 'past_sequence_length';
+  const T: Dim = 'total_sequence_length';
   const x0 = g.input('inputs_embeds', o.float, [1, S, spec.hidden]);
   const mask = g.input('attention_mask', 'int64', [1, T]);
   const pos = g.input('position_ids', 'int64', [1, S]);
@@ -55,13 +55,13 @@ export function buildDecoder(o: Ops, spec: DecoderSpec, opts: DecoderOptions): D
   }));
 
   const rope = g.within('rope', () => ropeTables(o, pos, spec));
-  const masks = g.within('mask', () => attentionMask(o, mask, pos, past[0].key, spec, eager));
+  const allowed = g.within('mask', () => attentionMask(o, mask, pos, past[0].key));
 
   let x = x0;
   for (let i = 0; i < spec.layers; i++) {
     x = g.within(`layers.${i}`, () => {
       const attnIn = g.within('input_layernorm', () => o.rmsNorm(x, o.param('weight', [spec.hidden], 0.1, 1), spec.eps));
-      const attn = g.within('attn', () => attention(o, attnIn, past[i], rope, masks, spec, eager));
+      const attn = g.within('attn', () => attention(o, attnIn, past[i], rope, allowed, spec));
       g.output(attn.presentKey, `present.${i}.key`, o.float, [1, spec.kvHeads, T, spec.headDim]);
       g.output(attn.presentValue, `present.${i}.value`, o.float, [1, spec.kvHeads, T, spec.headDim]);
       const h = o.op('Add', [x, attn.out]);
@@ -75,24 +75,6 @@ export function buildDecoder(o: Ops, spec: DecoderSpec, opts: DecoderOptions): D
   return { hidden };
 }
 
-interface Rope {
-  cos: string;
-  sin: string;
-}
-
-/** cos/sin [1, 1, S, headDim/2] from position_ids, inv_freq = exp(-ln(theta)·2i/headDim), in float32. */
-export function ropeTables(o: Ops, pos: string, spec: DecoderSpec): Rope {
-  const half = spec.headDim / 2;
-  const lnTheta = LN_THETA[spec.ropeTheta];
-  if (lnTheta === undefined) throw new Error(`ropeTheta ${spec.ropeTheta}: no ln written out`);
-  const exps = Array.from({ length: half }, (_, i) => (-lnTheta * (2 * i)) / spec.headDim);
-  const invFreq = o.op('Exp', [o.constant(`rope_exponents_${spec.headDim}`, 'float32', [half], exps)]);
-  const p = o.op('Unsqueeze', [o.cast(pos, 'float32'), o.ints([2])]);
-  const freqs = o.op('Unsqueeze', [o.op('Mul', [p, invFreq]), o.ints([1])]);
-  const toFloat = (x: string): string => (o.float === 'float32' ? x : o.cast(x, o.float));
-  return { cos: toFloat(o.op('Cos', [freqs])), sin: toFloat(o.op('Sin', [freqs])) };
-}
-
 /** Rotate-half RoPE on x [1, h, S, headDim]. */
 export function applyRope(o: Ops, x: string, r: Rope, headDim: number): string {
   const half = headDim / 2;
@@ -103,32 +85,17 @@ export function applyRope(o: Ops, x: string, r: Rope, headDim: number): string {
   return o.g.node('Concat', [a, b], { attrs: { axis: 3 } });
 }
 
-interface Masks {
-  /** [1, 1, 1, S, T] bool: key j visible to query i (causal and attention_mask). */
-  allowed: string;
-  /** graph mode: [1, 1, M, 1] bool one-hot of the step's position in the KV buffer. */
-  writeAt?: string;
-}
-
-function attentionMask(o: Ops, mask: string, pos: string, pastKey: string, spec: DecoderSpec, eager: boolean): Masks {
-  let kpos: string;
-  if (eager) {
-    // T = past length + S, read from the shapes (the graph's only shape arithmetic, all static per run).
-    const pastLen = o.op('Shape', [pastKey], { start: 2, end: 3 });
-    const seqLen = o.op('Shape', [pos], { start: 1, end: 2 });
-    const total = o.op('Squeeze', [o.op('Add', [pastLen, seqLen]), o.ints([0])]);
-    kpos = o.op('Range', [o.intScalar(0), total, o.intScalar(1)]);
-  } else {
-    const m = spec.maxPositions;
-    kpos = o.constant(`positions_${m}`, 'int64', [m], Array.from({ length: m }, (_, i) => i));
-  }
+/** [1, 1, 1, S, T] bool: key j visible to query i (causal and attention_mask). */
+function attentionMask(o: Ops, mask: string, pos: string, pastKey: string): string {
+  // T = past length + S, read from the shapes (the graph's only shape arithmetic, all static per run).
+  const pastLen = o.op('Shape', [pastKey], { start: 2, end: 3 });
+  const seqLen = o.op('Shape', [pos], { start: 1, end: 2 });
+  const total = o.op('Squeeze', [o.op('Add', [pastLen, seqLen]), o.ints([0])]);
+  const kpos = o.op('Range', [o.intScalar(0), total, o.intScalar(1)]);
   const qpos = o.op('Unsqueeze', [pos, o.ints([2])]);
   const causal = o.op('LessOrEqual', [kpos, qpos]);
   const visible = o.op('Unsqueeze', [o.cast(mask, 'bool'), o.ints([1])]);
-  const allowed = o.op('Unsqueeze', [o.op('And', [causal, visible]), o.ints([1, 2])]);
-  if (eager) return { allowed };
-  const onehot = o.op('Equal', [kpos, o.reshape(pos, [1])]);
-  return { allowed, writeAt: o.reshape(onehot, [1, 1, spec.maxPositions, 1]) };
+  return o.op('Unsqueeze', [o.op('And', [causal, visible]), o.ints([1, 2])]);
 }
 
 interface AttentionOut {
@@ -143,9 +110,8 @@ function attention(
   x: string,
   past: { key: string; value: string },
   rope: Rope,
-  masks: Masks,
+  allowed: string,
   spec: DecoderSpec,
-  eager: boolean,
 ): AttentionOut {
   const { heads, kvHeads, headDim, hidden } = spec;
   const group = heads / kvHeads;
@@ -159,20 +125,12 @@ function attention(
   const q = o.g.within('q_rope', () => applyRope(o, qProj, rope, headDim));
   const k = o.g.within('k_rope', () => applyRope(o, kProj, rope, headDim));
   const v = proj('v_proj', kvHeads);
-  let presentKey: string;
-  let presentValue: string;
-  if (eager) {
-    presentKey = o.g.node('Concat', [past.key, k], { attrs: { axis: 2 }, name: o.g.fullName('kv_write.key') });
-    presentValue = o.g.node('Concat', [past.value, v], { attrs: { axis: 2 }, name: o.g.fullName('kv_write.value') });
-  } else {
-    const at = masks.writeAt as string;
-    presentKey = o.g.node('Where', [at, k, past.key], { name: o.g.fullName('kv_write.key') });
-    presentValue = o.g.node('Where', [at, v, past.value], { name: o.g.fullName('kv_write.value') });
-  }
+  const presentKey = o.g.node('Concat', [past.key, k], { attrs: { axis: 2 }, name: o.g.fullName('kv_write.key') });
+  const presentValue = o.g.node('Concat', [past.value, v], { attrs: { axis: 2 }, name: o.g.fullName('kv_write.value') });
   const qg = o.reshape(q, [1, kvHeads, group, -1, headDim]);
   const kt = o.transpose(o.reshape(presentKey, [1, kvHeads, 1, -1, headDim]), [0, 1, 2, 4, 3]);
   const scores = o.op('Mul', [o.matmul(qg, kt), o.floatScalar(1 / Math.sqrt(headDim))], undefined, o.g.fullName('scores'));
-  const masked = o.op('Where', [masks.allowed, scores, o.floatScalar(-Infinity)]);
+  const masked = o.op('Where', [allowed, scores, o.floatScalar(-Infinity)]);
   const probs = o.op('Softmax', [masked], { axis: -1 }, o.g.fullName('softmax'));
   const ctx = o.matmul(probs, o.reshape(presentValue, [1, kvHeads, 1, -1, headDim]));
   const merged = o.reshape(o.transpose(o.reshape(ctx, [1, heads, -1, headDim]), [0, 2, 1, 3]), [0, 0, heads * headDim]);

@@ -78,15 +78,22 @@ export class GraphBuilder {
   }
 
   /** Adds one node; returns its output names (one per `outputs` count). `name` sets the node/first output. */
-  node(op: string, inputs: string[], opts: { name?: string; attrs?: Record<string, AttrValue>; outputs?: number } = {}): string {
+  node(op: string, inputs: string[], opts: { name?: string; attrs?: Record<string, AttrValue>; outputs?: number; outputNames?: string[] } = {}): string {
     return this.nodeMulti(op, inputs, opts)[0];
   }
 
-  nodeMulti(op: string, inputs: string[], opts: { name?: string; attrs?: Record<string, AttrValue>; outputs?: number } = {}): string[] {
+  /** `outputNames` names the node's outputs (e.g. a graph output written by the node itself, with no Identity copy). */
+  nodeMulti(
+    op: string,
+    inputs: string[],
+    opts: { name?: string; attrs?: Record<string, AttrValue>; outputs?: number; outputNames?: string[] } = {},
+  ): string[] {
     const base = opts.name ?? this.fullName(op.toLowerCase());
     const nodeName = this.unique(base);
-    const count = opts.outputs ?? 1;
-    const outs = Array.from({ length: count }, (_, i) => (i === 0 ? nodeName : this.unique(`${nodeName}:${i}`)));
+    const count = opts.outputNames?.length ?? opts.outputs ?? 1;
+    const outs = opts.outputNames
+      ? opts.outputNames.map((n) => (this.claim(n), n))
+      : Array.from({ length: count }, (_, i) => (i === 0 ? nodeName : this.unique(`${nodeName}:${i}`)));
     const attribute = Object.entries(opts.attrs ?? {}).map(([k, v]) => attributeProto(k, v));
     this.nodes.push({ name: nodeName, opType: op, input: inputs, output: outs, attribute });
     return outs;

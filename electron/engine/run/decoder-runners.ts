@@ -111,16 +111,20 @@ export class RecomputeDecoder implements DecoderRunner {
 
 /**
  * graph: static shapes. One token per run through fixed [1, kvHeads, maxPositions, headDim] buffers
- * that the graph writes at the step's position; two buffer sets alternate as past/present, and every
- * input and output tensor is allocated once and reused (session.run(feeds, fetches)).
+ * that the graph writes in place at the step's row (ScatterND): one buffer set is bound as both
+ * past_key_values.* and present.*, so no step copies a KV buffer. Every input and output tensor, and
+ * the feeds and fetches maps themselves, are allocated once and reused (session.run(feeds, fetches)).
+ * The returned logits/hidden (fp32) are views of the reused outputs: valid until the next forward.
  */
 export class GraphDecoder implements DecoderRunner {
-  private readonly sets: OrtTensor[][];
+  private readonly kv: OrtTensor[];
   private readonly embeds: OrtTensor;
-  private readonly mask: OrtTensor;
-  private readonly position: OrtTensor;
+  private readonly mask: BigInt64Array;
+  private readonly position: BigInt64Array;
   private readonly logits: OrtTensor;
   private readonly hidden?: OrtTensor;
+  private readonly feeds: Feeds;
+  private readonly fetches: Feeds;
   private length = 0;
 
   constructor(
@@ -129,44 +133,48 @@ export class GraphDecoder implements DecoderRunner {
     private readonly clock: RunClock,
   ) {
     const kv = [1, d.kvHeads, d.maxPositions, d.headDim];
-    this.sets = [0, 1].map(() => Array.from({ length: 2 * d.layers }, () => zeroTensor(d.float, kv)));
+    this.kv = Array.from({ length: 2 * d.layers }, () => zeroTensor(d.float, kv));
     this.embeds = zeroTensor(d.float, [1, 1, d.hidden]);
-    this.mask = i64Tensor(new BigInt64Array(d.maxPositions), [1, d.maxPositions]);
-    this.position = i64Tensor(new BigInt64Array(1), [1, 1]);
+    this.mask = new BigInt64Array(d.maxPositions);
+    this.position = new BigInt64Array(1);
     this.logits = zeroTensor(d.float, [1, 1, d.vocab]);
     if (d.hasHidden) this.hidden = zeroTensor(d.float, [1, 1, d.hidden]);
+    this.feeds = { inputs_embeds: this.embeds, attention_mask: i64Tensor(this.mask, [1, d.maxPositions]), position_ids: i64Tensor(this.position, [1, 1]) };
+    this.fetches = { logits: this.logits };
+    if (this.hidden) this.fetches.last_hidden_state = this.hidden;
+    for (let i = 0; i < d.layers; i++) {
+      this.feeds[`past_key_values.${i}.key`] = this.fetches[`present.${i}.key`] = this.kv[2 * i];
+      this.feeds[`past_key_values.${i}.value`] = this.fetches[`present.${i}.value`] = this.kv[2 * i + 1];
+    }
   }
 
   reset(): void {
     this.length = 0;
-    (this.mask.data as BigInt64Array).fill(0n);
+    this.mask.fill(0n);
     // Stale buffer contents are masked out, but zeroing keeps a reset run identical to a fresh one.
-    for (const set of this.sets) for (const t of set) (t.data as Float32Array | Uint16Array).fill(0);
+    for (const t of this.kv) (t.data as Float32Array | Uint16Array).fill(0);
   }
 
-  async forward(embeds: Float32Array, n: number, extra: Feeds = {}): Promise<DecoderOutput> {
+  async forward(embeds: Float32Array, n: number, extra?: Feeds): Promise<DecoderOutput> {
     const { d } = this;
     if (this.length + n > d.maxPositions) throw new RangeError(`graph decoder: position ${this.length + n} exceeds maxPositions ${d.maxPositions}`);
+    if (extra) Object.assign(this.feeds, extra);
     for (let t = 0; t < n; t++) {
       const row = embeds.subarray(t * d.hidden, (t + 1) * d.hidden);
       if (d.float === 'float16') (this.embeds.data as Uint16Array).set(toHalfArray(row));
       else (this.embeds.data as Float32Array).set(row);
-      (this.position.data as BigInt64Array)[0] = BigInt(this.length);
-      (this.mask.data as BigInt64Array)[this.length] = 1n;
-      const past = this.sets[this.length % 2];
-      const present = this.sets[(this.length + 1) % 2];
-      const feeds: Feeds = { ...extra, inputs_embeds: this.embeds, attention_mask: this.mask, position_ids: this.position };
-      const fetches: Feeds = { logits: this.logits };
-      if (this.hidden) fetches.last_hidden_state = this.hidden;
-      for (let i = 0; i < d.layers; i++) {
-        feeds[`past_key_values.${i}.key`] = past[2 * i];
-        feeds[`past_key_values.${i}.value`] = past[2 * i + 1];
-        fetches[`present.${i}.key`] = present[2 * i];
-        fetches[`present.${i}.value`] = present[2 * i + 1];
-      }
-      await this.clock.time(() => run(this.session, feeds, fetches));
+      this.position[0] = BigInt(this.length);
+      this.mask[this.length] = 1n;
+      await this.clock.time(() => run(this.session, this.feeds, this.fetches));
       this.length++;
     }
-    return { logits: lastRow(this.logits, d.vocab), hidden: this.hidden ? lastRow(this.hidden, d.hidden) : undefined };
+    return { logits: lastView(this.logits, d.vocab), hidden: this.hidden ? lastView(this.hidden, d.hidden) : undefined };
   }
+}
+
+/** fp32: a view of the tensor's last `width` values (no copy); fp16: converted to a new float32 array. */
+function lastView(t: OrtTensor, width: number): Float32Array {
+  const data = t.data as Float32Array | Uint16Array;
+  const row = data.subarray(data.length - width);
+  return row instanceof Uint16Array ? fromHalfArray(row) : row;
 }

@@ -1,0 +1,24 @@
+import type { Ops } from '../onnx-builder/ops.js';
+import type { DecoderSpec } from './decoder-graph.js';
+
+export interface Rope {
+  cos: string;
+  sin: string;
+}
+
+/** ln(10000), written out so that no JS transcendental decides the weights' bytes. */
+const LN_THETA: Record<number, number> = { 10000: 9.210340371976184 };
+
+/** cos/sin [1, 1, S, headDim/2] from position_ids, inv_freq = exp(-ln(theta)·2i/headDim), in float32. */
+export function ropeTables(o: Ops, pos: string, spec: DecoderSpec): Rope {
+  const half = spec.headDim / 2;
+  const lnTheta = LN_THETA[spec.ropeTheta];
+  if (lnTheta === undefined) throw new Error(`ropeTheta ${spec.ropeTheta}: no ln written out`);
+  const exps = Array.from({ length: half }, (_, i) => (-lnTheta * (2 * i)) / spec.headDim);
+  const invFreq = o.op('Exp', [o.constant(`rope_exponents_${spec.headDim}`, 'float32', [half], exps)]);
+  const p = o.op('Unsqueeze', [o.cast(pos, 'float32'), o.ints([2])]);
+  const freqs = o.op('Unsqueeze', [o.op('Mul', [p, invFreq]), o.ints([1])]);
+  const toFloat = (x: string): string => (o.float === 'float32' ? x : o.cast(x, o.float));
+  return { cos: toFloat(o.op('Cos', [freqs])), sin: toFloat(o.op('Sin', [freqs])) };
+}
+
