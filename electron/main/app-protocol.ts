@@ -1,4 +1,4 @@
-import { normalize, join, sep } from 'node:path';
+import { join, normalize, resolve, sep } from 'node:path';
 
 /**
  * The renderer is served from `app://studio/` rather than file://, so the sender check has a real
@@ -27,6 +27,7 @@ export function appUrlToFile(url: string, rendererDir: string): string | undefin
   } catch {
     return undefined;
   }
-  const file = normalize(join(rendererDir, path === '/' ? 'index.html' : path));
-  return file.startsWith(normalize(rendererDir) + sep) ? file : undefined;
+  const base = resolve(rendererDir);
+  const file = normalize(join(base, path === '/' ? 'index.html' : path));
+  return file.startsWith(base + sep) ? file : undefined;
 }

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
-import { extname, join, normalize, sep } from 'node:path';
+import { extname, join, normalize, resolve, sep } from 'node:path';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -23,8 +23,9 @@ export async function readStatic(root: string, urlPath: string): Promise<{ body:
   } catch {
     return undefined;
   }
-  const file = normalize(join(root, path));
-  if (!file.startsWith(normalize(root) + sep)) return undefined;
+  const base = resolve(root); // no trailing separator, whatever the caller passed
+  const file = normalize(join(base, path));
+  if (!file.startsWith(base + sep)) return undefined;
   if (!existsSync(file) || !(await stat(file)).isFile()) return undefined;
   return { body: await readFile(file), type: TYPES[extname(file)] ?? 'application/octet-stream' };
 }

@@ -23,7 +23,8 @@ beforeAll(async () => {
   writeFileSync(join(staticDir, 'assets', 'app.js'), 'console.log(1)');
   writeFileSync(join(root, 'secret.txt'), 'outside the static folder');
   host = new StudioHost({ dataDir: join(root, 'data') });
-  server = await startStudioServer({ studio: host, staticDir, port: 0 });
+  // A trailing separator, as `parity serve` passes it, must not change what is served.
+  server = await startStudioServer({ studio: host, staticDir: `${staticDir}/`, port: 0 });
   base = `127.0.0.1:${server.port}`;
 });
 afterAll(async () => {

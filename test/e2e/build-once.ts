@@ -1,0 +1,17 @@
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { ensureBuilt } from '../unit/host/ensure-built.js';
+
+function newestMtime(dir: string): number {
+  return Math.max(0, ...readdirSync(dir, { recursive: true }).map((f) => statSync(join(dir, String(f))).mtimeMs));
+}
+
+/** dist/ (tsc) and dist/renderer (Vite) must reflect the sources before `parity serve` runs. */
+export function buildOnce(): void {
+  ensureBuilt();
+  if (!existsSync('dist/electron/cli/main.js')) execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'pipe' });
+  const index = 'dist/renderer/index.html';
+  const stale = !existsSync(index) || statSync(index).mtimeMs < Math.max(newestMtime('renderer'), newestMtime('electron/common/api'));
+  if (stale) execFileSync('npx', ['vite', 'build', '--logLevel', 'error'], { stdio: 'pipe' });
+}

@@ -1,0 +1,94 @@
+import { mkdirSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { buildOnce } from './build-once.js';
+import { startServe, type Served } from './serve-process.js';
+
+// Browser mode end to end: the built renderer in Debian's Chromium against a real `parity serve`.
+const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+// 190 bytes: under the demo bundle's 200-byte text limit, long enough for its 180-frame cap (≈2 s a side here).
+const LONG = 'A long prompt so that the demo talker runs to its frame limit. '.repeat(3).slice(0, 190);
+
+let served: Served;
+let browser: Browser;
+
+beforeAll(async () => {
+  buildOnce();
+  mkdirSync('test-results', { recursive: true });
+  served = await startServe();
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+});
+afterAll(async () => {
+  await browser?.close();
+  await served?.stop();
+});
+
+async function openStudio(): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1100, height: 760 } });
+  await page.goto(served.url);
+  await page.getByTestId('bundle-name').waitFor({ timeout: 30_000 });
+  return page;
+}
+
+describe('studio in Chromium (browser mode)', () => {
+  it('synthesizes eager vs graph, shows step progress, then the verdict and metrics', async () => {
+    const page = await openStudio();
+    expect(page.url()).not.toContain('token='); // removed from the address bar; the cookie keeps the session
+    await page.getByLabel('Prompt').fill(LONG);
+    await page.getByRole('button', { name: 'Synthesize A/B' }).click();
+    await expect.poll(() => page.getByTestId('progress-label').textContent(), { timeout: 20_000 }).toMatch(/Profile [AB]: talker step \d+ of \d+/);
+    await page.screenshot({ path: 'test-results/e2e-progress.png' });
+    const verdict = page.getByTestId('verdict');
+    await verdict.waitFor({ timeout: 30_000 });
+    expect(await verdict.textContent()).toMatch(/^(Identical|Within tolerance|Diverged)/);
+    expect(await page.getByRole('row', { name: /Correlation/ }).textContent()).toMatch(/Correlation \(lag 0\)-?[01]\.\d{6}/);
+    await page.screenshot({ path: 'test-results/e2e-verdict.png' });
+    await page.close();
+  });
+
+  it('cancels a long synthesis', async () => {
+    const page = await openStudio();
+    await page.getByLabel('Prompt').fill(LONG);
+    await page.getByRole('button', { name: 'Synthesize A/B' }).click();
+    await expect.poll(() => page.getByTestId('progress-label').textContent(), { timeout: 20_000 }).toMatch(/Profile A: talker step/);
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => page.getByTestId('job-status').textContent(), { timeout: 10_000 }).toBe('Cancelled.');
+    expect(await page.getByTestId('verdict').count()).toBe(0);
+    await page.screenshot({ path: 'test-results/e2e-cancelled.png' });
+    await page.close();
+  });
+
+  it('shows a clear error for a bad profile string, inline and from the host', async () => {
+    const page = await openStudio();
+    await page.getByLabel('Profile B').fill('graph,vocodr=stream');
+    expect(await page.getByLabel('Profile B').getAttribute('aria-invalid')).toBe('true');
+    expect(await page.locator('#field-profileB-issue').textContent()).toContain('vocodr');
+    await page.getByRole('button', { name: 'Synthesize A/B' }).click();
+    const error = page.getByTestId('job-error');
+    await error.waitFor({ timeout: 10_000 });
+    expect(await error.textContent()).toMatch(/^Bad profile: compare: profileB: profile "graph,vocodr=stream": .*"vocodr"/);
+    await page.screenshot({ path: 'test-results/e2e-bad-profile.png' });
+    await page.close();
+  });
+
+  it('the served studio refuses pages and sockets without the token, and binds loopback', async () => {
+    expect(served.url.startsWith('http://127.0.0.1:')).toBe(true);
+    const page = await browser.newPage();
+    const noToken = await page.goto(`http://127.0.0.1:${served.port}/`);
+    expect(noToken!.status()).toBe(401);
+    const wrong = await page.goto(`http://127.0.0.1:${served.port}/?token=not-the-token`);
+    expect(wrong!.status()).toBe(401);
+    // From that unauthorised page, a WebSocket to the API must not open.
+    const opened = await page.evaluate(
+      (port) =>
+        new Promise<string>((resolve) => {
+          const ws = new WebSocket(`ws://127.0.0.1:${port}/ws?token=wrong`);
+          ws.onopen = () => resolve('open');
+          ws.onerror = () => resolve('refused');
+        }),
+      served.port,
+    );
+    expect(opened).toBe('refused');
+    await page.close();
+  });
+});
