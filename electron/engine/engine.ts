@@ -1,4 +1,5 @@
 import { loadBundle, type LoadedBundle } from './bundle/load-bundle.js';
+import { synthesizeOnNative } from './native/native-engine-hook.js';
 import { makePlan } from './plan.js';
 import { EmbeddingTable } from './run/embedding-table.js';
 import { RunClock } from './run/run-clock.js';
@@ -76,6 +77,7 @@ export class Engine {
   synthesize(req: SynthesisRequest, opts: SynthesisOptions = {}): Promise<SynthesisResult> {
     if (this.closed) return Promise.reject(new Error('Engine.synthesize: the engine is closed'));
     const job = this.queue.then(async () => {
+      if (req.profile.backend === 'native') return synthesizeOnNative(this.bundle, req, opts);
       const plan = await makePlan(this.bundle, this.pool, this.table, req.profile, opts.recordFeeds);
       return synthesizeWith(plan, req, opts);
     });

@@ -17,7 +17,7 @@ export async function synthesizeOnNative(bundle: LoadedBundle, req: SynthesisReq
   checkNativeProfile(req.profile, req.sampling);
   if (!backend) {
     const load = loadNativeBackend();
-    if (!load.ok) throw new ProfileError(`profile "${req.profile.text}": backend=native is not available: ${load.reason}; use backend=ort`, req.profile.text);
+    if (!load.ok) throw new ProfileError(`profile "${req.profile.text}": backend=native is not available: the native CUDA addon cannot run here: ${load.reason}; use backend=ort`, req.profile.text);
     backend = load.backend;
   }
   let runner = runners.get(bundle);

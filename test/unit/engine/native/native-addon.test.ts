@@ -77,7 +77,7 @@ describe('native backend availability', () => {
     if (load.ok) return expect(load.backend.device).toBe('cuda');
     const req = { text: 'Hi.', profile: parseProfile('graph,backend=native'), seed: 0, sampling: GREEDY };
     await expect(synthesizeOnNative(bundle, req)).rejects.toThrow(ProfileError);
-    await expect(synthesizeOnNative(bundle, req)).rejects.toThrow(`profile "graph,backend=native": backend=native is not available: ${load.reason}; use backend=ort`);
+    await expect(synthesizeOnNative(bundle, req)).rejects.toThrow(`profile "graph,backend=native": backend=native is not available: the native CUDA addon cannot run here: ${load.reason}; use backend=ort`);
   });
 });
 
