@@ -26,7 +26,9 @@ app.whenReady().then(() => {
     const file = appUrlToFile(request.url, rendererDir);
     return file ? net.fetch(pathToFileURL(file).href) : new Response('not found', { status: 404 });
   });
-  const studio = new StudioHost({ dataDir: dataDirFlag ?? app.getPath('userData'), bundleDir: bundleFlag });
+  // A packaged app carries the prebuilt demo bundle in its resources (electron-builder.yml extraResources).
+  const packagedDemo = app.isPackaged ? join(process.resourcesPath, 'demo-bundle') : undefined;
+  const studio = new StudioHost({ dataDir: dataDirFlag ?? app.getPath('userData'), bundleDir: bundleFlag ?? packagedDemo });
   registerStudioIpc(ipcMain, studio, isAppUrl);
   registerShellIpc(ipcMain, dialog, isAppUrl);
 
