@@ -11,7 +11,7 @@ import { predictCodes } from './run/code-predictor-loop.js';
 import type { DecoderRunner } from './run/decoder-runners.js';
 import type { EmbeddingTable } from './run/embedding-table.js';
 import type { RunClock } from './run/run-clock.js';
-import { runVocoder } from './run/vocode.js';
+import { Vocoding } from './run/vocode.js';
 import { tokenizeText } from './text-input.js';
 import type { SynthesisOptions, SynthesisRequest, SynthesisResult } from './types.js';
 
@@ -66,6 +66,9 @@ export async function synthesizeWith(plan: SynthesisPlan, req: SynthesisRequest,
   const steps: StepRecord[] = [];
   const talkerStepMs: number[] = [];
   const cpMs: number[] = [];
+  let stepRunMs = 0;
+  const masked = new Float32Array(m.talker.vocab);
+  const vocoding = new Vocoding(plan, frames, checkAbort, opts, nanFault?.stage === 'vocoder' ? nanFault.step : undefined);
   plan.talker.reset();
   // graph: the audio-feedback codes live in one persistent buffer, rewritten after each step.
   const feedbackBuffer = new Int32Array(q).fill(m.specialCodes.bos);
@@ -73,6 +76,7 @@ export async function synthesizeWith(plan: SynthesisPlan, req: SynthesisRequest,
     checkAbort();
     plan.tap?.enterStep(s);
     const tTalker = performance.now();
+    const runBefore = plan.clock.ms;
     let input: Float32Array;
     if (s === 1) input = plan.table.gather(ids);
     else {
@@ -88,7 +92,7 @@ export async function synthesizeWith(plan: SynthesisPlan, req: SynthesisRequest,
     if (poisoned('talker', s)) input[0] = NaN;
     const out = await plan.talker.forward(input, s === 1 ? ids.length : 1);
     const talkerStats = logitStats(out.logits);
-    const masked = Float32Array.from(out.logits);
+    masked.set(out.logits);
     masked[m.specialCodes.eos] = -Infinity; // EOS only where the frame count ends the loop
     const code0 = pick(s)(masked, 0);
     const tc = countNonFinite(out.logits);
@@ -98,6 +102,7 @@ export async function synthesizeWith(plan: SynthesisPlan, req: SynthesisRequest,
     const tCp = performance.now();
     const frame = await predictCodes(plan.codePredictor, plan.table, q, out.hidden as Float32Array, code0, pick(s), poisoned('code-predictor', s));
     const frameMs = performance.now() - tCp;
+    stepRunMs += plan.clock.ms - runBefore;
     codes.set(frame.codes, (s - 1) * q);
     talkerStepMs.push(talkerMs);
     cpMs.push(frameMs);
@@ -111,12 +116,11 @@ export async function synthesizeWith(plan: SynthesisPlan, req: SynthesisRequest,
       timesMs: { talker: talkerMs, codePredictor: frameMs },
     });
     opts.onProgress?.({ stage: 'talker', step: s, totalSteps: frames });
+    await vocoding.framesReady(codes, s);
   }
 
   checkAbort();
-  const tVoc = performance.now();
-  const audio = await runVocoder(plan, codes, frames, steps, checkAbort, opts, nanFault?.stage === 'vocoder' ? nanFault.step : undefined);
-  const vocoderMs = performance.now() - tVoc;
+  const audio = await vocoding.finish(codes, steps);
 
   const nan = zero();
   const inf = zero();
@@ -138,8 +142,9 @@ export async function synthesizeWith(plan: SynthesisPlan, req: SynthesisRequest,
       talkerPrefillMs: talkerStepMs[0] ?? 0,
       talkerStepMs,
       codePredictorFrameMs: cpMs,
-      vocoderMs,
+      vocoderMs: vocoding.ms,
       sessionRunMs: plan.clock.ms,
+      stepSessionRunMs: stepRunMs,
     },
     numerics: { nan, inf },
     executionProvider: plan.provider,

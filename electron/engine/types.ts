@@ -36,6 +36,8 @@ export interface SynthesisTimings {
   vocoderMs: number;
   /** Sum of the time spent inside ORT session.run calls. */
   sessionRunMs: number;
+  /** The part of sessionRunMs spent in the talker and code-predictor steps (the rest of a step's time is JS). */
+  stepSessionRunMs?: number;
 }
 
 export interface SynthesisResult {

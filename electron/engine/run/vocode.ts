@@ -2,55 +2,88 @@ import { countNonFinite } from '../../common/trace/logit-stats.js';
 import type { StepRecord } from '../../common/trace/step-record.js';
 import type { SynthesisPlan } from '../synthesize.js';
 import type { SynthesisOptions } from '../types.js';
-import { decodeFrames } from './vocoder-runner.js';
+import { decodeFrames, type VocoderShape } from './vocoder-runner.js';
 
 /**
- * vocoder=full: one run over every frame. vocoder=stream: chunks of `chunkFrames` frames, each
- * re-decoding up to `leftContextFrames` earlier frames as left context and starting from the phase
- * the previous chunk ended on; fault no-left-context drops both (context 0, phase 0).
- * NaN/Inf counts of the audio are added to each frame's step record (stage vocoder).
+ * The vocoder stage of one synthesis. vocoder=full: one run over every frame, after the loop.
+ * vocoder=stream: chunks of `chunkFrames` frames, each decoded as soon as its last frame exists (so
+ * the first audio arrives while the talker is still running), re-decoding up to `leftContextFrames`
+ * earlier frames as left context and starting from the phase the previous chunk ended on; fault
+ * no-left-context drops both (context 0, phase 0). NaN/Inf counts of the audio are added to each
+ * frame's step record (stage vocoder) by finish().
  */
-export async function runVocoder(
-  plan: SynthesisPlan,
-  codes: Int32Array,
-  frames: number,
-  steps: StepRecord[],
-  checkAbort: () => void,
-  opts: SynthesisOptions,
-  poisonStep?: number,
-): Promise<Float32Array> {
-  const m = plan.manifest;
-  const hop = m.hopLength;
-  const shape = { codebooks: m.codebooks, hop };
-  const poison = poisonStep === undefined ? undefined : poisonStep - 1;
-  const audio = new Float32Array(frames * hop);
-  if (plan.profile.vocoder === 'full') {
-    opts.onProgress?.({ stage: 'vocoder', step: 0, totalSteps: 1 });
-    const out = await decodeFrames(plan.vocoder, shape, plan.clock, codes, 0, frames, 0, 0, poison);
-    audio.set(out.audio);
-    opts.onAudioChunk?.(out.audio, 0);
-    opts.onProgress?.({ stage: 'vocoder', step: 1, totalSteps: 1 });
-  } else {
-    const chunk = m.vocoder.chunkFrames;
-    const noContext = plan.profile.faults.some((f) => f.kind === 'no-left-context');
-    const total = Math.ceil(frames / chunk);
-    let phase = 0;
-    for (let start = 0, i = 0; start < frames; start += chunk, i++) {
-      checkAbort();
-      const end = Math.min(frames, start + chunk);
-      const context = noContext ? 0 : Math.min(m.vocoder.leftContextFrames, start);
-      const out = await decodeFrames(plan.vocoder, shape, plan.clock, codes, start - context, end, context, noContext ? 0 : phase, poison);
-      phase = out.endPhase;
-      audio.set(out.audio, start * hop);
-      opts.onAudioChunk?.(out.audio, start * hop);
-      opts.onProgress?.({ stage: 'vocoder', step: i + 1, totalSteps: total });
+export class Vocoding {
+  readonly audio: Float32Array;
+  /** Wall time spent decoding, ms. */
+  ms = 0;
+  private readonly shape: VocoderShape;
+  private readonly poison?: number;
+  private readonly stream: boolean;
+  private readonly chunk: number;
+  private readonly totalChunks: number;
+  private next = 0;
+  private chunks = 0;
+  private phase = 0;
+
+  constructor(
+    private readonly plan: SynthesisPlan,
+    private readonly frames: number,
+    private readonly checkAbort: () => void,
+    private readonly opts: SynthesisOptions,
+    poisonStep?: number,
+  ) {
+    const m = plan.manifest;
+    this.shape = { codebooks: m.codebooks, hop: m.hopLength };
+    this.poison = poisonStep === undefined ? undefined : poisonStep - 1;
+    this.audio = new Float32Array(frames * m.hopLength);
+    this.stream = plan.profile.vocoder === 'stream';
+    this.chunk = m.vocoder.chunkFrames;
+    this.totalChunks = Math.ceil(frames / this.chunk);
+  }
+
+  /** `done` frames of `codes` [frames, q] exist: stream decodes every chunk they complete. */
+  async framesReady(codes: Int32Array, done: number): Promise<void> {
+    if (!this.stream) return;
+    while (this.next < this.frames && Math.min(this.frames, this.next + this.chunk) <= done) await this.decodeChunk(codes);
+  }
+
+  /** Decodes what is left and returns the whole utterance's audio. */
+  async finish(codes: Int32Array, steps: StepRecord[]): Promise<Float32Array> {
+    const hop = this.shape.hop;
+    if (this.stream) await this.framesReady(codes, this.frames);
+    else {
+      const t0 = performance.now();
+      this.opts.onProgress?.({ stage: 'vocoder', step: 0, totalSteps: 1 });
+      const out = await decodeFrames(this.plan.vocoder, this.shape, this.plan.clock, codes, 0, this.frames, 0, 0, this.poison);
+      this.audio.set(out.audio);
+      this.ms += performance.now() - t0;
+      this.opts.onAudioChunk?.(out.audio, 0);
+      this.opts.onProgress?.({ stage: 'vocoder', step: 1, totalSteps: 1 });
     }
+    for (let f = 0; f < this.frames; f++) {
+      const c = countNonFinite(this.audio.subarray(f * hop, (f + 1) * hop));
+      const r = steps[f];
+      if (r.nan) r.nan.vocoder = c.nan;
+      if (r.inf) r.inf.vocoder = c.inf;
+    }
+    return this.audio;
   }
-  for (let f = 0; f < frames; f++) {
-    const c = countNonFinite(audio.subarray(f * hop, (f + 1) * hop));
-    const r = steps[f];
-    if (r.nan) r.nan.vocoder = c.nan;
-    if (r.inf) r.inf.vocoder = c.inf;
+
+  private async decodeChunk(codes: Int32Array): Promise<void> {
+    this.checkAbort();
+    const t0 = performance.now();
+    const m = this.plan.manifest;
+    const noContext = this.plan.profile.faults.some((f) => f.kind === 'no-left-context');
+    const start = this.next;
+    const end = Math.min(this.frames, start + this.chunk);
+    const context = noContext ? 0 : Math.min(m.vocoder.leftContextFrames, start);
+    const out = await decodeFrames(this.plan.vocoder, this.shape, this.plan.clock, codes, start - context, end, context, noContext ? 0 : this.phase, this.poison);
+    this.phase = out.endPhase;
+    this.audio.set(out.audio, start * this.shape.hop);
+    this.next = end;
+    this.chunks++;
+    this.ms += performance.now() - t0;
+    this.opts.onAudioChunk?.(out.audio, start * this.shape.hop);
+    this.opts.onProgress?.({ stage: 'vocoder', step: this.chunks, totalSteps: this.totalChunks });
   }
-  return audio;
 }
