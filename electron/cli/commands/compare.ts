@@ -2,9 +2,11 @@ import type { Command } from '@commander-js/extra-typings';
 import { parseProfile } from '../../common/profile/parse-profile.js';
 import { stringifyReport } from '../../common/report/json-number.js';
 import type { ComparisonReport } from '../../common/report/comparison-report.js';
+import { drillLines } from '../../common/report/drill-lines.js';
 import { compareProfiles } from '../../engine/comparison/compare-profiles.js';
 import { profileFixtureFiles } from '../../engine/comparison/comparison-files.js';
 import { openEngine } from '../../engine/comparison/open-engine.js';
+import { DEFAULT_DRILL_TOLERANCE, drillDivergence } from '../../engine/drill/drill-step.js';
 import { reportTime } from '../../engine/comparison/read-inputs.js';
 import { writeFixtureFolder } from '../../host/fixture/write-fixture-folder.js';
 import { action } from '../fail.js';
@@ -65,6 +67,8 @@ export function registerCompare(program: Command): void {
     .option('--logit-rel-tol <x>', 'relative tolerance on logit statistics (default 0)', nonNegative('a tolerance'))
     .option('--audio-tol <x>', 'absolute tolerance per audio sample (default 1e-4)', nonNegative('a tolerance'))
     .option('--max-lag-ms <ms>', 'cross-correlation lag search range, ± ms (default 50)', positive('milliseconds'))
+    .option('--drill', 're-run the first divergent step with every node output promoted to a graph output; report the first input and node that differ or hold a NaN')
+    .option('--drill-tol <x>', 'per-element absolute tolerance of --drill (default 1e-4)', nonNegative('a tolerance'))
     .option('--fail-on <verdict>', 'exit 1 when the verdict is "diverged" (or anything but identical: "within-tolerance")', parseFailOn);
   addSamplingOptions(command).action(
     action('compare', async (o) => {
@@ -82,11 +86,19 @@ export function registerCompare(program: Command): void {
         );
         bar.stop();
         const { report } = comparison;
-        const view = comparisonView(report, o.out);
-        if (o.out !== undefined) {
-          await writeFixtureFolder(o.out, profileFixtureFiles(comparison, renderComparisonMarkdown(view)), { force: o.force });
+        if (o.drill) {
+          const tolerance = { ...DEFAULT_DRILL_TOLERANCE, ...(o.drillTol === undefined ? {} : { abs: o.drillTol }) };
+          report.drill = await drillDivergence(engine, { text: o.text, profileA: o.a, profileB: o.b, seed: report.rerun.seed, sampling, tolerance }, report.divergence);
         }
-        process.stdout.write(o.json ? stringifyReport(report) + '\n' : renderComparisonText(view));
+        const view = comparisonView(report, o.out);
+        if (o.drill) view.command += ' --drill' + (o.drillTol === undefined ? '' : ` --drill-tol ${o.drillTol}`);
+        const drill = report.drill ? drillLines(report.drill) : [];
+        if (o.out !== undefined) {
+          const section = drill.length ? ['### Drill-down', '', ...drill.map((l) => `- ${l.trim()}`), '', ''].join('\n') : '';
+          const markdown = renderComparisonMarkdown(view).replace('### Reproduce', `${section}### Reproduce`);
+          await writeFixtureFolder(o.out, profileFixtureFiles(comparison, markdown), { force: o.force });
+        }
+        process.stdout.write(o.json ? stringifyReport(report) + '\n' : renderComparisonText(view) + (drill.length ? '\n' + drill.join('\n') + '\n' : ''));
         if (o.out !== undefined && !o.json) process.stdout.write(`\nwrote ${o.out}/ (a.wav, b.wav, diff.wav, a.jsonl, b.jsonl, report.json, report.md)\n`);
         process.exitCode = failOnStatus(report.verdict, o.failOn);
       } finally {

@@ -4,6 +4,7 @@ import { Divergence } from '../forensics/divergence.js';
 import { Tolerances } from '../forensics/tolerances.js';
 import { StageCounts, StepRecord } from '../trace/step-record.js';
 import { TraceHeader } from '../trace/trace-format.js';
+import { DrillReport } from './drill.js';
 import { JsonNumber } from './json-number.js';
 import { Metrics } from './metrics.js';
 import { AudioSource, LoudnessCurves, ParityReport, REPORT_SCHEMA, Verdict } from './report.js';
@@ -71,6 +72,8 @@ export const ComparisonReport = ParityReport.extend({
   divergence: Divergence,
   rerun: RerunSpec,
   integrity: Integrity.optional(),
+  /** `parity compare --drill`: the first node inside the first divergent step (drill.ts). */
+  drill: DrillReport.optional(),
 });
 export type ComparisonReport = z.infer<typeof ComparisonReport>;
 

@@ -1,0 +1,55 @@
+import type { DrillFinding, DrillReport } from './drill.js';
+
+const num = (x: number): string => (Number.isFinite(x) ? String(Number(x.toPrecision(3))) : String(x));
+
+function nodeText(f: DrillFinding): string {
+  const detail = [f.opType, f.layer === undefined ? undefined : `layer ${f.layer}`].filter(Boolean).join(', ');
+  const out = f.output && f.output !== f.name ? ` output ${f.output}` : '';
+  return `${f.name}${out}${detail ? ` (${detail})` : ''}`;
+}
+
+function inputText(f: DrillFinding): string {
+  return `input ${f.name}${f.role ? ` (${f.role})` : ''}`;
+}
+
+/** "max |Δ| 0.52" or "1 NaN on side B" (both when both apply). */
+function howText(f: DrillFinding): string {
+  const parts: string[] = [];
+  if (f.nanCount > 0) parts.push(`${f.nanCount} NaN on side ${f.side === 'both' ? 'A and B' : f.side}`);
+  // With a NaN on one side the largest |Δ| is NaN: the NaN count says it.
+  if (f.differing > 0 && !Number.isNaN(f.maxAbsDiff)) parts.push(`max |Δ| ${num(f.maxAbsDiff)} over ${f.differing} element(s)`);
+  return parts.join(', ');
+}
+
+/** The one-line `summary` of a drill report. */
+export function drillSummary(d: Omit<DrillReport, 'summary'>, note?: string): string {
+  if (d.status === 'no-divergence') return 'no divergent step: A and B match at every step within the tolerances, so nothing differs to drill into';
+  if (d.status === 'not-comparable') return `step ${d.step}, ${d.network}: ${note ?? 'the two sides have no comparable run at this step'}`;
+  const where = `step ${d.step} (${d.network})`;
+  if (d.status === 'nothing-differs' || (!d.input && !d.node)) {
+    const unmatched = d.unmatched > 0 ? ` (${d.unmatched} node outputs of A have no counterpart in B and were not compared)` : '';
+    return `${where}: nothing differs: all ${d.compared} compared tensors (inputs and node outputs) match within |Δ| ≤ ${d.tolerance.abs}${d.tolerance.rel ? ` + ${d.tolerance.rel}·|x|` : ''}${unmatched}`;
+  }
+  const node = d.node ? `${d.node.nanCount > 0 ? 'the NaN first appears at node' : 'first node whose output differs:'} ${nodeText(d.node)}, ${howText(d.node)}` : 'no node output differs';
+  if (d.input) {
+    const nan = d.input.nanCount > 0;
+    return `${inputText(d.input)} ${nan ? 'holds a NaN' : 'differs'} at ${where}, ${howText(d.input)}: the ${nan ? 'NaN' : 'difference'} entered through the network input; ${node}`;
+  }
+  return `${where}: all inputs match; ${node}`;
+}
+
+/** The lines `parity compare --drill` prints and report.md shows. */
+export function drillLines(d: DrillReport): string[] {
+  const lines = [`Drill-down: ${d.summary}`];
+  if (d.status !== 'found' && d.status !== 'nothing-differs') return lines;
+  if (d.run) lines.push(`  run ${d.run.index + 1} of ${d.run.count} in the step: ${d.run.what}`);
+  if (d.a && d.b) lines.push(`  models: A ${d.a.file} (${d.a.optimize ? 'optimised' : 'unoptimised'}), B ${d.b.file} (${d.b.optimize ? 'optimised' : 'unoptimised'})`);
+  const stats = (f: DrillFinding, label: string): string =>
+    `  ${label} ${f.name}: A [${num(f.a.min)}, ${num(f.a.max)}] mean ${num(f.a.mean)} NaN ${f.a.nan}; B [${num(f.b.min)}, ${num(f.b.max)}] mean ${num(f.b.mean)} NaN ${f.b.nan}`;
+  if (d.input) lines.push(stats(d.input, 'input'));
+  if (d.node) lines.push(stats(d.node, 'node'));
+  const replay = d.replayMaxAbsDiff ? `; re-run vs recorded outputs max |Δ| A ${num(d.replayMaxAbsDiff.a)}, B ${num(d.replayMaxAbsDiff.b)}` : '';
+  lines.push(`  tolerance |Δ| ≤ ${d.tolerance.abs}${d.tolerance.rel ? ` + ${d.tolerance.rel}·|x|` : ''} per element; ${d.compared} tensors compared, ${d.skipped} skipped (shapes differ), ${d.unmatched} node outputs of A without a counterpart in B${replay}`);
+  if (d.inputShapesDiffer?.length) lines.push(`  inputs with different shapes on A and B (not compared): ${d.inputShapesDiffer.join(', ')}`);
+  return lines;
+}

@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { DivergenceStage } from '../forensics/divergence.js';
+import { JsonNumber } from './json-number.js';
+
+/**
+ * `drill` section of a comparison report (`parity compare --drill`, docs/drill.md): inside the first
+ * divergent step, the network input and the first node (in topological order) whose output differs
+ * beyond tolerance or holds a NaN, found by re-running that step's network with every intermediate
+ * tensor promoted to a graph output.
+ */
+
+export const DrillNetwork = z.enum(['talker', 'code-predictor', 'vocoder']);
+export type DrillNetwork = z.infer<typeof DrillNetwork>;
+
+export const TensorSummary = z.object({
+  shape: z.array(z.number().int().nonnegative()),
+  min: JsonNumber,
+  max: JsonNumber,
+  mean: JsonNumber,
+  nan: z.number().int().nonnegative(),
+  inf: z.number().int().nonnegative(),
+});
+export type TensorSummary = z.infer<typeof TensorSummary>;
+
+/** One tensor of both sides: a network input, or one output of a node. */
+export const DrillFinding = z.object({
+  kind: z.enum(['input', 'node']),
+  /** Input name, or node name (the node's first output name in the demo builder). */
+  name: z.string(),
+  opType: z.string().optional(),
+  /** The node output compared (a node may have several). */
+  output: z.string().optional(),
+  /** Decoder layer index read from the name (`layers.2.attn.softmax` → 2). */
+  layer: z.number().int().nonnegative().optional(),
+  /** What the input carries, e.g. "audio feedback: sum of the previous frame's code embeddings". */
+  role: z.string().optional(),
+  /** Largest |A − B| over the elements (NaN when one side is NaN where the other is not). */
+  maxAbsDiff: JsonNumber,
+  /** Elements beyond tolerance (NaN mismatches included). */
+  differing: z.number().int().nonnegative(),
+  /** NaN elements, both sides together. */
+  nanCount: z.number().int().nonnegative(),
+  /** Which side holds a NaN: A, B, both, or null when neither. */
+  side: z.enum(['A', 'B', 'both']).nullable(),
+  a: TensorSummary,
+  b: TensorSummary,
+});
+export type DrillFinding = z.infer<typeof DrillFinding>;
+
+export const DrillModel = z.object({ file: z.string(), optimize: z.boolean(), provider: z.string(), runs: z.number().int().nonnegative() });
+
+export const DrillReport = z.object({
+  /**
+   * no-divergence: the localiser found no divergent step (nothing to drill); found: an input or a node
+   * differs; nothing-differs: every compared tensor matches within tolerance; not-comparable: one side
+   * has no run of the network at that step (e.g. it stopped earlier).
+   */
+  status: z.enum(['no-divergence', 'found', 'nothing-differs', 'not-comparable']),
+  step: z.number().int().positive().nullable(),
+  /** The localiser's stage that chose the network. */
+  divergenceStage: DivergenceStage.nullable(),
+  network: DrillNetwork.nullable(),
+  a: DrillModel.optional(),
+  b: DrillModel.optional(),
+  /** Which session.run of the step (0-based, aligned from the last run) holds the finding, and what it computed. */
+  run: z.object({ index: z.number().int().nonnegative(), count: z.number().int().nonnegative(), what: z.string() }).optional(),
+  /** An element matches when |a − b| ≤ abs + rel·max(|a|, |b|); NaN matches nothing (a NaN is always reported). */
+  tolerance: z.object({ abs: z.number().nonnegative(), rel: z.number().nonnegative() }),
+  /** The first network input that differs or holds a NaN: the difference entered through it. */
+  input: DrillFinding.nullable(),
+  /** The first node output, in topological order, that differs or holds a NaN. */
+  node: DrillFinding.nullable(),
+  /**
+   * Tensors compared (inputs and node outputs present on both sides, up to the finding), and those
+   * skipped: shapes differ, or integer/bool node outputs of runs whose input shapes differ.
+   */
+  compared: z.number().int().nonnegative(),
+  skipped: z.number().int().nonnegative(),
+  /** Node outputs of A (up to the finding) with no corresponding node in B: two exports built differently. */
+  unmatched: z.number().int().nonnegative(),
+  /** Inputs whose shapes differ between the sides (not compared), e.g. a dynamic vs a fixed-size KV cache. */
+  inputShapesDiffer: z.array(z.string()).optional(),
+  /** Largest |Δ| between each side's declared outputs in the drill re-run and in the recorded run (0: reproduced exactly). */
+  replayMaxAbsDiff: z.object({ a: JsonNumber, b: JsonNumber }).optional(),
+  /** One line: where the difference starts. */
+  summary: z.string(),
+});
+export type DrillReport = z.infer<typeof DrillReport>;
