@@ -72,42 +72,45 @@ struct QkvRopeK {
   }
 };
 
-/** Causal grouped-query attention over cache positions [0, *pos0 + row]; i over n·heads·hd. */
-struct AttentionK {
-  static constexpr const char* name = "attention";
+/** Attention scores q·k·scale of query row r, head h against cache position t <= *pos0 + r; i over n·heads·maxPos. */
+struct ScoresK {
+  static constexpr const char* name = "attention_scores";
   const float* q;
   const float* kc;
+  const int* pos0;
+  float* scores;  // [n, heads, maxPos]
+  int heads, kv, hd, maxPos;
+  float scale;
+  PD void operator()(int i) const {
+    int r = i / (heads * maxPos), h = (i / maxPos) % heads, t = i % maxPos;
+    if (t > *pos0 + r) return;
+    const float* qr = q + r * heads * hd + h * hd;
+    const float* k = kc + ((h / (heads / kv)) * maxPos + t) * hd;
+    float s = 0.f;
+    for (int e = 0; e < hd; e++) s += qr[e] * k[e];
+    scores[i] = s * scale;
+  }
+};
+
+/** Causal grouped-query attention: softmax over positions [0, *pos0 + row], times V; i over n·heads·hd. */
+struct AttentionK {
+  static constexpr const char* name = "attention";
+  const float* scores;
   const float* vc;
   const int* pos0;
   float* out;  // [n, heads·hd]
   int heads, kv, hd, maxPos;
-  float scale;
   PD void operator()(int i) const {
     int r = i / (heads * hd), h = (i / hd) % heads, d = i % hd;
     int p = *pos0 + r;
-    int g = h / (heads / kv);
-    const float* qr = q + r * heads * hd + h * hd;
-    const float* K = kc + g * maxPos * hd;
-    const float* V = vc + g * maxPos * hd;
+    const float* s = scores + (r * heads + h) * maxPos;
+    const float* V = vc + (h / (heads / kv)) * maxPos * hd;
     float m = -INFINITY;
-    for (int t = 0; t <= p; t++) {
-      float s = 0.f;
-      for (int e = 0; e < hd; e++) s += qr[e] * K[t * hd + e];
-      s *= scale;
-      m = s > m ? s : m;
-    }
+    for (int t = 0; t <= p; t++) m = s[t] > m ? s[t] : m;
     float sum = 0.f;
-    for (int t = 0; t <= p; t++) {
-      float s = 0.f;
-      for (int e = 0; e < hd; e++) s += qr[e] * K[t * hd + e];
-      sum += expf(s * scale - m);
-    }
+    for (int t = 0; t <= p; t++) sum += expf(s[t] - m);
     float acc = 0.f;
-    for (int t = 0; t <= p; t++) {
-      float s = 0.f;
-      for (int e = 0; e < hd; e++) s += qr[e] * K[t * hd + e];
-      acc += (expf(s * scale - m) / sum) * V[t * hd + d];
-    }
+    for (int t = 0; t <= p; t++) acc += (expf(s[t] - m) / sum) * V[t * hd + d];
     out[i] = acc;
   }
 };

@@ -18,7 +18,7 @@ struct Decoder {
   std::vector<LayerWeights> layers;
   float *finalNorm, *ropeExp;
   float *kc, *vc;                   // [layers, kvHeads, maxPositions, headDim]
-  float *x, *xn, *h, *q, *att, *act; // [maxRows, ...]
+  float *x, *xn, *h, *q, *att, *act, *scores; // [maxRows, ...]
 };
 
 inline float* uploadWeight(Executor& ex, const WeightMap& w, const std::string& name, const std::vector<int64_t>& dims) {
@@ -30,7 +30,9 @@ inline float* uploadWeight(Executor& ex, const WeightMap& w, const std::string& 
 
 /** Uploads `prefix/...` weights (names as in decoder-graph.ts) and allocates the cache and scratch. */
 inline Decoder makeDecoder(Executor& ex, const WeightMap& w, const std::string& prefix, const DecoderDims& d, int maxRows) {
-  Decoder dec{d, maxRows, {}, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr, nullptr};
+  Decoder dec{};
+  dec.d = d;
+  dec.maxRows = maxRows;
   const int64_t H = d.hidden, qd = d.heads * d.headDim, kvd = d.kvHeads * d.headDim, F = d.ffn;
   for (int l = 0; l < d.layers; l++) {
     std::string p = prefix + "/layers." + std::to_string(l) + ".";
@@ -57,12 +59,13 @@ inline Decoder makeDecoder(Executor& ex, const WeightMap& w, const std::string& 
   dec.q = ex.allocN<float>(maxRows * qd);
   dec.att = ex.allocN<float>(maxRows * qd);
   dec.act = ex.allocN<float>(maxRows * F);
+  dec.scores = ex.allocN<float>((size_t)maxRows * d.heads * d.maxPositions);
   return dec;
 }
 
 /**
  * Runs dec.x [n, hidden] at positions *pos0 .. *pos0 + n - 1 through every layer (writing the KV cache)
- * and the final RMSNorm of the last row into hiddenOut [hidden]. 7 launches per layer + 1.
+ * and the final RMSNorm of the last row into hiddenOut [hidden]. 8 launches per layer + 1.
  */
 inline void forward(Executor& ex, Decoder& dec, int n, const int* pos0, float* hiddenOut) {
   const DecoderDims& d = dec.d;
@@ -76,7 +79,8 @@ inline void forward(Executor& ex, Decoder& dec, int n, const int* pos0, float* h
     ex.launch(RmsNormK{dec.x, L.inNorm, dec.xn, H, d.eps}, n * H);
     ex.launch(QkvRopeK{dec.xn, L.wq, L.wk, L.wv, dec.ropeExp, pos0, dec.q, kc, vc, H, d.heads, d.kvHeads, d.headDim, d.maxPositions},
               n * (d.heads + 2 * d.kvHeads) * d.headDim);
-    ex.launch(AttentionK{dec.q, kc, vc, pos0, dec.att, d.heads, d.kvHeads, d.headDim, d.maxPositions, scale}, n * qd);
+    ex.launch(ScoresK{dec.q, kc, pos0, dec.scores, d.heads, d.kvHeads, d.headDim, d.maxPositions, scale}, n * d.heads * d.maxPositions);
+    ex.launch(AttentionK{dec.scores, vc, pos0, dec.att, d.heads, d.kvHeads, d.headDim, d.maxPositions}, n * qd);
     ex.launch(MatmulK{dec.att, L.wo, dec.x, dec.h, qd, H}, n * H);
     ex.launch(RmsNormK{dec.h, L.postNorm, dec.xn, H, d.eps}, n * H);
     ex.launch(GateUpK{dec.xn, L.wg, L.wu, dec.act, H, F}, n * F);
