@@ -54,8 +54,10 @@ describe.each(['process', 'thread'] as const)('WorkerSupervisor (%s)', (mode) =>
 
   it('survives being terminated from outside mid-task', async () => {
     const s = start();
-    const pending = run(s, 'job-1', { do: 'slow', steps: 100, ms: 20 });
-    await new Promise((r) => setTimeout(r, 100));
+    let started!: () => void;
+    const running = new Promise<void>((r) => (started = r));
+    const pending = s.run('job-1', 'test task', { do: 'slow', steps: 100, ms: 20 }, () => started());
+    await running; // mid-task: the worker has reported a step
     await s.current!.kill();
     await expect(pending).rejects.toThrow(/exited with code 1 during test task/);
     await expect(run(s, 'job-2', { do: 'echo', value: 2 })).resolves.toMatchObject({ echo: 2 });
