@@ -1,6 +1,6 @@
 /**
- * The JSON that `parity bench` writes (bench/results.json). `analysis` is filled now; engine profile
- * timings (`profiles`), their ratios and memory figures are added by the engine bench later.
+ * The JSON that `parity bench` writes (bench/results.json): machine, engine timings per execution
+ * profile, their ratios (all from one interleaved run), memory over repeated syntheses, and analysis.
  */
 export interface MachineInfo {
   cpus: number;
@@ -25,12 +25,66 @@ export interface AnalysisBench {
   runs: number;
 }
 
+export interface Spread {
+  median: number;
+  p90: number;
+}
+
+/** One execution profile on the demo bundle, a 40-character prompt, greedy; medians over the repetitions. */
+export interface ProfileBench {
+  /** Talker step 1 (the text prefill), ms. */
+  talkerPrefillMs: number;
+  /** Talker decode steps (step ≥ 2), pooled over the repetitions, ms; includes the step's JS (feedback, stats, sampling). */
+  talkerStepMs: Spread;
+  /** The code predictor's whole loop for one frame (Q − 1 codes), ms. */
+  codePredictorFrameMs: Spread;
+  /** Vocoder wall time per second of audio, ms/s. */
+  vocoderMsPerAudioSecond: number;
+  /** Real-time factor: whole synthesis wall time / audio duration. */
+  rtf: number;
+  /** From the synthesize call to the first onAudioChunk, ms. */
+  firstAudioMs: number;
+  /** Share of talker + code-predictor step time spent outside session.run (feeds, sampling, copies). */
+  jsOverheadShare: number;
+  /** Audio frames per synthesis (the prompt's length in frames). */
+  frames: number;
+}
+
+export interface EngineRatios {
+  /** eager talker decode-step median / graph's (> 1: graph faster). */
+  graphVsEagerTalkerStep: number;
+  /** eager code-predictor frame median / graph's. */
+  graphVsEagerCodePredictorFrame: number;
+  /** graph,cache=recompute talker decode-step median / graph's (kv cache reuse vs re-running the sequence). */
+  kvVsRecomputeStep: number;
+}
+
+export interface MemoryBench {
+  /** heapUsed after the last of `syntheses` runs minus after the first, each measured after a full GC, MB. */
+  heapGrowthMbOver20: number;
+  /** Largest resident set size seen during the memory runs, MB. */
+  rssPeakMb: number;
+  syntheses: number;
+  profile: string;
+  /** Whether a full GC ran before each heap reading (false: the growth figure includes garbage). */
+  gc: boolean;
+}
+
+export interface EngineBenchMeta {
+  text: string;
+  /** Timed synthesis rounds; each round runs every profile once, order rotated. */
+  repetitions: number;
+  warmupRounds: number;
+  bundleHash: string;
+}
+
 export interface BenchResults {
   schema: 'tts-parity-bench/1';
   createdAt: string;
   machine: MachineInfo;
   analysis: AnalysisBench;
-  profiles?: Record<string, unknown>;
-  ratios?: Record<string, unknown>;
-  memory?: Record<string, unknown>;
+  engine?: EngineBenchMeta;
+  profiles?: Record<string, ProfileBench>;
+  ratios?: EngineRatios;
+  memory?: MemoryBench;
 }

@@ -3,27 +3,38 @@ import { dirname } from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import type { Command } from '@commander-js/extra-typings';
 import { stringifyReport } from '../../common/report/json-number.js';
+import { Engine, resolveDemoBundle } from '../../engine/engine.js';
 import { benchAnalysis } from '../bench/analysis-bench.js';
 import type { BenchResults } from '../bench/bench-results.js';
 import { renderBenchTable } from '../bench/bench-table.js';
+import { benchEngine } from '../bench/engine-bench.js';
+import { renderEngineTable } from '../bench/engine-table.js';
+import { benchMemory } from '../bench/memory-bench.js';
 import { machineInfo } from '../bench/machine-info.js';
 import { action } from '../fail.js';
 
 export function registerBench(program: Command): void {
   program
     .command('bench')
-    .description('time the analysis (two 60 s signals; 10 min loudness vs ffmpeg ebur128) on this machine')
+    .description(
+      'time the engine on the demo bundle (eager, graph, graph,vocoder=stream, graph,cache=recompute, interleaved; memory over 20 syntheses) and the analysis (two 60 s signals; 10 min loudness vs ffmpeg ebur128)',
+    )
     .option('--json', 'print the results as one JSON object on stdout (the table goes to stderr)')
     .option('--out <file>', 'also write the JSON results to this file (its folder is created)')
-    .option('--runs <n>', 'timed runs per measurement, after one warm-up (default 5)', parseRuns)
+    .option('--runs <n>', 'analysis: timed runs per measurement, after one warm-up (default 5)', parseRuns)
+    .option('--reps <n>', 'engine: interleaved rounds of all profiles, after 2 warm-up rounds (default 8)', parseRuns)
+    .option('--bundle <dir>', 'engine: bundle folder (default: the built-in demo bundle)')
+    .option('--no-engine', 'skip the engine and memory bench (analysis only)')
     .action(
       action('bench', async (options) => {
         const progress = (what: string) => process.stderr.write(`bench: ${what}…\n`);
+        const engineResults = options.engine ? await runEngineBench(options.bundle, options.reps, progress) : {};
         const analysis = await benchAnalysis({ runs: options.runs, onStep: progress });
         const results: BenchResults = {
           schema: 'tts-parity-bench/1',
           createdAt: new Date().toISOString(),
           machine: machineInfo(),
+          ...engineResults,
           analysis,
         };
         const json = stringifyReport(results);
@@ -33,7 +44,7 @@ export function registerBench(program: Command): void {
           await writeFile(`${options.out}.tmp`, json + '\n');
           await rename(`${options.out}.tmp`, options.out);
         }
-        const table = renderBenchTable(results);
+        const table = renderEngineTable(results) + renderBenchTable(results);
         if (options.json) {
           process.stderr.write(table);
           process.stdout.write(json + '\n');
@@ -45,10 +56,22 @@ export function registerBench(program: Command): void {
     );
 }
 
+async function runEngineBench(bundle: string | undefined, reps: number | undefined, progress: (what: string) => void): Promise<Partial<BenchResults>> {
+  const engine = await Engine.open(bundle ?? (await resolveDemoBundle()));
+  try {
+    const { meta, profiles, ratios } = await benchEngine(engine, { repetitions: reps, onStep: progress });
+    progress('memory, 20 syntheses of graph with a full GC between readings');
+    const memory = await benchMemory(engine, 'graph', 20);
+    return { engine: { ...meta, bundleHash: engine.info().hash }, profiles, ratios, memory };
+  } finally {
+    await engine.close();
+  }
+}
+
 function parseRuns(text: string): number {
   const n = Number(text);
   if (!Number.isInteger(n) || n < 1 || n > 100) {
-    throw new InvalidArgumentError(`--runs must be an integer from 1 to 100, found "${text}"`);
+    throw new InvalidArgumentError(`must be an integer from 1 to 100, found "${text}"`);
   }
   return n;
 }

@@ -1,0 +1,58 @@
+import type { BenchResults } from './bench-results.js';
+
+/** Targets of issue 7 (CPU, demo bundle, 2 cores), shown beside the measured values. */
+export const TARGETS = {
+  graphVsEagerTalkerStep: 1.3,
+  graphVsEagerCodePredictorFrame: 1.3,
+  graphJsOverheadShare: 0.15,
+  streamRtf: 0.1,
+  firstAudioMs: 150,
+  heapGrowthMb: 5,
+};
+
+const pad = (rows: string[][]): string => {
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
+  return rows.map((r) => '  ' + r.map((v, c) => (c === 0 ? v.padEnd(widths[c]) : v.padStart(widths[c]))).join('  ')).join('\n') + '\n';
+};
+const mark = (ok: boolean): string => (ok ? 'met' : 'NOT met');
+
+/** The engine part of the bench table: one row per profile, then ratios and memory against the targets. */
+export function renderEngineTable(results: BenchResults): string {
+  const { profiles, ratios, memory, engine } = results;
+  if (!profiles || !ratios || !engine) return '';
+  const rows = [['profile', 'prefill ms', 'talker step ms (p90)', 'code pred. frame ms (p90)', 'vocoder ms/s', 'rtf', 'first audio ms', 'JS share']];
+  for (const [name, p] of Object.entries(profiles)) {
+    rows.push([
+      name,
+      p.talkerPrefillMs.toFixed(2),
+      `${p.talkerStepMs.median.toFixed(3)} (${p.talkerStepMs.p90.toFixed(3)})`,
+      `${p.codePredictorFrameMs.median.toFixed(3)} (${p.codePredictorFrameMs.p90.toFixed(3)})`,
+      p.vocoderMsPerAudioSecond.toFixed(1),
+      p.rtf.toFixed(4),
+      p.firstAudioMs.toFixed(1),
+      p.jsOverheadShare.toFixed(3),
+    ]);
+  }
+  const graph = profiles.graph;
+  const stream = profiles['graph,vocoder=stream'];
+  const lines = [
+    `engine bench: "${engine.text}" (${graph?.frames ?? '?'} frames), greedy, ${engine.warmupRounds} warm-up + ${engine.repetitions} interleaved rounds`,
+    pad(rows).trimEnd(),
+    `  ratios (same run): graph vs eager talker step ${ratios.graphVsEagerTalkerStep.toFixed(2)}× (target ≥ ${TARGETS.graphVsEagerTalkerStep}: ${mark(ratios.graphVsEagerTalkerStep >= TARGETS.graphVsEagerTalkerStep)}), ` +
+      `code predictor frame ${ratios.graphVsEagerCodePredictorFrame.toFixed(2)}× (≥ ${TARGETS.graphVsEagerCodePredictorFrame}: ${mark(ratios.graphVsEagerCodePredictorFrame >= TARGETS.graphVsEagerCodePredictorFrame)}), ` +
+      `kv vs recompute step ${ratios.kvVsRecomputeStep.toFixed(2)}×`,
+  ];
+  if (graph && stream) {
+    lines.push(
+      `  targets: graph JS share ${graph.jsOverheadShare.toFixed(3)} (≤ ${TARGETS.graphJsOverheadShare}: ${mark(graph.jsOverheadShare <= TARGETS.graphJsOverheadShare)}), ` +
+        `stream rtf ${stream.rtf.toFixed(4)} (≤ ${TARGETS.streamRtf}: ${mark(stream.rtf <= TARGETS.streamRtf)}), ` +
+        `stream first audio ${stream.firstAudioMs.toFixed(1)} ms (≤ ${TARGETS.firstAudioMs}: ${mark(stream.firstAudioMs <= TARGETS.firstAudioMs)})`,
+    );
+  }
+  if (memory) {
+    lines.push(
+      `  memory: ${memory.syntheses} × ${memory.profile}: heap growth ${memory.heapGrowthMbOver20.toFixed(2)} MB${memory.gc ? '' : ' (no GC available)'} (< ${TARGETS.heapGrowthMb}: ${mark(memory.heapGrowthMbOver20 < TARGETS.heapGrowthMb)}), RSS peak ${memory.rssPeakMb.toFixed(0)} MB`,
+    );
+  }
+  return lines.join('\n') + '\n';
+}
