@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { GraphBuilder } from '../../../../electron/engine/onnx-builder/graph-builder.js';
+import { correspondingOutputs } from '../../../../electron/engine/drill/correspondence.js';
+import { promoteAllOutputs } from '../../../../electron/engine/drill/promote-outputs.js';
+
+/** x [1, 4] -> y: either Mul(x, x) then Add(·, x), or Pow(x, 2) then Add(·, x): the counter names collide. */
+function model(first: 'square' | 'pow'): Uint8Array {
+  const g = new GraphBuilder(`toy-${first}`);
+  const x = g.input('x', 'float32', [1, 4]);
+  const two = g.init('two', { dtype: 'float32', dims: [], data: [2] });
+  const sq = first === 'square' ? g.node('Mul', [x, x], { name: 'sq' }) : g.node('Pow', [x, two], { name: 'sq' });
+  const m = g.node('Mul', [sq, x], { name: 'cube' });
+  const r = g.node('Add', [m, x], { name: 'out' });
+  g.output(r, 'y', 'float32', [1, 4]);
+  return g.toBytes();
+}
+
+describe('correspondingOutputs', () => {
+  it('one model against itself: every node output corresponds', () => {
+    const a = promoteAllOutputs(model('square'), 'a.onnx');
+    expect([...correspondingOutputs(a, a)].sort()).toEqual(['cube', 'out', 'sq', 'y']);
+  });
+
+  it('a node named alike but built differently (Mul vs Pow) does not correspond, nor anything downstream of it', () => {
+    const a = promoteAllOutputs(model('square'), 'a.onnx');
+    const b = promoteAllOutputs(model('pow'), 'b.onnx');
+    expect(correspondingOutputs(a, b).size).toBe(0);
+  });
+});
