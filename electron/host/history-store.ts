@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readdir, readFile, rename, rm } from 'node:fs/promises';
+import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Audio, ComparisonResult, HistoryEntry } from '../common/api/index.js';
-import { HistoryEntry as HistoryEntrySchema, HistoryId } from '../common/api/index.js';
+import { AbxSession, HistoryEntry as HistoryEntrySchema, HistoryId } from '../common/api/index.js';
 import { InputError } from '../common/errors.js';
 import { ParityReport } from '../common/report/report.js';
 import { stringifyReport } from '../common/report/json-number.js';
@@ -70,7 +70,16 @@ export class HistoryStore {
   async open(id: string): Promise<ComparisonResult> {
     const dir = this.dirOf(id);
     const report = ParityReport.parse(JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')));
-    return { historyId: id, report, a: await readAudio(join(dir, 'a.wav')), b: await readAudio(join(dir, 'b.wav')) };
+    const abx = await readAbx(join(dir, 'abx.json'));
+    return { historyId: id, report, a: await readAudio(join(dir, 'a.wav')), b: await readAudio(join(dir, 'b.wav')), ...(abx ? { abx } : {}) };
+  }
+
+  /** Keeps the latest ABX session beside the entry; written to a temporary name and renamed (atomic). */
+  async saveAbx(id: string, session: AbxSession): Promise<void> {
+    const dir = this.dirOf(id);
+    const temp = join(dir, `.abx-${randomBytes(3).toString('hex')}.tmp`);
+    await writeFile(temp, JSON.stringify(session, null, 2));
+    await rename(temp, join(dir, 'abx.json'));
   }
 
   async delete(id: string): Promise<boolean> {
@@ -87,6 +96,16 @@ export class HistoryStore {
     const dir = join(this.root, HistoryId.parse(id));
     if (!existsSync(join(dir, 'entry.json'))) throw new InputError(`history entry "${id}" not found in ${this.root}`, id);
     return dir;
+  }
+}
+
+async function readAbx(path: string): Promise<AbxSession | undefined> {
+  if (!existsSync(path)) return undefined;
+  // A damaged abx.json loses the blind-test record only, never the comparison.
+  try {
+    return AbxSession.parse(JSON.parse(await readFile(path, 'utf8')));
+  } catch {
+    return undefined;
   }
 }
 

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import type { ResourceLimits } from 'node:worker_threads';
 import type {
+  AbxSession,
   BundleInfo,
   CompareRequest,
   ComparisonResult,
@@ -155,6 +156,17 @@ export class StudioHost implements StudioHandlers {
     const deleted = await this.history.delete(id);
     if (deleted) this.events.emit('historyChanged');
     return { deleted };
+  }
+
+  async saveAbx({ id, session }: { id: string; session: AbxSession }): Promise<{ saved: boolean }> {
+    await this.history.saveAbx(id, session);
+    this.events.emit('historyChanged');
+    return { saved: true };
+  }
+
+  async exportLocation({ id }: { id: string }): Promise<{ dir: string }> {
+    this.history.dirOf(id);
+    return { dir: join(this.dataDir, 'exports', id) };
   }
 
   private runInternal(what: string, task: unknown, transfer: ArrayBuffer[] = []): Promise<unknown> {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ParityReport } from '../report/report.js';
+import { AbxSession } from './abx.js';
 import { Audio, FileInput, HistoryId, ProfileText, PromptText, Sampling, Seed } from './primitives.js';
 
 export const CompareRequest = z.object({
@@ -18,6 +19,8 @@ export const ComparisonResult = z.object({
   /** Absent when the comparison came from traces without audio. */
   a: Audio.optional(),
   b: Audio.optional(),
+  /** The last ABX blind test saved with this comparison. */
+  abx: AbxSession.optional(),
 });
 export type ComparisonResult = z.infer<typeof ComparisonResult>;
 

@@ -6,6 +6,7 @@ export * from './bundle-info.js';
 export * from './synthesis.js';
 export * from './comparison.js';
 export * from './history.js';
+export * from './abx.js';
 export * from './methods.js';
 export * from './events.js';
 export * from './studio-api.js';

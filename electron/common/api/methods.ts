@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AbxSaved, ExportLocation, SaveAbxRequest } from './abx.js';
 import { BundleInfo } from './bundle-info.js';
 import { CompareRequest, ComparisonResult, ImportTracesRequest, ImportWavsRequest } from './comparison.js';
 import { defineMethod } from './define-method.js';
@@ -28,6 +29,10 @@ export const studioMethods = {
   listHistory: defineMethod('listHistory', Empty, HistoryList),
   openHistory: defineMethod('openHistory', HistoryRef, ComparisonResult),
   deleteHistory: defineMethod('deleteHistory', HistoryRef, Deleted),
+  /** Keeps an ABX blind-test session with a history entry (abx.json); `openHistory` returns it. */
+  saveAbx: defineMethod('saveAbx', SaveAbxRequest, AbxSaved),
+  /** The default export folder for an entry in browser mode: `<dataDir>/exports/<id>`. */
+  exportLocation: defineMethod('exportLocation', HistoryRef, ExportLocation),
 } as const;
 
 export type StudioMethods = typeof studioMethods;
