@@ -30,7 +30,8 @@ export function drillSummary(d: Omit<DrillReport, 'summary'>, note?: string): st
     const unmatched = d.unmatched > 0 ? ` (${d.unmatched} node outputs of A have no counterpart in B and were not compared)` : '';
     return `${where}: nothing differs: all ${d.compared} compared tensors (inputs and node outputs) match within |Δ| ≤ ${d.tolerance.abs}${d.tolerance.rel ? ` + ${d.tolerance.rel}·|x|` : ''}${unmatched}`;
   }
-  const node = d.node ? `${d.node.nanCount > 0 ? 'the NaN first appears at node' : 'first node whose output differs:'} ${nodeText(d.node)}, ${howText(d.node)}` : 'no node output differs';
+  const unmatched = d.unmatched > 0 ? ` (${d.unmatched} node outputs of A have no counterpart in B)` : '';
+  const node = d.node ? `${d.node.nanCount > 0 ? 'the NaN first appears at node' : 'first node whose output differs:'} ${nodeText(d.node)}, ${howText(d.node)}` : `no compared node output differs${unmatched}`;
   if (d.input) {
     const nan = d.input.nanCount > 0;
     return `${inputText(d.input)} ${nan ? 'holds a NaN' : 'differs'} at ${where}, ${howText(d.input)}: the ${nan ? 'NaN' : 'difference'} entered through the network input; ${node}`;

@@ -1,4 +1,5 @@
 import onnxProto from 'onnx-proto';
+import { initializerKey } from './initializer-key.js';
 
 const { onnx } = onnxProto;
 
@@ -14,10 +15,11 @@ export interface PromotedModel {
   bytes: Uint8Array;
   /** Nodes in the file's order, which ONNX requires to be topological. */
   nodes: ModelNode[];
-  /** The graph's own inputs and outputs (initializers excluded), and the initializer names. */
+  /** The graph's own inputs and outputs (initializers excluded). */
   inputs: string[];
   outputs: string[];
-  initializers: string[];
+  /** Initializer name → its identity across exports (initializer-key.ts). */
+  initializers: Map<string, string>;
 }
 
 /**
@@ -34,7 +36,7 @@ export function promoteAllOutputs(model: Uint8Array, file: string): PromotedMode
   }
   const graph = proto.graph;
   if (!graph) throw new Error(`drill-down: ${file} has no graph`);
-  const initializers = new Set((graph.initializer ?? []).map((t) => t.name ?? ''));
+  const initializers = new Map((graph.initializer ?? []).map((t) => [t.name ?? '', initializerKey(t)]));
   const inputs = (graph.input ?? []).map((v) => v.name ?? '').filter((n) => n && !initializers.has(n));
   const outputs = (graph.output ?? []).map((v) => v.name ?? '');
   const declared = new Set(outputs);
@@ -52,5 +54,5 @@ export function promoteAllOutputs(model: Uint8Array, file: string): PromotedMode
       graph.output.push(onnx.ValueInfoProto.create({ name: out }));
     }
   }
-  return { bytes: onnx.ModelProto.encode(proto).finish(), nodes, inputs, outputs, initializers: [...initializers] };
+  return { bytes: onnx.ModelProto.encode(proto).finish(), nodes, inputs, outputs, initializers };
 }

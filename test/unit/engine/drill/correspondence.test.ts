@@ -1,7 +1,10 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { GraphBuilder } from '../../../../electron/engine/onnx-builder/graph-builder.js';
 import { correspondingOutputs } from '../../../../electron/engine/drill/correspondence.js';
 import { promoteAllOutputs } from '../../../../electron/engine/drill/promote-outputs.js';
+import { resolveDemoBundle } from '../../../../electron/engine/engine.js';
 
 /** x [1, 4] -> y: either Mul(x, x) then Add(·, x), or Pow(x, 2) then Add(·, x): the counter names collide. */
 function model(first: 'square' | 'pow'): Uint8Array {
@@ -25,5 +28,17 @@ describe('correspondingOutputs', () => {
     const a = promoteAllOutputs(model('square'), 'a.onnx');
     const b = promoteAllOutputs(model('pow'), 'b.onnx');
     expect(correspondingOutputs(a, b).size).toBe(0);
+  });
+});
+
+describe('correspondingOutputs on the demo exports', () => {
+  it('graph fp32 vs graph fp16 talker: every node output of the fp32 export has its counterpart (casts seen through, constants by value)', async () => {
+    const dir = await resolveDemoBundle();
+    const m = JSON.parse(await readFile(join(dir, 'bundle.json'), 'utf8'));
+    const load = async (key: string) => promoteAllOutputs(await readFile(join(dir, m.talker.exports[key].file)), key);
+    const fp32 = await load('graph-fp32');
+    const fp16 = await load('graph-fp16');
+    const all = new Set(fp32.nodes.flatMap((n) => n.outputs.filter(Boolean)));
+    expect(correspondingOutputs(fp32, fp16)).toEqual(all);
   });
 });
