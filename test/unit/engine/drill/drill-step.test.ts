@@ -113,6 +113,16 @@ describe('drill-down (demo bundle)', () => {
     expect(drill.node?.side).toBe('B');
   });
 
+  it('graph,vocoder=stream vs …,fault=nan@vocoder:12: the chunk holding frame 12, its noise input with one frame of NaN', async () => {
+    const profileA = 'graph,vocoder=stream';
+    const drill = validated(await drillStep(engine, { ...base, profileA, profileB: `${profileA},fault=nan@vocoder:12`, step: 12, stage: 'vocoder' }));
+    // chunkFrames 5: frame 12 is in chunk [10, 15), decoded with min(leftContextFrames 8, 10) = 8 frames of left context
+    expect(drill.run?.what).toBe('vocoder over 13 frames (8 left context)');
+    // the fault fills frame 12's noise with NaN: hopLength = 24000 / 12.5 = 1920 samples
+    expect(drill.input).toMatchObject({ name: 'noise', nanCount: 1920, side: 'B' });
+    expect(drill.node?.b.nan).toBeGreaterThan(0);
+  });
+
   it('graph vs graph (identical) at step 2: nothing differs, every input and node output compared', async () => {
     const drill = validated(await drillStep(engine, { ...base, profileA: 'graph', profileB: 'graph', step: 2, stage: 'talker-logits' }));
     expect(drill).toMatchObject({ status: 'nothing-differs', input: null, node: null, skipped: 0, unmatched: 0 });
