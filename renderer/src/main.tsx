@@ -1,5 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { WebAudioPlayer } from './audio/web-audio-player.js';
 import { App } from './components/app.js';
 import { StoreContext } from './components/store-context.js';
 import { createStudioStore } from './store/studio-store.js';
@@ -10,13 +11,19 @@ const root = createRoot(document.getElementById('root')!);
 
 pickTransport().then(
   (transport) => {
-    const store = createStudioStore(transport.studio);
+    const player = new WebAudioPlayer();
+    const store = createStudioStore(transport.studio, player, transport.shell);
     transport.studio.on('progress', (jobId, progress) => store.getState().trackProgress(jobId, progress));
+    transport.studio.on('historyChanged', () => void store.getState().loadHistory());
+    transport.studio.on('workerRestarted', (reason) => store.getState().notify('error', `The engine process restarted: ${reason}`, 'Run the synthesis again; your settings are kept.'));
     transport.shell?.onCommand((command) => {
       if (command === 'synthesize') void store.getState().start();
       if (command === 'cancel') void store.getState().cancel();
+      if (command === 'export-fixture') void store.getState().exportCurrent();
     });
     void store.getState().loadBundle();
+    // For end-to-end tests and the zoom benchmark: the store and the player's clock, read-only use.
+    (window as unknown as { __studio: unknown }).__studio = { store, player };
     root.render(
       <StrictMode>
         <StoreContext.Provider value={store}>

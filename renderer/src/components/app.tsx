@@ -1,19 +1,55 @@
+import { useEffect, useState } from 'react';
 import { BundlePanel } from './bundle-panel.js';
 import { CompareForm } from './compare-form.js';
+import { DetailTabs } from './detail-tabs.js';
+import { HistoryPanel } from './history-panel.js';
+import { ImportPanel, readFiles } from './import-panel.js';
+import { VerdictBadge } from './metrics-panel.js';
+import { Notices } from './notices.js';
 import { ProgressPanel } from './progress-panel.js';
-import { VerdictPanel } from './verdict-panel.js';
+import { installShortcuts } from './shortcuts.js';
+import { ShortcutsSheet } from './shortcuts-sheet.js';
+import { useStoreApi } from './store-context.js';
+import { TransportBar } from './transport-bar.js';
+import { WaveformView } from './waveform-view.js';
 
 export function App({ transportKind }: { transportKind: string }) {
+  const store = useStoreApi();
+  const [dragging, setDragging] = useState(false);
+  useEffect(() => installShortcuts(store), [store]);
   return (
-    <main>
-      <header>
+    <div
+      className={`app ${dragging ? 'dragging' : ''}`}
+      onDragOver={(e) => {
+        e.preventDefault();
+        setDragging(true);
+      }}
+      onDragLeave={() => setDragging(false)}
+      onDrop={async (e) => {
+        e.preventDefault();
+        setDragging(false);
+        if (e.dataTransfer.files.length > 0) await store.getState().importFiles(await readFiles(e.dataTransfer.files));
+      }}
+    >
+      <header className="topbar">
         <h1>TTS Parity Studio</h1>
+        <BundlePanel />
         <span className="muted">{transportKind}</span>
       </header>
-      <BundlePanel />
-      <CompareForm />
-      <ProgressPanel />
-      <VerdictPanel />
-    </main>
+      <aside className="sidebar" aria-label="Settings">
+        <CompareForm />
+        <ProgressPanel />
+        <ImportPanel />
+        <HistoryPanel />
+      </aside>
+      <main className="content">
+        <Notices />
+        <VerdictBadge />
+        <WaveformView />
+        <TransportBar />
+        <DetailTabs />
+      </main>
+      <ShortcutsSheet />
+    </div>
   );
 }

@@ -1,30 +1,30 @@
 import type { FormEvent } from 'react';
 import { useContext } from 'react';
+import type { Sampling } from '../../../electron/common/api/primitives.js';
 import { jobSelectors } from '../store/job/job-selectors.js';
+import { ProfileField } from './profile-field.js';
 import { StoreContext, useStudio } from './store-context.js';
 
-function ProfileField({ which, label }: { which: 'profileA' | 'profileB'; label: string }) {
+function SamplingFields() {
   const store = useContext(StoreContext)!;
-  const value = useStudio((s) => s.form[which]);
-  const issue = useStudio(jobSelectors.profileIssue(which));
-  const id = `field-${which}`;
+  const sampling = useStudio((s) => s.form.sampling);
+  const set = (patch: Partial<Sampling>) => store.getState().setForm({ sampling: { ...store.getState().form.sampling, ...patch } });
+  const greedy = sampling.mode === 'greedy';
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        value={value}
-        spellCheck={false}
-        aria-invalid={issue !== undefined}
-        aria-describedby={issue ? `${id}-issue` : undefined}
-        onChange={(e) => store.getState().setForm({ [which]: e.target.value })}
-      />
-      {issue && (
-        <span id={`${id}-issue`} className="issue">
-          {issue}
-        </span>
-      )}
-    </div>
+    <fieldset className="sampling">
+      <legend>Sampling</legend>
+      <label className="inline">
+        <input type="checkbox" checked={!greedy} onChange={(e) => set({ mode: e.target.checked ? 'sample' : 'greedy' })} /> Sample (off = greedy)
+      </label>
+      <div className="sampling-grid">
+        <label htmlFor="field-temperature">Temperature</label>
+        <input id="field-temperature" type="number" step={0.05} min={0.05} max={10} disabled={greedy} value={sampling.temperature} onChange={(e) => set({ temperature: Math.max(0.05, Number(e.target.value) || 1) })} />
+        <label htmlFor="field-topk">Top-k</label>
+        <input id="field-topk" type="number" min={0} step={1} disabled={greedy} value={sampling.topK} onChange={(e) => set({ topK: Math.max(0, Math.floor(Number(e.target.value) || 0)) })} />
+        <label htmlFor="field-topp">Top-p</label>
+        <input id="field-topp" type="number" step={0.05} min={0.05} max={1} disabled={greedy} value={sampling.topP} onChange={(e) => set({ topP: Math.min(1, Math.max(0.05, Number(e.target.value) || 1)) })} />
+      </div>
+    </fieldset>
   );
 }
 
@@ -39,7 +39,7 @@ export function CompareForm() {
   };
   return (
     <form className="compare-form" onSubmit={submit} aria-label="Synthesize and compare">
-      <div className="field wide">
+      <div className="field">
         <label htmlFor="field-text">Prompt</label>
         <textarea id="field-text" rows={3} value={text} onChange={(e) => store.getState().setForm({ text: e.target.value })} />
       </div>
@@ -49,6 +49,7 @@ export function CompareForm() {
         <label htmlFor="field-seed">Seed</label>
         <input id="field-seed" type="number" min={0} value={seed} onChange={(e) => store.getState().setForm({ seed: Math.max(0, Math.floor(Number(e.target.value) || 0)) })} />
       </div>
+      <SamplingFields />
       <div className="actions">
         <button type="submit" disabled={running}>
           Synthesize A/B

@@ -10,3 +10,10 @@ export function useStudio<T>(selector: (s: StudioState) => T): T {
   if (!store) throw new Error('useStudio outside <StoreContext.Provider>');
   return useStore(store, selector);
 }
+
+/** The store itself, for actions and for imperative subscriptions (a canvas that follows the playhead). */
+export function useStoreApi(): StoreApi<StudioState> {
+  const store = useContext(StoreContext);
+  if (!store) throw new Error('useStoreApi outside <StoreContext.Provider>');
+  return store;
+}

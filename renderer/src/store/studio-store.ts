@@ -1,14 +1,40 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { StudioApi } from '../../../electron/common/api/studio-api.js';
+import type { StudioShell } from '../../../electron/common/api/studio-shell.js';
+import type { PlayerLike } from '../audio/player.js';
+import { createAbxSlice, type AbxSlice } from './abx/abx-slice.js';
 import { createBundleSlice, type BundleSlice } from './bundle/bundle-slice.js';
+import { createComparisonSlice, type ComparisonSlice } from './comparison/comparison-slice.js';
+import { createHistorySlice, type HistorySlice } from './history/history-slice.js';
 import { createJobSlice, type JobSlice } from './job/job-slice.js';
+import { createNoticesSlice, type NoticesSlice } from './notices/notices-slice.js';
+import { createPlaybackSlice, type PlaybackSlice } from './playback/playback-slice.js';
+import { createViewSlice, type ViewSlice } from './view/view-slice.js';
 
-export type StudioState = BundleSlice & JobSlice;
+export type StudioState = BundleSlice & JobSlice & ComparisonSlice & PlaybackSlice & ViewSlice & AbxSlice & HistorySlice & NoticesSlice;
 
-/** One store of slices (zustand slices pattern); the StudioApi is injected, so tests pass a double. */
-export function createStudioStore(studio: StudioApi): StoreApi<StudioState> {
+/** A player that plays nothing, for stores without audio (unit tests of other slices). */
+export const silentPlayer: PlayerLike = {
+  load: () => undefined,
+  duration: () => 0,
+  play: async () => undefined,
+  pause: () => 0,
+  position: () => 0,
+  setGains: () => undefined,
+  setLoop: () => undefined,
+  onFrame: () => () => undefined,
+};
+
+/** One store of slices (zustand slices pattern); the StudioApi, shell and player are injected, so tests pass doubles. */
+export function createStudioStore(studio: StudioApi, player: PlayerLike = silentPlayer, shell?: StudioShell): StoreApi<StudioState> {
   return createStore<StudioState>()((...a) => ({
     ...createBundleSlice(studio)(...a),
     ...createJobSlice(studio)(...a),
+    ...createComparisonSlice(player)(...a),
+    ...createPlaybackSlice(player)(...a),
+    ...createViewSlice(...a),
+    ...createAbxSlice(studio)(...a),
+    ...createHistorySlice(studio, shell)(...a),
+    ...createNoticesSlice(...a),
   }));
 }

@@ -1,6 +1,7 @@
 import type { StateCreator } from 'zustand/vanilla';
 import type { ComparisonResult } from '../../../../electron/common/api/comparison.js';
 import type { JobProgress } from '../../../../electron/common/api/jobs.js';
+import type { Sampling } from '../../../../electron/common/api/primitives.js';
 import type { StudioApi } from '../../../../electron/common/api/studio-api.js';
 import { ParityError } from '../../../../electron/common/errors.js';
 import type { StudioState } from '../studio-store.js';
@@ -12,6 +13,7 @@ export interface JobForm {
   profileA: string;
   profileB: string;
   seed: number;
+  sampling: Sampling;
 }
 
 export interface JobSlice {
@@ -31,7 +33,13 @@ export interface JobSlice {
 export const createJobSlice =
   (studio: StudioApi): StateCreator<StudioState, [], [], JobSlice> =>
   (set, get) => ({
-    form: { text: 'Hello from the parity studio.', profileA: 'eager', profileB: 'graph', seed: 0 },
+    form: {
+      text: 'Hello from the parity studio.',
+      profileA: 'eager',
+      profileB: 'graph',
+      seed: 0,
+      sampling: { mode: 'greedy', temperature: 1, topK: 0, topP: 1, repetitionPenalty: 1 },
+    },
     status: 'idle',
     setForm: (patch) => set((s) => ({ form: { ...s.form, ...patch } })),
     trackProgress(jobId, progress) {
@@ -39,13 +47,15 @@ export const createJobSlice =
     },
     async start() {
       if (get().status === 'running') return;
-      const { text, profileA, profileB, seed } = get().form;
+      const { text, profileA, profileB, seed, sampling } = get().form;
       set({ status: 'running', progress: undefined, error: undefined, result: undefined, jobId: undefined });
       try {
-        const { jobId } = await studio.compare({ text, profileA, profileB, seed });
+        const { jobId } = await studio.compare({ text, profileA, profileB, seed, sampling });
         set({ jobId });
         const result = await studio.comparisonResult({ jobId });
         set({ status: 'done', result });
+        get().showComparison(result);
+        void get().loadHistory();
       } catch (error) {
         const kind = error instanceof ParityError ? error.kind : 'internal';
         set({ status: kind === 'cancelled' ? 'cancelled' : 'failed', error: { kind, message: (error as Error).message } });

@@ -1,0 +1,68 @@
+import { useEffect } from 'react';
+import { comparisonSelectors } from '../store/comparison/comparison-selectors.js';
+import { historySelectors } from '../store/history/history-slice.js';
+import { useStoreApi, useStudio } from './store-context.js';
+
+/** Past comparisons (kept by the host across restarts): open, delete; and export of the one on screen. */
+export function HistoryPanel() {
+  const store = useStoreApi();
+  const entries = useStudio(historySelectors.entries);
+  const current = useStudio(comparisonSelectors.historyId);
+  useEffect(() => {
+    void store.getState().loadHistory();
+  }, [store]);
+  return (
+    <section className="panel history" aria-labelledby="history-title">
+      <h2 id="history-title">History</h2>
+      <ExportBox />
+      {entries.length === 0 ? (
+        <p className="muted">No comparisons yet.</p>
+      ) : (
+        <ul data-testid="history-list">
+          {entries.map((e) => (
+            <li key={e.id} className={e.id === current ? 'current' : ''} data-history-id={e.id}>
+              <button type="button" className="link" onClick={() => void store.getState().openHistory(e.id)} title={`${e.text ?? ''}\n${e.createdAt}`}>
+                {e.title}
+              </button>
+              <span className={`dot verdict-${e.verdict ?? 'none'}`} title={e.verdict ?? 'no verdict'} />
+              <button type="button" className="small ghost" aria-label={`Delete ${e.title} (${e.id})`} onClick={() => void store.getState().deleteHistory(e.id)}>
+                ✕
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function ExportBox() {
+  const store = useStoreApi();
+  const id = useStudio(comparisonSelectors.historyId);
+  const last = useStudio(historySelectors.lastExport);
+  const pending = useStudio(historySelectors.pendingOverwrite);
+  if (!id) return null;
+  return (
+    <div className="export">
+      <button type="button" onClick={() => void store.getState().exportCurrent()}>
+        Export fixture
+      </button>
+      {pending && (
+        <div role="alertdialog" aria-labelledby="overwrite-q" className="confirm">
+          <p id="overwrite-q">{pending.dir} already exists. Replace it?</p>
+          <button type="button" onClick={() => void store.getState().exportCurrent(true)}>
+            Replace
+          </button>
+          <button type="button" className="ghost" onClick={() => store.getState().cancelOverwrite()}>
+            Keep it
+          </button>
+        </div>
+      )}
+      {last && (
+        <p className="small-text" data-testid="export-result">
+          Exported to <code>{last.dir}</code>: {last.files.join(', ')}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,35 @@
+import { useRef } from 'react';
+import type { PickedFile } from '../store/history/classify-import.js';
+import { historySelectors } from '../store/history/history-slice.js';
+import { useStoreApi, useStudio } from './store-context.js';
+
+export async function readFiles(list: FileList | File[]): Promise<PickedFile[]> {
+  return Promise.all([...list].map(async (f) => ({ name: f.name, bytes: new Uint8Array(await f.arrayBuffer()) })));
+}
+
+/** Open two WAVs (any engine) or two traces to compare without synthesis; dropping them anywhere works too. */
+export function ImportPanel() {
+  const store = useStoreApi();
+  const busy = useStudio(historySelectors.busy);
+  const input = useRef<HTMLInputElement>(null);
+  return (
+    <section className="panel" aria-labelledby="import-title">
+      <h2 id="import-title">Import</h2>
+      <p className="muted small-text">Two WAV files (A then B) or two tts-parity-trace/1 files; or drop them on the window.</p>
+      <input
+        ref={input}
+        id="import-files"
+        type="file"
+        multiple
+        accept=".wav,.wave,.jsonl,.ndjson,.json,audio/wav"
+        aria-label="Open WAV or trace files"
+        onChange={async (e) => {
+          const files = e.target.files;
+          if (files && files.length > 0) await store.getState().importFiles(await readFiles(files));
+          if (input.current) input.current.value = '';
+        }}
+      />
+      {busy === 'Import' && <p className="muted">Comparing…</p>}
+    </section>
+  );
+}

@@ -1,0 +1,81 @@
+import { useCallback, useMemo } from 'react';
+import type uPlot from 'uplot';
+import { comparisonSelectors } from '../store/comparison/comparison-selectors.js';
+import { useStudio } from './store-context.js';
+import { colors } from './theme.js';
+import { UplotChart } from './uplot-chart.js';
+
+const VERDICT_TEXT: Record<string, string> = {
+  identical: 'Identical: A and B are bit-identical',
+  'within-tolerance': 'Within tolerance: the step traces match within the tolerances',
+  diverged: 'Diverged: A and B are different renderings',
+};
+
+export function VerdictBadge() {
+  const verdict = useStudio(comparisonSelectors.verdict);
+  const divergence = useStudio(comparisonSelectors.divergence);
+  if (!verdict) return null;
+  return (
+    <div className="verdict-bar">
+      <h2 data-testid="verdict" className={`badge verdict-${verdict}`}>
+        {VERDICT_TEXT[verdict] ?? verdict}
+      </h2>
+      {divergence?.firstStep != null && (
+        <span className="muted" data-testid="divergence-summary">
+          First divergence: step {divergence.firstStep}
+          {divergence.stage ? ` (${divergence.stage})` : ''}
+          {divergence.detail ? ` — ${divergence.detail}` : ''}
+        </span>
+      )}
+    </div>
+  );
+}
+
+export function MetricsPanel() {
+  const rows = useStudio(comparisonSelectors.metricRows);
+  if (!rows) return <p className="muted">No audio metrics for this comparison (traces only).</p>;
+  return (
+    <div className="metrics">
+      <table aria-label="Metrics">
+        <tbody>
+          {rows.map((r) => (
+            <tr key={r.key} title={r.explain} aria-describedby={`explain-${r.key}`}>
+              <th scope="row">{r.label}</th>
+              <td>
+                {r.value}
+                <span id={`explain-${r.key}`} className="visually-hidden">
+                  {r.explain}
+                </span>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <LoudnessChart />
+    </div>
+  );
+}
+
+function LoudnessChart() {
+  const curves = useStudio(comparisonSelectors.curves);
+  const data = useMemo((): uPlot.AlignedData | undefined => {
+    if (!curves) return undefined;
+    const n = Math.max(curves.shortTermA.length, curves.shortTermB.length);
+    const t = Array.from({ length: n }, (_, i) => (i * curves.hopMs) / 1000);
+    const clean = (v: number | string | undefined) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
+    return [t, curves.shortTermA.map(clean), curves.shortTermB.map(clean)] as uPlot.AlignedData;
+  }, [curves]);
+  const make = useCallback((): uPlot.Options => {
+    const c = colors();
+    const axis = { stroke: c.fg, grid: { stroke: c.grid } };
+    return {
+      width: 0,
+      height: 0,
+      scales: { x: { time: false } },
+      axes: [{ ...axis, label: 'seconds' }, { ...axis, label: 'LUFS (short-term)' }],
+      series: [{ label: 't (s)' }, { label: 'A', stroke: c.a, width: 1.5 }, { label: 'B', stroke: c.b, width: 1.5 }],
+    };
+  }, []);
+  if (!data || data[0].length === 0) return <p className="muted">Too short for short-term loudness (3 s windows).</p>;
+  return <UplotChart data={data} make={make} height={190} label="Short-term loudness of A and B over time" testId="loudness-chart" />;
+}

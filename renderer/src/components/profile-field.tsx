@@ -1,0 +1,39 @@
+import { useContext, useMemo } from 'react';
+import { jobSelectors } from '../store/job/job-selectors.js';
+import { PROFILE_KEY_HELP, profileSuggestions } from '../lib/profile-suggestions.js';
+import { StoreContext, useStudio } from './store-context.js';
+
+/** A profile string, checked with the engine's parser on every keystroke; valid keys offered as completions. */
+export function ProfileField({ which, label }: { which: 'profileA' | 'profileB'; label: string }) {
+  const store = useContext(StoreContext)!;
+  const value = useStudio((s) => s.form[which]);
+  const issue = useStudio(jobSelectors.profileIssue(which));
+  const id = `field-${which}`;
+  const options = useMemo(() => profileSuggestions(value), [value]);
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        value={value}
+        list={`${id}-keys`}
+        spellCheck={false}
+        autoComplete="off"
+        title={`A preset (eager or graph) and key=value overrides.\n${PROFILE_KEY_HELP.join('\n')}`}
+        aria-invalid={issue !== undefined}
+        aria-describedby={issue ? `${id}-issue` : undefined}
+        onChange={(e) => store.getState().setForm({ [which]: e.target.value })}
+      />
+      <datalist id={`${id}-keys`} data-testid={`${id}-keys`}>
+        {options.map((o) => (
+          <option key={o} value={o} />
+        ))}
+      </datalist>
+      {issue && (
+        <span id={`${id}-issue`} className="issue">
+          {issue}
+        </span>
+      )}
+    </div>
+  );
+}

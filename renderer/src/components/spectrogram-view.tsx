@@ -1,0 +1,59 @@
+import { useEffect, useRef } from 'react';
+import type { Spectrogram } from '../lib/spectrogram.js';
+import { audioSelectors } from '../store/comparison/audio-selectors.js';
+import { useStoreApi, useStudio } from './store-context.js';
+
+/** Spectrograms of A and B for the visible window of the shared timeline (redrawn on zoom/scroll). */
+export function SpectrogramView() {
+  const store = useStoreApi();
+  const specA = useStudio(audioSelectors.spectrogramA);
+  const specB = useStudio(audioSelectors.spectrogramB);
+  const refA = useRef<HTMLCanvasElement>(null);
+  const refB = useRef<HTMLCanvasElement>(null);
+  useEffect(() => {
+    const draw = () => {
+      const s = store.getState();
+      const duration = audioSelectors.duration(s);
+      const end = s.visible.end > s.visible.start ? s.visible.end : duration;
+      if (specA && refA.current) paint(refA.current, specA, s.visible.start, end);
+      if (specB && refB.current) paint(refB.current, specB, s.visible.start, end);
+    };
+    draw();
+    return store.subscribe((now, before) => {
+      if (now.visible !== before.visible) draw();
+    });
+  }, [specA, specB, store]);
+  return (
+    <div className="spectrograms" data-testid="spectrograms">
+      <div className="track-label">Spectrogram A</div>
+      <canvas ref={refA} className="spectrogram" aria-label="Spectrogram of A" />
+      <div className="track-label">Spectrogram B</div>
+      <canvas ref={refB} className="spectrogram" aria-label="Spectrogram of B" />
+    </div>
+  );
+}
+
+function paint(canvas: HTMLCanvasElement, spec: Spectrogram, start: number, end: number): void {
+  const width = canvas.clientWidth || 800;
+  const height = canvas.clientHeight || 90;
+  canvas.width = width;
+  canvas.height = height;
+  const ctx = canvas.getContext('2d')!;
+  const img = ctx.createImageData(width, height);
+  const c0 = start / spec.hopSec;
+  const perPx = (end - start) / spec.hopSec / width;
+  for (let x = 0; x < width; x++) {
+    const col = Math.min(spec.columns - 1, Math.max(0, Math.floor(c0 + x * perPx)));
+    for (let y = 0; y < height; y++) {
+      const bin = Math.floor(((height - 1 - y) / height) * spec.bins);
+      const v = spec.data[col * spec.bins + bin];
+      const i = 4 * (y * width + x);
+      // A dark-blue → yellow ramp, readable in both themes.
+      img.data[i] = Math.min(255, v * 1.2);
+      img.data[i + 1] = Math.max(0, v * 1.1 - 40);
+      img.data[i + 2] = Math.max(0, 120 - v * 0.4);
+      img.data[i + 3] = 255;
+    }
+  }
+  ctx.putImageData(img, 0, 0);
+}

@@ -1,0 +1,94 @@
+import { useCallback, useMemo, useState } from 'react';
+import type uPlot from 'uplot';
+import { comparisonSelectors, stepStartSec } from '../store/comparison/comparison-selectors.js';
+import { useStoreApi, useStudio } from './store-context.js';
+import { colors } from './theme.js';
+import { UplotChart } from './uplot-chart.js';
+
+/** Talker logit mean and max per step for A and B; the first divergence marked; a click seeks to the step's frame. */
+export function StepTrace() {
+  const store = useStoreApi();
+  const series = useStudio(comparisonSelectors.stepSeries);
+  const divergence = useStudio(comparisonSelectors.divergence);
+  const frameRate = useStudio(comparisonSelectors.frameRate);
+  const [picked, setPicked] = useState<number | undefined>();
+  const firstStep = divergence?.firstStep ?? null;
+  const data = useMemo(() => (series ? ([series.steps, series.meanA, series.maxA, series.meanB, series.maxB] as uPlot.AlignedData) : undefined), [series]);
+  const seekStep = useCallback(
+    (step: number) => {
+      setPicked(step);
+      if (frameRate > 0) store.getState().seek(stepStartSec(step, frameRate));
+    },
+    [frameRate, store],
+  );
+  const make = useCallback((): uPlot.Options => {
+    const c = colors();
+    const axis = { stroke: c.fg, grid: { stroke: c.grid } };
+    return {
+      width: 0,
+      height: 0,
+      scales: { x: { time: false } },
+      axes: [{ ...axis, label: 'step' }, { ...axis, label: 'talker logit' }],
+      cursor: { drag: { x: false, y: false } },
+      series: [
+        { label: 'step' },
+        { label: 'mean A', stroke: c.a, width: 1.5 },
+        { label: 'max A', stroke: c.a, width: 1, dash: [4, 3] },
+        { label: 'mean B', stroke: c.b, width: 1.5 },
+        { label: 'max B', stroke: c.b, width: 1, dash: [4, 3] },
+      ],
+      hooks: {
+        draw: [
+          (u: uPlot) => {
+            if (firstStep === null) return;
+            const x = u.valToPos(firstStep, 'x', true);
+            const ctx = u.ctx;
+            ctx.save();
+            ctx.strokeStyle = c.marker;
+            ctx.lineWidth = 2 * devicePixelRatio;
+            ctx.beginPath();
+            ctx.moveTo(x, u.bbox.top);
+            ctx.lineTo(x, u.bbox.top + u.bbox.height);
+            ctx.stroke();
+            ctx.fillStyle = c.marker;
+            ctx.font = `${12 * devicePixelRatio}px system-ui`;
+            ctx.fillText(`first divergence: step ${firstStep}`, x + 4 * devicePixelRatio, u.bbox.top + 14 * devicePixelRatio);
+            ctx.restore();
+          },
+        ],
+        ready: [
+          (u: uPlot) => {
+            u.over.addEventListener('click', (e) => {
+              const step = Math.round(u.posToVal(e.offsetX, 'x'));
+              const steps = u.data[0];
+              if (steps.length > 0) seekStep(Math.max(steps[0], Math.min(steps[steps.length - 1], step)));
+            });
+          },
+        ],
+      },
+    };
+  }, [firstStep, seekStep]);
+  if (!data || !series) return <p className="muted">No step trace: this comparison has no per-step records (WAV import).</p>;
+  return (
+    <div className="step-trace">
+      <p className="muted">
+        Click a step to move the playhead to the frame it produced (frame N from step N, {frameRate} frames/s).
+        {firstStep !== null && (
+          <>
+            {' '}
+            <button type="button" className="small" onClick={() => seekStep(firstStep)}>
+              Go to first divergence (step {firstStep})
+            </button>
+          </>
+        )}
+        {picked !== undefined && (
+          <span data-testid="picked-step" data-step={picked}>
+            {' '}
+            Step {picked} → {stepStartSec(picked, frameRate || 1).toFixed(3)} s
+          </span>
+        )}
+      </p>
+      <UplotChart data={data} make={make} height={220} label="Talker logit mean and max per step, A and B" testId="step-chart" />
+    </div>
+  );
+}

@@ -1,0 +1,16 @@
+/** Colours from the CSS custom properties, so canvases follow the light or dark theme. */
+export function cssColor(name: string, fallback: string): string {
+  const v = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+  return v || fallback;
+}
+
+export const colors = () => ({
+  a: cssColor('--take-a', '#2f6fd6'),
+  b: cssColor('--take-b', '#e0701b'),
+  d: cssColor('--take-d', '#8a4fc2'),
+  marker: cssColor('--marker', '#d11d3a'),
+  cursor: cssColor('--fg', '#1d232a'),
+  grid: cssColor('--border', '#d8dde3'),
+  fg: cssColor('--fg', '#1d232a'),
+  muted: cssColor('--muted', '#5b6570'),
+});

@@ -1,0 +1,61 @@
+import { fmt, fmtTime } from '../lib/format.js';
+import { audioSelectors } from '../store/comparison/audio-selectors.js';
+import { comparisonSelectors } from '../store/comparison/comparison-selectors.js';
+import type { ActiveTake } from '../store/playback/playback-slice.js';
+import { playbackSelectors } from '../store/playback/playback-selectors.js';
+import { shortcutLabel } from './shortcuts.js';
+import { useStoreApi, useStudio } from './store-context.js';
+
+const TAKES: { take: ActiveTake; name: string; key: string }[] = [
+  { take: 'A', name: 'A', key: 'a' },
+  { take: 'B', name: 'B', key: 'b' },
+  { take: 'D', name: 'Difference', key: 'd' },
+];
+
+/** Play/pause, the take switch (same position, 5 ms crossfade), loudness match and loop. */
+export function TransportBar() {
+  const store = useStoreApi();
+  const hasAudio = useStudio(audioSelectors.hasAudio);
+  const playing = useStudio(playbackSelectors.playing);
+  const take = useStudio(playbackSelectors.activeTake);
+  const loopOn = useStudio(playbackSelectors.loopOn);
+  const loop = useStudio(playbackSelectors.loop);
+  const match = useStudio(playbackSelectors.matchLoudness);
+  const deltaLU = useStudio(comparisonSelectors.deltaLU);
+  const position = useStudio(playbackSelectors.position);
+  if (!hasAudio) return null;
+  const s = () => store.getState();
+  return (
+    <div className="transport" role="toolbar" aria-label="Transport" data-testid="transport" data-active-take={take} data-playing={playing} data-position={position.toFixed(4)}>
+      <button type="button" className="play" onClick={() => void s().togglePlay()} title={`Play / pause (${shortcutLabel(' ')})`} aria-keyshortcuts="Space">
+        {playing ? 'Pause' : 'Play'}
+      </button>
+      <div className="segmented" role="radiogroup" aria-label="Take">
+        {TAKES.map((t) => (
+          <button
+            key={t.take}
+            type="button"
+            role="radio"
+            aria-checked={take === t.take}
+            className={`take take-${t.take}`}
+            onClick={() => s().selectTake(t.take)}
+            title={`Listen to ${t.name} at the same position (${shortcutLabel(t.key)})`}
+            aria-keyshortcuts={shortcutLabel(t.key)}
+          >
+            {t.name}
+          </button>
+        ))}
+      </div>
+      <label className="inline" title={`Play B at A's loudness: B gain ${fmt(-deltaLU, 2, ' dB')} (ΔLU = ${fmt(deltaLU, 2)})`}>
+        <input type="checkbox" checked={match} onChange={() => s().toggleMatchLoudness()} /> Match loudness
+      </label>
+      <button type="button" className="small" aria-pressed={loopOn} onClick={() => s().toggleLoop()} title={`Loop the selected region, or what is in view (${shortcutLabel('l')})`} aria-keyshortcuts="L">
+        Loop{loopOn && loop ? ` ${fmtTime(loop.start)}–${fmtTime(loop.end)}` : ''}
+      </button>
+      <span className="muted time">{fmtTime(position)}</span>
+      <button type="button" className="small ghost" onClick={() => s().setShortcutsOpen(true)} title="Keyboard shortcuts (?)" aria-keyshortcuts="?">
+        Keys ?
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,24 @@
+import { useEffect, useRef } from 'react';
+import uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+
+/**
+ * A uPlot chart sized to its container. `make` builds the options for a width (so colours and hooks
+ * are read fresh); the chart is rebuilt when `data` or `make` change and resized with the container.
+ */
+export function UplotChart({ data, make, height, label, testId }: { data: uPlot.AlignedData; make: (width: number) => uPlot.Options; height: number; label: string; testId?: string }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const width = Math.max(200, el.clientWidth);
+    const chart = new uPlot({ ...make(width), width, height }, data, el);
+    const observer = new ResizeObserver(() => chart.setSize({ width: Math.max(200, el.clientWidth), height }));
+    observer.observe(el);
+    return () => {
+      observer.disconnect();
+      chart.destroy();
+    };
+  }, [data, make, height]);
+  return <div ref={ref} className="chart" role="img" aria-label={label} data-testid={testId} />;
+}

@@ -1,0 +1,57 @@
+/**
+ * Min/max peaks for drawing: the signal in `buckets` equal slices, each slice as its maximum then its
+ * minimum (2 values per bucket, clamped to [-1, 1]), so a waveform drawer that takes the extremes per
+ * pixel shows the true envelope. A 10-minute 24 kHz track (14.4 M samples) becomes at most
+ * 2 × maxBuckets values, which keeps zoom and scroll cheap. `totalLength` (≥ samples.length) pads
+ * with silence so tracks of different lengths share one timeline.
+ */
+export function computePeaks(samples: Float32Array, maxBuckets: number, totalLength = samples.length): Float32Array {
+  const n = Math.max(totalLength, samples.length);
+  if (n === 0) return new Float32Array([0, 0]);
+  if (n <= maxBuckets) {
+    const out = new Float32Array(n);
+    for (let i = 0; i < samples.length; i++) out[i] = clamp(samples[i]);
+    return out;
+  }
+  const buckets = maxBuckets;
+  const out = new Float32Array(buckets * 2);
+  for (let b = 0; b < buckets; b++) {
+    const start = Math.floor((b * n) / buckets);
+    const end = Math.floor(((b + 1) * n) / buckets);
+    let max = end > samples.length ? 0 : -Infinity;
+    let min = end > samples.length ? 0 : Infinity;
+    const stop = Math.min(end, samples.length);
+    for (let i = start; i < stop; i++) {
+      const v = samples[i];
+      if (v > max) max = v;
+      if (v < min) min = v;
+    }
+    out[2 * b] = max === -Infinity ? 1 : clamp(max);
+    out[2 * b + 1] = min === Infinity ? -1 : clamp(min);
+  }
+  return out;
+}
+
+/** Non-finite samples (a NaN from a broken stage) draw as full scale so they are seen, not hidden. */
+function clamp(v: number): number {
+  if (Number.isNaN(v)) return 1;
+  return v > 1 ? 1 : v < -1 ? -1 : v;
+}
+
+/** A − B over the common length (what the difference track shows and the D key plays). */
+export function difference(a: Float32Array, b: Float32Array): Float32Array {
+  const n = Math.min(a.length, b.length);
+  const d = new Float32Array(n);
+  for (let i = 0; i < n; i++) d[i] = a[i] - b[i];
+  return d;
+}
+
+/** Largest |x| (for scaling the difference track so a tiny difference is still visible). */
+export function maxAbs(x: Float32Array): number {
+  let m = 0;
+  for (let i = 0; i < x.length; i++) {
+    const v = Math.abs(x[i]);
+    if (v > m) m = v;
+  }
+  return m;
+}

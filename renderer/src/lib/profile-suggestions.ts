@@ -1,0 +1,22 @@
+import { PRESETS, PROFILE_KEYS } from '../../../electron/common/profile/parse-profile.js';
+
+/**
+ * Completions for a profile field: the presets, then the current text extended by each `key=value`
+ * whose key is not set yet (faults are repeatable, N shown as 1). Offered in a datalist as the user types.
+ */
+export function profileSuggestions(current: string): string[] {
+  const text = current.trim().replace(/,+$/, '');
+  const items = text === '' ? [] : text.split(',').map((t) => t.trim());
+  const used = new Set(items.map((t) => t.split('=')[0]));
+  const base = items.length === 0 ? '' : `${items.join(',')},`;
+  const out: string[] = items.length === 0 ? [...PRESETS] : [];
+  const prefix = items.length === 0 ? 'eager,' : base;
+  for (const spec of PROFILE_KEYS) {
+    if (used.has(spec.key) && !spec.repeatable) continue;
+    for (const value of spec.values) out.push(`${prefix}${spec.key}=${value.replace('N', '1')}`);
+  }
+  return out;
+}
+
+/** One line per key for the help text beside the field. */
+export const PROFILE_KEY_HELP = PROFILE_KEYS.map((k) => `${k.key}=${k.values.join('|')}: ${k.description}`);

@@ -1,0 +1,174 @@
+import type { ComparisonResult } from '../../../../electron/common/api/comparison.js';
+import type { Divergence } from '../../../../electron/common/forensics/divergence.js';
+import type { ComparisonSide } from '../../../../electron/common/report/comparison-report.js';
+import type { Metrics } from '../../../../electron/common/report/metrics.js';
+import type { LoudnessCurves } from '../../../../electron/common/report/report.js';
+import { fmt } from '../../lib/format.js';
+import { memoByRef } from '../memo.js';
+import type { StudioState } from '../studio-store.js';
+
+/** The optional parts a report may carry (profiles: sides and divergence; traces: divergence; WAVs: neither). */
+interface ReportParts {
+  verdict?: string;
+  metrics?: Metrics;
+  curves?: LoudnessCurves;
+  a?: ComparisonSide;
+  b?: ComparisonSide;
+  divergence?: Divergence;
+  traces?: { a: { header: { frameRate: number } } };
+  kind?: string;
+}
+const parts = (c: ComparisonResult | undefined): ReportParts => (c?.report ?? {}) as ReportParts;
+const num = (v: number | string | undefined): number => (typeof v === 'string' ? Number(v) : (v ?? NaN));
+
+export interface MetricRow {
+  key: string;
+  label: string;
+  value: string;
+  /** One line on what it means, shown on hover. */
+  explain: string;
+}
+
+const metricRows = memoByRef((m: Metrics): MetricRow[] => [
+  { key: 'correlation', label: 'Correlation (lag 0)', value: fmt(m.correlation, 6), explain: 'Pearson correlation of A and B at lag 0: 1 = same shape, 0 = unrelated.' },
+  { key: 'lag', label: 'Lag', value: `${m.lagSamples} samples (${fmt(m.lagMs, 2, ' ms')})`, explain: 'Shift of B against A at the cross-correlation peak; positive = B is late.' },
+  { key: 'nullDepth', label: 'Null depth', value: fmt(m.nullDepthDb, 1, ' dB'), explain: 'Level of A − B relative to A: −∞ = identical, around 0 dB = as loud as the signal itself.' },
+  { key: 'matchedNull', label: 'Matched null', value: fmt(m.matchedNullDepthDb, 1, ' dB'), explain: 'Null depth after removing the best gain and sub-sample lag: what is left is a real difference.' },
+  { key: 'loudnessA', label: 'Loudness A', value: fmt(m.loudnessA, 2, ' LUFS'), explain: 'Integrated loudness of A, ITU-R BS.1770-4.' },
+  { key: 'loudnessB', label: 'Loudness B', value: fmt(m.loudnessB, 2, ' LUFS'), explain: 'Integrated loudness of B, ITU-R BS.1770-4.' },
+  { key: 'deltaLU', label: 'ΔLoudness', value: fmt(m.loudnessDeltaLU, 3, ' LU'), explain: 'B − A in loudness units; about 1 LU is the smallest change most listeners notice.' },
+  { key: 'peaks', label: 'Peak A / B', value: `${fmt(m.peakA, 2)} / ${fmt(m.peakB, 2)} dBFS`, explain: 'Largest sample magnitude of each take; at or above 0 dBFS it clips.' },
+  { key: 'maxAbsDiff', label: 'Max |A−B|', value: fmt(m.maxAbsDiff, 6), explain: 'Largest sample difference at lag 0 (full scale = 1).' },
+  { key: 'lsd', label: 'LSD', value: fmt(m.lsdDb, 3, ' dB'), explain: 'Log-spectral distance: RMS difference of the two log spectra, averaged over frames; 0 = same spectra.' },
+  { key: 'mcd', label: 'MCD', value: fmt(m.mcdDb, 3, ' dB'), explain: 'Mel-cepstral distortion: timbre difference; under about 1 dB is usually inaudible.' },
+  { key: 'length', label: 'Length A / B', value: `${m.lengthA} / ${m.lengthB} samples`, explain: 'Samples in each take; a difference means one rendering ran longer.' },
+]);
+
+export interface StepSeries {
+  steps: number[];
+  meanA: (number | null)[];
+  maxA: (number | null)[];
+  meanB: (number | null)[];
+  maxB: (number | null)[];
+  divergedSteps: Set<number>;
+}
+
+const finiteOrNull = (v: number | string | undefined): number | null => {
+  const n = num(v);
+  return Number.isFinite(n) ? n : null;
+};
+
+const stepSeries = memoByRef((d: Divergence): StepSeries => ({
+  steps: d.steps.map((s) => s.step),
+  meanA: d.steps.map((s) => finiteOrNull(s.a?.mean)),
+  maxA: d.steps.map((s) => finiteOrNull(s.a?.max)),
+  meanB: d.steps.map((s) => finiteOrNull(s.b?.mean)),
+  maxB: d.steps.map((s) => finiteOrNull(s.b?.max)),
+  divergedSteps: new Set(d.divergedSteps),
+}));
+
+export interface CodesMatrix {
+  frames: number;
+  q: number;
+  /** frames × q row-major; -1 where a side has no frame. */
+  a: Int32Array;
+  b: Int32Array;
+  differing: number;
+}
+
+const codesMatrix = memoByRef((d: Divergence): CodesMatrix => {
+  const q = Math.max(1, ...d.steps.map((s) => Math.max(s.codesA?.length ?? 0, s.codesB?.length ?? 0)));
+  const frames = d.steps.length;
+  const a = new Int32Array(frames * q).fill(-1);
+  const b = new Int32Array(frames * q).fill(-1);
+  let differing = 0;
+  d.steps.forEach((s, f) => {
+    for (let k = 0; k < q; k++) {
+      a[f * q + k] = s.codesA?.[k] ?? -1;
+      b[f * q + k] = s.codesB?.[k] ?? -1;
+      if (a[f * q + k] !== b[f * q + k]) differing++;
+    }
+  });
+  return { frames, q, a, b, differing };
+});
+
+export interface NumericsRow {
+  side: 'A' | 'B';
+  profile: string;
+  executionProvider: string;
+  fallback?: string;
+  nan: { talker: number; codePredictor: number; vocoder: number };
+  inf: { talker: number; codePredictor: number; vocoder: number };
+  /** Steps with any NaN/Inf, with the stage, e.g. "step 12: talker 3 NaN". */
+  badSteps: string[];
+}
+
+const numericsRow = (side: 'A' | 'B') =>
+  memoByRef((s: ComparisonSide): NumericsRow => ({
+    side,
+    profile: s.profile,
+    executionProvider: s.executionProvider,
+    fallback: s.fallback,
+    nan: s.numerics.nan,
+    inf: s.numerics.inf,
+    badSteps: s.steps.flatMap((r) => {
+      const out: string[] = [];
+      for (const stage of ['talker', 'codePredictor', 'vocoder'] as const) {
+        const n = r.nan?.[stage] ?? 0;
+        const i = r.inf?.[stage] ?? 0;
+        if (n || i) out.push(`step ${r.step}: ${stage} ${n} NaN, ${i} Inf`);
+      }
+      return out;
+    }),
+  }));
+const numericsA = numericsRow('A');
+const numericsB = numericsRow('B');
+
+export const comparisonSelectors = {
+  comparison: (s: StudioState) => s.comparison,
+  historyId: (s: StudioState) => s.comparison?.historyId,
+  verdict: (s: StudioState) => parts(s.comparison).verdict,
+  kind: (s: StudioState) => parts(s.comparison).kind,
+  metricRows: (s: StudioState): MetricRow[] | undefined => {
+    const m = parts(s.comparison).metrics;
+    return m ? metricRows(m) : undefined;
+  },
+  deltaLU: (s: StudioState) => num(parts(s.comparison).metrics?.loudnessDeltaLU),
+  curves: (s: StudioState) => parts(s.comparison).curves,
+  divergence: (s: StudioState) => parts(s.comparison).divergence,
+  /** Frames per second of the step trace (frame N comes from step N). */
+  frameRate: (s: StudioState) => {
+    const p = parts(s.comparison);
+    return p.a?.frameRate ?? p.traces?.a.header.frameRate ?? 0;
+  },
+  /** Where the first divergence is on the timeline, seconds; undefined when none or unknown. */
+  divergenceTime: (s: StudioState): number | undefined => {
+    const d = parts(s.comparison).divergence;
+    if (!d || d.firstStep === null) return undefined;
+    const t = num(d.timeSec);
+    if (Number.isFinite(t)) return t;
+    const rate = comparisonSelectors.frameRate(s);
+    return rate > 0 ? stepStartSec(d.firstStep, rate) : undefined;
+  },
+  stepSeries: (s: StudioState) => {
+    const d = parts(s.comparison).divergence;
+    return d && d.steps.length > 0 ? stepSeries(d) : undefined;
+  },
+  codes: (s: StudioState) => {
+    const d = parts(s.comparison).divergence;
+    return d && d.steps.length > 0 ? codesMatrix(d) : undefined;
+  },
+  numericsA: (s: StudioState) => {
+    const a = parts(s.comparison).a;
+    return a ? numericsA(a) : undefined;
+  },
+  numericsB: (s: StudioState) => {
+    const b = parts(s.comparison).b;
+    return b ? numericsB(b) : undefined;
+  },
+};
+
+/** Start of the frame that step N produced (step 1 yields frame 1 at t = 0). */
+export function stepStartSec(step: number, frameRate: number): number {
+  return (step - 1) / frameRate;
+}

@@ -1,0 +1,35 @@
+import type { StateCreator } from 'zustand/vanilla';
+import type { ComparisonResult } from '../../../../electron/common/api/comparison.js';
+import type { PlayerLike } from '../../audio/player.js';
+import type { StudioState } from '../studio-store.js';
+import { audioSelectors } from './audio-selectors.js';
+
+export interface ComparisonSlice {
+  /** The comparison on screen: from a synthesis, an import or history. */
+  comparison?: ComparisonResult;
+  showComparison(result: ComparisonResult): void;
+}
+
+export const createComparisonSlice =
+  (player: PlayerLike): StateCreator<StudioState, [], [], ComparisonSlice> =>
+  (set) => ({
+    comparison: undefined,
+    showComparison(result) {
+      const { a, b } = result;
+      const sampleRate = a?.sampleRate ?? b?.sampleRate;
+      if (sampleRate) player.load({ sampleRate, a: a?.samples, b: b?.samples, d: audioSelectors.diffOf(result) });
+      player.setLoop(null);
+      set({
+        comparison: result,
+        position: 0,
+        playing: false,
+        loop: undefined,
+        loopOn: false,
+        zoom: 0,
+        visible: { start: 0, end: audioSelectors.duration({ comparison: result } as StudioState) },
+        abx: undefined,
+        lastExport: undefined,
+        pendingOverwrite: undefined,
+      });
+    },
+  });

@@ -1,0 +1,94 @@
+import type { StateCreator } from 'zustand/vanilla';
+import type { ExportedFixture, HistoryEntry } from '../../../../electron/common/api/history.js';
+import type { StudioApi } from '../../../../electron/common/api/studio-api.js';
+import type { StudioShell } from '../../../../electron/common/api/studio-shell.js';
+import type { StudioState } from '../studio-store.js';
+import { classifyImport, type PickedFile } from './classify-import.js';
+
+export interface HistorySlice {
+  history: HistoryEntry[];
+  busy?: string;
+  lastExport?: ExportedFixture;
+  /** An export refused because the folder exists: the user is asked before replacing it. */
+  pendingOverwrite?: { dir: string };
+  loadHistory(): Promise<void>;
+  openHistory(id: string): Promise<void>;
+  deleteHistory(id: string): Promise<void>;
+  importFiles(files: PickedFile[]): Promise<void>;
+  exportCurrent(overwrite?: boolean): Promise<void>;
+  cancelOverwrite(): void;
+}
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+export const createHistorySlice =
+  (studio: StudioApi, shell?: StudioShell): StateCreator<StudioState, [], [], HistorySlice> =>
+  (set, get) => {
+    const guard = async (what: string, hint: string, work: () => Promise<void>) => {
+      set({ busy: what });
+      try {
+        await work();
+      } catch (error) {
+        get().notify('error', `${what} failed: ${message(error)}`, hint);
+      } finally {
+        set({ busy: undefined });
+      }
+    };
+    return {
+      history: [],
+      async loadHistory() {
+        await guard('Listing history', 'Check that the studio server is running, then reload the page.', async () => {
+          set({ history: (await studio.listHistory()).entries });
+        });
+      },
+      async openHistory(id) {
+        await guard('Opening the comparison', 'It may have been deleted; pick another entry.', async () => {
+          get().showComparison(await studio.openHistory({ id }));
+        });
+      },
+      async deleteHistory(id) {
+        await guard('Deleting', 'Reload the history list and try again.', async () => {
+          await studio.deleteHistory({ id });
+          set((s) => ({ history: s.history.filter((e) => e.id !== id) }));
+        });
+      },
+      async importFiles(files) {
+        const plan = classifyImport(files);
+        if (!plan.ok) {
+          get().notify('error', plan.message, plan.hint);
+          return;
+        }
+        await guard('Import', 'Choose two WAV files (PCM 8–32 bit or float), or two tts-parity-trace/1 files.', async () => {
+          const result = plan.kind === 'wavs' ? await studio.importWavs({ a: plan.a, b: plan.b }) : await studio.importTraces({ a: plan.a, b: plan.b });
+          get().showComparison(result);
+          await get().loadHistory();
+        });
+      },
+      async exportCurrent(overwrite = false) {
+        const id = get().comparison?.historyId;
+        if (!id) return;
+        await guard('Export', 'Choose another folder, or allow replacing the existing one.', async () => {
+          const dir = get().pendingOverwrite?.dir ?? (shell ? (await shell.chooseExportDir()).path : (await studio.exportLocation({ id })).dir);
+          if (!dir) return;
+          try {
+            set({ lastExport: await studio.exportFixture({ id, dir, overwrite }), pendingOverwrite: undefined });
+          } catch (error) {
+            if (!overwrite && /already exists/.test(message(error))) {
+              set({ pendingOverwrite: { dir } });
+              return;
+            }
+            set({ pendingOverwrite: undefined });
+            throw error;
+          }
+        });
+      },
+      cancelOverwrite: () => set({ pendingOverwrite: undefined }),
+    };
+  };
+
+export const historySelectors = {
+  entries: (s: StudioState) => s.history,
+  busy: (s: StudioState) => s.busy,
+  lastExport: (s: StudioState) => s.lastExport,
+  pendingOverwrite: (s: StudioState) => s.pendingOverwrite,
+};
