@@ -6,8 +6,8 @@ import { startServe, type Served } from './serve-process.js';
 
 // Browser mode end to end: the built renderer in Debian's Chromium against a real `parity serve`.
 const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
-// 190 bytes: under the demo bundle's 200-byte text limit, long enough for its 180-frame cap (≈2 s a side here).
-const LONG = 'A long prompt so that the demo talker runs to its frame limit. '.repeat(3).slice(0, 190);
+// 128 bytes: the demo bundle's text limit, long enough for its 115-frame cap.
+const LONG = 'A long prompt so that the demo talker runs to its frame limit. '.repeat(3).slice(0, 128);
 
 let served: Served;
 let browser: Browser;

@@ -33,7 +33,7 @@ export function registerSynth(program: Command): void {
     .description(
       'synthesize one prompt with one execution profile and write a WAV (and optionally its step trace)',
     )
-    .requiredOption('--text <text>', 'the prompt (UTF-8; the bundle sets the byte limit, 200 for the demo)')
+    .requiredOption('--text <text>', 'the prompt (UTF-8; the bundle sets the byte limit, 128 for the demo)')
     .option('--bundle <dir>', 'bundle folder (default: the built-in demo bundle, built on first use)')
     .option(
       '--profile <profile>',

@@ -20,9 +20,12 @@ export const DEMO = {
   textVocab: 257,
   textBos: 256,
   framesPerChar: 0.9,
-  /** UTF-8 bytes; 1 + 200 + 180 frames fits in maxPositions 512. */
-  maxTextBytes: 200,
-  maxFrames: 180,
+  /**
+   * UTF-8 bytes. maxFrames = round(128 × framesPerChar), so the longest text still gets all its frames
+   * (≈ 9 s of audio); BOS + 128 + 115 = 244 positions fit in talker.maxPositions 256.
+   */
+  maxTextBytes: 128,
+  maxFrames: 115,
   talker: {
     hidden: 64,
     layers: 4,
@@ -30,7 +33,8 @@ export const DEMO = {
     kvHeads: 2,
     headDim: 16,
     ffn: 128,
-    maxPositions: 512,
+    /** The graph talker attends over every buffer row each step: 256 rather than 512 halves that work (docs/performance.md). */
+    maxPositions: 256,
     ropeTheta: 10000,
     eps: 1e-6,
   } satisfies DecoderSpec,

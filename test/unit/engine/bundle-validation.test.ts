@@ -78,9 +78,19 @@ describe('bad bundles are BundleErrors that name file, tensor, expected and foun
 
   it('wrong rank declared', async () => {
     const dir = await variant((m) => {
-      (m.talker.exports['graph-fp32'].inputs.find((t) => t.name === 'past_key_values.0.key') as TensorSpec).shape = [1, 2, 512];
+      (m.talker.exports['graph-fp32'].inputs.find((t) => t.name === 'past_key_values.0.key') as TensorSpec).shape = [1, 2, 256];
     });
-    await expect(Engine.open(dir)).rejects.toThrow(/talker graph-fp32 .* input "past_key_values\.0\.key": expected float32 \[1, 2, 512, 16\], found float32 \[1, 2, 512\]: rank 4 expected, rank 3 found/);
+    await expect(Engine.open(dir)).rejects.toThrow(/talker graph-fp32 .* input "past_key_values\.0\.key": expected float32 \[1, 2, 256, 16\], found float32 \[1, 2, 256\]: rank 4 expected, rank 3 found/);
+  });
+
+  it('text limit + frame limit that overflow the talker buffer', async () => {
+    // The demo: BOS + 128 bytes + 115 frames = 244 of 256 positions; 141 bytes make 1 + 141 + 115 = 257.
+    const dir = await variant((m) => {
+      m.text.maxBytes = 141;
+    });
+    const err = await Engine.open(dir).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(BundleError);
+    expect(String((err as Error).message)).toContain('talker.maxPositions (256) must hold 1 + text.maxBytes + maxFrames = 257');
   });
 
   it('wrong dtype declared', async () => {

@@ -101,12 +101,27 @@ describe('Engine on the demo bundle', () => {
     await expect(synth('eager,backend=native')).rejects.toThrow(/native CUDA addon/);
   });
 
-  it('empty text and text over the 200-byte limit are InputErrors', async () => {
+  it('empty text and text over the 128-byte limit are InputErrors', async () => {
     await expect(synth('eager', '')).rejects.toThrow(InputError);
     await expect(synth('eager', '   ')).rejects.toThrow(/empty/);
-    await expect(synth('eager', 'x'.repeat(201))).rejects.toThrow(/201 UTF-8 bytes, over this bundle's limit of 200/);
-    // 100 two-byte characters are 200 bytes: accepted, and 100 × 0.9 = 90 frames.
-    expect((await synth('eager', 'é'.repeat(100))).frames).toBe(90);
+    await expect(synth('eager', 'x'.repeat(129))).rejects.toThrow(/129 UTF-8 bytes, over this bundle's limit of 128/);
+    // 65 two-byte characters are 130 bytes: the limit counts bytes, not characters.
+    await expect(synth('eager', 'é'.repeat(65))).rejects.toThrow(/130 UTF-8 bytes, over this bundle's limit of 128/);
+    // 64 two-byte characters are 128 bytes: accepted, and round(64 × 0.9) = 58 frames.
+    expect((await synth('eager', 'é'.repeat(64))).frames).toBe(58);
+  });
+
+  it('the longest text gets all its frames and fits the graph talker buffer: 128 ASCII bytes, round(128 × 0.9) = 115 frames', async () => {
+    const r = await synth('graph', 'x'.repeat(128));
+    expect(r.frames).toBe(115);
+    expect(r.audio.length).toBe(115 * 1920);
+    // BOS + 128 text positions + 115 decode frames = 244 ≤ talker.maxPositions 256.
+    expect(engine.info().talker.maxPositions).toBe(256);
+  });
+
+  it('a 40-character prompt gives round(40 × 0.9) = 36 frames = 36 / 12.5 Hz = 2.88 s of audio', async () => {
+    const r = await synth('graph', 'Hello world, this is a parity test. 1234');
+    expect(r.audio.length / 24000).toBeCloseTo(2.88, 9);
   });
 
   it('cancellation stops within one step', async () => {

@@ -10,8 +10,8 @@ import { ensureBuilt } from './ensure-built.js';
 // The real engine on the demo bundle, in the real worker.
 let host: StudioHost;
 let studio: StudioApi;
-// 190 bytes: under the demo bundle's text.maxBytes (200); 0.9 frames per char reaches its 180-frame limit.
-const LONG = 'A long prompt so that the demo talker runs to its frame limit. '.repeat(3).slice(0, 190);
+// 128 bytes: the demo bundle's text.maxBytes; round(128 × 0.9) = 115 frames, its frame limit.
+const LONG = 'A long prompt so that the demo talker runs to its frame limit. '.repeat(3).slice(0, 128);
 
 beforeAll(() => {
   ensureBuilt();
