@@ -3,7 +3,8 @@ import type { ExecutionProfile, Fault } from '../common/profile/types.js';
 import { Sampler } from '../common/sampling/sample-token.js';
 import { uniform } from '../common/sampling/uniform.js';
 import { countNonFinite, logitStats } from '../common/trace/logit-stats.js';
-import type { StageCounts, StepRecord } from '../common/trace/step-record.js';
+import type { StepRecord } from '../common/trace/step-record.js';
+import { numericsTotals } from '../common/trace/numerics-totals.js';
 import type { BundleManifest } from './bundle/manifest.js';
 import type { FeedTap } from './drill/feed-tap.js';
 import type { OrtSession } from './ort-session.js';
@@ -31,7 +32,6 @@ export interface SynthesisPlan {
   tap?: FeedTap;
 }
 
-const zero = (): StageCounts => ({ talker: 0, codePredictor: 0, vocoder: 0 });
 const faultOf = <K extends Fault['kind']>(p: ExecutionProfile, kind: K) => p.faults.find((f): f is Extract<Fault, { kind: K }> => f.kind === kind);
 
 /**
@@ -122,14 +122,7 @@ export async function synthesizeWith(plan: SynthesisPlan, req: SynthesisRequest,
   checkAbort();
   const audio = await vocoding.finish(codes, steps);
 
-  const nan = zero();
-  const inf = zero();
-  for (const r of steps) {
-    for (const k of ['talker', 'codePredictor', 'vocoder'] as const) {
-      nan[k] += r.nan?.[k] ?? 0;
-      inf[k] += r.inf?.[k] ?? 0;
-    }
-  }
+  const { nan, inf } = numericsTotals(steps);
   return {
     audio,
     sampleRate: m.sampleRate,

@@ -1,6 +1,7 @@
 import { CancelledError } from '../../common/errors.js';
 import { countNonFinite, logitStats } from '../../common/trace/logit-stats.js';
-import type { StageCounts, StepRecord } from '../../common/trace/step-record.js';
+import type { StepRecord } from '../../common/trace/step-record.js';
+import { numericsTotals } from '../../common/trace/numerics-totals.js';
 import { tokenizeText } from '../text-input.js';
 import type { SynthesisOptions, SynthesisRequest, SynthesisResult } from '../types.js';
 import type { NativeStepOutput } from './native-addon.js';
@@ -71,14 +72,7 @@ export async function synthesizeNative(runner: NativeRunner, req: SynthesisReque
   const audio = nativeVocode(session, m, req.profile, codes, frames, steps, opts);
   const vocoderMs = performance.now() - tVoc;
 
-  const nan: StageCounts = { talker: 0, codePredictor: 0, vocoder: 0 };
-  const inf: StageCounts = { talker: 0, codePredictor: 0, vocoder: 0 };
-  for (const r of steps) {
-    for (const k of ['talker', 'codePredictor', 'vocoder'] as const) {
-      nan[k] += r.nan?.[k] ?? 0;
-      inf[k] += r.inf?.[k] ?? 0;
-    }
-  }
+  const { nan, inf } = numericsTotals(steps);
   return {
     audio,
     sampleRate: m.sampleRate,
