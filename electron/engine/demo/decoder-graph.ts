@@ -1,5 +1,7 @@
 import type { Ops } from '../onnx-builder/ops.js';
 import type { Dim } from '../onnx-builder/graph-builder.js';
+import { exportBuilder } from './export-names.js';
+import { namedRmsNorm, namedSilu } from './named-ops.js';
 import { ropeTables, type Rope } from './rope-tables.js';
 import { buildStaticDecoder } from './static-decoder.js';
 
@@ -60,29 +62,29 @@ export function buildDecoder(o: Ops, spec: DecoderSpec, opts: DecoderOptions): D
   let x = x0;
   for (let i = 0; i < spec.layers; i++) {
     x = g.within(`layers.${i}`, () => {
-      const attnIn = g.within('input_layernorm', () => o.rmsNorm(x, o.param('weight', [spec.hidden], 0.1, 1), spec.eps));
+      const attnIn = g.within('input_layernorm', () => namedRmsNorm(o, x, o.param('weight', [spec.hidden], 0.1, 1), spec.eps));
       const attn = g.within('attn', () => attention(o, attnIn, past[i], rope, allowed, spec));
       g.output(attn.presentKey, `present.${i}.key`, o.float, [1, spec.kvHeads, T, spec.headDim]);
       g.output(attn.presentValue, `present.${i}.value`, o.float, [1, spec.kvHeads, T, spec.headDim]);
-      const h = o.op('Add', [x, attn.out]);
-      const mlpIn = g.within('post_attention_layernorm', () => o.rmsNorm(h, o.param('weight', [spec.hidden], 0.1, 1), spec.eps));
+      const h = o.op('Add', [x, attn.out], undefined, g.fullName('residual_1'));
+      const mlpIn = g.within('post_attention_layernorm', () => namedRmsNorm(o, h, o.param('weight', [spec.hidden], 0.1, 1), spec.eps));
       const scale = opts.overflow?.layer === i ? opts.overflow.scale : undefined;
       const mlp = g.within('mlp', () => swiglu(o, mlpIn, spec, scale));
-      return o.op('Add', [h, mlp]);
+      return o.op('Add', [h, mlp], undefined, g.fullName('residual_2'));
     });
   }
-  const hidden = g.within('norm', () => o.rmsNorm(x, o.param('weight', [spec.hidden], 0.1, 1), spec.eps));
+  const hidden = g.within('norm', () => namedRmsNorm(o, x, o.param('weight', [spec.hidden], 0.1, 1), spec.eps));
   return { hidden };
 }
 
-/** Rotate-half RoPE on x [1, h, S, headDim]. */
-export function applyRope(o: Ops, x: string, r: Rope, headDim: number): string {
+/** Rotate-half RoPE on x [1, h, S, headDim]; the result is named `name`. */
+export function applyRope(o: Ops, x: string, r: Rope, headDim: number, name: string): string {
   const half = headDim / 2;
   const x1 = o.slice(x, [0], [half], [3]);
   const x2 = o.slice(x, [half], [headDim], [3]);
   const a = o.op('Sub', [o.op('Mul', [x1, r.cos]), o.op('Mul', [x2, r.sin])]);
   const b = o.op('Add', [o.op('Mul', [x2, r.cos]), o.op('Mul', [x1, r.sin])]);
-  return o.g.node('Concat', [a, b], { attrs: { axis: 3 } });
+  return o.g.node('Concat', [a, b], { attrs: { axis: 3 }, name });
 }
 
 /** [1, 1, 1, S, T] bool: key j visible to query i (causal and attention_mask). */
@@ -116,36 +118,41 @@ function attention(
   const { heads, kvHeads, headDim, hidden } = spec;
   const group = heads / kvHeads;
   const std = 1 / Math.sqrt(hidden);
-  const proj = (name: string, n: number): string => {
+  const g = exportBuilder(o.g);
+  const proj = (name: string, n: number, out?: string): string => {
     const y = o.matmul(x, o.param(`${name}.weight`, [hidden, n * headDim], std));
-    return o.transpose(o.reshape(y, [0, 0, n, headDim]), [0, 2, 1, 3]);
+    return o.op('Transpose', [o.reshape(y, [0, 0, n, headDim])], { perm: [0, 2, 1, 3] }, out);
   };
   const qProj = proj('q_proj', heads);
   const kProj = proj('k_proj', kvHeads);
-  const q = o.g.within('q_rope', () => applyRope(o, qProj, rope, headDim));
-  const k = o.g.within('k_rope', () => applyRope(o, kProj, rope, headDim));
-  const v = proj('v_proj', kvHeads);
-  const presentKey = o.g.node('Concat', [past.key, k], { attrs: { axis: 2 }, name: o.g.fullName('kv_write.key') });
-  const presentValue = o.g.node('Concat', [past.value, v], { attrs: { axis: 2 }, name: o.g.fullName('kv_write.value') });
+  const [qName, kName] = [g.shared('q_rope'), g.shared('k_rope')];
+  const q = o.g.within('q_rope', () => applyRope(o, qProj, rope, headDim, qName));
+  const k = o.g.within('k_rope', () => applyRope(o, kProj, rope, headDim, kName));
+  const v = proj('v_proj', kvHeads, g.shared('v'));
+  const presentKey = o.g.node('Concat', [past.key, k], { attrs: { axis: 2 }, name: g.privateName('kv_write.key') });
+  const presentValue = o.g.node('Concat', [past.value, v], { attrs: { axis: 2 }, name: g.privateName('kv_write.value') });
   const qg = o.reshape(q, [1, kvHeads, group, -1, headDim]);
   const kt = o.transpose(o.reshape(presentKey, [1, kvHeads, 1, -1, headDim]), [0, 1, 2, 4, 3]);
-  const scores = o.op('Mul', [o.matmul(qg, kt), o.floatScalar(1 / Math.sqrt(headDim))], undefined, o.g.fullName('scores'));
-  const masked = o.op('Where', [allowed, scores, o.floatScalar(-Infinity)]);
-  const probs = o.op('Softmax', [masked], { axis: -1 }, o.g.fullName('softmax'));
+  const scores = o.op('Mul', [o.matmul(qg, kt), o.floatScalar(1 / Math.sqrt(headDim))], undefined, g.privateName('scores'));
+  // scores/masked/probs span the cache's T positions here and the graph export's whole buffer: not shared.
+  const masked = o.op('Where', [allowed, scores, o.floatScalar(-Infinity)], undefined, g.privateName('masked'));
+  const probs = o.op('Softmax', [masked], { axis: -1 }, g.privateName('probs'));
   const ctx = o.matmul(probs, o.reshape(presentValue, [1, kvHeads, 1, -1, headDim]));
-  const merged = o.reshape(o.transpose(o.reshape(ctx, [1, heads, -1, headDim]), [0, 2, 1, 3]), [0, 0, heads * headDim]);
-  const out = o.matmul(merged, o.param('o_proj.weight', [heads * headDim, hidden], 1 / Math.sqrt(heads * headDim)));
+  const merged = o.op('Reshape', [o.transpose(o.reshape(ctx, [1, heads, -1, headDim]), [0, 2, 1, 3]), o.ints([0, 0, heads * headDim])], undefined, g.shared('context'));
+  const out = o.op('MatMul', [merged, o.param('o_proj.weight', [heads * headDim, hidden], 1 / Math.sqrt(heads * headDim))], undefined, g.shared('o_proj.out'));
   return { out, presentKey, presentValue };
 }
 
 function swiglu(o: Ops, x: string, spec: DecoderSpec, overflowScale?: number): string {
   const std = 1 / Math.sqrt(spec.hidden);
-  const gate = o.matmul(x, o.param('gate_proj.weight', [spec.hidden, spec.ffn], std));
-  const up = o.matmul(x, o.param('up_proj.weight', [spec.hidden, spec.ffn], std));
-  let act = o.op('Mul', [o.silu(gate), up], undefined, o.g.fullName('act'));
+  const g = exportBuilder(o.g);
+  const gate = o.op('MatMul', [x, o.param('gate_proj.weight', [spec.hidden, spec.ffn], std)], undefined, g.shared('gate'));
+  const up = o.op('MatMul', [x, o.param('up_proj.weight', [spec.hidden, spec.ffn], std)], undefined, g.shared('up'));
+  let act = o.op('Mul', [namedSilu(o, gate), up], undefined, g.shared('act'));
   // A power of two is exact in fp32, so only the fp16 export can overflow here.
-  if (overflowScale) act = o.op('Mul', [act, o.floatScalar(overflowScale)], undefined, o.g.fullName('act_scaled'));
-  let down = o.matmul(act, o.param('down_proj.weight', [spec.ffn, spec.hidden], 1 / Math.sqrt(spec.ffn)));
-  if (overflowScale) down = o.op('Mul', [down, o.floatScalar(1 / overflowScale)]);
-  return down;
+  if (overflowScale) act = o.op('Mul', [act, o.floatScalar(overflowScale)], undefined, g.shared('act_scaled'));
+  const downW = (): string => o.param('down_proj.weight', [spec.ffn, spec.hidden], 1 / Math.sqrt(spec.ffn));
+  if (!overflowScale) return o.op('MatMul', [act, downW()], undefined, g.shared('down.out'));
+  const down = o.matmul(act, downW());
+  return o.op('Mul', [down, o.floatScalar(1 / overflowScale)], undefined, g.shared('down.out'));
 }

@@ -2,6 +2,7 @@ import { GraphBuilder } from '../onnx-builder/graph-builder.js';
 import { Ops } from '../onnx-builder/ops.js';
 import { buildDecoder, type DecoderMode } from './decoder-graph.js';
 import { DEMO } from './demo-config.js';
+import { ExportGraphBuilder } from './export-names.js';
 import { uniformWeights } from './weight-rng.js';
 
 export type Precision = 'fp32' | 'fp16';
@@ -23,7 +24,7 @@ const floatOf = (p: Precision): 'float32' | 'float16' => (p === 'fp16' ? 'float1
  */
 export function buildTalker(seed: number, mode: DecoderMode, precision: Precision, overflow = false): Uint8Array {
   const spec = DEMO.talker;
-  const g = new GraphBuilder(`talker-${mode}-${precision}${overflow ? '-overflow' : ''}`);
+  const g = new ExportGraphBuilder(`talker-${mode}-${precision}${overflow ? '-overflow' : ''}`, mode);
   const o = new Ops(g, floatOf(precision), weightSource(seed, 'talker'));
   const { hidden } = buildDecoder(o, spec, { mode, overflow: overflow ? DEMO.overflow : undefined });
   const vocab = DEMO.codebookSize + 1;
@@ -41,7 +42,7 @@ export function buildTalker(seed: number, mode: DecoderMode, precision: Precisio
  */
 export function buildCodePredictor(seed: number, mode: DecoderMode, precision: Precision): Uint8Array {
   const spec = DEMO.codePredictor;
-  const g = new GraphBuilder(`code-predictor-${mode}-${precision}`);
+  const g = new ExportGraphBuilder(`code-predictor-${mode}-${precision}`, mode);
   const o = new Ops(g, floatOf(precision), weightSource(seed, 'code_predictor'));
   const step = g.input('generation_step', 'int64', [1]);
   const { hidden } = buildDecoder(o, spec, { mode });

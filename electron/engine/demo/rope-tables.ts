@@ -1,5 +1,6 @@
 import type { Ops } from '../onnx-builder/ops.js';
 import type { DecoderSpec } from './decoder-graph.js';
+import { exportBuilder } from './export-names.js';
 
 export interface Rope {
   cos: string;
@@ -17,8 +18,9 @@ export function ropeTables(o: Ops, pos: string, spec: DecoderSpec): Rope {
   const exps = Array.from({ length: half }, (_, i) => (-lnTheta * (2 * i)) / spec.headDim);
   const invFreq = o.op('Exp', [o.constant(`rope_exponents_${spec.headDim}`, 'float32', [half], exps)]);
   const p = o.op('Unsqueeze', [o.cast(pos, 'float32'), o.ints([2])]);
-  const freqs = o.op('Unsqueeze', [o.op('Mul', [p, invFreq]), o.ints([1])]);
+  const shared = (name: string): string => exportBuilder(o.g).shared(name);
+  const freqs = o.op('Unsqueeze', [o.op('Mul', [p, invFreq]), o.ints([1])], undefined, shared('freqs'));
   const toFloat = (x: string): string => (o.float === 'float32' ? x : o.cast(x, o.float));
-  return { cos: toFloat(o.op('Cos', [freqs])), sin: toFloat(o.op('Sin', [freqs])) };
+  return { cos: toFloat(o.op('Cos', [freqs], undefined, shared('cos'))), sin: toFloat(o.op('Sin', [freqs], undefined, shared('sin'))) };
 }
 

@@ -1,5 +1,7 @@
 import type { Ops } from '../onnx-builder/ops.js';
 import type { DecoderIo, DecoderOptions, DecoderSpec } from './decoder-graph.js';
+import { exportBuilder } from './export-names.js';
+import { namedRmsNorm, namedSilu } from './named-ops.js';
 import { ropeTables } from './rope-tables.js';
 
 /**
@@ -12,7 +14,7 @@ import { ropeTables } from './rope-tables.js';
  * RMSNorm in the Pow/ReduceMean/Add/Sqrt/Div/Mul form that ONNX Runtime fuses, and 4-D attention.
  */
 export function buildStaticDecoder(o: Ops, spec: DecoderSpec, opts: DecoderOptions): DecoderIo {
-  const { g } = o;
+  const g = exportBuilder(o.g);
   const { hidden, heads, kvHeads, headDim: D, maxPositions: M } = spec;
   const x0 = g.input('inputs_embeds', o.float, [1, 1, hidden]);
   const mask = g.input('attention_mask', 'int64', [1, M]);
@@ -46,45 +48,47 @@ export function buildStaticDecoder(o: Ops, spec: DecoderSpec, opts: DecoderOptio
   let x = x0;
   for (let i = 0; i < spec.layers; i++) {
     x = g.within(`layers.${i}`, () => {
-      const attnIn = g.within('input_layernorm', () => fusableRmsNorm(o, x, o.param('weight', [hidden], 0.1, 1), spec.eps));
+      const attnIn = g.within('input_layernorm', () => namedRmsNorm(o, x, o.param('weight', [hidden], 0.1, 1), spec.eps));
       const attn = g.within('attn', () => {
         const std = 1 / Math.sqrt(hidden);
         const w = (name: string, n: number): string => o.param(`${name}.weight`, [hidden, n * D], std);
         const qkvW = g.node('Concat', [w('q_proj', heads), w('k_proj', kvHeads), w('v_proj', kvHeads)], { attrs: { axis: 1 } });
         const qkv = o.reshape(o.matmul(attnIn, qkvW), [1, heads + 2 * kvHeads, 1, D]);
-        const [qk, v] = g.nodeMulti('Split', [qkv, o.ints([heads + kvHeads, kvHeads])], { attrs: { axis: 1 }, outputs: 2 });
+        const [qk, v] = g.nodeMulti('Split', [qkv, o.ints([heads + kvHeads, kvHeads])], { attrs: { axis: 1 }, outputNames: [g.privateName('qk'), g.shared('v')] });
         const rotated = g.within('rope', () => o.matmul(qk, rope));
-        const [q, k] = g.nodeMulti('Split', [rotated, o.ints([heads, kvHeads])], { attrs: { axis: 1 }, outputs: 2 });
+        const [q, k] = g.nodeMulti('Split', [rotated, o.ints([heads, kvHeads])], { attrs: { axis: 1 }, outputNames: [g.shared('q_rope'), g.shared('k_rope')] });
         const write = (which: 'key' | 'value', from: string, update: string): string =>
-          g.node('ScatterND', [from, writeAt, update], { name: g.fullName(`kv_write.${which}`), outputNames: [`present.${i}.${which}`] });
+          g.node('ScatterND', [from, writeAt, update], { name: g.privateName(`kv_write.${which}`), outputNames: [`present.${i}.${which}`] });
         const presentKey = write('key', past[i].key, k);
         const presentValue = write('value', past[i].value, v);
         const qg = o.reshape(q, [1, kvHeads, heads / kvHeads, D]);
-        const scores = o.op('Mul', [o.matmul(qg, o.transpose(presentKey, [0, 1, 3, 2])), o.floatScalar(1 / Math.sqrt(D))], undefined, g.fullName('scores'));
-        const masked = o.op('Add', [scores, bias], undefined, g.fullName('masked'));
-        const probs = o.op('Softmax', [masked], { axis: -1 }, g.fullName('softmax'));
-        const merged = o.reshape(o.matmul(probs, presentValue), [1, 1, heads * D]);
-        return o.matmul(merged, o.param('o_proj.weight', [heads * D, hidden], 1 / Math.sqrt(heads * D)));
+        const scores = o.op('Mul', [o.matmul(qg, o.transpose(presentKey, [0, 1, 3, 2])), o.floatScalar(1 / Math.sqrt(D))], undefined, g.privateName('scores'));
+        // scores/masked/probs span the whole buffer here and the cache's T positions in eager: not shared.
+        const masked = o.op('Add', [scores, bias], undefined, g.privateName('masked'));
+        const probs = o.op('Softmax', [masked], { axis: -1 }, g.privateName('probs'));
+        const merged = o.op('Reshape', [o.matmul(probs, presentValue), o.ints([1, 1, heads * D])], undefined, g.shared('context'));
+        return o.op('MatMul', [merged, o.param('o_proj.weight', [heads * D, hidden], 1 / Math.sqrt(heads * D))], undefined, g.shared('o_proj.out'));
       });
       g.output(`present.${i}.key`, `present.${i}.key`, o.float, [1, kvHeads, M, D]);
       g.output(`present.${i}.value`, `present.${i}.value`, o.float, [1, kvHeads, M, D]);
-      const h = o.op('Add', [x, attn]);
-      const mlpIn = g.within('post_attention_layernorm', () => fusableRmsNorm(o, h, o.param('weight', [hidden], 0.1, 1), spec.eps));
+      const h = o.op('Add', [x, attn], undefined, g.shared('residual_1'));
+      const mlpIn = g.within('post_attention_layernorm', () => namedRmsNorm(o, h, o.param('weight', [hidden], 0.1, 1), spec.eps));
       const scale = opts.overflow?.layer === i ? opts.overflow.scale : undefined;
       const mlp = g.within('mlp', () => {
         const std = 1 / Math.sqrt(hidden);
         const gateUpW = g.node('Concat', [o.param('gate_proj.weight', [hidden, spec.ffn], std), o.param('up_proj.weight', [hidden, spec.ffn], std)], { attrs: { axis: 1 } });
-        const [gate, up] = g.nodeMulti('Split', [o.matmul(mlpIn, gateUpW), o.ints([spec.ffn, spec.ffn])], { attrs: { axis: 2 }, outputs: 2 });
-        let act = o.op('Mul', [o.silu(gate), up], undefined, g.fullName('act'));
-        if (scale) act = o.op('Mul', [act, o.floatScalar(scale)], undefined, g.fullName('act_scaled'));
-        let down = o.matmul(act, o.param('down_proj.weight', [spec.ffn, hidden], 1 / Math.sqrt(spec.ffn)));
-        if (scale) down = o.op('Mul', [down, o.floatScalar(1 / scale)]);
-        return down;
+        const gateUp = [g.shared('gate'), g.shared('up')];
+        const [gate, up] = g.nodeMulti('Split', [o.matmul(mlpIn, gateUpW), o.ints([spec.ffn, spec.ffn])], { attrs: { axis: 2 }, outputNames: gateUp });
+        let act = o.op('Mul', [namedSilu(o, gate), up], undefined, g.shared('act'));
+        if (scale) act = o.op('Mul', [act, o.floatScalar(scale)], undefined, g.shared('act_scaled'));
+        const downW = (): string => o.param('down_proj.weight', [spec.ffn, hidden], 1 / Math.sqrt(spec.ffn));
+        if (!scale) return o.op('MatMul', [act, downW()], undefined, g.shared('down.out'));
+        return o.op('Mul', [o.matmul(act, downW()), o.floatScalar(1 / scale)], undefined, g.shared('down.out'));
       });
-      return o.op('Add', [h, mlp]);
+      return o.op('Add', [h, mlp], undefined, g.shared('residual_2'));
     });
   }
-  const hiddenOut = g.within('norm', () => fusableRmsNorm(o, x, o.param('weight', [hidden], 0.1, 1), spec.eps));
+  const hiddenOut = g.within('norm', () => namedRmsNorm(o, x, o.param('weight', [hidden], 0.1, 1), spec.eps));
   return { hidden: hiddenOut };
 }
 
@@ -95,13 +99,4 @@ function rotateHalf(D: number): number[] {
   for (let j = 0; j < half; j++) r[(j + half) * D + j] = -1;
   for (let j = half; j < D; j++) r[(j - half) * D + j] = 1;
   return r;
-}
-
-/** x / sqrt(mean(x²) + eps) · w, in the node pattern ONNX Runtime's SimplifiedLayerNormFusion matches. */
-function fusableRmsNorm(o: Ops, x: string, w: string, eps: number): string {
-  return o.g.within('norm', () => {
-    const ms = o.op('ReduceMean', [o.op('Pow', [x, o.floatScalar(2)])], { axes: [-1], keepdims: 1 });
-    const rms = o.op('Sqrt', [o.op('Add', [ms, o.floatScalar(eps)])]);
-    return o.op('Mul', [o.op('Div', [x, rms]), w]);
-  });
 }

@@ -1,3 +1,4 @@
+import { isSharedName } from './naming-scheme.js';
 import type { ModelNode, PromotedModel } from './promote-outputs.js';
 
 /**
@@ -8,6 +9,9 @@ import type { ModelNode, PromotedModel } from './promote-outputs.js';
  * node that already corresponds. A Cast stands for its input (an fp16 export casts where the fp32
  * one does not). Two names alike are not enough: a counter-derived name ("attn.matmul_3") can mean
  * different things in two graphs, and comparing those would report a difference that is not there.
+ * Unless both exports declare the shared naming scheme (naming-scheme.ts): then an output whose
+ * name is shared (not under either export's private prefix) and produced in both corresponds by name
+ * alone, whatever ops compute it (the walk still compares it only when the shapes agree).
  */
 export function correspondingOutputs(a: PromotedModel, b: PromotedModel): Set<string> {
   const producerB = producers(b.nodes);
@@ -35,6 +39,11 @@ export function correspondingOutputs(a: PromotedModel, b: PromotedModel): Set<st
     n.outputs.forEach((out, j) => {
       if (out && out === m.outputs[j]) matched.add(out);
     });
+  }
+  for (const n of a.nodes) {
+    for (const out of n.outputs) {
+      if (out && producerB.has(out) && isSharedName(a.metadata, out) && isSharedName(b.metadata, out)) matched.add(out);
+    }
   }
   return matched;
 }

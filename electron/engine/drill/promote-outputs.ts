@@ -20,6 +20,8 @@ export interface PromotedModel {
   outputs: string[];
   /** Initializer name → its identity across exports (initializer-key.ts). */
   initializers: Map<string, string>;
+  /** The model's metadata_props (key → value): where an export declares its naming scheme (naming-scheme.ts). */
+  metadata: Map<string, string>;
 }
 
 /**
@@ -54,5 +56,6 @@ export function promoteAllOutputs(model: Uint8Array, file: string): PromotedMode
       graph.output.push(onnx.ValueInfoProto.create({ name: out }));
     }
   }
-  return { bytes: onnx.ModelProto.encode(proto).finish(), nodes, inputs, outputs, initializers };
+  const metadata = new Map((proto.metadataProps ?? []).map((p) => [p.key ?? '', p.value ?? '']));
+  return { bytes: onnx.ModelProto.encode(proto).finish(), nodes, inputs, outputs, initializers, metadata };
 }

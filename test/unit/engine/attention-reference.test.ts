@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { GraphBuilder } from '../../../electron/engine/onnx-builder/graph-builder.js';
 import { Ops } from '../../../electron/engine/onnx-builder/ops.js';
 import { buildDecoder, type DecoderSpec } from '../../../electron/engine/demo/decoder-graph.js';
+import { ExportGraphBuilder } from '../../../electron/engine/demo/export-names.js';
 import { weightSource } from '../../../electron/engine/demo/decoder-models.js';
 import { f32Tensor, i64Tensor, openSession, run, type Feeds } from '../../../electron/engine/ort-session.js';
 
@@ -14,7 +14,7 @@ const SEED = 7;
 const TOL = 1e-5;
 
 function buildLayer(mode: 'eager' | 'graph'): Uint8Array {
-  const g = new GraphBuilder('one-layer');
+  const g = new ExportGraphBuilder('one-layer', mode);
   const o = new Ops(g, 'float32', weightSource(SEED, 'test'));
   const { hidden } = buildDecoder(o, spec, { mode });
   g.output(hidden, 'last_hidden_state', 'float32', [1, mode === 'eager' ? 'sequence_length' : 1, spec.hidden]);

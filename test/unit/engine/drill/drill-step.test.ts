@@ -134,6 +134,31 @@ describe('drill-down (demo bundle)', () => {
     expect(drill.summary).toContain('nothing differs');
   });
 
+  it('eager vs graph,fault=stale-feedback@2: the input, then its first consumer, a node named alike in both exports', async () => {
+    const drill = validated(await drillStep(engine, { ...base, profileA: 'eager', profileB: 'graph,fault=stale-feedback@2', step: 2, stage: 'talker-logits' }));
+    expect(drill.input).toMatchObject({ name: 'inputs_embeds', nanCount: 0 });
+    const consumer = await firstConsumer(manifest.talker.exports['eager-fp32'].file, 'inputs_embeds');
+    expect(await firstConsumer(manifest.talker.exports['graph-fp32'].file, 'inputs_embeds')).toBe(consumer); // x·x vs x^2: same name
+    expect(drill.node).toMatchObject({ name: consumer, opType: 'Mul', layer: 0 });
+  });
+
+  it('eager vs graph (identical codes) at step 2: every tensor named alike in both is compared; only cache-length tensors are skipped', async () => {
+    const drill = validated(await drillStep(engine, { ...base, profileA: 'eager', profileB: 'graph', step: 2, stage: 'talker-logits' }));
+    expect(drill).toMatchObject({ status: 'nothing-differs', input: null, node: null });
+    const eager = await nodesOf(manifest.talker.exports['eager-fp32'].file);
+    const graphOutputs = new Set((await nodesOf(manifest.talker.exports['graph-fp32'].file)).flatMap((n) => n.outputs));
+    const outputs = eager.flatMap((n) => n.outputs);
+    const shared = outputs.filter((o) => !o.startsWith('eager.') && graphOutputs.has(o)).length;
+    const layers = (manifest as unknown as { talker: { layers: number } }).talker.layers;
+    const inputs = 3 + 2 * layers; // inputs_embeds, attention_mask, position_ids, past key/value per layer
+    // A decode step has S = 1 on both sides; what spans the cache (T) in eager spans the buffer (M) in graph:
+    // attention_mask and past_key_values.* (inputs), present.* (outputs).
+    expect(drill.skipped).toBe(1 + 2 * layers + 2 * layers);
+    expect(drill.compared).toBe(inputs - (1 + 2 * layers) + shared - 2 * layers);
+    expect(drill.unmatched).toBe(outputs.length - shared);
+    expect(drill.compared).toBeGreaterThan(100);
+  });
+
   it('no divergent step: says so without running anything', async () => {
     const drill = validated(await drillDivergence(engine, { ...base, profileA: 'graph', profileB: 'graph' }, { firstStep: null, stage: null }));
     expect(drill).toMatchObject({ status: 'no-divergence', step: null, network: null, compared: 0 });
