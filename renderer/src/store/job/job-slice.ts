@@ -30,6 +30,13 @@ export interface JobSlice {
   trackProgress(jobId: string, progress: JobProgress): void;
 }
 
+const HINTS: Record<string, string> = {
+  profile: 'Fix the profile string (the field shows the valid keys), then synthesize again.',
+  input: 'Shorten or change the prompt, then synthesize again.',
+  bundle: 'The model bundle is damaged or missing: rebuild it (parity bundle) and restart the studio.',
+  engine: 'The engine failed; try again, or another execution provider.',
+};
+
 export const createJobSlice =
   (studio: StudioApi): StateCreator<StudioState, [], [], JobSlice> =>
   (set, get) => ({
@@ -59,6 +66,7 @@ export const createJobSlice =
       } catch (error) {
         const kind = error instanceof ParityError ? error.kind : 'internal';
         set({ status: kind === 'cancelled' ? 'cancelled' : 'failed', error: { kind, message: (error as Error).message } });
+        if (kind !== 'cancelled') get().notify('error', `Synthesis failed: ${(error as Error).message}`, HINTS[kind] ?? 'Check the settings and try again.');
       }
     },
     async cancel() {

@@ -1,0 +1,63 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { encodeWav } from '../../electron/common/wav/encode-wav.js';
+import { startServe, type Served } from './serve-process.js';
+
+export const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+/** Chromium with a fresh profile each launch (launch() uses a new temporary user-data-dir). */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
+}
+
+/** `parity serve` keeping history in `dataDir`, so a second server sees what the first saved. */
+export function serveWithData(dataDir: string): Promise<Served> {
+  return startServe(['--data-dir', dataDir]);
+}
+
+export async function openStudio(browser: Browser, served: Served, viewport = { width: 1280, height: 800 }): Promise<Page> {
+  const page = await browser.newPage({ viewport });
+  await page.goto(served.url);
+  await page.getByTestId('bundle-name').waitFor({ timeout: 30_000 });
+  return page;
+}
+
+export interface TransportState {
+  take: string;
+  playing: boolean;
+  position: number;
+}
+
+/** What the transport shows: the active take, whether it plays, the player's position (s). */
+export async function transportState(page: Page): Promise<TransportState> {
+  const t = page.getByTestId('transport');
+  return {
+    take: (await t.getAttribute('data-active-take')) ?? '',
+    playing: (await t.getAttribute('data-playing')) === 'true',
+    position: Number(await t.getAttribute('data-position')),
+  };
+}
+
+/** The player's own clock (not the rendered attribute), read in the page. */
+export function playerPosition(page: Page): Promise<number> {
+  return page.evaluate(() => (window as unknown as { __studio: { player: { position(): number } } }).__studio.player.position());
+}
+
+/** Two WAVs that differ by a tone burst in the second half, and a text file that is not a WAV. */
+export function writeImportFiles(dir: string): { a: string; b: string; notWav: string } {
+  mkdirSync(dir, { recursive: true });
+  const rate = 24000;
+  const n = rate * 2;
+  const a = new Float32Array(n);
+  const b = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    a[i] = 0.3 * Math.sin((2 * Math.PI * 220 * i) / rate);
+    b[i] = a[i] + (i > n / 2 ? 0.05 * Math.sin((2 * Math.PI * 1500 * i) / rate) : 0);
+  }
+  const paths = { a: join(dir, 'engine-a.wav'), b: join(dir, 'engine-b.wav'), notWav: join(dir, 'notes.txt') };
+  writeFileSync(paths.a, encodeWav([a], rate, 'pcm16'));
+  writeFileSync(paths.b, encodeWav([b], rate, 'pcm16'));
+  writeFileSync(paths.notWav, 'this is not audio\n'.repeat(10));
+  return paths;
+}

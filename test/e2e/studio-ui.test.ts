@@ -1,0 +1,183 @@
+import { existsSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { binomialPGuess } from '../../renderer/src/lib/abx-stats.js';
+import { buildOnce } from './build-once.js';
+import type { Served } from './serve-process.js';
+import { launchChromium, openStudio, playerPosition, serveWithData, transportState, writeImportFiles } from './studio-ui-helpers.js';
+
+// The studio UI end to end in Chromium against `parity serve` (browser mode). One server and one
+// synthesis are shared by the tests that need a comparison on screen, to keep the run short.
+const SHOTS = 'test-results';
+// 120 bytes: under the demo bundle's 128-byte text limit, long enough to run to its 115-frame cap (9.2 s at 12.5 frames/s).
+const LONG = 'A long prompt so that the demo talker runs to its frame limit. '.repeat(2).slice(0, 120);
+
+let served: Served;
+let browser: Browser;
+let page: Page;
+const dataDir = mkdtempSync(join(tmpdir(), 'parity-ui-'));
+
+beforeAll(async () => {
+  buildOnce();
+  mkdirSync(SHOTS, { recursive: true });
+  served = await serveWithData(dataDir);
+  browser = await launchChromium();
+  page = await openStudio(browser, served);
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await served?.stop();
+});
+
+/** Runs one comparison and waits until it is the one on screen (a new history entry is current). */
+async function synthesize(profileB: string): Promise<void> {
+  const before = await page.locator('[data-history-id]').count();
+  await page.getByLabel('Prompt').fill(LONG);
+  await page.getByLabel('Profile B').fill(profileB);
+  await page.getByRole('button', { name: 'Synthesize A/B' }).click();
+  await expect.poll(() => page.locator('[data-history-id]').count(), { timeout: 60_000 }).toBe(before + 1);
+  await page.locator('li.current[data-history-id]').waitFor({ timeout: 10_000 });
+  await page.getByTestId('verdict').waitFor({ timeout: 10_000 });
+  await page.getByTestId('waveform-ab').locator('div').first().waitFor({ timeout: 10_000 });
+}
+
+describe('studio UI in Chromium (browser mode)', () => {
+  it('synthesizes eager vs graph: verdict, metrics with explanations, waveforms and loudness chart', async () => {
+    await page.getByLabel('Profile B').fill('graph,vocodr=stream');
+    expect(await page.getByLabel('Profile B').getAttribute('aria-invalid')).toBe('true');
+    // Valid keys are offered while typing.
+    expect(await page.getByTestId('field-profileB-keys').locator('option').count()).toBeGreaterThan(5);
+    await synthesize('graph');
+    expect(await page.getByTestId('verdict').textContent()).toMatch(/^(Identical|Within tolerance|Diverged)/);
+    const corr = page.getByRole('row', { name: /Correlation \(lag 0\)/ });
+    expect(await corr.getAttribute('title')).toMatch(/Pearson/);
+    for (const name of ['Null depth', 'Loudness A', 'Loudness B', 'ΔLoudness', 'Peak A / B', 'LSD', 'MCD', 'Lag']) {
+      expect(await page.getByRole('row', { name: new RegExp(name.replace(/[/()]/g, '.')) }).count()).toBeGreaterThan(0);
+    }
+    await page.getByTestId('loudness-chart').locator('canvas').first().waitFor();
+    await page.screenshot({ path: `${SHOTS}/ui-main-1280.png` });
+  }, 90_000);
+
+  it('switches A/B during playback at the same position', async () => {
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
+    await expect.poll(async () => (await transportState(page)).position, { timeout: 5_000 }).toBeGreaterThan(0.3);
+    const before = await playerPosition(page);
+    await page.keyboard.press('b');
+    const after = await playerPosition(page);
+    const state = await transportState(page);
+    expect(state.take).toBe('B');
+    expect(state.playing).toBe(true);
+    // Same clock, no restart: the position moved on by at most the time the key press took.
+    expect(after).toBeGreaterThanOrEqual(before);
+    expect(after - before).toBeLessThan(0.25);
+    await page.keyboard.press('a');
+    expect((await transportState(page)).take).toBe('A');
+    expect(await playerPosition(page)).toBeGreaterThanOrEqual(after);
+    await page.keyboard.press('d');
+    expect((await transportState(page)).take).toBe('D');
+    await page.keyboard.press('Space');
+    await expect.poll(async () => (await transportState(page)).playing).toBe(false);
+    await page.keyboard.press('?');
+    await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
+    await page.screenshot({ path: `${SHOTS}/ui-shortcuts-1280.png` });
+    await page.keyboard.press('Escape');
+  }, 30_000);
+
+  it('marks the first divergence and seeks the audio when a step is clicked', async () => {
+    await synthesize('eager,fault=stale-feedback@8');
+    expect(await page.getByTestId('verdict').textContent()).toMatch(/^Diverged/);
+    await page.getByTestId('divergence-marker').waitFor({ state: 'attached' });
+    await page.getByRole('tab', { name: 'Step trace' }).click();
+    const over = page.getByTestId('step-chart').locator('.u-over');
+    const box = (await over.boundingBox())!;
+    await over.click({ position: { x: box.width * 0.5, y: box.height / 2 } });
+    const picked = page.getByTestId('picked-step');
+    await picked.waitFor();
+    const step = Number(await picked.getAttribute('data-step'));
+    expect(step).toBeGreaterThan(1);
+    const frameRate = await page.evaluate(() => {
+      const s = (window as unknown as { __studio: { store: { getState(): { comparison: { report: { a: { frameRate: number } } } } } } }).__studio.store.getState();
+      return s.comparison.report.a.frameRate;
+    });
+    // Frame N comes from step N and starts at (N − 1) / frameRate.
+    expect((await transportState(page)).position).toBeCloseTo((step - 1) / frameRate, 3);
+    await page.screenshot({ path: `${SHOTS}/ui-step-trace-1280.png` });
+    await page.getByRole('tab', { name: 'Codes' }).click();
+    expect(Number(await page.getByTestId('codes-differing').textContent())).toBeGreaterThan(0);
+    const grid = page.getByTestId('codes-grid');
+    const gbox = (await grid.boundingBox())!;
+    await grid.hover({ position: { x: gbox.width - 3, y: 3 } });
+    expect(await page.getByTestId('codes-hover').textContent()).toMatch(/^frame \d+, codebook 0: A \d+ · B \d+/);
+    await page.screenshot({ path: `${SHOTS}/ui-codes-1280.png` });
+    await page.getByRole('tab', { name: 'Numerics' }).click();
+    expect(await page.getByTestId('numerics-A').textContent()).toMatch(/cpu/);
+    await page.screenshot({ path: `${SHOTS}/ui-numerics-1280.png` });
+    await page.getByRole('button', { name: 'Spectrogram' }).click();
+    await page.getByRole('button', { name: 'Stack A/B' }).click();
+    await page.getByTestId('spectrograms').waitFor();
+    await page.screenshot({ path: `${SHOTS}/ui-stacked-spectrogram-1280.png` });
+  }, 90_000);
+
+  it('runs five ABX trials, shows score and p(guessing), saves them with the comparison', async () => {
+    await page.getByRole('tab', { name: 'ABX blind test' }).click();
+    await page.getByRole('button', { name: 'Start ABX blind test' }).click();
+    const answers = ['A', 'B', 'B', 'A', 'B'];
+    for (const a of answers) await page.getByRole('button', { name: `X is ${a}` }).click();
+    const score = await page.getByTestId('abx-score').textContent();
+    const m = /^(\d) of 5 correct · p\(guessing\) = (\d\.\d{4})/.exec(score ?? '');
+    expect(m).not.toBeNull();
+    // One-sided binomial, n = 5, p = 1/2 (checked in the unit tests against exact fractions).
+    expect(Number(m![2])).toBeCloseTo(binomialPGuess(Number(m![1]), 5), 4);
+    await page.getByRole('button', { name: 'Save result with the comparison' }).click();
+    await page.getByRole('button', { name: 'Saved with the comparison' }).waitFor();
+    await page.screenshot({ path: `${SHOTS}/ui-abx-1280.png` });
+  }, 30_000);
+
+  it('imports two WAVs, and says clearly what is wrong with a non-WAV', async () => {
+    const files = writeImportFiles(join(dataDir, 'import'));
+    await page.getByLabel('Open WAV or trace files').setInputFiles([files.a, files.notWav]);
+    const notice = page.getByTestId('notice').last();
+    await notice.waitFor({ timeout: 20_000 });
+    expect(await notice.textContent()).toMatch(/notes\.txt.*(RIFF|WAV)/i);
+    await page.screenshot({ path: `${SHOTS}/ui-import-error-1280.png` });
+    await notice.getByRole('button', { name: 'Dismiss' }).click();
+    await page.getByLabel('Open WAV or trace files').setInputFiles([files.a, files.b]);
+    await expect.poll(() => page.getByTestId('verdict').textContent(), { timeout: 20_000 }).toMatch(/^Diverged/);
+    await page.getByRole('tab', { name: 'Metrics' }).click();
+    expect(await page.getByRole('row', { name: /Length A \/ B/ }).textContent()).toContain('48000 / 48000');
+  }, 60_000);
+
+  it('exports a fixture under the data dir, asks before replacing it', async () => {
+    await page.getByRole('button', { name: 'Export fixture' }).click();
+    const result = page.getByTestId('export-result');
+    await result.waitFor({ timeout: 20_000 });
+    const dir = (await result.locator('code').textContent())!;
+    expect(dir.startsWith(join(dataDir, 'exports'))).toBe(true);
+    expect(readdirSync(dir).sort()).toEqual(['a.wav', 'b.wav', 'diff.wav', 'report.json']);
+    await page.getByRole('button', { name: 'Export fixture' }).click();
+    await page.getByRole('alertdialog').waitFor();
+    await page.screenshot({ path: `${SHOTS}/ui-export-confirm-1280.png` });
+    await page.getByRole('button', { name: 'Keep it' }).click();
+    expect(existsSync(join(dir, 'report.json'))).toBe(true);
+  }, 30_000);
+
+  it('reopens a comparison from history after a server restart, with its ABX result, and deletes one', async () => {
+    await page.close();
+    await served.stop();
+    served = await serveWithData(dataDir);
+    page = await openStudio(browser, served, { width: 1920, height: 1080 });
+    const list = page.getByTestId('history-list');
+    await list.waitFor({ timeout: 10_000 });
+    // eager vs graph, the stale-feedback run and the WAV import (the refused non-WAV left nothing).
+    expect(await list.locator('li').count()).toBe(3);
+    await list.getByRole('button', { name: /^eager vs eager,fault=stale-feedback@8$/ }).click();
+    await expect.poll(() => page.getByTestId('verdict').textContent(), { timeout: 20_000 }).toMatch(/^Diverged/);
+    await page.getByRole('tab', { name: 'ABX blind test' }).click();
+    expect(await page.getByTestId('abx-saved-session').textContent()).toMatch(/of 5 correct/);
+    await page.screenshot({ path: `${SHOTS}/ui-history-1920.png` });
+    await list.getByRole('button', { name: /^Delete engine-a\.wav vs engine-b\.wav/ }).click();
+    await expect.poll(() => list.locator('li').count()).toBe(2);
+  }, 60_000);
+});
