@@ -41,7 +41,7 @@ export async function transportState(page: Page): Promise<TransportState> {
 
 /** The player's own clock (not the rendered attribute), read in the page. */
 export function playerPosition(page: Page): Promise<number> {
-  return page.evaluate(() => (window as unknown as { __studio: { player: { position(): number } } }).__studio.player.position());
+  return page.evaluate(() => (globalThis as unknown as { __studio: { player: { position(): number } } }).__studio.player.position());
 }
 
 /** Two WAVs that differ by a tone burst in the second half, and a text file that is not a WAV. */

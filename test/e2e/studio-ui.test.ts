@@ -98,7 +98,7 @@ describe('studio UI in Chromium (browser mode)', () => {
     const step = Number(await picked.getAttribute('data-step'));
     expect(step).toBeGreaterThan(1);
     const frameRate = await page.evaluate(() => {
-      const s = (window as unknown as { __studio: { store: { getState(): { comparison: { report: { a: { frameRate: number } } } } } } }).__studio.store.getState();
+      const s = (globalThis as unknown as { __studio: { store: { getState(): { comparison: { report: { a: { frameRate: number } } } } } } }).__studio.store.getState();
       return s.comparison.report.a.frameRate;
     });
     // Frame N comes from step N and starts at (N − 1) / frameRate.
@@ -110,6 +110,9 @@ describe('studio UI in Chromium (browser mode)', () => {
     const gbox = (await grid.boundingBox())!;
     await grid.hover({ position: { x: gbox.width - 3, y: 3 } });
     expect(await page.getByTestId('codes-hover').textContent()).toMatch(/^frame \d+, codebook 0: A \d+ · B \d+/);
+    // stale-feedback@8 changes nothing before step 8, so frame 1's codes are equal.
+    await grid.hover({ position: { x: 1, y: 3 } });
+    expect(await page.getByTestId('codes-hover').textContent()).toMatch(/^frame 1, codebook 0: A (\d+) · B \1$/);
     await page.screenshot({ path: `${SHOTS}/ui-codes-1280.png` });
     await page.getByRole('tab', { name: 'Numerics' }).click();
     expect(await page.getByTestId('numerics-A').textContent()).toMatch(/cpu/);

@@ -22,7 +22,7 @@ export function CodesGrid() {
         const i = f * codes.q + k;
         const same = codes.a[i] === codes.b[i];
         // Equal codes: a grey whose shade follows the code value, so structure is visible.
-        ctx.fillStyle = same ? `hsl(210 12% ${35 + ((codes.a[i] * 37) % 40)}%)` : c.marker;
+        ctx.fillStyle = same ? `hsl(210, 12%, ${35 + ((codes.a[i] * 37) % 40)}%)` : c.marker;
         ctx.fillRect(f * cell, k * rowH, cell - (cell > 4 ? 1 : 0), rowH - 1);
       }
     }

@@ -52,7 +52,9 @@ export function StepTrace() {
             ctx.stroke();
             ctx.fillStyle = c.marker;
             ctx.font = `${12 * devicePixelRatio}px system-ui`;
-            ctx.fillText(`first divergence: step ${firstStep}`, x + 4 * devicePixelRatio, u.bbox.top + 14 * devicePixelRatio);
+            ctx.textAlign = 'left';
+            ctx.textBaseline = 'top';
+            ctx.fillText(`first divergence: step ${firstStep}`, x + 4 * devicePixelRatio, u.bbox.top + 2 * devicePixelRatio);
             ctx.restore();
           },
         ],

@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import WaveSurfer from 'wavesurfer.js';
 import RegionsPlugin from 'wavesurfer.js/dist/plugins/regions.js';
 import { fmtTime } from '../lib/format.js';
+import { pickTier } from '../lib/peaks.js';
 import { audioSelectors } from '../store/comparison/audio-selectors.js';
 import { comparisonSelectors } from '../store/comparison/comparison-selectors.js';
 import { playbackSelectors } from '../store/playback/playback-selectors.js';
@@ -33,24 +34,21 @@ export function WaveformView() {
     const s = store.getState();
     const c = colors();
     const overlay = layout === 'overlay';
-    const channels: Float32Array[] = [];
-    const split: { overlay: boolean; waveColor: string; progressColor: string }[] = [];
-    for (const [peaks, color] of [
-      [audioSelectors.peaksA(s), c.a],
-      [audioSelectors.peaksB(s), c.b],
-    ] as const) {
-      if (peaks.length === 0) continue;
-      channels.push(peaks);
-      split.push({ overlay, waveColor: `${color}b0`, progressColor: `${color}b0` });
-    }
+    const tiers = [audioSelectors.peaksA(s), audioSelectors.peaksB(s)].filter((t) => t.length > 0);
+    const colours = [audioSelectors.peaksA(s).length > 0 ? c.a : undefined, audioSelectors.peaksB(s).length > 0 ? c.b : undefined].filter((x): x is string => x !== undefined);
+    const diffTiers = audioSelectors.peaksD(s).tiers;
+    const timelinePx = (z: number) => (z > 0 ? z * duration : (mainRef.current?.clientWidth ?? 1200));
+    let tier = pickTier(tiers[0], timelinePx(s.zoom));
+    const mainPeaks = () => tiers.map((t) => t[Math.min(tier, t.length - 1)].peaks);
+    const diffPeaks = () => (diffTiers.length ? [diffTiers[Math.min(tier, diffTiers.length - 1)].peaks] : [new Float32Array([0, 0])]);
+    const split = colours.map((color) => ({ overlay, waveColor: `${color}b0`, progressColor: `${color}b0` }));
     const regions = RegionsPlugin.create();
     const common = { duration, cursorColor: c.cursor, cursorWidth: 2, minPxPerSec: s.zoom, autoScroll: false, autoCenter: false, dragToSeek: false };
-    const main = WaveSurfer.create({ ...common, container: mainRef.current, peaks: channels, height: overlay ? 150 : 80, splitChannels: split, plugins: [regions] });
-    const diffPeaks = audioSelectors.peaksD(s).peaks;
+    const main = WaveSurfer.create({ ...common, container: mainRef.current, peaks: mainPeaks(), height: overlay ? 150 : 80, splitChannels: split, plugins: [regions] });
     const diff = WaveSurfer.create({
       ...common,
       container: diffRef.current,
-      peaks: [diffPeaks.length ? diffPeaks : new Float32Array([0, 0])],
+      peaks: diffPeaks(),
       height: 56,
       waveColor: c.d,
       progressColor: c.d,
@@ -63,18 +61,25 @@ export function WaveformView() {
       addMarker(main, divergenceTime / duration, c.marker, label).dataset.testid = 'divergence-marker';
       addMarker(diff, divergenceTime / duration, c.marker, label);
     }
-    let ready = false;
+    const ready = new Set<WaveSurfer>();
+    // Zoom picks the peak tier with about one bucket per pixel; a new tier replaces the peaks in place.
     const applyZoom = (z: number) => {
-      if (!ready) return;
-      main.zoom(z);
-      diff.zoom(z);
+      const next = pickTier(tiers[0], timelinePx(z));
+      const swap = next !== tier;
+      tier = next;
+      for (const ws of ready) {
+        if (swap) ws.setOptions({ peaks: ws === main ? mainPeaks() : diffPeaks(), duration, minPxPerSec: z });
+        else ws.zoom(z);
+      }
     };
-    main.on('ready', () => {
-      ready = true;
-      applyZoom(store.getState().zoom);
-      main.setTime(store.getState().position);
-    });
-    diff.on('ready', () => diff.setTime(store.getState().position));
+    for (const ws of [main, diff]) {
+      ws.on('ready', () => {
+        ready.add(ws);
+        ws.zoom(store.getState().zoom);
+        ws.setTime(store.getState().position);
+        if (ws === diff) diff.setScroll(main.getScroll());
+      });
+    }
     main.on('interaction', (t) => store.getState().seek(t));
     diff.on('interaction', (t) => store.getState().seek(t));
     main.on('scroll', (start, end, left) => {

@@ -55,3 +55,49 @@ export function maxAbs(x: Float32Array): number {
   }
   return m;
 }
+
+/**
+ * Peaks at several resolutions (level of detail): tier 0 is the finest (the samples themselves when
+ * there are at most 2 × maxBuckets, else maxBuckets max/min pairs); each next tier halves the
+ * bucket count by merging neighbours (max of maxima, min of minima), down to about minBuckets. A
+ * drawer picks the coarsest tier that still has a bucket per pixel, so redraw cost follows the
+ * screen width, not the length of the audio.
+ */
+export interface PeakTier {
+  /** Values as the drawer takes them (max/min pairs, or raw samples for tier 0 of short audio). */
+  peaks: Float32Array;
+  /** Buckets (pixels' worth of detail) across the whole timeline. */
+  buckets: number;
+}
+
+export function buildPeakPyramid(samples: Float32Array, totalLength: number, minBuckets = 4096, maxBuckets = 1 << 20): PeakTier[] {
+  const n = Math.max(totalLength, samples.length);
+  const tiers: PeakTier[] = [];
+  let pairs: Float32Array;
+  if (n <= 2 * maxBuckets) {
+    const raw = computePeaks(samples, n, n);
+    tiers.push({ peaks: raw, buckets: n });
+    if (n <= 2 * minBuckets) return tiers;
+    pairs = computePeaks(samples, Math.ceil(n / 2), n);
+  } else {
+    pairs = computePeaks(samples, maxBuckets, n);
+  }
+  tiers.push({ peaks: pairs, buckets: pairs.length / 2 });
+  while (pairs.length / 2 >= 2 * minBuckets) {
+    const buckets = Math.floor(pairs.length / 4);
+    const next = new Float32Array(buckets * 2);
+    for (let b = 0; b < buckets; b++) {
+      next[2 * b] = Math.max(pairs[4 * b], pairs[4 * b + 2]);
+      next[2 * b + 1] = Math.min(pairs[4 * b + 1], pairs[4 * b + 3]);
+    }
+    tiers.push({ peaks: next, buckets });
+    pairs = next;
+  }
+  return tiers;
+}
+
+/** The coarsest tier with at least one bucket per pixel of the timeline (the finest when none has). */
+export function pickTier(tiers: PeakTier[], timelinePx: number): number {
+  for (let i = tiers.length - 1; i >= 0; i--) if (tiers[i].buckets >= timelinePx) return i;
+  return 0;
+}

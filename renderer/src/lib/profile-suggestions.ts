@@ -1,8 +1,9 @@
-import { PRESETS, PROFILE_KEYS } from '../../../electron/common/profile/parse-profile.js';
+import { checkProfile, PRESETS, PROFILE_KEYS } from '../../../electron/common/profile/parse-profile.js';
 
 /**
  * Completions for a profile field: the presets, then the current text extended by each `key=value`
- * whose key is not set yet (faults are repeatable, N shown as 1). Offered in a datalist as the user types.
+ * whose key is not set yet (faults are repeatable, N shown as 8), keeping only strings the engine's
+ * parser accepts. Offered in a datalist as the user types.
  */
 export function profileSuggestions(current: string): string[] {
   const text = current.trim().replace(/,+$/, '');
@@ -13,7 +14,12 @@ export function profileSuggestions(current: string): string[] {
   const prefix = items.length === 0 ? 'eager,' : base;
   for (const spec of PROFILE_KEYS) {
     if (used.has(spec.key) && !spec.repeatable) continue;
-    for (const value of spec.values) out.push(`${prefix}${spec.key}=${value.replace('N', '1')}`);
+    for (const value of spec.values) {
+      const item = `${spec.key}=${value.replace('N', '8')}`;
+      // Offer only what parses; a fault that needs the streaming vocoder comes with it.
+      const candidate = [`${prefix}${item}`, `${prefix}vocoder=stream,${item}`].find((c) => checkProfile(c).ok);
+      if (candidate) out.push(candidate);
+    }
   }
   return out;
 }

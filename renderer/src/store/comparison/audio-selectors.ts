@@ -1,26 +1,24 @@
 import type { ComparisonResult } from '../../../../electron/common/api/comparison.js';
-import { computePeaks, difference, maxAbs } from '../../lib/peaks.js';
+import { buildPeakPyramid, difference, maxAbs, type PeakTier } from '../../lib/peaks.js';
 import { computeSpectrogram } from '../../lib/spectrogram.js';
 import { memoByRef } from '../memo.js';
 import type { StudioState } from '../studio-store.js';
 
-/** Peaks per track: enough for detail when zoomed, few enough that a 10-minute pair redraws fast. */
-export const PEAK_BUCKETS = 400_000;
-
 const EMPTY = new Float32Array(0);
+const NO_TIERS: PeakTier[] = [];
 const diffOf = memoByRef((c: ComparisonResult) => (c.a && c.b ? difference(c.a.samples, c.b.samples) : EMPTY));
 const totalLength = (c: ComparisonResult) => Math.max(c.a?.samples.length ?? 0, c.b?.samples.length ?? 0);
-const peaksA = memoByRef((c: ComparisonResult) => (c.a ? computePeaks(c.a.samples, PEAK_BUCKETS, totalLength(c)) : EMPTY));
-const peaksB = memoByRef((c: ComparisonResult) => (c.b ? computePeaks(c.b.samples, PEAK_BUCKETS, totalLength(c)) : EMPTY));
+const peaksA = memoByRef((c: ComparisonResult) => (c.a ? buildPeakPyramid(c.a.samples, totalLength(c)) : NO_TIERS));
+const peaksB = memoByRef((c: ComparisonResult) => (c.b ? buildPeakPyramid(c.b.samples, totalLength(c)) : NO_TIERS));
 const peaksD = memoByRef((c: ComparisonResult) => {
   const d = diffOf(c);
-  if (d.length === 0) return { peaks: EMPTY, scale: 1 };
+  if (d.length === 0) return { tiers: NO_TIERS, scale: 1 };
   // Scaled so the largest difference spans the track; the scale is shown beside it.
   const m = maxAbs(d);
   const scale = m > 0 && Number.isFinite(m) ? 1 / m : 1;
   const scaled = new Float32Array(d.length);
   for (let i = 0; i < d.length; i++) scaled[i] = d[i] * scale;
-  return { peaks: computePeaks(scaled, PEAK_BUCKETS, totalLength(c)), scale };
+  return { tiers: buildPeakPyramid(scaled, totalLength(c)), scale };
 });
 const spectrogramA = memoByRef((c: ComparisonResult) => (c.a ? computeSpectrogram(c.a.samples, c.a.sampleRate) : undefined));
 const spectrogramB = memoByRef((c: ComparisonResult) => (c.b ? computeSpectrogram(c.b.samples, c.b.sampleRate) : undefined));
@@ -36,9 +34,10 @@ export const audioSelectors = {
     if (!c) return 0;
     return Math.max(c.a ? c.a.samples.length / c.a.sampleRate : 0, c.b ? c.b.samples.length / c.b.sampleRate : 0);
   },
-  peaksA: (s: StudioState) => (s.comparison ? peaksA(s.comparison) : EMPTY),
-  peaksB: (s: StudioState) => (s.comparison ? peaksB(s.comparison) : EMPTY),
-  peaksD: (s: StudioState) => (s.comparison ? peaksD(s.comparison) : { peaks: EMPTY, scale: 1 }),
+  /** Peak pyramids (level of detail) of A, B and the scaled difference; see buildPeakPyramid. */
+  peaksA: (s: StudioState) => (s.comparison ? peaksA(s.comparison) : NO_TIERS),
+  peaksB: (s: StudioState) => (s.comparison ? peaksB(s.comparison) : NO_TIERS),
+  peaksD: (s: StudioState) => (s.comparison ? peaksD(s.comparison) : { tiers: NO_TIERS, scale: 1 }),
   spectrogramA: (s: StudioState) => (s.comparison ? spectrogramA(s.comparison) : undefined),
   spectrogramB: (s: StudioState) => (s.comparison ? spectrogramB(s.comparison) : undefined),
 };

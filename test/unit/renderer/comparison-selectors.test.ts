@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { comparisonSelectors, stepStartSec } from '../../../renderer/src/store/comparison/comparison-selectors.js';
+import type { StudioState } from '../../../renderer/src/store/studio-store.js';
+
+const logits = (mean: number | string, max: number | string) => ({ mean, std: 1, min: -1, max, argmax: 0, top5: [] });
+const state = (report: unknown) => ({ comparison: { historyId: '20250101-000000-abcdef', report } }) as unknown as StudioState;
+
+const report = {
+  verdict: 'diverged',
+  metrics: { correlation: 0.5, lagSamples: 3, lagMs: 0.125, nullDepthDb: '-Infinity', matchedNullDepthDb: -40, loudnessA: -23, loudnessB: -24, loudnessDeltaLU: -1, peakA: -1, peakB: -2, maxAbsDiff: 0.1, lsdDb: 1.5, mcdDb: 0.7, lengthA: 10, lengthB: 12 },
+  a: { frameRate: 12.5, profile: 'eager', executionProvider: 'cpu', numerics: { nan: { talker: 0, codePredictor: 0, vocoder: 0 }, inf: { talker: 0, codePredictor: 0, vocoder: 0 } }, steps: [] },
+  b: {
+    frameRate: 12.5,
+    profile: 'eager,fault=nan@talker:2',
+    executionProvider: 'cpu',
+    fallback: 'cuda unavailable',
+    numerics: { nan: { talker: 4, codePredictor: 0, vocoder: 0 }, inf: { talker: 0, codePredictor: 0, vocoder: 0 } },
+    steps: [{ step: 2, nan: { talker: 4, codePredictor: 0, vocoder: 0 } }],
+  },
+  divergence: {
+    firstStep: 2,
+    divergedSteps: [2, 3],
+    steps: [
+      { step: 1, a: logits(0.1, 3), b: logits(0.1, 3), codesA: [5, 6], codesB: [5, 6] },
+      { step: 2, a: logits(0.2, 4), b: logits('NaN', 'NaN'), codesA: [7, 8], codesB: [7, 9] },
+      { step: 3, a: logits(0.3, 5), b: null, codesA: [1, 2], codesB: null },
+    ],
+  },
+};
+
+describe('comparison selectors (pure)', () => {
+  it('metric rows carry a value and a one-line explanation; non-finite values in words', () => {
+    const rows = comparisonSelectors.metricRows(state(report))!;
+    const byKey = Object.fromEntries(rows.map((r) => [r.key, r]));
+    expect(byKey.correlation.value).toBe('0.500000');
+    expect(byKey.nullDepth.value).toBe('−∞ dB');
+    expect(byKey.deltaLU.value).toBe('-1.000 LU');
+    expect(byKey.lag.value).toBe('3 samples (0.13 ms)');
+    for (const r of rows) expect(r.explain.length).toBeGreaterThan(20);
+    // The same report gives the same array (zustand compares by reference).
+    expect(comparisonSelectors.metricRows(state(report))).toBe(rows);
+  });
+
+  it('step series: NaN and missing steps become gaps (null), not zeros', () => {
+    const s = comparisonSelectors.stepSeries(state(report))!;
+    expect(s.steps).toEqual([1, 2, 3]);
+    expect(s.meanB).toEqual([0.1, null, null]);
+    expect(s.maxA).toEqual([3, 4, 5]);
+  });
+
+  it('codes matrix marks differing cells, −1 where a side has no frame', () => {
+    const c = comparisonSelectors.codes(state(report))!;
+    expect([c.frames, c.q]).toEqual([3, 2]);
+    expect([...c.b]).toEqual([5, 6, 7, 9, -1, -1]);
+    expect(c.differing).toBe(3); // step 2 codebook 1, and both codebooks of step 3
+  });
+
+  it('divergence time is the start of the first divergent frame: (step − 1) / frameRate', () => {
+    expect(comparisonSelectors.divergenceTime(state(report))).toBeCloseTo(1 / 12.5, 12);
+    expect(stepStartSec(1, 12.5)).toBe(0);
+    expect(comparisonSelectors.divergenceTime(state({ ...report, divergence: { ...report.divergence, firstStep: null } }))).toBeUndefined();
+  });
+
+  it('numerics per side: provider, fallback and the steps with NaN/Inf', () => {
+    const b = comparisonSelectors.numericsB(state(report))!;
+    expect(b.fallback).toBe('cuda unavailable');
+    expect(b.badSteps).toEqual(['step 2: talker 4 NaN, 0 Inf']);
+    expect(comparisonSelectors.numericsA(state(report))!.badSteps).toEqual([]);
+  });
+
+  it('a WAV import (no sides, no divergence) has metrics but no steps, codes or numerics', () => {
+    const wav = state({ verdict: 'diverged', metrics: report.metrics });
+    expect(comparisonSelectors.metricRows(wav)).toBeDefined();
+    expect(comparisonSelectors.stepSeries(wav)).toBeUndefined();
+    expect(comparisonSelectors.codes(wav)).toBeUndefined();
+    expect(comparisonSelectors.numericsA(wav)).toBeUndefined();
+  });
+});
