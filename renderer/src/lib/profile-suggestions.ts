@@ -7,7 +7,12 @@ import { checkProfile, PRESETS, PROFILE_KEYS } from '../../../electron/common/pr
  */
 export function profileSuggestions(current: string): string[] {
   const text = current.trim().replace(/,+$/, '');
-  const items = text === '' ? [] : text.split(',').map((t) => t.trim());
+  // Keep the items that still parse (a typo such as "vocodr=stream" is dropped), so the
+  // completions show what the user can write instead.
+  const items: string[] = [];
+  for (const item of text === '' ? [] : text.split(',').map((t) => t.trim())) {
+    if (checkProfile([...items, item].join(',')).ok) items.push(item);
+  }
   const used = new Set(items.map((t) => t.split('=')[0]));
   const base = items.length === 0 ? '' : `${items.join(',')},`;
   const out: string[] = items.length === 0 ? [...PRESETS] : [];

@@ -31,6 +31,12 @@ describe('profile suggestions (pure)', () => {
     }
   });
 
+  it('drops a misspelt item and offers the valid keys instead', () => {
+    const s = profileSuggestions('graph,vocodr=stream');
+    expect(s).toContain('graph,vocoder=stream');
+    expect(s.every((x) => !x.includes('vocodr'))).toBe(true);
+  });
+
   it('does not offer a key already set (faults are repeatable)', () => {
     const s = profileSuggestions('graph,vocoder=stream');
     expect(s.some((x) => x.endsWith('vocoder=full'))).toBe(false);
