@@ -180,6 +180,12 @@ describe('studio UI in Chromium (browser mode)', () => {
     await page.getByRole('tab', { name: 'ABX blind test' }).click();
     expect(await page.getByTestId('abx-saved-session').textContent()).toMatch(/of 5 correct/);
     await page.screenshot({ path: `${SHOTS}/ui-history-1920.png` });
+    // The OS asks for dark: the studio follows (prefers-color-scheme).
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.getByRole('tab', { name: 'Step trace' }).click();
+    // A string, not a function: this file is type-checked without the DOM library.
+    expect(await page.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--bg').trim()")).toBe('#15191e');
+    await page.screenshot({ path: `${SHOTS}/ui-dark-1920.png` });
     await list.getByRole('button', { name: /^Delete engine-a\.wav vs engine-b\.wav/ }).click();
     await expect.poll(() => list.locator('li').count()).toBe(2);
   }, 60_000);

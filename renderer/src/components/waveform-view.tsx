@@ -41,17 +41,19 @@ export function WaveformView() {
     let tier = pickTier(tiers[0], timelinePx(s.zoom));
     const mainPeaks = () => tiers.map((t) => t[Math.min(tier, t.length - 1)].peaks);
     const diffPeaks = () => (diffTiers.length ? [diffTiers[Math.min(tier, diffTiers.length - 1)].peaks] : [new Float32Array([0, 0])]);
-    const split = colours.map((color) => ({ overlay, waveColor: `${color}b0`, progressColor: `${color}b0` }));
+    // Transparent progress: the played part looks the same as the rest (the cursor shows the position).
+    const split = colours.map((color) => ({ overlay, waveColor: overlay ? `${color}b0` : color, progressColor: 'rgba(0,0,0,0)' }));
+    const tall = window.innerHeight > 1000;
     const regions = RegionsPlugin.create();
     const common = { duration, cursorColor: c.cursor, cursorWidth: 2, minPxPerSec: s.zoom, autoScroll: false, autoCenter: false, dragToSeek: false };
-    const main = WaveSurfer.create({ ...common, container: mainRef.current, peaks: mainPeaks(), height: overlay ? 150 : 80, splitChannels: split, plugins: [regions] });
+    const main = WaveSurfer.create({ ...common, container: mainRef.current, peaks: mainPeaks(), height: overlay ? (tall ? 220 : 150) : tall ? 110 : 80, splitChannels: split, plugins: [regions] });
     const diff = WaveSurfer.create({
       ...common,
       container: diffRef.current,
       peaks: diffPeaks(),
-      height: 56,
+      height: tall ? 80 : 56,
       waveColor: c.d,
-      progressColor: c.d,
+      progressColor: 'rgba(0,0,0,0)',
       hideScrollbar: true,
     });
     adoptWavesurferStyles(main);

@@ -16,6 +16,9 @@ export const createComparisonSlice =
     comparison: undefined,
     showComparison(result) {
       const { a, b } = result;
+      // A synthesized comparison carries its settings: show them, so "Synthesize" re-runs it.
+      const rerun = (result.report as { rerun?: { text: string; profileA: string; profileB: string; seed: number; sampling: StudioState['form']['sampling'] } }).rerun;
+      if (rerun) set((s) => ({ form: { ...s.form, text: rerun.text, profileA: rerun.profileA, profileB: rerun.profileB, seed: rerun.seed, sampling: rerun.sampling } }));
       const sampleRate = a?.sampleRate ?? b?.sampleRate;
       if (sampleRate) player.load({ sampleRate, a: a?.samples, b: b?.samples, d: audioSelectors.diffOf(result) });
       player.setLoop(null);
