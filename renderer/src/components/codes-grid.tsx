@@ -1,13 +1,14 @@
 import { useEffect, useRef, useState } from 'react';
 import { comparisonSelectors } from '../store/comparison/comparison-selectors.js';
 import { useStudio } from './store-context.js';
-import { colors } from './theme.js';
+import { colors, useColorScheme } from './theme.js';
 
 /** Frames (columns) × codebooks (rows); a differing cell is drawn in the marker colour, hover shows both codes. */
 export function CodesGrid() {
   const codes = useStudio(comparisonSelectors.codes);
   const ref = useRef<HTMLCanvasElement>(null);
   const [hover, setHover] = useState<string>('');
+  const scheme = useColorScheme();
   const cell = codes ? Math.max(3, Math.min(14, Math.floor(1100 / Math.max(1, codes.frames)))) : 0;
   const rowH = 14;
   useEffect(() => {
@@ -26,7 +27,7 @@ export function CodesGrid() {
         ctx.fillRect(f * cell, k * rowH, cell - (cell > 4 ? 1 : 0), rowH - 1);
       }
     }
-  }, [codes, cell]);
+  }, [codes, cell, scheme]);
   if (!codes) return <p className="muted">No codes: this comparison has no per-step records (WAV import).</p>;
   const onMove = (e: React.MouseEvent<HTMLCanvasElement>) => {
     const f = Math.floor(e.nativeEvent.offsetX / cell);

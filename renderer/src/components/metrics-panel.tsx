@@ -2,7 +2,7 @@ import { useCallback, useMemo } from 'react';
 import type uPlot from 'uplot';
 import { comparisonSelectors } from '../store/comparison/comparison-selectors.js';
 import { useStudio } from './store-context.js';
-import { colors } from './theme.js';
+import { colors, useColorScheme } from './theme.js';
 import { UplotChart } from './uplot-chart.js';
 
 const VERDICT_TEXT: Record<string, string> = {
@@ -58,6 +58,7 @@ export function MetricsPanel() {
 
 function LoudnessChart() {
   const curves = useStudio(comparisonSelectors.curves);
+  const scheme = useColorScheme();
   const data = useMemo((): uPlot.AlignedData | undefined => {
     if (!curves) return undefined;
     const n = Math.max(curves.shortTermA.length, curves.shortTermB.length);
@@ -75,7 +76,7 @@ function LoudnessChart() {
       axes: [{ ...axis, label: 'seconds' }, { ...axis, label: 'LUFS (short-term)' }],
       series: [{ label: 't (s)' }, { label: 'A', stroke: c.a, width: 1.5 }, { label: 'B', stroke: c.b, width: 1.5 }],
     };
-  }, []);
+  }, [scheme]);
   if (!data || data[0].length === 0) return <p className="muted">Too short for short-term loudness (3 s windows).</p>;
   return <UplotChart data={data} make={make} height={190} label="Short-term loudness of A and B over time" testId="loudness-chart" />;
 }

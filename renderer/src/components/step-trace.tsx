@@ -2,7 +2,7 @@ import { useCallback, useMemo, useState } from 'react';
 import type uPlot from 'uplot';
 import { comparisonSelectors, stepStartSec } from '../store/comparison/comparison-selectors.js';
 import { useStoreApi, useStudio } from './store-context.js';
-import { colors } from './theme.js';
+import { colors, useColorScheme } from './theme.js';
 import { UplotChart } from './uplot-chart.js';
 
 /** Talker logit mean and max per step for A and B; the first divergence marked; a click seeks to the step's frame. */
@@ -12,6 +12,7 @@ export function StepTrace() {
   const divergence = useStudio(comparisonSelectors.divergence);
   const frameRate = useStudio(comparisonSelectors.frameRate);
   const [picked, setPicked] = useState<number | undefined>();
+  const scheme = useColorScheme();
   const firstStep = divergence?.firstStep ?? null;
   const data = useMemo(() => (series ? ([series.steps, series.meanA, series.maxA, series.meanB, series.maxB] as uPlot.AlignedData) : undefined), [series]);
   const seekStep = useCallback(
@@ -69,7 +70,7 @@ export function StepTrace() {
         ],
       },
     };
-  }, [firstStep, seekStep]);
+  }, [firstStep, seekStep, scheme]);
   if (!data || !series) return <p className="muted">No step trace: this comparison has no per-step records (WAV import).</p>;
   return (
     <div className="step-trace">

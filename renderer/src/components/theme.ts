@@ -1,3 +1,5 @@
+import { useSyncExternalStore } from 'react';
+
 /** Colours from the CSS custom properties, so canvases follow the light or dark theme. */
 export function cssColor(name: string, fallback: string): string {
   const v = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
@@ -14,3 +16,17 @@ export const colors = () => ({
   fg: cssColor('--fg', '#1d232a'),
   muted: cssColor('--muted', '#5b6570'),
 });
+
+const darkQuery = () => window.matchMedia('(prefers-color-scheme: dark)');
+
+/** 'dark' or 'light' as the OS says now; canvases redraw when it changes. */
+export function useColorScheme(): 'dark' | 'light' {
+  return useSyncExternalStore(
+    (notify) => {
+      const q = darkQuery();
+      q.addEventListener('change', notify);
+      return () => q.removeEventListener('change', notify);
+    },
+    () => (darkQuery().matches ? 'dark' : 'light'),
+  );
+}

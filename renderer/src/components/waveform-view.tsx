@@ -9,7 +9,7 @@ import { playbackSelectors } from '../store/playback/playback-selectors.js';
 import { viewSelectors } from '../store/view/view-slice.js';
 import { SpectrogramView } from './spectrogram-view.js';
 import { useStoreApi, useStudio } from './store-context.js';
-import { colors } from './theme.js';
+import { colors, useColorScheme } from './theme.js';
 import { addMarker, adoptWavesurferStyles } from './wavesurfer-csp.js';
 import { ZoomBar } from './zoom-bar.js';
 
@@ -26,6 +26,7 @@ export function WaveformView() {
   const divergenceTime = useStudio(comparisonSelectors.divergenceTime);
   const diffScale = useStudio((s) => audioSelectors.peaksD(s).scale);
   const spectrogram = useStudio(viewSelectors.spectrogram);
+  const scheme = useColorScheme();
   const mainRef = useRef<HTMLDivElement>(null);
   const diffRef = useRef<HTMLDivElement>(null);
 
@@ -114,7 +115,7 @@ export function WaveformView() {
       main.destroy();
       diff.destroy();
     };
-  }, [comparison, layout, duration, divergenceTime, store]);
+  }, [comparison, layout, duration, divergenceTime, store, scheme]);
 
   const onWheel = (e: React.WheelEvent) => {
     if (!e.ctrlKey && !e.metaKey) return;
