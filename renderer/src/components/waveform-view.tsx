@@ -10,7 +10,7 @@ import { viewSelectors } from '../store/view/view-slice.js';
 import { SpectrogramView } from './spectrogram-view.js';
 import { useStoreApi, useStudio } from './store-context.js';
 import { colors, useColorScheme } from './theme.js';
-import { addMarker, adoptWavesurferStyles } from './wavesurfer-csp.js';
+import { addMarker, adoptWavesurferStyles, drawWithoutProgressClone } from './wavesurfer-csp.js';
 import { ZoomBar } from './zoom-bar.js';
 
 /**
@@ -57,8 +57,10 @@ export function WaveformView() {
       progressColor: 'rgba(0,0,0,0)',
       hideScrollbar: true,
     });
-    adoptWavesurferStyles(main);
-    adoptWavesurferStyles(diff);
+    for (const ws of [main, diff]) {
+      adoptWavesurferStyles(ws);
+      drawWithoutProgressClone(ws);
+    }
     if (divergenceTime !== undefined && duration > 0) {
       const label = `first divergence at ${fmtTime(divergenceTime)}`;
       addMarker(main, divergenceTime / duration, c.marker, label).dataset.testid = 'divergence-marker';
