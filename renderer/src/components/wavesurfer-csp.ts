@@ -35,6 +35,8 @@ export function addMarker(ws: WaveSurfer, fraction: number, color: string, label
 }
 
 type RendererInternals = {
+  canvasWrapper?: HTMLElement;
+  renderProgress?: (progress: number, playing: boolean) => void;
   getPixelRatio?: () => number;
   renderWaveform?: (data: unknown, options: unknown, ctx: CanvasRenderingContext2D) => void;
   renderSingleCanvas?: (...args: unknown[]) => void;
@@ -44,12 +46,20 @@ type RendererInternals = {
  * wavesurfer draws every waveform canvas twice: once, then a clone tinted as the "played" part. We
  * show the position with the cursor only (progress is transparent), so the clone is pure cost: a
  * drawImage and a second canvas to raster per chunk, about a third of a zoom step's time in the
- * benchmark. This draws the canvas once, with wavesurfer's own drawing routine (7.x internals; if they
- * are missing, wavesurfer's method is kept).
+ * benchmark. This draws the canvas once, with wavesurfer's own drawing routine, and stops the
+ * progress display from clipping the played part away (7.x internals; if they are missing,
+ * wavesurfer's methods are kept).
  */
 export function drawWithoutProgressClone(ws: WaveSurfer): void {
   const r = ws.getRenderer() as unknown as RendererInternals;
   if (typeof r.getPixelRatio !== 'function' || typeof r.renderWaveform !== 'function' || typeof r.renderSingleCanvas !== 'function') return;
+  if (typeof r.renderProgress !== 'function' || !(r.canvasWrapper instanceof HTMLElement)) return;
+  const renderProgress = r.renderProgress.bind(r);
+  const wrapper = r.canvasWrapper;
+  r.renderProgress = (progress, playing) => {
+    renderProgress(progress, playing);
+    wrapper.style.clipPath = '';
+  };
   const getPixelRatio = r.getPixelRatio.bind(r);
   const renderWaveform = r.renderWaveform.bind(r);
   r.renderSingleCanvas = (data: unknown, options: unknown, width: unknown, height: unknown, offset: unknown, container: unknown) => {
