@@ -14,7 +14,18 @@ const VERDICT_TEXT: Record<string, string> = {
 export function VerdictBadge() {
   const verdict = useStudio(comparisonSelectors.verdict);
   const divergence = useStudio(comparisonSelectors.divergence);
-  if (!verdict) return null;
+  const hasComparison = useStudio((s) => s.comparison !== undefined);
+  if (!hasComparison) return null;
+  if (!verdict) {
+    return (
+      <div className="verdict-bar">
+        <h2 data-testid="verdict" className="badge verdict-none">
+          No verdict: imported audio is measured, not judged
+        </h2>
+        <span className="muted">The verdict rule needs step traces; see the metrics and listen.</span>
+      </div>
+    );
+  }
   return (
     <div className="verdict-bar">
       <h2 data-testid="verdict" className={`badge verdict-${verdict}`}>
