@@ -129,6 +129,14 @@ describe('studio UI in Chromium (browser mode)', () => {
     await page.getByRole('tab', { name: 'Numerics' }).click();
     expect(await page.getByTestId('numerics-A').textContent()).toMatch(/cpu/);
     await page.screenshot({ path: `${SHOTS}/ui-numerics-1280.png` });
+    // Zoom in and scroll the A/B track: the difference track follows (one shared timeline).
+    await page.getByLabel('Zoom').focus();
+    await page.keyboard.press('End');
+    const scrollOf = (id: string) => `document.querySelector('[data-testid="${id}"] > div').shadowRoot.querySelector('.scroll')`;
+    await expect.poll(() => page.evaluate(`${scrollOf('waveform-ab')}.scrollWidth`)).toBeGreaterThan(10_000);
+    await page.evaluate(`${scrollOf('waveform-ab')}.scrollLeft = 5000`);
+    await expect.poll(() => page.evaluate(`${scrollOf('waveform-diff')}.scrollLeft`)).toBe(5000);
+    await page.getByRole('button', { name: 'Fit' }).click();
     await page.getByRole('button', { name: 'Spectrogram' }).click();
     await page.getByRole('button', { name: 'Stack A/B' }).click();
     await page.getByTestId('spectrograms').waitFor();
