@@ -211,4 +211,18 @@ describe('studio UI in Chromium (browser mode)', () => {
     await list.getByRole('button', { name: /^Delete engine-a\.wav vs engine-b\.wav/ }).click();
     await expect.poll(() => list.locator('li').count()).toBe(2);
   }, 60_000);
+
+  it('shows NaN counts per stage and step, and the provider that ran', async () => {
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await synthesize('eager,fault=nan@talker:5');
+    await page.getByRole('tab', { name: 'Numerics' }).click();
+    const b = page.getByTestId('numerics-B');
+    expect(await b.locator('td').nth(1).textContent()).toBe('cpu');
+    expect(await b.locator('td.bad').count()).toBeGreaterThan(0);
+    expect(await page.getByTestId('numerics-A').locator('td.bad').count()).toBe(0);
+    await page.getByText(/^B: \d+ step\/stage entries with NaN or Inf/).click();
+    expect(await page.getByText(/^step 5: talker [1-9]\d* NaN/).count()).toBe(1);
+    await page.screenshot({ path: `${SHOTS}/ui-numerics-nan-1280.png` });
+  }, 60_000);
 });
