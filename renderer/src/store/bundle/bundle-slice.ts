@@ -11,7 +11,7 @@ export interface BundleSlice {
 
 export const createBundleSlice =
   (studio: StudioApi): StateCreator<StudioState, [], [], BundleSlice> =>
-  (set) => ({
+  (set, get) => ({
     bundle: undefined,
     bundleError: undefined,
     async loadBundle() {
@@ -19,6 +19,7 @@ export const createBundleSlice =
         set({ bundle: await studio.bundleInfo(), bundleError: undefined });
       } catch (error) {
         set({ bundleError: (error as Error).message });
+        get().notify('error', `The model bundle could not be opened: ${(error as Error).message}`, 'Check the bundle folder given to the studio (or rebuild the demo bundle), then restart it.');
       }
     },
   });
