@@ -4,8 +4,7 @@ import { readTrace } from '../../../../electron/common/trace/read-trace.js';
 import { TraceError } from '../../../../electron/common/trace/trace-error.js';
 import { writeTrace } from '../../../../electron/common/trace/write-trace.js';
 import { header, makeStep, makeSteps } from '../forensics/synthetic-trace.js';
-
-const good = (steps = makeSteps(3, 4)) => writeTrace(header(4), steps);
+import { malformedTraces } from './malformed-traces.js';
 
 function failure(text: string): TraceError {
   try {
@@ -38,26 +37,13 @@ describe('tts-parity-trace/1 read/write', () => {
       '{"step":1,"logits":{"mean":0.5,"std":1,"min":-2,"max":3,"argmax":7,"top5":[{"id":7,"logit":3}]},"codes":[7,1]}',
       '{"step":2,"logits":{"mean":0.4,"std":1,"min":-2,"max":3,"argmax":5,"top5":[]},"codes":[5,2]}',
     ].join('\r\n');
-    expect(readTrace(text, 'hand.jsonl').steps.map((s) => s.codes)).toEqual([[7, 1], [5, 2]]);
+    expect(readTrace(text, 'hand.jsonl').steps.map((s) => s.codes)).toEqual([
+      [7, 1],
+      [5, 2],
+    ]);
   });
 
-  const lines = good().trimEnd().split('\n');
-  const replace = (n: number, line: string) => lines.map((l, i) => (i === n - 1 ? line : l)).join('\n');
-  // Ten malformed files: [what, text, line number the error must name, words it must contain].
-  const malformed: [string, string, number, string][] = [
-    ['empty file', '', 1, 'empty trace'],
-    ['header only', lines[0], 1, 'no steps'],
-    ['not JSON', replace(3, '{"step":2,'), 3, 'not valid JSON'],
-    ['no header', lines.slice(1).join('\n'), 1, 'expected the header'],
-    ['wrong schema', replace(1, '{"schema":"tts-parity-trace/2","engine":"x","q":4,"frameRate":12.5,"sampleRate":24000}'), 1, 'schema "tts-parity-trace/2"'],
-    ['header without q', replace(1, '{"schema":"tts-parity-trace/1","engine":"x","frameRate":12.5,"sampleRate":24000}'), 1, '"q"'],
-    ['step out of order', replace(3, lines[3]), 3, 'expected step 2, found step 3'],
-    ['codes short', replace(4, lines[3].replace(/"codes":\[(\d+),/, '"codes":[')), 4, 'expected 4 codes'],
-    ['argmax not an integer', replace(2, lines[1].replace(/"argmax":\d+/, '"argmax":1.5')), 2, '"logits.argmax"'],
-    ['mean a bad string', replace(4, lines[3].replace(/"mean":[^,]+/, '"mean":"big"')), 4, '"logits.mean"'],
-    ['logits missing', replace(2, '{"step":1,"codes":[1,2,3,4]}'), 2, '"logits"'],
-  ];
-  it.each(malformed)('rejects %s with its line number', (_what, text, line, words) => {
+  it.each(malformedTraces())('rejects %s with its line number', (_what, text, line, words) => {
     const e = failure(text);
     expect(e.line).toBe(line);
     expect(e.message.startsWith(`t.jsonl:${line}: `)).toBe(true);

@@ -1,0 +1,40 @@
+import { writeTrace } from '../../../../electron/common/trace/write-trace.js';
+import { header, makeSteps } from '../forensics/synthetic-trace.js';
+
+/**
+ * Eleven malformed tts-parity-trace/1 files made from a good 3-step trace (q = 4):
+ * [what, text, line number the error must name, words the message must contain].
+ * Shared by the reader's unit test and the CLI test of `parity compare-trace`.
+ */
+export function malformedTraces(): [string, string, number, string][] {
+  const lines = writeTrace(header(4), makeSteps(3, 4)).trimEnd().split('\n');
+  const replace = (n: number, line: string) => lines.map((l, i) => (i === n - 1 ? line : l)).join('\n');
+  return [
+    ['empty file', '', 1, 'empty trace'],
+    ['header only', lines[0], 1, 'no steps'],
+    ['not JSON', replace(3, '{"step":2,'), 3, 'not valid JSON'],
+    ['no header', lines.slice(1).join('\n'), 1, 'expected the header'],
+    [
+      'wrong schema',
+      replace(1, '{"schema":"tts-parity-trace/2","engine":"x","q":4,"frameRate":12.5,"sampleRate":24000}'),
+      1,
+      'schema "tts-parity-trace/2"',
+    ],
+    [
+      'header without q',
+      replace(1, '{"schema":"tts-parity-trace/1","engine":"x","frameRate":12.5,"sampleRate":24000}'),
+      1,
+      '"q"',
+    ],
+    ['step out of order', replace(3, lines[3]), 3, 'expected step 2, found step 3'],
+    ['codes short', replace(4, lines[3].replace(/"codes":\[(\d+),/, '"codes":[')), 4, 'expected 4 codes'],
+    [
+      'argmax not an integer',
+      replace(2, lines[1].replace(/"argmax":\d+/, '"argmax":1.5')),
+      2,
+      '"logits.argmax"',
+    ],
+    ['mean a bad string', replace(4, lines[3].replace(/"mean":[^,]+/, '"mean":"big"')), 4, '"logits.mean"'],
+    ['logits missing', replace(2, '{"step":1,"codes":[1,2,3,4]}'), 2, '"logits"'],
+  ];
+}
