@@ -1,6 +1,6 @@
 import type { ExecutionProfile } from '../../common/profile/types.js';
-import { countNonFinite } from '../../common/trace/logit-stats.js';
 import type { StepRecord } from '../../common/trace/step-record.js';
+import { recordVocoderCounts } from '../../common/trace/vocoder-counts.js';
 import type { BundleManifest } from '../bundle/manifest.js';
 import type { SynthesisOptions } from '../types.js';
 import type { NativeSession } from './native-addon.js';
@@ -48,11 +48,6 @@ export function nativeVocode(
       opts.onProgress?.({ stage: 'vocoder', step: i + 1, totalSteps: total });
     }
   }
-  for (let f = 0; f < frames; f++) {
-    const c = countNonFinite(audio.subarray(f * hop, (f + 1) * hop));
-    const r = steps[f];
-    if (r.nan) r.nan.vocoder = c.nan;
-    if (r.inf) r.inf.vocoder = c.inf;
-  }
+  recordVocoderCounts(audio, hop, frames, steps);
   return audio;
 }

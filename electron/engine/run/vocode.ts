@@ -1,5 +1,5 @@
-import { countNonFinite } from '../../common/trace/logit-stats.js';
 import type { StepRecord } from '../../common/trace/step-record.js';
+import { recordVocoderCounts } from '../../common/trace/vocoder-counts.js';
 import type { SynthesisPlan } from '../synthesize.js';
 import type { SynthesisOptions } from '../types.js';
 import { decodeFrames, type VocoderShape } from './vocoder-runner.js';
@@ -49,7 +49,6 @@ export class Vocoding {
 
   /** Decodes what is left and returns the whole utterance's audio. */
   async finish(codes: Int32Array, steps: StepRecord[]): Promise<Float32Array> {
-    const hop = this.shape.hop;
     if (this.stream) await this.framesReady(codes, this.frames);
     else {
       const t0 = performance.now();
@@ -60,12 +59,7 @@ export class Vocoding {
       this.opts.onAudioChunk?.(out.audio, 0);
       this.opts.onProgress?.({ stage: 'vocoder', step: 1, totalSteps: 1 });
     }
-    for (let f = 0; f < this.frames; f++) {
-      const c = countNonFinite(this.audio.subarray(f * hop, (f + 1) * hop));
-      const r = steps[f];
-      if (r.nan) r.nan.vocoder = c.nan;
-      if (r.inf) r.inf.vocoder = c.inf;
-    }
+    recordVocoderCounts(this.audio, this.shape.hop, this.frames, steps);
     return this.audio;
   }
 
