@@ -35,6 +35,15 @@ export function registerServe(program: Command): void {
         const staticDir = rendererDir();
         if (!existsSync(`${staticDir}/index.html`)) process.stderr.write(`parity serve: warning: the renderer is not built (${staticDir}); run \`npm run build\`\n`);
         const host = new StudioHost({ dataDir: options.dataDir, bundleDir: options.bundle });
+        // Open the bundle in the engine worker before listening: a bad bundle is the same one-line
+        // error and exit 2 that `parity synth` gives, not a page that can only show it.
+        try {
+          await host.bundleInfo();
+        } catch (error) {
+          // Not awaited: the error exit below ends the worker with this process.
+          void host.dispose();
+          throw error;
+        }
         const server = await startStudioServer({ studio: host, staticDir, host: options.host, port: options.port, allowRemote: options.allowRemote });
         if (!isLoopbackHost(server.host)) {
           process.stderr.write(`parity serve: WARNING: listening on ${server.host}, reachable from other machines; anyone with the URL (token included) can use the studio\n`);
