@@ -51,28 +51,21 @@ async function reference(bundle: LoadedBundle, pool: SessionPool, table: Embeddi
     },
   });
   const result = await synthesizeWith({ ...plan, talker: record(plan.talker, true), codePredictor: record(plan.codePredictor, false) }, { text: FIXTURE_TEXT, profile, seed: 0, sampling: GREEDY });
-  const steps = rows.map((parts) => {
-    const out = new Float32Array(parts.reduce((a, p) => a + p.length, 0));
-    let at = 0;
-    for (const p of parts) {
-      out.set(p, at);
-      at += p.length;
-    }
-    return out;
-  });
-  return { codes: result.codes, steps, audio: result.audio };
+  return { codes: result.codes, steps: rows.map(concatFloat32), audio: result.audio };
 }
 
-const f32Bytes = (parts: Float32Array[]): Uint8Array => {
-  const total = parts.reduce((a, p) => a + p.length, 0);
-  const out = new Float32Array(total);
+function concatFloat32(parts: Float32Array[]): Float32Array {
+  const out = new Float32Array(parts.reduce((a, p) => a + p.length, 0));
   let at = 0;
   for (const p of parts) {
     out.set(p, at);
     at += p.length;
   }
-  return new Uint8Array(out.buffer);
-};
+  return out;
+}
+
+/** The parts' float32 values, concatenated, as raw bytes (the machine's byte order: little-endian on x64/arm64). */
+const f32Bytes = (parts: Float32Array[]): Uint8Array => new Uint8Array(concatFloat32(parts).buffer);
 
 /**
  * Writes the standalone check's fixture: weights.bin + weights.txt (name, offset in floats, count,
