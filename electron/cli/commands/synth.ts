@@ -1,4 +1,4 @@
-import { rename, writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import type { Command } from '@commander-js/extra-typings';
 import { parseProfile } from '../../common/profile/parse-profile.js';
 import { stringifyReport } from '../../common/report/json-number.js';
@@ -8,15 +8,11 @@ import { TOOL_NAME, TOOL_VERSION } from '../../common/version.js';
 import { encodeWav } from '../../common/wav/encode-wav.js';
 import { Engine, resolveDemoBundle } from '../../engine/engine.js';
 import type { SynthesisResult } from '../../engine/types.js';
+import { InputError } from '../../common/errors.js';
 import { action } from '../fail.js';
+import { checkOutputFile, writeOutputFiles, type OutputFile } from '../write-output.js';
 import { addSamplingOptions, parseSeed, samplingFrom } from './compare-options.js';
 
-/** Writes next to the target and renames, so a reader never sees half a file. */
-async function writeAtomic(path: string, data: Uint8Array | string): Promise<void> {
-  const temp = `${path}.tmp-${process.pid}`;
-  await writeFile(temp, data);
-  await rename(temp, path);
-}
 
 function summary(r: SynthesisResult, out: string): string {
   const lines = [
@@ -41,13 +37,19 @@ export function registerSynth(program: Command): void {
       'eager',
     )
     .option('--seed <n>', 'seed of the sampler (default 0)', parseSeed)
-    .requiredOption('--out <file.wav>', 'output WAV (32-bit float)')
+    .requiredOption('--out <file.wav>', 'output WAV (32-bit float); missing parent folders are created')
     .option('--trace <file.jsonl>', 'also write the step trace (tts-parity-trace/1, JSON Lines)')
+    .option('--force', 'replace --out and --trace if they exist')
     .option('--json', 'print the result summary as JSON (no audio, no steps)')
     .action(
       action('synth', async (options) => {
         const profile = parseProfile(options.profile);
         const sampling = samplingFrom(options);
+        if (options.trace !== undefined && resolve(options.trace) === resolve(options.out))
+          throw new InputError(`--trace ${options.trace}: the same file as --out`, options.trace);
+        // Checked before the (slow) synthesis, and again when writing: nothing is half-written.
+        await checkOutputFile({ flag: '--out', path: options.out }, options);
+        if (options.trace !== undefined) await checkOutputFile({ flag: '--trace', path: options.trace }, options);
         const engine = await Engine.open(options.bundle ?? (await resolveDemoBundle()));
         try {
           const tty = process.stderr.isTTY === true && !options.json;
@@ -58,8 +60,8 @@ export function registerSynth(program: Command): void {
               : {},
           );
           if (tty) process.stderr.write('\r\x1b[K');
-          await writeAtomic(options.out, encodeWav([r.audio], r.sampleRate, 'float32'));
-          if (options.trace) {
+          const outputs: OutputFile[] = [{ flag: '--out', path: options.out, data: encodeWav([r.audio], r.sampleRate, 'float32') }];
+          if (options.trace !== undefined) {
             const header = {
               schema: TRACE_SCHEMA,
               engine: `${TOOL_NAME} ${TOOL_VERSION}`,
@@ -70,8 +72,9 @@ export function registerSynth(program: Command): void {
               seed: r.seed,
               text: options.text,
             } as const;
-            await writeAtomic(options.trace, writeTrace(header, r.steps));
+            outputs.push({ flag: '--trace', path: options.trace, data: writeTrace(header, r.steps) });
           }
+          await writeOutputFiles(outputs, options);
           if (options.json) {
             const { audio: _a, codes: _c, steps: _s, ...rest } = r;
             process.stdout.write(

@@ -1,0 +1,103 @@
+import { constants, type Stats } from 'node:fs';
+import { access, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { InputError } from '../common/errors.js';
+
+/** One file a command writes: the flag that named it (for messages), its path and its bytes. */
+export interface OutputFile {
+  flag: string;
+  path: string;
+  data: Uint8Array | string;
+}
+
+export interface OutputPolicy {
+  /** Replace an existing file (else refuse). A folder is never replaced by a file. */
+  force?: boolean;
+}
+
+async function statOrUndefined(path: string): Promise<Stats | undefined> {
+  try {
+    return await stat(path);
+  } catch (error) {
+    // ENOTDIR: an ancestor is a file; the walk up in checkOutputFile names it.
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw error;
+  }
+}
+
+function reason(error: unknown): string {
+  const e = error as NodeJS.ErrnoException;
+  const known: Record<string, string> = {
+    EACCES: 'permission denied',
+    EPERM: 'operation not permitted',
+    EROFS: 'read-only file system',
+    ENOSPC: 'no space left on the device',
+    EISDIR: 'is a folder',
+    ENOTDIR: 'a parent is a file, not a folder',
+  };
+  return (e.code && known[e.code]) ?? (error instanceof Error ? error.message : String(error));
+}
+
+/**
+ * Checks that `file.path` can be written, without writing anything: not a folder, not an existing
+ * file unless `force`, and its nearest existing ancestor is a writable folder (missing parent folders
+ * are created when writing, like every other `--out` of the CLI).
+ */
+export async function checkOutputFile(file: Pick<OutputFile, 'flag' | 'path'>, policy: OutputPolicy = {}): Promise<void> {
+  const where = `${file.flag} ${file.path}`;
+  const fail = (problem: string): never => {
+    throw new InputError(`${where}: ${problem}`, file.path);
+  };
+  const target = resolve(file.path);
+  try {
+    const found = await statOrUndefined(target);
+    if (found?.isDirectory()) fail('is a folder (give a file path)');
+    if (found && !policy.force) fail('already exists (use --force to replace it)');
+    let ancestor = dirname(target);
+    for (;;) {
+      const s = await statOrUndefined(ancestor);
+      if (s) {
+        if (!s.isDirectory()) fail(`${ancestor} is a file, not a folder`);
+        break;
+      }
+      ancestor = dirname(ancestor);
+    }
+    await access(ancestor, constants.W_OK).catch(() => fail(`cannot write in ${ancestor} (permission denied)`));
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    fail(reason(error));
+  }
+}
+
+/**
+ * Writes every file or none: all targets are checked first, each file goes to a temporary name beside
+ * its target, and only when all are written are they renamed into place. Any failure removes the
+ * temporaries and names the path and the problem.
+ */
+export async function writeOutputFiles(files: OutputFile[], policy: OutputPolicy = {}): Promise<void> {
+  for (const file of files) await checkOutputFile(file, policy);
+  const temps: string[] = [];
+  try {
+    for (const file of files) {
+      const target = resolve(file.path);
+      try {
+        await mkdir(dirname(target), { recursive: true });
+        const temp = join(dirname(target), `.${basename(target)}.tmp-${process.pid}`);
+        temps.push(temp);
+        await writeFile(temp, file.data);
+      } catch (error) {
+        throw new InputError(`${file.flag} ${file.path}: cannot write (${reason(error)})`, file.path);
+      }
+    }
+    for (const [i, file] of files.entries()) {
+      try {
+        await rename(temps[i], resolve(file.path));
+      } catch (error) {
+        throw new InputError(`${file.flag} ${file.path}: cannot write (${reason(error)})`, file.path);
+      }
+    }
+  } finally {
+    await Promise.all(temps.map((t) => rm(t, { force: true })));
+  }
+}
