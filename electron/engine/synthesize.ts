@@ -1,4 +1,5 @@
 import { CancelledError, InputError } from '../common/errors.js';
+import { faultOutcomes } from '../common/forensics/fault-outcomes.js';
 import type { ExecutionProfile, Fault } from '../common/profile/types.js';
 import { Sampler } from '../common/sampling/sample-token.js';
 import { uniform } from '../common/sampling/uniform.js';
@@ -143,6 +144,7 @@ export async function synthesizeWith(plan: SynthesisPlan, req: SynthesisRequest,
     executionProvider: plan.provider,
     ...(plan.fallback ? { fallback: plan.fallback } : {}),
     profile: plan.profile.text,
+    faults: faultOutcomes(plan.profile, frames, m.vocoder.chunkFrames),
     seed: req.seed,
     sampling: req.sampling,
     bundleHash: plan.bundleHash,

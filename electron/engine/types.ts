@@ -1,3 +1,4 @@
+import type { FaultOutcome } from '../common/forensics/fault-outcomes.js';
 import type { ExecutionProfile } from '../common/profile/types.js';
 import type { SamplingParams } from '../common/sampling/types.js';
 import type { StageCounts, StepRecord } from '../common/trace/step-record.js';
@@ -56,6 +57,8 @@ export interface SynthesisResult {
   fallback?: string;
   /** The profile as run (canonical text). */
   profile: string;
+  /** Each fault of the profile: applied, or not and why (a fault whose step never ran does nothing). */
+  faults?: FaultOutcome[];
   seed: number;
   sampling: SamplingParams;
   bundleHash: string;

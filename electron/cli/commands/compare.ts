@@ -1,4 +1,5 @@
 import type { Command } from '@commander-js/extra-typings';
+import { noFaultApplied, unappliedFaultLines } from '../../common/forensics/fault-outcomes.js';
 import { parseProfile } from '../../common/profile/parse-profile.js';
 import { stringifyReport } from '../../common/report/json-number.js';
 import type { ComparisonReport } from '../../common/report/comparison-report.js';
@@ -42,6 +43,10 @@ export function compareCommand(r: ComparisonReport['rerun'], out = 'DIR'): strin
 export function comparisonView(report: ComparisonReport, out?: string): ComparisonView {
   return {
     title: `Parity report: ${report.rerun.profileA} vs ${report.rerun.profileB}`,
+    warnings: unappliedFaultLines([
+      { label: 'A', profile: report.a.profile, faults: report.a.faults },
+      { label: 'B', profile: report.b.profile, faults: report.b.faults },
+    ]),
     sides: [sideLine('A', report.a), sideLine('B', report.b), `Text: ${JSON.stringify(report.rerun.text)}, seed ${report.rerun.seed}, sampling ${report.rerun.sampling.mode}, bundle ${report.rerun.bundle} (sha256 ${report.rerun.bundleHash.slice(0, 12)}…)`],
     verdict: report.verdict,
     divergence: report.divergence,
@@ -100,7 +105,13 @@ export function registerCompare(program: Command): void {
         }
         process.stdout.write(o.json ? stringifyReport(report) + '\n' : renderComparisonText(view) + (drill.length ? '\n' + drill.join('\n') + '\n' : ''));
         if (o.out !== undefined && !o.json) process.stdout.write(`\nwrote ${o.out}/ (a.wav, b.wav, diff.wav, a.jsonl, b.jsonl, report.json, report.md)\n`);
-        process.exitCode = failOnStatus(report.verdict, o.failOn);
+        for (const w of view.warnings ?? []) process.stderr.write(`warning: ${w}\n`);
+        // Faults asked for and none acted: the comparison does not test what was asked (docs/faults.md).
+        const faults = [...(report.a.faults ?? []), ...(report.b.faults ?? [])];
+        if (noFaultApplied(faults)) {
+          process.stderr.write(`parity compare: none of the requested faults was applied (${faults.map((f) => f.fault).join(', ')}); exit 2\n`);
+          process.exitCode = 2;
+        } else process.exitCode = failOnStatus(report.verdict, o.failOn);
       } finally {
         bar.stop();
         await engine.close();

@@ -9,6 +9,8 @@ export interface ComparisonView {
   title: string;
   /** Lines naming what was compared (profiles, files, provider). */
   sides: string[];
+  /** Warnings that change what the verdict means (a fault that did not act, a stage not compared). */
+  warnings?: string[];
   verdict: Verdict;
   divergence: Divergence;
   metrics?: Metrics;
@@ -18,6 +20,7 @@ export interface ComparisonView {
 }
 
 export function renderComparisonText(v: ComparisonView): string {
+  // v.warnings go to stderr (the caller writes them), so a piped summary and the terminal both see them once.
   const parts = [...v.sides, '', ...divergenceLines(v.verdict, v.divergence)];
   if (v.divergence.steps.length > 0) parts.push('', 'Steps around the first divergence:', textStepTable(stepTableRows(v.divergence)));
   if (v.metrics) parts.push('', textTable(metricRows(v.metrics)));
@@ -26,7 +29,9 @@ export function renderComparisonText(v: ComparisonView): string {
 
 /** report.md: verdict, where it diverges, the step table around it, key metrics, the command. */
 export function renderComparisonMarkdown(v: ComparisonView): string {
-  const parts = [`## ${v.title}`, '', ...v.sides.map((s) => `- ${s}`), '', ...divergenceLines(v.verdict, v.divergence).map((l) => `- ${l.trim()}`)];
+  const parts = [`## ${v.title}`, '', ...v.sides.map((s) => `- ${s}`)];
+  if (v.warnings?.length) parts.push('', ...v.warnings.map((w) => `> **Warning:** ${w}`));
+  parts.push('', ...divergenceLines(v.verdict, v.divergence).map((l) => `- ${l.trim()}`));
   if (v.divergence.steps.length > 0) parts.push('', '### Steps around the first divergence', '', markdownStepTable(stepTableRows(v.divergence)));
   if (v.metrics) parts.push('', '### Audio', '', markdownTable(metricRows(v.metrics)));
   parts.push('', '### Reproduce', '', '```sh', v.command, '```', '', `_${v.footer}_`);

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Sampling } from '../api/primitives.js';
 import { Divergence } from '../forensics/divergence.js';
+import { FaultOutcome } from '../forensics/fault-outcomes.js';
 import { Tolerances } from '../forensics/tolerances.js';
 import { StageCounts, StepRecord } from '../trace/step-record.js';
 import { TraceHeader } from '../trace/trace-format.js';
@@ -31,6 +32,8 @@ export const ComparisonSide = z.object({
   frames: z.number().int().nonnegative(),
   q: z.number().int().positive(),
   steps: z.array(StepRecord),
+  /** One per fault of the profile: applied or not, and why not (absent when the profile has no fault). */
+  faults: z.array(FaultOutcome).optional(),
 });
 export type ComparisonSide = z.infer<typeof ComparisonSide>;
 

@@ -1,5 +1,6 @@
 import { compareSignals } from '../../common/analysis/compare.js';
 import { CancelledError } from '../../common/errors.js';
+import { faultOutcomes } from '../../common/forensics/fault-outcomes.js';
 import { localise } from '../../common/forensics/localise.js';
 import { DEFAULT_TOLERANCES, type Tolerances } from '../../common/forensics/tolerances.js';
 import { verdictOf } from '../../common/forensics/verdict.js';
@@ -8,7 +9,8 @@ import { VERDICT_RULE, type ComparisonReport, type ComparisonSide } from '../../
 import { REPORT_SCHEMA, type AudioSource } from '../../common/report/report.js';
 import type { SamplingParams } from '../../common/sampling/types.js';
 import { TOOL_NAME, TOOL_VERSION } from '../../common/version.js';
-import type { Engine, SynthesisResult } from '../engine.js';
+import type { ExecutionProfile } from '../../common/profile/types.js';
+import type { BundleInfo, Engine, SynthesisResult } from '../engine.js';
 
 export interface CompareProfilesRequest {
   text: string;
@@ -79,8 +81,8 @@ export async function compareProfiles(engine: Engine, req: CompareProfilesReques
     curves,
     verdict: verdictOf(divergence, metrics),
     verdictRule: VERDICT_RULE,
-    a: side(resultA, info.frameRate),
-    b: side(resultB, info.frameRate),
+    a: side(resultA, profileA, info),
+    b: side(resultB, profileB, info),
     divergence,
     rerun: {
       text: req.text,
@@ -101,19 +103,22 @@ function source(r: SynthesisResult): AudioSource {
   return { sampleRate: r.sampleRate, channels: 1, format: 'float32', downmix: `mono (synthesized, profile ${r.profile})` };
 }
 
-function side(r: SynthesisResult, frameRate: number): ComparisonSide {
+function side(r: SynthesisResult, profile: ExecutionProfile, info: BundleInfo): ComparisonSide {
   const s: ComparisonSide = {
     profile: r.profile,
     executionProvider: r.executionProvider,
     timings: { ...r.timings },
     numerics: r.numerics,
     sampleRate: r.sampleRate,
-    frameRate,
+    frameRate: info.frameRate,
     frames: r.frames,
     q: r.q,
     steps: r.steps,
   };
   if (r.fallback !== undefined) s.fallback = r.fallback;
+  // The native backend does not record outcomes; the rule is the same (fault-outcomes.ts).
+  const faults = r.faults ?? faultOutcomes(profile, r.frames, info.vocoder.chunkFrames);
+  if (faults.length > 0) s.faults = faults;
   return s;
 }
 

@@ -85,3 +85,15 @@ describe('faults', () => {
     expect(Buffer.from(fp32.audio.buffer).equals(Buffer.from(base.audio.buffer))).toBe(true);
   });
 });
+
+describe('fault bookkeeping', () => {
+  it('records each fault as applied, or not with the reason (a step past the last frame never runs)', async () => {
+    // TEXT gives 41 frames (comment above), so step 200 never runs and step 7 does.
+    const late = await synth('graph,fault=stale-feedback@200');
+    expect(late.frames).toBe(41);
+    expect(late.faults).toEqual([{ fault: 'stale-feedback@200', applied: false, reason: 'step 200 never ran: the synthesis ended after 41 steps' }]);
+    expect((await synth('graph,fault=stale-feedback@7')).faults).toEqual([{ fault: 'stale-feedback@7', applied: true }]);
+    expect((await synth('graph,fault=fp16-overflow')).faults?.[0]).toMatchObject({ applied: false });
+    expect((await synth('graph')).faults).toEqual([]);
+  });
+});
