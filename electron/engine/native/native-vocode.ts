@@ -2,6 +2,7 @@ import type { ExecutionProfile } from '../../common/profile/types.js';
 import type { StepRecord } from '../../common/trace/step-record.js';
 import { recordVocoderCounts } from '../../common/trace/vocoder-counts.js';
 import type { BundleManifest } from '../bundle/manifest.js';
+import { dropsLeftContext, streamChunk } from '../run/stream-chunk.js';
 import type { SynthesisOptions } from '../types.js';
 import type { NativeSession } from './native-addon.js';
 
@@ -35,13 +36,12 @@ export function nativeVocode(
     opts.onProgress?.({ stage: 'vocoder', step: 1, totalSteps: 1 });
   } else {
     const chunk = m.vocoder.chunkFrames;
-    const noContext = profile.faults.some((f) => f.kind === 'no-left-context');
+    const noContext = dropsLeftContext(profile);
     const total = Math.ceil(frames / chunk);
     let phase = 0;
     for (let start = 0, i = 0; start < frames; start += chunk, i++) {
-      const end = Math.min(frames, start + chunk);
-      const context = noContext ? 0 : Math.min(m.vocoder.leftContextFrames, start);
-      const out = decode(start - context, end, context, noContext ? 0 : phase);
+      const { from, end, context } = streamChunk(start, frames, m.vocoder, noContext);
+      const out = decode(from, end, context, noContext ? 0 : phase);
       phase = out.endPhase;
       audio.set(out.audio, start * hop);
       opts.onAudioChunk?.(Float32Array.from(out.audio), start * hop);

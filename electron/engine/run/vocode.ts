@@ -2,6 +2,7 @@ import type { StepRecord } from '../../common/trace/step-record.js';
 import { recordVocoderCounts } from '../../common/trace/vocoder-counts.js';
 import type { SynthesisPlan } from '../synthesize.js';
 import type { SynthesisOptions } from '../types.js';
+import { dropsLeftContext, streamChunk } from './stream-chunk.js';
 import { decodeFrames, type VocoderShape } from './vocoder-runner.js';
 
 /**
@@ -66,12 +67,10 @@ export class Vocoding {
   private async decodeChunk(codes: Int32Array): Promise<void> {
     this.checkAbort();
     const t0 = performance.now();
-    const m = this.plan.manifest;
-    const noContext = this.plan.profile.faults.some((f) => f.kind === 'no-left-context');
+    const noContext = dropsLeftContext(this.plan.profile);
     const start = this.next;
-    const end = Math.min(this.frames, start + this.chunk);
-    const context = noContext ? 0 : Math.min(m.vocoder.leftContextFrames, start);
-    const out = await decodeFrames(this.plan.vocoder, this.shape, this.plan.clock, codes, start - context, end, context, noContext ? 0 : this.phase, this.poison);
+    const { from, end, context } = streamChunk(start, this.frames, this.plan.manifest.vocoder, noContext);
+    const out = await decodeFrames(this.plan.vocoder, this.shape, this.plan.clock, codes, from, end, context, noContext ? 0 : this.phase, this.poison);
     this.phase = out.endPhase;
     this.audio.set(out.audio, start * this.shape.hop);
     this.next = end;
