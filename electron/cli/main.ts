@@ -9,6 +9,15 @@ const program = new Command('parity')
   .exitOverride()
   .configureOutput({ writeErr: (text) => process.stderr.write(text) });
 
+// A reader that stops early (`| head`) closes the pipe: the rest of the output is dropped quietly and
+// the command finishes with its own exit status (EPIPE is not a failed gate, nor a bug).
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') return;
+    exitOnError(program.args[0] ?? '', error);
+  });
+}
+
 for (const register of commands) register(program);
 
 try {
