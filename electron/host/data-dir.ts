@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
-export const APP_DIR_NAME = 'tts-parity-studio';
+const APP_DIR_NAME = 'tts-parity-studio';
 
 /**
  * Where history lives when `--data-dir` is not given: the per-user data folder of each OS

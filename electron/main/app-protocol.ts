@@ -5,8 +5,8 @@ import { join, normalize, resolve, sep } from 'node:path';
  * origin to compare and the page cannot read other local files.
  */
 export const APP_SCHEME = 'app';
-export const APP_HOST = 'studio';
-export const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
+const APP_HOST = 'studio';
+const APP_ORIGIN = `${APP_SCHEME}://${APP_HOST}`;
 export const APP_INDEX_URL = `${APP_ORIGIN}/index.html`;
 
 export function isAppUrl(url: string): boolean {

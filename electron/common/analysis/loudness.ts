@@ -33,7 +33,7 @@ export interface LoudnessOptions {
 }
 
 /** Default BS.1770-4 channel weights for a channel count (see the module comment). */
-export function channelWeights(count: number): number[] {
+function channelWeights(count: number): number[] {
   if (count === 5) return [1, 1, 1, 1.41, 1.41];
   if (count === 6) return [1, 1, 1, 0, 1.41, 1.41];
   return new Array<number>(count).fill(1);
@@ -140,7 +140,7 @@ export function shortTermFromSegments({ energies, lengths }: SegmentEnergies): F
   return out;
 }
 
-export function powerToLoudness(power: number): number {
+function powerToLoudness(power: number): number {
   return LOUDNESS_OFFSET + 10 * Math.log10(power);
 }
 

@@ -9,7 +9,7 @@
  * The DCT is linear, so Δc is taken as the DCT of ΔL (one DCT per frame pair, not two).
  */
 export const MEL_BANDS = 80;
-export const CEPSTRAL_ORDER = 24;
+const CEPSTRAL_ORDER = 24;
 const LN_TO_DB = 10 / Math.LN10;
 
 export interface MelPlan {

@@ -78,7 +78,7 @@ export function buildDecoder(o: Ops, spec: DecoderSpec, opts: DecoderOptions): D
 }
 
 /** Rotate-half RoPE on x [1, h, S, headDim]; the result is named `name`. */
-export function applyRope(o: Ops, x: string, r: Rope, headDim: number, name: string): string {
+function applyRope(o: Ops, x: string, r: Rope, headDim: number, name: string): string {
   const half = headDim / 2;
   const x1 = o.slice(x, [0], [half], [3]);
   const x2 = o.slice(x, [half], [headDim], [3]);

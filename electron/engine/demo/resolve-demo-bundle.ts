@@ -8,7 +8,7 @@ import { DEMO_SEED } from './demo-config.js';
 /** Bump when the demo builder's output changes, so an old cached bundle is not reused. */
 export const DEMO_BUNDLE_VERSION = 4;
 
-export function demoCacheRoot(): string {
+function demoCacheRoot(): string {
   if (process.env.PARITY_CACHE_DIR) return process.env.PARITY_CACHE_DIR;
   return join(process.env.XDG_CACHE_HOME || join(homedir(), '.cache'), 'tts-parity-studio');
 }

@@ -36,7 +36,7 @@ export interface DrillRequest {
   tolerance?: DrillTolerance;
 }
 
-export function networkOf(stage: DivergenceStage): DrillNetwork {
+function networkOf(stage: DivergenceStage): DrillNetwork {
   return stage === 'code-predictor' ? 'code-predictor' : stage === 'vocoder' ? 'vocoder' : 'talker';
 }
 

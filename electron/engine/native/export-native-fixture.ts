@@ -14,10 +14,10 @@ import { tokenizeText } from '../text-input.js';
 import { readNativeModel, type NativeConfig } from './native-weights.js';
 
 /** The fixed prompt of the fixture: 13 characters -> 12 frames of the demo bundle. */
-export const FIXTURE_TEXT = 'Parity check.';
+const FIXTURE_TEXT = 'Parity check.';
 
 /** Flattens the config to `key value` lines (talker.layers ...), the form native/test/check.cu reads. */
-export function configLines(c: NativeConfig): string {
+function configLines(c: NativeConfig): string {
   const lines: string[] = [];
   const walk = (prefix: string, o: object): void => {
     for (const [k, v] of Object.entries(o)) {

@@ -9,7 +9,7 @@ import type { NativeRunner } from './native-backend.js';
 import { checkNativeProfile } from './native-profile.js';
 import { nativeVocode } from './native-vocode.js';
 
-export function stepOutput(q: number, vocab: number, hidden: number, codebookSize: number): NativeStepOutput {
+function stepOutput(q: number, vocab: number, hidden: number, codebookSize: number): NativeStepOutput {
   return {
     codes: new Int32Array(q),
     talkerLogits: new Float32Array(vocab),

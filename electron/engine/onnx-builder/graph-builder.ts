@@ -13,7 +13,7 @@ export interface Constant {
   data: ArrayLike<number> | ArrayLike<bigint>;
 }
 
-export const ONNX_DTYPE: Record<DType, number> = {
+const ONNX_DTYPE: Record<DType, number> = {
   float32: onnx.TensorProto.DataType.FLOAT,
   float16: onnx.TensorProto.DataType.FLOAT16,
   float64: onnx.TensorProto.DataType.DOUBLE,
@@ -140,7 +140,7 @@ function tensorProto(name: string, c: Constant): onnxProto.onnx.ITensorProto {
 }
 
 /** Little-endian raw bytes of a constant (float16 data are given as uint16 bit patterns). */
-export function rawBytes(c: Constant): Uint8Array {
+function rawBytes(c: Constant): Uint8Array {
   const n = c.data.length;
   const expected = c.dims.reduce((a, b) => a * b, 1);
   if (n !== expected) throw new Error(`constant: ${n} values for dims [${c.dims.join(', ')}]`);
