@@ -10,8 +10,9 @@ import { RunClock } from './run/run-clock.js';
 import type { SessionPool } from './run/session-pool.js';
 import type { SynthesisPlan } from './synthesize.js';
 
-const NATIVE_UNAVAILABLE =
-  'backend=native is not available: the native CUDA addon (native/, node-addon-api) is not built in this version and needs an NVIDIA GPU with the CUDA toolkit; use backend=ort';
+// Engine.synthesize sends backend=native to synthesizeOnNative before any plan is made; reaching
+// makePlan with it is a caller's mistake, not a missing addon.
+const NATIVE_HAS_NO_PLAN = 'backend=native has no ONNX Runtime plan: it runs on the native addon through Engine.synthesize (synthesizeOnNative)';
 
 function pick(kind: string, exports: Record<string, NetworkExport>, key: string, profile: ExecutionProfile): NetworkExport {
   const exp = exports[key];
@@ -33,7 +34,7 @@ export async function makePlan(
   profile: ExecutionProfile,
   recorder?: FeedRecorder,
 ): Promise<SynthesisPlan> {
-  if (profile.backend === 'native') throw new ProfileError(`profile "${profile.text}": ${NATIVE_UNAVAILABLE}`, profile.text);
+  if (profile.backend === 'native') throw new ProfileError(`profile "${profile.text}": ${NATIVE_HAS_NO_PLAN}`, profile.text);
   const m = bundle.manifest;
   const optimize = profile.preset === 'graph';
   const overflow = profile.faults.some((f) => f.kind === 'fp16-overflow') ? '-fp16-overflow' : '';
