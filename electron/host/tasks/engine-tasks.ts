@@ -5,6 +5,7 @@ import { PRESETS } from '../../common/profile/parse-profile.js';
 import { compareProfiles, type CompareProgress } from '../../engine/comparison/compare-profiles.js';
 import { openEngine } from '../../engine/comparison/open-engine.js';
 import type { Engine, SynthesisProgress } from '../../engine/engine.js';
+import type { TaskControl } from './run-task.js';
 
 /** What the worker's `compare` task returns to the host. */
 export interface EngineCompareResult {
@@ -15,15 +16,10 @@ export interface EngineCompareResult {
   b: Audio;
 }
 
-export interface EngineControl {
-  signal: AbortSignal;
-  onProgress: (p: JobProgress) => void;
-}
-
 let opened: Promise<{ engine: Engine; bundle: string }> | undefined;
 
 /** Opens the engine once per worker; a failed open is retried by the next task rather than cached. */
-function engineFor(bundleDir: string | undefined, control: EngineControl) {
+function engineFor(bundleDir: string | undefined, control: TaskControl) {
   if (!opened) {
     control.onProgress({ phase: 'load', step: 0, totalSteps: 0, fraction: 0, message: 'opening the model bundle' });
     opened = openEngine(bundleDir).catch((error: unknown) => {
@@ -34,7 +30,7 @@ function engineFor(bundleDir: string | undefined, control: EngineControl) {
   return opened;
 }
 
-export async function bundleInfoTask(bundleDir: string | undefined, control: EngineControl): Promise<BundleInfo> {
+export async function bundleInfoTask(bundleDir: string | undefined, control: TaskControl): Promise<BundleInfo> {
   const { engine, bundle } = await engineFor(bundleDir, control);
   const info = engine.info();
   return {
@@ -46,7 +42,7 @@ export async function bundleInfoTask(bundleDir: string | undefined, control: Eng
   };
 }
 
-export async function synthesizeTask(bundleDir: string | undefined, request: SynthesizeRequest, control: EngineControl): Promise<SynthesisResult> {
+export async function synthesizeTask(bundleDir: string | undefined, request: SynthesizeRequest, control: TaskControl): Promise<SynthesisResult> {
   const { engine } = await engineFor(bundleDir, control);
   const r = await engine.synthesize(
     { text: request.text, profile: parseProfile(request.profile), seed: request.seed, sampling: request.sampling },
@@ -65,7 +61,7 @@ export async function synthesizeTask(bundleDir: string | undefined, request: Syn
   };
 }
 
-export async function compareTask(bundleDir: string | undefined, request: CompareRequest, control: EngineControl): Promise<EngineCompareResult> {
+export async function compareTask(bundleDir: string | undefined, request: CompareRequest, control: TaskControl): Promise<EngineCompareResult> {
   const { engine, bundle } = await engineFor(bundleDir, control);
   const { report, resultA, resultB } = await compareProfiles(
     engine,
