@@ -87,6 +87,8 @@ function splitItems(text: string): Item[] {
 
 const KNOWN_KEYS = PROFILE_KEYS.map((k) => k.key).join(', ');
 const STEP = /^[1-9][0-9]{0,8}$/;
+const STALE_RULE = 'the step must be an integer >= 2 (step 1 is the prefill, which has no audio feedback)';
+const NAN_RULE = 'the step must be an integer >= 1 (step 1 is the prefill)';
 
 export function parseProfile(text: string): ExecutionProfile {
   const fail = (item: Item, message: string): never => {
@@ -123,11 +125,12 @@ export function parseProfile(text: string): ExecutionProfile {
     if (value === '') fail(item, `missing value for ${key} (valid: ${spec!.values.join(', ')})`);
     if (spec!.key === 'fault') {
       const fault = parseFault(value);
+      if (typeof fault === 'string') fail(item, `fault "${value}": ${fault}`);
       if (!fault) fail(item, `unknown fault "${value}" (valid: ${spec!.values.join(', ')}; N is a step number from 1)`);
-      const canonical = formatFault(fault!);
+      const canonical = formatFault(fault as Fault);
       if (faultTexts.has(canonical)) fail(item, `fault "${canonical}" given twice`);
       faultTexts.add(canonical);
-      faults.push(fault!);
+      faults.push(fault as Fault);
       return;
     }
     if (seen.has(key)) fail(item, `key "${key}" given twice`);
@@ -161,11 +164,11 @@ function checkCombination(text: string, items: Item[], p: ExecutionProfile): voi
       end: item.end,
     });
   }
-  const stale = p.faults.find((f) => f.kind === 'stale-feedback');
-  if (stale && stale.kind === 'stale-feedback' && stale.step < 2) {
-    const item = items.find((it) => /stale-feedback/.test(it.token))!;
+  const stale = p.faults.find((f) => f.kind === 'stale-feedback' && f.step < 2);
+  if (stale && stale.kind === 'stale-feedback') {
+    const item = items.find((it) => new RegExp(`stale-feedback@0*${stale.step}$`).test(it.token))!;
     throw new ProfileSyntaxError(text, {
-      message: 'fault "stale-feedback@1": step 1 is the prefill, which has no audio feedback (use N >= 2)',
+      message: `fault "stale-feedback@${stale.step}": ${STALE_RULE}`,
       token: item.token,
       start: item.start,
       end: item.end,
@@ -175,14 +178,15 @@ function checkCombination(text: string, items: Item[], p: ExecutionProfile): voi
 
 const STAGES: readonly Stage[] = ['talker', 'code-predictor', 'vocoder'];
 
-function parseFault(value: string): Fault | null {
+/** The fault, null when the name is unknown, or why the step number of a known fault is wrong. */
+function parseFault(value: string): Fault | null | string {
   if (value === 'no-left-context') return { kind: 'no-left-context' };
   if (value === 'fp16-overflow') return { kind: 'fp16-overflow' };
-  const stale = /^stale-feedback@(.+)$/.exec(value);
-  if (stale) return STEP.test(stale[1]) ? { kind: 'stale-feedback', step: Number(stale[1]) } : null;
-  const nan = /^nan@([a-z-]+):(.+)$/.exec(value);
-  if (nan && STAGES.includes(nan[1] as Stage) && STEP.test(nan[2])) {
-    return { kind: 'nan', stage: nan[1] as Stage, step: Number(nan[2]) };
+  const stale = /^stale-feedback@(.*)$/.exec(value);
+  if (stale) return STEP.test(stale[1]) ? { kind: 'stale-feedback', step: Number(stale[1]) } : STALE_RULE;
+  const nan = /^nan@([a-z-]+):(.*)$/.exec(value);
+  if (nan && STAGES.includes(nan[1] as Stage)) {
+    return STEP.test(nan[2]) ? { kind: 'nan', stage: nan[1] as Stage, step: Number(nan[2]) } : NAN_RULE;
   }
   return null;
 }

@@ -72,9 +72,14 @@ describe('parseProfile', () => {
     ['graph,cache=kv,cache=recompute', 'key "cache" given twice'],
     ['graph,fault=nan@talker:2,fault=nan@talker:2', 'fault "nan@talker:2" given twice'],
     ['graph,fault=nan@decoder:2', 'unknown fault "nan@decoder:2" (valid: stale-feedback@N, no-left-context'],
-    ['graph,fault=stale-feedback@0', 'unknown fault "stale-feedback@0"'],
-    ['graph,fault=stale-feedback@x', 'unknown fault'],
-    ['graph,fault=stale-feedback@1', 'step 1 is the prefill'],
+    // A known fault with a bad step says the step rule, not "unknown fault".
+    ['graph,fault=stale-feedback@0', 'fault "stale-feedback@0": the step must be an integer >= 2 (step 1 is the prefill'],
+    ['graph,fault=stale-feedback@x', 'fault "stale-feedback@x": the step must be an integer >= 2'],
+    ['graph,fault=stale-feedback@', 'fault "stale-feedback@": the step must be an integer >= 2'],
+    ['graph,fault=stale-feedback@1', 'fault "stale-feedback@1": the step must be an integer >= 2 (step 1 is the prefill'],
+    ['graph,fault=stale-feedback@3,fault=stale-feedback@1', 'fault "stale-feedback@1": the step must be an integer >= 2'],
+    ['graph,fault=nan@talker:0', 'fault "nan@talker:0": the step must be an integer >= 1'],
+    ['graph,fault=nan@vocoder:-2', 'fault "nan@vocoder:-2": the step must be an integer >= 1'],
     ['graph,fault=no-left-context', 'needs vocoder=stream'],
   ])('rejects %j: %s', (text, expected) => {
     const e = errorOf(text);
@@ -91,6 +96,13 @@ describe('parseProfile', () => {
     expect(check.issue.token).toBe('vocodr=stream');
     expect(text.slice(check.issue.start, check.issue.end)).toBe('vocodr=stream');
     expect(checkProfile('graph').ok).toBe(true);
+  });
+
+  it('underlines the stale-feedback item whose step is 1, not the first stale-feedback item', () => {
+    const text = 'graph,fault=stale-feedback@3,fault=stale-feedback@1';
+    const check = checkProfile(text);
+    if (check.ok) throw new Error('expected a problem');
+    expect(text.slice(check.issue.start, check.issue.end)).toBe('fault=stale-feedback@1');
   });
 
   it('lists every key with values a UI can offer, all of them parseable', () => {
