@@ -1,7 +1,7 @@
 import type { Audio, BundleInfo, CompareRequest, JobProgress, SynthesisResult, SynthesizeRequest } from '../../common/api/index.js';
-import { parseProfile } from '../../common/profile/parse-profile.js';
+import { parseProfile, PRESETS } from '../../common/profile/parse-profile.js';
 import type { ParityReport } from '../../common/report/report.js';
-import { PRESETS } from '../../common/profile/parse-profile.js';
+import { BUNDLE_FORMAT } from '../../engine/bundle/manifest.js';
 import { compareProfiles, type CompareProgress } from '../../engine/comparison/compare-profiles.js';
 import { openEngine } from '../../engine/comparison/open-engine.js';
 import type { Engine, SynthesisProgress } from '../../engine/engine.js';
@@ -35,7 +35,7 @@ export async function bundleInfoTask(bundleDir: string | undefined, control: Tas
   const info = engine.info();
   return {
     ...info,
-    format: 'tts-parity-bundle/1',
+    format: BUNDLE_FORMAT,
     demo: bundle === 'demo',
     executionProviders: ['cpu'],
     presets: [...PRESETS],
