@@ -30,8 +30,9 @@ interface Task {
 }
 
 /**
- * Runs tasks one at a time in a worker thread and keeps a worker available: a crash, an out-of-memory
- * or a hang fails only the running task, with an error that says which, and a new worker is started.
+ * Runs tasks one at a time in an engine worker (a child process by default, a worker thread with
+ * isolation 'thread') and keeps a worker available: a crash, an out-of-memory or a hang fails only
+ * the running task, with an error that says which, and a new worker is started.
  */
 export class WorkerSupervisor {
   private worker?: EngineChannel;
