@@ -60,11 +60,27 @@ describe('parity compare-trace', () => {
     expect(report.metrics!.bitIdentical).toBe(false);
   });
 
-  it('identical traces → identical; exit 0 with --fail-on diverged', async () => {
+  it('equal traces with equal WAVs → identical; exit 0 with --fail-on diverged', async () => {
     const a = file('same.jsonl', traceA);
-    const run = await runParity(['compare-trace', a, a, '--json', '--fail-on', 'diverged']);
+    const wav = file('same.wav', encodeWav([new Float32Array(4 * 1920)], 24000, 'float32'));
+    const run = await runParity(['compare-trace', a, a, '--wav-a', wav, '--wav-b', wav, '--json', '--fail-on', 'diverged']);
     expect(run.status).toBe(0);
     expect(JSON.parse(run.stdout).verdict).toBe('identical');
+    expect(JSON.parse(run.stdout).divergence.audioCompared).toBe(true);
+  });
+
+  it('equal traces without WAVs: never "identical"; summary, report and report.md say the audio was not compared', async () => {
+    const a = file('same-no-wav.jsonl', traceA);
+    const out = join(dir, 'no-wav-out');
+    const run = await runParity(['compare-trace', a, a, '--out', out, '--fail-on', 'diverged']);
+    expect(run.status).toBe(0);
+    expect(run.stdout).toContain('Verdict: within-tolerance (over the traces only: audio not compared)');
+    expect(run.stdout).toContain('Audio not compared (no --wav-a/--wav-b): the vocoder stage was not checked');
+    expect(run.stdout).not.toContain('audio within');
+    const report = TraceComparisonReport.parse(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')));
+    expect(report.verdict).toBe('within-tolerance');
+    expect(report.divergence.audioCompared).toBe(false);
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain('audio not compared');
   });
 
   const bad: [string, string, number][] = [

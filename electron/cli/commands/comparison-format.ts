@@ -1,4 +1,4 @@
-import { divergenceLines, markdownStepTable, stepTableRows, textStepTable } from '../../common/forensics/divergence-summary.js';
+import { divergenceLines, markdownStepTable, stepTableHeading, stepTableRows, textStepTable } from '../../common/forensics/divergence-summary.js';
 import type { Divergence } from '../../common/forensics/divergence.js';
 import type { Metrics } from '../../common/report/metrics.js';
 import type { Verdict } from '../../common/report/report.js';
@@ -22,7 +22,7 @@ export interface ComparisonView {
 export function renderComparisonText(v: ComparisonView): string {
   // v.warnings go to stderr (the caller writes them), so a piped summary and the terminal both see them once.
   const parts = [...v.sides, '', ...divergenceLines(v.verdict, v.divergence)];
-  if (v.divergence.steps.length > 0) parts.push('', 'Steps around the first divergence:', textStepTable(stepTableRows(v.divergence)));
+  if (v.divergence.steps.length > 0) parts.push('', `${stepTableHeading(v.divergence)}:`, textStepTable(stepTableRows(v.divergence)));
   if (v.metrics) parts.push('', textTable(metricRows(v.metrics)));
   return parts.join('\n') + '\n';
 }
@@ -32,7 +32,7 @@ export function renderComparisonMarkdown(v: ComparisonView): string {
   const parts = [`## ${v.title}`, '', ...v.sides.map((s) => `- ${s}`)];
   if (v.warnings?.length) parts.push('', ...v.warnings.map((w) => `> **Warning:** ${w}`));
   parts.push('', ...divergenceLines(v.verdict, v.divergence).map((l) => `- ${l.trim()}`));
-  if (v.divergence.steps.length > 0) parts.push('', '### Steps around the first divergence', '', markdownStepTable(stepTableRows(v.divergence)));
+  if (v.divergence.steps.length > 0) parts.push('', `### ${stepTableHeading(v.divergence)}`, '', markdownStepTable(stepTableRows(v.divergence)));
   if (v.metrics) parts.push('', '### Audio', '', markdownTable(metricRows(v.metrics)));
   parts.push('', '### Reproduce', '', '```sh', v.command, '```', '', `_${v.footer}_`);
   return parts.join('\n') + '\n';

@@ -23,6 +23,23 @@ export function maxStatDiff(a: LogitStats, b: LogitStats): number {
   return worst;
 }
 
+/** The largest finite |a − b| of one step over the talker and code-predictor logit statistics, and where; null when all equal. */
+export function largestStepDiff(a: StepRecord, b: StepRecord): { value: number; field: string } | null {
+  const groups: [LogitStats | undefined, LogitStats | undefined, string][] = [[a.logits, b.logits, 'talker']];
+  const n = Math.min(a.codePredictorLogits?.length ?? 0, b.codePredictorLogits?.length ?? 0);
+  for (let c = 0; c < n; c++) groups.push([a.codePredictorLogits![c], b.codePredictorLogits![c], `code-predictor codebook ${c + 1}`]);
+  let best: { value: number; field: string } | null = null;
+  for (const [x, y, what] of groups) {
+    if (!x || !y) continue;
+    for (const [u, v, name] of statPairs(x, y)) {
+      const d = Math.abs(u - v);
+      if (u === v || !Number.isFinite(d)) continue;
+      if (best === null || d > best.value) best = { value: d, field: `${what} ${name}` };
+    }
+  }
+  return best;
+}
+
 function statPairs(a: LogitStats, b: LogitStats): [number, number, string][] {
   const pairs: [number, number, string][] = [
     [a.mean, b.mean, 'mean'],

@@ -1,6 +1,9 @@
 import type { Verdict } from '../report/report.js';
 import type { Divergence, StepComparison } from './divergence.js';
 
+/** A small difference in scientific notation (9.5e-7), a larger one with 2 significant digits. */
+const small = (x: number): string => (x !== 0 && Math.abs(x) < 0.01 ? x.toExponential(1) : String(Number(x.toPrecision(2))));
+
 const n4 = (x: number | undefined | null): string => (x === undefined || x === null ? '—' : Number.isFinite(x) ? x.toFixed(4) : String(x));
 
 function stepName(step: number): string {
@@ -10,11 +13,15 @@ function stepName(step: number): string {
 /** Plain sentences on the verdict and the first divergence, for a terminal and report.md. */
 export function divergenceLines(verdict: Verdict, d: Divergence): string[] {
   const t = d.tolerances;
-  const lines = [`Verdict: ${verdict}`];
+  const noAudio = d.audioCompared === false;
+  const lines = [`Verdict: ${verdict}${noAudio ? ' (over the traces only: audio not compared)' : ''}`];
   if (d.firstStep === null) {
+    const audio = noAudio ? 'audio not compared' : `audio within ${t.audioAbs}`;
     lines.push(d.firstDifferingSample !== undefined
       ? `Audio differs from sample ${d.firstDifferingSample} (no step trace to localise it)`
-      : `No divergence: ${d.stepsA} steps compared, codes exact, logit statistics within ${t.logitAbs}, audio within ${t.audioAbs}`);
+      : `No divergence: ${d.stepsA} steps compared, codes exact, logit statistics within ${t.logitAbs}, ${audio}`);
+    const big = d.largestLogitDiff;
+    if (big) lines.push(`Largest logit |Δ|: ${small(big.value)} at step ${big.step} (${big.field}), within ${t.logitAbs}${t.logitRel ? ` + ${t.logitRel}·|x|` : ''}`);
   } else {
     const where = [stepName(d.firstStep), `stage ${d.stage}`];
     if (d.codebook !== undefined) where.push(`codebook ${d.codebook}`);
@@ -34,6 +41,7 @@ export function divergenceLines(verdict: Verdict, d: Divergence): string[] {
     const f = d.firstNonFinite[side];
     if (f) lines.push(`${side.toUpperCase()}: first non-finite values at step ${f.step} in ${f.stage} (NaN ${f.nan}, Inf ${f.inf})`);
   }
+  if (noAudio) lines.push('Audio not compared (no --wav-a/--wav-b): the vocoder stage was not checked, so the verdict cannot be identical');
   lines.push(`Tolerances: logit statistics |Δ| ≤ ${t.logitAbs}${t.logitRel ? ` + ${t.logitRel}·|x|` : ''}, codes exact, audio |Δ| ≤ ${t.audioAbs}`);
   return lines;
 }
@@ -48,9 +56,16 @@ function row(s: StepComparison): string[] {
   ];
 }
 
+/** What the step table shows: around the first divergence, else around the largest logit |Δ|, else the first steps. */
+export function stepTableHeading(d: Divergence): string {
+  if (d.firstStep !== null) return 'Steps around the first divergence';
+  if (d.largestLogitDiff) return `Steps around the largest logit |Δ| (step ${d.largestLogitDiff.step})`;
+  return 'First steps';
+}
+
 /** The per-step table around the first divergence (the table seed 000's author wrote by hand). */
 export function stepTableRows(d: Divergence, around = 3): string[][] {
-  const centre = d.firstStep ?? 1;
+  const centre = d.firstStep ?? d.largestLogitDiff?.step ?? 1;
   const from = Math.max(1, centre - around);
   const to = Math.min(d.steps.length, centre + around);
   return [HEADER, ...d.steps.slice(from - 1, to).map(row)];

@@ -45,6 +45,14 @@ export const Divergence = z.object({
   stepsB: z.number().int().nonnegative(),
   tolerances: Tolerances,
   firstNonFinite: z.object({ a: FirstNonFinite.nullable(), b: FirstNonFinite.nullable() }),
+  /**
+   * The largest finite |A − B| of any logit statistic (talker and code predictor) over the steps both
+   * sides ran, with its step and field, e.g. `talker max`; null when every statistic is equal. Says why a
+   * run is within-tolerance rather than identical.
+   */
+  largestLogitDiff: z.object({ value: z.number(), step: z.number().int().positive(), field: z.string() }).nullable().optional(),
+  /** False when the audio was not given (compare-trace without WAVs): the vocoder stage was not checked. */
+  audioCompared: z.boolean().optional(),
   steps: z.array(StepComparison),
 });
 export type Divergence = z.infer<typeof Divergence>;

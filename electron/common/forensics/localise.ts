@@ -1,6 +1,6 @@
 import type { StepRecord } from '../trace/step-record.js';
 import { differingFrames, firstDifferingSample, frameOfSample } from './audio-divergence.js';
-import { compareStep, maxStatDiff, type StepDifference } from './compare-step.js';
+import { compareStep, largestStepDiff, maxStatDiff, type StepDifference } from './compare-step.js';
 import type { Divergence, FirstNonFinite, StepComparison } from './divergence.js';
 import { DEFAULT_TOLERANCES, type Tolerances } from './tolerances.js';
 
@@ -25,6 +25,7 @@ export function localise(stepsA: readonly StepRecord[], stepsB: readonly StepRec
   const total = Math.max(stepsA.length, stepsB.length);
   const steps: StepComparison[] = [];
   const differences = new Map<number, StepDifference>();
+  let largest: Divergence['largestLogitDiff'] = null;
   for (let i = 0; i < total; i++) {
     const a = stepsA[i];
     const b = stepsB[i];
@@ -32,6 +33,8 @@ export function localise(stepsA: readonly StepRecord[], stepsB: readonly StepRec
     if (a && b) difference = compareStep(a, b, tolerances);
     else difference = { stage: 'sampled-code', codebook: 0, detail: `step ${i + 1} exists only in ${a ? 'A' : 'B'} (${stepsA.length} vs ${stepsB.length} steps)` };
     if (difference) differences.set(i + 1, difference);
+    const d = a && b ? largestStepDiff(a, b) : null;
+    if (d && (largest === null || d.value > largest.value)) largest = { ...d, step: i + 1 };
     steps.push({
       step: i + 1,
       a: a?.logits ?? null,
@@ -52,6 +55,8 @@ export function localise(stepsA: readonly StepRecord[], stepsB: readonly StepRec
     stepsB: stepsB.length,
     tolerances,
     firstNonFinite: { a: firstNonFinite(stepsA), b: firstNonFinite(stepsB) },
+    largestLogitDiff: largest,
+    audioCompared: options.audio !== undefined,
     steps,
   };
   const audio = options.audio;

@@ -6,13 +6,15 @@ import type { Divergence } from './divergence.js';
  * The verdict rule (VERDICT_RULE in comparison-report.ts, stated in every report):
  * - diverged: the localiser found a divergent step, or some audio sample differs beyond audioAbs
  *   (or the lengths differ);
- * - identical: not diverged, every step's talker statistics equal exactly, and the audio (when there
- *   is audio) bit-identical;
- * - within-tolerance: otherwise.
+ * - identical: not diverged, every step's logit statistics (talker and code predictor) equal exactly,
+ *   and the audio compared and bit-identical;
+ * - within-tolerance: otherwise — including equal traces whose audio was not given
+ *   (`audioCompared: false`): a stage that was not checked cannot be called identical.
  */
 export function verdictOf(divergence: Divergence, metrics?: Pick<Metrics, 'bitIdentical'>): Verdict {
   if (divergence.firstStep !== null || divergence.firstDifferingSample !== undefined) return 'diverged';
-  const exactSteps = divergence.steps.every((s) => s.maxStatDiff === 0 || s.maxStatDiff === null);
+  if (divergence.audioCompared === false) return 'within-tolerance';
+  const exactSteps = divergence.steps.every((s) => s.maxStatDiff === 0 || s.maxStatDiff === null) && !divergence.largestLogitDiff;
   const exactAudio = metrics ? metrics.bitIdentical : true;
   return exactSteps && exactAudio ? 'identical' : 'within-tolerance';
 }

@@ -62,9 +62,10 @@ export const Integrity = z.object({
 export type Integrity = z.infer<typeof Integrity>;
 
 export const VERDICT_RULE =
-  'identical: audio bit-identical and every step equal (codes and talker logit statistics exactly); ' +
+  'identical: audio compared and bit-identical, and every step equal (codes and logit statistics exactly); ' +
   'within-tolerance: codes equal at every step, logit statistics within tolerances.logitAbs/logitRel, ' +
-  'every audio sample within tolerances.audioAbs and the same length; diverged: anything else';
+  'every audio sample within tolerances.audioAbs and the same length (or audio not compared: divergence.audioCompared false); ' +
+  'diverged: anything else';
 
 export const ComparisonReport = ParityReport.extend({
   kind: z.literal('profiles'),

@@ -5,8 +5,14 @@ import { logitRow, makeStep, makeSteps } from './synthetic-trace.js';
 
 describe('verdictOf', () => {
   it('identical: equal steps and bit-identical audio', () => {
-    expect(verdictOf(localise(makeSteps(6, 3), makeSteps(6, 3)), { bitIdentical: true })).toBe('identical');
-    expect(verdictOf(localise(makeSteps(6, 3), makeSteps(6, 3)))).toBe('identical');
+    const a = new Float32Array(100);
+    expect(verdictOf(localise(makeSteps(6, 3), makeSteps(6, 3), { audio: { a, b: a, sampleRate: 24000 } }), { bitIdentical: true })).toBe('identical');
+  });
+
+  it('equal traces without audio are never identical: the vocoder stage was not checked', () => {
+    const d = localise(makeSteps(6, 3), makeSteps(6, 3));
+    expect(d.audioCompared).toBe(false);
+    expect(verdictOf(d)).toBe('within-tolerance');
   });
 
   it('within-tolerance: logits moved by 1e-4 (≤ 1e-3), or audio not bit-identical but within audioAbs', () => {
