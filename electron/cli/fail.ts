@@ -1,3 +1,4 @@
+import type { Command } from '@commander-js/extra-typings';
 import { CommanderError } from 'commander';
 import { ParityError } from '../common/errors.js';
 
@@ -14,6 +15,22 @@ export function exitOnError(command: string, error: unknown): never {
   const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
   process.stderr.write(`parity ${command}: internal error: ${message}\n`);
   process.exit(3);
+}
+
+/**
+ * Commander's own errors ("error: unknown option ...") in our format, `parity <command>: <message>`,
+ * for every (sub)command; an invalid option argument reads `--flag value: what was expected`.
+ */
+export function formatCommanderErrors(command: Command, path: string[] = []): void {
+  const name = ['parity', ...path].join(' ');
+  command.configureOutput({
+    outputError: (text, write) => {
+      const message = oneLine(text.trim().replace(/^error: /, ''));
+      const invalid = /^option '(\S+)(?: <[^>]*>)?' argument '(.*)' is invalid\. (.*)$/.exec(message);
+      write(`${name}: ${invalid ? `${invalid[1]} ${invalid[2]}: ${invalid[3]}` : message}\n`);
+    },
+  });
+  for (const sub of command.commands) formatCommanderErrors(sub as Command, [...path, sub.name()]);
 }
 
 function oneLine(text: string): string {

@@ -1,6 +1,6 @@
 import { Command } from '@commander-js/extra-typings';
 import { commands } from './commands.js';
-import { exitOnError } from './fail.js';
+import { exitOnError, formatCommanderErrors } from './fail.js';
 import { TOOL_VERSION } from '../common/version.js';
 
 const program = new Command('parity')
@@ -19,6 +19,7 @@ for (const stream of [process.stdout, process.stderr]) {
 }
 
 for (const register of commands) register(program);
+formatCommanderErrors(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -21,6 +21,17 @@ export function positive(what: string) {
   };
 }
 
+/** A number in (lo, hi] (the ranges of common/api Sampling), named in the message. */
+export function inRange(what: string, lo: number, hi: number) {
+  return (text: string): number => {
+    const value = Number(text);
+    if (text.trim() === '' || !Number.isFinite(value) || value <= lo || value > hi) {
+      throw new InvalidArgumentError(`expected ${what} in (${lo}, ${hi}], found "${text}"`);
+    }
+    return value;
+  };
+}
+
 export function parseFailOn(text: string): 'diverged' | 'within-tolerance' {
   if (text === 'diverged' || text === 'within-tolerance') return text;
   throw new InvalidArgumentError(`expected "diverged" (exit 1 when diverged) or "within-tolerance" (exit 1 unless identical), found "${text}"`);
@@ -66,10 +77,10 @@ export function parseMode(text: string): 'greedy' | 'sample' {
 export function addSamplingOptions<Args extends any[], Opts extends OptionValues, G extends OptionValues>(command: Command<Args, Opts, G>) {
   return command
     .option('--sampling <mode>', 'greedy (default) or sample', parseMode)
-    .option('--temperature <t>', 'sampling temperature > 0 (default 1)', positive('a temperature'))
+    .option('--temperature <t>', 'sampling temperature in (0, 10] (default 1)', inRange('a temperature', 0, 10))
     .option('--top-k <k>', 'keep the k most likely codes; 0 = all (default 0)', parseInteger('top-k'))
-    .option('--top-p <p>', 'nucleus probability in (0, 1] (default 1)', positive('top-p'))
-    .option('--repetition-penalty <x>', 'CTRL repetition penalty, 1 = none (default 1)', positive('a penalty'));
+    .option('--top-p <p>', 'nucleus probability in (0, 1] (default 1)', inRange('top-p', 0, 1))
+    .option('--repetition-penalty <x>', 'CTRL repetition penalty in (0, 10], 1 = none (default 1)', inRange('a penalty', 0, 10));
 }
 
 export interface SamplingFlags {
@@ -85,8 +96,16 @@ export function samplingFrom(o: SamplingFlags): Sampling {
   const parsed = Sampling.safeParse({ mode: o.sampling, temperature: o.temperature, topK: o.topK, topP: o.topP, repetitionPenalty: o.repetitionPenalty });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const flag = { mode: '--sampling', temperature: '--temperature', topK: '--top-k', topP: '--top-p', repetitionPenalty: '--repetition-penalty' }[String(issue.path[0])] ?? String(issue.path[0]);
-    throw new InputError(`${flag}: ${issue.message}`);
+    const key = String(issue.path[0]);
+    const flags: Record<string, [flag: string, valid: string]> = {
+      mode: ['--sampling', '"greedy" or "sample"'],
+      temperature: ['--temperature', 'a number in (0, 10]'],
+      topK: ['--top-k', 'an integer >= 0'],
+      topP: ['--top-p', 'a number in (0, 1]'],
+      repetitionPenalty: ['--repetition-penalty', 'a number in (0, 10]'],
+    };
+    const [flag, valid] = flags[key] ?? [key, issue.message];
+    throw new InputError(`${flag} ${String((o as Record<string, unknown>)[key === 'mode' ? 'sampling' : key])}: expected ${valid}`);
   }
   return parsed.data;
 }

@@ -25,25 +25,21 @@ function summary(r: SynthesisResult, out: string): string {
 }
 
 export function registerSynth(program: Command): void {
-  addSamplingOptions(program.command('synth'))
-    .description(
-      'synthesize one prompt with one execution profile and write a WAV (and optionally its step trace)',
-    )
+  const command = program
+    .command('synth')
+    .description('synthesize one prompt with one execution profile and write a WAV (and optionally its step trace)')
     .requiredOption('--text <text>', 'the prompt (UTF-8; the bundle sets the byte limit, 128 for the demo)')
-    .option('--bundle <dir>', 'bundle folder (default: the built-in demo bundle, built on first use)')
-    .option(
-      '--profile <profile>',
-      'execution profile, e.g. eager, graph,vocoder=stream (default eager)',
-      'eager',
-    )
-    .option('--seed <n>', 'seed of the sampler (default 0)', parseSeed)
     .requiredOption('--out <file.wav>', 'output WAV (32-bit float); missing parent folders are created')
     .option('--trace <file.jsonl>', 'also write the step trace (tts-parity-trace/1, JSON Lines)')
     .option('--force', 'replace --out and --trace if they exist')
-    .option('--json', 'print the result summary as JSON (no audio, no steps)')
+    .option('--profile <profile>', 'execution profile, e.g. eager, graph,vocoder=stream (default eager)')
+    .option('--seed <n>', 'seed of the sampler (default 0)', parseSeed)
+    .option('--bundle <dir>', 'bundle folder (default: the built-in demo bundle, built on first use)')
+    .option('--json', 'print the result summary as JSON (no audio, no steps)');
+  addSamplingOptions(command)
     .action(
       action('synth', async (options) => {
-        const profile = parseProfile(options.profile);
+        const profile = parseProfile(options.profile ?? 'eager');
         const sampling = samplingFrom(options);
         if (options.trace !== undefined && resolve(options.trace) === resolve(options.out))
           throw new InputError(`--trace ${options.trace}: the same file as --out`, options.trace);
