@@ -22,7 +22,7 @@ function shapeProblem(expected: readonly (number | string)[], found: readonly (n
  * Every tensor the manifest declares for `exp` must be in the ONNX session with the same dtype and
  * rank (and the same size wherever both fix it); every session input must be declared.
  */
-export function checkExportAgainstSession(label: string, exp: NetworkExport, found: { inputs: FoundTensor[]; outputs: FoundTensor[] }): void {
+export function checkExportAgainstSession(label: string, exp: NetworkExport, found: { inputs: FoundTensor[]; outputs: FoundTensor[] }, modelPath = exp.file): void {
   for (const kind of ['inputs', 'outputs'] as const) {
     const side = kind === 'inputs' ? 'input' : 'output';
     const have = found[kind];
@@ -30,42 +30,42 @@ export function checkExportAgainstSession(label: string, exp: NetworkExport, fou
       const f = have.find((t) => t.name === d.name);
       if (!f) {
         throw new BundleError(
-          `${exp.file}: ${side} "${d.name}" (${label}) is declared in bundle.json as ${describe(d)} but the model has no such ${side}; found: ${have.map((t) => `"${t.name}"`).join(', ')}`,
-          `${exp.file}:${d.name}`,
+          `${modelPath}: ${side} "${d.name}" (${label}) is declared in bundle.json as ${describe(d)} but the model has no such ${side}; found: ${have.map((t) => `"${t.name}"`).join(', ')}`,
+          `${modelPath}:${d.name}`,
         );
       }
       if (f.dtype !== d.dtype) {
-        throw new BundleError(`${exp.file}: ${side} "${d.name}" (${label}): expected ${describe(d)} (bundle.json), found ${describe(f)} in the model`, `${exp.file}:${d.name}`);
+        throw new BundleError(`${modelPath}: ${side} "${d.name}" (${label}): expected ${describe(d)} (bundle.json), found ${describe(f)} in the model`, `${modelPath}:${d.name}`);
       }
       const problem = shapeProblem(d.shape, f.shape);
       if (problem) {
-        throw new BundleError(`${exp.file}: ${side} "${d.name}" (${label}): expected ${describe(d)} (bundle.json), found ${describe(f)} in the model: ${problem}`, `${exp.file}:${d.name}`);
+        throw new BundleError(`${modelPath}: ${side} "${d.name}" (${label}): expected ${describe(d)} (bundle.json), found ${describe(f)} in the model: ${problem}`, `${modelPath}:${d.name}`);
       }
     }
     if (kind === 'inputs') {
       const undeclared = have.find((t) => !exp.inputs.some((d) => d.name === t.name));
       if (undeclared) {
-        throw new BundleError(`${exp.file}: input "${undeclared.name}" (${label}) of the model, ${describe(undeclared)}, is not declared in bundle.json`, `${exp.file}:${undeclared.name}`);
+        throw new BundleError(`${modelPath}: input "${undeclared.name}" (${label}) of the model, ${describe(undeclared)}, is not declared in bundle.json`, `${modelPath}:${undeclared.name}`);
       }
     }
   }
 }
 
 /** The manifest must declare what the format requires for this network (names, dtypes, shapes). */
-export function checkExportAgainstContract(label: string, exp: NetworkExport, contract: Contract): void {
+export function checkExportAgainstContract(label: string, exp: NetworkExport, contract: Contract, manifestPath = 'bundle.json'): void {
   for (const kind of ['inputs', 'outputs'] as const) {
     const side = kind === 'inputs' ? 'input' : 'output';
     for (const need of contract[kind]) {
       const d: TensorSpec | undefined = exp[kind].find((t) => t.name === need.name);
       if (!d) {
         throw new BundleError(
-          `bundle.json: ${label} (${exp.file}) must declare ${side} "${need.name}" as ${describe(need)}; declared: ${exp[kind].map((t) => `"${t.name}"`).join(', ')}`,
-          `bundle.json:${label}`,
+          `${manifestPath}: ${label} (${exp.file}) must declare ${side} "${need.name}" as ${describe(need)}; declared: ${exp[kind].map((t) => `"${t.name}"`).join(', ')}`,
+          `${manifestPath}:${label}`,
         );
       }
       const problem = d.dtype !== need.dtype ? `dtype ${need.dtype} expected, ${d.dtype} found` : shapeProblem(need.shape, d.shape);
       if (problem) {
-        throw new BundleError(`bundle.json: ${label} (${exp.file}) ${side} "${need.name}": expected ${describe(need)}, found ${describe(d)}: ${problem}`, `bundle.json:${label}`);
+        throw new BundleError(`${manifestPath}: ${label} (${exp.file}) ${side} "${need.name}": expected ${describe(need)}, found ${describe(d)}: ${problem}`, `${manifestPath}:${label}`);
       }
     }
   }

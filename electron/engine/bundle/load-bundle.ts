@@ -43,7 +43,7 @@ export async function loadBundle(dirArg: string): Promise<LoadedBundle> {
 
   const exports: LoadedBundle['exports'] = [];
   const add = (label: string, exp: NetworkExport, contract: Contract): void => {
-    checkExportAgainstContract(label, exp, contract);
+    checkExportAgainstContract(label, exp, contract, manifestPath);
     exports.push({ label, exp });
   };
   add('embed', m.embed.export, embedContract(m.talker.hidden));

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { BundleError } from '../../common/errors.js';
 import type { LoadedBundle } from '../bundle/load-bundle.js';
 import { checkExportAgainstSession } from '../bundle/check-tensors.js';
@@ -45,9 +46,9 @@ export class SessionPool {
     try {
       opened = await openSession(bytes, { optimize, ep });
     } catch (error) {
-      throw new BundleError(`${exp.file}: ONNX Runtime cannot load this model (${label}): ${(error as Error).message}`, exp.file);
+      throw new BundleError(`${join(this.bundle.dir, exp.file)}: ONNX Runtime cannot load this model (${label}): ${(error as Error).message}`, exp.file);
     }
-    checkExportAgainstSession(label, exp, sessionIo(opened.session));
+    checkExportAgainstSession(label, exp, sessionIo(opened.session), join(this.bundle.dir, exp.file));
     return opened;
   }
 }

@@ -76,6 +76,18 @@ describe('bad bundles are BundleErrors that name file, tensor, expected and foun
     expect(String((err as Error).message)).toMatch(/talker eager-fp32 \(talker\.eager\.fp32\.onnx\) must declare input "inputs_embeds" as float32 \[1, \?, 64\]; declared: "input_embeds"/);
   });
 
+  it('manifest and model errors start with the full path inside the bundle folder, not a bare "bundle.json:"', async () => {
+    const declared = await variant((m) => {
+      m.talker.exports['eager-fp32'].inputs[0].name = 'input_embeds';
+    });
+    const e1 = (await Engine.open(declared).catch((e: unknown) => e)) as Error;
+    expect(e1.message.startsWith(`${join(declared, 'bundle.json')}: talker eager-fp32`)).toBe(true);
+    const swapped = await variant(() => undefined);
+    await cp(join(good, 'talker.eager.fp16.onnx'), join(swapped, 'talker.eager.fp32.onnx'));
+    const e2 = (await Engine.open(swapped).catch((e: unknown) => e)) as Error;
+    expect(e2.message.startsWith(`${join(swapped, 'talker.eager.fp32.onnx')}: input "inputs_embeds"`)).toBe(true);
+  });
+
   it('wrong rank declared', async () => {
     const dir = await variant((m) => {
       (m.talker.exports['graph-fp32'].inputs.find((t) => t.name === 'past_key_values.0.key') as TensorSpec).shape = [1, 2, 256];
