@@ -3,18 +3,23 @@ import { existsSync, statSync } from 'node:fs';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
+/** What the worker loads from dist/: the host, and the engine and common code under it. */
+const WORKER_SOURCES = ['electron/host', 'electron/engine', 'electron/common'];
+
 /**
- * The host starts its worker from dist/ (Node 20 cannot start a .ts worker). Rebuild when any host
- * source is newer than its output, so a test never runs yesterday's worker.
+ * The host starts its worker from dist/ (Node 20 cannot start a .ts worker). Rebuild when any source
+ * the worker loads is newer than its output, so a test never runs yesterday's worker (or engine).
  */
 export function ensureBuilt(): void {
-  const stale = readdirSync('electron/host', { recursive: true })
-    .map(String)
-    .filter((f) => f.endsWith('.ts'))
-    .some((f) => {
-      const out = join('dist/electron/host', f.replace(/\.ts$/, '.js'));
-      return !existsSync(out) || statSync(out).mtimeMs < statSync(join('electron/host', f)).mtimeMs;
-    });
+  const stale = WORKER_SOURCES.some((dir) =>
+    readdirSync(dir, { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))
+      .some((f) => {
+        const out = join('dist', dir, f.replace(/\.ts$/, '.js'));
+        return !existsSync(out) || statSync(out).mtimeMs < statSync(join(dir, f)).mtimeMs;
+      }),
+  );
   if (!stale) return;
   try {
     execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'pipe' });
