@@ -9,6 +9,7 @@ import { Notices } from './notices.js';
 import { ProgressPanel } from './progress-panel.js';
 import { installShortcuts } from './shortcuts.js';
 import { ShortcutsSheet } from './shortcuts-sheet.js';
+import { StaleNote } from './stale-note.js';
 import { useStoreApi } from './store-context.js';
 import { TransportBar } from './transport-bar.js';
 import { WaveformView } from './waveform-view.js';
@@ -44,6 +45,7 @@ export function App({ transportKind }: { transportKind: string }) {
       </aside>
       <main className="content">
         <Notices />
+        <StaleNote />
         <VerdictBadge />
         <WaveformView />
         <TransportBar />

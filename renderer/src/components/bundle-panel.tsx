@@ -1,18 +1,33 @@
+import { bundleLabel } from '../lib/bundle-label.js';
 import { bundleSelectors } from '../store/bundle/bundle-slice.js';
 import { useStudio } from './store-context.js';
 
 export function BundlePanel() {
   const bundle = useStudio(bundleSelectors.bundle);
   const error = useStudio(bundleSelectors.error);
-  if (error) return <p role="alert" className="error">Model bundle: {error}</p>;
-  if (!bundle) return <p className="muted">Loading the model bundle…</p>;
+  // The error itself is the notice (with what to do); the header only says the state, on one line.
+  if (error) {
+    return (
+      <p className="bundle bundle-state error" title={error} data-testid="bundle-error">
+        Model bundle not opened (see the message below)
+      </p>
+    );
+  }
+  if (!bundle) return <p className="bundle bundle-state muted">Loading the model bundle…</p>;
+  const label = bundleLabel(bundle);
   return (
-    <section aria-label="Model bundle" className="bundle">
-      <strong data-testid="bundle-name">{bundle.name}</strong>
-      {bundle.demo && <span className="tag" title="Untrained weights built from a fixed seed: a pitched, vowel-like sound, not a voice">demo</span>}
+    <section aria-label="Model bundle" className="bundle" title={`${bundle.name}: ${bundle.sampleRate} Hz, ${bundle.frameRate} frames/s, ${bundle.codebooks} codebooks × ${bundle.codebookSize}`}>
+      <strong data-testid="bundle-name">{label.name}</strong>
+      {label.tag && (
+        <span className="tag" title="Untrained weights built from a fixed seed: a pitched, vowel-like sound, not a voice">
+          {label.tag}
+        </span>
+      )}
       <span>{bundle.sampleRate} Hz</span>
       <span>{bundle.frameRate} frames/s</span>
-      <span>{bundle.codebooks} codebooks × {bundle.codebookSize}</span>
+      <span>
+        {bundle.codebooks} codebooks × {bundle.codebookSize}
+      </span>
       {bundle.maxFrames !== undefined && <span>max {bundle.maxFrames} frames</span>}
       <span>EP: {bundle.executionProviders.join(', ')}</span>
     </section>

@@ -1,6 +1,7 @@
 import type { FormEvent } from 'react';
 import { useContext } from 'react';
 import type { Sampling } from '../../../electron/common/api/primitives.js';
+import { formSelectors } from '../store/job/form-selectors.js';
 import { jobSelectors } from '../store/job/job-selectors.js';
 import { ProfileField } from './profile-field.js';
 import { StoreContext, useStudio } from './store-context.js';
@@ -33,6 +34,7 @@ export function CompareForm() {
   const text = useStudio((s) => s.form.text);
   const seed = useStudio((s) => s.form.seed);
   const running = useStudio(jobSelectors.running);
+  const blocked = useStudio(formSelectors.synthBlocked);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     void store.getState().start();
@@ -51,13 +53,18 @@ export function CompareForm() {
       </div>
       <SamplingFields />
       <div className="actions">
-        <button type="submit" disabled={running}>
+        <button type="submit" disabled={running || blocked !== undefined} aria-describedby={blocked ? 'synth-blocked' : undefined}>
           Synthesize A/B
         </button>
         <button type="button" disabled={!running} onClick={() => void store.getState().cancel()}>
           Cancel
         </button>
       </div>
+      {blocked && (
+        <p id="synth-blocked" className="muted small-text" data-testid="synth-blocked">
+          {blocked}
+        </p>
+      )}
     </form>
   );
 }

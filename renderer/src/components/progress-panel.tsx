@@ -17,8 +17,7 @@ export function ProgressPanel() {
       {status === 'cancelled' && <p data-testid="job-status">Cancelled.</p>}
       {status === 'failed' && error && (
         <p role="alert" className="error" data-testid="job-error">
-          {error.kind === 'profile' ? 'Bad profile: ' : 'Failed: '}
-          {error.message}
+          {error.kind === 'profile' ? `Bad profile: ${error.message}` : 'Synthesis failed (the message above says why).'}
         </p>
       )}
     </section>

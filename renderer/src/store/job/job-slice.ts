@@ -5,6 +5,7 @@ import type { Sampling } from '../../../../electron/common/api/primitives.js';
 import type { StudioApi } from '../../../../electron/common/api/studio-api.js';
 import { ParityError } from '../../../../electron/common/errors.js';
 import type { StudioState } from '../studio-store.js';
+import { formSelectors } from './form-selectors.js';
 
 export type JobStatus = 'idle' | 'running' | 'done' | 'failed' | 'cancelled';
 
@@ -53,7 +54,7 @@ export const createJobSlice =
       if (get().jobId === jobId && get().status === 'running') set({ progress });
     },
     async start() {
-      if (get().status === 'running') return;
+      if (get().status === 'running' || formSelectors.synthBlocked(get()) !== undefined) return;
       const { text, profileA, profileB, seed, sampling } = get().form;
       set({ status: 'running', progress: undefined, error: undefined, result: undefined, jobId: undefined });
       try {
@@ -66,7 +67,8 @@ export const createJobSlice =
       } catch (error) {
         const kind = error instanceof ParityError ? error.kind : 'internal';
         set({ status: kind === 'cancelled' ? 'cancelled' : 'failed', error: { kind, message: (error as Error).message } });
-        if (kind !== 'cancelled') get().notify('error', `Synthesis failed: ${(error as Error).message}`, HINTS[kind] ?? 'Check the settings and try again.');
+        // A profile error is shown once, under the buttons (ProgressPanel); the rest as notices with what to do.
+        if (kind !== 'cancelled' && kind !== 'profile') get().notify('error', `Synthesis failed: ${(error as Error).message}`, HINTS[kind] ?? 'Check the settings and try again.');
       }
     },
     async cancel() {
