@@ -16,8 +16,27 @@ export function serveWithData(dataDir: string): Promise<Served> {
   return startServe(['--data-dir', dataDir]);
 }
 
-export async function openStudio(browser: Browser, served: Served, viewport = { width: 1280, height: 800 }): Promise<Page> {
+/**
+ * Collects what a user's console would show as wrong: CSP violations (the page's own
+ * securitypolicyviolation events and Chromium's console errors), failed requests (404) and page errors.
+ */
+export async function watchProblems(page: Page, problems: string[]): Promise<void> {
+  // Runs in the page (tests are typechecked without the DOM lib, hence the string).
+  await page.addInitScript(
+    "document.addEventListener('securitypolicyviolation', (e) => console.error('CSP violation: ' + e.violatedDirective + ' at ' + e.sourceFile + ':' + e.lineNumber + ':' + e.columnNumber))",
+  );
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(m.text());
+  });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('response', (r) => {
+    if (r.status() >= 400) problems.push(`${r.status()} ${new URL(r.url()).pathname}`);
+  });
+}
+
+export async function openStudio(browser: Browser, served: Served, viewport = { width: 1280, height: 800 }, problems?: string[]): Promise<Page> {
   const page = await browser.newPage({ viewport });
+  if (problems) await watchProblems(page, problems);
   await page.goto(served.url);
   await page.getByTestId('bundle-name').waitFor({ timeout: 30_000 });
   return page;

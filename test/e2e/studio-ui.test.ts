@@ -17,6 +17,8 @@ const LONG = 'A long prompt so that the demo talker runs to its frame limit. '.r
 let served: Served;
 let browser: Browser;
 let page: Page;
+/** Console errors, CSP violations, failed requests and page errors of the shared page. */
+const problems: string[] = [];
 const dataDir = mkdtempSync(join(tmpdir(), 'parity-ui-'));
 
 beforeAll(async () => {
@@ -24,7 +26,7 @@ beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   served = await serveWithData(dataDir);
   browser = await launchChromium();
-  page = await openStudio(browser, served);
+  page = await openStudio(browser, served, undefined, problems);
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
@@ -58,7 +60,17 @@ describe('studio UI in Chromium (browser mode)', () => {
     }
     await page.getByTestId('loudness-chart').locator('canvas').first().waitFor();
     await page.screenshot({ path: `${SHOTS}/ui-main-1280.png` });
+    // Load and one synthesis under the page's CSP (style-src 'self', no eval): nothing blocked, no 404 (favicon).
+    expect(problems).toEqual([]);
   }, 90_000);
+
+  it('edited settings mark the results on screen as stale; restoring them clears the note', async () => {
+    expect(await page.getByTestId('stale-note').count()).toBe(0);
+    await page.getByLabel('Seed').fill('7');
+    expect(await page.getByTestId('stale-note').textContent()).toBe('These results are for eager vs graph; the settings changed since. Synthesize to update them.');
+    await page.getByLabel('Seed').fill('0');
+    expect(await page.getByTestId('stale-note').count()).toBe(0);
+  });
 
   it('switches A/B during playback at the same position', async () => {
     await page.getByRole('button', { name: 'Play', exact: true }).click();

@@ -10,7 +10,7 @@ import { viewSelectors } from '../store/view/view-slice.js';
 import { SpectrogramView } from './spectrogram-view.js';
 import { useStoreApi, useStudio } from './store-context.js';
 import { colors, useColorScheme } from './theme.js';
-import { addMarker, adoptWavesurferStyles, drawWithoutProgressClone } from './wavesurfer-csp.js';
+import { addMarker, createWaveSurfer, drawWithoutProgressClone } from './wavesurfer-csp.js';
 import { ZoomBar } from './zoom-bar.js';
 
 /**
@@ -47,8 +47,8 @@ export function WaveformView() {
     const tall = window.innerHeight > 1000;
     const regions = RegionsPlugin.create();
     const common = { duration, cursorColor: c.cursor, cursorWidth: 2, minPxPerSec: s.zoom, autoScroll: false, autoCenter: false, dragToSeek: false };
-    const main = WaveSurfer.create({ ...common, container: mainRef.current, peaks: mainPeaks(), height: overlay ? (tall ? 220 : 150) : tall ? 110 : 80, splitChannels: split, plugins: [regions] });
-    const diff = WaveSurfer.create({
+    const main = createWaveSurfer({ ...common, container: mainRef.current, peaks: mainPeaks(), height: overlay ? (tall ? 220 : 150) : tall ? 110 : 80, splitChannels: split, plugins: [regions] });
+    const diff = createWaveSurfer({
       ...common,
       container: diffRef.current,
       peaks: diffPeaks(),
@@ -58,7 +58,6 @@ export function WaveformView() {
       hideScrollbar: true,
     });
     for (const ws of [main, diff]) {
-      adoptWavesurferStyles(ws);
       drawWithoutProgressClone(ws);
     }
     if (divergenceTime !== undefined && duration > 0) {

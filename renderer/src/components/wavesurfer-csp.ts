@@ -1,17 +1,36 @@
-import type WaveSurfer from 'wavesurfer.js';
+import WaveSurfer, { type WaveSurferOptions } from 'wavesurfer.js';
 
 /**
- * wavesurfer.js puts its layout CSS in a <style> inside its shadow root; our CSP (style-src 'self')
- * blocks inline <style>. The same text as a constructed stylesheet is allowed, so adopt it.
+ * wavesurfer.js writes its layout CSS as a <style> into its shadow root with innerHTML; our CSP
+ * (style-src 'self') blocks that element and logs a violation for each instance. During creation,
+ * the shadow root it attaches gets an innerHTML setter that takes the <style> text out and adopts it
+ * as a constructed stylesheet (allowed by CSP); the rest of the markup has no inline styles.
  */
-export function adoptWavesurferStyles(ws: WaveSurfer): void {
-  const root = ws.getWrapper().getRootNode();
-  if (!(root instanceof ShadowRoot)) return;
-  const style = root.querySelector('style');
-  if (!style?.textContent) return;
-  const sheet = new CSSStyleSheet();
-  sheet.replaceSync(style.textContent);
-  root.adoptedStyleSheets = [sheet];
+export function createWaveSurfer(options: WaveSurferOptions): WaveSurfer {
+  const attach = Element.prototype.attachShadow;
+  Element.prototype.attachShadow = function (this: Element, init: ShadowRootInit): ShadowRoot {
+    const root = attach.call(this, init);
+    const inner = Object.getOwnPropertyDescriptor(ShadowRoot.prototype, 'innerHTML')!;
+    Object.defineProperty(root, 'innerHTML', {
+      configurable: true,
+      get: () => inner.get!.call(root) as string,
+      set: (html: string) => {
+        const css: string[] = [];
+        const rest = html.replace(/<style[^>]*>([\s\S]*?)<\/style>/gi, (_m, text: string) => (css.push(text), ''));
+        inner.set!.call(root, rest);
+        if (css.length === 0) return;
+        const sheet = new CSSStyleSheet();
+        sheet.replaceSync(css.join('\n'));
+        root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
+      },
+    });
+    return root;
+  };
+  try {
+    return WaveSurfer.create(options);
+  } finally {
+    Element.prototype.attachShadow = attach;
+  }
 }
 
 /** A thin vertical line at `fraction` of the track, placed inside wavesurfer's scrolled wrapper so it follows zoom and scroll. */
