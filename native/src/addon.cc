@@ -61,6 +61,16 @@ T* typed(const Napi::Value& v, size_t length, const char* what) {
   return a.Data();
 }
 
+// Runs fn; a NativeError (bad argument, CUDA failure) reaches JavaScript as an Error with its message.
+template <class F>
+auto rethrowAsJs(Napi::Env env, F&& fn) -> decltype(fn()) {
+  try {
+    return fn();
+  } catch (const NativeError& e) {
+    throw Napi::Error::New(env, e.what());
+  }
+}
+
 class SessionWrap : public Napi::ObjectWrap<SessionWrap> {
  public:
   static Napi::Function Define(Napi::Env env) {
@@ -71,7 +81,7 @@ class SessionWrap : public Napi::ObjectWrap<SessionWrap> {
   }
 
   explicit SessionWrap(const Napi::CallbackInfo& info) : Napi::ObjectWrap<SessionWrap>(info) {
-    try {
+    rethrowAsJs(info.Env(), [&]() {
       Napi::Object o = info[0].As<Napi::Object>();
       std::string device = o.Get("device").ToString();
       std::string mode = o.Get("mode").ToString();
@@ -97,9 +107,7 @@ class SessionWrap : public Napi::ObjectWrap<SessionWrap> {
       int stale = o.Get("staleStep").IsNumber() ? o.Get("staleStep").As<Napi::Number>().Int32Value() : 0;
       session_.reset(new parity::Session(device == "cuda" ? parity::Device::Cuda : parity::Device::Emulate,
                                          mode == "graph" ? parity::Mode::Graph : parity::Mode::Eager, config_, weights, stale));
-    } catch (const NativeError& e) {
-      throw Napi::Error::New(info.Env(), e.what());
-    }
+    });
   }
 
  private:
@@ -113,25 +121,21 @@ class SessionWrap : public Napi::ObjectWrap<SessionWrap> {
   }
 
   Napi::Value Prefill(const Napi::CallbackInfo& info) {
-    try {
+    return rethrowAsJs(info.Env(), [&]() -> Napi::Value {
       Napi::Int32Array ids = info[0].As<Napi::Int32Array>();
       return Napi::Number::New(info.Env(), session_->prefill(ids.Data(), (int)ids.ElementLength(), output(info[1])));
-    } catch (const NativeError& e) {
-      throw Napi::Error::New(info.Env(), e.what());
-    }
+    });
   }
 
   Napi::Value Decode(const Napi::CallbackInfo& info) {
-    try {
+    return rethrowAsJs(info.Env(), [&]() -> Napi::Value {
       return Napi::Number::New(info.Env(), session_->decode(info[0].As<Napi::Number>().Int32Value(), output(info[1])));
-    } catch (const NativeError& e) {
-      throw Napi::Error::New(info.Env(), e.what());
-    }
+    });
   }
 
   /** vocode(codes Int32Array [frames·Q], frames, context, phase0, noiseStart, audio Float32Array [frames·hop]) -> endPhase */
   Napi::Value Vocode(const Napi::CallbackInfo& info) {
-    try {
+    return rethrowAsJs(info.Env(), [&]() -> Napi::Value {
       int frames = info[1].As<Napi::Number>().Int32Value();
       if (frames < 1) throw NativeError("vocode: frames must be >= 1");
       const int32_t* codes = typed<int32_t, Napi::Int32Array>(info[0], (size_t)frames * config_.codebooks, "codes");
@@ -139,17 +143,11 @@ class SessionWrap : public Napi::ObjectWrap<SessionWrap> {
       parity::VocodeResult r = session_->vocode(codes, frames, info[2].As<Napi::Number>().Int32Value(), info[3].As<Napi::Number>().DoubleValue(),
                                                 info[4].As<Napi::Number>().Int64Value(), audio);
       return Napi::Number::New(info.Env(), r.endPhase);
-    } catch (const NativeError& e) {
-      throw Napi::Error::New(info.Env(), e.what());
-    }
+    });
   }
 
   Napi::Value KernelCount(const Napi::CallbackInfo& info) {
-    try {
-      return Napi::Number::New(info.Env(), session_->decodeKernelCount());
-    } catch (const NativeError& e) {
-      throw Napi::Error::New(info.Env(), e.what());
-    }
+    return rethrowAsJs(info.Env(), [&]() -> Napi::Value { return Napi::Number::New(info.Env(), session_->decodeKernelCount()); });
   }
 
   Napi::Value Captured(const Napi::CallbackInfo& info) { return Napi::Boolean::New(info.Env(), session_->graphCaptured()); }
