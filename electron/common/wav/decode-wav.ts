@@ -50,8 +50,9 @@ export function decodeWav(bytes: Uint8Array, file: string): DecodedWav {
     dataBytes = kept;
     if (dataBytes === 0) throw new WavError(file, 'data chunk holds less than one sample frame');
   }
-  // slice() copies into a fresh ArrayBuffer at offset 0: the codec builds typed-array views that need alignment.
-  const samples = bytes.slice(data.bodyOffset, data.bodyOffset + dataBytes);
+  // A copy into a fresh ArrayBuffer at offset 0: the codec builds typed-array views that need alignment.
+  // (Not bytes.slice(): on a Node Buffer that is a view, misaligned when the header is not 44 bytes.)
+  const samples = new Uint8Array(bytes.subarray(data.bodyOffset, data.bodyOffset + dataBytes));
   const channels = bufferToFloat32Channels(
     samples,
     format.channels,

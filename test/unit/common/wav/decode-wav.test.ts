@@ -54,6 +54,22 @@ describe('decodeWav: chunk layout', () => {
     expect(Array.from(decodeWav(shifted.subarray(1), 'd.wav').channels[0])).toEqual(Array.from(expected));
   });
 
+  it('decodes a Node Buffer whose float data starts at a misaligned offset (58-byte sox/ffmpeg float header)', () => {
+    // Buffer.slice() is a view, not a copy: the decoder must not rely on it to realign the samples.
+    const floats = Float32Array.from([0.5, -0.25, 1e-30]);
+    const body = new Uint8Array(18);
+    new DataView(body.buffer).setUint16(0, 3, true);
+    new DataView(body.buffer).setUint16(2, 1, true);
+    new DataView(body.buffer).setUint32(4, 24000, true);
+    new DataView(body.buffer).setUint32(8, 96000, true);
+    new DataView(body.buffer).setUint16(12, 4, true);
+    new DataView(body.buffer).setUint16(14, 32, true);
+    const fact = Uint8Array.of(3, 0, 0, 0);
+    const bytes = Buffer.from(riff([['fmt ', body], ['fact', fact], ['data', new Uint8Array(floats.buffer)]]));
+    expect(bytes.indexOf('data') + 8).toBe(58);
+    expect(decodeWav(bytes, 'f.wav').channels[0]).toEqual(floats);
+  });
+
   it('decodes a constructed EXTENSIBLE PCM 16-bit stereo file, de-interleaving L and R', () => {
     const wav = decodeWav(riff([['fmt ', extensibleFmtBody(1, 2, 48000, 16)], ['data', int16Bytes([100, -100, 200, -200])]]), 'e.wav');
     expect(wav.extensible).toBe(true);
