@@ -1,5 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -32,10 +32,35 @@ describe('encodeWav', () => {
     right[3] = 1e-30; // subnormal-adjacent values survive: the bytes are copied, not converted
     const bytes = encodeWav([left, right], 44100, 'float32');
     const wav = decodeWav(bytes, 'x.wav');
-    expect([wav.format, wav.sampleRate, wav.chunkIds]).toEqual(['float32', 44100, ['fmt ', 'data']]);
+    expect([wav.format, wav.sampleRate, wav.chunkIds]).toEqual(['float32', 44100, ['fmt ', 'fact', 'data']]);
     expect(wav.channels).toEqual([left, right]);
     const interleaved = ffmpegF32(bytes, 'f32.wav');
     expect(interleaved.filter((_, i) => i % 2 === 0)).toEqual(left);
+  });
+
+  it('float32 header is the one sox writes (18-byte fmt, cbSize 0, fact chunk): sox reads it without a warning; ffmpeg and we read it bit-exact', () => {
+    const signal = noise(4800, 4).map((v) => v / 2);
+    const ours = join(dir, 'ours-f32.wav');
+    writeFileSync(ours, encodeWav([signal], 24000, 'float32'));
+    // sox's own float WAV of the same rate, channels and length (sox 14.4: RIFF, fmt of 18, fact, data).
+    const theirs = join(dir, 'sox-f32.wav');
+    execFileSync('sox', ['-r', '24000', '-n', '-e', 'floating-point', '-b', '32', '-c', '1', theirs, 'synth', '4800s', 'sine', '440']);
+    const header = (file: string) => readFileSync(file).subarray(0, 58);
+    expect(header(ours)).toEqual(header(theirs));
+    const read = spawnSync('sox', [ours, '-t', 'f32', '-'], { encoding: 'buffer' });
+    expect(read.status).toBe(0);
+    expect(read.stderr.toString()).toBe('');
+    const back = new Float32Array(read.stdout.buffer.slice(read.stdout.byteOffset, read.stdout.byteOffset + read.stdout.byteLength));
+    // sox holds samples as 32-bit integers internally (step 2^-31 of full scale) and rounds them back to
+    // float32 (half an ulp, at most 2^-25 below 1), so its dump is close, not bit-exact; bit-exactness
+    // is checked with our decoder and ffmpeg below.
+    expect(back.length).toBe(signal.length);
+    let worst = 0;
+    back.forEach((v, i) => (worst = Math.max(worst, Math.abs(v - signal[i]))));
+    expect(worst).toBeLessThanOrEqual(2 ** -25 + 2 ** -31);
+    const again = readFileSync(ours);
+    expect(decodeWav(again, 'ours-f32.wav').channels[0]).toEqual(signal);
+    expect(ffmpegF32(again, 'ours-f32-ffmpeg.wav')).toEqual(signal);
   });
 
   it('pcm16 stores round(x·32768) clipped to [-32768, 32767]', () => {
