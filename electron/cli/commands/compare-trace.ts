@@ -9,7 +9,8 @@ import { InputError } from '../../common/errors.js';
 import { writeFixtureFolder } from '../../host/fixture/write-fixture-folder.js';
 import { action } from '../fail.js';
 import { failOnStatus, nonNegative, parseFailOn, positive, tolerancesFrom } from './compare-options.js';
-import { renderComparisonMarkdown, renderComparisonText, shellQuote, type ComparisonView } from './comparison-format.js';
+import { renderComparisonMarkdown, shellQuote, type ComparisonView } from '../../common/report/comparison-markdown.js';
+import { renderComparisonText } from './comparison-format.js';
 
 export function registerCompareTrace(program: Command): void {
   program

@@ -9,7 +9,7 @@ import { decodeWav } from '../../common/wav/decode-wav.js';
 import { encodeWav } from '../../common/wav/encode-wav.js';
 import { writeFixtureFolder } from '../../host/fixture/write-fixture-folder.js';
 import { action } from '../fail.js';
-import { renderMarkdownReport, renderTextSummary } from '../format/report-summary.js';
+import { renderMarkdownReport, renderTextSummary } from '../../common/report/format/report-summary.js';
 
 /** Node cannot hold a larger file in one buffer; no WAV we compare comes near it. */
 const MAX_FILE_BYTES = 2 ** 31 - 1;

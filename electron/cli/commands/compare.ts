@@ -1,9 +1,9 @@
 import type { Command } from '@commander-js/extra-typings';
-import { noFaultApplied, unappliedFaultLines } from '../../common/forensics/fault-outcomes.js';
+import { noFaultApplied } from '../../common/forensics/fault-outcomes.js';
 import { parseProfile } from '../../common/profile/parse-profile.js';
 import { stringifyReport } from '../../common/report/json-number.js';
-import type { ComparisonReport } from '../../common/report/comparison-report.js';
-import { drillLines } from '../../common/report/drill-lines.js';
+import { renderComparisonMarkdown } from '../../common/report/comparison-markdown.js';
+import { profileComparisonView } from '../../common/report/comparison-view.js';
 import { compareProfiles } from '../../engine/comparison/compare-profiles.js';
 import { profileFixtureFiles } from '../../engine/comparison/comparison-files.js';
 import { openEngine } from '../../engine/comparison/open-engine.js';
@@ -18,43 +18,11 @@ import {
   parseFailOn,
   parseSeed,
   positive,
-  samplingArgs,
   samplingFrom,
   tolerancesFrom,
 } from './compare-options.js';
-import { renderComparisonMarkdown, renderComparisonText, shellQuote, type ComparisonView } from './comparison-format.js';
+import { renderComparisonText } from './comparison-format.js';
 import { lazyProgressBar } from './progress-bar.js';
-
-function sideLine(label: string, s: ComparisonReport['a']): string {
-  const fallback = s.fallback ? ` (asked for another provider; fallback: ${s.fallback})` : '';
-  const nan = s.numerics.nan;
-  const numerics = nan.talker + nan.codePredictor + nan.vocoder > 0 ? `, NaN talker/code-predictor/vocoder ${nan.talker}/${nan.codePredictor}/${nan.vocoder}` : '';
-  return `${label}: ${s.profile} on ${s.executionProvider}${fallback}, ${s.frames} frames, ${Number(s.timings.totalMs).toFixed(0)} ms${numerics}`;
-}
-
-/** The command line that reproduces a comparison (what report.md shows and gate re-runs). */
-export function compareCommand(r: ComparisonReport['rerun'], out = 'DIR'): string {
-  const args = ['npx', 'parity', 'compare', '--text', r.text, '--a', r.profileA, '--b', r.profileB, '--seed', String(r.seed), ...samplingArgs(r.sampling)];
-  if (r.bundle !== 'demo') args.push('--bundle', r.bundle);
-  args.push('--out', out);
-  return args.map(shellQuote).join(' ');
-}
-
-export function comparisonView(report: ComparisonReport, out?: string): ComparisonView {
-  return {
-    title: `Parity report: ${report.rerun.profileA} vs ${report.rerun.profileB}`,
-    warnings: unappliedFaultLines([
-      { label: 'A', profile: report.a.profile, faults: report.a.faults },
-      { label: 'B', profile: report.b.profile, faults: report.b.faults },
-    ]),
-    sides: [sideLine('A', report.a), sideLine('B', report.b), `Text: ${JSON.stringify(report.rerun.text)}, seed ${report.rerun.seed}, sampling ${report.rerun.sampling.mode}, bundle ${report.rerun.bundle} (sha256 ${report.rerun.bundleHash.slice(0, 12)}…)`],
-    verdict: report.verdict,
-    divergence: report.divergence,
-    metrics: report.metrics,
-    command: compareCommand(report.rerun, out),
-    footer: `${report.tool.name} ${report.tool.version}, schema ${report.schema}, ${report.createdAt}`,
-  };
-}
 
 export function registerCompare(program: Command): void {
   const command = program
@@ -94,16 +62,11 @@ export function registerCompare(program: Command): void {
         if (o.drill) {
           const tolerance = { ...DEFAULT_DRILL_TOLERANCE, ...(o.drillTol === undefined ? {} : { abs: o.drillTol }) };
           report.drill = await drillDivergence(engine, { text: o.text, profileA: o.a, profileB: o.b, seed: report.rerun.seed, sampling, tolerance }, report.divergence);
+          report.rerun.drill = o.drillTol === undefined ? {} : { tolerance: o.drillTol };
         }
-        const view = comparisonView(report, o.out);
-        if (o.drill) view.command += ' --drill' + (o.drillTol === undefined ? '' : ` --drill-tol ${o.drillTol}`);
-        const drill = report.drill ? drillLines(report.drill) : [];
-        if (o.out !== undefined) {
-          const section = drill.length ? ['### Drill-down', '', ...drill.map((l) => `- ${l.trim()}`), '', ''].join('\n') : '';
-          const markdown = renderComparisonMarkdown(view).replace('### Reproduce', `${section}### Reproduce`);
-          await writeFixtureFolder(o.out, profileFixtureFiles(comparison, markdown), { force: o.force });
-        }
-        process.stdout.write(o.json ? stringifyReport(report) + '\n' : renderComparisonText(view) + (drill.length ? '\n' + drill.join('\n') + '\n' : ''));
+        const view = profileComparisonView(report, o.out);
+        if (o.out !== undefined) await writeFixtureFolder(o.out, profileFixtureFiles(comparison, renderComparisonMarkdown(view)), { force: o.force });
+        process.stdout.write(o.json ? stringifyReport(report) + '\n' : renderComparisonText(view));
         if (o.out !== undefined && !o.json) process.stdout.write(`\nwrote ${o.out}/ (a.wav, b.wav, diff.wav, a.jsonl, b.jsonl, report.json, report.md)\n`);
         for (const w of view.warnings ?? []) process.stderr.write(`warning: ${w}\n`);
         // Faults asked for and none acted: the comparison does not test what was asked (docs/faults.md).

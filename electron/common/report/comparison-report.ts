@@ -50,6 +50,8 @@ export const RerunSpec = z.object({
   tolerances: Tolerances,
   /** Tool, Node, ONNX Runtime versions (name → version). */
   versions: z.record(z.string(), z.string()),
+  /** Present when the comparison ran `--drill`: gate re-runs the drill-down too (tolerance = `--drill-tol`, absent = default). */
+  drill: z.object({ tolerance: z.number().nonnegative().optional() }).optional(),
 });
 export type RerunSpec = z.infer<typeof RerunSpec>;
 

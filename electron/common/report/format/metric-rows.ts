@@ -1,4 +1,4 @@
-import type { Metrics } from '../../common/report/metrics.js';
+import type { Metrics } from '../metrics.js';
 import { num, signed } from './numbers.js';
 
 export type Row = [label: string, value: string];

@@ -1,4 +1,4 @@
-import type { AudioSource, ParityReport } from '../../common/report/report.js';
+import type { AudioSource, ParityReport } from '../report.js';
 import { alignedRows, metricRows } from './metric-rows.js';
 import { markdownTable, textTable } from './text-table.js';
 import { num } from './numbers.js';

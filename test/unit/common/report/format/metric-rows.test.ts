@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { num, signed } from '../../../../electron/cli/format/numbers.js';
-import { markdownTable, textTable } from '../../../../electron/cli/format/text-table.js';
+import { num, signed } from '../../../../../electron/common/report/format/numbers.js';
+import { markdownTable, textTable } from '../../../../../electron/common/report/format/text-table.js';
 
 describe('CLI number formatting', () => {
   it('spells non-finite values as report.json does, with the unit', () => {

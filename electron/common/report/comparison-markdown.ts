@@ -1,0 +1,40 @@
+import { divergenceLines, markdownStepTable, stepTableHeading, stepTableRows } from '../forensics/divergence-summary.js';
+import type { Divergence } from '../forensics/divergence.js';
+import { metricRows } from './format/metric-rows.js';
+import { markdownTable } from './format/text-table.js';
+import type { Metrics } from './metrics.js';
+import type { Verdict } from './report.js';
+
+/** What a comparison summary shows, built by the CLI and the studio's export alike. */
+export interface ComparisonView {
+  title: string;
+  /** Lines naming what was compared (profiles, files, provider). */
+  sides: string[];
+  /** Warnings that change what the verdict means (a fault that did not act). */
+  warnings?: string[];
+  verdict: Verdict;
+  divergence: Divergence;
+  metrics?: Metrics;
+  /** `--drill` findings, one line each (drill-lines.ts). */
+  drill?: string[];
+  /** The command that reproduces it. */
+  command: string;
+  footer: string;
+}
+
+/** report.md: verdict, where it diverges, the step table around it, key metrics, the command. */
+export function renderComparisonMarkdown(v: ComparisonView): string {
+  const parts = [`## ${v.title}`, '', ...v.sides.map((s) => `- ${s}`)];
+  if (v.warnings?.length) parts.push('', ...v.warnings.map((w) => `> **Warning:** ${w}`));
+  parts.push('', ...divergenceLines(v.verdict, v.divergence).map((l) => `- ${l.trim()}`));
+  if (v.divergence.steps.length > 0) parts.push('', `### ${stepTableHeading(v.divergence)}`, '', markdownStepTable(stepTableRows(v.divergence)));
+  if (v.metrics) parts.push('', '### Audio', '', markdownTable(metricRows(v.metrics)));
+  if (v.drill?.length) parts.push('', '### Drill-down', '', ...v.drill.map((l) => `- ${l.trim()}`));
+  parts.push('', '### Reproduce', '', '```sh', v.command, '```', '', `_${v.footer}_`);
+  return parts.join('\n') + '\n';
+}
+
+/** Quotes an argument for a POSIX shell when it needs it. */
+export function shellQuote(arg: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,51 @@
+import type { Sampling } from '../api/primitives.js';
+import { unappliedFaultLines } from '../forensics/fault-outcomes.js';
+import type { ComparisonReport } from './comparison-report.js';
+import { shellQuote, type ComparisonView } from './comparison-markdown.js';
+import { drillLines } from './drill-lines.js';
+
+function sideLine(label: string, s: ComparisonReport['a']): string {
+  const fallback = s.fallback ? ` (asked for another provider; fallback: ${s.fallback})` : '';
+  const nan = s.numerics.nan;
+  const numerics = nan.talker + nan.codePredictor + nan.vocoder > 0 ? `, NaN talker/code-predictor/vocoder ${nan.talker}/${nan.codePredictor}/${nan.vocoder}` : '';
+  return `${label}: ${s.profile} on ${s.executionProvider}${fallback}, ${s.frames} frames, ${Number(s.timings.totalMs).toFixed(0)} ms${numerics}`;
+}
+
+/** The sampling flags of `parity compare` that reproduce `s` (defaults left out). */
+function samplingFlags(s: Sampling): string[] {
+  const args: string[] = [];
+  if (s.mode !== 'greedy') args.push('--sampling', s.mode);
+  if (s.temperature !== 1) args.push('--temperature', String(s.temperature));
+  if (s.topK !== 0) args.push('--top-k', String(s.topK));
+  if (s.topP !== 1) args.push('--top-p', String(s.topP));
+  if (s.repetitionPenalty !== 1) args.push('--repetition-penalty', String(s.repetitionPenalty));
+  return args;
+}
+
+/** The command line that reproduces a comparison (what report.md shows and gate re-runs), drill flags included. */
+export function compareCommand(r: ComparisonReport['rerun'], out = 'DIR'): string {
+  const args = ['npx', 'parity', 'compare', '--text', r.text, '--a', r.profileA, '--b', r.profileB, '--seed', String(r.seed), ...samplingFlags(r.sampling)];
+  if (r.bundle !== 'demo') args.push('--bundle', r.bundle);
+  if (r.drill) args.push('--drill', ...(r.drill.tolerance === undefined ? [] : ['--drill-tol', String(r.drill.tolerance)]));
+  args.push('--out', out);
+  return args.map(shellQuote).join(' ');
+}
+
+/** The summary of a profile comparison, for the CLI's output and any report.md (CLI or studio export). */
+export function profileComparisonView(report: ComparisonReport, out?: string): ComparisonView {
+  const r = report.rerun;
+  return {
+    title: `Parity report: ${r.profileA} vs ${r.profileB}`,
+    sides: [sideLine('A', report.a), sideLine('B', report.b), `Text: ${JSON.stringify(r.text)}, seed ${r.seed}, sampling ${r.sampling.mode}, bundle ${r.bundle} (sha256 ${r.bundleHash.slice(0, 12)}…)`],
+    warnings: unappliedFaultLines([
+      { label: 'A', profile: report.a.profile, faults: report.a.faults },
+      { label: 'B', profile: report.b.profile, faults: report.b.faults },
+    ]),
+    verdict: report.verdict,
+    divergence: report.divergence,
+    metrics: report.metrics,
+    drill: report.drill ? drillLines(report.drill) : undefined,
+    command: compareCommand(r, out),
+    footer: `${report.tool.name} ${report.tool.version}, schema ${report.schema}, ${report.createdAt}`,
+  };
+}
