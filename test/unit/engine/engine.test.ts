@@ -1,18 +1,16 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CancelledError, InputError, ProfileError } from '../../../electron/common/errors.js';
 import { parseProfile } from '../../../electron/common/profile/parse-profile.js';
 import { GREEDY } from '../../../electron/common/sampling/types.js';
-import { writeDemoBundle } from '../../../electron/engine/demo/build-demo-bundle.js';
 import { Engine } from '../../../electron/engine/engine.js';
 import type { SynthesisResult } from '../../../electron/engine/types.js';
+import { demoEngine } from './demo-bundle.js';
 
 // One demo bundle and one Engine for the whole file (sessions are reused across calls).
 const TEXT = 'Hello world, this is a parity test.';
 let dir: string;
 let engine: Engine;
+let dispose: (() => Promise<void>) | undefined;
 const cache = new Map<string, SynthesisResult>();
 
 async function synth(profile: string, text = TEXT, seed = 1): Promise<SynthesisResult> {
@@ -28,14 +26,9 @@ const maxAbs = (a: Float32Array, b: Float32Array): number => a.reduce((m, x, i) 
 const bytes = (a: Float32Array): Buffer => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'engine-test-'));
-  await writeDemoBundle(dir);
-  engine = await Engine.open(dir);
+  ({ dir, engine, dispose } = await demoEngine('engine-test-'));
 });
-afterAll(async () => {
-  await engine?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => dispose?.());
 
 describe('Engine on the demo bundle', () => {
   it('renders 35 characters as round(35 × 0.9) = 32 frames of 1920 samples at 24 kHz', async () => {

@@ -1,17 +1,14 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseProfile } from '../../../electron/common/profile/parse-profile.js';
 import { GREEDY } from '../../../electron/common/sampling/types.js';
 import type { StepRecord } from '../../../electron/common/trace/step-record.js';
-import { writeDemoBundle } from '../../../electron/engine/demo/build-demo-bundle.js';
-import { Engine } from '../../../electron/engine/engine.js';
+import type { Engine } from '../../../electron/engine/engine.js';
 import type { SynthesisResult } from '../../../electron/engine/types.js';
+import { demoEngine } from './demo-bundle.js';
 
 const TEXT = 'Faults must change nothing before their step.'; // 46 chars -> 41 frames
-let dir: string;
 let engine: Engine;
+let dispose: (() => Promise<void>) | undefined;
 const runs = new Map<string, Promise<SynthesisResult>>();
 const synth = (profile: string): Promise<SynthesisResult> => {
   if (!runs.has(profile)) runs.set(profile, engine.synthesize({ text: TEXT, profile: parseProfile(profile), seed: 3, sampling: GREEDY }));
@@ -19,14 +16,9 @@ const synth = (profile: string): Promise<SynthesisResult> => {
 };
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'faults-test-'));
-  await writeDemoBundle(dir);
-  engine = await Engine.open(dir);
+  ({ engine, dispose } = await demoEngine('faults-test-'));
 });
-afterAll(async () => {
-  await engine?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => dispose?.());
 
 /** Steps equal in everything the localiser compares (logit stats and codes), timings aside. */
 const same = (a: StepRecord, b: StepRecord): boolean => JSON.stringify([a.logits, a.codes, a.codePredictorLogits, a.nan]) === JSON.stringify([b.logits, b.codes, b.codePredictorLogits, b.nan]);

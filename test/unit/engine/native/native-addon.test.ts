@@ -14,7 +14,7 @@ import { synthesizeOnNative } from '../../../../electron/engine/native/native-en
 import { synthesizeNative } from '../../../../electron/engine/native/native-synthesize.js';
 import { readNativeModel } from '../../../../electron/engine/native/native-weights.js';
 import { exportNativeFixture } from '../../../../electron/engine/native/export-native-fixture.js';
-import { demoBundle } from './demo-bundle.js';
+import { demoBundle } from '../demo-bundle.js';
 
 // The addon and the standalone check are built here when nvcc exists (make keeps them in native/build
 // and native/test/build, so a rebuild costs nothing); without nvcc the build script says so and the

@@ -5,7 +5,7 @@ import type { LoadedBundle } from '../../../../electron/engine/bundle/load-bundl
 import { DEMO, DEMO_SEED } from '../../../../electron/engine/demo/demo-config.js';
 import { uniformWeights } from '../../../../electron/engine/demo/weight-rng.js';
 import { readNativeModel } from '../../../../electron/engine/native/native-weights.js';
-import { demoBundle } from './demo-bundle.js';
+import { demoBundle } from '../demo-bundle.js';
 
 let bundle: LoadedBundle;
 let dispose: () => Promise<void>;
