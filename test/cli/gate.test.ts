@@ -96,4 +96,28 @@ describe('parity gate', () => {
     expect(empty.status).toBe(2);
     expect(empty.stderr).toContain('nothing-here: no such folder');
   });
+
+  it('a fixture made with --drill records it for the re-run, and gate fails when the drill finds something else', async () => {
+    const fx = join(dir, 'drilled');
+    const made = await runParity(['compare', '--text', 'Gate me, please.', '--a', 'graph', '--b', 'graph,fault=nan@talker:4', '--drill', '--out', fx], { timeoutMs: 60_000 });
+    expect(made.status).toBe(0);
+    const report = JSON.parse(readFileSync(join(fx, 'report.json'), 'utf8'));
+    expect(report.rerun.drill).toEqual({});
+    expect(report.drill.status).toBe('found');
+    expect(readFileSync(join(fx, 'report.md'), 'utf8')).toContain(`--b graph,fault=nan@talker:4 --seed 0 --drill --out ${fx}`);
+    const pass = await runParity(['gate', fx], { timeoutMs: 60_000 });
+    expect(pass.stdout).toContain(`PASS ${fx}`);
+    expect(pass.status).toBe(0);
+    const edited = join(dir, 'drilled-edited');
+    cpSync(fx, edited, { recursive: true });
+    const node = report.drill.node.name;
+    reseal(edited, (r) => {
+      (r as { drill: { node: { name: string } } }).drill.node.name = 'someOtherNode';
+    });
+    const fail = await runParity(['gate', edited], { timeoutMs: 60_000 });
+    expect(fail.status).toBe(1);
+    expect(fail.stdout).toContain('drill: recorded found at step 4 (talker)');
+    expect(fail.stdout).toContain(`node someOtherNode, now found at step 4 (talker)`);
+    expect(fail.stdout).toContain(`node ${node}`);
+  });
 });

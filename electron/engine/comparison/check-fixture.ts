@@ -7,6 +7,8 @@ import type { StepRecord } from '../../common/trace/step-record.js';
 import { readTrace } from '../../common/trace/read-trace.js';
 import { decodeWav } from '../../common/wav/decode-wav.js';
 import type { Engine } from '../engine.js';
+import { DEFAULT_DRILL_TOLERANCE, drillDivergence } from '../drill/drill-step.js';
+import type { DrillReport } from '../../common/report/drill.js';
 import { compareProfiles } from './compare-profiles.js';
 import { verifySeal } from './fixture-integrity.js';
 import { openEngine } from './open-engine.js';
@@ -87,7 +89,22 @@ export async function checkFixture(dir: string, engines: EngineCache, bundle?: s
   if (now.verdict !== stored.verdict || now.divergence.firstStep !== stored.divergence.firstStep || now.divergence.stage !== stored.divergence.stage) {
     problems.push(`verdict: recorded ${describe(stored.verdict, stored.divergence)}, now ${describe(now.verdict, now.divergence)}`);
   }
+  if (stored.drill) {
+    // The fixture was made with --drill: its finding is part of what it asserts, so re-run it too.
+    const abs = r.drill?.tolerance ?? stored.drill.tolerance.abs;
+    const tolerance = { ...DEFAULT_DRILL_TOLERANCE, abs };
+    const drill = await drillDivergence(engine, { text: r.text, profileA: r.profileA, profileB: r.profileB, seed: r.seed, sampling: r.sampling, tolerance }, now.divergence);
+    if (drillKey(drill) !== drillKey(stored.drill)) problems.push(`drill: recorded ${drillKey(stored.drill)}, now ${drillKey(drill)}`);
+  }
   return { dir, ok: problems.length === 0, summary, problems };
+}
+
+/** What a drill found, in words: status, step, network and the first differing input and node. */
+function drillKey(d: DrillReport): string {
+  const parts = [`${d.status}${d.step === null ? '' : ` at step ${d.step}`}${d.network ? ` (${d.network})` : ''}`];
+  if (d.input) parts.push(`input ${d.input.name}`);
+  if (d.node) parts.push(`node ${d.node.name}`);
+  return parts.join(', ');
 }
 
 function regressions(
