@@ -53,6 +53,8 @@ describe('studio UI in Chromium (browser mode)', () => {
     expect(await page.getByTestId('field-profileB-keys').locator('option').count()).toBeGreaterThan(5);
     await synthesize('graph');
     expect(await page.getByTestId('verdict').textContent()).toMatch(/^(Identical|Within tolerance|Diverged)/);
+    // History rows say when and what: "15:04 · eager vs graph · “A long prompt so that…”".
+    expect(await page.locator('li.current[data-history-id] button.link').textContent()).toMatch(/^\d\d:\d\d · eager vs graph · “A long prompt so that…”$/);
     const corr = page.getByRole('row', { name: /Correlation \(lag 0\)/ });
     expect(await corr.getAttribute('title')).toMatch(/Pearson/);
     for (const name of ['Null depth', 'Loudness A', 'Loudness B', 'ΔLoudness', 'Peak A / B', 'LSD', 'MCD', 'Lag']) {
@@ -152,6 +154,8 @@ describe('studio UI in Chromium (browser mode)', () => {
     await page.getByRole('button', { name: 'Spectrogram' }).click();
     await page.getByRole('button', { name: 'Stack A/B' }).click();
     await page.getByTestId('spectrograms').waitFor();
+    // 24 kHz demo audio: kHz labels over the 0..12 kHz rows (axis-ticks unit test has the positions).
+    expect(await page.getByTestId('freq-axis').first().locator('span').allTextContents()).toEqual(['3 kHz', '6 kHz', '9 kHz']);
     await page.screenshot({ path: `${SHOTS}/ui-stacked-spectrogram-1280.png` });
   }, 90_000);
 
@@ -192,7 +196,7 @@ describe('studio UI in Chromium (browser mode)', () => {
     await result.waitFor({ timeout: 20_000 });
     const dir = (await result.locator('code').textContent())!;
     expect(dir.startsWith(join(dataDir, 'exports'))).toBe(true);
-    expect(readdirSync(dir).sort()).toEqual(['a.wav', 'b.wav', 'diff.wav', 'report.json']);
+    expect(readdirSync(dir).sort()).toEqual(['a.wav', 'b.wav', 'diff.wav', 'report.json', 'report.md']);
     await page.getByRole('button', { name: 'Export fixture' }).click();
     await page.getByRole('alertdialog').waitFor();
     await page.screenshot({ path: `${SHOTS}/ui-export-confirm-1280.png` });
@@ -209,7 +213,7 @@ describe('studio UI in Chromium (browser mode)', () => {
     await list.waitFor({ timeout: 10_000 });
     // eager vs graph, the stale-feedback run and the WAV import (the refused non-WAV left nothing).
     expect(await list.locator('li').count()).toBe(3);
-    await list.getByRole('button', { name: /^eager vs eager,fault=stale-feedback@8$/ }).click();
+    await list.getByRole('button', { name: /^\d\d:\d\d · eager vs eager,fault=stale-feedback@8 · “/ }).click();
     await expect.poll(() => page.getByTestId('verdict').textContent(), { timeout: 20_000 }).toMatch(/^Diverged/);
     await page.getByRole('tab', { name: 'ABX blind test' }).click();
     expect(await page.getByTestId('abx-saved-session').textContent()).toMatch(/of 5 correct/);

@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { historyLabel } from '../lib/history-label.js';
 import { comparisonSelectors } from '../store/comparison/comparison-selectors.js';
 import { historySelectors } from '../store/history/history-slice.js';
 import { useStoreApi, useStudio } from './store-context.js';
@@ -21,8 +22,8 @@ export function HistoryPanel() {
         <ul data-testid="history-list">
           {entries.map((e) => (
             <li key={e.id} className={e.id === current ? 'current' : ''} data-history-id={e.id}>
-              <button type="button" className="link" onClick={() => void store.getState().openHistory(e.id)} title={`${e.text ?? ''}\n${e.createdAt}`}>
-                {e.title}
+              <button type="button" className="link" onClick={() => void store.getState().openHistory(e.id)} title={`${e.title}\n${e.text ?? ''}\n${e.createdAt}`}>
+                {historyLabel(e)}
               </button>
               <span className={`dot verdict-${e.verdict ?? 'none'}`} title={e.verdict ?? 'no verdict'} />
               <button type="button" className="small ghost" aria-label={`Delete ${e.title} (${e.id})`} onClick={() => void store.getState().deleteHistory(e.id)}>

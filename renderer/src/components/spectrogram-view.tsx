@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { frequencyTicks, type FrequencyTick } from '../lib/axis-ticks.js';
 import type { Spectrogram } from '../lib/spectrogram.js';
 import { audioSelectors } from '../store/comparison/audio-selectors.js';
 import { useStoreApi, useStudio } from './store-context.js';
@@ -10,6 +11,8 @@ export function SpectrogramView() {
   const specB = useStudio(audioSelectors.spectrogramB);
   const refA = useRef<HTMLCanvasElement>(null);
   const refB = useRef<HTMLCanvasElement>(null);
+  const sampleRate = useStudio((s) => s.comparison?.a?.sampleRate ?? s.comparison?.b?.sampleRate ?? 0);
+  const ticks = frequencyTicks(sampleRate);
   useEffect(() => {
     const draw = () => {
       const s = store.getState();
@@ -26,9 +29,29 @@ export function SpectrogramView() {
   return (
     <div className="spectrograms" data-testid="spectrograms">
       <div className="track-label">Spectrogram A</div>
-      <canvas ref={refA} className="spectrogram" aria-label="Spectrogram of A" />
+      <div className="spectrogram-row">
+        <FrequencyAxis ticks={ticks} />
+        <canvas ref={refA} className="spectrogram" aria-label="Spectrogram of A" />
+      </div>
       <div className="track-label">Spectrogram B</div>
-      <canvas ref={refB} className="spectrogram" aria-label="Spectrogram of B" />
+      <div className="spectrogram-row">
+        <FrequencyAxis ticks={ticks} />
+        <canvas ref={refB} className="spectrogram" aria-label="Spectrogram of B" />
+      </div>
+    </div>
+  );
+}
+
+/** kHz labels beside a spectrogram (0 Hz at the bottom, Nyquist at the top). */
+function FrequencyAxis({ ticks }: { ticks: FrequencyTick[] }) {
+  return (
+    <div className="freq-axis" data-testid="freq-axis">
+      {ticks.map((t) => (
+        // React sets `style` through the CSSOM (element.style), which style-src 'self' allows.
+        <span key={t.hz} style={{ top: `${(t.fromTop * 100).toFixed(2)}%` }}>
+          {t.label}
+        </span>
+      ))}
     </div>
   );
 }

@@ -5,7 +5,9 @@ export function fmt(value: number | string | undefined, digits: number, unit = '
   if (Number.isNaN(v)) return 'n/a';
   if (v === Infinity) return `∞${unit}`;
   if (v === -Infinity) return `−∞${unit}`;
-  return `${v.toFixed(digits)}${unit}`;
+  // -0.04 to 1 digit is "-0.0": a sign on zero reads as a real negative value.
+  const text = v.toFixed(digits);
+  return `${/^-0(\.0*)?$/.test(text) ? text.slice(1) : text}${unit}`;
 }
 
 /** m:ss.mmm for positions on the timeline. */

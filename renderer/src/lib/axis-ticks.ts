@@ -1,0 +1,19 @@
+/** One frequency tick on a spectrogram: `fromTop` is 0 at the top edge (Nyquist) and 1 at the bottom (0 Hz). */
+export interface FrequencyTick {
+  hz: number;
+  fromTop: number;
+  label: string;
+}
+
+// Steps in kHz; the smallest that leaves at most `maxTicks` ticks strictly between 0 and Nyquist.
+const STEPS_KHZ = [0.5, 1, 2, 3, 4, 5, 10, 20, 50];
+
+/** kHz tick labels for a linear spectrogram whose rows span 0 Hz .. sampleRate / 2. */
+export function frequencyTicks(sampleRate: number, maxTicks = 4): FrequencyTick[] {
+  const nyquist = sampleRate / 2;
+  if (!(nyquist > 0)) return [];
+  const step = 1000 * (STEPS_KHZ.find((k) => Math.ceil((nyquist - 1e-9) / (k * 1000)) - 1 <= maxTicks) ?? STEPS_KHZ[STEPS_KHZ.length - 1]);
+  const ticks: FrequencyTick[] = [];
+  for (let hz = step; hz < nyquist - 1e-9; hz += step) ticks.push({ hz, fromTop: 1 - hz / nyquist, label: `${+(hz / 1000).toFixed(1)} kHz` });
+  return ticks;
+}

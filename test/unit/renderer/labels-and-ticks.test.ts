@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { frequencyTicks } from '../../../renderer/src/lib/axis-ticks.js';
+import { fmt } from '../../../renderer/src/lib/format.js';
+import { historyLabel } from '../../../renderer/src/lib/history-label.js';
+
+describe('fmt', () => {
+  it('never shows a signed zero: -0 and values that round to zero print as 0.0', () => {
+    expect(fmt(-0, 1, ' dB')).toBe('0.0 dB');
+    expect(fmt(-0.04, 1, ' dB')).toBe('0.0 dB'); // (-0.04).toFixed(1) === "-0.0"
+    expect(fmt(-0.05, 1, ' dB')).toBe('-0.1 dB'); // a real negative value keeps its sign
+    expect(fmt(-0.0000001, 6)).toBe('0.000000');
+    expect(fmt(-12.34, 1, ' dB')).toBe('-12.3 dB');
+    expect(fmt(-Infinity, 1, ' dB')).toBe('−∞ dB');
+  });
+});
+
+describe('frequencyTicks', () => {
+  it('24 kHz audio (Nyquist 12 kHz): 3, 6, 9 kHz at 3/4, 1/2, 1/4 of the height from the top', () => {
+    expect(frequencyTicks(24000)).toEqual([
+      { hz: 3000, fromTop: 0.75, label: '3 kHz' },
+      { hz: 6000, fromTop: 0.5, label: '6 kHz' },
+      { hz: 9000, fromTop: 0.25, label: '9 kHz' },
+    ]);
+  });
+
+  it('picks a step that leaves at most four ticks, all strictly inside 0..Nyquist', () => {
+    for (const rate of [8000, 16000, 22050, 44100, 48000]) {
+      const ticks = frequencyTicks(rate);
+      expect(ticks.length, String(rate)).toBeGreaterThan(0);
+      expect(ticks.length, String(rate)).toBeLessThanOrEqual(4);
+      for (const t of ticks) expect(t.hz).toBeLessThan(rate / 2);
+    }
+    expect(frequencyTicks(44100).map((t) => t.label)).toEqual(['5 kHz', '10 kHz', '15 kHz', '20 kHz']);
+    expect(frequencyTicks(0)).toEqual([]);
+  });
+});
+
+describe('historyLabel', () => {
+  // Built from a local time, so the expected "14:07" holds in any time zone.
+  const createdAt = new Date(2026, 10, 22, 14, 7, 30).toISOString();
+
+  it('time, what was compared and the first words of the prompt', () => {
+    expect(historyLabel({ createdAt, title: 'eager vs graph', text: 'Hello from the parity studio today, again.' })).toBe('14:07 · eager vs graph · “Hello from the parity studio…”');
+    expect(historyLabel({ createdAt, title: 'eager vs graph', text: 'Short one.' })).toBe('14:07 · eager vs graph · “Short one.”');
+  });
+
+  it('imports without a prompt show time and title only', () => {
+    expect(historyLabel({ createdAt, title: 'a.wav vs b.wav' })).toBe('14:07 · a.wav vs b.wav');
+  });
+});
