@@ -4,6 +4,7 @@
 #pragma once
 #include <math.h>
 
+#include "activations.cuh"
 #include "launch.cuh"
 
 namespace parity {
@@ -142,7 +143,7 @@ struct GateUpK {
     int r = i / F, j = i % F;
     float g = dotCol(xn + r * H, wg, H, F, j);
     float u = dotCol(xn + r * H, wu, H, F, j);
-    act[i] = (g * (1.f / (1.f + expf(-g)))) * u;
+    act[i] = siluf(g) * u;
   }
 };
 

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "activations.cuh"
 #include "launch.cuh"
 
 namespace parity {
@@ -41,7 +42,7 @@ struct VocConvK {
       }
     }
     float v = acc + b[o];
-    y[i] = x[i] + v * (1.f / (1.f + expf(-v)));
+    y[i] = x[i] + siluf(v);
   }
 };
 
@@ -60,8 +61,6 @@ struct VocHeadK {
     out[i] = acc + b[o];
   }
 };
-
-PD inline float sigmoidf(float x) { return 1.f / (1.f + expf(-x)); }
 
 /** Per frame: f0, harmonic amplitudes (softmax with rolloff, times a gain), noise gain; i over F. */
 struct VocFrameParamsK {
