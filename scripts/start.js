@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { constants } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -27,10 +28,26 @@ function electronBinary() {
   }
 }
 
+/**
+ * Runs the app as a child and lives exactly as long as it: a stop signal sent to this process alone
+ * (not to the terminal's process group) is passed on, and the child is killed if it has not exited
+ * 5 s later, so neither process is left behind. Exits with the child's status (128 + signal number
+ * when a signal ended it).
+ */
 function run(command, commandArgs) {
   const child = spawn(command, commandArgs, { stdio: 'inherit', cwd: root });
-  child.on('exit', (code, signal) => process.exit(signal ? 1 : (code ?? 0)));
-  for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
+  child.on('error', (error) => {
+    process.stderr.write(`npm start: cannot start ${command}: ${error.message}\n`);
+    process.exit(3);
+  });
+  child.on('exit', (code, signal) => process.exit(signal ? 128 + (constants.signals[signal] ?? 0) : (code ?? 0)));
+  let deadline;
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+    process.on(sig, () => {
+      child.kill(sig);
+      deadline ??= setTimeout(() => child.kill('SIGKILL'), 5000);
+    });
+  }
 }
 
 const { binary, reason } = electronBinary();
