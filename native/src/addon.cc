@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include "read-config.h"
 #include "session.h"
 
 namespace {
@@ -22,33 +23,13 @@ float floatField(const Napi::Object& o, const char* key) {
   return v.As<Napi::Number>().FloatValue();
 }
 
-parity::DecoderDims decoderDims(const Napi::Object& o) {
-  return {intField(o, "layers"), intField(o, "heads"), intField(o, "kvHeads"), intField(o, "headDim"),
-          intField(o, "hidden"), intField(o, "ffn"), intField(o, "maxPositions"), floatField(o, "eps")};
-}
-
 parity::Config config(const Napi::Object& o) {
-  parity::Config c{};
-  c.codebooks = intField(o, "codebooks");
-  c.codebookSize = intField(o, "codebookSize");
-  c.talkerVocab = intField(o, "talkerVocab");
-  c.eos = intField(o, "eos");
-  c.bos = intField(o, "bos");
-  c.codecRowOffset = intField(o, "codecRowOffset");
-  c.codecRowsPerCodebook = intField(o, "codecRowsPerCodebook");
-  c.maxTextTokens = intField(o, "maxTextTokens");
-  c.maxFrames = intField(o, "maxFrames");
-  c.talker = decoderDims(o.Get("talker").As<Napi::Object>());
-  c.codePredictor = decoderDims(o.Get("codePredictor").As<Napi::Object>());
-  c.vocChannels = intField(o, "vocChannels");
-  c.vocConvLayers = intField(o, "vocConvLayers");
-  c.vocKernel = intField(o, "vocKernel");
-  c.harmonics = intField(o, "harmonics");
-  c.hop = intField(o, "hop");
-  c.sampleRate = intField(o, "sampleRate");
-  c.f0Min = floatField(o, "f0Min");
-  c.f0Range = floatField(o, "f0Range");
-  return c;
+  // "talker." -> the object at o.talker; "" -> o itself.
+  auto at = [&](const std::string& prefix) -> Napi::Object {
+    return prefix.empty() ? o : o.Get(prefix.substr(0, prefix.size() - 1)).As<Napi::Object>();
+  };
+  return parity::readConfig([&](const std::string& prefix, const char* key) { return intField(at(prefix), key); },
+                            [&](const std::string& prefix, const char* key) { return floatField(at(prefix), key); });
 }
 
 template <class T, class A>

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "read-config.h"
 #include "session.h"
 
 namespace check {
@@ -82,28 +83,8 @@ inline Fixture readFixture(const std::string& dir) {
     if (it == kv.end()) throw FixtureError("config.txt: missing " + k);
     return std::stod(it->second);
   };
-  parity::Config& c = fx.config;
-  c.codebooks = (int)num("codebooks");
-  c.codebookSize = (int)num("codebookSize");
-  c.talkerVocab = (int)num("talkerVocab");
-  c.eos = (int)num("eos");
-  c.bos = (int)num("bos");
-  c.codecRowOffset = (int)num("codecRowOffset");
-  c.codecRowsPerCodebook = (int)num("codecRowsPerCodebook");
-  c.maxTextTokens = (int)num("maxTextTokens");
-  c.maxFrames = (int)num("maxFrames");
-  for (auto [prefix, d] : {std::pair<std::string, parity::DecoderDims*>{"talker.", &c.talker}, {"codePredictor.", &c.codePredictor}}) {
-    *d = {(int)num(prefix + "layers"), (int)num(prefix + "heads"), (int)num(prefix + "kvHeads"), (int)num(prefix + "headDim"),
-          (int)num(prefix + "hidden"), (int)num(prefix + "ffn"), (int)num(prefix + "maxPositions"), (float)num(prefix + "eps")};
-  }
-  c.vocChannels = (int)num("vocChannels");
-  c.vocConvLayers = (int)num("vocConvLayers");
-  c.vocKernel = (int)num("vocKernel");
-  c.harmonics = (int)num("harmonics");
-  c.hop = (int)num("hop");
-  c.sampleRate = (int)num("sampleRate");
-  c.f0Min = (float)num("f0Min");
-  c.f0Range = (float)num("f0Range");
+  fx.config = parity::readConfig([&](const std::string& prefix, const char* key) { return (int)num(prefix + key); },
+                                 [&](const std::string& prefix, const char* key) { return (float)num(prefix + key); });
 
   std::string bin = slurp(dir + "/weights.bin");
   fx.weightData.resize(bin.size() / sizeof(float));
