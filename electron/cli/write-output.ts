@@ -1,5 +1,5 @@
 import { constants, type Stats } from 'node:fs';
-import { access, mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { access, mkdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from '../common/errors.js';
 
@@ -54,19 +54,52 @@ export async function checkOutputFile(file: Pick<OutputFile, 'flag' | 'path'>, p
     const found = await statOrUndefined(target);
     if (found?.isDirectory()) fail('is a folder (give a file path)');
     if (found && !policy.force) fail('already exists (use --force to replace it)');
-    let ancestor = dirname(target);
-    for (;;) {
-      const s = await statOrUndefined(ancestor);
-      if (s) {
-        if (!s.isDirectory()) fail(`${ancestor} is a file, not a folder`);
-        break;
-      }
-      ancestor = dirname(ancestor);
-    }
-    await access(ancestor, constants.W_OK).catch(() => fail(`cannot write in ${ancestor} (permission denied)`));
+    await checkParents(target, fail);
   } catch (error) {
     if (error instanceof InputError) throw error;
     fail(reason(error));
+  }
+}
+
+/** The nearest existing ancestor of `target` must be a folder this process can write in. */
+async function checkParents(target: string, fail: (problem: string) => never): Promise<void> {
+  let ancestor = dirname(target);
+  for (;;) {
+    const s = await statOrUndefined(ancestor);
+    if (s) {
+      if (!s.isDirectory()) fail(`${ancestor} is a file, not a folder`);
+      break;
+    }
+    ancestor = dirname(ancestor);
+  }
+  await access(ancestor, constants.W_OK).catch(() => fail(`cannot write in ${ancestor} (permission denied)`));
+}
+
+/**
+ * Writes `files` (plain names) into the folder `dir`: a new folder is created with its missing parents;
+ * an existing one is refused unless `force`, then each file is replaced atomically and other files
+ * in it are left alone. A file at `dir` is refused.
+ */
+export async function writeOutputFolder(flag: string, dir: string, files: Map<string, Uint8Array | string>, policy: OutputPolicy = {}): Promise<void> {
+  const fail = (problem: string): never => {
+    throw new InputError(`${flag} ${dir}: ${problem}`, dir);
+  };
+  const target = resolve(dir);
+  let found: Stats | undefined;
+  try {
+    found = await statOrUndefined(target);
+    if (found && !found.isDirectory()) fail('is a file, not a folder');
+    if (found && !policy.force) fail('already exists (use --force to write into it)');
+    await checkParents(target, fail);
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    fail(reason(error));
+  }
+  try {
+    await writeOutputFiles([...files].map(([name, data]) => ({ flag, path: join(target, name), data })), { force: true });
+  } catch (error) {
+    if (!found) await rmdir(target).catch(() => undefined); // the folder this call created, now empty again
+    throw error;
   }
 }
 

@@ -1,10 +1,9 @@
-import { access } from 'node:fs/promises';
 import type { Command } from '@commander-js/extra-typings';
-import { InputError } from '../../common/errors.js';
 import { Engine } from '../../engine/engine.js';
-import { writeDemoBundle } from '../../engine/demo/build-demo-bundle.js';
+import { demoBundleFiles } from '../../engine/demo/build-demo-bundle.js';
 import type { BundleInfo } from '../../engine/types.js';
 import { action } from '../fail.js';
+import { writeOutputFolder } from '../write-output.js';
 
 function describe(info: BundleInfo): string {
   const dec = (d: BundleInfo['talker']) =>
@@ -49,21 +48,13 @@ export function registerBundle(program: Command): void {
   bundle
     .command('build-demo')
     .description('write the demo bundle (fixed seed, byte-for-byte reproducible) into a new folder')
-    .requiredOption('--out <dir>', 'folder to create')
+    .requiredOption('--out <dir>', 'folder to create (missing parent folders are created)')
     .option('--force', 'write into the folder even if it exists')
     .action(
       action('bundle build-demo', async (options) => {
-        const taken = await access(options.out).then(
-          () => true,
-          () => false,
-        );
-        if (taken && !options.force)
-          throw new InputError(
-            `--out ${options.out}: already exists (use --force to write into it)`,
-            options.out,
-          );
-        const files = await writeDemoBundle(options.out);
-        process.stdout.write(`wrote ${files.length} files to ${options.out}\n`);
+        const files = demoBundleFiles();
+        await writeOutputFolder('--out', options.out, files, options);
+        process.stdout.write(`wrote ${files.size} files to ${options.out}\n`);
       }),
     );
 }
