@@ -131,6 +131,6 @@ export async function writeOutputFiles(files: OutputFile[], policy: OutputPolicy
       }
     }
   } finally {
-    await Promise.all(temps.map((t) => rm(t, { force: true })));
+    await Promise.all(temps.map((t) => rm(t, { force: true }).catch(() => undefined)));
   }
 }
