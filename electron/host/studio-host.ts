@@ -23,6 +23,8 @@ import { defaultDataDir } from './data-dir.js';
 import { exportFixture } from './export-fixture.js';
 import { HistoryStore } from './history-store.js';
 import { JobTable } from './job-table.js';
+import type { DrillReport } from '../common/report/drill.js';
+import type { DrillTask } from './tasks/drill-task.js';
 import type { EngineCompareResult } from './tasks/engine-tasks.js';
 import type { WavPairResult } from './tasks/compare-wav-bytes.js';
 import type { WorkerOptions } from './tasks/run-task.js';
@@ -167,6 +169,16 @@ export class StudioHost implements StudioHandlers {
   async exportLocation({ id }: { id: string }): Promise<{ dir: string }> {
     this.history.dirOf(id);
     return { dir: join(this.dataDir, 'exports', id) };
+  }
+
+  async drillHistory({ id }: { id: string }): Promise<DrillReport> {
+    const entry = await this.history.open(id);
+    const report = entry.report as { rerun?: DrillTask['rerun']; divergence?: DrillTask['divergence'] };
+    if (!report.rerun || !report.divergence) {
+      throw new InputError(`history entry ${id} is not a synthesized A/B comparison (no settings to re-run): only those can be drilled into`, id);
+    }
+    const task: DrillTask = { kind: 'drill', rerun: report.rerun, divergence: { firstStep: report.divergence.firstStep, stage: report.divergence.stage } };
+    return (await this.runInternal(`drill-down of ${id}`, task)) as DrillReport;
   }
 
   private runInternal(what: string, task: unknown, transfer: ArrayBuffer[] = []): Promise<unknown> {

@@ -130,6 +130,14 @@ describe('studio UI in Chromium (browser mode)', () => {
     // Frame N comes from step N and starts at (N − 1) / frameRate.
     expect((await transportState(page)).position).toBeCloseTo((step - 1) / frameRate, 3);
     await page.screenshot({ path: `${SHOTS}/ui-step-trace-1280.png` });
+    // Drill down in the host's engine: the finding `parity compare --drill` prints for this fault (the
+    // stale audio feedback enters the talker through its input embeddings at the divergent step).
+    await page.getByRole('button', { name: 'Drill down', exact: true }).click();
+    const drill = page.getByTestId('drill-lines');
+    await drill.waitFor({ timeout: 30_000 });
+    expect(await drill.textContent()).toMatch(/^Drill-down: input inputs_embeds \(audio feedback[^)]*\) differs at step 8 \(talker\)/);
+    await drill.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/ui-drill-1280.png` });
     await page.getByRole('tab', { name: 'Codes' }).click();
     expect(Number(await page.getByTestId('codes-differing').textContent())).toBeGreaterThan(0);
     const grid = page.getByTestId('codes-grid');

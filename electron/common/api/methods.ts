@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AbxSaved, ExportLocation, SaveAbxRequest } from './abx.js';
+import { DrillReport } from '../report/drill.js';
 import { BundleInfo } from './bundle-info.js';
 import { CompareRequest, ComparisonResult, ImportTracesRequest, ImportWavsRequest } from './comparison.js';
 import { defineMethod } from './define-method.js';
@@ -33,6 +34,8 @@ export const studioMethods = {
   saveAbx: defineMethod('saveAbx', SaveAbxRequest, AbxSaved),
   /** The default export folder for an entry in browser mode: `<dataDir>/exports/<id>`. */
   exportLocation: defineMethod('exportLocation', HistoryRef, ExportLocation),
+  /** Re-runs the first divergent step of a saved A/B comparison with every node output promoted (`compare --drill`). */
+  drillHistory: defineMethod('drillHistory', HistoryRef, DrillReport),
 } as const;
 
 export type StudioMethods = typeof studioMethods;

@@ -19,7 +19,7 @@ export interface EngineCompareResult {
 let opened: Promise<{ engine: Engine; bundle: string }> | undefined;
 
 /** Opens the engine once per worker; a failed open is retried by the next task rather than cached. */
-function engineFor(bundleDir: string | undefined, control: TaskControl) {
+export function engineFor(bundleDir: string | undefined, control: TaskControl) {
   if (!opened) {
     control.onProgress({ phase: 'load', step: 0, totalSteps: 0, fraction: 0, message: 'opening the model bundle' });
     opened = openEngine(bundleDir).catch((error: unknown) => {

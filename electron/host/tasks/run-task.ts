@@ -1,6 +1,7 @@
 import type { CompareRequest, ImportTracesRequest, JobProgress, SynthesizeRequest } from '../../common/api/index.js';
 import { InputError } from '../../common/errors.js';
 import { compareWavBytes, type CompareWavBytesTask } from './compare-wav-bytes.js';
+import type { DrillTask } from './drill-task.js';
 
 export interface WorkerOptions {
   /** The model bundle folder; the demo bundle when absent. */
@@ -21,7 +22,8 @@ export type WorkerTask =
   | { kind: 'info' }
   | { kind: 'synthesize'; request: SynthesizeRequest }
   | { kind: 'compare'; request: CompareRequest }
-  | ({ kind: 'compare-traces'; createdAt: string } & ImportTracesRequest);
+  | ({ kind: 'compare-traces'; createdAt: string } & ImportTracesRequest)
+  | DrillTask;
 
 /**
  * Dispatches one task inside the worker. Engine modules load on first use, so WAV and trace work
@@ -41,6 +43,8 @@ export async function runTask(context: WorkerContext, raw: unknown, control: Tas
       return (await import('./engine-tasks.js')).synthesizeTask(bundle, task.request, control);
     case 'compare':
       return (await import('./engine-tasks.js')).compareTask(bundle, task.request, control);
+    case 'drill':
+      return (await import('./drill-task.js')).drillTask(bundle, task, control);
     default:
       throw new InputError(`engine worker: unknown task kind "${String((raw as { kind?: unknown })?.kind)}"`);
   }

@@ -2,6 +2,7 @@ import type { DetailTab } from '../store/view/view-slice.js';
 import { viewSelectors } from '../store/view/view-slice.js';
 import { AbxPanel } from './abx-panel.js';
 import { CodesGrid } from './codes-grid.js';
+import { DrillPanel } from './drill-panel.js';
 import { MetricsPanel } from './metrics-panel.js';
 import { NumericsPanel } from './numerics-panel.js';
 import { StepTrace } from './step-trace.js';
@@ -31,7 +32,12 @@ export function DetailTabs() {
       </div>
       <div id="detail-panel" role="tabpanel" aria-labelledby={`tab-${tab}`}>
         {tab === 'metrics' && <MetricsPanel />}
-        {tab === 'steps' && <StepTrace />}
+        {tab === 'steps' && (
+          <>
+            <StepTrace />
+            <DrillPanel />
+          </>
+        )}
         {tab === 'codes' && <CodesGrid />}
         {tab === 'numerics' && <NumericsPanel />}
         {tab === 'abx' && <AbxPanel />}

@@ -5,13 +5,14 @@ import type { PlayerLike } from '../audio/player.js';
 import { createAbxSlice, type AbxSlice } from './abx/abx-slice.js';
 import { createBundleSlice, type BundleSlice } from './bundle/bundle-slice.js';
 import { createComparisonSlice, type ComparisonSlice } from './comparison/comparison-slice.js';
+import { createDrillSlice, type DrillSlice } from './drill/drill-slice.js';
 import { createHistorySlice, type HistorySlice } from './history/history-slice.js';
 import { createJobSlice, type JobSlice } from './job/job-slice.js';
 import { createNoticesSlice, type NoticesSlice } from './notices/notices-slice.js';
 import { createPlaybackSlice, type PlaybackSlice } from './playback/playback-slice.js';
 import { createViewSlice, type ViewSlice } from './view/view-slice.js';
 
-export type StudioState = BundleSlice & JobSlice & ComparisonSlice & PlaybackSlice & ViewSlice & AbxSlice & HistorySlice & NoticesSlice;
+export type StudioState = BundleSlice & DrillSlice & JobSlice & ComparisonSlice & PlaybackSlice & ViewSlice & AbxSlice & HistorySlice & NoticesSlice;
 
 /** A player that plays nothing, for stores without audio (unit tests of other slices). */
 export const silentPlayer: PlayerLike = {
@@ -30,6 +31,7 @@ export function createStudioStore(studio: StudioApi, player: PlayerLike = silent
   return createStore<StudioState>()((...a) => ({
     ...createBundleSlice(studio)(...a),
     ...createJobSlice(studio)(...a),
+    ...createDrillSlice(studio)(...a),
     ...createComparisonSlice(player)(...a),
     ...createPlaybackSlice(player)(...a),
     ...createViewSlice(...a),
