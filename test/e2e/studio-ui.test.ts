@@ -248,5 +248,10 @@ describe('studio UI in Chromium (browser mode)', () => {
     await page.getByText(/^B: \d+ step\/stage entries with NaN or Inf/).click();
     expect(await page.getByText(/^step 5: talker [1-9]\d* NaN/).count()).toBe(1);
     await page.screenshot({ path: `${SHOTS}/ui-numerics-nan-1280.png` });
+    // Dark at 1280×800 with an edited form: the stale note over the results.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.getByLabel('Seed').fill('3');
+    await page.getByTestId('stale-note').waitFor();
+    await page.screenshot({ path: `${SHOTS}/ui-dark-stale-1280.png` });
   }, 60_000);
 });

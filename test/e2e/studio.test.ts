@@ -73,6 +73,24 @@ describe('studio in Chromium (browser mode)', () => {
     await page.close();
   });
 
+  it('a bundle error (as the desktop app can meet it): header on one line with an ellipsis, Synthesize off with the reason', async () => {
+    const page = await openStudio();
+    // serve refuses a bad bundle before listening, so the state is set in the page's store (the same
+    // state loadBundle sets when bundleInfo fails), with the message `parity synth` gives for one.
+    const message = 'bundle.json: talker eager-fp32 (talker.eager.fp32.onnx) must declare input "inputs_embeds" as float32 [1, ?, 64]; declared: "input_embeds", "attention_mask", "position_ids", "past_key_values.0.key", "past_key_values.0.value"';
+    await page.evaluate(`window.__studio.store.setState({ bundle: undefined, bundleError: ${JSON.stringify(message)} })`);
+    const header = page.getByTestId('bundle-error');
+    expect(await header.getAttribute('title')).toBe(message);
+    const box = (await header.boundingBox())!;
+    const mode = (await page.locator('.topbar > .muted').boundingBox())!;
+    expect(box.height).toBeLessThan(30); // one line
+    expect(box.x + box.width).toBeLessThanOrEqual(mode.x); // does not run onto the "browser mode" label
+    expect(await page.getByRole('button', { name: 'Synthesize A/B' }).isDisabled()).toBe(true);
+    expect(await page.getByTestId('synth-blocked').textContent()).toMatch(/model bundle could not be opened/);
+    await page.screenshot({ path: 'test-results/e2e-bundle-error.png' });
+    await page.close();
+  });
+
   it('the served studio refuses pages and sockets without the token, and binds loopback', async () => {
     expect(served.url.startsWith('http://127.0.0.1:')).toBe(true);
     const page = await browser.newPage();

@@ -9,7 +9,7 @@ export function BundlePanel() {
   if (error) {
     return (
       <p className="bundle bundle-state error" title={error} data-testid="bundle-error">
-        Model bundle not opened (see the message below)
+        Model bundle not opened (the notice says why)
       </p>
     );
   }

@@ -21,7 +21,7 @@ export const formSelectors = {
    * where it is (the header for the bundle, the field for a profile); this only points there.
    */
   synthBlocked: (s: StudioState): string | undefined => {
-    if (s.bundleError !== undefined) return 'Synthesis is off: the model bundle could not be opened (see the message above).';
+    if (s.bundleError !== undefined) return 'Synthesis is off: the model bundle could not be opened (the notice says why).';
     const bad = (['profileA', 'profileB'] as const).filter((w) => jobSelectors.profileIssue(w)(s) !== undefined);
     if (bad.length > 0) return `Fix ${bad.map((w) => (w === 'profileA' ? 'Profile A' : 'Profile B')).join(' and ')} to synthesize.`;
     return undefined;
