@@ -2,7 +2,8 @@ import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { InvalidArgumentError } from 'commander';
 import { Sampling } from '../../common/api/primitives.js';
 import { InputError } from '../../common/errors.js';
-import type { Tolerances } from '../../common/forensics/tolerances.js';
+import { DEFAULT_MAX_LAG_MS } from '../../common/analysis/compare.js';
+import { DEFAULT_TOLERANCES, type Tolerances } from '../../common/forensics/tolerances.js';
 
 /** Options shared by `compare` and `compare-trace`: tolerances and the exit rule. */
 export function nonNegative(what: string) {
@@ -83,6 +84,18 @@ export function addSamplingOptions<Args extends any[], Opts extends OptionValues
     .option('--repetition-penalty <x>', 'CTRL repetition penalty in (0, 10], 1 = none (default 1)', inRange('a penalty', 0, 10));
 }
 
+/** The tolerance, lag-range and exit-rule flags of compare and compare-trace; defaults from the code that applies them. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- mirrors commander's own Args constraint
+export function addVerdictOptions<Args extends any[], Opts extends OptionValues, G extends OptionValues>(command: Command<Args, Opts, G>) {
+  const d = DEFAULT_TOLERANCES;
+  return command
+    .option('--logit-tol <x>', `absolute tolerance on logit statistics (default ${d.logitAbs})`, nonNegative('a tolerance'))
+    .option('--logit-rel-tol <x>', `relative tolerance on logit statistics (default ${d.logitRel})`, nonNegative('a tolerance'))
+    .option('--audio-tol <x>', `absolute tolerance per audio sample (default ${d.audioAbs})`, nonNegative('a tolerance'))
+    .option('--max-lag-ms <ms>', `cross-correlation lag search range, ± ms (default ${DEFAULT_MAX_LAG_MS})`, positive('milliseconds'))
+    .option('--fail-on <verdict>', 'exit 1 when the verdict is "diverged" (or anything but identical: "within-tolerance")', parseFailOn);
+}
+
 export interface SamplingFlags {
   sampling?: 'greedy' | 'sample';
   temperature?: number;
@@ -108,15 +121,4 @@ export function samplingFrom(o: SamplingFlags): Sampling {
     throw new InputError(`${flag} ${String((o as Record<string, unknown>)[key === 'mode' ? 'sampling' : key])}: expected ${valid}`);
   }
   return parsed.data;
-}
-
-/** The flags that reproduce `s` (only those differing from greedy defaults). */
-export function samplingArgs(s: Sampling): string[] {
-  const args: string[] = [];
-  if (s.mode !== 'greedy') args.push('--sampling', s.mode);
-  if (s.temperature !== 1) args.push('--temperature', String(s.temperature));
-  if (s.topK !== 0) args.push('--top-k', String(s.topK));
-  if (s.topP !== 1) args.push('--top-p', String(s.topP));
-  if (s.repetitionPenalty !== 1) args.push('--repetition-penalty', String(s.repetitionPenalty));
-  return args;
 }

@@ -8,12 +8,12 @@ import { readFileChecked, readTraceFile, readWavFile, reportTime } from '../../e
 import { InputError } from '../../common/errors.js';
 import { writeFixtureFolder } from '../../host/fixture/write-fixture-folder.js';
 import { action } from '../fail.js';
-import { failOnStatus, nonNegative, parseFailOn, positive, tolerancesFrom } from './compare-options.js';
+import { addVerdictOptions, failOnStatus, tolerancesFrom } from './compare-options.js';
 import { renderComparisonMarkdown, shellQuote, type ComparisonView } from '../../common/report/comparison-markdown.js';
 import { renderComparisonText } from './comparison-format.js';
 
 export function registerCompareTrace(program: Command): void {
-  program
+  const command = program
     .command('compare-trace')
     .description('localise where two tts-parity-trace/1 files (any engine) part; with their WAVs, measure the audio too')
     .argument('<a>', 'trace A (JSON Lines, docs/trace-format.md)')
@@ -22,14 +22,9 @@ export function registerCompareTrace(program: Command): void {
     .option('--wav-b <file>', "B's audio")
     .option('--out <dir>', 'write report.json, report.md, a.jsonl, b.jsonl (and a.wav, b.wav, diff.wav) into this new folder')
     .option('--force', 'replace the --out folder if it exists')
-    .option('--json', 'print the report as JSON instead of the summary')
-    .option('--logit-tol <x>', 'absolute tolerance on logit statistics (default 1e-3)', nonNegative('a tolerance'))
-    .option('--logit-rel-tol <x>', 'relative tolerance on logit statistics (default 0)', nonNegative('a tolerance'))
-    .option('--audio-tol <x>', 'absolute tolerance per audio sample (default 1e-4)', nonNegative('a tolerance'))
-    .option('--max-lag-ms <ms>', 'cross-correlation lag search range, ± ms (default 50)', positive('milliseconds'))
-    .option('--fail-on <verdict>', 'exit 1 when the verdict is "diverged" (or anything but identical: "within-tolerance")', parseFailOn)
-    .action(
-      action('compare-trace', async (pathA: string, pathB: string, o) => {
+    .option('--json', 'print the report as JSON instead of the summary');
+  addVerdictOptions(command).action(
+    action('compare-trace', async (pathA: string, pathB: string, o) => {
         if ((o.wavA === undefined) !== (o.wavB === undefined)) throw new InputError('give both --wav-a and --wav-b, or neither');
         const side = async (file: string, wav: string | undefined): Promise<TraceSide> => ({
           file,
@@ -71,5 +66,5 @@ export function registerCompareTrace(program: Command): void {
         if (o.out !== undefined && !o.json) process.stdout.write(`\nwrote ${o.out}/\n`);
         process.exitCode = failOnStatus(report.verdict, o.failOn);
       }),
-    );
+  );
 }

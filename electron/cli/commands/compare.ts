@@ -13,11 +13,10 @@ import { writeFixtureFolder } from '../../host/fixture/write-fixture-folder.js';
 import { action } from '../fail.js';
 import {
   addSamplingOptions,
+  addVerdictOptions,
   failOnStatus,
   nonNegative,
-  parseFailOn,
   parseSeed,
-  positive,
   samplingFrom,
   tolerancesFrom,
 } from './compare-options.js';
@@ -36,14 +35,9 @@ export function registerCompare(program: Command): void {
     .option('--out <dir>', 'write a.wav, b.wav, diff.wav, a.jsonl, b.jsonl, report.json, report.md into this new folder')
     .option('--force', 'replace the --out folder if it exists')
     .option('--json', 'print the report as JSON instead of the summary')
-    .option('--logit-tol <x>', 'absolute tolerance on logit statistics (default 1e-3)', nonNegative('a tolerance'))
-    .option('--logit-rel-tol <x>', 'relative tolerance on logit statistics (default 0)', nonNegative('a tolerance'))
-    .option('--audio-tol <x>', 'absolute tolerance per audio sample (default 1e-4)', nonNegative('a tolerance'))
-    .option('--max-lag-ms <ms>', 'cross-correlation lag search range, ± ms (default 50)', positive('milliseconds'))
     .option('--drill', 're-run the first divergent step with every node output promoted to a graph output; report the first input and node that differ or hold a NaN')
-    .option('--drill-tol <x>', 'per-element absolute tolerance of --drill (default 1e-4)', nonNegative('a tolerance'))
-    .option('--fail-on <verdict>', 'exit 1 when the verdict is "diverged" (or anything but identical: "within-tolerance")', parseFailOn);
-  addSamplingOptions(command).action(
+    .option('--drill-tol <x>', 'per-element absolute tolerance of --drill (default 1e-4)', nonNegative('a tolerance'));
+  addSamplingOptions(addVerdictOptions(command)).action(
     action('compare', async (o) => {
       // Parse first, so a bad profile fails before the bundle is built or opened.
       parseProfile(o.a);
