@@ -3,6 +3,7 @@ import { CancelledError, InputError, ProfileError } from '../../../electron/comm
 import { parseProfile } from '../../../electron/common/profile/parse-profile.js';
 import { GREEDY } from '../../../electron/common/sampling/types.js';
 import { Engine } from '../../../electron/engine/engine.js';
+import { loadNativeBackend } from '../../../electron/engine/native/native-backend.js';
 import type { SynthesisResult } from '../../../electron/engine/types.js';
 import { demoEngine } from './demo-bundle.js';
 
@@ -89,7 +90,13 @@ describe('Engine on the demo bundle', () => {
     expect(bytes(r.audio).equals(bytes((await synth('eager')).audio))).toBe(true);
   });
 
-  it('backend=native is refused with the reason', async () => {
+  it('backend=native without a usable GPU is refused with the reason (never a silent fallback)', async () => {
+    const native = loadNativeBackend();
+    if (native.ok) {
+      // A GPU machine with the addon built: native runs (its numerics are checked in test/unit/engine/native).
+      await expect(synth('eager,backend=native')).resolves.toMatchObject({ executionProvider: 'cuda' });
+      return;
+    }
     await expect(synth('eager,backend=native')).rejects.toThrow(ProfileError);
     await expect(synth('eager,backend=native')).rejects.toThrow(/native CUDA addon/);
   });
