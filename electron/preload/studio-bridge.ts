@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { createClient, type Envelope } from '../common/api/create-client.js';
+import { parseEnvelope } from '../common/api/envelope.js';
 import type { MethodName } from '../common/api/methods.js';
 import type { StudioApi } from '../common/api/studio-api.js';
 import { SHELL_COMMANDS, type StudioShell } from '../common/api/studio-shell.js';
@@ -13,11 +14,6 @@ export interface IpcRendererLike {
   removeListener(channel: string, listener: (event: unknown, ...args: unknown[]) => void): void;
 }
 
-const EnvelopeSchema = z.union([
-  z.object({ ok: z.literal(true), value: z.unknown() }),
-  z.object({ ok: z.literal(false), error: z.object({ kind: z.string(), message: z.string(), where: z.string().optional() }) }),
-]);
-
 /**
  * `window.studio`: the StudioApi over Electron IPC. Replies are parsed twice, as Signal's preloads do:
  * the envelope here, the value by the method's response schema in `createClient`. The renderer never
@@ -26,7 +22,7 @@ const EnvelopeSchema = z.union([
 export function createIpcStudio(ipc: IpcRendererLike): StudioApi {
   return createClient({
     async call(method: MethodName, request: unknown): Promise<Envelope> {
-      return EnvelopeSchema.parse(await ipc.invoke(`studio:${method}`, request)) as Envelope;
+      return parseEnvelope(await ipc.invoke(`studio:${method}`, request), `IPC reply to ${method}`);
     },
     subscribe(listener) {
       const onEvent = (_event: unknown, name: unknown, args: unknown) => {

@@ -11,6 +11,7 @@ export * from './methods.js';
 export * from './events.js';
 export * from './studio-api.js';
 export * from './create-client.js';
+export * from './envelope.js';
 export * from './wire-codec.js';
 export * from './socket-channel.js';
 export * from './studio-shell.js';
