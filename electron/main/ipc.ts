@@ -1,6 +1,7 @@
 import { dispatch, type Envelope } from '../common/api/create-client.js';
 import type { Disposer } from '../common/api/event-emitter.js';
 import { EVENT_NAMES } from '../common/api/events.js';
+import { STUDIO_EVENT_CHANNEL, studioChannel } from '../common/api/ipc-channels.js';
 import { METHOD_NAMES } from '../common/api/methods.js';
 import type { StudioHandlers } from '../common/api/studio-api.js';
 
@@ -17,9 +18,6 @@ export interface WebContentsLike {
   send(channel: string, ...args: unknown[]): void;
 }
 
-export const STUDIO_CHANNEL_PREFIX = 'studio:';
-export const STUDIO_EVENT_CHANNEL = 'studio:event';
-
 /**
  * Serves every StudioApi method as `studio:<name>` (after VS Code's `ProxyChannel.fromService`): the
  * sender frame must be the app, the argument is parsed with the method's zod schema (in `dispatch`),
@@ -27,7 +25,7 @@ export const STUDIO_EVENT_CHANNEL = 'studio:event';
  */
 export function registerStudioIpc(ipcMain: IpcMainLike, studio: StudioHandlers, isAppUrl: (url: string) => boolean): Disposer {
   for (const name of METHOD_NAMES) {
-    const channel = `${STUDIO_CHANNEL_PREFIX}${name}`;
+    const channel = studioChannel(name);
     ipcMain.handle(channel, async (event, request): Promise<Envelope> => {
       const url = event.senderFrame?.url ?? '';
       if (!isAppUrl(url)) {
@@ -36,7 +34,7 @@ export function registerStudioIpc(ipcMain: IpcMainLike, studio: StudioHandlers, 
       return dispatch(studio, name, request);
     });
   }
-  return () => METHOD_NAMES.forEach((name) => ipcMain.removeHandler(`${STUDIO_CHANNEL_PREFIX}${name}`));
+  return () => METHOD_NAMES.forEach((name) => ipcMain.removeHandler(studioChannel(name)));
 }
 
 /** Sends every host event to one window as `studio:event` (name, args) until the returned disposer runs. */

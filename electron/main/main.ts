@@ -1,6 +1,7 @@
 import { app, BrowserWindow, dialog, ipcMain, Menu, net, protocol } from 'electron';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { SHELL_COMMAND_CHANNEL } from '../common/api/ipc-channels.js';
 import { StudioHost } from '../host/studio-host.js';
 import { APP_INDEX_URL, APP_SCHEME, appUrlToFile, isAppUrl } from './app-protocol.js';
 import { forwardStudioEvents, registerStudioIpc } from './ipc.js';
@@ -41,7 +42,7 @@ app.whenReady().then(() => {
   });
   guardContents(window.webContents, (message) => console.warn(`studio: ${message}`));
   const stopEvents = forwardStudioEvents(studio, window.webContents);
-  const send = (command: string) => window.webContents.send('shell:command', command);
+  const send = (command: string) => window.webContents.send(SHELL_COMMAND_CHANNEL, command);
   Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate(send, process.platform === 'darwin') as Electron.MenuItemConstructorOptions[]));
   window.once('ready-to-show', () => window.show());
   window.on('closed', stopEvents);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { SHELL_CHOOSE_EXPORT_DIR_CHANNEL, SHELL_OPEN_WAVS_CHANNEL, ShellPath, ShellPaths } from '../common/api/ipc-channels.js';
 import type { IpcMainLike } from './ipc.js';
 
 /** The slice of Electron's `dialog` used here. */
@@ -6,9 +6,6 @@ export interface DialogLike {
   showOpenDialog(options: object): Promise<{ canceled: boolean; filePaths: string[] }>;
   showSaveDialog(options: object): Promise<{ canceled: boolean; filePath?: string }>;
 }
-
-export const ShellPaths = z.object({ paths: z.array(z.string()) });
-export const ShellPath = z.object({ path: z.string().optional() });
 
 /**
  * Native dialogs for the desktop shell (`window.studioShell`): they return paths that the renderer
@@ -20,7 +17,7 @@ export function registerShellIpc(ipcMain: IpcMainLike, dialog: DialogLike, isApp
       if (!isAppUrl(event.senderFrame?.url ?? '')) throw new Error(`${channel} refused: sender is not the app`);
       return run();
     });
-  guarded('shell:openWavs', async () => {
+  guarded(SHELL_OPEN_WAVS_CHANNEL, async () => {
     const r = await dialog.showOpenDialog({
       title: 'Choose two WAV files (A, then B)',
       properties: ['openFile', 'multiSelections'],
@@ -28,7 +25,7 @@ export function registerShellIpc(ipcMain: IpcMainLike, dialog: DialogLike, isApp
     });
     return ShellPaths.parse({ paths: r.canceled ? [] : r.filePaths.slice(0, 2) });
   });
-  guarded('shell:chooseExportDir', async () => {
+  guarded(SHELL_CHOOSE_EXPORT_DIR_CHANNEL, async () => {
     const r = await dialog.showSaveDialog({ title: 'Export fixture folder', defaultPath: 'fixture', buttonLabel: 'Export' });
     return ShellPath.parse(r.canceled || !r.filePath ? {} : { path: r.filePath });
   });

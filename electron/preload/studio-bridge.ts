@@ -1,6 +1,15 @@
 import { z } from 'zod';
 import { createClient, type Envelope } from '../common/api/create-client.js';
 import { parseEnvelope } from '../common/api/envelope.js';
+import {
+  SHELL_CHOOSE_EXPORT_DIR_CHANNEL,
+  SHELL_COMMAND_CHANNEL,
+  SHELL_OPEN_WAVS_CHANNEL,
+  STUDIO_EVENT_CHANNEL,
+  ShellPath,
+  ShellPaths,
+  studioChannel,
+} from '../common/api/ipc-channels.js';
 import type { MethodName } from '../common/api/methods.js';
 import type { StudioApi } from '../common/api/studio-api.js';
 import { SHELL_COMMANDS, type StudioShell } from '../common/api/studio-shell.js';
@@ -22,29 +31,29 @@ export interface IpcRendererLike {
 export function createIpcStudio(ipc: IpcRendererLike): StudioApi {
   return createClient({
     async call(method: MethodName, request: unknown): Promise<Envelope> {
-      return parseEnvelope(await ipc.invoke(`studio:${method}`, request), `IPC reply to ${method}`);
+      return parseEnvelope(await ipc.invoke(studioChannel(method), request), `IPC reply to ${method}`);
     },
     subscribe(listener) {
       const onEvent = (_event: unknown, name: unknown, args: unknown) => {
         if (typeof name === 'string' && Array.isArray(args)) listener(name, args);
       };
-      ipc.on('studio:event', onEvent as (event: unknown, ...args: unknown[]) => void);
-      return () => ipc.removeListener('studio:event', onEvent as (event: unknown, ...args: unknown[]) => void);
+      ipc.on(STUDIO_EVENT_CHANNEL, onEvent as (event: unknown, ...args: unknown[]) => void);
+      return () => ipc.removeListener(STUDIO_EVENT_CHANNEL, onEvent as (event: unknown, ...args: unknown[]) => void);
     },
   });
 }
 
 export function createStudioShell(ipc: IpcRendererLike): StudioShell {
   return {
-    openWavs: async () => z.object({ paths: z.array(z.string()) }).parse(await ipc.invoke('shell:openWavs')),
-    chooseExportDir: async () => z.object({ path: z.string().optional() }).parse(await ipc.invoke('shell:chooseExportDir')),
+    openWavs: async () => ShellPaths.parse(await ipc.invoke(SHELL_OPEN_WAVS_CHANNEL)),
+    chooseExportDir: async () => ShellPath.parse(await ipc.invoke(SHELL_CHOOSE_EXPORT_DIR_CHANNEL)),
     onCommand(listener) {
       const onCommand = (_event: unknown, command: unknown) => {
         const parsed = z.enum(SHELL_COMMANDS).safeParse(command);
         if (parsed.success) listener(parsed.data);
       };
-      ipc.on('shell:command', onCommand as (event: unknown, ...args: unknown[]) => void);
-      return () => ipc.removeListener('shell:command', onCommand as (event: unknown, ...args: unknown[]) => void);
+      ipc.on(SHELL_COMMAND_CHANNEL, onCommand as (event: unknown, ...args: unknown[]) => void);
+      return () => ipc.removeListener(SHELL_COMMAND_CHANNEL, onCommand as (event: unknown, ...args: unknown[]) => void);
     },
   };
 }

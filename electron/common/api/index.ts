@@ -12,6 +12,7 @@ export * from './events.js';
 export * from './studio-api.js';
 export * from './create-client.js';
 export * from './envelope.js';
+export * from './ipc-channels.js';
 export * from './wire-codec.js';
 export * from './socket-channel.js';
 export * from './studio-shell.js';
