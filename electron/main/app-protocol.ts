@@ -1,4 +1,4 @@
-import { join, normalize, resolve, sep } from 'node:path';
+import { staticFilePath } from '../host/static-path.js';
 
 /**
  * The renderer is served from `app://studio/` rather than file://, so the sender check has a real
@@ -21,13 +21,5 @@ export function isAppUrl(url: string): boolean {
 /** The file of the built renderer an app:// URL names, or undefined when it points elsewhere. */
 export function appUrlToFile(url: string, rendererDir: string): string | undefined {
   if (!isAppUrl(url)) return undefined;
-  let path: string;
-  try {
-    path = decodeURIComponent(new URL(url).pathname);
-  } catch {
-    return undefined;
-  }
-  const base = resolve(rendererDir);
-  const file = normalize(join(base, path === '/' ? 'index.html' : path));
-  return file.startsWith(base + sep) ? file : undefined;
+  return staticFilePath(rendererDir, new URL(url).pathname);
 }
