@@ -2,8 +2,8 @@ import { useCallback, useMemo } from 'react';
 import type uPlot from 'uplot';
 import { comparisonSelectors } from '../store/comparison/comparison-selectors.js';
 import { useStudio } from './store-context.js';
-import { colors, useColorScheme } from './theme.js';
-import { UplotChart } from './uplot-chart.js';
+import { useColorScheme } from './theme.js';
+import { lineChartOptions, UplotChart } from './uplot-chart.js';
 
 const VERDICT_TEXT: Record<string, string> = {
   identical: 'Identical: A and B are bit-identical',
@@ -77,17 +77,15 @@ function LoudnessChart() {
     const clean = (v: number | string | undefined) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
     return [t, curves.shortTermA.map(clean), curves.shortTermB.map(clean)] as uPlot.AlignedData;
   }, [curves]);
-  const make = useCallback((): uPlot.Options => {
-    const c = colors();
-    const axis = { stroke: c.fg, grid: { stroke: c.grid } };
-    return {
-      width: 0,
-      height: 0,
-      scales: { x: { time: false } },
-      axes: [{ ...axis, label: 'seconds' }, { ...axis, label: 'LUFS (short-term)' }],
-      series: [{ label: 't (s)' }, { label: 'A', stroke: c.a, width: 1.5 }, { label: 'B', stroke: c.b, width: 1.5 }],
-    };
-  }, [scheme]);
+  const make = useCallback(
+    (): uPlot.Options =>
+      lineChartOptions('seconds', 'LUFS (short-term)', (c) => [
+        { label: 't (s)' },
+        { label: 'A', stroke: c.a, width: 1.5 },
+        { label: 'B', stroke: c.b, width: 1.5 },
+      ]),
+    [scheme],
+  );
   if (!data || data[0].length === 0) return <p className="muted">Too short for short-term loudness (3 s windows).</p>;
   return <UplotChart data={data} make={make} height={190} label="Short-term loudness of A and B over time" testId="loudness-chart" />;
 }

@@ -3,7 +3,7 @@ import type uPlot from 'uplot';
 import { comparisonSelectors, stepStartSec } from '../store/comparison/comparison-selectors.js';
 import { useStoreApi, useStudio } from './store-context.js';
 import { colors, useColorScheme } from './theme.js';
-import { UplotChart } from './uplot-chart.js';
+import { lineChartOptions, UplotChart } from './uplot-chart.js';
 
 /** Talker logit mean and max per step for A and B; the first divergence marked; a click seeks to the step's frame. */
 export function StepTrace() {
@@ -24,20 +24,15 @@ export function StepTrace() {
   );
   const make = useCallback((): uPlot.Options => {
     const c = colors();
-    const axis = { stroke: c.fg, grid: { stroke: c.grid } };
     return {
-      width: 0,
-      height: 0,
-      scales: { x: { time: false } },
-      axes: [{ ...axis, label: 'step' }, { ...axis, label: 'talker logit' }],
-      cursor: { drag: { x: false, y: false } },
-      series: [
+      ...lineChartOptions('step', 'talker logit', () => [
         { label: 'step' },
         { label: 'mean A', stroke: c.a, width: 1.5 },
         { label: 'max A', stroke: c.a, width: 1, dash: [4, 3] },
         { label: 'mean B', stroke: c.b, width: 1.5 },
         { label: 'max B', stroke: c.b, width: 1, dash: [4, 3] },
-      ],
+      ]),
+      cursor: { drag: { x: false, y: false } },
       hooks: {
         draw: [
           (u: uPlot) => {

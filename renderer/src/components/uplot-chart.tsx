@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { colors } from './theme.js';
 
 /**
  * A uPlot chart sized to its container. `make` builds the options for a width (so colours and hooks
@@ -21,4 +22,21 @@ export function UplotChart({ data, make, height, label, testId }: { data: uPlot.
     };
   }, [data, make, height]);
   return <div ref={ref} className="chart" role="img" aria-label={label} data-testid={testId} />;
+}
+
+/** Options of a numeric-x line chart in the theme's colours; `series` gets those colours from `c`. */
+export function lineChartOptions(
+  xLabel: string,
+  yLabel: string,
+  series: (c: ReturnType<typeof colors>) => uPlot.Series[],
+): uPlot.Options {
+  const c = colors();
+  const axis = { stroke: c.fg, grid: { stroke: c.grid } };
+  return {
+    width: 0,
+    height: 0,
+    scales: { x: { time: false } },
+    axes: [{ ...axis, label: xLabel }, { ...axis, label: yLabel }],
+    series: series(c),
+  };
 }
