@@ -24,6 +24,7 @@ import { exportFixture } from './export-fixture.js';
 import { HistoryStore } from './history-store.js';
 import { JobTable } from './job-table.js';
 import type { DrillReport } from '../common/report/drill.js';
+import type { compareTraceTexts, CompareTraceTextsTask } from './tasks/compare-trace-texts.js';
 import type { DrillTask } from './tasks/drill-task.js';
 import type { EngineCompareResult } from './tasks/engine-tasks.js';
 import type { WavPairResult } from './tasks/compare-wav-bytes.js';
@@ -134,11 +135,14 @@ export class StudioHost implements StudioHandlers {
   }
 
   async importTraces(request: ImportTracesRequest): Promise<ComparisonResult> {
-    const task = { kind: 'compare-traces', ...request, createdAt: new Date().toISOString() };
-    const raw = (await this.runInternal(`comparison of ${request.a.name} and ${request.b.name}`, task)) as { report: ComparisonResult['report'] };
-    const saved = await this.history.save({ kind: 'traces', title: `${basename(request.a.name)} vs ${basename(request.b.name)}`, report: raw.report });
+    const wavA = request.wavA && (await readInput(request.wavA));
+    const wavB = request.wavB && (await readInput(request.wavB));
+    const task: CompareTraceTextsTask = { kind: 'compare-traces', a: request.a, b: request.b, wavA, wavB, maxLagMs: request.maxLagMs, createdAt: new Date().toISOString() };
+    const transfer = wavA && wavB ? transferables([wavA.bytes, wavB.bytes]) : [];
+    const raw = (await this.runInternal(`comparison of ${request.a.name} and ${request.b.name}`, task, transfer)) as Awaited<ReturnType<typeof compareTraceTexts>>;
+    const saved = await this.history.save({ kind: 'traces', title: `${basename(request.a.name)} vs ${basename(request.b.name)}`, ...raw });
     this.events.emit('historyChanged');
-    return { historyId: saved.historyId, report: saved.report };
+    return { historyId: saved.historyId, report: saved.report, a: saved.a, b: saved.b };
   }
 
   async exportFixture(request: ExportFixtureRequest): Promise<{ dir: string; files: string[] }> {

@@ -80,3 +80,27 @@ export function writeImportFiles(dir: string): { a: string; b: string; notWav: s
   writeFileSync(paths.notWav, 'this is not audio\n'.repeat(10));
   return paths;
 }
+
+/**
+ * Two hand-written traces (docs/trace-format.md) and their WAVs, as test/cli/compare-trace.test.ts
+ * writes them: B's talker logits jump at step 3 only (mean 13.2 vs 0.31, same codes); B's audio is
+ * silenced over samples 5000–5099, which lie in frame floor(5000 / 1920) + 1 = 3 (1920 samples a frame
+ * at 24 kHz and 12.5 frames/s).
+ */
+export function writeTraceImportFiles(dir: string): { traceA: string; traceB: string; wavA: string; wavB: string } {
+  mkdirSync(dir, { recursive: true });
+  const header = '{"schema":"tts-parity-trace/1","engine":"hand","q":2,"frameRate":12.5,"sampleRate":24000}';
+  const step = (n: number, mean: number, codes: [number, number]) =>
+    `{"step":${n},"logits":{"mean":${mean},"std":2,"min":-5,"max":9,"argmax":${codes[0]},"top5":[{"id":${codes[0]},"logit":9}]},"codes":[${codes.join(',')}]}`;
+  const trace = (mean3: number) => [header, step(1, 13.43, [5, 1]), step(2, 13.2, [7, 2]), step(3, mean3, [7, 3]), step(4, 13.1, [9, 4])].join('\n') + '\n';
+  const rate = 24000;
+  const a = Float32Array.from({ length: 4 * 1920 }, (_, i) => 0.3 * Math.sin((2 * Math.PI * 200 * i) / rate));
+  const b = a.slice();
+  b.fill(0, 5000, 5100);
+  const paths = { traceA: join(dir, 'run-a.jsonl'), traceB: join(dir, 'run-b.jsonl'), wavA: join(dir, 'run-a.wav'), wavB: join(dir, 'run-b.wav') };
+  writeFileSync(paths.traceA, trace(13.2));
+  writeFileSync(paths.traceB, trace(0.31));
+  writeFileSync(paths.wavA, encodeWav([a], rate, 'float32'));
+  writeFileSync(paths.wavB, encodeWav([b], rate, 'float32'));
+  return paths;
+}

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { binomialPGuess } from '../../renderer/src/lib/abx-stats.js';
 import { buildOnce } from './build-once.js';
 import type { Served } from './serve-process.js';
-import { launchChromium, openStudio, playerPosition, serveWithData, transportState, writeImportFiles } from './studio-ui-helpers.js';
+import { launchChromium, openStudio, playerPosition, serveWithData, transportState, writeImportFiles, writeTraceImportFiles } from './studio-ui-helpers.js';
 
 // The studio UI end to end in Chromium against `parity serve` (browser mode). One server and one
 // synthesis are shared by the tests that need a comparison on screen, to keep the run short.
@@ -253,5 +253,25 @@ describe('studio UI in Chromium (browser mode)', () => {
     await page.getByLabel('Seed').fill('3');
     await page.getByTestId('stale-note').waitFor();
     await page.screenshot({ path: `${SHOTS}/ui-dark-stale-1280.png` });
+  }, 60_000);
+
+  it('imports two traces with their WAVs in any order as one comparison: divergence step and audio metrics', async () => {
+    await page.emulateMedia({ colorScheme: 'light' });
+    const f = writeTraceImportFiles(join(dataDir, 'import-traces'));
+    await page.getByLabel('Open WAV or trace files').setInputFiles([f.wavA]);
+    const notice = page.getByTestId('notice').last();
+    await notice.waitFor({ timeout: 10_000 });
+    expect(await notice.textContent()).toContain('Only one WAV file (run-a.wav): a comparison needs a second WAV for B.');
+    await notice.getByRole('button', { name: 'Dismiss' }).click();
+    // Mixed order: each WAV still goes with the trace of its name.
+    await page.getByLabel('Open WAV or trace files').setInputFiles([f.wavB, f.traceA, f.wavA, f.traceB]);
+    await page.locator('li.current', { hasText: 'run-a.jsonl vs run-b.jsonl' }).waitFor({ timeout: 20_000 });
+    expect(await page.getByTestId('verdict').textContent()).toMatch(/^Diverged/);
+    expect(await page.getByTestId('divergence-summary').textContent()).toMatch(/^First divergence: step 3 \(talker-logits\)/);
+    await page.getByTestId('waveform-ab').locator('div').first().waitFor({ timeout: 10_000 });
+    await page.getByRole('tab', { name: 'Metrics' }).click();
+    // 4 frames × 1920 samples each side.
+    expect(await page.getByRole('row', { name: /Length A \/ B/ }).textContent()).toContain('7680 / 7680');
+    await page.screenshot({ path: `${SHOTS}/ui-import-traces-wavs-1280.png` });
   }, 60_000);
 });

@@ -32,9 +32,16 @@ export const ImportWavsRequest = z.object({
 });
 export type ImportWavsRequest = z.infer<typeof ImportWavsRequest>;
 
-/** Two `tts-parity-trace/1` files (JSON Lines) from any engines, compared step by step. */
+/**
+ * Two `tts-parity-trace/1` files (JSON Lines) from any engines, compared step by step; with both runs'
+ * WAVs the audio is measured too and the vocoder stage checked (as `parity compare-trace --wav-a --wav-b`).
+ */
 export const ImportTracesRequest = z.object({
   a: z.object({ name: z.string().min(1).max(500), text: z.string().max(200_000_000) }),
   b: z.object({ name: z.string().min(1).max(500), text: z.string().max(200_000_000) }),
+  wavA: FileInput.optional(),
+  wavB: FileInput.optional(),
+  /** Largest lag searched when aligning B's audio to A's. */
+  maxLagMs: z.number().nonnegative().max(10_000).default(100),
 });
 export type ImportTracesRequest = z.infer<typeof ImportTracesRequest>;

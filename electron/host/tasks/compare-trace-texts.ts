@@ -1,11 +1,45 @@
-import type { ImportTracesRequest } from '../../common/api/index.js';
-import { compareTraces } from '../../common/forensics/compare-traces.js';
-import type { ParityReport } from '../../common/report/report.js';
+import type { Audio, FileBytes, ImportTracesRequest } from '../../common/api/index.js';
+import { InputError } from '../../common/errors.js';
+import { compareTraces, type TraceSide } from '../../common/forensics/compare-traces.js';
+import type { AudioSource, ParityReport } from '../../common/report/report.js';
 import { readTrace } from '../../common/trace/read-trace.js';
+import { decodeWav } from '../../common/wav/decode-wav.js';
+import { downmixToMono } from '../../common/wav/downmix.js';
 
-/** Two `tts-parity-trace/1` texts (no audio) localised and reported as `parity compare-trace` does. */
-export async function compareTraceTexts(request: ImportTracesRequest & { createdAt: string }): Promise<{ report: ParityReport }> {
-  const a = { file: request.a.name, trace: readTrace(request.a.text, request.a.name) };
-  const b = { file: request.b.name, trace: readTrace(request.b.text, request.b.name) };
-  return { report: (await compareTraces(a, b, { createdAt: request.createdAt })) as unknown as ParityReport };
+export interface CompareTraceTextsTask {
+  kind: 'compare-traces';
+  a: ImportTracesRequest['a'];
+  b: ImportTracesRequest['b'];
+  /** The runs' WAVs as bytes (the host read any paths before); both or neither. */
+  wavA?: FileBytes;
+  wavB?: FileBytes;
+  maxLagMs: number;
+  createdAt: string;
+}
+
+/** Two `tts-parity-trace/1` texts, with their WAVs if given, localised and reported as `parity compare-trace` does. */
+export async function compareTraceTexts(task: CompareTraceTextsTask): Promise<{ report: ParityReport; a?: Audio; b?: Audio }> {
+  if ((task.wavA === undefined) !== (task.wavB === undefined)) {
+    throw new InputError(`give both runs' WAVs with the traces, or neither (got only ${(task.wavA ?? task.wavB)!.name})`);
+  }
+  const side = (trace: ImportTracesRequest['a'], wav: FileBytes | undefined): TraceSide => ({
+    file: trace.name,
+    trace: readTrace(trace.text, trace.name),
+    audio: wav === undefined ? undefined : monoOf(wav),
+  });
+  const a = side(task.a, task.wavA);
+  const b = side(task.b, task.wavB);
+  const report = (await compareTraces(a, b, { createdAt: task.createdAt, maxLagMs: task.maxLagMs })) as unknown as ParityReport;
+  if (!a.audio || !b.audio) return { report };
+  const audio = (s: { signal: Float32Array; source: AudioSource }): Audio => ({ sampleRate: s.source.sampleRate, samples: s.signal });
+  return { report, a: audio(a.audio), b: audio(b.audio) };
+}
+
+/** Read as `parity compare-trace --wav-a` reads a file: decoded, mixed to mono, the rule recorded. */
+function monoOf(wav: FileBytes): { signal: Float32Array; source: AudioSource } {
+  const decoded = decodeWav(wav.bytes, wav.name);
+  const mono = downmixToMono(decoded);
+  const source: AudioSource = { path: wav.name, sampleRate: decoded.sampleRate, channels: decoded.channels.length, format: decoded.format, downmix: mono.rule };
+  if (decoded.warnings.length) source.warnings = decoded.warnings;
+  return { signal: mono.signal, source };
 }

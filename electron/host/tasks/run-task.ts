@@ -1,6 +1,7 @@
-import type { CompareRequest, ImportTracesRequest, JobProgress, SynthesizeRequest } from '../../common/api/index.js';
+import type { CompareRequest, JobProgress, SynthesizeRequest } from '../../common/api/index.js';
 import { InputError } from '../../common/errors.js';
 import { compareWavBytes, type CompareWavBytesTask } from './compare-wav-bytes.js';
+import type { CompareTraceTextsTask } from './compare-trace-texts.js';
 import type { DrillTask } from './drill-task.js';
 
 export interface WorkerOptions {
@@ -22,7 +23,7 @@ export type WorkerTask =
   | { kind: 'info' }
   | { kind: 'synthesize'; request: SynthesizeRequest }
   | { kind: 'compare'; request: CompareRequest }
-  | ({ kind: 'compare-traces'; createdAt: string } & ImportTracesRequest)
+  | CompareTraceTextsTask
   | DrillTask;
 
 /**

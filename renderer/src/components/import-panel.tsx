@@ -1,5 +1,5 @@
 import { useRef } from 'react';
-import type { PickedFile } from '../store/history/classify-import.js';
+import { IMPORT_RULE, type PickedFile } from '../store/history/classify-import.js';
 import { historySelectors } from '../store/history/history-slice.js';
 import { useStoreApi, useStudio } from './store-context.js';
 
@@ -7,7 +7,7 @@ export async function readFiles(list: FileList | File[]): Promise<PickedFile[]> 
   return Promise.all([...list].map(async (f) => ({ name: f.name, bytes: new Uint8Array(await f.arrayBuffer()) })));
 }
 
-/** Open two WAVs (any engine) or two traces to compare without synthesis; dropping them anywhere works too. */
+/** Open two WAVs (any engine), two traces, or both, to compare without synthesis; dropping them anywhere works too. */
 export function ImportPanel() {
   const store = useStoreApi();
   const busy = useStudio(historySelectors.busy);
@@ -15,7 +15,9 @@ export function ImportPanel() {
   return (
     <section className="panel" aria-labelledby="import-title">
       <h2 id="import-title">Import</h2>
-      <p className="muted small-text">Two WAV files (A then B) or two tts-parity-trace/1 files; or drop them on the window.</p>
+      <p className="muted small-text" data-testid="import-rule">
+        {IMPORT_RULE} Or drop them on the window.
+      </p>
       <input
         ref={input}
         id="import-files"

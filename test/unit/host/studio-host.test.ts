@@ -78,4 +78,26 @@ describe('StudioHost history through the worker', () => {
     expect(existsSync(join(dataDir, 'history', ok.historyId, 'report.json'))).toBe(true);
     await rm(dataDir, { recursive: true });
   });
+
+  it('imports two traces with their WAVs as one comparison (localisation and audio metrics), kept across a restart', async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'studio-host-'));
+    const { studio } = newHost();
+    const header = '{"schema":"tts-parity-trace/1","engine":"hand","q":1,"frameRate":12.5,"sampleRate":24000}';
+    const step = (n: number) => `{"step":${n},"logits":{"mean":1,"std":2,"min":-5,"max":9,"argmax":4,"top5":[{"id":4,"logit":9}]},"codes":[4]}`;
+    const text = [header, step(1), step(2)].join('\n') + '\n';
+    const traces = { a: { name: 'a.jsonl', text }, b: { name: 'b.jsonl', text } };
+    await expect(studio.importTraces({ ...traces, wavA: { name: 'a.wav', bytes: tone(0.5) } })).rejects.toThrow(/both runs' WAVs.*only a\.wav/);
+    const result = await studio.importTraces({ ...traces, wavA: { name: 'a.wav', bytes: tone(0.5) }, wavB: { name: 'b.wav', bytes: tone(0.25) } });
+    const report = result.report as typeof result.report & { kind: string; divergence: { audioCompared: boolean } };
+    expect(report.kind).toBe('traces');
+    expect(report.divergence.audioCompared).toBe(true);
+    // B is A at half amplitude.
+    expect(report.metrics.bitIdentical).toBe(false);
+    expect(report.sources).toMatchObject({ a: { path: 'a.wav', sampleRate: 24000 }, b: { path: 'b.wav' } });
+    expect(result.a?.samples.length).toBe(12000);
+    const reopened = await newHost().studio.openHistory({ id: result.historyId });
+    expect(reopened.b?.samples.length).toBe(12000);
+    expect(reopened.report).toMatchObject({ kind: 'traces', verdict: report.verdict });
+    await rm(dataDir, { recursive: true });
+  });
 });

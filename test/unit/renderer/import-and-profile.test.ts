@@ -20,6 +20,36 @@ describe('import classification (pure)', () => {
     expect(one.ok ? '' : one.message).toContain('a.wav');
     expect(classifyImport([])).toMatchObject({ ok: false, message: expect.stringContaining('none') });
   });
+
+  it('one WAV alone says a second WAV is needed and how to give it', () => {
+    const one = classifyImport([file('run.wav')]);
+    if (one.ok) throw new Error('one WAV was accepted');
+    expect(one.message).toBe('Only one WAV file (run.wav): a comparison needs a second WAV for B.');
+    expect(one.hint).toMatch(/^Pick or drop both WAVs together/);
+    // With two traces, one WAV is refused too (the audio is compared only when both runs have it).
+    const withTraces = classifyImport([file('a.jsonl'), file('b.jsonl'), file('a.wav')]);
+    expect(withTraces).toMatchObject({ ok: false, message: expect.stringContaining('second WAV'), hint: expect.stringContaining('both runs’ WAVs or none') });
+  });
+
+  it('two traces and two WAVs are one comparison; WAVs pair with the trace of the same name, in any order', () => {
+    const mixed = classifyImport([file('dir/b.wav'), file('a.jsonl', 'A'), file('dir/A.wav'), file('b.jsonl', 'B')]);
+    expect(mixed).toMatchObject({ ok: true, kind: 'traces', a: { name: 'a.jsonl', text: 'A' }, b: { name: 'b.jsonl', text: 'B' }, wavA: { name: 'dir/A.wav' }, wavB: { name: 'dir/b.wav' } });
+    // Names that do not match: the first WAV goes with the first trace.
+    const byOrder = classifyImport([file('ref.jsonl'), file('x.wav'), file('new.jsonl'), file('y.wav')]);
+    expect(byOrder).toMatchObject({ ok: true, kind: 'traces', a: { name: 'ref.jsonl' }, b: { name: 'new.jsonl' }, wavA: { name: 'x.wav' }, wavB: { name: 'y.wav' } });
+    // Half a match is no match: order decides.
+    const half = classifyImport([file('a.jsonl'), file('b.jsonl'), file('b.wav'), file('c.wav')]);
+    expect(half).toMatchObject({ wavA: { name: 'b.wav' }, wavB: { name: 'c.wav' } });
+    expect(classifyImport([file('a.jsonl'), file('b.jsonl')])).not.toHaveProperty('wavA');
+  });
+
+  it('other mixes are refused with the counts and the rule', () => {
+    const three = classifyImport([file('a.jsonl'), file('a.wav'), file('b.wav'), file('c.wav')]);
+    if (three.ok) throw new Error('three WAVs were accepted');
+    expect(three.message).toContain('got 3 WAV and 1 trace file(s): a.jsonl, a.wav, b.wav, c.wav');
+    expect(three.hint).toMatch(/same name \(a\.jsonl ↔ a\.wav\)/);
+    expect(classifyImport([file('a.jsonl'), file('b.wav'), file('c.wav')])).toMatchObject({ ok: false });
+  });
 });
 
 describe('profile suggestions (pure)', () => {

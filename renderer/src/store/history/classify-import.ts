@@ -4,28 +4,50 @@ export interface PickedFile {
   bytes: Uint8Array;
 }
 
+interface TraceText {
+  name: string;
+  text: string;
+}
+
 export type ImportPlan =
   | { ok: true; kind: 'wavs'; a: PickedFile; b: PickedFile }
-  | { ok: true; kind: 'traces'; a: { name: string; text: string }; b: { name: string; text: string } }
+  | { ok: true; kind: 'traces'; a: TraceText; b: TraceText; wavA?: PickedFile; wavB?: PickedFile }
   | { ok: false; message: string; hint: string };
 
+/** The rule, shown in the import panel's hint and in the refusals. */
+export const IMPORT_RULE =
+  'Two WAV files (A then B), two tts-parity-trace/1 files (A then B), or both traces with their two WAVs: each WAV goes with the trace of the same name (a.jsonl ↔ a.wav), otherwise the first WAV goes with the first trace.';
+
 const isTrace = (f: PickedFile) => /\.(jsonl|ndjson|trace|json)$/i.test(f.name);
+const stem = (name: string) => (name.split(/[\\/]/).pop() ?? name).replace(/\.[^.]*$/, '').toLowerCase();
+const names = (files: PickedFile[]) => (files.length === 0 ? 'none' : files.map((f) => f.name).join(', '));
 
 /**
- * What to do with the picked files: two traces are compared step by step; anything else must be two
- * audio files, sent to the host as WAVs (its decoder names what is wrong with a file that is not one).
+ * What to do with the picked files, in the order given: two traces are compared step by step (with
+ * their WAVs, the audio too); anything that is not a trace must be audio, sent to the host as a WAV
+ * (its decoder names what is wrong with a file that is not one).
  */
 export function classifyImport(files: PickedFile[]): ImportPlan {
   const traces = files.filter(isTrace);
   const audio = files.filter((f) => !isTrace(f));
-  if (audio.length === 2) return { ok: true, kind: 'wavs', a: audio[0], b: audio[1] };
-  if (audio.length === 0 && traces.length === 2) {
+  if (audio.length === 1) {
+    return {
+      ok: false,
+      message: `Only one WAV file (${audio[0].name}): a comparison needs a second WAV for B.`,
+      hint: `Pick or drop both WAVs together (hold Ctrl or Shift to select two).${traces.length > 0 ? ' With traces, give both runs’ WAVs or none.' : ''} ${IMPORT_RULE}`,
+    };
+  }
+  if (audio.length === 2 && traces.length === 0) return { ok: true, kind: 'wavs', a: audio[0], b: audio[1] };
+  if (traces.length === 2 && (audio.length === 0 || audio.length === 2)) {
     const text = (f: PickedFile) => ({ name: f.name, text: new TextDecoder().decode(f.bytes) });
-    return { ok: true, kind: 'traces', a: text(traces[0]), b: text(traces[1]) };
+    const plan = { ok: true as const, kind: 'traces' as const, a: text(traces[0]), b: text(traces[1]) };
+    if (audio.length === 0) return plan;
+    const swapped = stem(audio[0].name) === stem(traces[1].name) && stem(audio[1].name) === stem(traces[0].name);
+    return { ...plan, wavA: swapped ? audio[1] : audio[0], wavB: swapped ? audio[0] : audio[1] };
   }
   return {
     ok: false,
-    message: `Import needs two WAV files (A then B) or two trace files; got ${files.length === 0 ? 'none' : files.map((f) => f.name).join(', ')}.`,
-    hint: 'Select or drop exactly two WAV files, or two tts-parity-trace/1 (.jsonl) files.',
+    message: `Import needs two WAV files, two trace files, or two traces with their two WAVs; got ${audio.length} WAV and ${traces.length} trace file(s): ${names(files)}.`,
+    hint: IMPORT_RULE,
   };
 }

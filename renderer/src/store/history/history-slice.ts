@@ -58,8 +58,11 @@ export const createHistorySlice =
           get().notify('error', plan.message, plan.hint);
           return;
         }
-        await guard('Import', 'Choose two WAV files (PCM 8–32 bit or float), or two tts-parity-trace/1 files.', async () => {
-          const result = plan.kind === 'wavs' ? await studio.importWavs({ a: plan.a, b: plan.b }) : await studio.importTraces({ a: plan.a, b: plan.b });
+        await guard('Import', 'Choose two WAV files (PCM 8–32 bit or float), two tts-parity-trace/1 files, or both traces with their WAVs.', async () => {
+          const result =
+            plan.kind === 'wavs'
+              ? await studio.importWavs({ a: plan.a, b: plan.b })
+              : await studio.importTraces({ a: plan.a, b: plan.b, ...(plan.wavA && plan.wavB ? { wavA: plan.wavA, wavB: plan.wavB } : {}) });
           get().showComparison(result);
           await get().loadHistory();
         });
