@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Audio, ComparisonResult, HistoryEntry } from '../common/api/index.js';
 import { AbxSession, HistoryEntry as HistoryEntrySchema, HistoryId } from '../common/api/index.js';
 import { InputError } from '../common/errors.js';
+import { DrillReport } from '../common/report/drill.js';
 import { ParityReport } from '../common/report/report.js';
 import { stringifyReport } from '../common/report/json-number.js';
 import { decodeWav } from '../common/wav/decode-wav.js';
@@ -70,16 +71,26 @@ export class HistoryStore {
   async open(id: string): Promise<ComparisonResult> {
     const dir = this.dirOf(id);
     const report = ParityReport.parse(JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')));
-    const abx = await readAbx(join(dir, 'abx.json'));
-    return { historyId: id, report, a: await readAudio(join(dir, 'a.wav')), b: await readAudio(join(dir, 'b.wav')), ...(abx ? { abx } : {}) };
+    const abx = await readOptional(join(dir, 'abx.json'), AbxSession);
+    const drill = await readOptional(join(dir, 'drill.json'), DrillReport);
+    return {
+      historyId: id,
+      report,
+      a: await readAudio(join(dir, 'a.wav')),
+      b: await readAudio(join(dir, 'b.wav')),
+      ...(abx ? { abx } : {}),
+      ...(drill ? { drill } : {}),
+    };
   }
 
-  /** Keeps the latest ABX session beside the entry; written to a temporary name and renamed (atomic). */
+  /** Keeps the latest ABX session beside the entry (atomic: a reader sees the old file or the new). */
   async saveAbx(id: string, session: AbxSession): Promise<void> {
-    const dir = this.dirOf(id);
-    const temp = join(dir, `.abx-${randomBytes(3).toString('hex')}.tmp`);
-    await writeFile(temp, JSON.stringify(session, null, 2));
-    await rename(temp, join(dir, 'abx.json'));
+    await writeAtomic(this.dirOf(id), 'abx.json', JSON.stringify(session, null, 2));
+  }
+
+  /** Keeps the latest drill-down beside the entry, non-finite numbers as strings like report.json (atomic). */
+  async saveDrill(id: string, drill: DrillReport): Promise<void> {
+    await writeAtomic(this.dirOf(id), 'drill.json', stringifyReport(drill));
   }
 
   async delete(id: string): Promise<boolean> {
@@ -99,11 +110,18 @@ export class HistoryStore {
   }
 }
 
-async function readAbx(path: string): Promise<AbxSession | undefined> {
+/** Written to a temporary name and renamed over the old file, so a crash never leaves half a file. */
+async function writeAtomic(dir: string, name: string, text: string): Promise<void> {
+  const temp = join(dir, `.${name}-${randomBytes(3).toString('hex')}.tmp`);
+  await writeFile(temp, text);
+  await rename(temp, join(dir, name));
+}
+
+async function readOptional<T>(path: string, schema: { parse(value: unknown): T }): Promise<T | undefined> {
   if (!existsSync(path)) return undefined;
-  // A damaged abx.json loses the blind-test record only, never the comparison.
+  // A damaged side file (ABX session, drill-down) loses that record only, never the comparison.
   try {
-    return AbxSession.parse(JSON.parse(await readFile(path, 'utf8')));
+    return schema.parse(JSON.parse(await readFile(path, 'utf8')));
   } catch {
     return undefined;
   }

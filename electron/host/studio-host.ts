@@ -182,7 +182,9 @@ export class StudioHost implements StudioHandlers {
       throw new InputError(`history entry ${id} is not a synthesized A/B comparison (no settings to re-run): only those can be drilled into`, id);
     }
     const task: DrillTask = { kind: 'drill', rerun: report.rerun, divergence: { firstStep: report.divergence.firstStep, stage: report.divergence.stage } };
-    return (await this.runInternal(`drill-down of ${id}`, task)) as DrillReport;
+    const drill = (await this.runInternal(`drill-down of ${id}`, task)) as DrillReport;
+    await this.history.saveDrill(id, drill);
+    return drill;
   }
 
   private runInternal(what: string, task: unknown, transfer: ArrayBuffer[] = []): Promise<unknown> {

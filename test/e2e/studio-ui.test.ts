@@ -212,7 +212,7 @@ describe('studio UI in Chromium (browser mode)', () => {
     expect(existsSync(join(dir, 'report.json'))).toBe(true);
   }, 30_000);
 
-  it('reopens a comparison from history after a server restart, with its ABX result, and deletes one', async () => {
+  it('reopens a comparison from history after a server restart, with its ABX and drill-down results, and deletes one', async () => {
     await page.close();
     await served.stop();
     served = await serveWithData(dataDir);
@@ -229,6 +229,8 @@ describe('studio UI in Chromium (browser mode)', () => {
     // The OS asks for dark: the studio follows (prefers-color-scheme).
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.getByRole('tab', { name: 'Step trace' }).click();
+    // The drill-down run before the restart was saved with the entry.
+    expect(await page.getByTestId('drill-lines').textContent()).toMatch(/^Drill-down: input inputs_embeds \(audio feedback[^)]*\) differs at step 8 \(talker\)/);
     // A string, not a function: this file is type-checked without the DOM library.
     expect(await page.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--bg').trim()")).toBe('#15191e');
     await page.screenshot({ path: `${SHOTS}/ui-dark-1920.png` });

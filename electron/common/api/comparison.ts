@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DrillReport } from '../report/drill.js';
 import { ParityReport } from '../report/report.js';
 import { AbxSession } from './abx.js';
 import { Audio, FileInput, HistoryId, ProfileText, PromptText, Sampling, Seed } from './primitives.js';
@@ -21,6 +22,8 @@ export const ComparisonResult = z.object({
   b: Audio.optional(),
   /** The last ABX blind test saved with this comparison. */
   abx: AbxSession.optional(),
+  /** The last drill-down into the first divergent step, saved with this comparison. */
+  drill: DrillReport.optional(),
 });
 export type ComparisonResult = z.infer<typeof ComparisonResult>;
 

@@ -48,4 +48,18 @@ describe('drill slice', () => {
     expect(drillSelectors.status(store.getState())).toBe('failed');
     expect(drillSelectors.error(store.getState())).toBe('engine gone');
   });
+
+  it('a drill saved with the history entry is shown when the comparison is reopened; a new drill replaces it', async () => {
+    const fresh = { ...report, summary: 'step 8 (talker): drilled again' };
+    const store = createStudioStore({ drillHistory: async () => fresh } as unknown as StudioApi);
+    store.getState().showComparison({ ...diverged('20250101-000000-ffffff'), drill: report });
+    expect(drillSelectors.status(store.getState())).toBe('done');
+    expect(drillSelectors.lines(store.getState())?.[0]).toBe(`Drill-down: ${report.summary}`);
+    await store.getState().drillCurrent();
+    expect(drillSelectors.lines(store.getState())?.[0]).toBe('Drill-down: step 8 (talker): drilled again');
+    // Another entry without a saved drill shows none.
+    store.getState().showComparison(diverged('20250101-000000-abcabc'));
+    expect(drillSelectors.status(store.getState())).toBeUndefined();
+    expect(drillSelectors.lines(store.getState())).toBeUndefined();
+  });
 });

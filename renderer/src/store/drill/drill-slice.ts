@@ -45,7 +45,13 @@ interface Drillable {
 // The same array for the same report: a fresh one per call would re-render forever (see memo.ts).
 const linesOf = memoByRef((report: DrillReport) => drillLines(report));
 const drillable = (s: StudioState): Drillable => (s.comparison?.report ?? {}) as Drillable;
-const current = (s: StudioState): DrillState | undefined => (s.drill && s.drill.historyId === s.comparison?.historyId ? s.drill : undefined);
+/** This session's drill of the comparison on screen, else the one saved with it in history. */
+const current = (s: StudioState): DrillState | undefined => {
+  const comparison = s.comparison;
+  if (!comparison) return undefined;
+  if (s.drill?.historyId === comparison.historyId) return s.drill;
+  return comparison.drill ? { historyId: comparison.historyId, status: 'done', report: comparison.drill } : undefined;
+};
 
 export const drillSelectors = {
   /** A synthesized comparison (it has settings to re-run) with a divergent step. */
