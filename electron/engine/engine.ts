@@ -60,7 +60,7 @@ export class Engine {
       codebooks: m.codebooks,
       codebookSize: m.codebookSize,
       framesPerChar: m.text.framesPerChar,
-      maxTextBytes: m.text.maxBytes,
+      tokenizer: this.bundle.tokenizer.info,
       maxFrames: m.maxFrames,
       talker: dec(m.talker),
       codePredictor: dec(m.codePredictor),

@@ -65,6 +65,7 @@ export async function makePlan(
   const fallback = opened.find((s) => s.fallback)?.fallback;
   return {
     manifest: m,
+    tokenizer: bundle.tokenizer,
     profile,
     talker: runner(0, talkerShape, profile.cache === 'recompute' ? 'recompute' : profile.preset),
     codePredictor: runner(1, cpShape, profile.preset),

@@ -8,6 +8,7 @@ import type { StepRecord } from '../common/trace/step-record.js';
 import { numericsTotals } from '../common/trace/numerics-totals.js';
 import type { BundleManifest } from './bundle/manifest.js';
 import type { FeedTap } from './drill/feed-tap.js';
+import type { TextTokenizer } from './bundle/text-tokenizer.js';
 import type { OrtSession } from './ort-session.js';
 import { predictCodes } from './run/code-predictor-loop.js';
 import type { DecoderRunner } from './run/decoder-runners.js';
@@ -20,6 +21,7 @@ import type { SynthesisOptions, SynthesisRequest, SynthesisResult } from './type
 /** Everything one profile needs, prepared by the Engine from its session pool. */
 export interface SynthesisPlan {
   manifest: BundleManifest;
+  tokenizer: TextTokenizer;
   profile: ExecutionProfile;
   talker: DecoderRunner;
   codePredictor: DecoderRunner;
@@ -45,7 +47,7 @@ export async function synthesizeWith(plan: SynthesisPlan, req: SynthesisRequest,
   const m = plan.manifest;
   const q = m.codebooks;
   if (!Number.isSafeInteger(req.seed) || req.seed < 0) throw new InputError(`seed: expected an integer in [0, 2^53), found ${req.seed}`, 'seed');
-  const { ids, frames } = tokenizeText(req.text, m);
+  const { ids, frames } = tokenizeText(req.text, m, plan.tokenizer);
   const checkAbort = (): void => {
     if (opts.signal?.aborted) throw new CancelledError(`synthesis cancelled before step ${steps.length + 1} of ${frames}`);
   };

@@ -3,6 +3,7 @@ import type { ExecutionProfile } from '../common/profile/types.js';
 import type { SamplingParams } from '../common/sampling/types.js';
 import type { StageCounts, StepRecord } from '../common/trace/step-record.js';
 import type { FeedRecorder } from './drill/feed-tap.js';
+import type { TokenizerInfo } from './bundle/text-tokenizer.js';
 
 export interface SynthesisRequest {
   text: string;
@@ -75,7 +76,8 @@ export interface BundleInfo {
   codebooks: number;
   codebookSize: number;
   framesPerChar: number;
-  maxTextBytes: number;
+  /** The text tokenizer (byte-level or a tokenizer.json) and the text limit it counts in. */
+  tokenizer: TokenizerInfo;
   maxFrames: number;
   talker: { layers: number; heads: number; kvHeads: number; headDim: number; hidden: number; maxPositions: number; exports: string[] };
   codePredictor: { layers: number; heads: number; kvHeads: number; headDim: number; hidden: number; maxPositions: number; exports: string[] };

@@ -13,7 +13,7 @@ function describe(info: BundleInfo): string {
     `sha256 ${info.hash}`,
     ...(info.description ? [info.description] : []),
     `audio: ${info.sampleRate} Hz, ${info.frameRate} frames/s, ${info.codebooks} codebooks × ${info.codebookSize} codes`,
-    `text: byte-level, at most ${info.maxTextBytes} UTF-8 bytes, ${info.framesPerChar} frames per character, at most ${info.maxFrames} frames`,
+    `text: ${info.tokenizer.summary}; at most ${info.tokenizer.limit} ${info.tokenizer.unit}, ${info.framesPerChar} frames per character, at most ${info.maxFrames} frames`,
     `talker: ${dec(info.talker)}`,
     `code predictor: ${dec(info.codePredictor)}`,
     `vocoder: chunks of ${info.vocoder.chunkFrames} frames with ${info.vocoder.leftContextFrames} frames of left context; exports ${info.vocoder.exports.join(', ')}`,

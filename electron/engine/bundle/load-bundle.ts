@@ -3,18 +3,21 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { BundleError } from '../../common/errors.js';
 import { checkExportAgainstContract } from './check-tensors.js';
-import { BundleManifest, type NetworkExport } from './manifest.js';
+import { BundleManifest, maxTextPositions, type NetworkExport } from './manifest.js';
+import { loadTextTokenizer, type TextTokenizer } from './text-tokenizer.js';
 import { codePredictorContract, embedContract, talkerContract, vocoderContract, type Contract } from './tensor-contract.js';
 
 export interface LoadedBundle {
   dir: string;
   manifest: BundleManifest;
-  /** sha256 over bundle.json and every model file (name and bytes, in name order), hex. */
+  /** sha256 over bundle.json, every model file (name and bytes, in name order), then a tokenizer.json if any; hex. */
   hash: string;
   /** Model bytes by file name. */
   files: Map<string, Uint8Array>;
   /** Every export with its label ("talker eager-fp32") and the contract it must meet. */
   exports: { label: string; exp: NetworkExport }[];
+  /** The text tokenizer bundle.json names (byte-level or a tokenizer.json), checked against the text embedding. */
+  tokenizer: TextTokenizer;
 }
 
 /** Reads and checks `bundle.json` and reads every model file it names; sessions are opened later. */
@@ -68,7 +71,9 @@ export async function loadBundle(dirArg: string): Promise<LoadedBundle> {
     }
     hash.update(name).update(files.get(name) as Uint8Array);
   }
-  return { dir, manifest: m, hash: hash.digest('hex'), files, exports };
+  const { tokenizer, file } = await loadTextTokenizer(dir, m, manifestPath);
+  if (file) hash.update(file.name).update(file.bytes);
+  return { dir, manifest: m, hash: hash.digest('hex'), files, exports, tokenizer };
 }
 
 const presetOf = (key: string): 'eager' | 'graph' => (key.startsWith('graph') ? 'graph' : 'eager');
@@ -86,6 +91,10 @@ function checkConsistency(m: BundleManifest, where: string): void {
   if (m.codePredictor.maxPositions < m.codebooks) fail(`codePredictor.maxPositions (${m.codePredictor.maxPositions}) must be at least codebooks (${m.codebooks})`);
   if (m.specialCodes.eos >= m.talker.vocab) fail(`specialCodes.eos (${m.specialCodes.eos}) must be a talker logit index (< talker.vocab ${m.talker.vocab})`);
   if (m.specialCodes.bos >= m.embed.codecRowsPerCodebook) fail(`specialCodes.bos (${m.specialCodes.bos}) must be a codec row (< embed.codecRowsPerCodebook ${m.embed.codecRowsPerCodebook})`);
-  const need = 1 + m.text.maxBytes + m.maxFrames;
-  if (need > m.talker.maxPositions) fail(`talker.maxPositions (${m.talker.maxPositions}) must hold 1 + text.maxBytes + maxFrames = ${need}`);
+  const textRows = m.embed.codecRowOffset;
+  if (m.text.bos !== undefined && m.text.bos >= textRows) fail(`text.bos (${m.text.bos}) must be a text embedding row (< embed.codecRowOffset ${textRows})`);
+  if (m.text.tokenizer === 'byte' && textRows < 256) fail(`embed.codecRowOffset (${textRows}) must be at least 256: byte-level text ids are 0..255`);
+  const need = maxTextPositions(m.text) + m.maxFrames;
+  const terms = m.text.tokenizer === 'byte' ? '1 + text.maxBytes' : m.text.bos === undefined ? 'text.maxTokens' : '1 + text.maxTokens';
+  if (need > m.talker.maxPositions) fail(`talker.maxPositions (${m.talker.maxPositions}) must hold ${terms} + maxFrames = ${need}`);
 }

@@ -38,6 +38,39 @@ const DecoderSizes = {
 const ExportKey = z.string().regex(/^(eager|graph)-(fp32|fp16)(-fp16-overflow)?$/, 'expected <eager|graph>-<fp32|fp16>[-fp16-overflow]');
 const Exports = z.record(ExportKey, NetworkExport).refine((e) => 'eager-fp32' in e, { message: 'an "eager-fp32" export is required' });
 
+/** Byte-level text: the UTF-8 bytes (ids 0..255) after `bos`. */
+const ByteText = z.strictObject({
+  tokenizer: z.literal('byte'),
+  /** Token id prepended to the UTF-8 bytes. */
+  bos: z.number().int().nonnegative(),
+  framesPerChar: z.number().positive(),
+  /** Longest accepted text, in UTF-8 bytes. */
+  maxBytes: z.number().int().positive(),
+});
+
+/** Text tokenized by a Hugging Face `tokenizer.json` in the bundle folder. */
+const TokenizerJsonText = z.strictObject({
+  tokenizer: z.literal('tokenizer.json'),
+  /** Path of the tokenizer.json, relative to the bundle folder. */
+  file: z.string().min(1),
+  /** Run the tokenizer's post-processor (e.g. a TemplateProcessing adding its own BOS/EOS); default false. */
+  addSpecialTokens: z.boolean().optional(),
+  /** Token id prepended to the tokenizer's ids; leave it out when the post-processor adds one. */
+  bos: z.number().int().nonnegative().optional(),
+  framesPerChar: z.number().positive(),
+  /** Longest accepted text, in tokens as the tokenizer gives them (without `bos`). */
+  maxTokens: z.number().int().positive(),
+});
+
+/** `text.tokenizer` picks the kind; old manifests (`"byte"`) read as before. */
+export const TextSection = z.discriminatedUnion('tokenizer', [ByteText, TokenizerJsonText]);
+export type TextSection = z.infer<typeof TextSection>;
+
+/** Longest prefill the talker sees for text: `bos` (if any) plus the longest accepted text. */
+export function maxTextPositions(text: TextSection): number {
+  return text.tokenizer === 'byte' ? 1 + text.maxBytes : (text.bos === undefined ? 0 : 1) + text.maxTokens;
+}
+
 export const BundleManifest = z.strictObject({
   format: z.literal(BUNDLE_FORMAT),
   name: z.string().min(1),
@@ -50,14 +83,7 @@ export const BundleManifest = z.strictObject({
   codebookSize: z.number().int().positive(),
   /** EOS is talker logit index `eos`; BOS fills the audio-feedback buffer before the first frame. */
   specialCodes: z.strictObject({ eos: z.number().int().nonnegative(), bos: z.number().int().nonnegative() }),
-  text: z.strictObject({
-    tokenizer: z.literal('byte'),
-    /** Token id prepended to the UTF-8 bytes (ids 0..255). */
-    bos: z.number().int().nonnegative(),
-    framesPerChar: z.number().positive(),
-    /** Longest accepted text, in UTF-8 bytes. */
-    maxBytes: z.number().int().positive(),
-  }),
+  text: TextSection,
   /** EOS is forced here even if the text asks for more. */
   maxFrames: z.number().int().positive(),
   embed: z.strictObject({

@@ -89,7 +89,7 @@ export async function exportNativeFixture(bundleDir: string, outDir: string, sta
     ['weights.txt', index.join('\n') + '\n'],
     ['config.txt', configLines(model.config)],
   ];
-  const { ids, frames } = tokenizeText(FIXTURE_TEXT, bundle.manifest);
+  const { ids, frames } = tokenizeText(FIXTURE_TEXT, bundle.manifest, bundle.tokenizer);
   files.push(['prompt.txt', `text ${FIXTURE_TEXT}\nframes ${frames}\nstale_step ${staleStep}\nids ${ids.join(' ')}\n`]);
 
   const pool = new SessionPool(bundle);

@@ -29,7 +29,7 @@ export async function synthesizeNative(runner: NativeRunner, req: SynthesisReque
   checkNativeProfile(req.profile, req.sampling);
   const m = runner.bundle.manifest;
   const q = m.codebooks;
-  const { ids, frames } = tokenizeText(req.text, m);
+  const { ids, frames } = tokenizeText(req.text, m, runner.bundle.tokenizer);
   const stale = req.profile.faults.find((f) => f.kind === 'stale-feedback');
   const session = runner.session(req.profile.preset, stale?.kind === 'stale-feedback' ? stale.step : 0);
   const out = stepOutput(q, m.talker.vocab, m.talker.hidden, m.codebookSize);

@@ -1,6 +1,6 @@
 import { BundleError } from '../../common/errors.js';
 import type { LoadedBundle } from '../bundle/load-bundle.js';
-import type { BundleManifest, DecoderManifest, NetworkExport } from '../bundle/manifest.js';
+import { maxTextPositions, type BundleManifest, type DecoderManifest, type NetworkExport } from '../bundle/manifest.js';
 import { OnnxInitializers, type FloatTensor } from './onnx-initializers.js';
 
 export interface NativeDecoderDims {
@@ -148,7 +148,7 @@ export function readNativeModel(bundle: LoadedBundle): NativeModel {
     bos: m.specialCodes.bos,
     codecRowOffset: m.embed.codecRowOffset,
     codecRowsPerCodebook: rowsPer,
-    maxTextTokens: m.text.maxBytes + 1,
+    maxTextTokens: maxTextPositions(m.text),
     maxFrames: m.maxFrames,
     talker,
     codePredictor,

@@ -29,7 +29,7 @@ describe('weight hand-over from the bundle ONNX initializers', () => {
     // Constants read from the graph's own nodes: f0 range and RMSNorm eps (float32 of 1e-6).
     expect([config.f0Min, config.f0Range]).toEqual([DEMO.vocoder.f0Min, DEMO.vocoder.f0Max - DEMO.vocoder.f0Min]);
     expect(config.talker.eps).toBe(Math.fround(1e-6));
-    expect(config.maxTextTokens).toBe(m.text.maxBytes + 1);
+    expect(config.maxTextTokens).toBe(1 + DEMO.maxTextBytes); // BOS + the demo's byte limit
 
     // 4 talker layers x 9 + norm + rope + lm_head; 2 code-predictor layers x 9 + norm + rope + lm_heads;
     // 2 embedding tables; vocoder: table + 3 convs x 2 + head x 2 + rolloff, omega, ramp.
