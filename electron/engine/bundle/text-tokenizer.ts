@@ -45,10 +45,13 @@ function byteTokenizer(text: Extract<TextSection, { tokenizer: 'byte' }>): TextT
  * `ids` holds undefined for a token outside the vocabulary when the model has no unk_token.
  */
 interface HfTokenizer {
-  encode(text: string, options: { add_special_tokens: boolean }): { ids: (number | undefined)[]; tokens: string[] };
-  get_vocab(withAddedTokens: boolean): Map<string, number>;
+  encode(text: string, options: { add_special_tokens: boolean }): { ids: (number | undefined)[]; tokens: (string | undefined)[] };
+  /** Vocabulary and added tokens, token -> id (get_vocab walks the id array, holes included). */
+  model: { tokens_to_ids: Map<string, number> };
 }
 const HfTokenizerClass = Tokenizer as new (tokenizerJson: object, tokenizerConfig: object) => HfTokenizer;
+
+const MODEL_TYPES = ['BPE', 'WordPiece', 'Unigram'];
 
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
@@ -77,6 +80,12 @@ export async function loadTextTokenizer(dir: string, m: BundleManifest, manifest
   } catch (error) {
     return fail(`tokenizer.json is not valid JSON: ${errorText(error)}`);
   }
+  const model = (json as { model?: { type?: unknown } } | null)?.model?.type;
+  // Any other type (WordLevel included) falls to the library's "Legacy" model, whose ids differ from the Rust library's.
+  if (typeof model !== 'string' || !MODEL_TYPES.includes(model)) {
+    const found = model === undefined ? 'missing' : JSON.stringify(model);
+    return fail(`model.type is ${found}; @huggingface/tokenizers 0.2 reads ${MODEL_TYPES.join(', ')} as the Rust library does`);
+  }
   let lib: HfTokenizer;
   try {
     lib = new HfTokenizerClass(json as object, {});
@@ -84,7 +93,7 @@ export async function loadTextTokenizer(dir: string, m: BundleManifest, manifest
   } catch (error) {
     return fail(`@huggingface/tokenizers refuses this tokenizer.json: ${errorText(error)}`);
   }
-  const vocab = lib.get_vocab(true);
+  const vocab = lib.model.tokens_to_ids;
   if (vocab.size === 0) fail('the tokenizer has an empty vocabulary');
   const rows = m.embed.codecRowOffset;
   let top: [string, number] = ['', -1];
@@ -95,16 +104,14 @@ export async function loadTextTokenizer(dir: string, m: BundleManifest, manifest
         `found id ${top[1]} ("${top[0]}") in a vocabulary of ${vocab.size} tokens`,
     );
   }
-  const model = (json as { model?: { type?: unknown } }).model?.type;
-  const modelName = typeof model === 'string' ? model : 'untyped';
   const special = text.addSpecialTokens ? 'special tokens added by its post-processor' : 'no special tokens added';
   const bos = text.bos === undefined ? 'no BOS' : `BOS ${text.bos} prepended`;
   const info: TokenizerInfo = {
     kind: 'tokenizer.json',
     file: text.file,
-    model: modelName,
+    model: model,
     vocabSize: vocab.size,
-    summary: `tokenizer.json: ${text.file} (${modelName}, ${vocab.size} tokens, ${special}, ${bos})`,
+    summary: `tokenizer.json: ${text.file} (${model}, ${vocab.size} tokens, ${special}, ${bos})`,
     limit: text.maxTokens,
     unit: 'tokens',
     limitField: 'text.maxTokens',
@@ -112,7 +119,10 @@ export async function loadTextTokenizer(dir: string, m: BundleManifest, manifest
   const encode = (s: string): number[] => {
     const { ids, tokens } = lib.encode(s, { add_special_tokens: text.addSpecialTokens ?? false });
     const bad = ids.findIndex((id) => !Number.isInteger(id));
-    if (bad >= 0) throw new InputError(`text: "${tokens[bad]}" has no id in ${text.file} (not in its vocabulary, and it has no unk_token)`, 'text');
+    if (bad >= 0) {
+      const piece = typeof tokens[bad] === 'string' ? `"${tokens[bad]}"` : `token ${bad + 1}`;
+      throw new InputError(`text: ${piece} has no id in ${text.file} (not in its vocabulary, and the tokenizer has no unk_token)`, 'text');
+    }
     return ids as number[];
   };
   return { tokenizer: { info, encode }, file: { name: text.file, bytes } };
