@@ -2,6 +2,7 @@ import { constants, type Stats } from 'node:fs';
 import { access, mkdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from '../common/errors.js';
+import { trackTemporary, untrackTemporary } from '../host/fixture/pending-temporaries.js';
 
 /** One file a command writes: the flag that named it (for messages), its path and its bytes. */
 export interface OutputFile {
@@ -118,6 +119,7 @@ export async function writeOutputFiles(files: OutputFile[], policy: OutputPolicy
         await mkdir(dirname(target), { recursive: true });
         const temp = join(dirname(target), `.${basename(target)}.tmp-${process.pid}`);
         temps.push(temp);
+        trackTemporary(temp);
         await writeFile(temp, file.data);
       } catch (error) {
         throw new InputError(`${file.flag} ${file.path}: cannot write (${reason(error)})`, file.path);
@@ -132,5 +134,6 @@ export async function writeOutputFiles(files: OutputFile[], policy: OutputPolicy
     }
   } finally {
     await Promise.all(temps.map((t) => rm(t, { force: true }).catch(() => undefined)));
+    for (const t of temps) untrackTemporary(t);
   }
 }

@@ -1,26 +1,62 @@
-import type { ComparisonResult } from '../common/api/index.js';
+import type { Audio, ComparisonResult } from '../common/api/index.js';
 import { InputError } from '../common/errors.js';
+import { ComparisonReport, type ComparisonSide } from '../common/report/comparison-report.js';
 import { stringifyReport } from '../common/report/json-number.js';
 import { reportMarkdown } from '../common/report/report-markdown.js';
+import { TRACE_SCHEMA } from '../common/trace/trace-format.js';
+import { writeTrace } from '../common/trace/write-trace.js';
+import { TOOL_NAME, TOOL_VERSION } from '../common/version.js';
 import { encodeWav } from '../common/wav/encode-wav.js';
+import { sealReport } from '../engine/comparison/fixture-integrity.js';
 import { writeFixtureFolder } from './fixture/write-fixture-folder.js';
 
 /**
- * Writes a history entry as a fixture folder (a.wav, b.wav, diff.wav, report.json, report.md), atomically, and
- * refuses an existing folder unless `overwrite`. Audio is float32 WAV so the fixture is lossless.
+ * Writes a history entry as a fixture folder, atomically, and refuses an existing folder unless
+ * `overwrite` (and then only a fixture folder). Audio is float32 WAV so the fixture is lossless.
+ * A synthesized A/B comparison gets what `parity compare --out` writes (a.jsonl, b.jsonl, report.json
+ * sealed with every file's sha256), so `parity gate` re-runs it; its saved drill-down goes into
+ * report.json as `drill` (as `compare --drill` writes it, so the gate re-runs that too). A saved ABX
+ * listening test is written as abx.json (sealed with the rest; the gate checks it is intact and does
+ * not interpret it). Documented in docs/forensics.md, "Fixtures exported from the studio".
  */
 export async function exportFixture(entry: ComparisonResult, dir: string, overwrite: boolean): Promise<{ dir: string; files: string[] }> {
-  const files: Record<string, Uint8Array | string> = { 'report.json': stringifyReport(entry.report), 'report.md': reportMarkdown(entry.report, dir) };
+  const files: Record<string, Uint8Array | string> = {};
   const { a, b } = entry;
   if (a) files['a.wav'] = encodeWav([a.samples], a.sampleRate, 'float32');
   if (b) files['b.wav'] = encodeWav([b.samples], b.sampleRate, 'float32');
-  if (a && b) {
-    if (a.sampleRate !== b.sampleRate) throw new InputError(`history entry ${entry.historyId}: A is ${a.sampleRate} Hz, B is ${b.sampleRate} Hz`);
-    const n = Math.min(a.samples.length, b.samples.length);
-    const diff = new Float32Array(n);
-    for (let i = 0; i < n; i++) diff[i] = a.samples[i] - b.samples[i];
-    files['diff.wav'] = encodeWav([diff], a.sampleRate, 'float32');
+  if (a && b) files['diff.wav'] = diffWav(a, b, entry.historyId);
+  if (entry.abx) files['abx.json'] = JSON.stringify(entry.abx, null, 2) + '\n';
+  const profiles = ComparisonReport.safeParse(entry.report);
+  if (profiles.success) {
+    const report: ComparisonReport = entry.drill
+      ? { ...profiles.data, drill: entry.drill, rerun: { ...profiles.data.rerun, drill: profiles.data.rerun.drill ?? {} } }
+      : profiles.data;
+    files['a.jsonl'] = sideTrace(report, report.a);
+    files['b.jsonl'] = sideTrace(report, report.b);
+    files['report.md'] = reportMarkdown(report, dir);
+    files['report.json'] = sealReport(report, files);
+  } else {
+    // Imported WAVs or traces: nothing to re-run, so the report is written as it was measured.
+    files['report.md'] = reportMarkdown(entry.report, dir);
+    files['report.json'] = stringifyReport(entry.report);
   }
   await writeFixtureFolder(dir, files, { force: overwrite });
   return { dir, files: Object.keys(files).sort() };
+}
+
+function diffWav(a: Audio, b: Audio, id: string): Uint8Array {
+  if (a.sampleRate !== b.sampleRate) throw new InputError(`history entry ${id}: A is ${a.sampleRate} Hz, B is ${b.sampleRate} Hz`);
+  const n = Math.min(a.samples.length, b.samples.length);
+  const diff = new Float32Array(n);
+  for (let i = 0; i < n; i++) diff[i] = a.samples[i] - b.samples[i];
+  return encodeWav([diff], a.sampleRate, 'float32');
+}
+
+/** One side's step trace in `tts-parity-trace/1`, the header as `parity compare --out` writes it. */
+function sideTrace(report: ComparisonReport, side: ComparisonSide): string {
+  const { q, frameRate, sampleRate, profile } = side;
+  return writeTrace(
+    { schema: TRACE_SCHEMA, engine: `${TOOL_NAME} ${TOOL_VERSION}`, q, frameRate, sampleRate, profile, seed: report.rerun.seed, text: report.rerun.text },
+    side.steps,
+  );
 }

@@ -6,8 +6,9 @@ import { encodeWav } from '../../common/wav/encode-wav.js';
 import { sealReport } from '../../engine/comparison/fixture-integrity.js';
 import { readFileChecked, readTraceFile, readWavFile, reportTime } from '../../engine/comparison/read-inputs.js';
 import { InputError } from '../../common/errors.js';
-import { writeFixtureFolder } from '../../host/fixture/write-fixture-folder.js';
+import { checkFixtureTarget, writeFixtureFolder } from '../../host/fixture/write-fixture-folder.js';
 import { action } from '../fail.js';
+import { exitOnInterrupt } from '../interrupt.js';
 import { addVerdictOptions, failOnStatus, tolerancesFrom } from './compare-options.js';
 import { renderComparisonMarkdown, shellQuote, type ComparisonView } from '../../common/report/comparison-markdown.js';
 import { renderComparisonText } from './comparison-format.js';
@@ -26,6 +27,8 @@ export function registerCompareTrace(program: Command): void {
   addVerdictOptions(command).action(
     action('compare-trace', async (pathA: string, pathB: string, o) => {
         if ((o.wavA === undefined) !== (o.wavB === undefined)) throw new InputError('give both --wav-a and --wav-b, or neither');
+        if (o.out !== undefined) await checkFixtureTarget(o.out, { force: o.force });
+        exitOnInterrupt('compare-trace');
         const side = async (file: string, wav: string | undefined): Promise<TraceSide> => ({
           file,
           trace: await readTraceFile(file),

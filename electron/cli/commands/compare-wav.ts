@@ -7,8 +7,9 @@ import { ParityReport } from '../../common/report/report.js';
 import { compareWavs, type WavInput } from '../../common/wav/compare-wavs.js';
 import { decodeWav } from '../../common/wav/decode-wav.js';
 import { encodeWav } from '../../common/wav/encode-wav.js';
-import { writeFixtureFolder } from '../../host/fixture/write-fixture-folder.js';
+import { checkFixtureTarget, writeFixtureFolder } from '../../host/fixture/write-fixture-folder.js';
 import { action } from '../fail.js';
+import { exitOnInterrupt } from '../interrupt.js';
 import { renderMarkdownReport, renderTextSummary } from '../../common/report/format/report-summary.js';
 
 /** Node cannot hold a larger file in one buffer; no WAV we compare comes near it. */
@@ -26,6 +27,8 @@ export function registerCompareWav(program: Command): void {
     .option('--force', 'replace the --out folder if it exists')
     .action(
       action('compare-wav', async (pathA: string, pathB: string, options) => {
+        if (options.out !== undefined) await checkFixtureTarget(options.out, { force: options.force });
+        exitOnInterrupt('compare-wav');
         const a = await readWav(pathA);
         const b = await readWav(pathB);
         const comparison = await compareWavs(a, b, { maxLagMs: options.maxLagMs, createdAt: createdAt() });

@@ -9,8 +9,9 @@ import { profileFixtureFiles } from '../../engine/comparison/comparison-files.js
 import { openEngine } from '../../engine/comparison/open-engine.js';
 import { DEFAULT_DRILL_TOLERANCE, drillDivergence } from '../../engine/drill/drill-step.js';
 import { reportTime } from '../../engine/comparison/read-inputs.js';
-import { writeFixtureFolder } from '../../host/fixture/write-fixture-folder.js';
+import { checkFixtureTarget, writeFixtureFolder } from '../../host/fixture/write-fixture-folder.js';
 import { action } from '../fail.js';
+import { exitOnInterrupt } from '../interrupt.js';
 import {
   addSamplingOptions,
   addVerdictOptions,
@@ -42,6 +43,8 @@ export function registerCompare(program: Command): void {
       // Parse first, so a bad profile fails before the bundle is built or opened.
       parseProfile(o.a);
       parseProfile(o.b);
+      if (o.out !== undefined) await checkFixtureTarget(o.out, { force: o.force });
+      exitOnInterrupt('compare');
       const sampling = samplingFrom(o);
       const { engine, bundle } = await openEngine(o.bundle);
       const bar = o.json ? lazyProgressBar('') : lazyProgressBar('compare');

@@ -5,6 +5,7 @@ import { InvalidArgumentError } from 'commander';
 import { InputError } from '../../common/errors.js';
 import { checkFixture, EngineCache, type FixtureCheck } from '../../engine/comparison/check-fixture.js';
 import { action } from '../fail.js';
+import { exitOnInterrupt } from '../interrupt.js';
 
 interface Shard {
   index: number;
@@ -23,7 +24,8 @@ function parseShard(text: string): Shard {
 export function expandFixtures(dirs: string[]): string[] {
   const found: string[] = [];
   for (const dir of dirs) {
-    if (!existsSync(dir) || !statSync(dir).isDirectory()) throw new InputError(`${dir}: no such folder`, dir);
+    if (!existsSync(dir)) throw new InputError(`${dir}: no such folder`, dir);
+    if (!statSync(dir).isDirectory()) throw new InputError(`${dir}: is a file; give a fixture folder (with report.json) or a folder of them`, dir);
     if (existsSync(join(dir, 'report.json'))) {
       found.push(dir);
       continue;
@@ -49,9 +51,17 @@ export function registerGate(program: Command): void {
         const mine = o.shard ? all.filter((_, i) => i % o.shard!.count === o.shard!.index - 1) : all;
         const engines = new EngineCache();
         const results: FixtureCheck[] = [];
+        const failedSoFar = () => results.filter((r) => !r.ok).length;
+        exitOnInterrupt('gate', () => `${results.length} of ${mine.length} fixtures checked, ${failedSoFar()} failed`);
+        // On a terminal, say which fixture is running (a re-run can take minutes on a real model); piped output stays clean.
+        const status = (text: string) => {
+          if (process.stderr.isTTY) process.stderr.write(`\r\x1b[K${text}`);
+        };
         try {
-          for (const dir of mine) {
+          for (const [i, dir] of mine.entries()) {
+            status(`gate: checking ${dir} (${i + 1}/${mine.length})…`);
             const result = await checkFixture(dir, engines, o.bundle);
+            status('');
             results.push(result);
             if (!o.json) {
               process.stdout.write(`${result.ok ? 'PASS' : 'FAIL'} ${dir}${result.summary ? `: ${result.summary}` : ''}\n`);

@@ -11,6 +11,7 @@ import type { SynthesisResult } from '../../engine/types.js';
 import { InputError } from '../../common/errors.js';
 import { action } from '../fail.js';
 import { checkOutputFile, writeOutputFiles, type OutputFile } from '../write-output.js';
+import { exitOnInterrupt } from '../interrupt.js';
 import { addSamplingOptions, parseSeed, samplingFrom } from './compare-options.js';
 
 
@@ -46,6 +47,7 @@ export function registerSynth(program: Command): void {
         // Checked before the (slow) synthesis, and again when writing: nothing is half-written.
         await checkOutputFile({ flag: '--out', path: options.out }, options);
         if (options.trace !== undefined) await checkOutputFile({ flag: '--trace', path: options.trace }, options);
+        exitOnInterrupt('synth');
         const engine = await Engine.open(options.bundle ?? (await resolveDemoBundle()));
         try {
           const tty = process.stderr.isTTY === true && !options.json;
