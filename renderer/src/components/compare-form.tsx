@@ -4,6 +4,7 @@ import type { Sampling } from '../../../electron/common/api/primitives.js';
 import { formSelectors } from '../store/job/form-selectors.js';
 import { jobSelectors } from '../store/job/job-selectors.js';
 import { ProfileField } from './profile-field.js';
+import { shortcutLabel } from './shortcuts.js';
 import { StoreContext, useStudio } from './store-context.js';
 
 function SamplingFields() {
@@ -53,10 +54,10 @@ export function CompareForm() {
       </div>
       <SamplingFields />
       <div className="actions">
-        <button type="submit" disabled={running || blocked !== undefined} aria-describedby={blocked ? 'synth-blocked' : undefined}>
+        <button type="submit" disabled={running || blocked !== undefined} aria-describedby={blocked ? 'synth-blocked' : undefined} title={`Synthesize A/B (${shortcutLabel('mod+enter')})`} aria-keyshortcuts="Control+Enter Meta+Enter">
           Synthesize A/B
         </button>
-        <button type="button" disabled={!running} onClick={() => void store.getState().cancel()}>
+        <button type="button" disabled={!running} onClick={() => void store.getState().cancel()} title={`Cancel the running synthesis (${shortcutLabel('escape')})`} aria-keyshortcuts="Escape">
           Cancel
         </button>
       </div>

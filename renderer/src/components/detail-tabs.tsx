@@ -1,3 +1,5 @@
+import type { KeyboardEvent } from 'react';
+import { tabAfterKey } from '../lib/tab-keys.js';
 import type { DetailTab } from '../store/view/view-slice.js';
 import { viewSelectors } from '../store/view/view-slice.js';
 import { AbxPanel } from './abx-panel.js';
@@ -21,11 +23,19 @@ export function DetailTabs() {
   const tab = useStudio(viewSelectors.tab);
   const hasComparison = useStudio((s) => s.comparison !== undefined);
   if (!hasComparison) return null;
+  // One tab stop for the whole list; arrows move between tabs and select them (automatic activation).
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const next = tabAfterKey(TABS.map((t) => t.id), tab, e.key);
+    if (next === undefined) return;
+    e.preventDefault();
+    store.getState().setTab(next);
+    document.getElementById(`tab-${next}`)?.focus();
+  };
   return (
     <section className="details">
-      <div role="tablist" aria-label="Details">
+      <div role="tablist" aria-label="Details" onKeyDown={onKeyDown}>
         {TABS.map((t) => (
-          <button key={t.id} id={`tab-${t.id}`} type="button" role="tab" aria-selected={tab === t.id} aria-controls="detail-panel" onClick={() => store.getState().setTab(t.id)}>
+          <button key={t.id} id={`tab-${t.id}`} type="button" role="tab" aria-selected={tab === t.id} tabIndex={tab === t.id ? 0 : -1} aria-controls="detail-panel" onClick={() => store.getState().setTab(t.id)}>
             {t.label}
           </button>
         ))}

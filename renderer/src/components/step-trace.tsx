@@ -2,6 +2,7 @@ import { useCallback, useMemo, useState } from 'react';
 import type uPlot from 'uplot';
 import { comparisonSelectors, stepStartSec } from '../store/comparison/comparison-selectors.js';
 import { useStoreApi, useStudio } from './store-context.js';
+import { integerIncrs } from '../lib/axis-ticks.js';
 import { colors, useColorScheme } from './theme.js';
 import { lineChartOptions, UplotChart } from './uplot-chart.js';
 
@@ -24,14 +25,17 @@ export function StepTrace() {
   );
   const make = useCallback((): uPlot.Options => {
     const c = colors();
+    const options = lineChartOptions('step', 'talker logit', () => [
+      { label: 'step' },
+      { label: 'mean A', stroke: c.a, width: 1.5 },
+      { label: 'max A', stroke: c.a, width: 1, dash: [4, 3] },
+      { label: 'mean B', stroke: c.b, width: 1.5 },
+      { label: 'max B', stroke: c.b, width: 1, dash: [4, 3] },
+    ]);
+    // Steps are whole numbers: ticks at 1, 2, 5, 10, … apart, never at "step 2.5".
+    options.axes![0] = { ...options.axes![0], incrs: integerIncrs() };
     return {
-      ...lineChartOptions('step', 'talker logit', () => [
-        { label: 'step' },
-        { label: 'mean A', stroke: c.a, width: 1.5 },
-        { label: 'max A', stroke: c.a, width: 1, dash: [4, 3] },
-        { label: 'mean B', stroke: c.b, width: 1.5 },
-        { label: 'max B', stroke: c.b, width: 1, dash: [4, 3] },
-      ]),
+      ...options,
       cursor: { drag: { x: false, y: false } },
       hooks: {
         draw: [

@@ -17,3 +17,14 @@ export function frequencyTicks(sampleRate: number, maxTicks = 4): FrequencyTick[
   for (let hz = step; hz < nyquist - 1e-9; hz += step) ticks.push({ hz, fromTop: 1 - hz / nyquist, label: `${+(hz / 1000).toFixed(1)} kHz` });
   return ticks;
 }
+
+/**
+ * Tick spacings for an axis of whole numbers (decode steps): 1, 2, 5, 10, 20, 50, … up to `max`.
+ * uPlot picks the smallest that fits its label spacing; without these it also offers 0.5, 2.5, …,
+ * which on a narrow chart labels "step 2.5", a step that does not exist.
+ */
+export function integerIncrs(max = 1e6): number[] {
+  const out: number[] = [];
+  for (let decade = 1; decade <= max; decade *= 10) for (const m of [1, 2, 5]) if (m * decade <= max) out.push(m * decade);
+  return out;
+}

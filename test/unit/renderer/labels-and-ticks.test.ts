@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { frequencyTicks } from '../../../renderer/src/lib/axis-ticks.js';
+import { frequencyTicks, integerIncrs } from '../../../renderer/src/lib/axis-ticks.js';
 import { fmt } from '../../../renderer/src/lib/format.js';
 import { historyLabel } from '../../../renderer/src/lib/history-label.js';
 
@@ -46,5 +46,16 @@ describe('historyLabel', () => {
 
   it('imports without a prompt show time and title only', () => {
     expect(historyLabel({ createdAt, title: 'a.wav vs b.wav' })).toBe('14:07 · a.wav vs b.wav');
+  });
+});
+
+describe('integerIncrs (step axis)', () => {
+  it('is the 1-2-5 series of whole numbers up to max, so no tick can fall between two steps', () => {
+    expect(integerIncrs(100)).toEqual([1, 2, 5, 10, 20, 50, 100]);
+    expect(integerIncrs(60)).toEqual([1, 2, 5, 10, 20, 50]);
+    // The default reaches a million steps: far past any decode (the demo bundle caps at 115 frames).
+    const all = integerIncrs();
+    expect(all.every((v) => Number.isInteger(v) && v >= 1)).toBe(true);
+    expect(all.at(-1)).toBe(1e6);
   });
 });
