@@ -1,6 +1,10 @@
 /**
- * In-place iterative radix-2 FFT (n a power of two) over separate real and imaginary arrays. The
- * renderer's spectrogram needs only this; the analysis FFT (pffft WASM) stays on the host side.
+ * In-place iterative radix-2 FFT (n a power of two) over separate real and imaginary arrays, for the
+ * renderer's spectrogram. Not the project's PFFFT wrapper (electron/common/analysis/fft.ts) on purpose:
+ * compiling WASM in the page needs 'wasm-unsafe-eval' in script-src, and both the page's CSP meta
+ * (renderer/index.html) and browser mode's header (electron/server/studio-server.ts) allow only 'self';
+ * Chromium refuses WebAssembly.compile there. Cost here: ~0.1 s for a 10-minute 24 kHz take (2000 columns
+ * of 512 points, computed once per comparison).
  */
 export function fftInPlace(re: Float64Array, im: Float64Array): void {
   const n = re.length;
