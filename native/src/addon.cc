@@ -57,6 +57,7 @@ class SessionWrap : public Napi::ObjectWrap<SessionWrap> {
   static Napi::Function Define(Napi::Env env) {
     return DefineClass(env, "Session", {InstanceMethod("prefill", &SessionWrap::Prefill), InstanceMethod("decode", &SessionWrap::Decode),
                                         InstanceMethod("vocode", &SessionWrap::Vocode),
+                                        InstanceMethod("setSampling", &SessionWrap::SetSampling),
                                         InstanceMethod("decodeKernelCount", &SessionWrap::KernelCount),
                                         InstanceMethod("graphCaptured", &SessionWrap::Captured)});
   }
@@ -114,6 +115,33 @@ class SessionWrap : public Napi::ObjectWrap<SessionWrap> {
     });
   }
 
+  /** setSampling({ mode: 'greedy' | 'sample', temperature, topK, topP, repetitionPenalty, seed }) */
+  Napi::Value SetSampling(const Napi::CallbackInfo& info) {
+    return rethrowAsJs(info.Env(), [&]() -> Napi::Value {
+      if (!info[0].IsObject()) throw NativeError("setSampling: expected an object");
+      Napi::Object o = info[0].As<Napi::Object>();
+      auto num = [&](const char* key) {
+        Napi::Value v = o.Get(key);
+        if (!v.IsNumber()) throw NativeError(std::string("sampling.") + key + ": expected a number");
+        return v.As<Napi::Number>().DoubleValue();
+      };
+      std::string mode = o.Get("mode").ToString();
+      if (mode != "greedy" && mode != "sample") throw NativeError("sampling.mode: expected \"greedy\" or \"sample\", found \"" + mode + "\"");
+      double topK = num("topK"), seed = num("seed");
+      if (!(topK >= 0 && topK <= 2147483647.0 && topK == (double)(int64_t)topK)) throw NativeError("sampling.topK: expected an integer >= 0, found " + std::to_string(topK));
+      if (!(seed >= 0 && seed < 9007199254740992.0 && seed == (double)(int64_t)seed)) throw NativeError("sampling.seed: expected an integer in [0, 2^53), found " + std::to_string(seed));
+      parity::SamplingSettings s;
+      s.sample = mode == "sample";
+      s.temperature = num("temperature");
+      s.topK = (int)topK;
+      s.topP = num("topP");
+      s.repetitionPenalty = num("repetitionPenalty");
+      s.seed = (uint64_t)seed;
+      session_->setSampling(s);
+      return info.Env().Undefined();
+    });
+  }
+
   /** vocode(codes Int32Array [frames·Q], frames, context, phase0, noiseStart, audio Float32Array [frames·hop]) -> endPhase */
   Napi::Value Vocode(const Napi::CallbackInfo& info) {
     return rethrowAsJs(info.Env(), [&]() -> Napi::Value {
@@ -149,8 +177,25 @@ Napi::Value Probe(const Napi::CallbackInfo& info) {
   return o;
 }
 
+// The sampler's arithmetic, exposed so tests can compare it with Math.exp and uniform.ts directly.
+Napi::Value JsExp(const Napi::CallbackInfo& info) {
+  Napi::Float64Array x = info[0].As<Napi::Float64Array>();
+  Napi::Float64Array y = Napi::Float64Array::New(info.Env(), x.ElementLength());
+  for (size_t i = 0; i < x.ElementLength(); i++) y[i] = parity::samplerExp(x[i]);
+  return y;
+}
+
+Napi::Value Uniform(const Napi::CallbackInfo& info) {
+  double seed = info[0].As<Napi::Number>().DoubleValue();
+  return Napi::Number::New(info.Env(), parity::samplerUniform((uint64_t)seed, info[1].As<Napi::Number>().Int32Value(), info[2].As<Napi::Number>().Int32Value()));
+}
+
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("probe", Napi::Function::New(env, Probe));
+  Napi::Object testing = Napi::Object::New(env);
+  testing.Set("jsExp", Napi::Function::New(env, JsExp));
+  testing.Set("uniform", Napi::Function::New(env, Uniform));
+  exports.Set("testing", testing);
   exports.Set("Session", SessionWrap::Define(env));
   return exports;
 }

@@ -1,10 +1,12 @@
 #include <cuda_runtime.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <vector>
 
 #include "decoder.cuh"
+#include "sample-kernels.cuh"
 #include "session.h"
 #include "vocoder.cuh"
 
@@ -43,6 +45,16 @@ class SessionImpl {
     talkerHidden = ex.allocN<float>(H);
     cpHidden = ex.allocN<float>(H);
     cpLogits = ex.allocN<float>((size_t)(c.codebooks - 1) * c.codebookSize);
+    vmax = c.talkerVocab > c.codebookSize ? c.talkerVocab : c.codebookSize;
+    stepNo = ex.allocN<int>(1);
+    sampling = ex.allocN<SamplingParams>(1);
+    seen = ex.allocN<int>((size_t)c.codebooks * vmax);
+    sPen = ex.allocN<double>(vmax);
+    sScaled = ex.allocN<double>(vmax);
+    sExp = ex.allocN<double>(vmax);
+    sHeap = ex.allocN<int>(vmax);
+    sKept = ex.allocN<int>(vmax);
+    setSampling(SamplingSettings{});
     if (!ex.emulated()) {
       ck(cudaEventCreate(&start), "cudaEventCreate");
       ck(cudaEventCreate(&stop), "cudaEventCreate");
@@ -57,6 +69,27 @@ class SessionImpl {
     if (stop) cudaEventDestroy(stop);
   }
 
+  void setSampling(const SamplingSettings& s) {
+    auto bad = [](const std::string& what) { throw NativeError("sampling: " + what); };
+    if (s.sample && !(s.temperature > 0 && std::isfinite(s.temperature))) bad("temperature must be a finite number > 0, found " + std::to_string(s.temperature));
+    if (s.topK < 0) bad("topK must be an integer >= 0, found " + std::to_string(s.topK));
+    if (s.sample && !(s.topP > 0 && s.topP <= 1)) bad("topP must be in (0, 1], found " + std::to_string(s.topP));
+    if (s.repetitionPenalty != 1 && !(s.repetitionPenalty > 0)) bad("repetitionPenalty must be > 0, found " + std::to_string(s.repetitionPenalty));
+    if (s.seed >= (1ull << 53)) bad("seed must be < 2^53");
+    SamplingParams p{};
+    p.greedy = s.sample ? 0 : 1;
+    p.topK = s.topK;
+    p.invT = 1.0 / s.temperature;
+    p.topP = s.topP;
+    p.penalty = s.repetitionPenalty;
+    p.seedLo = (uint32_t)(s.seed & 0xffffffffu);
+    p.seedHi = (uint32_t)(s.seed >> 32);
+    bool next = s.sample || s.repetitionPenalty != 1;
+    if (next != sampled) dropGraph();  // the captured step launches other kernels
+    sampled = next;
+    ex.upload(sampling, &p, sizeof p);
+  }
+
   double prefill(const int32_t* tokenIds, int n, const StepOutput& out) {
     if (n < 1 || n > c.maxTextTokens) throw NativeError("prefill: " + std::to_string(n) + " tokens, expected 1.." + std::to_string(c.maxTextTokens));
     for (int i = 0; i < n; i++) {
@@ -69,6 +102,9 @@ class SessionImpl {
     ex.upload(ids, tokenIds, n * sizeof(int));
     ex.upload(lastCodes, bos.data(), bos.size() * sizeof(int));
     ex.upload(talkerPos, &zero, sizeof(int));
+    int one = 1;
+    ex.upload(stepNo, &one, sizeof(int));
+    ex.zero(seen, (size_t)c.codebooks * vmax * sizeof(int));
     return timed([&] {
       ex.launch(GatherRowsK{ids, table, talker.x, c.talker.hidden, 0}, n * c.talker.hidden);
       talkerAndCodes(n);
@@ -81,6 +117,8 @@ class SessionImpl {
     if (hostPos >= c.talker.maxPositions) throw NativeError("decode: position " + std::to_string(hostPos) + " exceeds talker maxPositions " + std::to_string(c.talker.maxPositions));
     nextStep++;
     ex.upload(talkerPos, &hostPos, sizeof(int));
+    hostStep = step;
+    ex.upload(stepNo, &hostStep, sizeof(int));
     const bool stale = step == staleStep;
     if (mode == Mode::Graph && !ex.emulated()) {
       if (!exec) capture();
@@ -116,7 +154,7 @@ class SessionImpl {
     const int H = c.talker.hidden, V = c.codebookSize;
     forward(ex, talker, n, talkerPos, talkerHidden);
     ex.launch(MatmulK{talkerHidden, lmHead, nullptr, talkerLogits, H, c.talkerVocab}, c.talkerVocab);
-    ex.launch(ArgmaxK{talkerLogits, c.talkerVocab, c.eos, stepCodes}, 1);
+    pick(talkerLogits, c.talkerVocab, c.eos, 0);
     // Code predictor: prefill [talker hidden, embedding of code 0], then one position per codebook.
     ex.launch(CopyK{talkerHidden, cp.x}, H);
     ex.launch(GatherRowsK{stepCodes, table, cp.x + H, H, c.codecRowOffset}, H);
@@ -126,8 +164,27 @@ class SessionImpl {
       forward(ex, cp, rows, positions + (cb == 1 ? 0 : cb), cpHidden);
       float* logits = cpLogits + (size_t)(cb - 1) * V;
       ex.launch(MatmulK{cpHidden, lmHeads + (size_t)(cb - 1) * H * V, nullptr, logits, H, V}, V);
-      ex.launch(ArgmaxK{logits, V, -1, stepCodes + cb}, 1);
+      pick(logits, V, -1, cb);
     }
+  }
+
+  /** stepCodes[codebook] from `logits` [V]: the greedy argmax, or the sampler (sample-kernels.cuh). */
+  void pick(const float* logits, int V, int skip, int codebook) {
+    if (!sampled) {
+      ex.launch(ArgmaxK{logits, V, skip, stepCodes + codebook}, 1);
+      return;
+    }
+    int* history = seen + (size_t)codebook * vmax;
+    ex.launch(SampleScoresK{logits, history, sampling, sPen, sScaled, sExp, V, skip}, V);
+    ex.launch(SamplePickK{sPen, sScaled, sExp, sampling, stepNo, sHeap, sKept, history, stepCodes + codebook, V, codebook}, 1);
+  }
+
+  void dropGraph() {
+    if (exec) cudaGraphExecDestroy(exec);
+    if (graph) cudaGraphDestroy(graph);
+    exec = nullptr;
+    graph = nullptr;
+    updateNode = nullptr;
   }
 
   /** One decode step: the feedback update (unless stale), the feedback embedding, then the talker. */
@@ -203,7 +260,12 @@ class SessionImpl {
   float *table = nullptr, *lmHead = nullptr, *lmHeads = nullptr;
   int *ids = nullptr, *talkerPos = nullptr, *positions = nullptr, *stepCodes = nullptr, *lastCodes = nullptr;
   float *talkerLogits = nullptr, *talkerHidden = nullptr, *cpHidden = nullptr, *cpLogits = nullptr;
-  int promptLength = 0, nextStep = 2, hostPos = 0, decodeLaunches = 0;
+  int promptLength = 0, nextStep = 2, hostPos = 0, hostStep = 0, decodeLaunches = 0, vmax = 0;
+  // Sampling: settings, the step number (Philox counter), per-codebook history flags, pick scratch.
+  SamplingParams* sampling = nullptr;
+  int *stepNo = nullptr, *seen = nullptr, *sHeap = nullptr, *sKept = nullptr;
+  double *sPen = nullptr, *sScaled = nullptr, *sExp = nullptr;
+  bool sampled = false;
   cudaEvent_t start = nullptr, stop = nullptr;
   cudaGraph_t graph = nullptr;
   cudaGraphExec_t exec = nullptr;
@@ -218,6 +280,12 @@ double Session::decode(int step, const StepOutput& out) { return impl_->decode(s
 VocodeResult Session::vocode(const int32_t* codes, int frames, int context, double phase0, int64_t noiseStart, float* audio) {
   return impl_->vocode(codes, frames, context, phase0, noiseStart, audio);
 }
+double samplerExp(double x) { return jsExp(x); }
+double samplerUniform(uint64_t seed, int step, int codebook) {
+  return philoxUniform((uint32_t)(seed & 0xffffffffu), (uint32_t)(seed >> 32), step, codebook, 0);
+}
+
+void Session::setSampling(const SamplingSettings& s) { impl_->setSampling(s); }
 int Session::decodeKernelCount() const { return impl_->decodeKernelCount(); }
 bool Session::graphCaptured() const { return impl_->captured(); }
 

@@ -40,9 +40,21 @@ struct StepOutput {
   float* cpLogits;       // [(Q-1), codebookSize]
 };
 
+/** How codes are picked (electron/common/sampling/types.ts SamplingParams, plus the run's seed). */
+struct SamplingSettings {
+  bool sample = false;  // false: greedy
+  double temperature = 1, topP = 1, repetitionPenalty = 1;
+  int topK = 0;
+  uint64_t seed = 0;  // < 2^53
+};
+
 struct VocodeResult {
   double endPhase;
 };
+
+/** The sampler's exp (V8's Math.exp) and Philox uniform, as the kernels compute them (for tests). */
+double samplerExp(double x);
+double samplerUniform(uint64_t seed, int step, int codebook);
 
 class SessionImpl;
 
@@ -57,6 +69,11 @@ class Session {
  public:
   Session(Device device, Mode mode, const Config& config, const WeightMap& weights, int staleStep);
   ~Session();
+  /**
+   * Settings for the next synthesis (kept until changed). Greedy without a repetition penalty uses the
+   * argmax kernel; anything else the sampling kernels; switching between the two re-captures the graph.
+   */
+  void setSampling(const SamplingSettings& s);
   /** Step 1: text prefill of ids [n]. Resets the talker. Returns the step's time in ms. */
   double prefill(const int32_t* ids, int n, const StepOutput& out);
   /** Step s >= 2 (consecutive). Returns the time of the device step in ms (cudaEvent, or host clock when emulated). */

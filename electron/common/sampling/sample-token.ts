@@ -154,7 +154,8 @@ export class Sampler {
   }
 }
 
-function checkSample(params: SamplingParams, draw: number): void {
+/** The checks sample mode makes before a draw (exported so backend=native refuses bad settings up front with the same words). */
+export function checkSample(params: SamplingParams, draw: number): void {
   if (!(params.temperature > 0) || !Number.isFinite(params.temperature)) {
     throw new InputError(`sampling: temperature must be a finite number > 0, found ${params.temperature}`);
   }

@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { SamplingParams } from '../../common/sampling/types.js';
 import type { NativeConfig, NativeWeights } from './native-weights.js';
 
 /** What `probe()` of native/src/addon.cc reports about the CUDA runtime and driver. */
@@ -34,7 +35,14 @@ export interface NativeSessionOptions {
   staleStep: number;
 }
 
+/** The sampling settings of one synthesis and its seed (Philox key), as the addon's setSampling takes them. */
+export interface NativeSampling extends SamplingParams {
+  seed: number;
+}
+
 export interface NativeSession {
+  /** Kept until changed; greedy with repetitionPenalty 1 runs the argmax kernel, anything else the sampling kernels. */
+  setSampling(s: NativeSampling): void;
   prefill(ids: Int32Array, out: NativeStepOutput): number;
   decode(step: number, out: NativeStepOutput): number;
   vocode(codes: Int32Array, frames: number, context: number, phase0: number, noiseStart: number, audio: Float32Array): number;
@@ -42,8 +50,15 @@ export interface NativeSession {
   graphCaptured(): boolean;
 }
 
+/** The sampler's arithmetic as the kernels do it, for tests against Math.exp and uniform.ts. */
+export interface NativeTesting {
+  jsExp(x: Float64Array): Float64Array;
+  uniform(seed: number, step: number, codebook: number): number;
+}
+
 export interface NativeAddon {
   probe(): CudaProbe;
+  testing: NativeTesting;
   Session: new (o: NativeSessionOptions) => NativeSession;
 }
 

@@ -1,11 +1,13 @@
 import { InputError, ProfileError } from '../../common/errors.js';
 import type { ExecutionProfile } from '../../common/profile/types.js';
+import { checkSample } from '../../common/sampling/sample-token.js';
 import type { SamplingParams } from '../../common/sampling/types.js';
 
 /**
  * What backend=native implements: presets eager and graph, cache=kv, precision=fp32, vocoder full or
- * stream, faults stale-feedback@N and no-left-context, greedy decoding (the argmax runs on the device
- * inside the captured step). Anything else is refused with the reason, never run some other way.
+ * stream, faults stale-feedback@N and no-left-context, greedy and sampled decoding (temperature, top-k,
+ * top-p, repetition penalty: the pick runs on the device inside the captured step, drawing from the same
+ * Philox stream as the ORT backend). Anything else is refused with the reason, never run some other way.
  */
 export function checkNativeProfile(profile: ExecutionProfile, sampling: SamplingParams): void {
   const refuse = (what: string): never => {
@@ -18,7 +20,9 @@ export function checkNativeProfile(profile: ExecutionProfile, sampling: Sampling
     if (f.kind !== 'stale-feedback' && f.kind !== 'no-left-context') refuse(`fault=${f.kind} (only stale-feedback@N and no-left-context)`);
     if (f.kind === 'stale-feedback' && f.step < 2) refuse(`fault=stale-feedback@${f.step} (step 1 is the prefill, which has no feedback; use N >= 2)`);
   }
-  if (sampling.mode !== 'greedy') {
-    throw new InputError(`sampling mode "${sampling.mode}": backend=native decodes greedily on the device (argmax inside the captured step); use greedy or backend=ort`, 'sampling.mode');
+  if (sampling.mode !== 'greedy' && sampling.mode !== 'sample') throw new InputError(`sampling mode "${String(sampling.mode)}": expected greedy or sample`, 'sampling.mode');
+  if (sampling.mode === 'sample') checkSample(sampling, 0);
+  if (sampling.repetitionPenalty !== 1 && !(sampling.repetitionPenalty > 0)) {
+    throw new InputError(`sampling: repetitionPenalty must be > 0, found ${sampling.repetitionPenalty}`, 'sampling.repetitionPenalty');
   }
 }

@@ -1,4 +1,5 @@
-import { CancelledError } from '../../common/errors.js';
+import { CancelledError, InputError } from '../../common/errors.js';
+import { faultOutcomes } from '../../common/forensics/fault-outcomes.js';
 import { countNonFinite, logitStats } from '../../common/trace/logit-stats.js';
 import type { StepRecord } from '../../common/trace/step-record.js';
 import { numericsTotals } from '../../common/trace/numerics-totals.js';
@@ -27,11 +28,13 @@ function stepOutput(q: number, vocab: number, hidden: number, codebookSize: numb
 export async function synthesizeNative(runner: NativeRunner, req: SynthesisRequest, opts: SynthesisOptions = {}): Promise<SynthesisResult> {
   const t0 = performance.now();
   checkNativeProfile(req.profile, req.sampling);
+  if (!Number.isSafeInteger(req.seed) || req.seed < 0) throw new InputError(`seed: expected an integer in [0, 2^53), found ${req.seed}`, 'seed');
   const m = runner.bundle.manifest;
   const q = m.codebooks;
   const { ids, frames } = tokenizeText(req.text, m, runner.bundle.tokenizer);
   const stale = req.profile.faults.find((f) => f.kind === 'stale-feedback');
   const session = runner.session(req.profile.preset, stale?.kind === 'stale-feedback' ? stale.step : 0);
+  session.setSampling({ ...req.sampling, seed: req.seed });
   const out = stepOutput(q, m.talker.vocab, m.talker.hidden, m.codebookSize);
   const codes = new Int32Array(frames * q);
   const steps: StepRecord[] = [];
@@ -91,6 +94,7 @@ export async function synthesizeNative(runner: NativeRunner, req: SynthesisReque
     numerics: { nan, inf },
     executionProvider: runner.backend.device === 'cuda' ? 'cuda' : 'cpu',
     profile: req.profile.text,
+    faults: faultOutcomes(req.profile, frames, m.vocoder.chunkFrames),
     seed: req.seed,
     sampling: req.sampling,
     bundleHash: runner.bundle.hash,

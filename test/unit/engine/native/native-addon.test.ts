@@ -15,14 +15,15 @@ import { synthesizeNative } from '../../../../electron/engine/native/native-synt
 import { readNativeModel } from '../../../../electron/engine/native/native-weights.js';
 import { exportNativeFixture } from '../../../../electron/engine/native/export-native-fixture.js';
 import { demoBundle } from '../demo-bundle.js';
+import { buildNativeAddon } from './native-build.js';
 
 // The addon and the standalone check are built here when nvcc exists (make keeps them in native/build
 // and native/test/build, so a rebuild costs nothing); without nvcc the build script says so and the
 // tests assert the "not built" error instead. Either way every test below asserts something.
 const root = projectRoot();
-const build = spawnSync(process.execPath, [join(root, 'scripts', 'build-native.js'), '--require'], { encoding: 'utf8', timeout: 300_000 });
-const buildLog = `${build.stdout}${build.stderr}`;
-const nvccMissing = /nvcc not found/.test(buildLog);
+const build = buildNativeAddon();
+const buildLog = build.log;
+const nvccMissing = build.nvccMissing;
 const checkBuild = nvccMissing ? undefined : spawnSync('make', ['-C', join(root, 'native', 'test')], { encoding: 'utf8', timeout: 300_000 });
 console.log(nvccMissing ? 'native tests: nvcc not found here, so the addon is not built: asserting the "not built" errors' : `native tests: ${buildLog.trim().split('\n').pop()}`);
 

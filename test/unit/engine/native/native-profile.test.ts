@@ -24,9 +24,21 @@ describe('profiles with backend=native', () => {
     expect(() => check(text)).toThrow(`backend=native does not implement ${what}`);
   });
 
-  it('refuses sampled decoding with an InputError that says why', () => {
-    const sample = { ...GREEDY, mode: 'sample' as const, temperature: 0.8 };
-    expect(() => check('graph,backend=native', sample)).toThrow(InputError);
-    expect(() => check('graph,backend=native', sample)).toThrow('backend=native decodes greedily on the device');
+  it('accepts sampled decoding and greedy with a repetition penalty (both run on the device)', () => {
+    for (const sampling of [
+      { ...GREEDY, mode: 'sample' as const, temperature: 0.8, topK: 20, topP: 0.9 },
+      { ...GREEDY, repetitionPenalty: 1.3 },
+    ]) expect(() => check('graph,backend=native', sampling)).not.toThrow();
+  });
+
+  it.each([
+    [{ mode: 'sample' as const, temperature: 0 }, 'sampling: temperature must be a finite number > 0, found 0'],
+    [{ mode: 'sample' as const, topK: 2.5 }, 'sampling: topK must be an integer >= 0, found 2.5'],
+    [{ mode: 'sample' as const, topP: 1.5 }, 'sampling: topP must be in (0, 1], found 1.5'],
+    [{ repetitionPenalty: -1 }, 'sampling: repetitionPenalty must be > 0, found -1'],
+  ])('refuses bad sampling settings %j with the ORT sampler\'s words', (over, message) => {
+    const sampling = { ...GREEDY, ...over };
+    expect(() => check('graph,backend=native', sampling)).toThrow(InputError);
+    expect(() => check('graph,backend=native', sampling)).toThrow(message);
   });
 });

@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseProfile } from '../../../../electron/common/profile/parse-profile.js';
+import { GREEDY, type SamplingParams } from '../../../../electron/common/sampling/types.js';
+import { uniform } from '../../../../electron/common/sampling/uniform.js';
+import { Engine } from '../../../../electron/engine/engine.js';
+import { loadAddon } from '../../../../electron/engine/native/native-addon.js';
+import { loadNativeBackend, NativeRunner } from '../../../../electron/engine/native/native-backend.js';
+import { synthesizeNative } from '../../../../electron/engine/native/native-synthesize.js';
+import { demoBundle } from '../demo-bundle.js';
+import { buildNativeAddon } from './native-build.js';
+
+// Sampled decoding on the device (native/src/sample-kernels.cuh) against the ORT backend's Sampler
+// (electron/common/sampling/sample-token.ts): same seed and settings -> the same codes, bit for bit.
+const build = buildNativeAddon();
+
+if (build.nvccMissing) {
+  describe('native sampling (nvcc missing here)', () => {
+    it('the addon is reported as not built, so sampling cannot be emulated', () => {
+      expect(loadNativeBackend({ device: 'emulate' })).toEqual({ ok: false, reason: expect.stringContaining('native addon not built') });
+    });
+  });
+} else describe('native sampling in CPU emulation vs the ORT backend', () => {
+  let engine: Engine;
+  let runner: NativeRunner;
+  let dispose: () => Promise<void>;
+  beforeAll(async () => {
+    expect(build.status, build.log).toBe(0);
+    const demo = await demoBundle('native-sampling-');
+    dispose = demo.dispose;
+    engine = await Engine.open(demo.dir);
+    const load = loadNativeBackend({ device: 'emulate' });
+    if (!load.ok) throw new Error(load.reason);
+    runner = new NativeRunner(load.backend, demo.bundle);
+  });
+  afterAll(async () => {
+    await engine?.close();
+    await dispose?.();
+  });
+
+  it('the kernels\' exp is V8\'s Math.exp bit for bit, and their Philox uniform is uniform.ts', () => {
+    const loaded = loadAddon();
+    if (!loaded.ok) throw new Error(loaded.reason);
+    const { testing } = loaded.addon;
+    // 100k arguments over the range the sampler uses (scaled logit - max <= 0) and beyond, plus edge cases.
+    const x = Float64Array.from({ length: 100_000 }, (_, i) => (i % 2 ? -80 : 1500) * (uniform(9, i, 0) - (i % 2 ? 0 : 0.5)));
+    x.set([0, 1, -1, 1e-30, -1e-300, 709.8, -745.2, Infinity, -Infinity, NaN, 0.34657359027997264, 1.0397207708399179]);
+    const y = testing.jsExp(x);
+    const differ = Array.from(x).filter((v, i) => !Object.is(y[i], Math.exp(v)));
+    expect(differ).toEqual([]);
+    for (const seed of [0, 1, 123456789, 2 ** 32 + 5, 2 ** 53 - 1]) {
+      for (let step = 1; step <= 20; step++) for (let cb = 0; cb < 8; cb++) expect(testing.uniform(seed, step, cb)).toBe(uniform(seed, step, cb));
+    }
+  });
+
+  const sample = (s: Partial<SamplingParams>): SamplingParams => ({ ...GREEDY, mode: 'sample', ...s });
+  const text = 'Sampled.';
+  const codesOf = async (profile: string, seed: number, sampling: SamplingParams) => ({
+    ort: Array.from((await engine.synthesize({ text, profile: parseProfile(profile), seed, sampling })).codes),
+    native: Array.from((await synthesizeNative(runner, { text, profile: parseProfile(`${profile},backend=native`), seed, sampling })).codes),
+  });
+
+  it.each([
+    ['T=1', 0, sample({ temperature: 1 })],
+    ['T=0.8', 7, sample({ temperature: 0.8 })],
+    ['T=1 top-k 20 top-p 0.9', 2 ** 40 + 3, sample({ topK: 20, topP: 0.9 })],
+    ['T=1.3 top-p 0.8', 11, sample({ temperature: 1.3, topP: 0.8 })],
+    ['T=0.7 top-k 5 penalty 1.3', 3, sample({ temperature: 0.7, topK: 5, repetitionPenalty: 1.3 })],
+    ['greedy with penalty 1.5', 0, { ...GREEDY, repetitionPenalty: 1.5 }],
+  ])('eager, %s, seed %d: the same codes as the ORT backend', async (_label, seed, sampling) => {
+    const { ort, native } = await codesOf('eager', seed, sampling);
+    expect(native).toEqual(ort);
+  });
+
+  it('graph (the decode step as captured): the same codes as ORT; another seed gives other codes', async () => {
+    const settings = sample({ temperature: 1.1, topK: 40, topP: 0.95 });
+    const a = await codesOf('graph', 5, settings);
+    expect(a.native).toEqual(a.ort);
+    const b = await codesOf('graph', 6, settings);
+    expect(b.native).toEqual(b.ort);
+    expect(b.native).not.toEqual(a.native);
+  });
+
+  it('greedy with a repetition penalty changes the codes (the penalty acts) and still equals ORT', async () => {
+    const plain = await codesOf('eager', 0, GREEDY);
+    const penalised = await codesOf('eager', 0, { ...GREEDY, repetitionPenalty: 1.5 });
+    expect(penalised.native).toEqual(penalised.ort);
+    expect(penalised.native).not.toEqual(plain.native);
+  });
+
+  it('greedy after a sampled run is greedy again (the session switches back to the argmax kernel)', async () => {
+    await codesOf('eager', 1, sample({ temperature: 1 }));
+    const { ort, native } = await codesOf('eager', 1, GREEDY);
+    expect(native).toEqual(ort);
+  });
+
+  // The result's faults list, as Engine.synthesize reports it for ORT (common/forensics/fault-outcomes.ts).
+  it.each(['graph,fault=stale-feedback@2', 'graph,fault=stale-feedback@200', 'graph,vocoder=stream,fault=no-left-context'])(
+    '%s: the native result lists the injected faults as the ORT result does',
+    async (profile) => {
+      const ort = await engine.synthesize({ text, profile: parseProfile(profile), seed: 0, sampling: GREEDY });
+      const native = await synthesizeNative(runner, { text, profile: parseProfile(`${profile},backend=native`), seed: 0, sampling: GREEDY });
+      expect(ort.faults?.length).toBe(1);
+      expect(native.faults).toEqual(ort.faults);
+    },
+  );
+});
