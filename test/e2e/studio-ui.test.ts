@@ -51,6 +51,10 @@ describe('studio UI in Chromium (browser mode)', () => {
     expect(await page.getByLabel('Profile B').getAttribute('aria-invalid')).toBe('true');
     // Valid keys are offered while typing.
     expect(await page.getByTestId('field-profileB-keys').locator('option').count()).toBeGreaterThan(5);
+    // The typo is one click from fixed: the nearest valid item replaces the bad one.
+    await page.getByTestId('field-profileB-fix').click();
+    expect(await page.getByLabel('Profile B').inputValue()).toBe('graph,vocoder=stream');
+    expect(await page.getByLabel('Profile B').getAttribute('aria-invalid')).toBe('false');
     await synthesize('graph');
     expect(await page.getByTestId('verdict').textContent()).toMatch(/^(Identical|Within tolerance|Diverged)/);
     // History rows say when and what: "15:04 · eager vs graph · “A long prompt so that…”".
@@ -138,7 +142,10 @@ describe('studio UI in Chromium (browser mode)', () => {
     expect(await drill.textContent()).toMatch(/^Drill-down: input inputs_embeds \(audio feedback[^)]*\) differs at step 8 \(talker\)/);
     await drill.scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${SHOTS}/ui-drill-1280.png` });
-    await page.getByRole('tab', { name: 'Codes' }).click();
+    // Tabs follow the WAI-ARIA pattern: an arrow key moves to and selects the next tab.
+    await page.getByRole('tab', { name: 'Step trace' }).focus();
+    await page.keyboard.press('ArrowRight');
+    expect(await page.getByRole('tab', { name: 'Codes' }).getAttribute('aria-selected')).toBe('true');
     expect(Number(await page.getByTestId('codes-differing').textContent())).toBeGreaterThan(0);
     const grid = page.getByTestId('codes-grid');
     const gbox = (await grid.boundingBox())!;

@@ -1,5 +1,6 @@
 import { useContext, useMemo } from 'react';
 import { jobSelectors } from '../store/job/job-selectors.js';
+import { profileFix } from '../lib/profile-fix.js';
 import { PROFILE_KEY_HELP, profileSuggestions } from '../lib/profile-suggestions.js';
 import { StoreContext, useStudio } from './store-context.js';
 
@@ -10,6 +11,7 @@ export function ProfileField({ which, label }: { which: 'profileA' | 'profileB';
   const issue = useStudio(jobSelectors.profileIssue(which));
   const id = `field-${which}`;
   const options = useMemo(() => profileSuggestions(value), [value]);
+  const fix = useMemo(() => (issue ? profileFix(value) : undefined), [issue, value]);
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
@@ -33,6 +35,11 @@ export function ProfileField({ which, label }: { which: 'profileA' | 'profileB';
         <span id={`${id}-issue`} className="issue">
           {issue}
         </span>
+      )}
+      {fix && (
+        <button type="button" className="small fix" data-testid={`${id}-fix`} onClick={() => store.getState().setForm({ [which]: fix })}>
+          Use “{fix}”
+        </button>
       )}
     </div>
   );
