@@ -97,6 +97,16 @@ describe('parity gate', () => {
     expect(empty.stderr).toContain('nothing-here: no such folder');
   });
 
+  it('says a compare-wav folder has nothing to re-run, instead of calling it edited', async () => {
+    const wavPair = join(dir, 'wav-pair');
+    const made = await runParity(['compare-wav', join(fixture, 'a.wav'), join(fixture, 'b.wav'), '--out', wavPair]);
+    expect(made.status, made.stderr).toBe(0);
+    const run = await runParity(['gate', wavPair]);
+    expect(run.status).toBe(1);
+    expect(run.stdout).toContain('is a WAV-pair comparison (parity compare-wav or a studio import of two WAVs): it records no synthesis or traces to re-run');
+    expect(run.stdout).not.toContain('integrity');
+  });
+
   it('a fixture made with --drill records it for the re-run, and gate fails when the drill finds something else', async () => {
     const fx = join(dir, 'drilled');
     const made = await runParity(['compare', '--text', 'Gate me, please.', '--a', 'graph', '--b', 'graph,fault=nan@talker:4', '--drill', '--out', fx], { timeoutMs: 60_000 });

@@ -41,6 +41,10 @@ function readMaybe(dir: string, name: string): Uint8Array | undefined {
   return existsSync(path) ? new Uint8Array(readFileSync(path)) : undefined;
 }
 
+/** A compare-wav report: no rerun recipe, no sealed traces, nothing the gate could re-run. */
+const isWavPairReport = (raw: unknown): boolean =>
+  typeof raw === 'object' && raw !== null && !('rerun' in raw) && !('integrity' in raw) && (raw as { kind?: unknown }).kind !== 'traces';
+
 const describe = (verdict: string, d: { firstStep: number | null; stage: string | null }) =>
   d.firstStep === null ? verdict : `${verdict} at step ${d.firstStep} (${d.stage})`;
 
@@ -60,6 +64,9 @@ export async function checkFixture(dir: string, engines: EngineCache, bundle?: s
     raw = JSON.parse(reportText);
   } catch (error) {
     return { dir, ok: false, summary: '', problems: [...problems, `report.json is not valid JSON (${(error as Error).message})`] };
+  }
+  if (isWavPairReport(raw)) {
+    return { dir, ok: false, summary: '', problems: [`${join(dir, 'report.json')} is a WAV-pair comparison (parity compare-wav or a studio import of two WAVs): it records no synthesis or traces to re-run; gate checks folders written by parity compare or parity compare-trace`] };
   }
   if ((raw as { kind?: unknown }).kind === 'traces') return checkTraceFixture(dir, raw, problems);
   const parsed = ComparisonReport.safeParse(raw);
