@@ -1,5 +1,5 @@
 import { loadBundle, type LoadedBundle } from './bundle/load-bundle.js';
-import { synthesizeOnNative } from './native/native-engine-hook.js';
+import { closeNative, synthesizeOnNative } from './native/native-engine-hook.js';
 import { makePlan } from './plan.js';
 import { EmbeddingTable } from './run/embedding-table.js';
 import { RunClock } from './run/run-clock.js';
@@ -88,6 +88,7 @@ export class Engine {
   async close(): Promise<void> {
     this.closed = true;
     await this.queue;
+    closeNative(this.bundle);
     await this.pool.close();
   }
 }

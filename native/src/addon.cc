@@ -58,6 +58,8 @@ class SessionWrap : public Napi::ObjectWrap<SessionWrap> {
     return DefineClass(env, "Session", {InstanceMethod("prefill", &SessionWrap::Prefill), InstanceMethod("decode", &SessionWrap::Decode),
                                         InstanceMethod("vocode", &SessionWrap::Vocode),
                                         InstanceMethod("setSampling", &SessionWrap::SetSampling),
+                                        InstanceMethod("setStaleStep", &SessionWrap::SetStaleStep),
+                                        InstanceMethod("close", &SessionWrap::Close), InstanceMethod("closed", &SessionWrap::Closed),
                                         InstanceMethod("decodeKernelCount", &SessionWrap::KernelCount),
                                         InstanceMethod("graphCaptured", &SessionWrap::Captured)});
   }
@@ -142,6 +144,19 @@ class SessionWrap : public Napi::ObjectWrap<SessionWrap> {
     });
   }
 
+  Napi::Value SetStaleStep(const Napi::CallbackInfo& info) {
+    return rethrowAsJs(info.Env(), [&]() -> Napi::Value {
+      if (!info[0].IsNumber()) throw NativeError("setStaleStep: expected a number");
+      session_->setStaleStep(info[0].As<Napi::Number>().Int32Value());
+      return info.Env().Undefined();
+    });
+  }
+
+  /** close() -> bytes of device memory released now (0 when already closed); later calls throw. */
+  Napi::Value Close(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), (double)session_->close()); }
+
+  Napi::Value Closed(const Napi::CallbackInfo& info) { return Napi::Boolean::New(info.Env(), session_->closed()); }
+
   /** vocode(codes Int32Array [frames·Q], frames, context, phase0, noiseStart, audio Float32Array [frames·hop]) -> endPhase */
   Napi::Value Vocode(const Napi::CallbackInfo& info) {
     return rethrowAsJs(info.Env(), [&]() -> Napi::Value {
@@ -159,7 +174,9 @@ class SessionWrap : public Napi::ObjectWrap<SessionWrap> {
     return rethrowAsJs(info.Env(), [&]() -> Napi::Value { return Napi::Number::New(info.Env(), session_->decodeKernelCount()); });
   }
 
-  Napi::Value Captured(const Napi::CallbackInfo& info) { return Napi::Boolean::New(info.Env(), session_->graphCaptured()); }
+  Napi::Value Captured(const Napi::CallbackInfo& info) {
+    return rethrowAsJs(info.Env(), [&]() -> Napi::Value { return Napi::Boolean::New(info.Env(), session_->graphCaptured()); });
+  }
 
   parity::Config config_{};
   std::unique_ptr<parity::Session> session_;

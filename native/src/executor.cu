@@ -72,6 +72,7 @@ void* Executor::alloc(size_t bytes) {
     ck(cudaMemset(p, 0, bytes), "cudaMemset");
   }
   buffers_.push_back(p);
+  bytes_ += bytes;
   return p;
 }
 

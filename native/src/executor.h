@@ -43,6 +43,9 @@ class Executor {
   template <class K>
   void launch(const K& k, int n);
 
+  /** Bytes allocated with alloc (freed together with the executor). */
+  size_t bytes() const { return bytes_; }
+
   /** Kernel launches so far (a decode step's count = the captured graph's kernel nodes). */
   long long launches() const { return launches_; }
 
@@ -57,6 +60,7 @@ class Executor {
   void* stream_ = nullptr;
   std::vector<void*> buffers_;
   long long launches_ = 0;
+  size_t bytes_ = 0;
 };
 
 }  // namespace parity

@@ -135,6 +135,13 @@ class SessionImpl {
     return runVocoder(ex, voc, c, codes, frames, context, phase0, noiseStart, audio);
   }
 
+  void setStaleStep(int n) {
+    if (n < 0 || n == 1) throw NativeError("staleStep: " + std::to_string(n) + " (0 = none, else a decode step >= 2)");
+    staleStep = n;
+  }
+
+  size_t deviceBytes() const { return ex.bytes(); }
+
   int decodeKernelCount() {
     if (exec) {
       size_t count = 0;
@@ -275,18 +282,31 @@ class SessionImpl {
 Session::Session(Device device, Mode mode, const Config& config, const WeightMap& weights, int staleStep)
     : impl_(new SessionImpl(device, mode, config, weights, staleStep)) {}
 Session::~Session() = default;
-double Session::prefill(const int32_t* ids, int n, const StepOutput& out) { return impl_->prefill(ids, n, out); }
-double Session::decode(int step, const StepOutput& out) { return impl_->decode(step, out); }
-VocodeResult Session::vocode(const int32_t* codes, int frames, int context, double phase0, int64_t noiseStart, float* audio) {
-  return impl_->vocode(codes, frames, context, phase0, noiseStart, audio);
+
+static SessionImpl& live(const std::unique_ptr<SessionImpl>& impl, const char* what) {
+  if (!impl) throw NativeError(std::string(what) + ": the native session is closed (close() released its device memory); open a new session");
+  return *impl;
 }
+
+size_t Session::close() {
+  size_t bytes = impl_ ? impl_->deviceBytes() : 0;
+  impl_.reset();
+  return bytes;
+}
+
+void Session::setSampling(const SamplingSettings& s) { live(impl_, "setSampling").setSampling(s); }
+void Session::setStaleStep(int n) { live(impl_, "setStaleStep").setStaleStep(n); }
+double Session::prefill(const int32_t* ids, int n, const StepOutput& out) { return live(impl_, "prefill").prefill(ids, n, out); }
+double Session::decode(int step, const StepOutput& out) { return live(impl_, "decode").decode(step, out); }
+VocodeResult Session::vocode(const int32_t* codes, int frames, int context, double phase0, int64_t noiseStart, float* audio) {
+  return live(impl_, "vocode").vocode(codes, frames, context, phase0, noiseStart, audio);
+}
+int Session::decodeKernelCount() const { return live(impl_, "decodeKernelCount").decodeKernelCount(); }
+bool Session::graphCaptured() const { return live(impl_, "graphCaptured").captured(); }
+
 double samplerExp(double x) { return jsExp(x); }
 double samplerUniform(uint64_t seed, int step, int codebook) {
   return philoxUniform((uint32_t)(seed & 0xffffffffu), (uint32_t)(seed >> 32), step, codebook, 0);
 }
-
-void Session::setSampling(const SamplingSettings& s) { impl_->setSampling(s); }
-int Session::decodeKernelCount() const { return impl_->decodeKernelCount(); }
-bool Session::graphCaptured() const { return impl_->captured(); }
 
 }  // namespace parity

@@ -67,6 +67,8 @@ class SessionImpl;
  */
 class Session {
  public:
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
   Session(Device device, Mode mode, const Config& config, const WeightMap& weights, int staleStep);
   ~Session();
   /**
@@ -74,6 +76,8 @@ class Session {
    * argmax kernel; anything else the sampling kernels; switching between the two re-captures the graph.
    */
   void setSampling(const SamplingSettings& s);
+  /** Fault stale-feedback@N for the next synthesis (0 = none; kept until changed). */
+  void setStaleStep(int staleStep);
   /** Step 1: text prefill of ids [n]. Resets the talker. Returns the step's time in ms. */
   double prefill(const int32_t* ids, int n, const StepOutput& out);
   /** Step s >= 2 (consecutive). Returns the time of the device step in ms (cudaEvent, or host clock when emulated). */
@@ -83,6 +87,13 @@ class Session {
   /** Kernel launches in one decode step (eager) = kernel nodes in the captured graph. */
   int decodeKernelCount() const;
   bool graphCaptured() const;
+  /**
+   * Frees the device memory now (weights, KV cache, buffers, the captured graph, the stream) instead
+   * of when the object is destroyed; returns the bytes of device buffers released (0 if already
+   * closed). Every later call except close() and closed() throws "the native session is closed".
+   */
+  size_t close();
+  bool closed() const { return !impl_; }
 
  private:
   std::unique_ptr<SessionImpl> impl_;

@@ -43,11 +43,16 @@ export interface NativeSampling extends SamplingParams {
 export interface NativeSession {
   /** Kept until changed; greedy with repetitionPenalty 1 runs the argmax kernel, anything else the sampling kernels. */
   setSampling(s: NativeSampling): void;
+  /** Fault stale-feedback@N for the next synthesis; 0 = none. Kept until changed. */
+  setStaleStep(step: number): void;
   prefill(ids: Int32Array, out: NativeStepOutput): number;
   decode(step: number, out: NativeStepOutput): number;
   vocode(codes: Int32Array, frames: number, context: number, phase0: number, noiseStart: number, audio: Float32Array): number;
   decodeKernelCount(): number;
   graphCaptured(): boolean;
+  /** Frees the device memory now; returns the bytes released (0 when already closed). Later calls throw. */
+  close(): number;
+  closed(): boolean;
 }
 
 /** The sampler's arithmetic as the kernels do it, for tests against Math.exp and uniform.ts. */

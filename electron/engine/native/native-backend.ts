@@ -50,10 +50,14 @@ export function loadNativeBackend(opts: { device?: 'cuda' | 'emulate'; path?: st
   return { ok: true, backend: new NativeBackend(loaded.addon, device, loaded.path, probe) };
 }
 
-/** A bundle's weights parsed once, and the sessions opened on them (one per mode and stale step). */
+/**
+ * A bundle's weights parsed once, and the sessions opened on them: one per mode (the stale step is a
+ * per-run setting), each holding its own device copy of the weights until close().
+ */
 export class NativeRunner {
   private model?: NativeModel;
   private readonly sessions = new Map<string, NativeSession>();
+  private isClosed = false;
 
   constructor(
     readonly backend: NativeBackend,
@@ -66,12 +70,22 @@ export class NativeRunner {
   }
 
   session(mode: 'eager' | 'graph', staleStep: number): NativeSession {
-    const key = `${mode}:${staleStep}`;
-    let s = this.sessions.get(key);
+    if (this.isClosed) throw new Error(`native backend: the runner of bundle ${this.bundle.dir} is closed (its device memory was released)`);
+    let s = this.sessions.get(mode);
     if (!s) {
       s = this.backend.openSession(this.nativeModel(), mode, staleStep);
-      this.sessions.set(key, s);
+      this.sessions.set(mode, s);
     }
+    s.setStaleStep(staleStep);
     return s;
+  }
+
+  /** Releases every session's device memory now (not at garbage collection); returns the bytes freed. */
+  close(): number {
+    this.isClosed = true;
+    let bytes = 0;
+    for (const s of this.sessions.values()) bytes += s.close();
+    this.sessions.clear();
+    return bytes;
   }
 }

@@ -27,3 +27,14 @@ export async function synthesizeOnNative(bundle: LoadedBundle, req: SynthesisReq
   }
   return synthesizeNative(runner, req, opts);
 }
+
+/**
+ * Engine.close: releases the device memory of the bundle's native sessions now (deterministically,
+ * not when the garbage collector finalises them). Returns the bytes freed; 0 when none were open.
+ */
+export function closeNative(bundle: LoadedBundle): number {
+  const runner = runners.get(bundle);
+  if (!runner) return 0;
+  runners.delete(bundle);
+  return runner.close();
+}
