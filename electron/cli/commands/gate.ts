@@ -59,8 +59,9 @@ export function registerGate(program: Command): void {
         };
         try {
           for (const [i, dir] of mine.entries()) {
-            status(`gate: checking ${dir} (${i + 1}/${mine.length})…`);
-            const result = await checkFixture(dir, engines, o.bundle);
+            const checking = `gate: checking ${dir} (${i + 1}/${mine.length})`;
+            status(`${checking}…`);
+            const result = await checkFixture(dir, engines, o.bundle, (p) => status(`${checking}: ${p.side} ${p.stage} step ${p.step}/${p.totalSteps}`));
             status('');
             results.push(result);
             if (!o.json) {

@@ -9,7 +9,7 @@ import { decodeWav } from '../../common/wav/decode-wav.js';
 import type { Engine } from '../engine.js';
 import { DEFAULT_DRILL_TOLERANCE, drillDivergence } from '../drill/drill-step.js';
 import type { DrillReport } from '../../common/report/drill.js';
-import { compareProfiles } from './compare-profiles.js';
+import { compareProfiles, type CompareProgress } from './compare-profiles.js';
 import { verifySeal } from './fixture-integrity.js';
 import { openEngine } from './open-engine.js';
 import { readWavFile } from './read-inputs.js';
@@ -52,9 +52,11 @@ const describe = (verdict: string, d: { firstStep: number | null; stage: string 
  * Re-runs one fixture folder written by `parity compare` or `parity compare-trace` and lists every
  * difference from what it recorded: files edited after writing (sha256), a new rendering whose audio
  * or step trace differs from the stored one beyond the recorded tolerances, a changed verdict or
- * divergence. `bundle` overrides the recorded bundle folder.
+ * divergence. `bundle` overrides the recorded bundle folder; `onProgress` follows the re-run's synthesis.
  */
-export async function checkFixture(dir: string, engines: EngineCache, bundle?: string): Promise<FixtureCheck> {
+export async function checkFixture(
+  dir: string, engines: EngineCache, bundle?: string, onProgress?: (p: CompareProgress) => void,
+): Promise<FixtureCheck> {
   const reportBytes = readMaybe(dir, 'report.json');
   if (!reportBytes) return { dir, ok: false, summary: '', problems: [`${join(dir, 'report.json')}: no such file (not a fixture folder)`] };
   const reportText = new TextDecoder().decode(reportBytes);
@@ -85,7 +87,7 @@ export async function checkFixture(dir: string, engines: EngineCache, bundle?: s
   const fresh = await compareProfiles(
     engine,
     { text: r.text, profileA: r.profileA, profileB: r.profileB, seed: r.seed, sampling: r.sampling, bundle: r.bundle, tolerances: r.tolerances },
-    { createdAt: stored.createdAt },
+    { createdAt: stored.createdAt, onProgress },
   );
   for (const [side, label, wav] of [['a', 'A', 'a.wav'], ['b', 'B', 'b.wav']] as const) {
     const storedAudio = decodeWav(readMaybe(dir, wav)!, join(dir, wav)).channels[0];
