@@ -3,6 +3,7 @@ import { access, mkdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promi
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from '../common/errors.js';
 import { trackTemporary, untrackTemporary } from '../host/fixture/pending-temporaries.js';
+import { fsReason } from '../host/fixture/write-fixture-folder.js';
 
 /** One file a command writes: the flag that named it (for messages), its path and its bytes. */
 export interface OutputFile {
@@ -27,19 +28,6 @@ async function statOrUndefined(path: string): Promise<Stats | undefined> {
   }
 }
 
-function reason(error: unknown): string {
-  const e = error as NodeJS.ErrnoException;
-  const known: Record<string, string> = {
-    EACCES: 'permission denied',
-    EPERM: 'operation not permitted',
-    EROFS: 'read-only file system',
-    ENOSPC: 'no space left on the device',
-    EISDIR: 'is a folder',
-    ENOTDIR: 'a parent is a file, not a folder',
-  };
-  return (e.code && known[e.code]) ?? (error instanceof Error ? error.message : String(error));
-}
-
 /**
  * Checks that `file.path` can be written, without writing anything: not a folder, not an existing
  * file unless `force`, and its nearest existing ancestor is a writable folder (missing parent folders
@@ -58,7 +46,7 @@ export async function checkOutputFile(file: Pick<OutputFile, 'flag' | 'path'>, p
     await checkParents(target, fail);
   } catch (error) {
     if (error instanceof InputError) throw error;
-    fail(reason(error));
+    fail(fsReason(error));
   }
 }
 
@@ -94,7 +82,7 @@ export async function writeOutputFolder(flag: string, dir: string, files: Map<st
     await checkParents(target, fail);
   } catch (error) {
     if (error instanceof InputError) throw error;
-    fail(reason(error));
+    fail(fsReason(error));
   }
   try {
     await writeOutputFiles([...files].map(([name, data]) => ({ flag, path: join(target, name), data })), { force: true });
@@ -122,14 +110,14 @@ export async function writeOutputFiles(files: OutputFile[], policy: OutputPolicy
         trackTemporary(temp);
         await writeFile(temp, file.data);
       } catch (error) {
-        throw new InputError(`${file.flag} ${file.path}: cannot write (${reason(error)})`, file.path);
+        throw new InputError(`${file.flag} ${file.path}: cannot write (${fsReason(error)})`, file.path);
       }
     }
     for (const [i, file] of files.entries()) {
       try {
         await rename(temps[i], resolve(file.path));
       } catch (error) {
-        throw new InputError(`${file.flag} ${file.path}: cannot write (${reason(error)})`, file.path);
+        throw new InputError(`${file.flag} ${file.path}: cannot write (${fsReason(error)})`, file.path);
       }
     }
   } finally {
