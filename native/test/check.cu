@@ -1,5 +1,6 @@
 // Standalone check of the native backend (no Node): native eager and native graph vs the ORT CPU
-// reference of the fixture, per step; the stale-feedback@N fault; eager vs graph decode-step timing.
+// reference of the fixture, per step, greedy and sampled; the stale-feedback@N fault; eager vs graph
+// decode-step timing.
 //   usage: check FIXTURE_DIR [--emulate] [--passes N]
 //   exit:  0 every check passed; 1 a check failed; 2 bad usage or fixture; 3 no usable CUDA GPU here.
 // --emulate runs the same kernel bodies on the CPU (no graph capture, no timing): what CI can run.
@@ -73,7 +74,7 @@ static void printSteps(const char* label, const std::vector<StepDiff>& d) {
   }
   int f = firstDivergent(d);
   if (f) std::printf("%s: first divergent step: %d\n", label, f);
-  else std::printf("%s: first divergent step: none (all %zu steps within %.0e, greedy codes identical)\n", label, d.size(), TOL_STEP);
+  else std::printf("%s: first divergent step: none (all %zu steps within %.0e, codes identical)\n", label, d.size(), TOL_STEP);
 }
 
 static double median(std::vector<double> v) {
@@ -166,6 +167,22 @@ int main(int argc, char** argv) {
     expect(diverges == fx.staleStep, "native graph with stale-feedback@" + std::to_string(fx.staleStep) + " diverges from the clean reference at exactly step " +
                                          std::to_string(fx.staleStep) + " (found " + std::to_string(diverges) + ")");
 
+    // Sampled decoding (fixture's settings and seed): the same Philox draws and sampler arithmetic as the
+    // ORT backend, so the codes must be identical; logits within the same tolerance as greedy.
+    eager.setSampling(fx.sampling);
+    graph.setSampling(fx.sampling);
+    auto se = runSteps(eager, fx, fx.sampled);
+    printSteps("eager sampled", se);
+    auto sg = runSteps(graph, fx, fx.sampled);
+    printSteps("graph sampled", sg);
+    std::printf("sampled: seed %llu, temperature %g, top-k %d, top-p %g, repetition penalty %g; kernels per decode step: eager %d launches, graph %d nodes\n",
+                (unsigned long long)fx.sampling.seed, fx.sampling.temperature, fx.sampling.topK, fx.sampling.topP, fx.sampling.repetitionPenalty,
+                eager.decodeKernelCount(), graph.decodeKernelCount());
+    expect(firstDivergent(se) == 0, "native eager sampled matches ORT CPU sampled (codes identical, every step within tolerance)");
+    expect(firstDivergent(sg) == 0, "native graph sampled matches ORT CPU sampled (codes identical, every step within tolerance)");
+    eager.setSampling(parity::SamplingSettings{});
+    graph.setSampling(parity::SamplingSettings{});
+
     std::vector<float> audio((size_t)fx.frames * fx.config.hop);
     eager.vocode(fx.clean.codes.data(), fx.frames, 0, 0.0, 0, audio.data());
     const float* refAudio = fx.clean.data.data() + (size_t)fx.frames * fx.stepFloats();
@@ -183,6 +200,12 @@ int main(int argc, char** argv) {
       double ratio = te.first / tg.first;
       std::printf("timing: graph speed-up %.2fx (device), %.2fx (host)\n", ratio, te.second / tg.second);
       expect(ratio >= 3.0, "graph decode step >= 3x faster than eager (device time)");
+      eager.setSampling(fx.sampling);
+      graph.setSampling(fx.sampling);
+      auto se2 = timeDecode(eager, fx, passes);
+      auto sg2 = timeDecode(graph, fx, passes);
+      std::printf("timing: sampled decode step median: eager %.4f ms device, graph %.4f ms device (%.2fx; informational)\n", se2.first, sg2.first,
+                  se2.first / sg2.first);
     }
   } catch (const std::exception& e) {
     std::printf("FAIL native error: %s\n", e.what());

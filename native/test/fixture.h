@@ -44,11 +44,13 @@ struct Fixture {
   parity::WeightMap weights;
   std::vector<int32_t> ids;
   int frames = 0, staleStep = 0;
+  /** prompt.txt `sampling seed temperature topK topP repetitionPenalty`: the sampled reference's settings. */
+  parity::SamplingSettings sampling;
   /** Per reference: codes [frames·Q], per-step floats (logits, hidden, cp logits), audio. */
   struct Ref {
     std::vector<int32_t> codes;
     std::vector<float> data;
-  } clean, stale;
+  } clean, stale, sampled;
   size_t stepFloats() const {
     const parity::Config& c = config;
     return c.talkerVocab + c.talker.hidden + (size_t)(c.codebooks - 1) * c.codebookSize;
@@ -109,8 +111,17 @@ inline Fixture readFixture(const std::string& dir) {
   std::istringstream ids(prompt.at("ids"));
   int32_t id;
   while (ids >> id) fx.ids.push_back(id);
+  auto samplingLine = prompt.find("sampling");
+  if (samplingLine == prompt.end()) throw FixtureError("prompt.txt: no `sampling` line (a fixture from before sampled decoding: export it again)");
+  std::istringstream sp(samplingLine->second);
+  double seed = -1;
+  sp >> seed >> fx.sampling.temperature >> fx.sampling.topK >> fx.sampling.topP >> fx.sampling.repetitionPenalty;
+  if (!sp || seed < 0) throw FixtureError("prompt.txt: sampling: expected seed temperature topK topP repetitionPenalty, found \"" + samplingLine->second + "\"");
+  fx.sampling.sample = true;
+  fx.sampling.seed = (uint64_t)seed;
   fx.clean = readRef(dir, "", fx);
   fx.stale = readRef(dir, "-stale", fx);
+  fx.sampled = readRef(dir, "-sampled", fx);
   return fx;
 }
 

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseProfile } from '../../common/profile/parse-profile.js';
-import { GREEDY } from '../../common/sampling/types.js';
+import { GREEDY, type SamplingParams } from '../../common/sampling/types.js';
 import { loadBundle, type LoadedBundle } from '../bundle/load-bundle.js';
 import { makePlan } from '../plan.js';
 import { EmbeddingTable } from '../run/embedding-table.js';
@@ -15,6 +15,10 @@ import { readNativeModel, type NativeConfig } from './native-weights.js';
 
 /** The fixed prompt of the fixture: 13 characters -> 12 frames of the demo bundle. */
 const FIXTURE_TEXT = 'Parity check.';
+
+/** The sampled prompt of the fixture (same text): settings that exercise every stage of the sampler. */
+const FIXTURE_SAMPLING: SamplingParams = { mode: 'sample', temperature: 0.9, topK: 40, topP: 0.95, repetitionPenalty: 1.1 };
+const FIXTURE_SEED = 7;
 
 /** Flattens the config to `key value` lines (talker.layers ...), the form native/test/check.cu reads. */
 function configLines(c: NativeConfig): string {
@@ -36,8 +40,8 @@ interface Reference {
   audio: Float32Array;
 }
 
-/** ORT CPU run of `profileText` (greedy), recording the raw outputs every step. */
-async function reference(bundle: LoadedBundle, pool: SessionPool, table: EmbeddingTable, profileText: string): Promise<Reference> {
+/** ORT CPU run of `profileText`, recording the raw outputs every step. */
+async function reference(bundle: LoadedBundle, pool: SessionPool, table: EmbeddingTable, profileText: string, sampling: SamplingParams, seed: number): Promise<Reference> {
   const profile = parseProfile(profileText);
   const plan = await makePlan(bundle, pool, table, profile);
   const rows: Float32Array[][] = [];
@@ -50,7 +54,7 @@ async function reference(bundle: LoadedBundle, pool: SessionPool, table: Embeddi
       return out;
     },
   });
-  const result = await synthesizeWith({ ...plan, talker: record(plan.talker, true), codePredictor: record(plan.codePredictor, false) }, { text: FIXTURE_TEXT, profile, seed: 0, sampling: GREEDY });
+  const result = await synthesizeWith({ ...plan, talker: record(plan.talker, true), codePredictor: record(plan.codePredictor, false) }, { text: FIXTURE_TEXT, profile, seed, sampling });
   return { codes: result.codes, steps: rows.map(concatFloat32), audio: result.audio };
 }
 
@@ -69,8 +73,9 @@ const f32Bytes = (parts: Float32Array[]): Uint8Array => new Uint8Array(concatFlo
 
 /**
  * Writes the standalone check's fixture: weights.bin + weights.txt (name, offset in floats, count,
- * dims), config.txt, prompt.txt, and ORT CPU references (greedy, eager) of the fixed prompt:
- * reference.bin / reference-codes.txt, and the same under fault stale-feedback@N (reference-stale.*).
+ * dims), config.txt, prompt.txt, and ORT CPU references (eager) of the fixed prompt: greedy
+ * (reference.bin / reference-codes.txt), greedy under fault stale-feedback@N (reference-stale.*), and
+ * sampled with prompt.txt's `sampling seed temperature topK topP repetitionPenalty` (reference-sampled.*).
  */
 export async function exportNativeFixture(bundleDir: string, outDir: string, staleStep = 2): Promise<string[]> {
   const bundle = await loadBundle(bundleDir);
@@ -90,14 +95,21 @@ export async function exportNativeFixture(bundleDir: string, outDir: string, sta
     ['config.txt', configLines(model.config)],
   ];
   const { ids, frames } = tokenizeText(FIXTURE_TEXT, bundle.manifest, bundle.tokenizer);
-  files.push(['prompt.txt', `text ${FIXTURE_TEXT}\nframes ${frames}\nstale_step ${staleStep}\nids ${ids.join(' ')}\n`]);
+  const f = FIXTURE_SAMPLING;
+  const sampling = `sampling ${FIXTURE_SEED} ${f.temperature} ${f.topK} ${f.topP} ${f.repetitionPenalty}`;
+  files.push(['prompt.txt', `text ${FIXTURE_TEXT}\nframes ${frames}\nstale_step ${staleStep}\nids ${ids.join(' ')}\n${sampling}\n`]);
 
   const pool = new SessionPool(bundle);
   try {
     const embed = await pool.get('embed', bundle.manifest.embed.export, false, 'cpu');
     const table = await EmbeddingTable.read(embed.session, bundle.manifest, new RunClock());
-    for (const [suffix, profile] of [['', 'eager'], ['-stale', `eager,fault=stale-feedback@${staleStep}`]]) {
-      const ref = await reference(bundle, pool, table, profile);
+    const runs: [string, string, SamplingParams, number][] = [
+      ['', 'eager', GREEDY, 0],
+      ['-stale', `eager,fault=stale-feedback@${staleStep}`, GREEDY, 0],
+      ['-sampled', 'eager', FIXTURE_SAMPLING, FIXTURE_SEED],
+    ];
+    for (const [suffix, profile, samplingParams, seed] of runs) {
+      const ref = await reference(bundle, pool, table, profile, samplingParams, seed);
       const q = bundle.manifest.codebooks;
       const codeLines = Array.from({ length: frames }, (_, f) => `${f + 1} ${Array.from(ref.codes.subarray(f * q, (f + 1) * q)).join(' ')}`);
       files.push([`reference${suffix}.bin`, f32Bytes([...ref.steps, ref.audio])]);

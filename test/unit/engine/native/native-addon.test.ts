@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -161,6 +162,12 @@ if (nvccMissing) {
       expect(emu.stdout).toContain('eager: first divergent step: none');
       expect(emu.stdout).toContain('graph: first divergent step: none');
       expect(emu.stdout).toContain('PASS native graph with stale-feedback@2 diverges from the clean reference at exactly step 2 (found 2)');
+      expect(emu.stdout).toContain('eager sampled: first divergent step: none');
+      expect(emu.stdout).toContain('graph sampled: first divergent step: none');
+      expect(emu.stdout).toContain('PASS native graph sampled matches ORT CPU sampled (codes identical, every step within tolerance)');
+      // The sampled reference is not the greedy one (else the check would test nothing new).
+      const codes = (name: string) => readFileSync(join(fixture, name), 'utf8');
+      expect(codes('reference-sampled-codes.txt')).not.toBe(codes('reference-codes.txt'));
       expect(emu.stdout).toContain('ALL PASSED');
     } finally {
       await rm(fixture, { recursive: true, force: true });
