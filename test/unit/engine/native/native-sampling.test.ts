@@ -80,6 +80,16 @@ if (build.nvccMissing) {
     expect(b.native).not.toEqual(a.native);
   });
 
+  it('sampled with stale-feedback@3 in graph: the same codes as ORT with the same fault, and not the clean ones', async () => {
+    const settings = sample({ temperature: 0.9, topP: 0.9 });
+    const faulty = await codesOf('graph,fault=stale-feedback@3', 4, settings);
+    const clean = await codesOf('graph', 4, settings);
+    expect(faulty.native).toEqual(faulty.ort);
+    const q = runner.bundle.manifest.codebooks;
+    expect(faulty.native.slice(0, 2 * q)).toEqual(clean.native.slice(0, 2 * q)); // steps 1-2 untouched
+    expect(faulty.native.slice(2 * q)).not.toEqual(clean.native.slice(2 * q));
+  });
+
   it('greedy with a repetition penalty changes the codes (the penalty acts) and still equals ORT', async () => {
     const plain = await codesOf('eager', 0, GREEDY);
     const penalised = await codesOf('eager', 0, { ...GREEDY, repetitionPenalty: 1.5 });
