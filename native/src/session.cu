@@ -6,15 +6,12 @@
 #include <vector>
 
 #include "decoder.cuh"
+#include "graph-capture.cuh"
 #include "sample-kernels.cuh"
 #include "session.h"
 #include "vocoder.cuh"
 
 namespace parity {
-
-static void ck(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) throw NativeError(std::string(what) + ": " + cudaGetErrorString(e) + " (" + cudaGetErrorName(e) + ")");
-}
 
 class SessionImpl {
  public:
@@ -205,31 +202,7 @@ class SessionImpl {
 
   /** Captures one decode step (no host syncs, no allocation, fixed buffers) and finds its update node. */
   void capture() {
-    ck(cudaStreamBeginCapture(stream(), cudaStreamCaptureModeThreadLocal), "cudaStreamBeginCapture");
-    try {
-      decodeBody(true);
-    } catch (...) {
-      cudaGraph_t broken = nullptr;
-      cudaStreamEndCapture(stream(), &broken);
-      if (broken) cudaGraphDestroy(broken);
-      throw;
-    }
-    ck(cudaStreamEndCapture(stream(), &graph), "cudaStreamEndCapture");
-    ck(cudaGraphInstantiate(&exec, graph, 0), "cudaGraphInstantiate");
-    size_t count = 0;
-    ck(cudaGraphGetNodes(graph, nullptr, &count), "cudaGraphGetNodes");
-    std::vector<cudaGraphNode_t> nodes(count);
-    ck(cudaGraphGetNodes(graph, nodes.data(), &count), "cudaGraphGetNodes");
-    const void* updateFn = reinterpret_cast<const void*>(&runKernel<FeedbackUpdateK>);
-    for (cudaGraphNode_t node : nodes) {
-      cudaGraphNodeType type;
-      ck(cudaGraphNodeGetType(node, &type), "cudaGraphNodeGetType");
-      if (type != cudaGraphNodeTypeKernel) continue;
-      cudaKernelNodeParams params;
-      ck(cudaGraphKernelNodeGetParams(node, &params), "cudaGraphKernelNodeGetParams");
-      if (params.func == updateFn) updateNode = node;
-    }
-    if (!updateNode) throw NativeError("capture: the feedback update kernel node is not in the captured graph");
+    updateNode = captureStep(stream(), [&] { decodeBody(true); }, reinterpret_cast<const void*>(&runKernel<FeedbackUpdateK>), &graph, &exec);
   }
 
   /** Runs `body`, copies the step's outputs to the host and returns the body's time in ms. */
