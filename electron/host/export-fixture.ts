@@ -1,6 +1,6 @@
 import type { Audio, ComparisonResult } from '../common/api/index.js';
 import { InputError } from '../common/errors.js';
-import { ComparisonReport, type ComparisonSide } from '../common/report/comparison-report.js';
+import { ComparisonReport, TraceComparisonReport, type ComparisonSide } from '../common/report/comparison-report.js';
 import { stringifyReport } from '../common/report/json-number.js';
 import { reportMarkdown } from '../common/report/report-markdown.js';
 import { TRACE_SCHEMA } from '../common/trace/trace-format.js';
@@ -9,6 +9,7 @@ import { TOOL_NAME, TOOL_VERSION } from '../common/version.js';
 import { encodeWav } from '../common/wav/encode-wav.js';
 import { sealReport } from '../engine/comparison/fixture-integrity.js';
 import { writeFixtureFolder } from './fixture/write-fixture-folder.js';
+import type { KeptTraces } from './history-store.js';
 
 /**
  * Writes a history entry as a fixture folder, atomically, and refuses an existing folder unless
@@ -17,9 +18,11 @@ import { writeFixtureFolder } from './fixture/write-fixture-folder.js';
  * sealed with every file's sha256), so `parity gate` re-runs it; its saved drill-down goes into
  * report.json as `drill` (as `compare --drill` writes it, so the gate re-runs that too). A saved ABX
  * listening test is written as abx.json (sealed with the rest; the gate checks it is intact and does
- * not interpret it). Documented in docs/forensics.md, "Fixtures exported from the studio".
+ * not interpret it). Imported traces kept with the entry (`traces`) are written as a.jsonl/b.jsonl
+ * with a sealed report.json, as `parity compare-trace --out` does, so the gate re-checks those too.
+ * Documented in docs/forensics.md, "Fixtures exported from the studio".
  */
-export async function exportFixture(entry: ComparisonResult, dir: string, overwrite: boolean): Promise<{ dir: string; files: string[] }> {
+export async function exportFixture(entry: ComparisonResult, dir: string, overwrite: boolean, traces?: KeptTraces): Promise<{ dir: string; files: string[] }> {
   const files: Record<string, Uint8Array | string> = {};
   const { a, b } = entry;
   if (a) files['a.wav'] = encodeWav([a.samples], a.sampleRate, 'float32');
@@ -27,6 +30,7 @@ export async function exportFixture(entry: ComparisonResult, dir: string, overwr
   if (a && b) files['diff.wav'] = diffWav(a, b, entry.historyId);
   if (entry.abx) files['abx.json'] = JSON.stringify(entry.abx, null, 2) + '\n';
   const profiles = ComparisonReport.safeParse(entry.report);
+  const imported = TraceComparisonReport.safeParse(entry.report);
   if (profiles.success) {
     const report: ComparisonReport = entry.drill
       ? { ...profiles.data, drill: entry.drill, rerun: { ...profiles.data.rerun, drill: profiles.data.rerun.drill ?? {} } }
@@ -35,8 +39,15 @@ export async function exportFixture(entry: ComparisonResult, dir: string, overwr
     files['b.jsonl'] = sideTrace(report, report.b);
     files['report.md'] = reportMarkdown(report, dir);
     files['report.json'] = sealReport(report, files);
+  } else if (imported.success && traces) {
+    // As `parity compare-trace --out` writes it: the trace files as imported, sealed with the rest.
+    files['a.jsonl'] = traces.a;
+    files['b.jsonl'] = traces.b;
+    files['report.md'] = reportMarkdown(entry.report, dir);
+    files['report.json'] = sealReport(imported.data, files);
   } else {
-    // Imported WAVs or traces: nothing to re-run, so the report is written as it was measured.
+    // Imported WAVs, or traces saved before the history kept them: nothing to re-run, so the report
+    // is written as it was measured.
     files['report.md'] = reportMarkdown(entry.report, dir);
     files['report.json'] = stringifyReport(entry.report);
   }

@@ -19,11 +19,26 @@ export interface NewHistoryItem {
   report: ParityReport;
   a?: Audio;
   b?: Audio;
+  /** The imported `tts-parity-trace/1` texts (kind 'traces'), kept so an export can be re-checked by `parity gate`. */
+  traces?: KeptTraces;
+}
+
+export interface KeptTraces {
+  a: string;
+  b: string;
 }
 
 /**
- * Past comparisons, one folder each under `<dataDir>/history/<id>/`: entry.json, report.json and the
- * two renderings as float32 WAV (lossless for float32 audio). Each folder is written atomically, so a
+ * Largest imported trace kept with a history entry, in UTF-8 bytes (each side). A 10-minute trace of
+ * a 12.5 Hz talker is 7,500 lines of about 1 KB (~8 MB), so this holds over an hour; larger imports are
+ * refused with a pointer to `parity compare-trace --out`, which writes the same fixture from the files.
+ */
+export const MAX_KEPT_TRACE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Past comparisons, one folder each under `<dataDir>/history/<id>/`: entry.json, report.json, the
+ * two renderings as float32 WAV (lossless for float32 audio) and, for imported traces, the two trace
+ * files as given (a.jsonl, b.jsonl). Each folder is written atomically, so a
  * crash leaves either the whole entry or none; ids sort by creation time.
  */
 export class HistoryStore {
@@ -50,6 +65,10 @@ export class HistoryStore {
     };
     if (item.a) files['a.wav'] = encodeWav([item.a.samples], item.a.sampleRate, 'float32');
     if (item.b) files['b.wav'] = encodeWav([item.b.samples], item.b.sampleRate, 'float32');
+    if (item.traces) {
+      files['a.jsonl'] = item.traces.a;
+      files['b.jsonl'] = item.traces.b;
+    }
     await writeFixtureFolder(join(this.root, id), files);
     return { entry, historyId: id, report: item.report, a: item.a, b: item.b };
   }
@@ -81,6 +100,13 @@ export class HistoryStore {
       ...(abx ? { abx } : {}),
       ...(drill ? { drill } : {}),
     };
+  }
+
+  /** The imported traces kept with an entry, or undefined (not a trace import, or saved before they were kept). */
+  async readTraces(id: string): Promise<KeptTraces | undefined> {
+    const dir = this.dirOf(id);
+    if (!existsSync(join(dir, 'a.jsonl')) || !existsSync(join(dir, 'b.jsonl'))) return undefined;
+    return { a: await readFile(join(dir, 'a.jsonl'), 'utf8'), b: await readFile(join(dir, 'b.jsonl'), 'utf8') };
   }
 
   /** Keeps the latest ABX session beside the entry (atomic: a reader sees the old file or the new). */

@@ -21,7 +21,7 @@ import { TypedEmitter } from '../common/api/event-emitter.js';
 import { InputError, toErrorPayload } from '../common/errors.js';
 import { defaultDataDir } from './data-dir.js';
 import { exportFixture } from './export-fixture.js';
-import { HistoryStore } from './history-store.js';
+import { HistoryStore, MAX_KEPT_TRACE_BYTES } from './history-store.js';
 import { JobTable } from './job-table.js';
 import type { DrillReport } from '../common/report/drill.js';
 import type { compareTraceTexts, CompareTraceTextsTask } from './tasks/compare-trace-texts.js';
@@ -135,19 +135,27 @@ export class StudioHost implements StudioHandlers {
   }
 
   async importTraces(request: ImportTracesRequest): Promise<ComparisonResult> {
+    for (const side of [request.a, request.b]) {
+      const bytes = Buffer.byteLength(side.text, 'utf8');
+      if (bytes > MAX_KEPT_TRACE_BYTES) {
+        const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
+        throw new InputError(`${side.name} is ${mb(bytes)}; the studio keeps imported traces up to ${mb(MAX_KEPT_TRACE_BYTES)} each (so an export can be re-checked by parity gate): compare larger traces with parity compare-trace --out`, side.name);
+      }
+    }
     const wavA = request.wavA && (await readInput(request.wavA));
     const wavB = request.wavB && (await readInput(request.wavB));
     const task: CompareTraceTextsTask = { kind: 'compare-traces', a: request.a, b: request.b, wavA, wavB, maxLagMs: request.maxLagMs, createdAt: new Date().toISOString() };
     const transfer = wavA && wavB ? transferables([wavA.bytes, wavB.bytes]) : [];
     const raw = (await this.runInternal(`comparison of ${request.a.name} and ${request.b.name}`, task, transfer)) as Awaited<ReturnType<typeof compareTraceTexts>>;
-    const saved = await this.history.save({ kind: 'traces', title: `${basename(request.a.name)} vs ${basename(request.b.name)}`, ...raw });
+    const traces = { a: request.a.text, b: request.b.text };
+    const saved = await this.history.save({ kind: 'traces', title: `${basename(request.a.name)} vs ${basename(request.b.name)}`, ...raw, traces });
     this.events.emit('historyChanged');
     return { historyId: saved.historyId, report: saved.report, a: saved.a, b: saved.b };
   }
 
   async exportFixture(request: ExportFixtureRequest): Promise<{ dir: string; files: string[] }> {
     const entry = await this.history.open(request.id);
-    return exportFixture(entry, request.dir, request.overwrite);
+    return exportFixture(entry, request.dir, request.overwrite, await this.history.readTraces(request.id));
   }
 
   async listHistory(): Promise<{ entries: Awaited<ReturnType<HistoryStore['list']>> }> {
