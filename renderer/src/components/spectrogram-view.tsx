@@ -1,5 +1,7 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { frequencyTicks, type FrequencyTick } from '../lib/axis-ticks.js';
+import { loadFft } from '../lib/fft-loader.js';
+import { PFFFT_WASM_URL } from '../lib/pffft-wasm-url.js';
 import type { Spectrogram } from '../lib/spectrogram.js';
 import { audioSelectors } from '../store/comparison/audio-selectors.js';
 import { useStoreApi, useStudio } from './store-context.js';
@@ -7,8 +9,20 @@ import { useStoreApi, useStudio } from './store-context.js';
 /** Spectrograms of A and B for the visible window of the shared timeline (redrawn on zoom/scroll). */
 export function SpectrogramView() {
   const store = useStoreApi();
-  const specA = useStudio(audioSelectors.spectrogramA);
-  const specB = useStudio(audioSelectors.spectrogramB);
+  // The FFT (PFFFT, WASM) loads on first use; until then the canvases stay empty.
+  const [fft, setFft] = useState<{ ready: boolean; error?: string }>({ ready: false });
+  useEffect(() => {
+    let live = true;
+    loadFft(PFFFT_WASM_URL).then(
+      () => live && setFft({ ready: true }),
+      (error: unknown) => live && setFft({ ready: false, error: (error as Error).message }),
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+  const specA = useStudio((s) => (fft.ready ? audioSelectors.spectrogramA(s) : undefined));
+  const specB = useStudio((s) => (fft.ready ? audioSelectors.spectrogramB(s) : undefined));
   const refA = useRef<HTMLCanvasElement>(null);
   const refB = useRef<HTMLCanvasElement>(null);
   const sampleRate = useStudio((s) => s.comparison?.a?.sampleRate ?? s.comparison?.b?.sampleRate ?? 0);
@@ -27,7 +41,12 @@ export function SpectrogramView() {
     });
   }, [specA, specB, store]);
   return (
-    <div className="spectrograms" data-testid="spectrograms">
+    <div className="spectrograms" data-testid="spectrograms" data-ready={specA !== undefined || specB !== undefined}>
+      {fft.error && (
+        <p className="error small-text" role="alert">
+          No spectrogram: {fft.error}
+        </p>
+      )}
       <div className="track-label">Spectrogram A</div>
       <div className="spectrogram-row">
         <FrequencyAxis ticks={ticks} />

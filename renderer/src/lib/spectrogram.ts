@@ -1,4 +1,4 @@
-import { fftInPlace } from './fft-radix2.js';
+import { realFft } from '../../../electron/common/analysis/fft.js';
 
 export interface Spectrogram {
   /** columns × bins, column-major (column c starts at c * bins), bin 0 = DC; 0..255 over `floorDb`..0 dB. */
@@ -11,31 +11,38 @@ export interface Spectrogram {
 
 /**
  * Magnitude spectrogram (Hann window, dB re full scale) with at most `maxColumns` columns spread over
- * the whole signal, so a 10-minute track costs maxColumns FFTs however long it is.
+ * the whole signal, so a 10-minute track costs maxColumns FFTs however long it is. Runs on the shared
+ * PFFFT wrapper: `initFft` must have resolved (in the page, `loadFft` in fft-loader.ts does that).
+ * fftSize must be a PFFFT size (`goodFftSize`), e.g. a power of two ≥ 32.
  */
 export function computeSpectrogram(samples: Float32Array, sampleRate: number, fftSize = 512, maxColumns = 2000, floorDb = -100): Spectrogram {
+  const fft = realFft(fftSize);
   const bins = fftSize / 2;
   const columns = Math.max(1, Math.min(maxColumns, Math.ceil(samples.length / (fftSize / 4))));
   const hop = samples.length / columns;
-  const window = new Float64Array(fftSize);
+  const window = new Float32Array(fftSize);
   let wsum = 0;
   for (let i = 0; i < fftSize; i++) wsum += window[i] = 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / fftSize);
+  // Amplitude of a full-scale sine at bin k is wsum / 2, hence 0 dB there; 255 steps over -floorDb dB.
+  // Power instead of magnitude: 10·log10(|X|²·scale²) = 20·log10(|X|·scale), without a square root.
+  const scale2 = (2 / wsum) ** 2;
+  const perDb = 255 / -floorDb;
   const data = new Uint8Array(columns * bins);
-  const re = new Float64Array(fftSize);
-  const im = new Float64Array(fftSize);
   for (let c = 0; c < columns; c++) {
     const start = Math.floor(c * hop);
+    const buf = fft.buffer();
     for (let i = 0; i < fftSize; i++) {
       const v = samples[start + i] ?? 0;
-      re[i] = (Number.isFinite(v) ? v : 0) * window[i];
-      im[i] = 0;
+      buf[i] = (Number.isFinite(v) ? v : 0) * window[i];
     }
-    fftInPlace(re, im);
+    fft.forwardInPlace();
+    // PFFFT's ordered real spectrum: slot 0 = DC, slot 1 = Nyquist (not shown), then (re, im) of bin k at 2k, 2k+1.
+    const out = fft.buffer();
+    const row = c * bins;
     for (let k = 0; k < bins; k++) {
-      // Amplitude of a full-scale sine at bin k is wsum / 2, hence 0 dB there.
-      const mag = (2 * Math.hypot(re[k], im[k])) / wsum;
-      const db = 20 * Math.log10(mag + 1e-12);
-      data[c * bins + k] = Math.round(255 * Math.min(1, Math.max(0, (db - floorDb) / -floorDb)));
+      const power = k === 0 ? out[0] * out[0] : out[2 * k] * out[2 * k] + out[2 * k + 1] * out[2 * k + 1];
+      const db = 10 * Math.log10(power * scale2 + 1e-24);
+      data[row + k] = Math.round(Math.min(255, Math.max(0, (db - floorDb) * perDb)));
     }
   }
   return { data, columns, bins, hopSec: hop / sampleRate };

@@ -1,58 +1,65 @@
-import { describe, expect, it } from 'vitest';
-import { fftInPlace } from '../../../renderer/src/lib/fft-radix2.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { initFft } from '../../../electron/common/analysis/fft.js';
 import { computeSpectrogram } from '../../../renderer/src/lib/spectrogram.js';
 
-describe('renderer FFT and spectrogram (pure)', () => {
-  it('FFT of a cosine at bin 3 puts n/2 in bins 3 and n−3 (DFT definition)', () => {
-    const n = 16;
-    const re = Float64Array.from({ length: n }, (_, i) => Math.cos((2 * Math.PI * 3 * i) / n));
-    const im = new Float64Array(n);
-    fftInPlace(re, im);
-    for (let k = 0; k < n; k++) {
-      const mag = Math.hypot(re[k], im[k]);
-      expect(mag).toBeCloseTo(k === 3 || k === 13 ? n / 2 : 0, 9);
+// The spectrogram runs on the shared PFFFT wrapper; in Node the module finds its own .wasm.
+beforeAll(() => initFft());
+
+/** The value the spectrogram stores for a level in dB re full scale (floor -100 dB → 0, 0 dB → 255). */
+const code = (db: number) => Math.round(Math.min(255, Math.max(0, 255 * (1 + db / 100))));
+
+const rate = 8000;
+const fft = 256;
+const sine = (hz: number, amp: number) => Float32Array.from({ length: rate }, (_, i) => amp * Math.sin((2 * Math.PI * hz * i) / rate));
+
+describe('renderer spectrogram (PFFFT)', () => {
+  it('a full-scale sine on bin 32 reads 0 dB there, −6.02 dB beside it (Hann), and nothing elsewhere', () => {
+    // 1000 Hz at 8 kHz with a 256-point FFT is bin 1000 / (8000 / 256) = 32 exactly. A Hann window's
+    // transform on an exact bin has three non-zero lines: the bin at wsum/2 (0 dB after scaling) and
+    // its two neighbours at half that, 20·log10(0.5) = −6.02 dB → code 240. Tolerance 1 code (0.4 dB)
+    // covers float32 rounding; every other bin is below the floor in exact arithmetic.
+    const spec = computeSpectrogram(sine(1000, 1), rate, fft, 50);
+    expect([spec.columns, spec.bins]).toEqual([50, 128]);
+    for (const c of [0, 10, 40]) {
+      const col = Array.from(spec.data.subarray(c * spec.bins, (c + 1) * spec.bins));
+      expect(col.indexOf(Math.max(...col))).toBe(32);
+      expect(Math.abs(col[32] - code(0))).toBeLessThanOrEqual(1);
+      expect(Math.abs(col[31] - code(-6.02))).toBeLessThanOrEqual(1);
+      expect(Math.abs(col[33] - code(-6.02))).toBeLessThanOrEqual(1);
+      expect(Math.max(...col.slice(0, 30), ...col.slice(35))).toBeLessThan(code(-60));
     }
   });
 
-  it('matches the direct DFT sum X[k] = Σ x[j]·e^(−2πijk/n) on arbitrary input', () => {
-    // Deterministic input (a 32-bit LCG); float64 radix-2 error grows ~log2(n)·eps, so 1e-9 absolute on
-    // values of order sqrt(n) is loose by orders of magnitude yet catches any wrong twiddle or swap.
-    const n = 64;
-    let state = 12345;
-    const rnd = () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32) * 2 - 1;
-    const xr = Array.from({ length: n }, rnd);
-    const xi = Array.from({ length: n }, rnd);
-    const re = Float64Array.from(xr);
-    const im = Float64Array.from(xi);
-    fftInPlace(re, im);
-    for (let k = 0; k < n; k++) {
-      let sr = 0;
-      let si = 0;
-      for (let j = 0; j < n; j++) {
-        const a = (-2 * Math.PI * j * k) / n;
-        sr += xr[j] * Math.cos(a) - xi[j] * Math.sin(a);
-        si += xr[j] * Math.sin(a) + xi[j] * Math.cos(a);
-      }
-      expect(Math.abs(re[k] - sr)).toBeLessThan(1e-9);
-      expect(Math.abs(im[k] - si)).toBeLessThan(1e-9);
-    }
-  });
-
-  it('refuses a size that is not a power of two', () => {
-    expect(() => fftInPlace(new Float64Array(12), new Float64Array(12))).toThrow(/12 is not a power of two/);
-  });
-
-  it('a full-scale sine lands in its bin near 0 dB (255), silence at the floor (0)', () => {
-    const rate = 8000;
-    const fft = 256;
-    // 1000 Hz at 8 kHz with a 256-point FFT is bin 32 exactly.
-    const x = Float32Array.from({ length: rate }, (_, i) => Math.sin((2 * Math.PI * 1000 * i) / rate));
-    const spec = computeSpectrogram(x, rate, fft, 50);
-    expect(spec.columns).toBe(50);
-    const col = 10 * spec.bins;
-    expect(spec.data[col + 32]).toBeGreaterThanOrEqual(253);
-    expect(spec.data[col + 100]).toBeLessThan(60);
+  it('a sine at amplitude 0.1 on bin 64 reads −20 dB; silence reads the floor', () => {
+    // 2000 Hz → bin 64; 20·log10(0.1) = −20 dB → code 204.
+    const spec = computeSpectrogram(sine(2000, 0.1), rate, fft, 20);
+    const col = spec.data.subarray(5 * spec.bins, 6 * spec.bins);
+    expect(Math.abs(col[64] - code(-20))).toBeLessThanOrEqual(1);
     const silent = computeSpectrogram(new Float32Array(4000), rate, fft, 10);
     expect(Math.max(...silent.data)).toBe(0);
+  });
+
+  it('matches a direct Hann-windowed DFT on arbitrary input in every bin (PFFFT bin order, DC slot)', () => {
+    // Deterministic noise (32-bit LCG) plus a DC offset, so bin 0 and the packed layout are exercised.
+    let state = 12345;
+    const x = Float32Array.from({ length: fft }, () => 0.2 + ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32 - 0.5));
+    const spec = computeSpectrogram(x, rate, fft, 1);
+    const w = Array.from({ length: fft }, (_, i) => 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / fft));
+    const wsum = w.reduce((a, b) => a + b, 0);
+    for (let k = 0; k < fft / 2; k++) {
+      let re = 0;
+      let im = 0;
+      for (let j = 0; j < fft; j++) {
+        re += x[j] * w[j] * Math.cos((2 * Math.PI * j * k) / fft);
+        im -= x[j] * w[j] * Math.sin((2 * Math.PI * j * k) / fft);
+      }
+      const expected = code(20 * Math.log10((2 * Math.hypot(re, im)) / wsum + 1e-12));
+      // ±1 code: a float32 transform may round a level that sits near a code boundary the other way.
+      expect(Math.abs(spec.data[k] - expected), `bin ${k}`).toBeLessThanOrEqual(1);
+    }
+  });
+
+  it('refuses a size PFFFT cannot do, naming it', () => {
+    expect(() => computeSpectrogram(new Float32Array(100), rate, 100)).toThrow(/size 100 is not a PFFFT size/);
   });
 });

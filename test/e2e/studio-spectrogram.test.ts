@@ -1,0 +1,70 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildOnce } from './build-once.js';
+import { startServe, type Served } from './serve-process.js';
+import { launchChromium, watchProblems, writeImportFiles } from './studio-ui-helpers.js';
+
+// The spectrogram's FFT is the shared PFFFT (WebAssembly) compiled in the page under the studio's CSP
+// ('wasm-unsafe-eval' in script-src, nothing more). Real Chromium, browser mode, imported WAVs.
+let served: Served;
+let browser: Browser;
+let page: Page;
+const problems: string[] = [];
+
+beforeAll(async () => {
+  buildOnce();
+  served = await startServe();
+  browser = await launchChromium();
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await served?.stop();
+});
+
+/** Mean red value of a canvas row over a horizontal span (fractions of its width), read in the page. */
+function rowLevel(label: string, fromTop: number, x0: number, x1: number): Promise<number> {
+  return page.evaluate(
+    `(() => { const c = document.querySelector('canvas[aria-label="${label}"]'); const y = Math.floor(${fromTop} * c.height);` +
+      ` const d = c.getContext('2d').getImageData(Math.floor(${x0} * c.width), y, Math.floor((${x1} - ${x0}) * c.width), 1).data;` +
+      ' let s = 0; for (let i = 0; i < d.length; i += 4) s += d[i]; return s / (d.length / 4); })()',
+  ) as Promise<number>;
+}
+
+describe('spectrogram in Chromium (PFFFT WebAssembly under the CSP)', () => {
+  it('serves a CSP that allows WebAssembly compilation and no JS eval, in the header and the page', async () => {
+    page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    await watchProblems(page, problems);
+    const response = await page.goto(served.url);
+    const header = response!.headers()['content-security-policy'];
+    const meta = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
+    for (const csp of [header, meta]) {
+      expect(/script-src ([^;]*)/.exec(csp ?? '')?.[1]).toBe("'self' 'wasm-unsafe-eval'");
+      expect(csp).not.toMatch(/'unsafe-eval'|'unsafe-inline'/);
+    }
+    await page.getByTestId('bundle-name').waitFor({ timeout: 30_000 });
+  }, 60_000);
+
+  it('draws B’s 1500 Hz burst in its second half only, with no CSP violation or failed request', async () => {
+    // engine-a.wav: 220 Hz at 0.3; engine-b.wav: the same plus 0.05 × 1500 Hz over its second half
+    // (studio-ui-helpers). 0.05 is −26 dB → spectrogram code 255·(1 − 26/100) ≈ 189, red ≈ 226 (the
+    // ramp's red is 1.2 × code); A at 1500 Hz holds only Hann leakage and 16-bit noise (< −90 dB).
+    const files = writeImportFiles(join(mkdtempSync(join(tmpdir(), 'parity-spec-')), 'import'));
+    await page.getByLabel('Open WAV or trace files').setInputFiles([files.a, files.b]);
+    await page.locator('li.current', { hasText: 'engine-a.wav vs engine-b.wav' }).waitFor({ timeout: 20_000 });
+    await page.getByRole('button', { name: 'Spectrogram' }).click();
+    await page.locator('[data-testid="spectrograms"][data-ready="true"]').waitFor({ timeout: 10_000 });
+    // 1500 Hz of 0..12 kHz, 0 Hz at the bottom: 1 − 1500 / 12000 = 0.875 of the height from the top.
+    const at1500 = 0.875;
+    const lateB = await rowLevel('Spectrogram of B', at1500, 0.6, 0.95);
+    const earlyB = await rowLevel('Spectrogram of B', at1500, 0.05, 0.4);
+    const lateA = await rowLevel('Spectrogram of A', at1500, 0.6, 0.95);
+    expect(lateB).toBeGreaterThan(200);
+    expect(earlyB).toBeLessThan(100);
+    expect(lateA).toBeLessThan(100);
+    await page.screenshot({ path: 'test-results/ui-spectrogram-import-1280.png' });
+    expect(problems).toEqual([]);
+  }, 60_000);
+});
