@@ -1,6 +1,6 @@
 import { InputError } from '../common/errors.js';
 
-export type JobKind = 'synthesis' | 'comparison';
+export type JobKind = 'synthesis' | 'comparison' | 'drill-down';
 
 interface Job {
   kind: JobKind;

@@ -183,16 +183,29 @@ export class StudioHost implements StudioHandlers {
     return { dir: join(this.dataDir, 'exports', id) };
   }
 
-  async drillHistory({ id }: { id: string }): Promise<DrillReport> {
+  /** A job, like compare: progress events, `cancel`; the drill is saved with the entry only when it completes. */
+  async drillHistory({ id }: { id: string }): Promise<{ jobId: string }> {
     const entry = await this.history.open(id);
     const report = entry.report as { rerun?: DrillTask['rerun']; divergence?: DrillTask['divergence'] };
     if (!report.rerun || !report.divergence) {
       throw new InputError(`history entry ${id} is not a synthesized A/B comparison (no settings to re-run): only those can be drilled into`, id);
     }
     const task: DrillTask = { kind: 'drill', rerun: report.rerun, divergence: { firstStep: report.divergence.firstStep, stage: report.divergence.stage } };
-    const drill = (await this.runInternal(`drill-down of ${id}`, task)) as DrillReport;
-    await this.history.saveDrill(id, drill);
-    return drill;
+    const jobId = this.jobs.newId();
+    const onProgress = this.progress(jobId);
+    const work = async (): Promise<DrillReport> => {
+      const drill = (await this.supervisor.run(jobId, `drill-down of ${id}`, task, onProgress)) as DrillReport;
+      onProgress({ phase: 'save', step: 0, totalSteps: 0, fraction: 1, message: 'saving the drill-down with the comparison' });
+      await this.history.saveDrill(id, drill);
+      this.events.emit('historyChanged');
+      return drill;
+    };
+    this.jobs.add(jobId, 'drill-down', this.track(jobId, work()));
+    return { jobId };
+  }
+
+  async drillResult({ jobId }: { jobId: string }): Promise<DrillReport> {
+    return (await this.jobs.take(jobId, 'drill-down')) as DrillReport;
   }
 
   private runInternal(what: string, task: unknown, transfer: ArrayBuffer[] = []): Promise<unknown> {

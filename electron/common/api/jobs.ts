@@ -1,15 +1,19 @@
 import { z } from 'zod';
 import { JobId } from './primitives.js';
 
-/** Long work (synthesize, compare) starts a job; progress arrives as events, the result on request. */
+/** Long work (synthesize, compare, drill-down) starts a job; progress arrives as events, the result on request. */
 export const JobStarted = z.object({ jobId: JobId });
 export type JobStarted = z.infer<typeof JobStarted>;
 
 export const JobRef = z.object({ jobId: JobId });
 export type JobRef = z.infer<typeof JobRef>;
 
-/** Which part of the job is running: one profile's synthesis, or the comparison of the two. */
-export const JobPhase = z.enum(['load', 'A', 'B', 'synthesize', 'compare', 'save']);
+/**
+ * Which part of the job is running: one profile's synthesis (a drill-down: re-running it up to the
+ * step), the comparison of the two (a drill-down: of one recorded run), or, in a drill-down only,
+ * promoting a network's node outputs to graph outputs and opening it.
+ */
+export const JobPhase = z.enum(['load', 'A', 'B', 'synthesize', 'compare', 'promote', 'save']);
 
 export const JobProgress = z.object({
   phase: JobPhase,

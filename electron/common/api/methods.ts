@@ -34,8 +34,13 @@ export const studioMethods = {
   saveAbx: defineMethod('saveAbx', SaveAbxRequest, AbxSaved),
   /** The default export folder for an entry in browser mode: `<dataDir>/exports/<id>`. */
   exportLocation: defineMethod('exportLocation', HistoryRef, ExportLocation),
-  /** Re-runs the first divergent step of a saved A/B comparison with every node output promoted (`compare --drill`). */
-  drillHistory: defineMethod('drillHistory', HistoryRef, DrillReport),
+  /**
+   * Starts a drill-down (`compare --drill`) into the first divergent step of a saved A/B comparison:
+   * progress as `progress` events, cancelled by `cancel`; the result from `drillResult`, saved with
+   * the entry (drill.json) only when it completes.
+   */
+  drillHistory: defineMethod('drillHistory', HistoryRef, JobStarted),
+  drillResult: defineMethod('drillResult', JobRef, DrillReport),
 } as const;
 
 export type StudioMethods = typeof studioMethods;

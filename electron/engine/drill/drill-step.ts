@@ -8,6 +8,7 @@ import type { DrillReport } from '../../common/report/drill.js';
 import type { SamplingParams } from '../../common/sampling/types.js';
 import type { Engine } from '../engine.js';
 import { openSession, run, type Feeds, type OrtSession } from '../ort-session.js';
+import { stopIfCancelled, type DrillControl } from './drill-progress.js';
 import type { DrillNetwork, RecordedRun } from './feed-tap.js';
 import { inputRole, runLabel } from './input-roles.js';
 import { correspondingOutputs } from './correspondence.js';
@@ -41,22 +42,36 @@ function networkOf(stage: DivergenceStage): DrillNetwork {
 }
 
 /** Re-runs one profile up to the step (to the end for the vocoder) and returns the recorded runs. */
-async function record(engine: Engine, req: DrillRequest, profileText: string, network: DrillNetwork): Promise<RecordedRun[]> {
+async function record(engine: Engine, req: DrillRequest, side: 'A' | 'B', network: DrillNetwork, control: DrillControl): Promise<RecordedRun[]> {
+  const profileText = side === 'A' ? req.profileA : req.profileB;
   const runs: RecordedRun[] = [];
   const stop = new AbortController();
+  const signal = control.signal ? AbortSignal.any([control.signal, stop.signal]) : stop.signal;
+  const offset = side === 'A' ? 0 : 0.4;
+  const say = (step: number, total: number, stage = 'talker') => {
+    const target = network === 'vocoder' ? 'the end (the vocoder runs last)' : `step ${req.step}`;
+    const message = `re-running side ${side} (${profileText}) up to ${target}: ${stage} step ${step} of ${total}`;
+    const ratio = total > 0 ? Math.min(1, step / total) : 0;
+    // A vocoder drill runs the whole synthesis: the talker's steps are most of it, as in a comparison.
+    const within = network !== 'vocoder' ? ratio : stage === 'vocoder' ? 0.9 + 0.1 * ratio : 0.9 * ratio;
+    control.onProgress?.({ part: 'record', side, step, totalSteps: total, fraction: offset + 0.4 * within, message });
+  };
+  say(0, req.step);
   try {
     await engine.synthesize(
       { text: req.text, profile: parseProfile(profileText), seed: req.seed, sampling: req.sampling },
       {
-        signal: stop.signal,
+        signal,
         recordFeeds: { step: req.step, stage: network, onRun: (r) => runs.push(r) },
-        // The talker and code predictor are done once the step is: skip the rest of the synthesis.
         onProgress: (p) => {
+          say(p.step, network === 'vocoder' ? p.totalSteps : req.step, p.stage);
+          // The talker and code predictor are done once the step is: skip the rest of the synthesis.
           if (network !== 'vocoder' && p.stage === 'talker' && p.step >= req.step) stop.abort();
         },
       },
     );
   } catch (error) {
+    stopIfCancelled(control.signal, `while re-running side ${side}`);
     if (!(error instanceof CancelledError && stop.signal.aborted)) throw error;
   }
   return runs;
@@ -66,7 +81,10 @@ async function record(engine: Engine, req: DrillRequest, profileText: string, ne
 class PromotedSessions {
   private readonly open = new Map<string, Promise<{ model: PromotedModel; session: OrtSession }>>();
 
-  constructor(private readonly bundleDir: string) {}
+  constructor(
+    private readonly bundleDir: string,
+    private readonly control: DrillControl,
+  ) {}
 
   get(r: RecordedRun): Promise<{ model: PromotedModel; session: OrtSession }> {
     const key = `${r.file}|${r.optimize}|${r.provider}`;
@@ -74,6 +92,9 @@ class PromotedSessions {
     if (!hit) {
       hit = (async () => {
         const model = promoteAllOutputs(await readFile(join(this.bundleDir, r.file)), r.file);
+        const how = `${r.optimize ? 'optimised' : 'unoptimised'}, ${r.provider}`;
+        const message = `promoting every node output of ${r.file} (${model.nodes.length} nodes) and opening it (${how})`;
+        this.control.onProgress?.({ part: 'promote', step: 0, totalSteps: 0, fraction: 0.8, message });
         const opened = await openSession(model.bytes, { optimize: r.optimize, ep: r.provider });
         return { model, session: opened.session };
       })();
@@ -108,22 +129,28 @@ async function replay(sessions: PromotedSessions, r: RecordedRun): Promise<{ mod
  * each with every node output promoted to a graph output (ONNX Runtime, the profile's own
  * optimisation level and provider) and walks the nodes in topological order (walkGraphs). A step
  * with several runs (code predictor: one per codebook; graph prefill: one per token) is compared run
- * by run, aligned from the last, and the first run with a finding is reported.
+ * by run, aligned from the last, and the first run with a finding is reported. `control` reports
+ * progress and cancels between steps and runs (drill-progress.ts).
  */
-export async function drillStep(engine: Engine, req: DrillRequest): Promise<DrillReport> {
+export async function drillStep(engine: Engine, req: DrillRequest, control: DrillControl = {}): Promise<DrillReport> {
   const tolerance = req.tolerance ?? DEFAULT_DRILL_TOLERANCE;
   const network = networkOf(req.stage);
   const base = { step: req.step, divergenceStage: req.stage, network, tolerance, input: null, node: null, compared: 0, skipped: 0, unmatched: 0 };
-  const runsA = await record(engine, req, req.profileA, network);
-  const runsB = await record(engine, req, req.profileB, network);
+  const runsA = await record(engine, req, 'A', network, control);
+  const runsB = await record(engine, req, 'B', network, control);
   if (runsA.length === 0 || runsB.length === 0) {
     const partial = { ...base, status: 'not-comparable' as const };
     return { ...partial, summary: drillSummary(partial, `side ${runsA.length === 0 ? 'A' : 'B'} never ran the ${network} at step ${req.step}`) };
   }
   const model = (runs: RecordedRun[]) => ({ file: runs[0].file, optimize: runs[0].optimize, provider: runs[0].provider, runs: runs.length });
-  const sessions = new PromotedSessions(engine.info().dir);
+  const sessions = new PromotedSessions(engine.info().dir, control);
   try {
     const n = Math.min(runsA.length, runsB.length);
+    // Promote and open both sides' networks first, so progress reads: re-run, promote, compare.
+    for (const r of [runsA[runsA.length - n], runsB[runsB.length - n]]) {
+      stopIfCancelled(control.signal, 'before promoting the node outputs');
+      await sessions.get(r);
+    }
     let last: { walk: WalkResult; index: number; what: string; replayA: number; replayB: number } | undefined;
     let compared = 0;
     let skipped = 0;
@@ -131,14 +158,18 @@ export async function drillStep(engine: Engine, req: DrillRequest): Promise<Dril
     for (let i = 0; i < n; i++) {
       const ra = runsA[runsA.length - n + i];
       const rb = runsB[runsB.length - n + i];
+      const what = runLabel(network, ra.feeds);
+      stopIfCancelled(control.signal, `before comparing run ${i + 1} of ${n}`);
+      control.onProgress?.({ part: 'compare', step: i + 1, totalSteps: n, fraction: 0.8 + (0.2 * i) / n, message: `comparing run ${i + 1} of ${n} (${what}): every node output of A against B` });
       const a = await replay(sessions, ra);
       const b = await replay(sessions, rb);
+      stopIfCancelled(control.signal, `while comparing run ${i + 1} of ${n}`);
       const corresponding = correspondingOutputs(a.model, b.model);
       const walk = walkGraphs(a.side, b.side, corresponding, tolerance, (name) => inputRole(network, name, req.step, ra.feeds));
       compared += walk.compared;
       skipped += walk.skipped;
       unmatched += walk.unmatched;
-      last = { walk, index: i, what: runLabel(network, ra.feeds), replayA: a.replayDiff, replayB: b.replayDiff };
+      last = { walk, index: i, what, replayA: a.replayDiff, replayB: b.replayDiff };
       if (walk.input || walk.node) break;
     }
     const found = last!;
@@ -167,6 +198,7 @@ export async function drillDivergence(
   engine: Engine,
   req: Omit<DrillRequest, 'step' | 'stage'>,
   divergence: { firstStep: number | null; stage: DivergenceStage | null },
+  control: DrillControl = {},
 ): Promise<DrillReport> {
   if (divergence.firstStep === null || divergence.stage === null) {
     const partial = {
@@ -183,5 +215,5 @@ export async function drillDivergence(
     };
     return { ...partial, summary: drillSummary(partial) };
   }
-  return drillStep(engine, { ...req, step: divergence.firstStep, stage: divergence.stage });
+  return drillStep(engine, { ...req, step: divergence.firstStep, stage: divergence.stage }, control);
 }

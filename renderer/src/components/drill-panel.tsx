@@ -1,4 +1,5 @@
 import { drillSelectors } from '../store/drill/drill-slice.js';
+import { shortcutLabel } from './shortcuts.js';
 import { useStoreApi, useStudio } from './store-context.js';
 
 /** "Drill down" on a diverged synthesized comparison: the first input and node that differ inside the first divergent step. */
@@ -6,14 +7,28 @@ export function DrillPanel() {
   const store = useStoreApi();
   const can = useStudio(drillSelectors.canDrill);
   const status = useStudio(drillSelectors.status);
+  const cancelling = useStudio(drillSelectors.cancelling);
+  const percent = useStudio(drillSelectors.percent);
+  const label = useStudio(drillSelectors.progressLabel);
   const error = useStudio(drillSelectors.error);
   const lines = useStudio(drillSelectors.lines);
   if (!can) return null;
+  const running = status === 'running';
   return (
     <section className="drill" aria-label="Drill down" data-testid="drill">
-      <button type="button" disabled={status === 'running'} onClick={() => void store.getState().drillCurrent()} title="Re-run the first divergent step with every node output promoted, as parity compare --drill does, and name the first input and node that differ or hold a NaN">
-        {status === 'running' ? 'Drilling down…' : status === 'done' ? 'Drill down again' : 'Drill down'}
+      <button type="button" disabled={running} onClick={() => void store.getState().drillCurrent()} title="Re-run the first divergent step with every node output promoted, as parity compare --drill does, and name the first input and node that differ or hold a NaN">
+        {running ? 'Drilling down…' : status === 'done' || lines ? 'Drill down again' : 'Drill down'}
       </button>
+      {running && (
+        <div className="drill-progress" aria-live="polite">
+          <progress max={100} value={percent} aria-label="Drill-down progress" />
+          <span data-testid="drill-progress">{label}</span>
+          <button type="button" disabled={cancelling} onClick={() => void store.getState().cancelDrill()} title={`Stop the drill-down; the comparison and any drill saved with it stay as they were (${shortcutLabel('escape')})`} aria-keyshortcuts="Escape">
+            Cancel
+          </button>
+        </div>
+      )}
+      {status === 'cancelled' && <p data-testid="drill-status">Drill-down cancelled; nothing was saved{lines ? ' (the drill below is the one saved before)' : ''}.</p>}
       {status === 'failed' && (
         <p role="alert" className="error">
           Drill-down failed: {error}

@@ -11,7 +11,7 @@ const isTyping = (target: EventTarget | null) =>
 export function installShortcuts(store: StoreApi<StudioState>): () => void {
   const onKey = (e: KeyboardEvent) => {
     const s = store.getState();
-    const action = shortcutAction({ key: e.key, ctrlKey: e.ctrlKey, metaKey: e.metaKey, altKey: e.altKey, typing: isTyping(e.target) }, { sheetOpen: s.shortcutsOpen, running: s.status === 'running' });
+    const action = shortcutAction({ key: e.key, ctrlKey: e.ctrlKey, metaKey: e.metaKey, altKey: e.altKey, typing: isTyping(e.target) }, { sheetOpen: s.shortcutsOpen, running: s.status === 'running' || s.drill?.status === 'running' });
     if (action === undefined) return;
     if (action === 'close-sheet') s.setShortcutsOpen(false);
     else if (action === 'toggle-sheet') s.setShortcutsOpen(!s.shortcutsOpen);
@@ -21,7 +21,10 @@ export function installShortcuts(store: StoreApi<StudioState>): () => void {
     else if (action === 'take-D') s.selectTake('D');
     else if (action === 'loop') s.toggleLoop();
     else if (action === 'synthesize') void s.start();
-    else if (action === 'cancel') void s.cancel();
+    else if (action === 'cancel') {
+      void s.cancel();
+      void s.cancelDrill();
+    }
     e.preventDefault();
   };
   window.addEventListener('keydown', onKey);

@@ -28,7 +28,7 @@ describe('history: the drill-down kept with an entry', () => {
     const job = await studio.compare({ text: 'A prompt long enough to run past step eight.', profileA: 'eager', profileB: 'eager,fault=stale-feedback@8' });
     const { historyId } = await studio.comparisonResult(job);
     expect((await studio.openHistory({ id: historyId })).drill).toBeUndefined();
-    const drill = await studio.drillHistory({ id: historyId });
+    const drill = await studio.drillResult(await studio.drillHistory({ id: historyId }));
     expect(drill.step).toBe(8);
     // Written by rename: no temporary file is left beside it.
     expect(readdirSync(join(dataDir, 'history', historyId)).filter((n) => n.includes('drill'))).toEqual(['drill.json']);

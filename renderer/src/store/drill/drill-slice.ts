@@ -1,5 +1,7 @@
 import type { StateCreator } from 'zustand/vanilla';
+import type { JobProgress } from '../../../../electron/common/api/jobs.js';
 import type { StudioApi } from '../../../../electron/common/api/studio-api.js';
+import { ParityError } from '../../../../electron/common/errors.js';
 import type { DrillReport } from '../../../../electron/common/report/drill.js';
 import { drillLines } from '../../../../electron/common/report/drill-lines.js';
 import { memoByRef } from '../memo.js';
@@ -8,7 +10,12 @@ import type { StudioState } from '../studio-store.js';
 export interface DrillState {
   /** The comparison drilled; a result for another one is not shown. */
   historyId: string;
-  status: 'running' | 'done' | 'failed';
+  status: 'running' | 'done' | 'failed' | 'cancelled';
+  /** The host's job, once it has answered; a cancel asked before that is sent when it does. */
+  jobId?: string;
+  cancelAsked?: boolean;
+  progress?: JobProgress;
+  /** The result; while running, or after a cancel or failure, the drill shown before (saved with the entry). */
   report?: DrillReport;
   error?: string;
 }
@@ -17,25 +24,53 @@ export interface DrillSlice {
   drill?: DrillState;
   /** `compare --drill` for the comparison on screen: re-runs its first divergent step in the host's engine. */
   drillCurrent(): Promise<void>;
+  /** Stops the running drill-down; the comparison and the drill saved with it stay as they were. */
+  cancelDrill(): Promise<void>;
 }
 
 export const createDrillSlice =
   (studio: StudioApi): StateCreator<StudioState, [], [], DrillSlice> =>
-  (set, get) => ({
-    drill: undefined,
-    async drillCurrent() {
-      const historyId = get().comparison?.historyId;
-      if (!historyId || !drillSelectors.canDrill(get()) || get().drill?.status === 'running') return;
-      set({ drill: { historyId, status: 'running' } });
-      const mine = () => get().drill?.historyId === historyId;
-      try {
-        const report = await studio.drillHistory({ id: historyId });
-        if (mine()) set({ drill: { historyId, status: 'done', report } });
-      } catch (error) {
-        if (mine()) set({ drill: { historyId, status: 'failed', error: (error as Error).message } });
-      }
-    },
-  });
+  (set, get) => {
+    const patch = (historyId: string, change: Partial<DrillState>) => {
+      const d = get().drill;
+      if (d?.historyId === historyId) set({ drill: { ...d, ...change } });
+    };
+    return {
+      drill: undefined,
+      async drillCurrent() {
+        const historyId = get().comparison?.historyId;
+        if (!historyId || !drillSelectors.canDrill(get()) || get().drill?.status === 'running') return;
+        const previous = current(get())?.report;
+        set({ drill: { historyId, status: 'running', ...(previous ? { report: previous } : {}) } });
+        // Progress may arrive before the job id does (the worker starts at once): keep the last per job.
+        const early = new Map<string, JobProgress>();
+        const off = studio.on('progress', (jobId, progress) => {
+          const d = get().drill;
+          if (d?.historyId !== historyId || d.status !== 'running') return;
+          if (d.jobId === jobId) set({ drill: { ...d, progress } });
+          else if (d.jobId === undefined) early.set(jobId, progress);
+        });
+        try {
+          const { jobId } = await studio.drillHistory({ id: historyId });
+          patch(historyId, { jobId, ...(early.has(jobId) ? { progress: early.get(jobId) } : {}) });
+          if (get().drill?.cancelAsked) void studio.cancel({ jobId });
+          const report = await studio.drillResult({ jobId });
+          patch(historyId, { status: 'done', report, progress: undefined });
+        } catch (error) {
+          const cancelled = error instanceof ParityError && error.kind === 'cancelled';
+          patch(historyId, cancelled ? { status: 'cancelled', progress: undefined } : { status: 'failed', progress: undefined, error: (error as Error).message });
+        } finally {
+          off();
+        }
+      },
+      async cancelDrill() {
+        const d = get().drill;
+        if (d?.status !== 'running') return;
+        set({ drill: { ...d, cancelAsked: true } });
+        if (d.jobId) await studio.cancel({ jobId: d.jobId });
+      },
+    };
+  };
 
 interface Drillable {
   verdict?: string;
@@ -60,7 +95,21 @@ export const drillSelectors = {
     return r.rerun !== undefined && r.divergence?.firstStep !== null && r.divergence?.firstStep !== undefined;
   },
   status: (s: StudioState) => current(s)?.status,
+  running: (s: StudioState) => current(s)?.status === 'running',
+  /** True once Cancel was pressed, until the drill stops. */
+  cancelling: (s: StudioState) => current(s)?.status === 'running' && current(s)?.cancelAsked === true,
   error: (s: StudioState) => current(s)?.error,
+  /** 0..100 for the progress bar. */
+  percent: (s: StudioState) => Math.round((current(s)?.progress?.fraction ?? 0) * 100),
+  /** What the drill is doing, e.g. "re-running side A (graph) up to step 8: talker step 3 of 8". */
+  progressLabel: (s: StudioState): string => {
+    const d = current(s);
+    if (d?.status !== 'running') return '';
+    if (d.cancelAsked) return 'Cancelling…';
+    const p = d.progress;
+    if (!p) return 'Starting…';
+    return p.phase === 'load' ? 'Opening the model bundle…' : (p.message ?? p.phase);
+  },
   /** The lines `parity compare --drill` prints, for the comparison on screen. */
   lines: (s: StudioState): string[] | undefined => {
     const report = current(s)?.report;
