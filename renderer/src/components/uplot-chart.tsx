@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { fmtTick } from '../lib/format.js';
 import { colors } from './theme.js';
 
 /**
@@ -31,7 +32,9 @@ export function lineChartOptions(
   series: (c: ReturnType<typeof colors>) => uPlot.Series[],
 ): uPlot.Options {
   const c = colors();
-  const axis = { stroke: c.fg, grid: { stroke: c.grid } };
+  // Tick labels through the metrics' formatter, so a negative tick has the same minus (U+2212).
+  const values = (_u: uPlot, splits: number[], _axis: number, _space: number, incr: number) => splits.map((v) => fmtTick(v, incr));
+  const axis = { stroke: c.fg, grid: { stroke: c.grid }, values };
   return {
     width: 0,
     height: 0,

@@ -34,8 +34,13 @@ describe('comparison selectors (pure)', () => {
     const byKey = Object.fromEntries(rows.map((r) => [r.key, r]));
     expect(byKey.correlation.value).toBe('0.500000');
     expect(byKey.nullDepth.value).toBe('−∞ dB');
-    expect(byKey.deltaLU.value).toBe('-1.000 LU');
+    // Negative values carry the typographic minus U+2212 (lib/format.ts), as every displayed metric.
+    expect(byKey.deltaLU.value).toBe('\u22121.000 LU');
+    expect(byKey.peaks.value).toBe('\u22121.00 / \u22122.00 dBFS');
     expect(byKey.lag.value).toBe('3 samples (0.13 ms)');
+    const late = comparisonSelectors.metricRows(state({ ...report, metrics: { ...report.metrics, lagSamples: -103, lagMs: -4.2917 } }))!;
+    expect(late.find((r) => r.key === 'lag')!.value).toBe('\u2212103 samples (\u22124.29 ms)');
+    for (const r of rows) expect(r.value, r.key).not.toMatch(/-\d/);
     for (const r of rows) expect(r.explain.length).toBeGreaterThan(20);
     // The same report gives the same array (zustand compares by reference).
     expect(comparisonSelectors.metricRows(state(report))).toBe(rows);

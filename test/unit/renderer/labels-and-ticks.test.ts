@@ -1,16 +1,32 @@
 import { describe, expect, it } from 'vitest';
 import { frequencyTicks, integerIncrs } from '../../../renderer/src/lib/axis-ticks.js';
-import { fmt } from '../../../renderer/src/lib/format.js';
+import { fmt, fmtTick } from '../../../renderer/src/lib/format.js';
 import { historyLabel } from '../../../renderer/src/lib/history-label.js';
 
 describe('fmt', () => {
   it('never shows a signed zero: -0 and values that round to zero print as 0.0', () => {
     expect(fmt(-0, 1, ' dB')).toBe('0.0 dB');
     expect(fmt(-0.04, 1, ' dB')).toBe('0.0 dB'); // (-0.04).toFixed(1) === "-0.0"
-    expect(fmt(-0.05, 1, ' dB')).toBe('-0.1 dB'); // a real negative value keeps its sign
+    expect(fmt(-0.05, 1, ' dB')).toBe('\u22120.1 dB'); // a real negative value keeps its sign
     expect(fmt(-0.0000001, 6)).toBe('0.000000');
-    expect(fmt(-12.34, 1, ' dB')).toBe('-12.3 dB');
-    expect(fmt(-Infinity, 1, ' dB')).toBe('−∞ dB');
+    expect(fmt(-Infinity, 1, ' dB')).toBe('\u2212∞ dB');
+  });
+
+  it('writes a negative number with the typographic minus U+2212, never a hyphen-minus', () => {
+    expect(fmt(-12.34, 1, ' dB')).toBe('\u221212.3 dB');
+    expect(fmt(-103, 0, ' samples')).toBe('\u2212103 samples');
+    expect(fmt('-1e-3', 4)).toBe('\u22120.0010');
+    expect(fmt(103, 0, ' samples')).toBe('103 samples');
+    for (const v of [-1, -0.5, -1e9, -123.456]) expect(fmt(v, 2)).not.toContain('-');
+  });
+});
+
+describe('fmtTick (chart axes)', () => {
+  it('writes ticks with the decimals their spacing needs and the typographic minus', () => {
+    expect([-30, -25, 0, 5].map((v) => fmtTick(v, 5))).toEqual(['\u221230', '\u221225', '0', '5']);
+    expect([-0.5, -0.25, 0, 0.25].map((v) => fmtTick(v, 0.25))).toEqual(['\u22120.50', '\u22120.25', '0.00', '0.25']);
+    expect(fmtTick(0.30000000000000004, 0.1)).toBe('0.3'); // float noise in a split does not add digits
+    expect(fmtTick(null, 1)).toBe('');
   });
 });
 

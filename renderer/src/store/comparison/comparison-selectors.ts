@@ -31,7 +31,7 @@ export interface MetricRow {
 
 const metricRows = memoByRef((m: Metrics): MetricRow[] => [
   { key: 'correlation', label: 'Correlation (lag 0)', value: fmt(m.correlation, 6), explain: 'Pearson correlation of A and B at lag 0: 1 = same shape, 0 = unrelated.' },
-  { key: 'lag', label: 'Lag', value: `${m.lagSamples} samples (${fmt(m.lagMs, 2, ' ms')})`, explain: 'Shift of B against A at the cross-correlation peak; positive = B is late.' },
+  { key: 'lag', label: 'Lag', value: `${fmt(m.lagSamples, 0, ' samples')} (${fmt(m.lagMs, 2, ' ms')})`, explain: 'Shift of B against A at the cross-correlation peak; positive = B is late.' },
   { key: 'nullDepth', label: 'Null depth', value: fmt(m.nullDepthDb, 1, ' dB'), explain: 'Level of A − B relative to A: −∞ = identical, around 0 dB = as loud as the signal itself.' },
   { key: 'matchedNull', label: 'Matched null', value: fmt(m.matchedNullDepthDb, 1, ' dB'), explain: 'Null depth after removing the best gain and sub-sample lag: what is left is a real difference.' },
   { key: 'loudnessA', label: 'Loudness A', value: fmt(m.loudnessA, 2, ' LUFS'), explain: 'Integrated loudness of A, ITU-R BS.1770-4.' },
