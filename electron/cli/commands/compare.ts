@@ -58,7 +58,16 @@ export function registerCompare(program: Command): void {
         const { report } = comparison;
         if (o.drill) {
           const tolerance = { ...DEFAULT_DRILL_TOLERANCE, ...(o.drillTol === undefined ? {} : { abs: o.drillTol }) };
-          report.drill = await drillDivergence(engine, { text: o.text, profileA: o.a, profileB: o.b, seed: report.rerun.seed, sampling, tolerance }, report.divergence);
+          // On a terminal the status line follows the drill (side re-run, promote, run k of n), as for the comparison.
+          const drillBar = o.json ? lazyProgressBar('') : lazyProgressBar('drill');
+          try {
+            report.drill = await drillDivergence(
+              engine, { text: o.text, profileA: o.a, profileB: o.b, seed: report.rerun.seed, sampling, tolerance }, report.divergence,
+              { onProgress: (p) => drillBar.update(p.part === 'record' ? `re-run ${p.side}` : p.part, Math.round(p.fraction * 100), 100) },
+            );
+          } finally {
+            drillBar.stop();
+          }
           report.rerun.drill = o.drillTol === undefined ? {} : { tolerance: o.drillTol };
         }
         const view = profileComparisonView(report, o.out);
