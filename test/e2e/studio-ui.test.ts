@@ -136,6 +136,13 @@ describe('studio UI in Chromium (browser mode)', () => {
     await page.screenshot({ path: `${SHOTS}/ui-step-trace-1280.png` });
     // Drill down in the host's engine: the finding `parity compare --drill` prints for this fault (the
     // stale audio feedback enters the talker through its input embeddings at the divergent step).
+    // First a drill cancelled with Esc at once (the host is asked to cancel as soon as it answers with
+    // the job id): the panel says so and nothing is shown or saved; then the drill itself.
+    await page.getByRole('button', { name: 'Drill down', exact: true }).click();
+    await page.keyboard.press('Escape');
+    await page.getByTestId('drill-status').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('drill-status').textContent()).toBe('Drill-down cancelled; nothing was saved.');
+    expect(await page.getByTestId('drill-lines').count()).toBe(0);
     await page.getByRole('button', { name: 'Drill down', exact: true }).click();
     const drill = page.getByTestId('drill-lines');
     await drill.waitFor({ timeout: 30_000 });
