@@ -1,6 +1,7 @@
 import type { FormEvent } from 'react';
 import { useContext } from 'react';
 import type { Sampling } from '../../../electron/common/api/primitives.js';
+import { promptLength } from '../lib/text-limit.js';
 import { formSelectors } from '../store/job/form-selectors.js';
 import { jobSelectors } from '../store/job/job-selectors.js';
 import { ProfileField } from './profile-field.js';
@@ -34,6 +35,8 @@ export function CompareForm() {
   const store = useContext(StoreContext)!;
   const text = useStudio((s) => s.form.text);
   const seed = useStudio((s) => s.form.seed);
+  const tokenizer = useStudio((s) => s.bundle?.tokenizer);
+  const length = promptLength(text, tokenizer);
   const running = useStudio(jobSelectors.running);
   const blocked = useStudio(formSelectors.synthBlocked);
   const submit = (e: FormEvent) => {
@@ -44,7 +47,12 @@ export function CompareForm() {
     <form className="compare-form" onSubmit={submit} aria-label="Synthesize and compare">
       <div className="field">
         <label htmlFor="field-text">Prompt</label>
-        <textarea id="field-text" rows={3} value={text} onChange={(e) => store.getState().setForm({ text: e.target.value })} />
+        <textarea id="field-text" rows={3} value={text} aria-describedby={length ? 'prompt-length' : undefined} aria-invalid={length?.over ?? false} onChange={(e) => store.getState().setForm({ text: e.target.value })} />
+        {length && (
+          <span id="prompt-length" className={`small-text ${length.over ? 'issue' : 'muted'}`} data-testid="prompt-length">
+            {length.text}
+          </span>
+        )}
       </div>
       <ProfileField which="profileA" label="Profile A" />
       <ProfileField which="profileB" label="Profile B" />

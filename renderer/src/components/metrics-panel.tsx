@@ -1,5 +1,6 @@
 import { useCallback, useMemo } from 'react';
 import type uPlot from 'uplot';
+import { minusSigns } from '../lib/format.js';
 import { comparisonSelectors } from '../store/comparison/comparison-selectors.js';
 import { useStudio } from './store-context.js';
 import { useColorScheme } from './theme.js';
@@ -35,7 +36,7 @@ export function VerdictBadge() {
         <span className="muted" data-testid="divergence-summary">
           First divergence: step {divergence.firstStep}
           {divergence.stage ? ` (${divergence.stage})` : ''}
-          {divergence.detail ? ` — ${divergence.detail}` : ''}
+          {divergence.detail ? ` — ${minusSigns(divergence.detail)}` : ''}
         </span>
       )}
     </div>

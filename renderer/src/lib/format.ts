@@ -11,7 +11,16 @@ export function fmt(value: number | string | undefined, digits: number, unit = '
   const text = v.toFixed(digits);
   // -0.04 to 1 digit is "-0.0": a sign on zero reads as a real negative value.
   if (/^-0(\.0*)?$/.test(text)) return `${text.slice(1)}${unit}`;
-  return `${text.startsWith('-') ? MINUS + text.slice(1) : text}${unit}`;
+  return `${minusSigns(text)}${unit}`;
+}
+
+/**
+ * A text's number signs as U+2212: a hyphen-minus before a digit that does not follow a letter, digit
+ * or dot ("vs -0.02" → "vs −0.02"; "stale-feedback@2", "2-3" and "1e-7" keep theirs). For numbers that
+ * arrive inside text, e.g. the report's divergence detail.
+ */
+export function minusSigns(text: string): string {
+  return text.replace(/(^|[^\w.])-(?=\.?\d)/g, `$1${MINUS}`);
 }
 
 /** m:ss.mmm for positions on the timeline. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { frequencyTicks, integerIncrs } from '../../../renderer/src/lib/axis-ticks.js';
-import { fmt, fmtTick } from '../../../renderer/src/lib/format.js';
+import { fmt, fmtTick, minusSigns } from '../../../renderer/src/lib/format.js';
 import { historyLabel } from '../../../renderer/src/lib/history-label.js';
 
 describe('fmt', () => {
@@ -18,6 +18,14 @@ describe('fmt', () => {
     expect(fmt('-1e-3', 4)).toBe('\u22120.0010');
     expect(fmt(103, 0, ' samples')).toBe('103 samples');
     for (const v of [-1, -0.5, -1e9, -123.456]) expect(fmt(v, 2)).not.toContain('-');
+  });
+});
+
+describe('minusSigns (numbers inside report text)', () => {
+  it('turns a number’s sign into U+2212 and leaves hyphens in words, ranges and exponents alone', () => {
+    expect(minusSigns('talker logit mean: 0.0392998 vs -0.0215 (|Δ| 0.06 > 0.001)')).toBe('talker logit mean: 0.0392998 vs \u22120.0215 (|Δ| 0.06 > 0.001)');
+    expect(minusSigns('-3 dB, (-.5), x=-1')).toBe('\u22123 dB, (\u2212.5), x=\u22121');
+    expect(minusSigns('graph,fault=stale-feedback@2 steps 2-3, 1e-7, talker-logits')).toBe('graph,fault=stale-feedback@2 steps 2-3, 1e-7, talker-logits');
   });
 });
 

@@ -7,8 +7,9 @@ import { buildOnce } from './build-once.js';
 import { startServe, type Served } from './serve-process.js';
 import { launchChromium, watchProblems, writeImportFiles } from './studio-ui-helpers.js';
 
-// The spectrogram's FFT is the shared PFFFT (WebAssembly) compiled in the page under the studio's CSP
-// ('wasm-unsafe-eval' in script-src, nothing more). Real Chromium, browser mode, imported WAVs.
+// Real Chromium, browser mode, one page: the spectrogram's FFT is the shared PFFFT (WebAssembly)
+// compiled under the studio's CSP ('wasm-unsafe-eval' in script-src, nothing more); the header names the
+// bundle's tokenizer and the prompt counts in its unit; at 1024x700 a notice never covers the verdict.
 let served: Served;
 let browser: Browser;
 let page: Page;
@@ -33,7 +34,7 @@ function rowLevel(label: string, fromTop: number, x0: number, x1: number): Promi
   ) as Promise<number>;
 }
 
-describe('spectrogram in Chromium (PFFFT WebAssembly under the CSP)', () => {
+describe('studio UI review items in Chromium', () => {
   it('serves a CSP that allows WebAssembly compilation and no JS eval, in the header and the page', async () => {
     page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await watchProblems(page, problems);
@@ -67,4 +68,37 @@ describe('spectrogram in Chromium (PFFFT WebAssembly under the CSP)', () => {
     await page.screenshot({ path: 'test-results/ui-spectrogram-import-1280.png' });
     expect(problems).toEqual([]);
   }, 60_000);
+
+  it('names the byte-level tokenizer in the header and counts the prompt in UTF-8 bytes', async () => {
+    const tokenizer = page.getByTestId('bundle-tokenizer');
+    expect(await tokenizer.textContent()).toBe('byte-level text');
+    // The demo bundle: 128 UTF-8 bytes after BOS 256 (docs/bundle-format.md, text.maxBytes).
+    expect(await tokenizer.getAttribute('title')).toBe('Text tokenizer: byte-level: UTF-8 bytes (ids 0..255) after BOS 256; at most 128 UTF-8 bytes (bundle.json text.maxBytes)');
+    await page.getByLabel('Prompt').fill('Grüße'); // ü and ß are 2 bytes each in UTF-8: 7 bytes
+    expect(await page.getByTestId('prompt-length').textContent()).toBe('7 / 128 UTF-8 bytes');
+    await page.getByLabel('Prompt').fill('x'.repeat(129));
+    expect(await page.getByTestId('prompt-length').textContent()).toBe('129 / 128 UTF-8 bytes: too long, shorten it to synthesize');
+    expect(await page.getByRole('button', { name: 'Synthesize A/B' }).isDisabled()).toBe(true);
+    await page.getByLabel('Prompt').fill('Hello.');
+    expect(await page.getByRole('button', { name: 'Synthesize A/B' }).isDisabled()).toBe(false);
+  });
+
+  it('at 1024x700 an error notice sits above the verdict line, not over it, and the header still fits', async () => {
+    await page.setViewportSize({ width: 1024, height: 700 });
+    const files = writeImportFiles(join(mkdtempSync(join(tmpdir(), 'parity-notice-')), 'import'));
+    await page.getByLabel('Open WAV or trace files').setInputFiles([files.notWav]);
+    const notice = page.getByTestId('notice').last();
+    await notice.waitFor({ timeout: 20_000 });
+    const n = (await notice.boundingBox())!;
+    const v = (await page.getByTestId('verdict').boundingBox())!;
+    expect(v.y).toBeGreaterThanOrEqual(n.y + n.height);
+    expect(await page.getByTestId('verdict').isVisible()).toBe(true);
+    // The bundle line's last item (EP) is inside the header, not cut off by its overflow.
+    const ep = (await page.locator('section.bundle > span').last().boundingBox())!;
+    const mode = (await page.locator('.topbar > .muted').boundingBox())!;
+    expect(ep.x + ep.width).toBeLessThanOrEqual(mode.x);
+    await page.screenshot({ path: 'test-results/ui-notice-1024x700.png' });
+    await notice.getByRole('button', { name: 'Dismiss' }).click();
+    expect(problems).toEqual([]);
+  });
 });
