@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runParity } from './run-parity.js';
+import { runParity, type ParityRun } from './run-parity.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'parity-interrupt-'));
 const fixture = join(dir, 'fixture');
@@ -20,31 +19,25 @@ const SIGINT_HOOK =
   'data:text/javascript,import fs from "node:fs";process.on("newListener",(n)=>{if(n==="SIGINT")fs.writeFileSync(process.env.PARITY_TEST_SIGINT_FILE,"")})';
 
 /** Starts parity and sends Ctrl-C's signal as soon as parity's own handler is in place. */
-function interrupt(args: string[]): Promise<{ status: number | null; stderr: string; stdout: string }> {
-  const marker = join(mkdtempSync(join(tmpdir(), 'parity-sigint-')), 'listening');
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', SIGINT_HOOK, 'bin/parity.js', ...args], {
-      env: { ...process.env, PARITY_TEST_SIGINT_FILE: marker },
-      timeout: 30_000,
-      killSignal: 'SIGKILL',
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    const poll = setInterval(() => {
-      if (existsSync(marker)) {
-        clearInterval(poll);
-        child.kill('SIGINT');
-      }
-    }, 5);
-    child.on('close', (status) => {
-      clearInterval(poll);
-      rmSync(join(marker, '..'), { recursive: true, force: true });
-      resolve({ status, stderr, stdout });
-    });
+async function interrupt(args: string[]): Promise<ParityRun> {
+  const markerDir = mkdtempSync(join(tmpdir(), 'parity-sigint-'));
+  const marker = join(markerDir, 'listening');
+  const run = await runParity(args, {
+    timeoutMs: 30_000,
+    env: { PARITY_TEST_SIGINT_FILE: marker },
+    imports: [SIGINT_HOOK],
+    whileRunning: (child) => {
+      const poll = setInterval(() => {
+        if (existsSync(marker)) {
+          clearInterval(poll);
+          child.kill('SIGINT');
+        }
+      }, 5);
+      return () => clearInterval(poll);
+    },
   });
+  rmSync(markerDir, { recursive: true, force: true });
+  return run;
 }
 
 describe('Ctrl-C and --force', () => {

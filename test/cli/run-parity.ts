@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,12 +16,22 @@ export interface ParityRun {
 const RSS_HOOK =
   'data:text/javascript,import fs from "node:fs";process.on("exit",()=>fs.writeFileSync(process.env.PARITY_TEST_RSS_FILE,String(process.resourceUsage().maxRSS)))';
 
+export interface RunParityOptions {
+  timeoutMs?: number;
+  env?: Record<string, string>;
+  /** More `--import` hooks for the child (data: URLs), after the RSS hook. */
+  imports?: string[];
+  /** Called once the child is spawned; the returned function runs when it has closed. */
+  whileRunning?: (child: ChildProcess) => () => void;
+}
+
 /** Runs `node bin/parity.js ...args` (the built dist/) with a time limit; never throws on failure. */
-export function runParity(args: string[], options: { timeoutMs?: number; env?: Record<string, string> } = {}): Promise<ParityRun> {
+export function runParity(args: string[], options: RunParityOptions = {}): Promise<ParityRun> {
   const dir = mkdtempSync(join(tmpdir(), 'parity-run-'));
   const rssFile = join(dir, 'rss');
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', RSS_HOOK, 'bin/parity.js', ...args], {
+    const hooks = [RSS_HOOK, ...(options.imports ?? [])].flatMap((hook) => ['--import', hook]);
+    const child = spawn(process.execPath, [...hooks, 'bin/parity.js', ...args], {
       env: { ...process.env, ...options.env, PARITY_TEST_RSS_FILE: rssFile },
       timeout: options.timeoutMs ?? 20_000,
       killSignal: 'SIGKILL',
@@ -31,7 +41,9 @@ export function runParity(args: string[], options: { timeoutMs?: number; env?: R
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);
+    const stopWatching = options.whileRunning?.(child);
     child.on('close', (status, signal) => {
+      stopWatching?.();
       let maxRssMiB = Number.NaN;
       try {
         maxRssMiB = Number(readFileSync(rssFile, 'utf8')) / 1024;
