@@ -89,6 +89,7 @@ describe('studio UI review items in Chromium', () => {
     await page.getByLabel('Open WAV or trace files').setInputFiles([files.notWav]);
     const notice = page.getByTestId('notice').last();
     await notice.waitFor({ timeout: 20_000 });
+    expect(await notice.textContent()).toContain('notes.txt is neither a WAV file (it has no RIFF/WAVE header) nor a trace');
     const n = (await notice.boundingBox())!;
     const v = (await page.getByTestId('verdict').boundingBox())!;
     expect(v.y).toBeGreaterThanOrEqual(n.y + n.height);

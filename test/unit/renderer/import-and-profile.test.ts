@@ -4,6 +4,8 @@ import { profileSuggestions } from '../../../renderer/src/lib/profile-suggestion
 import { classifyImport } from '../../../renderer/src/store/history/classify-import.js';
 
 const file = (name: string, text = 'x') => ({ name, bytes: new TextEncoder().encode(text) });
+/** The first 12 bytes of a WAV (RIFF, chunk size, WAVE): enough for the header check; the host decodes the rest. */
+const wav = (name: string) => file(name, 'RIFF\x24\x00\x00\x00WAVE');
 
 describe('import classification (pure)', () => {
   it('two audio files are a WAV pair (A then B), two traces a trace pair', () => {
@@ -15,20 +17,28 @@ describe('import classification (pure)', () => {
 
   it('a non-WAV among two files goes to the host decoder, which names it; one file is refused here', () => {
     expect(classifyImport([file('a.wav'), file('notes.txt')])).toMatchObject({ ok: true, kind: 'wavs' });
-    const one = classifyImport([file('a.wav')]);
+    const one = classifyImport([wav('a.wav')]);
     expect(one).toMatchObject({ ok: false });
     expect(one.ok ? '' : one.message).toContain('a.wav');
     expect(classifyImport([])).toMatchObject({ ok: false, message: expect.stringContaining('none') });
   });
 
   it('one WAV alone says a second WAV is needed and how to give it', () => {
-    const one = classifyImport([file('run.wav')]);
+    const one = classifyImport([wav('run.wav')]);
     if (one.ok) throw new Error('one WAV was accepted');
     expect(one.message).toBe('Only one WAV file (run.wav): a comparison needs a second WAV for B.');
     expect(one.hint).toMatch(/^Pick or drop both WAVs together/);
     // With two traces, one WAV is refused too (the audio is compared only when both runs have it).
-    const withTraces = classifyImport([file('a.jsonl'), file('b.jsonl'), file('a.wav')]);
+    const withTraces = classifyImport([file('a.jsonl'), file('b.jsonl'), wav('a.wav')]);
     expect(withTraces).toMatchObject({ ok: false, message: expect.stringContaining('second WAV'), hint: expect.stringContaining('both runs’ WAVs or none') });
+  });
+
+  it('one file that is neither a WAV nor a trace is named as such, not as a lone WAV', () => {
+    const notes = classifyImport([file('notes.txt', 'meeting notes')]);
+    expect(notes).toMatchObject({ ok: false, message: 'notes.txt is neither a WAV file (it has no RIFF/WAVE header) nor a trace (.jsonl, .ndjson, .trace, .json).' });
+    // A .wav name is not enough: the header decides (a truncated download named .wav).
+    expect(classifyImport([file('take.wav', 'RIF')])).toMatchObject({ ok: false, message: expect.stringContaining('take.wav is neither a WAV file') });
+    expect(classifyImport([file('big.wav', 'RF64\x00\x00\x00\x00WAVE')])).toMatchObject({ ok: false, message: expect.stringContaining('Only one WAV file (big.wav)') });
   });
 
   it('two traces and two WAVs are one comparison; WAVs pair with the trace of the same name, in any order', () => {

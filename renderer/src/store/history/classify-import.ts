@@ -20,6 +20,9 @@ export const IMPORT_RULE =
 
 const isTrace = (f: PickedFile) => /\.(jsonl|ndjson|trace|json)$/i.test(f.name);
 const stem = (name: string) => (name.split(/[\\/]/).pop() ?? name).replace(/\.[^.]*$/, '').toLowerCase();
+const ascii = (bytes: Uint8Array, from: number) => String.fromCharCode(...bytes.subarray(from, from + 4));
+/** RIFF (or RF64 for files over 4 GiB) with form type WAVE, as every WAV file starts. */
+const hasWavHeader = (f: PickedFile) => ['RIFF', 'RF64'].includes(ascii(f.bytes, 0)) && ascii(f.bytes, 8) === 'WAVE';
 const names = (files: PickedFile[]) => (files.length === 0 ? 'none' : files.map((f) => f.name).join(', '));
 
 /**
@@ -30,6 +33,13 @@ const names = (files: PickedFile[]) => (files.length === 0 ? 'none' : files.map(
 export function classifyImport(files: PickedFile[]): ImportPlan {
   const traces = files.filter(isTrace);
   const audio = files.filter((f) => !isTrace(f));
+  if (audio.length === 1 && !hasWavHeader(audio[0])) {
+    return {
+      ok: false,
+      message: `${audio[0].name} is neither a WAV file (it has no RIFF/WAVE header) nor a trace (.jsonl, .ndjson, .trace, .json).`,
+      hint: IMPORT_RULE,
+    };
+  }
   if (audio.length === 1) {
     return {
       ok: false,
