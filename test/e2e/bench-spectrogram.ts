@@ -1,5 +1,5 @@
 // Spectrogram time of a 10-minute 24 kHz track as the studio computes it (defaults: 512-point FFT,
-// 2000 columns), 7 runs after loading PFFFT once: `npx tsx test/e2e/bench-spectrogram.ts`.
+// 2000 columns), 7 runs after loading PFFFT once: `npm run bench:spectrogram`.
 import { initFft } from '../../electron/common/analysis/fft.js';
 import { computeSpectrogram } from '../../renderer/src/lib/spectrogram.js';
 

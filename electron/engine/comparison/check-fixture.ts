@@ -41,9 +41,8 @@ function readMaybe(dir: string, name: string): Uint8Array | undefined {
   return existsSync(path) ? new Uint8Array(readFileSync(path)) : undefined;
 }
 
-/** A compare-wav report: no rerun recipe, no sealed traces, nothing the gate could re-run. */
-const isWavPairReport = (raw: unknown): boolean =>
-  typeof raw === 'object' && raw !== null && !('rerun' in raw) && !('integrity' in raw) && (raw as { kind?: unknown }).kind !== 'traces';
+/** A compare-wav report: the only report with no `kind` (profiles and traces reports carry one). */
+const isWavPairReport = (raw: unknown): boolean => typeof raw === 'object' && raw !== null && !('kind' in raw);
 
 const describe = (verdict: string, d: { firstStep: number | null; stage: string | null }) =>
   d.firstStep === null ? verdict : `${verdict} at step ${d.firstStep} (${d.stage})`;

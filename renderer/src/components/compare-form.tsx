@@ -5,7 +5,7 @@ import { promptLength } from '../lib/text-limit.js';
 import { formSelectors } from '../store/job/form-selectors.js';
 import { jobSelectors } from '../store/job/job-selectors.js';
 import { ProfileField } from './profile-field.js';
-import { shortcutLabel } from './shortcuts.js';
+import { shortcutLabel } from '../lib/shortcut-keys.js';
 import { StoreContext, useStudio } from './store-context.js';
 
 function SamplingFields() {

@@ -1,5 +1,5 @@
 import { drillSelectors } from '../store/drill/drill-slice.js';
-import { shortcutLabel } from './shortcuts.js';
+import { shortcutLabel } from '../lib/shortcut-keys.js';
 import { useStoreApi, useStudio } from './store-context.js';
 
 /** "Drill down" on a diverged synthesized comparison: the first input and node that differ inside the first divergent step. */

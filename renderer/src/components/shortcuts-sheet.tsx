@@ -1,5 +1,5 @@
 import { viewSelectors } from '../store/view/view-slice.js';
-import { SHORTCUTS } from './shortcuts.js';
+import { SHORTCUTS } from '../lib/shortcut-keys.js';
 import { useStoreApi, useStudio } from './store-context.js';
 
 export function ShortcutsSheet() {

@@ -2,8 +2,6 @@ import type { StoreApi } from 'zustand';
 import { shortcutAction } from '../lib/shortcut-keys.js';
 import type { StudioState } from '../store/studio-store.js';
 
-export { SHORTCUTS, shortcutLabel } from '../lib/shortcut-keys.js';
-
 const isTyping = (target: EventTarget | null) =>
   target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName) && (target as HTMLInputElement).type !== 'range' && (target as HTMLInputElement).type !== 'checkbox');
 

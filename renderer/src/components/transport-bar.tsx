@@ -3,7 +3,7 @@ import { audioSelectors } from '../store/comparison/audio-selectors.js';
 import { comparisonSelectors } from '../store/comparison/comparison-selectors.js';
 import type { ActiveTake } from '../store/playback/playback-slice.js';
 import { playbackSelectors } from '../store/playback/playback-selectors.js';
-import { shortcutLabel } from './shortcuts.js';
+import { shortcutLabel } from '../lib/shortcut-keys.js';
 import { useStoreApi, useStudio } from './store-context.js';
 
 const TAKES: { take: ActiveTake; name: string; key: string }[] = [

@@ -6,7 +6,7 @@ export const SHORTCUTS = [
   { key: 'd', label: 'D', action: 'Listen to the difference A − B' },
   { key: 'l', label: 'L', action: 'Loop the selected region (or what is in view) on/off' },
   { key: 'mod+enter', label: 'Ctrl/⌘ + Enter', action: 'Synthesize A/B (also while typing in the form)' },
-  { key: 'escape', label: 'Esc', action: 'Cancel the running synthesis or drill-down (or close this sheet)' },
+  { key: 'escape', label: 'Esc', action: 'Cancel what is running: the synthesis and the drill-down (or close this sheet)' },
   { key: '?', label: '?', action: 'Show this sheet' },
 ] as const;
 
