@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { BundleError, ProfileError } from '../common/errors.js';
 import type { ExecutionProfile } from '../common/profile/types.js';
 import type { LoadedBundle } from './bundle/load-bundle.js';
@@ -14,12 +15,30 @@ import type { SynthesisPlan } from './synthesize.js';
 // makePlan with it is a caller's mistake, not a missing addon.
 const NATIVE_HAS_NO_PLAN = 'backend=native has no ONNX Runtime plan: it runs on the native addon through Engine.synthesize (synthesizeOnNative)';
 
-function pick(kind: string, exports: Record<string, NetworkExport>, key: string, profile: ExecutionProfile): NetworkExport {
-  const exp = exports[key];
-  if (!exp) {
-    throw new BundleError(`bundle has no ${kind} export "${key}", which profile "${profile.text}" needs (exports: ${Object.keys(exports).join(', ')})`, `bundle.json:${kind}`);
+/**
+ * The export a profile runs, or a BundleError saying which bundle.json entry is missing and, for the
+ * graph preset, why the eager export cannot stand in: its KV cache grows by concatenation, while the
+ * graph profile binds fixed [1, kvHeads, maxPositions, headDim] buffers written in place.
+ */
+function pick(bundle: LoadedBundle, kind: 'talker' | 'code-predictor', key: string, profile: ExecutionProfile): NetworkExport {
+  const field = kind === 'talker' ? 'talker' : 'codePredictor';
+  const d = bundle.manifest[field];
+  const exp = d.exports[key];
+  if (exp) return exp;
+  const have = Object.entries(d.exports).map(([k, e]) => `${k} (${e.file})`).join(', ');
+  let need = '';
+  if (key.startsWith('graph-')) {
+    const eager = d.exports[key.replace(/^graph-/, 'eager-')];
+    need =
+      `. The graph preset runs a static-shape export: one position per run, past_key_values.*/present.* fixed [1, ${d.kvHeads}, ${d.maxPositions}, ${d.headDim}] ` +
+      `buffers written in place at position_ids, attention_mask [1, ${d.maxPositions}] (docs/bundle-format.md, "graph export"); ` +
+      (eager ? `the eager export ${eager.file} cannot be driven that way (its present.* grow by one row per step). ` : '') +
+      `Add a "${key}" export, or run the eager preset (e.g. "${profile.text.replace(/^graph/, 'eager')}")`;
   }
-  return exp;
+  throw new BundleError(
+    `${join(bundle.dir, 'bundle.json')}: profile "${profile.text}" needs a ${kind} export "${key}" (bundle.json ${field}.exports["${key}"]), which this bundle does not have; it has: ${have}${need}`,
+    `${join(bundle.dir, 'bundle.json')}:${field}.exports.${key}`,
+  );
 }
 
 /**
@@ -41,10 +60,13 @@ export async function makePlan(
   const talkerPreset = profile.cache === 'recompute' ? 'eager' : profile.preset;
   const talkerKey = `${talkerPreset}-${profile.precision}${overflow}`;
   const cpKey = `${profile.preset}-${profile.precision}`;
-  const talkerExp = pick('talker', m.talker.exports, talkerKey, profile);
-  const cpExp = pick('code-predictor', m.codePredictor.exports, cpKey, profile);
+  const talkerExp = pick(bundle, 'talker', talkerKey, profile);
+  const cpExp = pick(bundle, 'code-predictor', cpKey, profile);
   const vocExp = m.vocoder.exports[profile.precision];
-  if (!vocExp) throw new BundleError(`bundle has no vocoder export "${profile.precision}", which profile "${profile.text}" needs`, 'bundle.json:vocoder');
+  if (!vocExp) {
+    const where = join(bundle.dir, 'bundle.json');
+    throw new BundleError(`${where}: profile "${profile.text}" needs a vocoder export "${profile.precision}" (bundle.json vocoder.exports["${profile.precision}"]), which this bundle does not have; it has: ${Object.keys(m.vocoder.exports).join(', ')}`, `${where}:vocoder.exports.${profile.precision}`);
+  }
 
   const opened: OpenedSession[] = [
     await pool.get(`talker ${talkerKey}`, talkerExp, optimize, profile.ep),

@@ -1,21 +1,63 @@
 import { BundleError } from '../../common/errors.js';
 import type { FoundTensor } from '../ort-session.js';
+import { decoderField, dimSource } from './dim-source.js';
 import type { NetworkExport, TensorSpec } from './manifest.js';
 import { formatShape, type Contract } from './tensor-contract.js';
 
-const describe = (t: { dtype: string; shape: readonly (number | string)[] }): string => `${t.dtype} ${formatShape(t.shape)}`;
+type Shape = readonly (number | string)[];
 
-/** A mismatch between two shapes: rank first, then any dimension fixed on both sides. */
-function shapeProblem(expected: readonly (number | string)[], found: readonly (number | string)[]): string | undefined {
+const describe = (t: { dtype: string; shape: Shape }): string => `${t.dtype} ${formatShape(t.shape)}`;
+const quoted = (names: string[], max = 16): string =>
+  names.length <= max ? names.map((n) => `"${n}"`).join(', ') : `${names.slice(0, max).map((n) => `"${n}"`).join(', ')} … (${names.length - max} more)`;
+
+/** An export whose manifest shapes have a symbolic dimension is run with varying sizes (eager, embed, vocoder). */
+const isDynamic = (exp: NetworkExport): boolean => exp.inputs.some((t) => t.shape.some((d) => typeof d === 'string'));
+
+/**
+ * A mismatch between an expected and a found shape: rank first, then each dimension. In a dynamic
+ * export the batch dimension (0, always fed as 1) may be symbolic, as HF Optimum writes "batch_size";
+ * everywhere else a dimension expected fixed must be that number, and one expected symbolic (the
+ * engine feeds varying sizes there) must not be fixed.
+ */
+function shapeProblem(expected: Shape, found: Shape, where: { label: string; tensor: string; dynamic: boolean; source: string }): string | undefined {
   if (found.length === 0) return undefined; // the model declares no shape: nothing to check
   if (expected.length !== found.length) return `rank ${expected.length} expected, rank ${found.length} found`;
   for (let i = 0; i < expected.length; i++) {
     const e = expected[i];
     const f = found[i];
-    if (typeof e === 'number' && typeof f === 'number' && e !== f) return `dimension ${i}: expected ${e}, found ${f}`;
-    if (typeof e === 'number' && typeof f === 'string') return `dimension ${i}: expected fixed ${e}, found symbolic "${f}"`;
+    const field = dimSource(where.label, where.tensor, i);
+    const why = field ? ` (bundle.json ${field})` : '';
+    if (typeof e === 'number' && typeof f === 'number' && e !== f) return `dimension ${i}: expected ${e}${why}, found ${f}`;
+    if (typeof e === 'number' && typeof f === 'string' && !(where.dynamic && i === 0 && e === 1)) {
+      const hint = where.dynamic ? '' : ': a graph export has static shapes only (is this a dynamic-shape eager export?)';
+      return `dimension ${i}: expected fixed ${e}${why}, found symbolic "${f}"${hint}`;
+    }
+    if (typeof e === 'string' && typeof f === 'number' && !(i === 0 && f === 1)) {
+      return `dimension ${i}: expected symbolic ("${e}": the engine feeds varying sizes here), found fixed ${f} in ${where.source} (is this a static-shape graph export declared as eager?)`;
+    }
   }
   return undefined;
+}
+
+/** "found float16 where float32 is expected" is the usual fp16 export under an fp32 key (or the reverse). */
+function dtypeHint(side: string, expected: string, found: string): string {
+  if (expected === 'float32' && found === 'float16') return ': this is a float16 export, declare it under a "-fp16" key';
+  if (expected === 'float16' && found === 'float32') return ': this is a float32 export, declare it under a "-fp32" key';
+  return side === 'input' ? ` (the engine feeds ${expected} here)` : ` (the engine reads ${expected} here)`;
+}
+
+/** The model's `past_key_values.{i}.key` layer count must be the manifest's `layers`. */
+function checkLayerCount(label: string, exp: NetworkExport, found: FoundTensor[], modelPath: string): void {
+  const field = decoderField(label);
+  if (!field) return;
+  const count = (names: string[]): number => names.filter((n) => /^past_key_values\.\d+\.key$/.test(n)).length;
+  const declared = count(exp.inputs.map((t) => t.name));
+  const inModel = count(found.map((t) => t.name));
+  if (inModel === declared || inModel === 0) return; // 0: not a KV-cache export at all; the name check says which input is missing
+  throw new BundleError(
+    `${modelPath}: the model has past_key_values for ${inModel} layers (past_key_values.0.key … past_key_values.${inModel - 1}.key), but bundle.json ${field}.layers = ${declared} (${label})`,
+    `${modelPath}:past_key_values`,
+  );
 }
 
 /**
@@ -23,6 +65,8 @@ function shapeProblem(expected: readonly (number | string)[], found: readonly (n
  * rank (and the same size wherever both fix it); every session input must be declared.
  */
 export function checkExportAgainstSession(label: string, exp: NetworkExport, found: { inputs: FoundTensor[]; outputs: FoundTensor[] }, modelPath = exp.file): void {
+  checkLayerCount(label, exp, found.inputs, modelPath);
+  const dynamic = isDynamic(exp);
   for (const kind of ['inputs', 'outputs'] as const) {
     const side = kind === 'inputs' ? 'input' : 'output';
     const have = found[kind];
@@ -30,14 +74,14 @@ export function checkExportAgainstSession(label: string, exp: NetworkExport, fou
       const f = have.find((t) => t.name === d.name);
       if (!f) {
         throw new BundleError(
-          `${modelPath}: ${side} "${d.name}" (${label}) is declared in bundle.json as ${describe(d)} but the model has no such ${side}; found: ${have.map((t) => `"${t.name}"`).join(', ')}`,
+          `${modelPath}: ${side} "${d.name}" (${label}) is declared in bundle.json as ${describe(d)} but the model has no such ${side}; found: ${quoted(have.map((t) => t.name))}`,
           `${modelPath}:${d.name}`,
         );
       }
       if (f.dtype !== d.dtype) {
-        throw new BundleError(`${modelPath}: ${side} "${d.name}" (${label}): expected ${describe(d)} (bundle.json), found ${describe(f)} in the model`, `${modelPath}:${d.name}`);
+        throw new BundleError(`${modelPath}: ${side} "${d.name}" (${label}): expected ${describe(d)} (bundle.json), found ${describe(f)} in the model${dtypeHint(side, d.dtype, f.dtype)}`, `${modelPath}:${d.name}`);
       }
-      const problem = shapeProblem(d.shape, f.shape);
+      const problem = shapeProblem(d.shape, f.shape, { label, tensor: d.name, dynamic, source: 'the model' });
       if (problem) {
         throw new BundleError(`${modelPath}: ${side} "${d.name}" (${label}): expected ${describe(d)} (bundle.json), found ${describe(f)} in the model: ${problem}`, `${modelPath}:${d.name}`);
       }
@@ -45,14 +89,21 @@ export function checkExportAgainstSession(label: string, exp: NetworkExport, fou
     if (kind === 'inputs') {
       const undeclared = have.find((t) => !exp.inputs.some((d) => d.name === t.name));
       if (undeclared) {
-        throw new BundleError(`${modelPath}: input "${undeclared.name}" (${label}) of the model, ${describe(undeclared)}, is not declared in bundle.json`, `${modelPath}:${undeclared.name}`);
+        throw new BundleError(
+          `${modelPath}: input "${undeclared.name}" (${label}) of the model, ${describe(undeclared)}, is required by the model but the engine never feeds it (it feeds only ${quoted(exp.inputs.map((t) => t.name))}); re-export without it`,
+          `${modelPath}:${undeclared.name}`,
+        );
       }
     }
   }
 }
 
-/** The manifest must declare what the format requires for this network (names, dtypes, shapes). */
+/**
+ * The manifest must declare what the format requires for this network (names, dtypes, shapes), and
+ * no input beyond it: the engine feeds exactly the contract's inputs.
+ */
 export function checkExportAgainstContract(label: string, exp: NetworkExport, contract: Contract, manifestPath = 'bundle.json'): void {
+  const dynamic = contract.inputs.some((t) => t.shape.some((d) => typeof d === 'string'));
   for (const kind of ['inputs', 'outputs'] as const) {
     const side = kind === 'inputs' ? 'input' : 'output';
     for (const need of contract[kind]) {
@@ -63,10 +114,19 @@ export function checkExportAgainstContract(label: string, exp: NetworkExport, co
           `${manifestPath}:${label}`,
         );
       }
-      const problem = d.dtype !== need.dtype ? `dtype ${need.dtype} expected, ${d.dtype} found` : shapeProblem(need.shape, d.shape);
+      const problem = d.dtype !== need.dtype ? `dtype ${need.dtype} expected, ${d.dtype} found` : shapeProblem(need.shape, d.shape, { label, tensor: need.name, dynamic, source: 'bundle.json' });
       if (problem) {
         throw new BundleError(`${manifestPath}: ${label} (${exp.file}) ${side} "${need.name}": expected ${describe(need)}, found ${describe(d)}: ${problem}`, `${manifestPath}:${label}`);
       }
     }
+  }
+  const extra = exp.inputs.find((t) => !contract.inputs.some((c) => c.name === t.name));
+  if (extra) {
+    const field = decoderField(label);
+    const layers = contract.inputs.filter((t) => /^past_key_values\.\d+\.key$/.test(t.name)).length;
+    const why = field && extra.name.startsWith('past_key_values.')
+      ? `bundle.json ${field}.layers = ${layers}, so the engine feeds past_key_values.0 … past_key_values.${layers - 1} only`
+      : `the engine never feeds it (it feeds only ${quoted(contract.inputs.map((t) => t.name))}); re-export without it`;
+    throw new BundleError(`${manifestPath}: ${label} (${exp.file}) declares input "${extra.name}" (${describe(extra)}), but ${why}`, `${manifestPath}:${label}`);
   }
 }

@@ -97,7 +97,8 @@ export const BundleManifest = z.strictObject({
   vocoder: z.strictObject({
     leftContextFrames: z.number().int().nonnegative(),
     chunkFrames: z.number().int().positive(),
-    exports: z.record(z.enum(['fp32', 'fp16']), NetworkExport).refine((e) => 'fp32' in e, { message: 'an "fp32" export is required' }),
+    // partialRecord: a plain z.record over an enum requires every key (zod 4), and only fp32 is required.
+    exports: z.partialRecord(z.enum(['fp32', 'fp16']), NetworkExport).refine((e) => 'fp32' in e, { message: 'an "fp32" export is required' }),
   }),
 });
 export type BundleManifest = z.infer<typeof BundleManifest>;

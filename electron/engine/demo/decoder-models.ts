@@ -1,7 +1,7 @@
 import { GraphBuilder } from '../onnx-builder/graph-builder.js';
 import { Ops } from '../onnx-builder/ops.js';
 import { buildDecoder, type DecoderMode } from './decoder-graph.js';
-import { DEMO } from './demo-config.js';
+import { DEMO, type DemoConfig } from './demo-config.js';
 import { ExportGraphBuilder } from './export-names.js';
 import { uniformWeights } from './weight-rng.js';
 
@@ -22,12 +22,12 @@ const floatOf = (p: Precision): 'float32' | 'float16' => (p === 'fp16' ? 'float1
  * Talker: inputs_embeds [1, S, 64] -> logits [1, S, codebookSize + 1] (codebook 0 plus EOS) and
  * last_hidden_state [1, S, 64] (final-normed, fed to the code predictor).
  */
-export function buildTalker(seed: number, mode: DecoderMode, precision: Precision, overflow = false): Uint8Array {
-  const spec = DEMO.talker;
+export function buildTalker(seed: number, mode: DecoderMode, precision: Precision, overflow = false, cfg: DemoConfig = DEMO): Uint8Array {
+  const spec = cfg.talker;
   const g = new ExportGraphBuilder(`talker-${mode}-${precision}${overflow ? '-overflow' : ''}`, mode);
   const o = new Ops(g, floatOf(precision), weightSource(seed, 'talker'));
-  const { hidden } = buildDecoder(o, spec, { mode, overflow: overflow ? DEMO.overflow : undefined });
-  const vocab = DEMO.codebookSize + 1;
+  const { hidden } = buildDecoder(o, spec, { mode, overflow: overflow ? cfg.overflow : undefined });
+  const vocab = cfg.codebookSize + 1;
   const logits = o.matmul(hidden, o.param('lm_head.weight', [spec.hidden, vocab], 1 / Math.sqrt(spec.hidden)));
   const S = mode === 'eager' ? 'sequence_length' : 1;
   g.output(logits, 'logits', o.float, [1, S, vocab]);
@@ -40,39 +40,39 @@ export function buildTalker(seed: number, mode: DecoderMode, precision: Precisio
  * codebook; generation_step [1] (0-based head index: codebook j uses head j-1) picks the step's head.
  * logits [1, S, codebookSize].
  */
-export function buildCodePredictor(seed: number, mode: DecoderMode, precision: Precision): Uint8Array {
-  const spec = DEMO.codePredictor;
+export function buildCodePredictor(seed: number, mode: DecoderMode, precision: Precision, cfg: DemoConfig = DEMO): Uint8Array {
+  const spec = cfg.codePredictor;
   const g = new ExportGraphBuilder(`code-predictor-${mode}-${precision}`, mode);
   const o = new Ops(g, floatOf(precision), weightSource(seed, 'code_predictor'));
   const step = g.input('generation_step', 'int64', [1]);
   const { hidden } = buildDecoder(o, spec, { mode });
-  const heads = o.param('lm_heads.weight', [DEMO.codebooks - 1, spec.hidden, DEMO.codebookSize], 1 / Math.sqrt(spec.hidden));
+  const heads = o.param('lm_heads.weight', [cfg.codebooks - 1, spec.hidden, cfg.codebookSize], 1 / Math.sqrt(spec.hidden));
   const head = g.node('Gather', [heads, step], { attrs: { axis: 0 }, name: 'lm_heads.select' });
   const logits = o.matmul(hidden, head);
-  g.output(logits, 'logits', o.float, [1, mode === 'eager' ? 'sequence_length' : 1, DEMO.codebookSize]);
+  g.output(logits, 'logits', o.float, [1, mode === 'eager' ? 'sequence_length' : 1, cfg.codebookSize]);
   return g.toBytes('TTS Parity Studio demo code predictor (untrained, fixed-seed weights)');
 }
 
 /** Row of the shared embedding table for a codec code: text rows first, then codebook by codebook. */
-export function codecRow(codebook: number, code: number): number {
-  return DEMO.textVocab + codebook * (DEMO.codebookSize + 2) + code;
+export function codecRow(codebook: number, code: number, cfg: DemoConfig = DEMO): number {
+  return cfg.textVocab + codebook * (cfg.codebookSize + 2) + code;
 }
 
 /**
  * Embedding table shared by the text tokens (rows 0..256) and the Q codec tables (step-specific
  * embeddings of the code predictor, and the talker's audio feedback): input_ids [1, S] -> inputs_embeds.
  */
-export function buildEmbed(seed: number): Uint8Array {
+export function buildEmbed(seed: number, cfg: DemoConfig = DEMO): Uint8Array {
   const g = new GraphBuilder('embed');
   const o = new Ops(g, 'float32', weightSource(seed, 'embed'));
   const ids = g.input('input_ids', 'int64', [1, 'sequence_length']);
-  const rowsText = DEMO.textVocab;
-  const rowsCodec = DEMO.codebooks * (DEMO.codebookSize + 2);
-  const text = o.param('text_embedding.weight', [rowsText, DEMO.talker.hidden], 1);
+  const rowsText = cfg.textVocab;
+  const rowsCodec = cfg.codebooks * (cfg.codebookSize + 2);
+  const text = o.param('text_embedding.weight', [rowsText, cfg.talker.hidden], 1);
   // Each codec row has std 1/sqrt(Q), so the audio feedback (a sum of Q rows) has std about 1.
-  const codec = o.param('codec_embedding.weight', [rowsCodec, DEMO.talker.hidden], 1 / Math.sqrt(DEMO.codebooks));
+  const codec = o.param('codec_embedding.weight', [rowsCodec, cfg.talker.hidden], 1 / Math.sqrt(cfg.codebooks));
   const table = g.node('Concat', [text, codec], { attrs: { axis: 0 } });
   const out = g.node('Gather', [table, ids], { attrs: { axis: 0 } });
-  g.output(out, 'inputs_embeds', 'float32', [1, 'sequence_length', DEMO.talker.hidden]);
+  g.output(out, 'inputs_embeds', 'float32', [1, 'sequence_length', cfg.talker.hidden]);
   return g.toBytes('TTS Parity Studio demo embedding table');
 }

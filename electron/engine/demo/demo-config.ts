@@ -7,6 +7,40 @@ import type { DecoderSpec } from './decoder-graph.js';
  */
 export const DEMO_SEED = 20240611;
 
+/**
+ * Everything the demo builder reads. Other sizes build other bundles (tests build small ones to
+ * stand in for a user's own export): `eosCode`/`bosCode` follow the codes (codebookSize, +1),
+ * `textVocab` is 256 bytes + `textBos`, `hopLength × frameRate = sampleRate`, `codePredictor.maxPositions
+ * ≥ codebooks`, `1 + maxTextBytes + maxFrames ≤ talker.maxPositions`, even head dims (RoPE halves).
+ */
+export interface DemoConfig {
+  sampleRate: number;
+  frameRate: number;
+  hopLength: number;
+  codebooks: number;
+  codebookSize: number;
+  eosCode: number;
+  bosCode: number;
+  textVocab: number;
+  textBos: number;
+  framesPerChar: number;
+  maxTextBytes: number;
+  maxFrames: number;
+  talker: DecoderSpec;
+  codePredictor: DecoderSpec;
+  vocoder: {
+    channels: number;
+    convLayers: number;
+    kernel: number;
+    harmonics: number;
+    f0Min: number;
+    f0Max: number;
+    leftContextFrames: number;
+    chunkFrames: number;
+  };
+  overflow: { layer: number; scale: number };
+}
+
 export const DEMO = {
   sampleRate: 24000,
   frameRate: 12.5,
@@ -62,4 +96,4 @@ export const DEMO = {
   },
   /** fp16-overflow fault: this talker layer's MLP activation is scaled by 2^16 and back. */
   overflow: { layer: 1, scale: 65536 },
-} as const;
+} as const satisfies DemoConfig;

@@ -1,6 +1,6 @@
 import { GraphBuilder } from '../onnx-builder/graph-builder.js';
 import { Ops } from '../onnx-builder/ops.js';
-import { DEMO } from './demo-config.js';
+import { DEMO, type DemoConfig } from './demo-config.js';
 import { weightSource, type Precision } from './decoder-models.js';
 
 /**
@@ -16,10 +16,10 @@ import { weightSource, type Precision } from './decoder-models.js';
  * float64 CumSum of the per-frame totals, wrapped to [0, 1). A chunk starting from the carried phase
  * therefore rounds like the whole utterance does, which is what lets vocoder=stream match full.
  */
-export function buildVocoder(seed: number, precision: Precision): Uint8Array {
-  const v = DEMO.vocoder;
-  const Q = DEMO.codebooks;
-  const hop = DEMO.hopLength;
+export function buildVocoder(seed: number, precision: Precision, cfg: DemoConfig = DEMO): Uint8Array {
+  const v = cfg.vocoder;
+  const Q = cfg.codebooks;
+  const hop = cfg.hopLength;
   const K = v.harmonics;
   const C = v.channels;
   const g = new GraphBuilder(`vocoder-${precision}`);
@@ -30,8 +30,8 @@ export function buildVocoder(seed: number, precision: Precision): Uint8Array {
   const phase0 = g.input('phase0', 'float64', [1]);
   const context = g.input('context_frames', 'int64', [1]);
 
-  const rows = Array.from({ length: Q }, (_, q) => q * (DEMO.codebookSize + 2));
-  const table = o.param('codec_embedding.weight', [Q * (DEMO.codebookSize + 2), C], 1 / Math.sqrt(Q));
+  const rows = Array.from({ length: Q }, (_, q) => q * (cfg.codebookSize + 2));
+  const table = o.param('codec_embedding.weight', [Q * (cfg.codebookSize + 2), C], 1 / Math.sqrt(Q));
   const emb = g.node('Gather', [table, o.op('Add', [codes, o.ints(rows)])], { attrs: { axis: 0 }, name: 'embed' });
   let x = o.transpose(o.op('ReduceSum', [emb, o.ints([2])], { keepdims: 0 }), [0, 2, 1]);
   for (let l = 0; l < v.convLayers; l++) {
@@ -67,7 +67,7 @@ export function buildVocoder(seed: number, precision: Precision): Uint8Array {
       return f32.op('Add', [f32.op('Unsqueeze', [p, f32.ints([1])]), f32.op('Mul', [d, r])]);
     };
     const f0s = f32.op('Squeeze', [lerp(f0), f32.ints([2])]);
-    const inc = f32.op('Mul', [f0s, f32.floatScalar(1 / DEMO.sampleRate)]);
+    const inc = f32.op('Mul', [f0s, f32.floatScalar(1 / cfg.sampleRate)]);
     const within = f32.op('CumSum', [inc, f32.intScalar(1)], { exclusive: 1 }, 'synth.phase_within');
     const totals = f32.cast(f32.op('ReduceSum', [inc, f32.ints([1])], { keepdims: 0 }), 'float64');
     const excl = f32.op('CumSum', [totals, f32.intScalar(0)], { exclusive: 1 });
