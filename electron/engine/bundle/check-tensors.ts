@@ -46,6 +46,9 @@ function dtypeHint(side: string, expected: string, found: string): string {
   return side === 'input' ? ` (the engine feeds ${expected} here)` : ` (the engine reads ${expected} here)`;
 }
 
+/** "past_key_values.0.key" for one layer, "past_key_values.0.key … past_key_values.2.key" for three. */
+const kvRange = (layers: number, suffix = ''): string => (layers === 1 ? `past_key_values.0${suffix}` : `past_key_values.0${suffix} … past_key_values.${layers - 1}${suffix}`);
+
 /** The model's `past_key_values.{i}.key` layer count must be the manifest's `layers`. */
 function checkLayerCount(label: string, exp: NetworkExport, found: FoundTensor[], modelPath: string): void {
   const field = decoderField(label);
@@ -55,7 +58,7 @@ function checkLayerCount(label: string, exp: NetworkExport, found: FoundTensor[]
   const inModel = count(found.map((t) => t.name));
   if (inModel === declared || inModel === 0) return; // 0: not a KV-cache export at all; the name check says which input is missing
   throw new BundleError(
-    `${modelPath}: the model has past_key_values for ${inModel} layers (past_key_values.0.key … past_key_values.${inModel - 1}.key), but bundle.json ${field}.layers = ${declared} (${label})`,
+    `${modelPath}: the model has past_key_values for ${inModel} layer${inModel === 1 ? '' : 's'} (${kvRange(inModel, '.key')}), but bundle.json ${field}.layers = ${declared} (${label})`,
     `${modelPath}:past_key_values`,
   );
 }
@@ -125,7 +128,7 @@ export function checkExportAgainstContract(label: string, exp: NetworkExport, co
     const field = decoderField(label);
     const layers = contract.inputs.filter((t) => /^past_key_values\.\d+\.key$/.test(t.name)).length;
     const why = field && extra.name.startsWith('past_key_values.')
-      ? `bundle.json ${field}.layers = ${layers}, so the engine feeds past_key_values.0 … past_key_values.${layers - 1} only`
+      ? `bundle.json ${field}.layers = ${layers}, so the engine feeds ${kvRange(layers)} only`
       : `the engine never feeds it (it feeds only ${quoted(contract.inputs.map((t) => t.name))}); re-export without it`;
     throw new BundleError(`${manifestPath}: ${label} (${exp.file}) declares input "${extra.name}" (${describe(extra)}), but ${why}`, `${manifestPath}:${label}`);
   }
