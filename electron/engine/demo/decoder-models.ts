@@ -19,8 +19,8 @@ export function weightSource(seed: number, network: string) {
 const floatOf = (p: Precision): 'float32' | 'float16' => (p === 'fp16' ? 'float16' : 'float32');
 
 /**
- * Talker: inputs_embeds [1, S, 64] -> logits [1, S, codebookSize + 1] (codebook 0 plus EOS) and
- * last_hidden_state [1, S, 64] (final-normed, fed to the code predictor).
+ * Talker: inputs_embeds [1, S, hidden] -> logits [1, S, codebookSize + 1] (codebook 0 plus EOS) and
+ * last_hidden_state [1, S, hidden] (final-normed, fed to the code predictor).
  */
 export function buildTalker(seed: number, mode: DecoderMode, precision: Precision, overflow = false, cfg: DemoConfig = DEMO): Uint8Array {
   const spec = cfg.talker;
@@ -59,7 +59,7 @@ export function codecRow(codebook: number, code: number, cfg: DemoConfig = DEMO)
 }
 
 /**
- * Embedding table shared by the text tokens (rows 0..256) and the Q codec tables (step-specific
+ * Embedding table shared by the text tokens (rows 0..textVocab-1: bytes, then BOS) and the Q codec tables (step-specific
  * embeddings of the code predictor, and the talker's audio feedback): input_ids [1, S] -> inputs_embeds.
  */
 export function buildEmbed(seed: number, cfg: DemoConfig = DEMO): Uint8Array {
