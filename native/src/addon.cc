@@ -32,6 +32,30 @@ parity::Config config(const Napi::Object& o) {
                             [&](const std::string& prefix, const char* key) { return floatField(at(prefix), key); });
 }
 
+/** { mode: 'greedy' | 'sample', temperature, topK, topP, repetitionPenalty, seed } as the C++ settings. */
+parity::SamplingSettings samplingSettings(const Napi::Value& v, const char* what) {
+  if (!v.IsObject()) throw NativeError(std::string(what) + ": expected an object");
+  Napi::Object o = v.As<Napi::Object>();
+  auto num = [&](const char* key) {
+    Napi::Value f = o.Get(key);
+    if (!f.IsNumber()) throw NativeError(std::string("sampling.") + key + ": expected a number");
+    return f.As<Napi::Number>().DoubleValue();
+  };
+  std::string mode = o.Get("mode").ToString();
+  if (mode != "greedy" && mode != "sample") throw NativeError("sampling.mode: expected \"greedy\" or \"sample\", found \"" + mode + "\"");
+  double topK = num("topK"), seed = num("seed");
+  if (!(topK >= 0 && topK <= 2147483647.0 && topK == (double)(int64_t)topK)) throw NativeError("sampling.topK: expected an integer >= 0, found " + std::to_string(topK));
+  if (!(seed >= 0 && seed < 9007199254740992.0 && seed == (double)(int64_t)seed)) throw NativeError("sampling.seed: expected an integer in [0, 2^53), found " + std::to_string(seed));
+  parity::SamplingSettings s;
+  s.sample = mode == "sample";
+  s.temperature = num("temperature");
+  s.topK = (int)topK;
+  s.topP = num("topP");
+  s.repetitionPenalty = num("repetitionPenalty");
+  s.seed = (uint64_t)seed;
+  return s;
+}
+
 template <class T, class A>
 T* typed(const Napi::Value& v, size_t length, const char* what) {
   if (!v.IsTypedArray()) throw NativeError(std::string(what) + ": expected a typed array");
@@ -120,25 +144,7 @@ class SessionWrap : public Napi::ObjectWrap<SessionWrap> {
   /** setSampling({ mode: 'greedy' | 'sample', temperature, topK, topP, repetitionPenalty, seed }) */
   Napi::Value SetSampling(const Napi::CallbackInfo& info) {
     return rethrowAsJs(info.Env(), [&]() -> Napi::Value {
-      if (!info[0].IsObject()) throw NativeError("setSampling: expected an object");
-      Napi::Object o = info[0].As<Napi::Object>();
-      auto num = [&](const char* key) {
-        Napi::Value v = o.Get(key);
-        if (!v.IsNumber()) throw NativeError(std::string("sampling.") + key + ": expected a number");
-        return v.As<Napi::Number>().DoubleValue();
-      };
-      std::string mode = o.Get("mode").ToString();
-      if (mode != "greedy" && mode != "sample") throw NativeError("sampling.mode: expected \"greedy\" or \"sample\", found \"" + mode + "\"");
-      double topK = num("topK"), seed = num("seed");
-      if (!(topK >= 0 && topK <= 2147483647.0 && topK == (double)(int64_t)topK)) throw NativeError("sampling.topK: expected an integer >= 0, found " + std::to_string(topK));
-      if (!(seed >= 0 && seed < 9007199254740992.0 && seed == (double)(int64_t)seed)) throw NativeError("sampling.seed: expected an integer in [0, 2^53), found " + std::to_string(seed));
-      parity::SamplingSettings s;
-      s.sample = mode == "sample";
-      s.temperature = num("temperature");
-      s.topK = (int)topK;
-      s.topP = num("topP");
-      s.repetitionPenalty = num("repetitionPenalty");
-      s.seed = (uint64_t)seed;
+      parity::SamplingSettings s = samplingSettings(info[0], "setSampling");
       session_->setSampling(s);
       return info.Env().Undefined();
     });
@@ -207,11 +213,28 @@ Napi::Value Uniform(const Napi::CallbackInfo& info) {
   return Napi::Number::New(info.Env(), parity::samplerUniform((uint64_t)seed, info[1].As<Napi::Number>().Int32Value(), info[2].As<Napi::Number>().Int32Value()));
 }
 
+/** pick(logits Float32Array, skip, sampling & { seed }, step, codebook, history Int32Array, device?) -> id (sampler-probe.cu) */
+Napi::Value Pick(const Napi::CallbackInfo& info) {
+  return rethrowAsJs(info.Env(), [&]() -> Napi::Value {
+    if (!info[0].IsTypedArray() || !info[5].IsTypedArray()) throw NativeError("pick: expected logits Float32Array and history Int32Array");
+    Napi::Float32Array logits = info[0].As<Napi::Float32Array>();
+    Napi::Int32Array history = info[5].As<Napi::Int32Array>();
+    parity::SamplingSettings s = samplingSettings(info[2], "pick");
+    std::string device = info[6].IsString() ? info[6].As<Napi::String>().Utf8Value() : "emulate";
+    if (device != "emulate" && device != "cuda") throw NativeError("pick: device must be \"emulate\" or \"cuda\", found \"" + device + "\"");
+    int id = parity::samplerPick(device == "cuda" ? parity::Device::Cuda : parity::Device::Emulate, logits.Data(), (int)logits.ElementLength(),
+                                 info[1].As<Napi::Number>().Int32Value(), s, info[3].As<Napi::Number>().Int32Value(), info[4].As<Napi::Number>().Int32Value(),
+                                 history.Data(), (int)history.ElementLength());
+    return Napi::Number::New(info.Env(), id);
+  });
+}
+
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("probe", Napi::Function::New(env, Probe));
   Napi::Object testing = Napi::Object::New(env);
   testing.Set("jsExp", Napi::Function::New(env, JsExp));
   testing.Set("uniform", Napi::Function::New(env, Uniform));
+  testing.Set("pick", Napi::Function::New(env, Pick));
   exports.Set("testing", testing);
   exports.Set("Session", SessionWrap::Define(env));
   return exports;

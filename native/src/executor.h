@@ -8,6 +8,9 @@
 
 namespace parity {
 
+/** Threads of the single block Executor::reduce launches (a power of two). */
+constexpr int kReduceThreads = 256;
+
 /** Status of the CUDA runtime on this machine, with the runtime's own error text when it has none. */
 struct CudaProbe {
   bool ok = false;
@@ -43,10 +46,19 @@ class Executor {
   template <class K>
   void launch(const K& k, int n);
 
+  /**
+   * One block of kReduceThreads threads folds k.load(i), i in [0, n), with k.combine from
+   * k.identity() and k.store()s the result: one kernel, fixed shape, capturable. combine must be
+   * exact and order-free (associative and commutative), e.g. picking one of its arguments.
+   * Emulated in the device's order. K::Value: trivially copyable (it lives in shared memory).
+   */
+  template <class K>
+  void reduce(const K& k, int n);
+
   /** Bytes allocated with alloc (freed together with the executor). */
   size_t bytes() const { return bytes_; }
 
-  /** Kernel launches so far (a decode step's count = the captured graph's kernel nodes). */
+  /** Kernels launched so far by launch and reduce (a decode step's count = the captured graph's kernel nodes). */
   long long launches() const { return launches_; }
 
   /** CUDA stream as an opaque handle (nullptr when emulated). */

@@ -6,7 +6,11 @@
 #pragma once
 #include <math.h>
 
+#include <cmath>
+#include <string>
+
 #include "sample-math.cuh"
+#include "session.h"
 
 namespace parity {
 
@@ -20,50 +24,106 @@ struct SamplingParams {
   uint32_t seedLo, seedHi;
 };
 
+/** The device form of `s`, refused with the ORT sampler's words (sample-token.ts checkSample) when bad. */
+inline SamplingParams samplingParams(const SamplingSettings& s) {
+  auto bad = [](const std::string& what) { throw NativeError("sampling: " + what); };
+  if (s.sample && !(s.temperature > 0 && std::isfinite(s.temperature))) bad("temperature must be a finite number > 0, found " + std::to_string(s.temperature));
+  if (s.topK < 0) bad("topK must be an integer >= 0, found " + std::to_string(s.topK));
+  if (s.sample && !(s.topP > 0 && s.topP <= 1)) bad("topP must be in (0, 1], found " + std::to_string(s.topP));
+  if (s.repetitionPenalty != 1 && !(s.repetitionPenalty > 0)) bad("repetitionPenalty must be > 0, found " + std::to_string(s.repetitionPenalty));
+  if (s.seed >= (1ull << 53)) bad("seed must be < 2^53");
+  SamplingParams p{};
+  p.greedy = s.sample ? 0 : 1;
+  p.topK = s.topK;
+  p.invT = 1.0 / s.temperature;
+  p.topP = s.topP;
+  p.penalty = s.repetitionPenalty;
+  p.seedLo = (uint32_t)(s.seed & 0xffffffffu);
+  p.seedHi = (uint32_t)(s.seed >> 32);
+  return p;
+}
+
+/** Logit k after the EOS mask (skip: that id is -inf, -1 for none) and the repetition penalty (seen[k]). */
+PD inline double penalised(const float* logits, const int* seen, const SamplingParams* p, int skip, int k) {
+  double x = k == skip ? -INFINITY : (double)logits[k];
+  if (p->penalty != 1.0 && seen[k]) x = x > 0 ? x / p->penalty : x * p->penalty;
+  return x;
+}
+
+/** An id and its penalised value; i = -1 is the empty candidate (a reduce thread with no ids). */
+struct Ranked {
+  double v;
+  int i;
+};
+
 /**
- * Thread j: its penalised logit, that logit / temperature, and exp(scaled - max). Every thread finds
- * the argmax itself (V is small), so no reduction or shared memory is needed. skip: an id masked to
- * -inf (the talker's EOS), -1 for none. seen[id] != 0: the id was picked before in this codebook.
+ * *best = the id sample-token.ts's first loop stops at: the first NaN's id if there is one, else the
+ * first id of the largest value. One block (Executor::reduce): the ranking (NaN first, then larger
+ * value, then lower id) is a strict total order, so its maximum is exact in any combine order.
+ */
+struct SampleBestK {
+  static constexpr const char* name = "sample_best";
+  using Value = Ranked;
+  const float* logits;
+  const int* seen;
+  const SamplingParams* p;
+  int skip;
+  int* best;
+  PD Ranked identity() const { return Ranked{0.0, -1}; }
+  PD Ranked load(int k) const { return Ranked{penalised(logits, seen, p, skip, k), k}; }
+  PD Ranked combine(Ranked a, Ranked b) const {
+    if (a.i < 0) return b;
+    if (b.i < 0) return a;
+    bool an = a.v != a.v, bn = b.v != b.v;
+    if (an != bn) return an ? a : b;
+    if (!an && a.v != b.v) return a.v > b.v ? a : b;  // +0 and -0 are equal here, as for JS's >
+    return a.i < b.i ? a : b;
+  }
+  PD void store(Ranked r) const { *best = r.i; }
+};
+
+/**
+ * Thread j: its penalised logit, that logit / temperature, and exp(scaled - max), max being the
+ * scaled value of *best (sample-token.ts: max = v[best]); when *best is a NaN the pick returns it and
+ * e is not used. Also resets the pick's scratch: heap[j] = j (the id order top-k and the plain
+ * nucleus start from) and kept[j] = 0, so the one-thread pick has no O(V) clearing passes.
  */
 struct SampleScoresK {
   static constexpr const char* name = "sample_scores";
   const float* logits;
   const int* seen;
   const SamplingParams* p;
+  const int* best;
   double *pen, *scaled, *e;
-  int V, skip;
-  PD double value(int k) const {
-    double x = k == skip ? -INFINITY : (double)logits[k];
-    if (p->penalty != 1.0 && seen[k]) x = x > 0 ? x / p->penalty : x * p->penalty;
-    return x;
-  }
+  int *heap, *kept;
+  int skip;
   PD void operator()(int j) const {
-    double vb = value(0);  // the largest value, found like the pick kernel finds its index
-    for (int k = 1; k < V; k++) {
-      double v = value(k);
-      if (v != v) break;  // the pick kernel returns the first NaN's id: e is not used then
-      if (v > vb) vb = v;
-    }
-    double x = value(j);
+    double x = penalised(logits, seen, p, skip, j);
     double s = x * p->invT;
     pen[j] = x;
     scaled[j] = s;
-    e[j] = jsExp(s - vb * p->invT);
+    e[j] = jsExp(s - penalised(logits, seen, p, skip, *best) * p->invT);
+    heap[j] = j;
+    kept[j] = 0;
   }
 };
 
 /**
- * One thread: the rest of Sampler.sample over the values SampleScoresK wrote. The draw is Philox at
- * counter (*step, codebook, 0, 0), *step being written on the device before each step, so every replay
- * of a captured step draws new numbers. Writes *code and marks it in seen (the history).
+ * One thread: the rest of Sampler.sample over what SampleBestK and SampleScoresK wrote. What is left
+ * is sequential by definition: the top-k heap's scan, the top-p pops and the two sums run in the
+ * TypeScript's orders (a parallel sum would round differently), and the inverse-CDF walk stops at the
+ * first id past the target. The draw is Philox at counter (*step, codebook, 0, 0), *step being written
+ * on the device before each step, so every replay of a captured step draws new numbers. Writes *code
+ * and marks it in seen (the history).
  */
 struct SamplePickK {
   static constexpr const char* name = "sample_pick";
   const double *pen, *scaled, *e;
   const SamplingParams* p;
   const int* step;
-  int* heap;  // [V] scratch
-  int* kept;  // [V] scratch
+  const int* best;
+  int* heap;  // [V] scratch, the identity on entry (SampleScoresK)
+  int* kept;  // [V] scratch, zero on entry (SampleScoresK)
   int* seen;
   int* code;
   int V, codebook;
@@ -84,9 +144,8 @@ struct SamplePickK {
     }
   }
 
-  /** The k best ids in heap[0..k), a min-heap (sample-token.ts topK). */
+  /** The k best ids in heap[0..k), a min-heap (sample-token.ts topK; heap[0..k) starts as 0..k-1). */
   PD int topK(int k) const {
-    for (int i = 0; i < k; i++) heap[i] = i;
     for (int i = (k >> 1) - 1; i >= 0; i--) siftDown(i, k, true);
     for (int i = k; i < V; i++) {
       if (better(i, heap[0])) {
@@ -119,19 +178,11 @@ struct SamplePickK {
   }
 
   PD int choose() const {
-    int best = 0;
-    for (int i = 0; i < V; i++) {
-      if (pen[i] != pen[i]) return i;
-      if (pen[i] > pen[best]) best = i;
-    }
-    if (p->greedy) return best;
+    int b = *best;
+    if (pen[b] != pen[b] || p->greedy) return b;
     int k = p->topK > 0 && p->topK < V ? p->topK : V;
-    int m = k < V ? topK(k) : V;
-    if (k == V) {
-      for (int i = 0; i < V; i++) heap[i] = i;
-    }
+    int m = k < V ? topK(k) : V;  // k == V: all ids, heap already 0..V-1
     if (p->topP < 1) m = topP(m, p->topP);
-    for (int i = 0; i < V; i++) kept[i] = 0;
     double total = 0;
     for (int j = 0; j < m; j++) {
       kept[heap[j]] = 1;

@@ -45,6 +45,7 @@ class SessionImpl {
     vmax = c.talkerVocab > c.codebookSize ? c.talkerVocab : c.codebookSize;
     stepNo = ex.allocN<int>(1);
     sampling = ex.allocN<SamplingParams>(1);
+    sBest = ex.allocN<int>(1);
     seen = ex.allocN<int>((size_t)c.codebooks * vmax);
     sPen = ex.allocN<double>(vmax);
     sScaled = ex.allocN<double>(vmax);
@@ -67,20 +68,7 @@ class SessionImpl {
   }
 
   void setSampling(const SamplingSettings& s) {
-    auto bad = [](const std::string& what) { throw NativeError("sampling: " + what); };
-    if (s.sample && !(s.temperature > 0 && std::isfinite(s.temperature))) bad("temperature must be a finite number > 0, found " + std::to_string(s.temperature));
-    if (s.topK < 0) bad("topK must be an integer >= 0, found " + std::to_string(s.topK));
-    if (s.sample && !(s.topP > 0 && s.topP <= 1)) bad("topP must be in (0, 1], found " + std::to_string(s.topP));
-    if (s.repetitionPenalty != 1 && !(s.repetitionPenalty > 0)) bad("repetitionPenalty must be > 0, found " + std::to_string(s.repetitionPenalty));
-    if (s.seed >= (1ull << 53)) bad("seed must be < 2^53");
-    SamplingParams p{};
-    p.greedy = s.sample ? 0 : 1;
-    p.topK = s.topK;
-    p.invT = 1.0 / s.temperature;
-    p.topP = s.topP;
-    p.penalty = s.repetitionPenalty;
-    p.seedLo = (uint32_t)(s.seed & 0xffffffffu);
-    p.seedHi = (uint32_t)(s.seed >> 32);
+    SamplingParams p = samplingParams(s);
     bool next = s.sample || s.repetitionPenalty != 1;
     if (next != sampled) dropGraph();  // the captured step launches other kernels
     sampled = next;
@@ -172,15 +160,16 @@ class SessionImpl {
     }
   }
 
-  /** stepCodes[codebook] from `logits` [V]: the greedy argmax, or the sampler (sample-kernels.cuh). */
+  /** stepCodes[codebook] from `logits` [V]: the greedy argmax, or the sampler's 3 kernels (sample-kernels.cuh). */
   void pick(const float* logits, int V, int skip, int codebook) {
     if (!sampled) {
       ex.launch(ArgmaxK{logits, V, skip, stepCodes + codebook}, 1);
       return;
     }
     int* history = seen + (size_t)codebook * vmax;
-    ex.launch(SampleScoresK{logits, history, sampling, sPen, sScaled, sExp, V, skip}, V);
-    ex.launch(SamplePickK{sPen, sScaled, sExp, sampling, stepNo, sHeap, sKept, history, stepCodes + codebook, V, codebook}, 1);
+    ex.reduce(SampleBestK{logits, history, sampling, skip, sBest}, V);
+    ex.launch(SampleScoresK{logits, history, sampling, sBest, sPen, sScaled, sExp, sHeap, sKept, skip}, V);
+    ex.launch(SamplePickK{sPen, sScaled, sExp, sampling, stepNo, sBest, sHeap, sKept, history, stepCodes + codebook, V, codebook}, 1);
   }
 
   void dropGraph() {
@@ -243,7 +232,7 @@ class SessionImpl {
   int promptLength = 0, nextStep = 2, hostPos = 0, hostStep = 0, decodeLaunches = 0, vmax = 0;
   // Sampling: settings, the step number (Philox counter), per-codebook history flags, pick scratch.
   SamplingParams* sampling = nullptr;
-  int *stepNo = nullptr, *seen = nullptr, *sHeap = nullptr, *sKept = nullptr;
+  int *stepNo = nullptr, *seen = nullptr, *sBest = nullptr, *sHeap = nullptr, *sKept = nullptr;
   double *sPen = nullptr, *sScaled = nullptr, *sExp = nullptr;
   bool sampled = false;
   cudaEvent_t start = nullptr, stop = nullptr;

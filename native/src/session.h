@@ -55,6 +55,13 @@ struct VocodeResult {
 /** The sampler's exp (V8's Math.exp) and Philox uniform, as the kernels compute them (for tests). */
 double samplerExp(double x);
 double samplerUniform(uint64_t seed, int step, int codebook);
+/**
+ * One pick over `logits` [V] by the sampling kernels on `device` (sampler-probe.cu), with the Philox
+ * draw at (step, codebook) and the ids in `history` penalised; skip: an id masked to -inf, -1 for none.
+ * Greedy settings pick through the same kernels (as a session does with a repetition penalty).
+ */
+int samplerPick(Device device, const float* logits, int V, int skip, const SamplingSettings& s, int step, int codebook, const int32_t* history,
+                int nHistory);
 
 class SessionImpl;
 

@@ -59,6 +59,12 @@ export interface NativeSession {
 export interface NativeTesting {
   jsExp(x: Float64Array): Float64Array;
   uniform(seed: number, step: number, codebook: number): number;
+  /**
+   * One pick over `logits` by the session's sampling kernels (best-id reduce, scores, pick), the draw
+   * Philox at (step, codebook) with the sampling's seed, the ids in `history` penalised; skip: an id
+   * masked to -inf (-1: none). device defaults to 'emulate'.
+   */
+  pick(logits: Float32Array, skip: number, sampling: NativeSampling, step: number, codebook: number, history: Int32Array, device?: 'emulate' | 'cuda'): number;
 }
 
 export interface NativeAddon {

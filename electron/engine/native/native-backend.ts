@@ -80,6 +80,11 @@ export class NativeRunner {
     return s;
   }
 
+  /** The session already open for `mode` (none opened: undefined), without touching its settings. */
+  opened(mode: 'eager' | 'graph'): NativeSession | undefined {
+    return this.sessions.get(mode);
+  }
+
   /** Releases every session's device memory now (not at garbage collection); returns the bytes freed. */
   close(): number {
     this.isClosed = true;

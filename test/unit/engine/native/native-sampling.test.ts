@@ -33,6 +33,7 @@ if (build.nvccMissing) {
     runner = new NativeRunner(load.backend, demo.bundle);
   });
   afterAll(async () => {
+    runner?.close();
     await engine?.close();
     await dispose?.();
   });
@@ -65,22 +66,24 @@ if (build.nvccMissing) {
     ['T=1 top-k 20 top-p 0.9', 2 ** 40 + 3, sample({ topK: 20, topP: 0.9 })],
     ['T=1.3 top-p 0.8', 11, sample({ temperature: 1.3, topP: 0.8 })],
     ['T=0.7 top-k 5 penalty 1.3', 3, sample({ temperature: 0.7, topK: 5, repetitionPenalty: 1.3 })],
-    ['greedy with penalty 1.5', 0, { ...GREEDY, repetitionPenalty: 1.5 }],
   ])('eager, %s, seed %d: the same codes as the ORT backend', async (_label, seed, sampling) => {
     const { ort, native } = await codesOf('eager', seed, sampling);
     expect(native).toEqual(ort);
   });
 
-  it('graph (the decode step as captured): the same codes as ORT; another seed gives other codes', async () => {
+  // Emulation never captures (session.cu): these run preset graph's step logic (eager prefill, the
+  // stale node skipped at step N), not graph replay, which only check.cu on a GPU exercises.
+  it('preset graph, emulated (no capture): the same codes as ORT; another seed gives other codes', async () => {
     const settings = sample({ temperature: 1.1, topK: 40, topP: 0.95 });
     const a = await codesOf('graph', 5, settings);
     expect(a.native).toEqual(a.ort);
     const b = await codesOf('graph', 6, settings);
     expect(b.native).toEqual(b.ort);
     expect(b.native).not.toEqual(a.native);
+    expect(runner.opened('graph')?.graphCaptured()).toBe(false);
   });
 
-  it('sampled with stale-feedback@3 in graph: the same codes as ORT with the same fault, and not the clean ones', async () => {
+  it('preset graph, emulated (no capture), sampled with stale-feedback@3: the same codes as ORT with the same fault, and not the clean ones', async () => {
     const settings = sample({ temperature: 0.9, topP: 0.9 });
     const faulty = await codesOf('graph,fault=stale-feedback@3', 4, settings);
     const clean = await codesOf('graph', 4, settings);
@@ -88,6 +91,21 @@ if (build.nvccMissing) {
     const q = runner.bundle.manifest.codebooks;
     expect(faulty.native.slice(0, 2 * q)).toEqual(clean.native.slice(0, 2 * q)); // steps 1-2 untouched
     expect(faulty.native.slice(2 * q)).not.toEqual(clean.native.slice(2 * q));
+    expect(runner.opened('graph')?.graphCaptured()).toBe(false);
+  });
+
+  it('kernels per decode step: greedy as counted from the architecture, sampled = greedy + 2 per pick (best-id reduce + scores + pick replace argmax)', async () => {
+    const { config: c } = runner.nativeModel();
+    const run = (sampling: SamplingParams) => synthesizeNative(runner, { text, profile: parseProfile('eager,backend=native'), seed: 1, sampling });
+    // session.cu decodeBody: feedback update + embedding, talker (8 per layer + final norm), lm head,
+    // pick; code predictor: copy + gather, then per codebook 1..Q-1 a gather (from the 2nd), its
+    // forward (8 per layer + norm), head and pick.
+    const cpPerCodebook = 8 * c.codePredictor.layers + 1 + 2;
+    const greedy = 2 + 8 * c.talker.layers + 1 + 1 + 1 + 2 + (c.codebooks - 1) * cpPerCodebook + (c.codebooks - 2);
+    await run(GREEDY);
+    expect(runner.opened('eager')?.decodeKernelCount()).toBe(greedy);
+    await run(sample({ temperature: 1 }));
+    expect(runner.opened('eager')?.decodeKernelCount()).toBe(greedy + 2 * c.codebooks);
   });
 
   it('greedy with a repetition penalty changes the codes (the penalty acts) and still equals ORT', async () => {
