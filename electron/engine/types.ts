@@ -3,7 +3,7 @@ import type { ExecutionProfile } from '../common/profile/types.js';
 import type { SamplingParams } from '../common/sampling/types.js';
 import type { StageCounts, StepRecord } from '../common/trace/step-record.js';
 import type { FeedRecorder } from './drill/feed-tap.js';
-import type { TokenizerInfo } from './bundle/text-tokenizer.js';
+import type { TokenizerInfo } from '../common/api/bundle-info.js';
 
 export interface SynthesisRequest {
   text: string;

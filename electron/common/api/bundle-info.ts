@@ -11,7 +11,7 @@ export const TokenizerInfo = z.object({
   /** Longest accepted text, counted in `unit`, and the bundle.json field that sets it. */
   limit: z.number().int().positive(),
   unit: z.enum(['UTF-8 bytes', 'tokens']),
-  limitField: z.string(),
+  limitField: z.enum(['text.maxBytes', 'text.maxTokens']),
 });
 export type TokenizerInfo = z.infer<typeof TokenizerInfo>;
 

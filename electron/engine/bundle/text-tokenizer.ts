@@ -1,23 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
+import type { TokenizerInfo } from '../../common/api/bundle-info.js';
 import { BundleError, InputError } from '../../common/errors.js';
 import type { BundleManifest, TextSection } from './manifest.js';
-
-/** What a bundle's text tokenizer is, for `Engine.info()` and `parity bundle check`. */
-export interface TokenizerInfo {
-  kind: TextSection['tokenizer'];
-  /** tokenizer.json only: the file (relative to the bundle folder), its model type and vocabulary size with added tokens. */
-  file?: string;
-  model?: string;
-  vocabSize?: number;
-  /** One line, e.g. "byte-level: UTF-8 bytes (ids 0..255) after BOS 256". */
-  summary: string;
-  /** Longest accepted text, counted in `unit`, and the bundle.json field that sets it. */
-  limit: number;
-  unit: 'UTF-8 bytes' | 'tokens';
-  limitField: 'text.maxBytes' | 'text.maxTokens';
-}
 
 export interface TextTokenizer {
   readonly info: TokenizerInfo;
@@ -52,6 +38,37 @@ interface HfTokenizer {
 const HfTokenizerClass = Tokenizer as new (tokenizerJson: object, tokenizerConfig: object) => HfTokenizer;
 
 const MODEL_TYPES = ['BPE', 'WordPiece', 'Unigram'];
+
+interface SpecialToken {
+  ids?: unknown;
+  tokens?: unknown;
+}
+interface PostProcessor {
+  type?: unknown;
+  special_tokens?: Record<string, SpecialToken>;
+  processors?: PostProcessor[];
+}
+
+/**
+ * Special tokens a TemplateProcessing post-processor (alone or in a Sequence) inserts whose ids in the
+ * template differ from the vocabulary's. The Rust library inserts the template's ids; the JS library
+ * looks the token up and falls back to unk, so the two would disagree: refused, not guessed.
+ */
+function templateMismatches(processor: PostProcessor | null | undefined, vocab: Map<string, number>): string[] {
+  if (!processor) return [];
+  if (processor.type === 'Sequence') return (processor.processors ?? []).flatMap((p) => templateMismatches(p, vocab));
+  if (processor.type !== 'TemplateProcessing') return [];
+  const found: string[] = [];
+  for (const [name, special] of Object.entries(processor.special_tokens ?? {})) {
+    const ids = Array.isArray(special.ids) ? special.ids : [];
+    const tokens = Array.isArray(special.tokens) ? special.tokens : [];
+    tokens.forEach((token, i) => {
+      const inVocab = typeof token === 'string' ? vocab.get(token) : undefined;
+      if (inVocab !== ids[i]) found.push(`"${name}" has id ${JSON.stringify(ids[i])} in the template but ${inVocab === undefined ? 'is not in the vocabulary or added_tokens' : `id ${inVocab} in the vocabulary`}`);
+    });
+  }
+  return found;
+}
 
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
@@ -103,6 +120,10 @@ export async function loadTextTokenizer(dir: string, m: BundleManifest, manifest
       `token ids must be below ${rows}, the talker's text embedding rows (bundle.json embed.codecRowOffset), ` +
         `found id ${top[1]} ("${top[0]}") in a vocabulary of ${vocab.size} tokens`,
     );
+  }
+  if (text.addSpecialTokens) {
+    const mismatches = templateMismatches((json as { post_processor?: PostProcessor | null }).post_processor, vocab);
+    if (mismatches.length > 0) fail(`post_processor special tokens disagree with the vocabulary (bundle.json text.addSpecialTokens is true): ${mismatches.join('; ')}`);
   }
   const special = text.addSpecialTokens ? 'special tokens added by its post-processor' : 'no special tokens added';
   const bos = text.bos === undefined ? 'no BOS' : `BOS ${text.bos} prepended`;

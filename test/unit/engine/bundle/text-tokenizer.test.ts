@@ -137,4 +137,19 @@ describe('a bad tokenizer.json is a BundleError naming the file and the problem'
       new RegExp(`${file}: token ids must be below 257, the talker's text embedding rows \\(bundle\\.json embed\\.codecRowOffset\\), found id 257 \\("he"\\) in a vocabulary of 5 tokens$`),
     );
   });
+
+  it('a template special token whose id is not its vocabulary id (the Rust and JS libraries would disagree)', async () => {
+    const json = bpeTokenizerJson({ bosTemplate: true }) as { added_tokens: unknown[]; post_processor: { special_tokens: Record<string, { ids: number[] }> } };
+    json.added_tokens = []; // "<s>" is then only in the template, with id 13
+    const { m, file } = await withTokenizer(json, { addSpecialTokens: true });
+    await expectBundleError(
+      load(m),
+      new RegExp(`${file}: post_processor special tokens disagree with the vocabulary \\(bundle\\.json text\\.addSpecialTokens is true\\): "<s>" has id 13 in the template but is not in the vocabulary or added_tokens$`),
+    );
+    // Without addSpecialTokens the post-processor never runs, so the same file loads.
+    await expect(load((await withTokenizer(json)).m)).resolves.toBeDefined();
+    const wrongId = bpeTokenizerJson({ bosTemplate: true }) as typeof json;
+    wrongId.post_processor.special_tokens['<s>'].ids = [12];
+    await expectBundleError(load((await withTokenizer(wrongId, { addSpecialTokens: true })).m), /"<s>" has id 12 in the template but id 13 in the vocabulary$/);
+  });
 });
