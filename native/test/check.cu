@@ -1,6 +1,6 @@
 // Standalone check of the native backend (no Node): native eager and native graph vs the ORT CPU
 // reference of the fixture, per step, greedy and sampled; the stale-feedback@N fault; eager vs graph
-// decode-step timing.
+// decode-step timing, and (GPU only) a microbenchmark of one pick, greedy vs sampled.
 //   usage: check FIXTURE_DIR [--emulate] [--passes N]
 //   exit:  0 every check passed; 1 a check failed; 2 bad usage or fixture; 3 no usable CUDA GPU here.
 // --emulate runs the same kernel bodies on the CPU (no graph capture, no timing): what CI can run.
@@ -14,6 +14,7 @@
 
 #include "executor.h"
 #include "fixture.h"
+#include "pick-bench.h"
 #include "session.h"
 
 using parity::Device;
@@ -104,6 +105,20 @@ static std::pair<double, double> timeDecode(parity::Session& s, const check::Fix
   return {median(device), median(host)};
 }
 
+/** GPU: device time per pick, greedy argmax vs the sampling kernels, at the demo's and a talker-sized V. */
+static void printPickBench(const check::Fixture& fx) {
+  parity::SamplingSettings plain;
+  plain.sample = true;
+  for (int V : {fx.config.codebookSize, 3072}) {
+    const parity::SamplingSettings* settings[] = {&fx.sampling, &plain};
+    for (const parity::SamplingSettings* s : settings) {
+      check::PickTiming t = check::benchPick(V, *s, 64, 50);
+      std::printf("timing: pick microbenchmark V=%d (%s): greedy argmax %.2f us, sampled %.2f us per pick (64 picks per graph, median of 50 replays; informational)\n",
+                  V, s == &plain ? "temperature 1 only" : "fixture settings", t.argmaxUs, t.sampledUs);
+    }
+  }
+}
+
 int main(int argc, char** argv) {
   if (argc < 2) {
     std::fprintf(stderr, "usage: check FIXTURE_DIR [--emulate] [--passes N]\n");
@@ -132,7 +147,7 @@ int main(int argc, char** argv) {
   if (!emulate) {
     parity::CudaProbe p = parity::probeCuda();
     if (!p.ok) {
-      std::printf("NO GPU: %s (CUDA runtime %d, driver %d). Nothing was checked; run with --emulate for the CPU emulation.\n", p.error.c_str(), p.runtimeVersion, p.driverVersion);
+      std::printf("NO GPU: %s (CUDA runtime %d, driver %d). Nothing was checked or timed (the sampling microbenchmark neither); run with --emulate for the CPU emulation.\n", p.error.c_str(), p.runtimeVersion, p.driverVersion);
       return 3;
     }
     std::printf("device: %s (CUDA runtime %d, driver %d)\n", p.deviceName.c_str(), p.runtimeVersion, p.driverVersion);
@@ -192,6 +207,7 @@ int main(int argc, char** argv) {
 
     if (emulate) {
       std::printf("timing: not measured under --emulate (CPU emulation has no launches to save)\n");
+      std::printf("timing: sampling microbenchmark skipped under --emulate (GPU only)\n");
     } else {
       auto te = timeDecode(eager, fx, passes);
       auto tg = timeDecode(graph, fx, passes);
@@ -206,6 +222,10 @@ int main(int argc, char** argv) {
       auto sg2 = timeDecode(graph, fx, passes);
       std::printf("timing: sampled decode step median: eager %.4f ms device, graph %.4f ms device (%.2fx; informational)\n", se2.first, sg2.first,
                   se2.first / sg2.first);
+      const int q = fx.config.codebooks;
+      std::printf("timing: sampling cost per decode step (graph, device): sampled %.4f - greedy %.4f = %.4f ms for %d picks (%.2f us per pick; informational)\n",
+                  sg2.first, tg.first, sg2.first - tg.first, q, 1000.0 * (sg2.first - tg.first) / q);
+      printPickBench(fx);
     }
   } catch (const std::exception& e) {
     std::printf("FAIL native error: %s\n", e.what());

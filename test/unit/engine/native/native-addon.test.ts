@@ -165,6 +165,11 @@ if (nvccMissing) {
       expect(emu.stdout).toContain('eager sampled: first divergent step: none');
       expect(emu.stdout).toContain('graph sampled: first divergent step: none');
       expect(emu.stdout).toContain('PASS native graph sampled matches ORT CPU sampled (codes identical, every step within tolerance)');
+      // Demo architecture (docs/native-backend.md): 178 kernels per greedy decode step; each of the 8
+      // picks is 3 kernels sampled (best-id reduce, scores, pick) instead of 1 (argmax): 178 + 16.
+      expect(emu.stdout).toContain('kernels per decode step: eager 178 launches, graph 178 nodes');
+      expect(emu.stdout).toContain('repetition penalty 1.1; kernels per decode step: eager 194 launches, graph 194 nodes');
+      expect(emu.stdout).toContain('timing: sampling microbenchmark skipped under --emulate (GPU only)');
       // The sampled reference is not the greedy one (else the check would test nothing new).
       const codes = (name: string) => readFileSync(join(fixture, name), 'utf8');
       expect(codes('reference-sampled-codes.txt')).not.toBe(codes('reference-codes.txt'));
