@@ -1,9 +1,14 @@
-import { constants, type Stats } from 'node:fs';
-import { access, mkdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { mkdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from '../common/errors.js';
+import { fsReason } from '../common/fs-reason.js';
 import { trackTemporary, untrackTemporary } from '../host/fixture/pending-temporaries.js';
-import { fsReason } from '../host/fixture/write-fixture-folder.js';
+import type { FixtureTargetWords } from '../host/fixture/write-fixture-folder.js';
+import { parentProblem, statOrUndefined } from '../host/fs/writable-target.js';
+
+/** How a fixture refusal names the CLI's target and its replace flag. */
+export const OUT_DIR: FixtureTargetWords = { target: '--out DIR', allowReplace: 'pass --force' };
 
 /** One file a command writes: the flag that named it (for messages), its path and its bytes. */
 export interface OutputFile {
@@ -15,17 +20,6 @@ export interface OutputFile {
 export interface OutputPolicy {
   /** Replace an existing file (else refuse). A folder is never replaced by a file. */
   force?: boolean;
-}
-
-async function statOrUndefined(path: string): Promise<Stats | undefined> {
-  try {
-    return await stat(path);
-  } catch (error) {
-    // ENOTDIR: an ancestor is a file; the walk up in checkOutputFile names it.
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    throw error;
-  }
 }
 
 /**
@@ -43,25 +37,12 @@ export async function checkOutputFile(file: Pick<OutputFile, 'flag' | 'path'>, p
     const found = await statOrUndefined(target);
     if (found?.isDirectory()) fail('is a folder (give a file path)');
     if (found && !policy.force) fail('already exists (use --force to replace it)');
-    await checkParents(target, fail);
+    const blocked = await parentProblem(target);
+    if (blocked) fail(blocked);
   } catch (error) {
     if (error instanceof InputError) throw error;
     fail(fsReason(error));
   }
-}
-
-/** The nearest existing ancestor of `target` must be a folder this process can write in. */
-async function checkParents(target: string, fail: (problem: string) => never): Promise<void> {
-  let ancestor = dirname(target);
-  for (;;) {
-    const s = await statOrUndefined(ancestor);
-    if (s) {
-      if (!s.isDirectory()) fail(`${ancestor} is a file, not a folder`);
-      break;
-    }
-    ancestor = dirname(ancestor);
-  }
-  await access(ancestor, constants.W_OK).catch(() => fail(`cannot write in ${ancestor} (permission denied)`));
 }
 
 /**
@@ -79,7 +60,8 @@ export async function writeOutputFolder(flag: string, dir: string, files: Map<st
     found = await statOrUndefined(target);
     if (found && !found.isDirectory()) fail('is a file, not a folder');
     if (found && !policy.force) fail('already exists (use --force to write into it)');
-    await checkParents(target, fail);
+    const blocked = await parentProblem(target);
+    if (blocked) fail(blocked);
   } catch (error) {
     if (error instanceof InputError) throw error;
     fail(fsReason(error));

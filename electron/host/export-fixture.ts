@@ -3,12 +3,12 @@ import { InputError } from '../common/errors.js';
 import { ComparisonReport, TraceComparisonReport, type ComparisonSide } from '../common/report/comparison-report.js';
 import { stringifyReport } from '../common/report/json-number.js';
 import { reportMarkdown } from '../common/report/report-markdown.js';
-import { TRACE_SCHEMA } from '../common/trace/trace-format.js';
 import { writeTrace } from '../common/trace/write-trace.js';
-import { TOOL_NAME, TOOL_VERSION } from '../common/version.js';
 import { encodeWav } from '../common/wav/encode-wav.js';
+import { difference } from '../engine/comparison/compare-profiles.js';
+import { traceHeader } from '../engine/comparison/comparison-files.js';
 import { sealReport } from '../engine/comparison/fixture-integrity.js';
-import { writeFixtureFolder } from './fixture/write-fixture-folder.js';
+import { writeFixtureFolder, type FixtureTargetWords } from './fixture/write-fixture-folder.js';
 import type { KeptTraces } from './history-store.js';
 
 /**
@@ -22,6 +22,9 @@ import type { KeptTraces } from './history-store.js';
  * with a sealed report.json, as `parity compare-trace --out` does, so the gate re-checks those too.
  * Documented in docs/forensics.md, "Fixtures exported from the studio".
  */
+/** How a refusal names the studio's target and its replace (the export dialog's Replace button). */
+export const EXPORT_FOLDER: FixtureTargetWords = { target: 'the export folder', allowReplace: 'choose Replace' };
+
 export async function exportFixture(entry: ComparisonResult, dir: string, overwrite: boolean, traces?: KeptTraces): Promise<{ dir: string; files: string[] }> {
   const files: Record<string, Uint8Array | string> = {};
   const { a, b } = entry;
@@ -51,23 +54,22 @@ export async function exportFixture(entry: ComparisonResult, dir: string, overwr
     files['report.md'] = reportMarkdown(entry.report, dir);
     files['report.json'] = stringifyReport(entry.report);
   }
-  await writeFixtureFolder(dir, files, { force: overwrite });
+  await writeFixtureFolder(dir, files, { force: overwrite, words: EXPORT_FOLDER });
   return { dir, files: Object.keys(files).sort() };
 }
 
+/**
+ * A − B as `compareProfiles` computes it (`difference`). Its `diff` is not reused: the history keeps
+ * only the two takes and the report (the worker's ProfileComparison is gone by export time, and
+ * imported WAVs never had one), so the difference is taken again from the takes, by the same function.
+ */
 function diffWav(a: Audio, b: Audio, id: string): Uint8Array {
   if (a.sampleRate !== b.sampleRate) throw new InputError(`history entry ${id}: A is ${a.sampleRate} Hz, B is ${b.sampleRate} Hz`);
-  const n = Math.min(a.samples.length, b.samples.length);
-  const diff = new Float32Array(n);
-  for (let i = 0; i < n; i++) diff[i] = a.samples[i] - b.samples[i];
-  return encodeWav([diff], a.sampleRate, 'float32');
+  return encodeWav([difference(a.samples, b.samples)], a.sampleRate, 'float32');
 }
 
-/** One side's step trace in `tts-parity-trace/1`, the header as `parity compare --out` writes it. */
+/** One side's step trace in `tts-parity-trace/1`, the header as `parity compare --out` writes it (`traceHeader`). */
 function sideTrace(report: ComparisonReport, side: ComparisonSide): string {
   const { q, frameRate, sampleRate, profile } = side;
-  return writeTrace(
-    { schema: TRACE_SCHEMA, engine: `${TOOL_NAME} ${TOOL_VERSION}`, q, frameRate, sampleRate, profile, seed: report.rerun.seed, text: report.rerun.text },
-    side.steps,
-  );
+  return writeTrace(traceHeader({ q, frameRate, sampleRate, profile, seed: report.rerun.seed, text: report.rerun.text }), side.steps);
 }

@@ -10,7 +10,10 @@ import { ParityReport } from '../common/report/report.js';
 import { stringifyReport } from '../common/report/json-number.js';
 import { decodeWav } from '../common/wav/decode-wav.js';
 import { encodeWav } from '../common/wav/encode-wav.js';
-import { writeFixtureFolder } from './fixture/write-fixture-folder.js';
+import { writeFixtureFolder, type FixtureTargetWords } from './fixture/write-fixture-folder.js';
+
+/** A new entry's id is fresh, so a refusal here is a clash of ids: the words say what to do. */
+const HISTORY_FOLDER: FixtureTargetWords = { target: 'the data folder', allowReplace: 'remove the old entry' };
 
 export interface NewHistoryItem {
   kind: HistoryEntry['kind'];
@@ -69,7 +72,7 @@ export class HistoryStore {
       files['a.jsonl'] = item.traces.a;
       files['b.jsonl'] = item.traces.b;
     }
-    await writeFixtureFolder(join(this.root, id), files);
+    await writeFixtureFolder(join(this.root, id), files, { words: HISTORY_FOLDER });
     return { entry, historyId: id, report: item.report, a: item.a, b: item.b };
   }
 

@@ -19,6 +19,7 @@ import type {
 } from '../common/api/index.js';
 import { TypedEmitter } from '../common/api/event-emitter.js';
 import { InputError, toErrorPayload } from '../common/errors.js';
+import { fsReason } from '../common/fs-reason.js';
 import { defaultDataDir } from './data-dir.js';
 import { exportFixture } from './export-fixture.js';
 import { HistoryStore, MAX_KEPT_TRACE_BYTES } from './history-store.js';
@@ -234,8 +235,7 @@ async function readInput(input: FileInput): Promise<FileBytes> {
   try {
     return { name: input.path, bytes: new Uint8Array(await readFile(input.path)) };
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new InputError(`${input.path}: cannot read (${code ?? String(error)})`, input.path);
+    throw new InputError(`${input.path}: cannot read (${fsReason(error)})`, input.path);
   }
 }
 

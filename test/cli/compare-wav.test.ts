@@ -119,7 +119,7 @@ describe('parity compare-wav', () => {
   it('a missing file and a bad --max-lag-ms give exit 2', async () => {
     const missing = await runParity(['compare-wav', A, join(dir, 'nope.wav')]);
     expect(missing.status).toBe(2);
-    expect(missing.stderr).toMatch(/nope\.wav: cannot read \(no such file\)/);
+    expect(missing.stderr).toMatch(/nope\.wav: cannot read \(no such file or folder\)/);
     const lag = await runParity(['compare-wav', '--max-lag-ms', 'abc', A, B]);
     expect(lag.status).toBe(2);
     expect(lag.stderr).toMatch(/max-lag-ms/);

@@ -3,12 +3,14 @@ import { compareTraces, type TraceSide } from '../../common/forensics/compare-tr
 import { stringifyReport } from '../../common/report/json-number.js';
 import { TraceComparisonReport } from '../../common/report/comparison-report.js';
 import { encodeWav } from '../../common/wav/encode-wav.js';
+import { difference } from '../../engine/comparison/compare-profiles.js';
 import { sealReport } from '../../engine/comparison/fixture-integrity.js';
 import { readFileChecked, readTraceFile, readWavFile, reportTime } from '../../engine/comparison/read-inputs.js';
 import { InputError } from '../../common/errors.js';
 import { checkFixtureTarget, writeFixtureFolder } from '../../host/fixture/write-fixture-folder.js';
 import { action } from '../fail.js';
 import { exitOnInterrupt } from '../interrupt.js';
+import { OUT_DIR } from '../write-output.js';
 import { addVerdictOptions, failOnStatus, tolerancesFrom } from './compare-options.js';
 import { renderComparisonMarkdown, shellQuote, type ComparisonView } from '../../common/report/comparison-markdown.js';
 import { renderComparisonText } from './comparison-format.js';
@@ -27,7 +29,7 @@ export function registerCompareTrace(program: Command): void {
   addVerdictOptions(command).action(
     action('compare-trace', async (pathA: string, pathB: string, o) => {
         if ((o.wavA === undefined) !== (o.wavB === undefined)) throw new InputError('give both --wav-a and --wav-b, or neither');
-        if (o.out !== undefined) await checkFixtureTarget(o.out, { force: o.force });
+        if (o.out !== undefined) await checkFixtureTarget(o.out, { force: o.force, words: OUT_DIR });
         exitOnInterrupt('compare-trace');
         const side = async (file: string, wav: string | undefined): Promise<TraceSide> => ({
           file,
@@ -54,16 +56,14 @@ export function registerCompareTrace(program: Command): void {
           };
           if (a.audio && b.audio) {
             const rate = a.trace.header.sampleRate;
-            const n = Math.min(a.audio.signal.length, b.audio.signal.length);
-            const diff = new Float32Array(n).map((_, i) => a.audio!.signal[i] - b.audio!.signal[i]);
             files['a.wav'] = encodeWav([a.audio.signal], rate, 'float32');
             files['b.wav'] = encodeWav([b.audio.signal], rate, 'float32');
-            files['diff.wav'] = encodeWav([diff], rate, 'float32');
+            files['diff.wav'] = encodeWav([difference(a.audio.signal, b.audio.signal)], rate, 'float32');
           }
           files['report.md'] = renderComparisonMarkdown(view);
           const reportJson = sealReport(report, files);
           TraceComparisonReport.parse(JSON.parse(reportJson));
-          await writeFixtureFolder(o.out, { ...files, 'report.json': reportJson }, { force: o.force });
+          await writeFixtureFolder(o.out, { ...files, 'report.json': reportJson }, { force: o.force, words: OUT_DIR });
         }
         process.stdout.write(o.json ? stringifyReport(report) + '\n' : renderComparisonText(view));
         if (o.out !== undefined && !o.json) process.stdout.write(`\nwrote ${o.out}/\n`);

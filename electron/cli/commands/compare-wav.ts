@@ -2,6 +2,7 @@ import { readFile, stat } from 'node:fs/promises';
 import { InvalidArgumentError } from 'commander';
 import type { Command } from '@commander-js/extra-typings';
 import { InputError, WavError } from '../../common/errors.js';
+import { fsReason } from '../../common/fs-reason.js';
 import { stringifyReport } from '../../common/report/json-number.js';
 import { ParityReport } from '../../common/report/report.js';
 import { compareWavs, type WavInput } from '../../common/wav/compare-wavs.js';
@@ -10,6 +11,7 @@ import { encodeWav } from '../../common/wav/encode-wav.js';
 import { checkFixtureTarget, writeFixtureFolder } from '../../host/fixture/write-fixture-folder.js';
 import { action } from '../fail.js';
 import { exitOnInterrupt } from '../interrupt.js';
+import { OUT_DIR } from '../write-output.js';
 import { renderMarkdownReport, renderTextSummary } from '../../common/report/format/report-summary.js';
 
 /** Node cannot hold a larger file in one buffer; no WAV we compare comes near it. */
@@ -27,7 +29,7 @@ export function registerCompareWav(program: Command): void {
     .option('--force', 'replace the --out folder if it exists')
     .action(
       action('compare-wav', async (pathA: string, pathB: string, options) => {
-        if (options.out !== undefined) await checkFixtureTarget(options.out, { force: options.force });
+        if (options.out !== undefined) await checkFixtureTarget(options.out, { force: options.force, words: OUT_DIR });
         exitOnInterrupt('compare-wav');
         const a = await readWav(pathA);
         const b = await readWav(pathB);
@@ -47,7 +49,7 @@ export function registerCompareWav(program: Command): void {
               'report.json': reportJson + '\n',
               'report.md': renderMarkdownReport(report),
             },
-            { force: options.force },
+            { force: options.force, words: OUT_DIR },
           );
         }
         if (options.json) {
@@ -75,8 +77,7 @@ async function readWav(path: string): Promise<WavInput> {
     bytes = new Uint8Array(await readFile(path));
   } catch (error) {
     if (error instanceof InputError || error instanceof WavError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new InputError(`${path}: cannot read (${code === 'ENOENT' ? 'no such file' : (code ?? String(error))})`, path);
+    throw new InputError(`${path}: cannot read (${fsReason(error)})`, path);
   }
   return { path, decoded: decodeWav(bytes, path) };
 }

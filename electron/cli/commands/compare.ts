@@ -12,6 +12,7 @@ import { reportTime } from '../../engine/comparison/read-inputs.js';
 import { checkFixtureTarget, writeFixtureFolder } from '../../host/fixture/write-fixture-folder.js';
 import { action } from '../fail.js';
 import { exitOnInterrupt } from '../interrupt.js';
+import { OUT_DIR } from '../write-output.js';
 import {
   addSamplingOptions,
   addVerdictOptions,
@@ -43,7 +44,7 @@ export function registerCompare(program: Command): void {
       // Parse first, so a bad profile fails before the bundle is built or opened.
       parseProfile(o.a);
       parseProfile(o.b);
-      if (o.out !== undefined) await checkFixtureTarget(o.out, { force: o.force });
+      if (o.out !== undefined) await checkFixtureTarget(o.out, { force: o.force, words: OUT_DIR });
       exitOnInterrupt('compare');
       const sampling = samplingFrom(o);
       const { engine, bundle } = await openEngine(o.bundle);
@@ -71,7 +72,7 @@ export function registerCompare(program: Command): void {
           report.rerun.drill = o.drillTol === undefined ? {} : { tolerance: o.drillTol };
         }
         const view = profileComparisonView(report, o.out);
-        if (o.out !== undefined) await writeFixtureFolder(o.out, profileFixtureFiles(comparison, renderComparisonMarkdown(view)), { force: o.force });
+        if (o.out !== undefined) await writeFixtureFolder(o.out, profileFixtureFiles(comparison, renderComparisonMarkdown(view)), { force: o.force, words: OUT_DIR });
         process.stdout.write(o.json ? stringifyReport(report) + '\n' : renderComparisonText(view));
         if (o.out !== undefined && !o.json) process.stdout.write(`\nwrote ${o.out}/ (a.wav, b.wav, diff.wav, a.jsonl, b.jsonl, report.json, report.md)\n`);
         for (const w of view.warnings ?? []) process.stderr.write(`warning: ${w}\n`);

@@ -1,17 +1,20 @@
 import { encodeWav } from '../../common/wav/encode-wav.js';
-import { TRACE_SCHEMA } from '../../common/trace/trace-format.js';
+import { TRACE_SCHEMA, type TraceHeader } from '../../common/trace/trace-format.js';
 import { writeTrace } from '../../common/trace/write-trace.js';
 import { TOOL_NAME, TOOL_VERSION } from '../../common/version.js';
 import type { SynthesisResult } from '../engine.js';
 import { sealReport } from './fixture-integrity.js';
 import type { ProfileComparison } from './compare-profiles.js';
 
+/** The header of a trace this tool writes (`parity compare --out`, studio exports): one side's fields, this tool as the engine. */
+export function traceHeader(side: { q: number; frameRate: number; sampleRate: number; profile: string; seed: number; text: string }): TraceHeader {
+  const { q, frameRate, sampleRate, profile, seed, text } = side;
+  return { schema: TRACE_SCHEMA, engine: `${TOOL_NAME} ${TOOL_VERSION}`, q, frameRate, sampleRate, profile, seed, text };
+}
+
 /** A synthesis's step trace in `tts-parity-trace/1`, so compare-trace and other tools can read it. */
 export function traceText(r: SynthesisResult, frameRate: number, text: string): string {
-  return writeTrace(
-    { schema: TRACE_SCHEMA, engine: `${TOOL_NAME} ${TOOL_VERSION}`, q: r.q, frameRate, sampleRate: r.sampleRate, profile: r.profile, seed: r.seed, text },
-    r.steps,
-  );
+  return writeTrace(traceHeader({ q: r.q, frameRate, sampleRate: r.sampleRate, profile: r.profile, seed: r.seed, text }), r.steps);
 }
 
 /**

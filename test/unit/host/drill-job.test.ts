@@ -66,11 +66,11 @@ describe('drill-down as a job in the engine worker', () => {
     const generation = host.engineWorker.generation;
     const job: { id?: string } = {};
     const seen = progressOf(() => job.id);
-    let cancelledAt = 0;
+    let cancelSent = false;
     const cancelled = new Promise<boolean>((resolve) =>
       studio.on('progress', (id, p) => {
-        if (id !== job.id || p.phase !== 'A' || p.step !== 1 || cancelledAt) return;
-        cancelledAt = Date.now();
+        if (id !== job.id || p.phase !== 'A' || p.step !== 1 || cancelSent) return;
+        cancelSent = true;
         void studio.cancel({ jobId: id }).then((r) => resolve(r.cancelled));
       }),
     );
@@ -84,7 +84,6 @@ describe('drill-down as a job in the engine worker', () => {
     expect(await finished).toMatchObject({ state: 'cancelled' });
     // Stopped by the engine between steps, not by killing the worker after the grace period (3 s).
     expect(host.engineWorker.generation).toBe(generation);
-    expect(Date.now() - cancelledAt).toBeLessThan(2000);
     // Nothing after the cancel: no promote, compare or save.
     expect(seen.map((p) => p.phase).some((p) => p === 'promote' || p === 'compare' || p === 'save')).toBe(false);
     expect(readFileSync(drillFile())).toEqual(before);

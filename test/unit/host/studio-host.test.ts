@@ -72,7 +72,7 @@ describe('StudioHost history through the worker', () => {
       kind: 'wav',
       message: expect.stringContaining('junk.wav'),
     });
-    await expect(studio.importWavs({ a: { path: join(dataDir, 'missing.wav') }, b: { name: 'b.wav', bytes: tone(0.1) } })).rejects.toThrow(/missing\.wav: cannot read \(ENOENT\)/);
+    await expect(studio.importWavs({ a: { path: join(dataDir, 'missing.wav') }, b: { name: 'b.wav', bytes: tone(0.1) } })).rejects.toThrow(/missing\.wav: cannot read \(no such file or folder\)/);
     const ok = await studio.importWavs({ a: { name: 'a.wav', bytes: tone(0.1) }, b: { name: 'b.wav', bytes: tone(0.1) } });
     expect(ok.report.metrics.bitIdentical).toBe(true);
     expect(existsSync(join(dataDir, 'history', ok.historyId, 'report.json'))).toBe(true);

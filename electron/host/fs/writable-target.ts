@@ -1,0 +1,45 @@
+import { constants, type Stats } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { fsReason } from '../../common/fs-reason.js';
+
+/** `stat`, or undefined when nothing is there (ENOENT) or an ancestor is a file (ENOTDIR); other errors throw. */
+export async function statOrUndefined(path: string): Promise<Stats | undefined> {
+  try {
+    return await stat(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw error;
+  }
+}
+
+/**
+ * Why `target` (an absolute path) cannot be created, or undefined when it can: its nearest existing
+ * ancestor must be a folder this process can write in (missing folders between are created when
+ * writing). Checks only; writes nothing. The problem names the ancestor, e.g. "/a/b is a file, not a
+ * folder", "cannot write in /a (permission denied)".
+ */
+export async function parentProblem(target: string): Promise<string | undefined> {
+  let ancestor = dirname(target);
+  for (;;) {
+    let found: Stats | undefined;
+    try {
+      found = await statOrUndefined(ancestor);
+    } catch (error) {
+      return `cannot read ${ancestor} (${fsReason(error)})`;
+    }
+    if (found) {
+      if (!found.isDirectory()) return `${ancestor} is a file, not a folder`;
+      break;
+    }
+    // dirname('/') is '/', which always exists, so the walk ends.
+    ancestor = dirname(ancestor);
+  }
+  try {
+    await access(ancestor, constants.W_OK);
+  } catch (error) {
+    return `cannot write in ${ancestor} (${fsReason(error)})`;
+  }
+  return undefined;
+}
