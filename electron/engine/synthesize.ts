@@ -1,8 +1,8 @@
-import { CancelledError, InputError } from '../common/errors.js';
+import { CancelledError } from '../common/errors.js';
 import { faultOutcomes } from '../common/forensics/fault-outcomes.js';
 import type { ExecutionProfile, Fault } from '../common/profile/types.js';
 import { Sampler } from '../common/sampling/sample-token.js';
-import { uniform } from '../common/sampling/uniform.js';
+import { checkSeed, uniform } from '../common/sampling/uniform.js';
 import { countNonFinite, logitStats } from '../common/trace/logit-stats.js';
 import type { StepRecord } from '../common/trace/step-record.js';
 import { numericsTotals } from '../common/trace/numerics-totals.js';
@@ -46,7 +46,7 @@ export async function synthesizeWith(plan: SynthesisPlan, req: SynthesisRequest,
   const t0 = performance.now();
   const m = plan.manifest;
   const q = m.codebooks;
-  if (!Number.isSafeInteger(req.seed) || req.seed < 0) throw new InputError(`seed: expected an integer in [0, 2^53), found ${req.seed}`, 'seed');
+  checkSeed(req.seed);
   const { ids, frames } = tokenizeText(req.text, m, plan.tokenizer);
   const checkAbort = (): void => {
     if (opts.signal?.aborted) throw new CancelledError(`synthesis cancelled before step ${steps.length + 1} of ${frames}`);

@@ -4,6 +4,11 @@ import { philox4x32 } from './philox.js';
 const words = new Uint32Array(4);
 const TWO_32 = 4294967296;
 
+/** The seed the generator accepts: an integer in [0, 2^53) (its low and high 32 bits key Philox). */
+export function checkSeed(seed: number): void {
+  if (!Number.isSafeInteger(seed) || seed < 0) throw new InputError(`seed: expected an integer in [0, 2^53), found ${seed}`, 'seed');
+}
+
 /**
  * A uniform number in [0, 1) that depends only on (seed, step, codebook, draw): Philox4x32-10 with
  * key = the seed's low and high 32 bits and counter = (step, codebook, draw, 0). The first two output
@@ -14,7 +19,7 @@ const TWO_32 = 4294967296;
  * code predictor; draw: the index of the draw within that (step, codebook), usually 0.
  */
 export function uniform(seed: number, step: number, codebook: number, draw = 0): number {
-  if (!Number.isSafeInteger(seed) || seed < 0) throw new InputError(`seed: expected an integer in [0, 2^53), found ${seed}`, 'seed');
+  checkSeed(seed);
   const lo = seed % TWO_32;
   const hi = Math.floor(seed / TWO_32);
   philox4x32(step, codebook, draw, 0, lo, hi, words);

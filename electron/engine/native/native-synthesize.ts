@@ -1,4 +1,5 @@
-import { CancelledError, InputError } from '../../common/errors.js';
+import { CancelledError } from '../../common/errors.js';
+import { checkSeed } from '../../common/sampling/uniform.js';
 import { faultOutcomes } from '../../common/forensics/fault-outcomes.js';
 import { countNonFinite, logitStats } from '../../common/trace/logit-stats.js';
 import type { StepRecord } from '../../common/trace/step-record.js';
@@ -28,7 +29,7 @@ function stepOutput(q: number, vocab: number, hidden: number, codebookSize: numb
 export async function synthesizeNative(runner: NativeRunner, req: SynthesisRequest, opts: SynthesisOptions = {}): Promise<SynthesisResult> {
   const t0 = performance.now();
   checkNativeProfile(req.profile, req.sampling);
-  if (!Number.isSafeInteger(req.seed) || req.seed < 0) throw new InputError(`seed: expected an integer in [0, 2^53), found ${req.seed}`, 'seed');
+  checkSeed(req.seed);
   const m = runner.bundle.manifest;
   const q = m.codebooks;
   const { ids, frames } = tokenizeText(req.text, m, runner.bundle.tokenizer);

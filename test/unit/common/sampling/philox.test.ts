@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { philox4x32 } from '../../../../electron/common/sampling/philox.js';
-import { uniform } from '../../../../electron/common/sampling/uniform.js';
+import { InputError } from '../../../../electron/common/errors.js';
+import { checkSeed, uniform } from '../../../../electron/common/sampling/uniform.js';
 
 // Known answers: Random123 1.14 tests/kat_vectors, the three "philox4x32 10" lines
 // (columns: counter[4], key[2], expected[4]).
@@ -52,5 +53,15 @@ describe('uniform', () => {
   it('refuses a seed that is not a safe non-negative integer', () => {
     expect(() => uniform(-1, 1, 0)).toThrow(/seed/);
     expect(() => uniform(1.5, 1, 0)).toThrow(/seed/);
+  });
+});
+
+describe('checkSeed', () => {
+  it('accepts integers in [0, 2^53) and names the bad seed otherwise', () => {
+    for (const ok of [0, 1, 2 ** 32, Number.MAX_SAFE_INTEGER]) expect(() => checkSeed(ok)).not.toThrow();
+    for (const bad of [-1, 1.5, Number.NaN, 2 ** 53, Infinity]) {
+      expect(() => checkSeed(bad)).toThrow(InputError);
+      expect(() => checkSeed(bad)).toThrow(`seed: expected an integer in [0, 2^53), found ${bad}`);
+    }
   });
 });
