@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { binomialPGuess } from '../../renderer/src/lib/abx-stats.js';
+import { pGuessText } from '../../renderer/src/lib/abx-stats.js';
+import { codesLayout } from '../../renderer/src/lib/codes-layout.js';
 import { buildOnce } from './build-once.js';
 import type { Served } from './serve-process.js';
 import { launchChromium, openStudio, playerPosition, serveWithData, transportState, writeImportFiles, writeTraceImportFiles } from './studio-ui-helpers.js';
@@ -159,7 +160,8 @@ describe('studio UI in Chromium (browser mode)', () => {
     await grid.hover({ position: { x: gbox.width - 3, y: 3 } });
     expect(await page.getByTestId('codes-hover').textContent()).toMatch(/^frame \d+, codebook 0: A \d+ · B \d+/);
     // stale-feedback@8 changes nothing before step 8, so frame 1's codes are equal.
-    await grid.hover({ position: { x: 1, y: 3 } });
+    // Left of the cells is the codebook axis (numbers and title), as wide as codesLayout says.
+    await grid.hover({ position: { x: codesLayout(1000, 1, 1).left + 1, y: 3 } });
     expect(await page.getByTestId('codes-hover').textContent()).toMatch(/^frame 1, codebook 0: A (\d+) · B \1$/);
     await page.screenshot({ path: `${SHOTS}/ui-codes-1280.png` });
     await page.getByRole('tab', { name: 'Numerics' }).click();
@@ -187,10 +189,11 @@ describe('studio UI in Chromium (browser mode)', () => {
     const answers = ['A', 'B', 'B', 'A', 'B'];
     for (const a of answers) await page.getByRole('button', { name: `X is ${a}` }).click();
     const score = await page.getByTestId('abx-score').textContent();
-    const m = /^(\d) of 5 correct · p\(guessing\) = (\d\.\d{4})/.exec(score ?? '');
+    const m = /^(\d) of 5 correct · p\(guessing\) (.+?) \(one-sided/.exec(score ?? '');
     expect(m).not.toBeNull();
-    // One-sided binomial, n = 5, p = 1/2 (checked in the unit tests against exact fractions).
-    expect(Number(m![2])).toBeCloseTo(binomialPGuess(Number(m![1]), 5), 4);
+    // One-sided binomial, n = 5, p = 1/2, exact (a fraction of 32; checked in the unit tests against exact fractions).
+    expect(m![2]).toBe(pGuessText(Number(m![1]), 5));
+    expect(await page.getByTestId('abx-about').textContent()).toMatch(/X, which is A or B drawn at random/);
     await page.getByRole('button', { name: 'Save result with the comparison' }).click();
     await page.getByRole('button', { name: 'Saved with the comparison' }).waitFor();
     await page.screenshot({ path: `${SHOTS}/ui-abx-1280.png` });

@@ -1,3 +1,4 @@
+import { pGuessText } from '../lib/abx-stats.js';
 import { abxSelectors } from '../store/abx/abx-slice.js';
 import { comparisonSelectors } from '../store/comparison/comparison-selectors.js';
 import { playbackSelectors } from '../store/playback/playback-selectors.js';
@@ -9,7 +10,7 @@ export function AbxPanel() {
   const active = useStudio(abxSelectors.active);
   const trials = useStudio(abxSelectors.trials);
   const correct = useStudio(abxSelectors.correct);
-  const p = useStudio(abxSelectors.pGuess);
+  const p = useStudio(abxSelectors.pText);
   const saved = useStudio(abxSelectors.saved);
   const previous = useStudio(abxSelectors.savedSession);
   const take = useStudio(playbackSelectors.activeTake);
@@ -23,9 +24,14 @@ export function AbxPanel() {
     <div className="abx">
       {previous && (
         <p className="muted" data-testid="abx-saved-session">
-          Saved blind test: {previous.correct} of {previous.trials.length} correct, p(guessing) = {previous.pGuess.toFixed(4)}
+          Saved blind test: {previous.correct} of {previous.trials.length} correct, p(guessing) {pGuessText(previous.correct, previous.trials.length)}
         </p>
       )}
+      <p className="abx-about" data-testid="abx-about">
+        Can you hear a difference? Each trial plays X, which is A or B drawn at random; listen to A, B and X as often as you like, then
+        say which one X is. p(guessing) is the chance of scoring at least as well by pure guessing: near 1 means no audible difference
+        shown; under 0.05 (e.g. 5 of 5, or 12 of 16) means you can tell them apart.
+      </p>
       {!active ? (
         <button type="button" onClick={() => s().startAbx()} disabled={!historyId}>
           Start ABX blind test
@@ -49,7 +55,7 @@ export function AbxPanel() {
             </button>
           </div>
           <p data-testid="abx-score" aria-live="polite">
-            {correct} of {trials} correct · p(guessing) = {p.toFixed(4)}
+            {correct} of {trials} correct · p(guessing) {p}
             <span className="muted"> (one-sided binomial: chance of scoring at least this well by guessing)</span>
           </p>
           <button type="button" onClick={() => void s().saveAbx()} disabled={trials === 0}>

@@ -4,7 +4,6 @@ import { CompareForm } from './compare-form.js';
 import { DetailTabs } from './detail-tabs.js';
 import { HistoryPanel } from './history-panel.js';
 import { ImportPanel, readFiles } from './import-panel.js';
-import { VerdictBadge } from './metrics-panel.js';
 import { Notices } from './notices.js';
 import { ProgressPanel } from './progress-panel.js';
 import { installShortcuts } from './shortcuts.js';
@@ -12,6 +11,7 @@ import { ShortcutsSheet } from './shortcuts-sheet.js';
 import { StaleNote } from './stale-note.js';
 import { useStoreApi } from './store-context.js';
 import { TransportBar } from './transport-bar.js';
+import { VerdictBar } from './verdict-bar.js';
 import { WaveformView } from './waveform-view.js';
 
 export function App({ transportKind }: { transportKind: string }) {
@@ -46,7 +46,7 @@ export function App({ transportKind }: { transportKind: string }) {
       <main className="content">
         <Notices />
         <StaleNote />
-        <VerdictBadge />
+        <VerdictBar />
         <WaveformView />
         <TransportBar />
         <DetailTabs />

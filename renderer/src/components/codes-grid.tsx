@@ -1,21 +1,40 @@
 import { useEffect, useRef, useState } from 'react';
+import { codesCellAt, codesLayout } from '../lib/codes-layout.js';
 import { comparisonSelectors } from '../store/comparison/comparison-selectors.js';
 import { useStudio } from './store-context.js';
 import { colors, useColorScheme } from './theme.js';
 
-/** Frames (columns) × codebooks (rows); a differing cell is drawn in the marker colour, hover shows both codes. */
+const codebookNote = (q: number) => (q === 1 ? '0 is the talker’s code' : `0 is the talker’s code, ${q === 2 ? '1' : `1–${q - 1}`} the code predictor’s`);
+
+/** The panel's width in px, following resizes. */
+function useWidth(ref: React.RefObject<HTMLElement | null>): number {
+  const [width, setWidth] = useState(0);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    setWidth(el.clientWidth);
+    const observer = new ResizeObserver(() => setWidth(el.clientWidth));
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [ref]);
+  return width;
+}
+
+/** Frames (columns, from 1) × codebooks (rows, 0..Q−1); a differing cell is drawn in the marker colour, hover shows both codes. */
 export function CodesGrid() {
   const codes = useStudio(comparisonSelectors.codes);
   const ref = useRef<HTMLCanvasElement>(null);
+  const box = useRef<HTMLDivElement>(null);
+  const width = useWidth(box);
   const [hover, setHover] = useState<string>('');
   const scheme = useColorScheme();
-  const cell = codes ? Math.max(3, Math.min(14, Math.floor(1100 / Math.max(1, codes.frames)))) : 0;
-  const rowH = 14;
+  const layout = codes && width > 0 ? codesLayout(width, codes.frames, codes.q) : undefined;
   useEffect(() => {
     const canvas = ref.current;
-    if (!codes || !canvas) return;
-    canvas.width = codes.frames * cell;
-    canvas.height = codes.q * rowH;
+    if (!codes || !canvas || !layout) return;
+    const { left, cellW, rowH } = layout;
+    canvas.width = layout.width;
+    canvas.height = layout.height;
     const ctx = canvas.getContext('2d')!;
     const c = colors();
     for (let f = 0; f < codes.frames; f++) {
@@ -24,25 +43,43 @@ export function CodesGrid() {
         const same = codes.a[i] === codes.b[i];
         // Equal codes: a grey whose shade follows the code value, so structure is visible.
         ctx.fillStyle = same ? `hsl(210, 12%, ${35 + ((codes.a[i] * 37) % 40)}%)` : c.marker;
-        ctx.fillRect(f * cell, k * rowH, cell - (cell > 4 ? 1 : 0), rowH - 1);
+        ctx.fillRect(left + f * cellW, k * rowH, cellW - (cellW > 4 ? 1 : 0), rowH - 1);
       }
     }
-  }, [codes, cell, scheme]);
+    const gridBottom = codes.q * rowH;
+    ctx.fillStyle = c.muted;
+    ctx.font = '11px system-ui, sans-serif';
+    ctx.textBaseline = 'middle';
+    ctx.textAlign = 'right';
+    for (const t of layout.codebookTicks) ctx.fillText(String(t.codebook), left - 4, t.y);
+    ctx.textAlign = 'center';
+    ctx.textBaseline = 'top';
+    for (const t of layout.frameTicks) ctx.fillText(String(t.frame), t.x, gridBottom + 3);
+    ctx.fillStyle = c.fg;
+    ctx.font = '12px system-ui, sans-serif';
+    ctx.fillText('frame', left + (codes.frames * cellW) / 2, gridBottom + 18);
+    ctx.save();
+    ctx.translate(12, gridBottom / 2);
+    ctx.rotate(-Math.PI / 2);
+    ctx.textBaseline = 'middle';
+    ctx.fillText('codebook', 0, 0);
+    ctx.restore();
+  }, [codes, layout?.cellW, layout?.rowH, width, scheme]);
   if (!codes) return <p className="muted">No codes: this comparison has no per-step records (WAV import).</p>;
   const onMove = (e: React.MouseEvent<HTMLCanvasElement>) => {
-    const f = Math.floor(e.nativeEvent.offsetX / cell);
-    const k = Math.floor(e.nativeEvent.offsetY / rowH);
-    if (f < 0 || f >= codes.frames || k < 0 || k >= codes.q) return setHover('');
-    const i = f * codes.q + k;
+    const cell = layout && codesCellAt(layout, codes.frames, codes.q, e.nativeEvent.offsetX, e.nativeEvent.offsetY);
+    if (!cell) return setHover('');
+    const i = (cell.frame - 1) * codes.q + cell.codebook;
     const show = (v: number) => (v < 0 ? '—' : String(v));
-    setHover(`frame ${f + 1}, codebook ${k}: A ${show(codes.a[i])} · B ${show(codes.b[i])}${codes.a[i] === codes.b[i] ? '' : '  (differ)'}`);
+    setHover(`frame ${cell.frame}, codebook ${cell.codebook}: A ${show(codes.a[i])} · B ${show(codes.b[i])}${codes.a[i] === codes.b[i] ? '' : '  (differ)'}`);
   };
   return (
     <div className="codes">
       <p className="muted">
-        {codes.frames} frames × {codes.q} codebooks; <span data-testid="codes-differing">{codes.differing}</span> cells differ (red).
+        {codes.frames} frames (numbered from 1: frame N comes from step N) × {codes.q} codebooks (numbered from 0: {codebookNote(codes.q)});{' '}
+        <span data-testid="codes-differing">{codes.differing}</span> cells differ (red).
       </p>
-      <div className="codes-scroll">
+      <div className="codes-scroll" ref={box}>
         <canvas ref={ref} data-testid="codes-grid" aria-label={`Codes grid, ${codes.differing} differing cells`} onMouseMove={onMove} onMouseLeave={() => setHover('')} />
       </div>
       <p className="hover-readout" data-testid="codes-hover" aria-live="polite">

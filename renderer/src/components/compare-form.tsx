@@ -47,9 +47,9 @@ export function CompareForm() {
     <form className="compare-form" onSubmit={submit} aria-label="Synthesize and compare">
       <div className="field">
         <label htmlFor="field-text">Prompt</label>
-        <textarea id="field-text" rows={3} value={text} aria-describedby={length ? 'prompt-length' : undefined} aria-invalid={length?.over ?? false} onChange={(e) => store.getState().setForm({ text: e.target.value })} />
+        <textarea id="field-text" rows={3} value={text} aria-describedby={length ? 'prompt-length' : undefined} aria-invalid={(length?.over ?? false) || (length?.empty ?? false)} onChange={(e) => store.getState().setForm({ text: e.target.value })} />
         {length && (
-          <span id="prompt-length" className={`small-text ${length.over ? 'issue' : 'muted'}`} data-testid="prompt-length">
+          <span id="prompt-length" className={`small-text ${length.over || length.empty ? 'issue' : 'muted'}`} data-testid="prompt-length">
             {length.text}
           </span>
         )}

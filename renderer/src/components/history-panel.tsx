@@ -4,7 +4,7 @@ import { comparisonSelectors } from '../store/comparison/comparison-selectors.js
 import { historySelectors } from '../store/history/history-slice.js';
 import { useStoreApi, useStudio } from './store-context.js';
 
-/** Past comparisons (kept by the host across restarts): open, delete; and export of the one on screen. */
+/** Past comparisons (kept by the host across restarts): open, delete. */
 export function HistoryPanel() {
   const store = useStoreApi();
   const entries = useStudio(historySelectors.entries);
@@ -15,7 +15,6 @@ export function HistoryPanel() {
   return (
     <section className="panel history" aria-labelledby="history-title">
       <h2 id="history-title">History</h2>
-      <ExportBox />
       {entries.length === 0 ? (
         <p className="muted">No comparisons yet.</p>
       ) : (
@@ -34,36 +33,5 @@ export function HistoryPanel() {
         </ul>
       )}
     </section>
-  );
-}
-
-function ExportBox() {
-  const store = useStoreApi();
-  const id = useStudio(comparisonSelectors.historyId);
-  const last = useStudio(historySelectors.lastExport);
-  const pending = useStudio(historySelectors.pendingOverwrite);
-  if (!id) return null;
-  return (
-    <div className="export">
-      <button type="button" onClick={() => void store.getState().exportCurrent()}>
-        Export fixture
-      </button>
-      {pending && (
-        <div role="alertdialog" aria-labelledby="overwrite-q" className="confirm">
-          <p id="overwrite-q">{pending.dir} already exists. Replace it?</p>
-          <button type="button" onClick={() => void store.getState().exportCurrent(true)}>
-            Replace
-          </button>
-          <button type="button" className="ghost" onClick={() => store.getState().cancelOverwrite()}>
-            Keep it
-          </button>
-        </div>
-      )}
-      {last && (
-        <p className="small-text" data-testid="export-result">
-          Exported to <code>{last.dir}</code>: {last.files.join(', ')}
-        </p>
-      )}
-    </div>
   );
 }

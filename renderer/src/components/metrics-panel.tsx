@@ -1,47 +1,9 @@
 import { useCallback, useMemo } from 'react';
 import type uPlot from 'uplot';
-import { minusSigns } from '../lib/format.js';
 import { comparisonSelectors } from '../store/comparison/comparison-selectors.js';
 import { useStudio } from './store-context.js';
 import { useColorScheme } from './theme.js';
 import { lineChartOptions, UplotChart } from './uplot-chart.js';
-
-const VERDICT_TEXT: Record<string, string> = {
-  identical: 'Identical: A and B are bit-identical',
-  'within-tolerance': 'Within tolerance: the step traces match within the tolerances',
-  diverged: 'Diverged: A and B are different renderings',
-};
-
-export function VerdictBadge() {
-  const verdict = useStudio(comparisonSelectors.verdict);
-  const divergence = useStudio(comparisonSelectors.divergence);
-  const hasComparison = useStudio((s) => s.comparison !== undefined);
-  if (!hasComparison) return null;
-  if (!verdict) {
-    return (
-      <div className="verdict-bar">
-        <h2 data-testid="verdict" className="badge verdict-none">
-          No verdict: imported audio is measured, not judged
-        </h2>
-        <span className="muted">The verdict rule needs step traces; see the metrics and listen.</span>
-      </div>
-    );
-  }
-  return (
-    <div className="verdict-bar">
-      <h2 data-testid="verdict" className={`badge verdict-${verdict}`}>
-        {VERDICT_TEXT[verdict] ?? verdict}
-      </h2>
-      {divergence?.firstStep != null && (
-        <span className="muted" data-testid="divergence-summary">
-          First divergence: step {divergence.firstStep}
-          {divergence.stage ? ` (${divergence.stage})` : ''}
-          {divergence.detail ? ` — ${minusSigns(divergence.detail)}` : ''}
-        </span>
-      )}
-    </div>
-  );
-}
 
 export function MetricsPanel() {
   const rows = useStudio(comparisonSelectors.metricRows);

@@ -17,7 +17,7 @@ export function ProgressPanel() {
       {status === 'cancelled' && <p data-testid="job-status">Cancelled.</p>}
       {status === 'failed' && error && (
         <p role="alert" className="error" data-testid="job-error">
-          {error.kind === 'profile' ? `Bad profile: ${error.message}` : 'Synthesis failed (the message above says why).'}
+          {error.kind === 'profile' ? `Bad profile: ${error.message}` : 'Synthesis failed: the notice at the top of the results pane says why.'}
         </p>
       )}
     </section>

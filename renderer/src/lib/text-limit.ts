@@ -10,6 +10,13 @@ export interface PromptLength {
   text: string;
   /** True when the prompt is known to be over the bundle's limit (synthesis will refuse it). */
   over: boolean;
+  /** True when the prompt is empty or only whitespace (synthesis will refuse it). */
+  empty: boolean;
+}
+
+/** The host's rule (PromptText: trimmed, at least one character): nothing but whitespace is no prompt. */
+export function isBlankPrompt(prompt: string): boolean {
+  return prompt.trim() === '';
 }
 
 /**
@@ -18,9 +25,12 @@ export interface PromptLength {
  */
 export function promptLength(prompt: string, t: TokenizerInfo | undefined): PromptLength | undefined {
   if (!t) return undefined;
+  const empty = isBlankPrompt(prompt);
   if (t.unit === 'UTF-8 bytes') {
     const n = new TextEncoder().encode(prompt).length;
-    return { text: `${n} / ${t.limit} UTF-8 bytes${n > t.limit ? ': too long, shorten it to synthesize' : ''}`, over: n > t.limit };
+    const issue = empty ? `: ${n === 0 ? 'empty' : 'only spaces'}, type some text to synthesize` : n > t.limit ? ': too long, shorten it to synthesize' : '';
+    return { text: `${n} / ${t.limit} UTF-8 bytes${issue}`, over: n > t.limit, empty };
   }
-  return { text: `At most ${t.limit} tokens, counted by ${t.file ?? 'the bundle’s tokenizer'} when you synthesize`, over: false };
+  if (empty) return { text: `Empty prompt: type some text to synthesize (at most ${t.limit} tokens)`, over: false, empty };
+  return { text: `At most ${t.limit} tokens, counted by ${t.file ?? 'the bundle’s tokenizer'} when you synthesize`, over: false, empty };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { abxTake, binomialPGuess } from '../../../renderer/src/lib/abx-stats.js';
+import { abxTake, binomialPGuess, binomialTail, pGuessText } from '../../../renderer/src/lib/abx-stats.js';
 
 describe('ABX statistics (pure)', () => {
   it('one-sided binomial p = Σ_{k≥c} C(n,k)/2^n, checked against exact fractions', () => {
@@ -11,6 +11,40 @@ describe('ABX statistics (pure)', () => {
     // n = 16, c = 12: (1820 + 560 + 120 + 16 + 1) / 65536 = 2517 / 65536 (the usual ABX table's 0.038).
     expect(binomialPGuess(12, 16)).toBeCloseTo(2517 / 65536, 12);
     expect(binomialPGuess(0, 0)).toBe(1);
+  });
+
+  it('the tail is an exact fraction in lowest terms (integers, no floating point)', () => {
+    // n = 5, 1 correct: (5 + 10 + 10 + 5 + 1) / 32 = 31/32.
+    expect(binomialTail(1, 5)).toEqual({ num: 31n, den: 32n });
+    // n = 5, 3 correct: (10 + 5 + 1) / 32 = 16/32 = 1/2.
+    expect(binomialTail(3, 5)).toEqual({ num: 1n, den: 2n });
+    expect(binomialTail(12, 16)).toEqual({ num: 2517n, den: 65536n });
+    expect(binomialTail(0, 5)).toEqual({ num: 1n, den: 1n });
+    expect(binomialTail(6, 5)).toEqual({ num: 0n, den: 1n });
+    // 2000 of 2000: 2^-2000 is below the smallest double (2^-1074), so the number is 0 but the fraction is exact.
+    expect(binomialTail(2000, 2000)).toEqual({ num: 1n, den: 2n ** 2000n });
+    expect(binomialPGuess(2000, 2000)).toBe(0);
+    // 1 of 2000: 1 − 2^-2000, which rounds to 1 in a double (2^2000 itself would overflow one).
+    expect(binomialPGuess(1, 2000)).toBe(1);
+  });
+
+  it('p(guessing) is shown exactly when short, else rounded half-up to 4 significant digits', () => {
+    expect(pGuessText(1, 5)).toBe('= 31/32 = 0.96875'); // was shown 0.9687: the float sum fell just under 31/32
+    expect(pGuessText(5, 5)).toBe('= 1/32 = 0.03125');
+    expect(pGuessText(3, 5)).toBe('= 1/2 = 0.5');
+    expect(pGuessText(0, 5)).toBe('= 1');
+    // 2517/65536 = 0.0384063720703125 exactly (65536 = 2^16, so 16 decimals) -> 0.03841.
+    expect(pGuessText(12, 16)).toBe('= 2517/65536 ≈ 0.03841');
+    // 9 of 10: (10 + 1)/1024 = 0.0107421875 -> 0.01074.
+    expect(pGuessText(9, 10)).toBe('= 11/1024 ≈ 0.01074');
+    // 1 of 20: 1048575/1048576 = 0.99999904632568359375 rounds up to 1.000 (the carry moves the exponent).
+    expect(pGuessText(1, 20)).toBe('= 1048575/1048576 ≈ 1.000');
+    // 100 of 100: 2^-100 = 7.888609052210118e-31; the fraction (den 2^100) is too long to show.
+    expect(pGuessText(100, 100)).toBe('≈ 7.889e-31');
+    // 16 of 16: 1/65536 = 0.0000152587890625 -> under 0.0001, scientific.
+    expect(pGuessText(16, 16)).toBe('= 1/65536 ≈ 1.526e-5');
+    // 2^-2000 = 8.7098098162…e-603 (Python: Decimal(1) / Decimal(2) ** 2000), far under a double's range.
+    expect(pGuessText(2000, 2000)).toBe('≈ 8.710e-603');
   });
 
   it('stays finite for long sessions (log-space binomial coefficients)', () => {

@@ -19,7 +19,7 @@ export const createBundleSlice =
         set({ bundle: await studio.bundleInfo(), bundleError: undefined });
       } catch (error) {
         set({ bundleError: (error as Error).message });
-        get().notify('error', `The model bundle could not be opened: ${(error as Error).message}`, 'Check the bundle folder given to the studio (or rebuild the demo bundle), then restart it.');
+        get().notify('error', `The model bundle could not be opened: ${(error as Error).message}`, 'Check the bundle folder given to the studio (or rebuild the demo bundle), then restart it.', { sticky: true });
       }
     },
   });

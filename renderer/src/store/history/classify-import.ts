@@ -61,3 +61,10 @@ export function classifyImport(files: PickedFile[]): ImportPlan {
     hint: IMPORT_RULE,
   };
 }
+
+/** The same files with A and B exchanged (each trace keeps its own WAV). */
+export function swapPlan<P extends Extract<ImportPlan, { ok: true }>>(plan: P): P {
+  if (plan.kind === 'wavs') return { ...plan, a: plan.b, b: plan.a };
+  const { wavA, wavB, ...rest } = plan;
+  return { ...rest, a: plan.b, b: plan.a, ...(wavA && wavB ? { wavA: wavB, wavB: wavA } : {}) } as P;
+}

@@ -3,7 +3,10 @@ import type { ExportedFixture, HistoryEntry } from '../../../../electron/common/
 import type { StudioApi } from '../../../../electron/common/api/studio-api.js';
 import type { StudioShell } from '../../../../electron/common/api/studio-shell.js';
 import type { StudioState } from '../studio-store.js';
-import { classifyImport, type PickedFile } from './classify-import.js';
+import { userErrorText } from '../../lib/user-error.js';
+import { classifyImport, swapPlan, type ImportPlan, type PickedFile } from './classify-import.js';
+
+type OkPlan = Extract<ImportPlan, { ok: true }>;
 
 export interface HistorySlice {
   history: HistoryEntry[];
@@ -11,15 +14,20 @@ export interface HistorySlice {
   lastExport?: ExportedFixture;
   /** An export refused because the folder exists: the user is asked before replacing it. */
   pendingOverwrite?: { dir: string };
+  /** The files of the last import, kept in memory so "Swap A/B" can send them again in the other order. */
+  lastImport?: { historyId: string; plan: OkPlan };
   loadHistory(): Promise<void>;
   openHistory(id: string): Promise<void>;
   deleteHistory(id: string): Promise<void>;
   importFiles(files: PickedFile[]): Promise<void>;
+  /** Imports the pair on screen again with A and B exchanged (a new history entry). */
+  swapImport(): Promise<void>;
   exportCurrent(overwrite?: boolean): Promise<void>;
   cancelOverwrite(): void;
 }
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+const IMPORT_HINT = 'Choose two WAV files (PCM 8–32 bit or float), two tts-parity-trace/1 files, or both traces with their WAVs.';
 
 export const createHistorySlice =
   (studio: StudioApi, shell?: StudioShell): StateCreator<StudioState, [], [], HistorySlice> =>
@@ -29,11 +37,26 @@ export const createHistorySlice =
       try {
         await work();
       } catch (error) {
-        get().notify('error', `${what} failed: ${message(error)}`, hint);
+        get().notify('error', `${what} failed: ${userErrorText(error)}`, hint);
       } finally {
         set({ busy: undefined });
       }
     };
+    /** A new action replaces what is on screen: the notices and failed synthesis of the last one go. */
+    const beginAction = () => {
+      get().clearActionNotices();
+      get().clearFailure();
+    };
+    const runImport = (plan: OkPlan) =>
+      guard('Import', IMPORT_HINT, async () => {
+        const result =
+          plan.kind === 'wavs'
+            ? await studio.importWavs({ a: plan.a, b: plan.b })
+            : await studio.importTraces({ a: plan.a, b: plan.b, ...(plan.wavA && plan.wavB ? { wavA: plan.wavA, wavB: plan.wavB } : {}) });
+        get().showComparison(result);
+        set({ lastImport: { historyId: result.historyId, plan } });
+        await get().loadHistory();
+      });
     return {
       history: [],
       async loadHistory() {
@@ -42,6 +65,7 @@ export const createHistorySlice =
         });
       },
       async openHistory(id) {
+        beginAction();
         await guard('Opening the comparison', 'It may have been deleted; pick another entry.', async () => {
           get().showComparison(await studio.openHistory({ id }));
         });
@@ -53,19 +77,19 @@ export const createHistorySlice =
         });
       },
       async importFiles(files) {
+        beginAction();
         const plan = classifyImport(files);
         if (!plan.ok) {
           get().notify('error', plan.message, plan.hint);
           return;
         }
-        await guard('Import', 'Choose two WAV files (PCM 8–32 bit or float), two tts-parity-trace/1 files, or both traces with their WAVs.', async () => {
-          const result =
-            plan.kind === 'wavs'
-              ? await studio.importWavs({ a: plan.a, b: plan.b })
-              : await studio.importTraces({ a: plan.a, b: plan.b, ...(plan.wavA && plan.wavB ? { wavA: plan.wavA, wavB: plan.wavB } : {}) });
-          get().showComparison(result);
-          await get().loadHistory();
-        });
+        await runImport(plan);
+      },
+      async swapImport() {
+        const last = get().lastImport;
+        if (!last || last.historyId !== get().comparison?.historyId) return;
+        beginAction();
+        await runImport(swapPlan(last.plan));
       },
       async exportCurrent(overwrite = false) {
         const id = get().comparison?.historyId;
@@ -94,4 +118,6 @@ export const historySelectors = {
   busy: (s: StudioState) => s.busy,
   lastExport: (s: StudioState) => s.lastExport,
   pendingOverwrite: (s: StudioState) => s.pendingOverwrite,
+  /** True when the comparison on screen is the import just made, whose files are still in memory. */
+  canSwap: (s: StudioState) => s.lastImport !== undefined && s.lastImport.historyId === s.comparison?.historyId,
 };

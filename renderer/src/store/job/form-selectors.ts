@@ -1,4 +1,4 @@
-import { promptLength } from '../../lib/text-limit.js';
+import { isBlankPrompt, promptLength } from '../../lib/text-limit.js';
 import type { StudioState } from '../studio-store.js';
 import { jobSelectors } from './job-selectors.js';
 
@@ -25,6 +25,7 @@ export const formSelectors = {
     if (s.bundleError !== undefined) return 'Synthesis is off: the model bundle could not be opened (the notice says why).';
     const bad = (['profileA', 'profileB'] as const).filter((w) => jobSelectors.profileIssue(w)(s) !== undefined);
     if (bad.length > 0) return `Fix ${bad.map((w) => (w === 'profileA' ? 'Profile A' : 'Profile B')).join(' and ')} to synthesize.`;
+    if (isBlankPrompt(s.form.text)) return 'Type a prompt to synthesize (it is empty or only spaces).';
     if (promptLength(s.form.text, s.bundle?.tokenizer)?.over) return 'Shorten the prompt to synthesize.';
     return undefined;
   },

@@ -4,6 +4,7 @@ import type { JobProgress } from '../../../../electron/common/api/jobs.js';
 import type { Sampling } from '../../../../electron/common/api/primitives.js';
 import type { StudioApi } from '../../../../electron/common/api/studio-api.js';
 import { ParityError } from '../../../../electron/common/errors.js';
+import { userErrorText } from '../../lib/user-error.js';
 import type { StudioState } from '../studio-store.js';
 import { formSelectors } from './form-selectors.js';
 
@@ -29,11 +30,13 @@ export interface JobSlice {
   start(): Promise<void>;
   cancel(): Promise<void>;
   trackProgress(jobId: string, progress: JobProgress): void;
+  /** Another action replaced what a failed or cancelled synthesis left on screen: back to idle. */
+  clearFailure(): void;
 }
 
 const HINTS: Record<string, string> = {
   profile: 'Fix the profile string (the field shows the valid keys), then synthesize again.',
-  input: 'Shorten or change the prompt, then synthesize again.',
+  input: 'Change what the message names (the prompt or a setting), then synthesize again.',
   bundle: 'The model bundle is damaged or missing: rebuild it (parity bundle) and restart the studio.',
   engine: 'The engine failed; try again, or another execution provider.',
 };
@@ -50,12 +53,16 @@ export const createJobSlice =
     },
     status: 'idle',
     setForm: (patch) => set((s) => ({ form: { ...s.form, ...patch } })),
+    clearFailure() {
+      if (get().status === 'failed' || get().status === 'cancelled') set({ status: 'idle', error: undefined });
+    },
     trackProgress(jobId, progress) {
       if (get().jobId === jobId && get().status === 'running') set({ progress });
     },
     async start() {
       if (get().status === 'running' || formSelectors.synthBlocked(get()) !== undefined) return;
       const { text, profileA, profileB, seed, sampling } = get().form;
+      get().clearActionNotices();
       set({ status: 'running', progress: undefined, error: undefined, result: undefined, jobId: undefined });
       try {
         const { jobId } = await studio.compare({ text, profileA, profileB, seed, sampling });
@@ -66,9 +73,10 @@ export const createJobSlice =
         void get().loadHistory();
       } catch (error) {
         const kind = error instanceof ParityError ? error.kind : 'internal';
-        set({ status: kind === 'cancelled' ? 'cancelled' : 'failed', error: { kind, message: (error as Error).message } });
+        const message = userErrorText(error);
+        set({ status: kind === 'cancelled' ? 'cancelled' : 'failed', error: { kind, message } });
         // A profile error is shown once, under the buttons (ProgressPanel); the rest as notices with what to do.
-        if (kind !== 'cancelled' && kind !== 'profile') get().notify('error', `Synthesis failed: ${(error as Error).message}`, HINTS[kind] ?? 'Check the settings and try again.');
+        if (kind !== 'cancelled' && kind !== 'profile') get().notify('error', `Synthesis failed: ${message}`, HINTS[kind] ?? 'Check the settings and try again.');
       }
     },
     async cancel() {

@@ -1,0 +1,107 @@
+import { minusSigns } from '../lib/format.js';
+import { comparisonSelectors } from '../store/comparison/comparison-selectors.js';
+import { sidesSelectors } from '../store/comparison/sides-selectors.js';
+import { historySelectors } from '../store/history/history-slice.js';
+import { ExportFixtureButton } from './export-fixture-button.js';
+import { useStoreApi, useStudio } from './store-context.js';
+
+const VERDICT_TEXT: Record<string, string> = {
+  identical: 'Identical: A and B are bit-identical',
+  'within-tolerance': 'Within tolerance: same codes at every step; small numeric differences in logits or audio',
+  diverged: 'Diverged: A and B are different renderings',
+};
+
+/** The verdict, what A and B are, a fault that never ran, and the actions on the comparison on screen. */
+export function VerdictBar() {
+  const hasComparison = useStudio((s) => s.comparison !== undefined);
+  if (!hasComparison) return null;
+  return (
+    <>
+      <div className="verdict-bar">
+        <Verdict />
+        <div className="result-actions">
+          <ExportFixtureButton />
+        </div>
+      </div>
+      <FaultWarning />
+      <SidesLine />
+    </>
+  );
+}
+
+function Verdict() {
+  const verdict = useStudio(comparisonSelectors.verdict);
+  const divergence = useStudio(comparisonSelectors.divergence);
+  if (!verdict) {
+    return (
+      <>
+        <h2 data-testid="verdict" className="badge verdict-none">
+          No verdict: imported audio is measured, not judged
+        </h2>
+        <span className="muted">The verdict rule needs step traces; see the metrics and listen.</span>
+      </>
+    );
+  }
+  return (
+    <>
+      <h2 data-testid="verdict" className={`badge verdict-${verdict}`}>
+        {VERDICT_TEXT[verdict] ?? verdict}
+      </h2>
+      {divergence?.firstStep != null && (
+        <span className="muted" data-testid="divergence-summary">
+          First divergence: step {divergence.firstStep}
+          {divergence.stage ? ` (${divergence.stage})` : ''}
+          {divergence.detail ? ` — ${minusSigns(divergence.detail)}` : ''}
+        </span>
+      )}
+    </>
+  );
+}
+
+/** A fault asked for in a profile that never acted: the verdict then says nothing about that fault. */
+function FaultWarning() {
+  const warning = useStudio(sidesSelectors.faultWarning);
+  if (!warning) return null;
+  return (
+    <div role="alert" className="fault-warning" data-testid="fault-warning">
+      <strong>
+        {warning.none
+          ? 'The fault was not applied: this comparison ran without it and is no evidence about it.'
+          : 'Not every fault was applied: the verdict covers only the faults that ran.'}
+      </strong>
+      <ul>
+        {warning.lines.map((line) => (
+          <li key={line}>{line}</li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** Which file or profile is A and which is B; an imported pair can be swapped with one click. */
+function SidesLine() {
+  const store = useStoreApi();
+  const names = useStudio(sidesSelectors.names);
+  const canSwap = useStudio(historySelectors.canSwap);
+  const busy = useStudio(historySelectors.busy);
+  if (!names) return null;
+  const side = (label: 'A' | 'B', name: string, wav?: string) => (
+    <span className="side-name" data-testid={`side-${label.toLowerCase()}`}>
+      <span className={`swatch swatch-${label.toLowerCase()}`} aria-hidden="true" /> {label}: <strong>{name}</strong>
+      {wav && <span className="muted"> (audio {wav})</span>}
+    </span>
+  );
+  return (
+    <p className="sides" data-testid="sides">
+      {names.kind !== 'profiles' && <span className="imported-tag">Imported</span>}
+      {side('A', names.a, names.wavA)}
+      {side('B', names.b, names.wavB)}
+      {names.kind !== 'profiles' && <span className="muted small-text">Not made with the settings on the left.</span>}
+      {canSwap && (
+        <button type="button" className="small" disabled={busy !== undefined} onClick={() => void store.getState().swapImport()} title="Import the same files again with A and B exchanged (a new history entry)">
+          Swap A/B
+        </button>
+      )}
+    </p>
+  );
+}

@@ -1,0 +1,67 @@
+import type { FaultOutcome } from '../../../../electron/common/forensics/fault-outcomes.js';
+import { noFaultApplied, unappliedFaultLines } from '../../../../electron/common/forensics/fault-outcomes.js';
+import { memoByRef } from '../memo.js';
+import type { StudioState } from '../studio-store.js';
+
+/** What the report says about where A and B came from (each report kind carries its own part). */
+interface SourceParts {
+  kind?: string;
+  rerun?: { profileA: string; profileB: string };
+  a?: { profile: string; faults?: FaultOutcome[] };
+  b?: { profile: string; faults?: FaultOutcome[] };
+  sources?: { a: { path?: string }; b: { path?: string } };
+  traces?: { a: { file: string }; b: { file: string } };
+}
+
+export interface SideNames {
+  /** profiles: a synthesis of the form's kind; wavs / traces: files imported, not made with the form. */
+  kind: 'profiles' | 'wavs' | 'traces';
+  a: string;
+  b: string;
+  /** The WAVs that came with imported traces. */
+  wavA?: string;
+  wavB?: string;
+}
+
+const basename = (p: string | undefined) => (p ? (p.split(/[\\/]/).pop() ?? p) : undefined);
+
+const sideNames = memoByRef((r: SourceParts): SideNames => {
+  if (r.kind === 'profiles') return { kind: 'profiles', a: r.rerun?.profileA ?? r.a?.profile ?? 'A', b: r.rerun?.profileB ?? r.b?.profile ?? 'B' };
+  if (r.kind === 'traces' && r.traces) {
+    const wavs = r.sources && { wavA: basename(r.sources.a.path), wavB: basename(r.sources.b.path) };
+    return { kind: 'traces', a: basename(r.traces.a.file)!, b: basename(r.traces.b.file)!, ...wavs };
+  }
+  return { kind: 'wavs', a: basename(r.sources?.a.path) ?? 'A', b: basename(r.sources?.b.path) ?? 'B' };
+});
+
+export interface FaultWarning {
+  /** True when faults were asked for and none acted: the comparison tests nothing it was asked to. */
+  none: boolean;
+  /** One line per fault that did not act, as the CLI prints them (with the reason). */
+  lines: string[];
+}
+
+const faultWarning = memoByRef((r: SourceParts): FaultWarning | undefined => {
+  if (!r.a || !r.b) return undefined;
+  const lines = unappliedFaultLines([
+    { label: 'A', profile: r.a.profile, faults: r.a.faults },
+    { label: 'B', profile: r.b.profile, faults: r.b.faults },
+  ]);
+  if (lines.length === 0) return undefined;
+  return { none: noFaultApplied([...(r.a.faults ?? []), ...(r.b.faults ?? [])]), lines };
+});
+
+const report = (s: StudioState) => s.comparison?.report as SourceParts | undefined;
+
+export const sidesSelectors = {
+  /** Names of A and B: profiles for a synthesis, file names for an import. */
+  names: (s: StudioState): SideNames | undefined => {
+    const r = report(s);
+    return r ? sideNames(r) : undefined;
+  },
+  /** Faults asked for in a profile that never acted (docs/faults.md), or undefined when all acted or none was asked. */
+  faultWarning: (s: StudioState): FaultWarning | undefined => {
+    const r = report(s);
+    return r ? faultWarning(r) : undefined;
+  },
+};

@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import type { ComparisonResult } from '../../../electron/common/api/comparison.js';
+import type { StudioApi } from '../../../electron/common/api/studio-api.js';
+import { InputError, ParityError } from '../../../electron/common/errors.js';
+import { userErrorText } from '../../../renderer/src/lib/user-error.js';
+import { historySelectors } from '../../../renderer/src/store/history/history-slice.js';
+import { jobSelectors } from '../../../renderer/src/store/job/job-selectors.js';
+import { noticesSelectors } from '../../../renderer/src/store/notices/notices-slice.js';
+import { createStudioStore } from '../../../renderer/src/store/studio-store.js';
+
+const ID1 = '20250101-000000-aaaaaa';
+const ID2 = '20250101-000001-bbbbbb';
+const rerun = { text: 'Hi there.', profileA: 'eager', profileB: 'graph,fault=stale-feedback@200', seed: 5, sampling: { mode: 'greedy', temperature: 1, topK: 0, topP: 1, repetitionPenalty: 1 } };
+const synthesized = { historyId: ID1, report: { kind: 'profiles', verdict: 'within-tolerance', rerun } } as unknown as ComparisonResult;
+const wavPair = (id: string, a: string, b: string) => ({ historyId: id, report: { sources: { a: { path: a }, b: { path: b } } } }) as unknown as ComparisonResult;
+const wav = (name: string) => ({ name, bytes: new Uint8Array([...'RIFF'].map((c) => c.charCodeAt(0)).concat([0, 0, 0, 0], [...'WAVE'].map((c) => c.charCodeAt(0)))) });
+
+/** A host whose first compare fails as the real one does for a blank prompt (the request check's text). */
+function fakeStudio() {
+  const imports: string[] = [];
+  let compareCalls = 0;
+  const studio = {
+    compare: async () => {
+      compareCalls++;
+      if (compareCalls === 1) throw new ParityError('input', 'compare: text: the prompt is empty');
+      return { jobId: 'job-2' };
+    },
+    comparisonResult: async () => synthesized,
+    listHistory: async () => ({ entries: [] }),
+    openHistory: async () => synthesized,
+    importWavs: async ({ a, b }: { a: { name: string }; b: { name: string } }) => {
+      imports.push(`${a.name} ${b.name}`);
+      return wavPair(imports.length === 1 ? ID1 : ID2, a.name, b.name);
+    },
+    importTraces: async (r: { a: { name: string }; b: { name: string }; wavA?: { name: string }; wavB?: { name: string } }) => {
+      imports.push(`${r.a.name}+${r.wavA?.name} ${r.b.name}+${r.wavB?.name}`);
+      return wavPair(imports.length === 1 ? ID1 : ID2, r.a.name, r.b.name);
+    },
+  } as unknown as StudioApi;
+  return { studio, imports };
+}
+
+describe('a new action clears the notices of the previous one', () => {
+  it('a failed synthesis notice goes when the next synthesis starts; its text has no internal method name', async () => {
+    const f = fakeStudio();
+    const store = createStudioStore(f.studio);
+    await store.getState().start();
+    expect(jobSelectors.status(store.getState())).toBe('failed');
+    expect(jobSelectors.error(store.getState())).toEqual({ kind: 'input', message: 'text: the prompt is empty' });
+    expect(noticesSelectors.notices(store.getState()).map((n) => n.message)).toEqual(['Synthesis failed: text: the prompt is empty']);
+    await store.getState().start();
+    expect(jobSelectors.status(store.getState())).toBe('done');
+    expect(noticesSelectors.notices(store.getState())).toEqual([]);
+  });
+
+  it('an import and opening history clear them too, and the sidebar no longer says the synthesis failed', async () => {
+    const f = fakeStudio();
+    const store = createStudioStore(f.studio);
+    await store.getState().start();
+    expect(noticesSelectors.notices(store.getState())).toHaveLength(1);
+    await store.getState().importFiles([wav('x.wav'), wav('y.wav')]);
+    expect(noticesSelectors.notices(store.getState())).toEqual([]);
+    expect(jobSelectors.status(store.getState())).toBe('idle');
+    expect(jobSelectors.error(store.getState())).toBeUndefined();
+
+    store.getState().notify('error', 'Export failed: disk full', 'Choose another folder.');
+    await store.getState().openHistory(ID1);
+    expect(noticesSelectors.notices(store.getState())).toEqual([]);
+    // A refused import replaces the old notice with its own.
+    store.getState().notify('error', 'Export failed: disk full');
+    await store.getState().importFiles([wav('only.wav')]);
+    expect(noticesSelectors.notices(store.getState()).map((n) => n.message)).toEqual(['Only one WAV file (only.wav): a comparison needs a second WAV for B.']);
+  });
+
+  it('keeps the notice the user must still act on: the model bundle that could not be opened', async () => {
+    const store = createStudioStore({ ...fakeStudio().studio, bundleInfo: async () => Promise.reject(new Error('bundle.json: bad talker input')) } as StudioApi);
+    await store.getState().loadBundle();
+    store.getState().notify('error', 'The engine process restarted: crash', 'Run the synthesis again.');
+    await store.getState().openHistory(ID1);
+    expect(noticesSelectors.notices(store.getState()).map((n) => n.message)).toEqual(['The model bundle could not be opened: bundle.json: bad talker input']);
+  });
+
+  it('userErrorText strips only a StudioApi method prefix', () => {
+    expect(userErrorText(new ParityError('input', 'compare: text: the prompt is empty'))).toBe('text: the prompt is empty');
+    expect(userErrorText(new InputError('importWavs: a: expected object'))).toBe('a: expected object');
+    expect(userErrorText(new Error('x.wav: not a WAV file'))).toBe('x.wav: not a WAV file');
+    expect(userErrorText(new Error('compareX: kept'))).toBe('compareX: kept');
+    expect(userErrorText('plain')).toBe('plain');
+  });
+});
+
+describe('Swap A/B of an imported pair', () => {
+  it('re-imports the same files in the other order; traces keep their own WAVs', async () => {
+    const f = fakeStudio();
+    const store = createStudioStore(f.studio);
+    await store.getState().importFiles([wav('engine-a.wav'), wav('engine-b.wav')]);
+    expect(historySelectors.canSwap(store.getState())).toBe(true);
+    await store.getState().swapImport();
+    expect(f.imports).toEqual(['engine-a.wav engine-b.wav', 'engine-b.wav engine-a.wav']);
+    expect(store.getState().comparison?.historyId).toBe(ID2);
+    expect(historySelectors.canSwap(store.getState())).toBe(true);
+
+    const g = fakeStudio();
+    const store2 = createStudioStore(g.studio);
+    const trace = (name: string) => ({ name, bytes: new TextEncoder().encode('{}\n') });
+    await store2.getState().importFiles([trace('run-a.jsonl'), trace('run-b.jsonl'), wav('run-a.wav'), wav('run-b.wav')]);
+    await store2.getState().swapImport();
+    expect(g.imports).toEqual(['run-a.jsonl+run-a.wav run-b.jsonl+run-b.wav', 'run-b.jsonl+run-b.wav run-a.jsonl+run-a.wav']);
+  });
+
+  it('is not offered for a comparison opened from history (its files are not in memory)', async () => {
+    const f = fakeStudio();
+    const store = createStudioStore(f.studio);
+    expect(historySelectors.canSwap(store.getState())).toBe(false);
+    await store.getState().importFiles([wav('engine-a.wav'), wav('engine-b.wav')]);
+    store.getState().showComparison(wavPair(ID2, 'other-a.wav', 'other-b.wav'));
+    expect(historySelectors.canSwap(store.getState())).toBe(false);
+    await store.getState().swapImport();
+    expect(f.imports).toHaveLength(1);
+  });
+
+  it('opening a synthesized entry puts its prompt, profiles and seed in the form', async () => {
+    const store = createStudioStore(fakeStudio().studio);
+    store.getState().setForm({ text: 'other', profileA: 'graph', seed: 9 });
+    await store.getState().openHistory(ID1);
+    expect(store.getState().form).toMatchObject({ text: 'Hi there.', profileA: 'eager', profileB: 'graph,fault=stale-feedback@200', seed: 5 });
+  });
+});
