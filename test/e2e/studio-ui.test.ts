@@ -206,13 +206,22 @@ describe('studio UI in Chromium (browser mode)', () => {
     await notice.waitFor({ timeout: 20_000 });
     expect(await notice.textContent()).toMatch(/notes\.txt.*(RIFF|WAV)/i);
     await page.screenshot({ path: `${SHOTS}/ui-import-error-1280.png` });
-    await notice.getByRole('button', { name: 'Dismiss' }).click();
-    await page.getByLabel('Open WAV or trace files').setInputFiles([files.a, files.b]);
-    await page.locator('li.current', { hasText: 'engine-a.wav vs engine-b.wav' }).waitFor({ timeout: 20_000 });
+    // Not dismissed: the next import clears the notice of the refused one by itself.
+    await page.getByLabel('Open WAV or trace files').setInputFiles([files.b, files.a]);
+    await page.locator('li.current', { hasText: 'engine-b.wav vs engine-a.wav' }).waitFor({ timeout: 20_000 });
+    expect(await page.getByTestId('notice').count()).toBe(0);
     // Imported audio is measured, not judged (the verdict rule needs step traces).
     expect(await page.getByTestId('verdict').textContent()).toMatch(/^No verdict/);
+    // The pane names A and B, says the form was not used, and swaps a reversed pair in one click.
+    expect(await page.getByTestId('sides').innerText()).toMatch(/^Imported\s+A: engine-b\.wav\s+B: engine-a\.wav\s+Not made with the settings on the left\./);
+    await page.getByRole('button', { name: 'Swap A/B' }).click();
+    await page.locator('li.current', { hasText: 'engine-a.wav vs engine-b.wav' }).waitFor({ timeout: 20_000 });
+    expect(await page.getByTestId('side-a').textContent()).toContain('A: engine-a.wav');
     await page.getByRole('tab', { name: 'Metrics' }).click();
     expect(await page.getByRole('row', { name: /Length A \/ B/ }).textContent()).toContain('48000 / 48000');
+    // The reversed import goes; the pair in the right order stays on screen (later tests count on three entries).
+    await page.getByRole('button', { name: /^Delete engine-b\.wav vs engine-a\.wav/ }).click();
+    await expect.poll(() => page.locator('[data-history-id]').count()).toBe(3);
   }, 60_000);
 
   it('exports a fixture under the data dir, asks before replacing it', async () => {
@@ -293,4 +302,21 @@ describe('studio UI in Chromium (browser mode)', () => {
     expect(await page.getByRole('row', { name: /Length A \/ B/ }).textContent()).toContain('7680 / 7680');
     await page.screenshot({ path: `${SHOTS}/ui-import-traces-wavs-1280.png` });
   }, 60_000);
+
+  it('blocks a blank prompt before the run, and says when a fault was not applied', async () => {
+    await page.getByLabel('Prompt').fill('   ');
+    expect(await page.getByRole('button', { name: 'Synthesize A/B' }).isDisabled()).toBe(true);
+    expect(await page.getByTestId('synth-blocked').textContent()).toBe('Type a prompt to synthesize (it is empty or only spaces).');
+    // "Hi there." gives a few frames only, so step 200 never runs (docs/faults.md): the verdict is not evidence.
+    const before = await page.locator('[data-history-id]').count();
+    await page.getByLabel('Prompt').fill('Hi there.');
+    await page.getByLabel('Profile B').fill('graph,fault=stale-feedback@200');
+    await page.getByRole('button', { name: 'Synthesize A/B' }).click();
+    await expect.poll(() => page.locator('[data-history-id]').count(), { timeout: 60_000 }).toBe(before + 1);
+    const warning = page.getByTestId('fault-warning');
+    await warning.waitFor({ timeout: 10_000 });
+    expect(await warning.textContent()).toMatch(/^The fault was not applied.*B \(graph,fault=stale-feedback@200\): fault stale-feedback@200 was not applied: step 200 never ran: the synthesis ended after \d+ steps/);
+    expect((await page.getByTestId('sides').innerText()).replace(/\s+/g, ' ').trim()).toBe('A: eager B: graph,fault=stale-feedback@200');
+    await page.screenshot({ path: `${SHOTS}/ui-fault-not-applied-1280.png` });
+  }, 90_000);
 });

@@ -18,7 +18,9 @@ export function VerdictBar() {
   return (
     <>
       <div className="verdict-bar">
-        <Verdict />
+        <div className="verdict-main">
+          <Verdict />
+        </div>
         <div className="result-actions">
           <ExportFixtureButton />
         </div>
