@@ -4,7 +4,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from '../common/errors.js';
 import { fsReason } from '../common/fs-reason.js';
 import { trackTemporary, untrackTemporary } from '../host/fixture/pending-temporaries.js';
-import type { FixtureTargetWords } from '../host/fixture/write-fixture-folder.js';
+import { FIXTURE_FILE_NAMES, type FixtureTargetWords } from '../host/fixture/write-fixture-folder.js';
 import { parentProblem, statOrUndefined } from '../host/fs/writable-target.js';
 
 /** How a fixture refusal names the CLI's target and its replace flag. */
@@ -106,4 +106,11 @@ export async function writeOutputFiles(files: OutputFile[], policy: OutputPolicy
     await Promise.all(temps.map((t) => rm(t, { force: true }).catch(() => undefined)));
     for (const t of temps) untrackTemporary(t);
   }
+}
+
+/** `wrote DIR/ (a.wav, b.wav, …)`: the files of a fixture folder, in the order docs/forensics.md lists them. */
+export function wroteFolderLine(dir: string, names: Iterable<string>): string {
+  const rank = (n: string) => (FIXTURE_FILE_NAMES.includes(n) ? FIXTURE_FILE_NAMES.indexOf(n) : FIXTURE_FILE_NAMES.length);
+  const sorted = [...names].sort((x, y) => rank(x) - rank(y) || (x < y ? -1 : x > y ? 1 : 0));
+  return `wrote ${dir.replace(/[\\/]+$/, '')}/ (${sorted.join(', ')})\n`;
 }

@@ -41,6 +41,13 @@ function pick(bundle: LoadedBundle, kind: 'talker' | 'code-predictor', key: stri
   );
 }
 
+/** The bundle.json export keys a profile runs (docs/profiles.md, "Which exports a profile needs"). */
+export function exportKeys(profile: Pick<ExecutionProfile, 'preset' | 'cache' | 'precision' | 'faults'>): { talker: string; codePredictor: string; vocoder: string } {
+  const overflow = profile.faults.some((f) => f.kind === 'fp16-overflow') ? '-fp16-overflow' : '';
+  const talkerPreset = profile.cache === 'recompute' ? 'eager' : profile.preset;
+  return { talker: `${talkerPreset}-${profile.precision}${overflow}`, codePredictor: `${profile.preset}-${profile.precision}`, vocoder: profile.precision };
+}
+
 /**
  * Chooses the exports and session options a profile runs with and builds fresh runners around the
  * pooled sessions. eager: graphOptimizationLevel 'disabled', dynamic-shape exports; graph: 'all',
@@ -56,10 +63,7 @@ export async function makePlan(
   if (profile.backend === 'native') throw new ProfileError(`profile "${profile.text}": ${NATIVE_HAS_NO_PLAN}`, profile.text);
   const m = bundle.manifest;
   const optimize = profile.preset === 'graph';
-  const overflow = profile.faults.some((f) => f.kind === 'fp16-overflow') ? '-fp16-overflow' : '';
-  const talkerPreset = profile.cache === 'recompute' ? 'eager' : profile.preset;
-  const talkerKey = `${talkerPreset}-${profile.precision}${overflow}`;
-  const cpKey = `${profile.preset}-${profile.precision}`;
+  const { talker: talkerKey, codePredictor: cpKey } = exportKeys(profile);
   const talkerExp = pick(bundle, 'talker', talkerKey, profile);
   const cpExp = pick(bundle, 'code-predictor', cpKey, profile);
   const vocExp = m.vocoder.exports[profile.precision];

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -28,6 +28,23 @@ describe('parity compare: a requested fault that does not act is said loudly', (
     const run = await runParity(['compare', '--text', 'Hello there.', '--a', 'graph', '--b', 'graph,fault=fp16-overflow', '--json'], { env, timeoutMs: 60_000 });
     expect(run.stderr).toMatch(/^warning: B \(graph,fault=fp16-overflow\): fault fp16-overflow was not applied: it acts only under precision=fp16/m);
     expect(run.status).toBe(2);
+  });
+
+  it('synth does the same: the warning compare prints, the WAV still written, exit 2 when no fault acted', async () => {
+    // "..." renders in 3 frames on the demo bundle (above), so step 200 never runs.
+    const out = join(dir, 'late.wav');
+    const run = await runParity(['synth', '--text', '...', '--profile', 'graph,fault=stale-feedback@200', '--out', out], { env, timeoutMs: 60_000 });
+    expect(run.stderr.trim().split('\n')).toEqual([
+      'warning: profile (graph,fault=stale-feedback@200): fault stale-feedback@200 was not applied: step 200 never ran: the synthesis ended after 3 steps',
+      'parity synth: none of the requested faults was applied (stale-feedback@200); exit 2',
+    ]);
+    expect(run.status).toBe(2);
+    expect(run.stdout).toContain(`wrote ${out}: `);
+    expect(existsSync(out)).toBe(true);
+    const applied = await runParity(['synth', '--text', '...', '--profile', 'graph,fault=stale-feedback@2', '--out', join(dir, 'applied.wav'), '--json'], { env, timeoutMs: 60_000 });
+    expect(applied.stderr).toBe('');
+    expect(applied.status).toBe(0);
+    expect(JSON.parse(applied.stdout).faults).toEqual([{ fault: 'stale-feedback@2', applied: true }]);
   });
 
   it('an applied fault records applied: true and prints no warning', async () => {

@@ -36,7 +36,13 @@ describe('parity compare-trace', () => {
     expect(report.verdict).toBe('diverged');
     expect(report.divergence).toMatchObject({ firstStep: 3, stage: 'talker-logits', reconverges: true, reconvergedAtStep: 4 });
     expect(Object.keys(report.integrity!.files).sort()).toEqual(['a.jsonl', 'b.jsonl', 'report.md']);
-    expect(readFileSync(join(out, 'report.md'), 'utf8')).toMatch(/\| 3 \| 13\.2000 \| 0\.3100 \|/);
+    const md = readFileSync(join(out, 'report.md'), 'utf8');
+    expect(md).toMatch(/\| 3 \| 13\.2000 \| 0\.3100 \|/);
+    // The reproduce command writes nowhere (no --out); the folder itself is re-checked by the gate.
+    expect(md).toContain(`npx parity compare-trace ${a} ${b}\n`);
+    expect(md).toContain(`npx parity gate ${out}\n`);
+    // The same "wrote" line as compare --out: the folder and its files.
+    expect(run.stdout).toContain(`wrote ${out}/ (a.jsonl, b.jsonl, report.json, report.md)\n`);
     const again = await runParity(['compare-trace', a, b, '--out', out]);
     expect(again.status).toBe(2);
     expect(again.stderr).toContain('already exists; pass --force');
@@ -101,6 +107,20 @@ describe('parity compare-trace', () => {
     expect((await runParity(['compare-trace', a, a, '--wav-a', a])).stderr).toContain('give both --wav-a and --wav-b');
     const missing = await runParity(['compare-trace', a, join(dir, 'nope.jsonl')]);
     expect(missing.status).toBe(2);
-    expect(missing.stderr).toContain('nope.jsonl: cannot read (no such file)');
+    expect(missing.stderr).toContain('nope.jsonl: cannot read (no such file or folder)');
+  });
+
+  it('a WAV given as a trace is named as one; binary bytes are never echoed', async () => {
+    const a = file('w-a.jsonl', traceA);
+    const wav = file('given.wav', encodeWav([new Float32Array(480)], 24000, 'float32'));
+    const run = await runParity(['compare-trace', a, wav]);
+    expect(run.status).toBe(2);
+    expect(run.stderr).toBe(`parity compare-trace: ${wav} is a WAV file, not a tts-parity-trace/1 trace (give WAVs with --wav-a/--wav-b)\n`);
+    // gzip magic (1f 8b) then bytes that are not UTF-8: refused by position, nothing of it printed.
+    const gz = file('trace.jsonl.gz', Uint8Array.of(0x1f, 0x8b, 0x08, 0x00, 0xff, 0xfe, 0x41));
+    const binary = await runParity(['compare-trace', a, gz]);
+    expect(binary.status).toBe(2);
+    expect(binary.stderr).toBe(`parity compare-trace: ${gz}:1: not a text file: control character U+001F at column 1 (a tts-parity-trace/1 trace is UTF-8 JSON Lines, docs/trace-format.md)\n`);
+    for (const r of [run, binary]) expect(r.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\ufffd]/);
   });
 });

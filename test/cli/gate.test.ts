@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -40,6 +41,18 @@ describe('parity gate', () => {
     expect(run.stdout).toContain(`PASS ${fixture}: graph vs graph,fault=stale-feedback@3: recorded diverged at step 3 (talker-logits)`);
     expect(run.status).toBe(0);
   });
+
+  it("report.md's reproduce command runs as written (into <folder>-rerun) and names the gate as the folder's re-check", () => {
+    const md = readFileSync(join(fixture, 'report.md'), 'utf8');
+    expect(md).toContain(`\`\`\`sh\nnpx parity gate ${fixture}\n\`\`\``);
+    const line = /```sh\n(npx parity compare .*)\n```/.exec(md)![1];
+    expect(line.endsWith(`--out ${fixture}-rerun`)).toBe(true);
+    // Through a shell, as a user pastes it; `npx parity` is this checkout's bin/parity.js.
+    const rerun = spawnSync('sh', ['-c', line.replace(/^npx parity /, `'${process.execPath}' bin/parity.js `)], { encoding: 'utf8', timeout: 60_000 });
+    expect(rerun.stderr).toBe('');
+    expect(rerun.status).toBe(0);
+    expect(readFileSync(join(`${fixture}-rerun`, 'b.wav'))).toEqual(readFileSync(join(fixture, 'b.wav')));
+  }, 90_000);
 
   it('fails on an edited b.wav and on an edited report.json, saying which and why', async () => {
     const wav = copy('tampered-wav');
@@ -97,14 +110,20 @@ describe('parity gate', () => {
     expect(empty.stderr).toContain('nothing-here: no such folder');
   });
 
-  it('says a compare-wav folder has nothing to re-run, instead of calling it edited', async () => {
-    const wavPair = join(dir, 'wav-pair');
+  it('refuses a compare-wav folder as a usage error (exit 2, one line naming it) before checking anything', async () => {
+    const wavPair = join(dir, 'pairs', 'wav-pair');
     const made = await runParity(['compare-wav', join(fixture, 'a.wav'), join(fixture, 'b.wav'), '--out', wavPair]);
     expect(made.status, made.stderr).toBe(0);
-    const run = await runParity(['gate', wavPair]);
-    expect(run.status).toBe(1);
-    expect(run.stdout).toContain('is a WAV-pair comparison (parity compare-wav or a studio import of two WAVs): it records no synthesis or traces to re-run');
-    expect(run.stdout).not.toContain('integrity');
+    const why = `${wavPair}: a WAV-pair comparison (parity compare-wav --out, or a studio export of two WAVs), not a gate fixture`;
+    // Given with a real fixture first: nothing is re-run (no PASS line), the whole call is refused.
+    for (const args of [[wavPair], [fixture, wavPair], [join(dir, 'pairs')]]) {
+      const run = await runParity(['gate', ...args]);
+      expect(run.status, args.join(' ')).toBe(2);
+      expect(run.stdout).toBe('');
+      expect(run.stderr.trim().split('\n')).toHaveLength(1);
+      expect(run.stderr).toContain(`parity gate: ${why}`);
+      expect(run.stderr).toContain('gate re-checks folders written by parity compare --out, parity compare-trace --out');
+    }
   });
 
   it('a fixture made with --drill records it for the re-run, and gate fails when the drill finds something else', async () => {
@@ -114,7 +133,7 @@ describe('parity gate', () => {
     const report = JSON.parse(readFileSync(join(fx, 'report.json'), 'utf8'));
     expect(report.rerun.drill).toEqual({});
     expect(report.drill.status).toBe('found');
-    expect(readFileSync(join(fx, 'report.md'), 'utf8')).toContain(`--b graph,fault=nan@talker:4 --seed 0 --drill --out ${fx}`);
+    expect(readFileSync(join(fx, 'report.md'), 'utf8')).toContain(`--b graph,fault=nan@talker:4 --seed 0 --drill --out ${fx}-rerun`);
     const pass = await runParity(['gate', fx], { timeoutMs: 60_000 });
     expect(pass.stdout).toContain(`PASS ${fx}`);
     expect(pass.status).toBe(0);

@@ -1,9 +1,13 @@
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Command } from '@commander-js/extra-typings';
+import { BundleError } from '../../common/errors.js';
 import { Engine } from '../../engine/engine.js';
 import { demoBundleFiles } from '../../engine/demo/build-demo-bundle.js';
 import type { BundleInfo } from '../../engine/types.js';
 import { action } from '../fail.js';
 import { writeOutputFolder } from '../write-output.js';
+import { runnableProfileLines, runnableProfiles } from './bundle-profiles.js';
 
 function describe(info: BundleInfo): string {
   const dec = (d: BundleInfo['talker']) =>
@@ -21,8 +25,16 @@ function describe(info: BundleInfo): string {
     ...info.files.map(
       (f) => `  ${f.file} (${f.label}): ${f.inputs.length} inputs, ${f.outputs.length} outputs`,
     ),
+    ...runnableProfileLines(info),
   ];
   return lines.join('\n') + '\n';
+}
+
+/** A missing folder, a file, or a folder with no bundle.json, said as such before the loader's details. */
+function refuseNonBundle(dir: string): void {
+  if (!existsSync(dir)) throw new BundleError(`${dir}: no such folder`, dir);
+  if (!statSync(dir).isDirectory()) throw new BundleError(`${dir} is a file; give a bundle folder (with bundle.json)`, dir);
+  if (!existsSync(join(dir, 'bundle.json'))) throw new BundleError(`no bundle.json in ${dir} (not a bundle folder)`, dir);
 }
 
 export function registerBundle(program: Command): void {
@@ -36,10 +48,11 @@ export function registerBundle(program: Command): void {
     .option('--json', 'print what was found as JSON')
     .action(
       action('bundle check', async (dir: string, options) => {
+        refuseNonBundle(dir);
         const engine = await Engine.open(dir);
         try {
           const info = engine.info();
-          process.stdout.write(options.json ? JSON.stringify(info, null, 2) + '\n' : describe(info));
+          process.stdout.write(options.json ? JSON.stringify({ ...info, profiles: runnableProfiles(info) }, null, 2) + '\n' : describe(info));
         } finally {
           await engine.close();
         }

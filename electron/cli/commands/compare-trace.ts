@@ -10,9 +10,9 @@ import { InputError } from '../../common/errors.js';
 import { checkFixtureTarget, writeFixtureFolder } from '../../host/fixture/write-fixture-folder.js';
 import { action } from '../fail.js';
 import { exitOnInterrupt } from '../interrupt.js';
-import { OUT_DIR } from '../write-output.js';
+import { OUT_DIR, wroteFolderLine } from '../write-output.js';
 import { addVerdictOptions, failOnStatus, tolerancesFrom } from './compare-options.js';
-import { renderComparisonMarkdown, shellQuote, type ComparisonView } from '../../common/report/comparison-markdown.js';
+import { gateCommand, renderComparisonMarkdown, shellQuote, type ComparisonView } from '../../common/report/comparison-markdown.js';
 import { renderComparisonText } from './comparison-format.js';
 
 export function registerCompareTrace(program: Command): void {
@@ -33,7 +33,7 @@ export function registerCompareTrace(program: Command): void {
         exitOnInterrupt('compare-trace');
         const side = async (file: string, wav: string | undefined): Promise<TraceSide> => ({
           file,
-          trace: await readTraceFile(file),
+          trace: await readTraceFile(file, { wavHint: 'give WAVs with --wav-a/--wav-b' }),
           audio: wav === undefined ? undefined : await readWavFile(wav),
         });
         const [a, b] = [await side(pathA, o.wavA), await side(pathB, o.wavB)];
@@ -47,8 +47,10 @@ export function registerCompareTrace(program: Command): void {
           divergence: report.divergence,
           metrics: report.metrics,
           command,
+          recheck: o.out === undefined ? undefined : gateCommand(o.out),
           footer: `${report.tool.name} ${report.tool.version}, schema ${report.schema}, ${report.createdAt}`,
         };
+        let written: string[] = [];
         if (o.out !== undefined) {
           const files: Record<string, Uint8Array | string> = {
             'a.jsonl': await readFileChecked(pathA),
@@ -64,9 +66,10 @@ export function registerCompareTrace(program: Command): void {
           const reportJson = sealReport(report, files);
           TraceComparisonReport.parse(JSON.parse(reportJson));
           await writeFixtureFolder(o.out, { ...files, 'report.json': reportJson }, { force: o.force, words: OUT_DIR });
+          written = [...Object.keys(files), 'report.json'];
         }
         process.stdout.write(o.json ? stringifyReport(report) + '\n' : renderComparisonText(view));
-        if (o.out !== undefined && !o.json) process.stdout.write(`\nwrote ${o.out}/\n`);
+        if (o.out !== undefined && !o.json) process.stdout.write(`\n${wroteFolderLine(o.out, written)}`);
         process.exitCode = failOnStatus(report.verdict, o.failOn);
       }),
   );

@@ -12,7 +12,7 @@ import { reportTime } from '../../engine/comparison/read-inputs.js';
 import { checkFixtureTarget, writeFixtureFolder } from '../../host/fixture/write-fixture-folder.js';
 import { action } from '../fail.js';
 import { exitOnInterrupt } from '../interrupt.js';
-import { OUT_DIR } from '../write-output.js';
+import { OUT_DIR, wroteFolderLine } from '../write-output.js';
 import {
   addSamplingOptions,
   addVerdictOptions,
@@ -72,9 +72,10 @@ export function registerCompare(program: Command): void {
           report.rerun.drill = o.drillTol === undefined ? {} : { tolerance: o.drillTol };
         }
         const view = profileComparisonView(report, o.out);
-        if (o.out !== undefined) await writeFixtureFolder(o.out, profileFixtureFiles(comparison, renderComparisonMarkdown(view)), { force: o.force, words: OUT_DIR });
+        const files = o.out === undefined ? undefined : profileFixtureFiles(comparison, renderComparisonMarkdown(view));
+        if (o.out !== undefined && files) await writeFixtureFolder(o.out, files, { force: o.force, words: OUT_DIR });
         process.stdout.write(o.json ? stringifyReport(report) + '\n' : renderComparisonText(view));
-        if (o.out !== undefined && !o.json) process.stdout.write(`\nwrote ${o.out}/ (a.wav, b.wav, diff.wav, a.jsonl, b.jsonl, report.json, report.md)\n`);
+        if (o.out !== undefined && files && !o.json) process.stdout.write(`\n${wroteFolderLine(o.out, Object.keys(files))}`);
         for (const w of view.warnings ?? []) process.stderr.write(`warning: ${w}\n`);
         // Faults asked for and none acted: the comparison does not test what was asked (docs/faults.md).
         const faults = [...(report.a.faults ?? []), ...(report.b.faults ?? [])];

@@ -1,9 +1,9 @@
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from '@commander-js/extra-typings';
 import { InvalidArgumentError } from 'commander';
 import { InputError } from '../../common/errors.js';
-import { checkFixture, EngineCache, type FixtureCheck } from '../../engine/comparison/check-fixture.js';
+import { checkFixture, EngineCache, isWavPairReport, type FixtureCheck } from '../../engine/comparison/check-fixture.js';
 import { action } from '../fail.js';
 import { exitOnInterrupt } from '../interrupt.js';
 
@@ -20,7 +20,20 @@ function parseShard(text: string): Shard {
   return { index, count };
 }
 
-/** A folder with report.json is a fixture; otherwise its sub-folders that have one are. Sorted, so shards are stable. */
+/** Whether `dir`/report.json reads as a WAV-pair report; an unreadable or edited one is left to the check, which names it. */
+function holdsWavPair(dir: string): boolean {
+  try {
+    return isWavPairReport(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A folder with report.json is a fixture; otherwise its sub-folders that have one are. Sorted, so shards
+ * are stable. A WAV-pair folder (compare-wav --out, a studio export of two WAVs) is refused before any
+ * work: it records nothing to re-run, so giving it is a usage mistake, not a regression (exit 2, not 1).
+ */
 export function expandFixtures(dirs: string[]): string[] {
   const found: string[] = [];
   for (const dir of dirs) {
@@ -33,6 +46,13 @@ export function expandFixtures(dirs: string[]): string[] {
     const inside = readdirSync(dir).sort().map((name) => join(dir, name)).filter((p) => statSync(p).isDirectory() && existsSync(join(p, 'report.json')));
     if (inside.length === 0) throw new InputError(`${dir}: neither a fixture (no report.json) nor a folder of fixtures`, dir);
     found.push(...inside);
+  }
+  const wavPair = found.find(holdsWavPair);
+  if (wavPair !== undefined) {
+    throw new InputError(
+      `${wavPair}: a WAV-pair comparison (parity compare-wav --out, or a studio export of two WAVs), not a gate fixture: it records no synthesis or traces to re-run; gate re-checks folders written by parity compare --out, parity compare-trace --out, or a studio export of a synthesized or trace comparison`,
+      wavPair,
+    );
   }
   return [...new Set(found)].sort();
 }

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import type { Command } from '@commander-js/extra-typings';
+import { noFaultApplied, unappliedFaultLines } from '../../common/forensics/fault-outcomes.js';
 import { parseProfile } from '../../common/profile/parse-profile.js';
 import { stringifyReport } from '../../common/report/json-number.js';
 import { TRACE_SCHEMA } from '../../common/trace/trace-format.js';
@@ -14,7 +15,6 @@ import { checkOutputFile, writeOutputFiles, type OutputFile } from '../write-out
 import { exitOnInterrupt } from '../interrupt.js';
 import { addSamplingOptions, parseSeed, samplingFrom } from './compare-options.js';
 
-
 function summary(r: SynthesisResult, out: string): string {
   const lines = [
     `wrote ${out}: ${(r.audio.length / r.sampleRate).toFixed(2)} s at ${r.sampleRate} Hz, ${r.frames} frames × ${r.q} codebooks`,
@@ -23,6 +23,19 @@ function summary(r: SynthesisResult, out: string): string {
     `NaN talker/code-predictor/vocoder: ${r.numerics.nan.talker}/${r.numerics.nan.codePredictor}/${r.numerics.nan.vocoder}; Inf: ${r.numerics.inf.talker}/${r.numerics.inf.codePredictor}/${r.numerics.inf.vocoder}`,
   ];
   return lines.join('\n') + '\n';
+}
+
+/**
+ * As `parity compare` does (docs/faults.md, "Applied or not"): one warning per fault that did not act,
+ * and exit 2 when faults were asked for and none acted — the WAV does not show what was asked.
+ */
+function reportUnappliedFaults(r: SynthesisResult): void {
+  for (const w of unappliedFaultLines([{ label: 'profile', profile: r.profile, faults: r.faults }])) process.stderr.write(`warning: ${w}\n`);
+  const faults = r.faults ?? [];
+  if (noFaultApplied(faults)) {
+    process.stderr.write(`parity synth: none of the requested faults was applied (${faults.map((f) => f.fault).join(', ')}); exit 2\n`);
+    process.exitCode = 2;
+  }
 }
 
 export function registerSynth(program: Command): void {
@@ -79,6 +92,7 @@ export function registerSynth(program: Command): void {
               stringifyReport({ ...rest, out: options.out, durationS: r.audio.length / r.sampleRate }) + '\n',
             );
           } else process.stdout.write(summary(r, options.out));
+          reportUnappliedFaults(r);
         } finally {
           await engine.close();
         }

@@ -17,8 +17,10 @@ export interface ComparisonView {
   metrics?: Metrics;
   /** `--drill` findings, one line each (drill-lines.ts). */
   drill?: string[];
-  /** The command that reproduces it. */
+  /** The command that reproduces it; with --out, into a new folder (an existing one is refused). */
   command: string;
+  /** The command that re-checks the written folder itself (`parity gate DIR`), when there is one. */
+  recheck?: string;
   footer: string;
 }
 
@@ -30,11 +32,26 @@ export function renderComparisonMarkdown(v: ComparisonView): string {
   if (v.divergence.steps.length > 0) parts.push('', `### ${stepTableHeading(v.divergence)}`, '', markdownStepTable(stepTableRows(v.divergence)));
   if (v.metrics) parts.push('', '### Audio', '', markdownTable(metricRows(v.metrics)));
   if (v.drill?.length) parts.push('', '### Drill-down', '', ...v.drill.map((l) => `- ${l.trim()}`));
-  parts.push('', '### Reproduce', '', '```sh', v.command, '```', '', `_${v.footer}_`);
+  parts.push('', '### Reproduce', '', '```sh', v.command, '```');
+  if (v.recheck) parts.push('', 'Re-check this folder (re-runs the comparison and compares it with the files stored here; exit 1 on a regression):', '', '```sh', v.recheck, '```');
+  parts.push('', `_${v.footer}_`);
   return parts.join('\n') + '\n';
 }
 
 /** Quotes an argument for a POSIX shell when it needs it. */
 export function shellQuote(arg: string): string {
   return /^[A-Za-z0-9_@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * Where a reproduce command written into a folder's report.md sends its own --out: beside the folder,
+ * never onto it (the folder exists once written, and --out refuses an existing folder without --force).
+ */
+export function rerunFolder(out: string): string {
+  return `${out.replace(/[\\/]+$/, '') || out}-rerun`;
+}
+
+/** `npx parity gate DIR`: re-checks a written fixture folder. */
+export function gateCommand(out: string): string {
+  return ['npx', 'parity', 'gate', out].map(shellQuote).join(' ');
 }

@@ -1,7 +1,7 @@
 import type { Sampling } from '../api/primitives.js';
 import { unappliedFaultLines } from '../forensics/fault-outcomes.js';
 import type { ComparisonReport } from './comparison-report.js';
-import { shellQuote, type ComparisonView } from './comparison-markdown.js';
+import { gateCommand, rerunFolder, shellQuote, type ComparisonView } from './comparison-markdown.js';
 import { drillLines } from './drill-lines.js';
 
 function sideLine(label: string, s: ComparisonReport['a']): string {
@@ -22,7 +22,10 @@ function samplingFlags(s: Sampling): string[] {
   return args;
 }
 
-/** The command line that reproduces a comparison (what report.md shows and gate re-runs), drill flags included. */
+/**
+ * The command line that reproduces a comparison (what report.md shows and gate re-runs), drill flags
+ * included, writing into `out`: give a folder that does not exist yet (`rerunFolder` for report.md).
+ */
 export function compareCommand(r: ComparisonReport['rerun'], out = 'DIR'): string {
   const args = ['npx', 'parity', 'compare', '--text', r.text, '--a', r.profileA, '--b', r.profileB, '--seed', String(r.seed), ...samplingFlags(r.sampling)];
   if (r.bundle !== 'demo') args.push('--bundle', r.bundle);
@@ -31,7 +34,11 @@ export function compareCommand(r: ComparisonReport['rerun'], out = 'DIR'): strin
   return args.map(shellQuote).join(' ');
 }
 
-/** The summary of a profile comparison, for the CLI's output and any report.md (CLI or studio export). */
+/**
+ * The summary of a profile comparison, for the CLI's output and any report.md (CLI or studio export).
+ * `out` is the folder the report.md goes into: its reproduce command writes beside it (`<out>-rerun`),
+ * and `parity gate <out>` is given as the re-check of the folder itself.
+ */
 export function profileComparisonView(report: ComparisonReport, out?: string): ComparisonView {
   const r = report.rerun;
   return {
@@ -45,7 +52,8 @@ export function profileComparisonView(report: ComparisonReport, out?: string): C
     divergence: report.divergence,
     metrics: report.metrics,
     drill: report.drill ? drillLines(report.drill) : undefined,
-    command: compareCommand(r, out),
+    command: compareCommand(r, out === undefined ? undefined : rerunFolder(out)),
+    recheck: out === undefined ? undefined : gateCommand(out),
     footer: `${report.tool.name} ${report.tool.version}, schema ${report.schema}, ${report.createdAt}`,
   };
 }

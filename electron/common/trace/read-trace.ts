@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { ParityError } from '../errors.js';
 import { StepRecord } from './step-record.js';
 import { TraceError } from './trace-error.js';
 import { TRACE_SCHEMA, TraceHeader, type Trace } from './trace-format.js';
@@ -6,11 +7,33 @@ import { TRACE_SCHEMA, TraceHeader, type Trace } from './trace-format.js';
 /** Longest line accepted: a step with per-codebook stats is ~2 kB; this only stops runaway input. */
 const MAX_LINE = 1_000_000;
 
+/** A RIFF/RF64 WAVE header as text: the 4 size bytes decode to 1–4 characters (ASCII or U+FFFD). */
+const WAV_HEADER = /^(?:RIFF|RIFX|RF64)[\s\S]{1,4}WAVE/;
+
+/** Characters JSON never holds raw (C0 controls other than its whitespace): a line with one is binary. */
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/;
+const UNPRINTABLE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\ufffd]/g;
+
+/** `text` safe for a one-line message: controls and U+FFFD (bytes that were not UTF-8) as \uXXXX escapes. */
+export function printable(text: string): string {
+  return text.replace(UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+export interface ReadTraceOptions {
+  /** Appended in parentheses when the file is a WAV: how this caller takes WAVs (e.g. `give WAVs with --wav-a/--wav-b`). */
+  wavHint?: string;
+}
+
 /**
  * Parses a `tts-parity-trace/1` file. Blank lines are skipped; everything else must be valid, and the
  * first problem is reported with its 1-based line number: `t.jsonl:7: step 6: "codes": expected 8 codes (q), found 7`.
+ * A WAV given as a trace is named as such, and binary content is refused without echoing its bytes.
  */
-export function readTrace(text: string, file: string): Trace {
+export function readTrace(text: string, file: string, options: ReadTraceOptions = {}): Trace {
+  if (WAV_HEADER.test(text)) {
+    const hint = options.wavHint ? ` (${options.wavHint})` : '';
+    throw new ParityError('trace', `${file} is a WAV file, not a ${TRACE_SCHEMA} trace${hint}`, file);
+  }
   const lines = text.split(/\r?\n/);
   let header: TraceHeader | undefined;
   const steps: StepRecord[] = [];
@@ -19,6 +42,11 @@ export function readTrace(text: string, file: string): Trace {
     if (line === '') continue;
     const n = i + 1;
     if (line.length > MAX_LINE) throw new TraceError(file, n, `line is ${line.length} characters long (limit ${MAX_LINE})`);
+    const control = CONTROL.exec(line);
+    if (control) {
+      const code = control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+      throw new TraceError(file, n, `not a text file: control character U+${code} at column ${control.index + 1} (a ${TRACE_SCHEMA} trace is UTF-8 JSON Lines, docs/trace-format.md)`);
+    }
     const value = parseJson(line, file, n);
     if (!header) {
       header = parseHeader(value, file, n);
@@ -46,14 +74,14 @@ function parseJson(line: string, file: string, n: number): unknown {
     return JSON.parse(line);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    throw new TraceError(file, n, `not valid JSON (${why})`);
+    throw new TraceError(file, n, `not valid JSON (${printable(why)})`);
   }
 }
 
 function parseHeader(value: unknown, file: string, n: number): TraceHeader {
   const schema = (value as { schema?: unknown } | null)?.schema;
   if (schema !== TRACE_SCHEMA) {
-    const found = schema === undefined ? 'no "schema" field' : `schema ${JSON.stringify(schema)}`;
+    const found = schema === undefined ? 'no "schema" field' : `schema ${printable(JSON.stringify(schema))}`;
     throw new TraceError(file, n, `expected the header {"schema":"${TRACE_SCHEMA}",...} first, found ${found}`);
   }
   const result = TraceHeader.safeParse(value);

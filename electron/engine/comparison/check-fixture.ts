@@ -41,8 +41,11 @@ function readMaybe(dir: string, name: string): Uint8Array | undefined {
   return existsSync(path) ? new Uint8Array(readFileSync(path)) : undefined;
 }
 
-/** A compare-wav report: the only report with no `kind` (profiles and traces reports carry one). */
-const isWavPairReport = (raw: unknown): boolean => typeof raw === 'object' && raw !== null && !('kind' in raw);
+/**
+ * A compare-wav report: the only report with no `kind` (profiles and traces reports carry one) and no
+ * `integrity` (a sealed report that lost its `kind` was edited: the seal check names that instead).
+ */
+export const isWavPairReport = (raw: unknown): boolean => typeof raw === 'object' && raw !== null && !('kind' in raw) && !('integrity' in raw);
 
 const describe = (verdict: string, d: { firstStep: number | null; stage: string | null }) =>
   d.firstStep === null ? verdict : `${verdict} at step ${d.firstStep} (${d.stage})`;

@@ -1,14 +1,17 @@
 import { readFile, stat } from 'node:fs/promises';
 import { InputError } from '../../common/errors.js';
+import { fsReason } from '../../common/fs-reason.js';
 import type { AudioSource } from '../../common/report/report.js';
-import { readTrace } from '../../common/trace/read-trace.js';
+import { readTrace, type ReadTraceOptions } from '../../common/trace/read-trace.js';
 import type { Trace } from '../../common/trace/trace-format.js';
+import type { WavInput } from '../../common/wav/compare-wavs.js';
 import { decodeWav } from '../../common/wav/decode-wav.js';
 import { downmixToMono } from '../../common/wav/downmix.js';
 
 /** Node cannot hold a larger file in one buffer. */
 const MAX_FILE_BYTES = 2 ** 31 - 1;
 
+/** A whole input file (WAV or trace), or one InputError line naming it and why it cannot be read. */
 export async function readFileChecked(path: string): Promise<Uint8Array> {
   try {
     const info = await stat(path);
@@ -17,19 +20,24 @@ export async function readFileChecked(path: string): Promise<Uint8Array> {
     return new Uint8Array(await readFile(path));
   } catch (error) {
     if (error instanceof InputError) throw error;
-    const code = (error as NodeJS.ErrnoException).code;
-    throw new InputError(`${path}: cannot read (${code === 'ENOENT' ? 'no such file' : (code ?? String(error))})`, path);
+    throw new InputError(`${path}: cannot read (${fsReason(error)})`, path);
   }
 }
 
-export async function readTraceFile(path: string): Promise<Trace> {
+/** A trace file; `options.wavHint` says how the caller takes WAVs, for a WAV given as a trace. */
+export async function readTraceFile(path: string, options: ReadTraceOptions = {}): Promise<Trace> {
   const bytes = await readFileChecked(path);
-  return readTrace(new TextDecoder('utf-8').decode(bytes), path);
+  return readTrace(new TextDecoder('utf-8').decode(bytes), path, options);
+}
+
+/** A WAV file decoded as it is (channels, format, warnings), for `compareWavs`. */
+export async function readWavInput(path: string): Promise<WavInput> {
+  return { path, decoded: decodeWav(await readFileChecked(path), path) };
 }
 
 /** A WAV as one mono signal and the record of how it was read (downmix rule, format). */
 export async function readWavFile(path: string): Promise<{ signal: Float32Array; source: AudioSource }> {
-  const decoded = decodeWav(await readFileChecked(path), path);
+  const { decoded } = await readWavInput(path);
   const mono = downmixToMono(decoded);
   const source: AudioSource = { path, sampleRate: decoded.sampleRate, channels: decoded.channels.length, format: decoded.format, downmix: mono.rule };
   if (decoded.warnings.length) source.warnings = decoded.warnings;

@@ -43,6 +43,30 @@ describe('tts-parity-trace/1 read/write', () => {
     ]);
   });
 
+  it('names a WAV given as a trace (as the studio reads it: bytes decoded as UTF-8), with the caller\'s hint if any', () => {
+    // RIFF, a 4-byte size that is not UTF-8 (each byte becomes U+FFFD) or is ASCII, then WAVE.
+    const bytes = (size: number[]) => new TextDecoder().decode(Uint8Array.from([...Buffer.from('RIFF'), ...size, ...Buffer.from('WAVEfmt '), 0x10, 0, 0, 0]));
+    for (const size of [[0x32, 0xe1, 0x00, 0x00], [0xff, 0xff, 0xff, 0x7f], [0x24, 0x20, 0x20, 0x20]]) {
+      expect(() => readTrace(bytes(size), 'a.wav')).toThrow(new ParityError('trace', 'a.wav is a WAV file, not a tts-parity-trace/1 trace', 'a.wav'));
+    }
+    expect(() => readTrace(bytes([0x32, 0xe1, 0, 0]), 'a.wav', { wavHint: 'give WAVs with --wav-a/--wav-b' })).toThrow(
+      'a.wav is a WAV file, not a tts-parity-trace/1 trace (give WAVs with --wav-a/--wav-b)',
+    );
+  });
+
+  it('refuses binary content by line and column without echoing it; escapes bytes that were not UTF-8', () => {
+    const good = writeTrace(header(4), makeSteps(2, 4));
+    const binary = failure(good + '\u0000\u0001garbage\n');
+    expect(binary.message).toBe('t.jsonl:4: not a text file: control character U+0000 at column 1 (a tts-parity-trace/1 trace is UTF-8 JSON Lines, docs/trace-format.md)');
+    // JSON.parse quotes the start of a bad line: its U+FFFD (a byte that was not UTF-8) is written as an escape.
+    const notJson = failure('\ufffd\ufffdPK zip\n');
+    expect(notJson.message).toMatch(/^t\.jsonl:1: not valid JSON \(.*\\ufffd/);
+    expect(notJson.message).not.toContain('\ufffd');
+    // DEL and C1 controls may stand raw in a JSON string: not taken for binary.
+    const text = writeTrace({ ...header(4), text: 'a\u007fb\u0085c' }, makeSteps(2, 4));
+    expect(readTrace(text, 't.jsonl').header.text).toBe('a\u007fb\u0085c');
+  });
+
   it.each(malformedTraces())('rejects %s with its line number', (_what, text, line, words) => {
     const e = failure(text);
     expect(e.line).toBe(line);

@@ -3,9 +3,11 @@ import { num, signed } from '../../../../../electron/common/report/format/number
 import { markdownTable, textTable } from '../../../../../electron/common/report/format/text-table.js';
 
 describe('CLI number formatting', () => {
-  it('spells non-finite values as report.json does, with the unit', () => {
-    expect(num(-Infinity, 2, 'dB')).toBe('-Infinity dB');
-    expect(num(Infinity, 2, 'dB')).toBe('Infinity dB');
+  it('spells ±Infinity as the studio does (−∞ with U+2212 MINUS SIGN), with the unit; report.json keeps "-Infinity"', () => {
+    expect(num(-Infinity, 2, 'dB')).toBe('\u2212∞ dB');
+    expect(num(Infinity, 2, 'dB')).toBe('∞ dB');
+    expect(signed(Infinity, 2, 'dB')).toBe('∞ dB');
+    expect(signed(-Infinity, 2, 'LU')).toBe('\u2212∞ LU');
     expect(num(NaN, 6)).toBe('NaN');
     expect(num(-1.9382, 2, 'LU')).toBe('-1.94 LU');
   });
