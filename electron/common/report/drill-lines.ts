@@ -1,6 +1,7 @@
 import type { DrillFinding, DrillReport } from './drill.js';
+import { nonFinite } from './format/numbers.js';
 
-const num = (x: number): string => (Number.isFinite(x) ? String(Number(x.toPrecision(3))) : String(x));
+const num = (x: number): string => (Number.isFinite(x) ? String(Number(x.toPrecision(3))) : nonFinite(x));
 
 function nodeText(f: DrillFinding): string {
   const detail = [f.opType, f.layer === undefined ? undefined : `layer ${f.layer}`].filter(Boolean).join(', ');

@@ -1,5 +1,5 @@
 /** How a terminal or report.md shows ±Infinity, as the studio does ("−∞ dB"); report.json keeps "-Infinity". */
-function nonFinite(value: number): string {
+export function nonFinite(value: number): string {
   if (Number.isNaN(value)) return 'NaN';
   return value > 0 ? '∞' : '\u2212∞';
 }
