@@ -14,7 +14,7 @@ const withExports = (talker: string[], codePredictor: string[], vocoder: string[
   ({ talker: { exports: talker }, codePredictor: { exports: codePredictor }, vocoder: { exports: vocoder } }) as unknown as BundleInfo;
 
 describe('parity bundle check', () => {
-  it('a folder that is not a bundle is said so in one line (exit 2), before any loading', async () => {
+  it('a folder that is not a bundle is said so in one line (exit 2), before any model is loaded', async () => {
     const empty = join(dir, 'empty');
     mkdirSync(empty);
     const file = join(dir, 'file.txt');

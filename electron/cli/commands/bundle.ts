@@ -1,7 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
-import { join } from 'node:path';
 import type { Command } from '@commander-js/extra-typings';
-import { BundleError } from '../../common/errors.js';
 import { Engine } from '../../engine/engine.js';
 import { demoBundleFiles } from '../../engine/demo/build-demo-bundle.js';
 import type { BundleInfo } from '../../engine/types.js';
@@ -30,13 +27,6 @@ function describe(info: BundleInfo): string {
   return lines.join('\n') + '\n';
 }
 
-/** A missing folder, a file, or a folder with no bundle.json, said as such before the loader's details. */
-function refuseNonBundle(dir: string): void {
-  if (!existsSync(dir)) throw new BundleError(`${dir}: no such folder`, dir);
-  if (!statSync(dir).isDirectory()) throw new BundleError(`${dir} is a file; give a bundle folder (with bundle.json)`, dir);
-  if (!existsSync(join(dir, 'bundle.json'))) throw new BundleError(`no bundle.json in ${dir} (not a bundle folder)`, dir);
-}
-
 export function registerBundle(program: Command): void {
   const bundle = program
     .command('bundle')
@@ -48,7 +38,6 @@ export function registerBundle(program: Command): void {
     .option('--json', 'print what was found as JSON')
     .action(
       action('bundle check', async (dir: string, options) => {
-        refuseNonBundle(dir);
         const engine = await Engine.open(dir);
         try {
           const info = engine.info();

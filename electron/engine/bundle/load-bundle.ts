@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { BundleError } from '../../common/errors.js';
+import { fsReason } from '../../common/fs-reason.js';
 import { checkExportAgainstContract } from './check-tensors.js';
 import { BundleManifest, maxTextPositions, type NetworkExport } from './manifest.js';
 import { loadTextTokenizer, type TextTokenizer } from './text-tokenizer.js';
@@ -20,6 +21,18 @@ export interface LoadedBundle {
   tokenizer: TextTokenizer;
 }
 
+/** Why bundle.json cannot be read, said as the user sees it: no folder, a file, a folder without it, or the OS reason. */
+async function manifestUnreadable(dir: string, manifestPath: string, error: unknown): Promise<BundleError> {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT') {
+    const found = await stat(dir).catch(() => undefined);
+    if (!found) return new BundleError(`${dir}: no such folder`, dir);
+    return new BundleError(`no bundle.json in ${dir} (not a bundle folder)`, dir);
+  }
+  if (code === 'ENOTDIR') return new BundleError(`${dir} is a file; give a bundle folder (with bundle.json)`, dir);
+  return new BundleError(`${manifestPath}: cannot read the bundle manifest (${fsReason(error)})`, manifestPath);
+}
+
 /** Reads and checks `bundle.json` and reads every model file it names; sessions are opened later. */
 export async function loadBundle(dirArg: string): Promise<LoadedBundle> {
   const dir = resolve(dirArg);
@@ -28,7 +41,7 @@ export async function loadBundle(dirArg: string): Promise<LoadedBundle> {
   try {
     text = await readFile(manifestPath, 'utf8');
   } catch (error) {
-    throw new BundleError(`${manifestPath}: cannot read the bundle manifest (${(error as NodeJS.ErrnoException).code ?? String(error)})`, manifestPath);
+    throw await manifestUnreadable(dir, manifestPath, error);
   }
   let json: unknown;
   try {

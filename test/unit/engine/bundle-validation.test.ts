@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { cp, mkdtemp, readFile, readdir, rm, unlink, writeFile } from 'node:fs/promises';
+import { cp, mkdir, mkdtemp, readFile, readdir, rm, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -58,7 +58,11 @@ describe('bad bundles are BundleErrors that name file, tensor, expected and foun
   });
 
   it('missing bundle.json', async () => {
-    await expect(Engine.open(join(root, 'nowhere'))).rejects.toThrow(/nowhere\/bundle\.json: cannot read the bundle manifest \(ENOENT\)/);
+    await expect(Engine.open(join(root, 'nowhere'))).rejects.toThrow(`${join(root, 'nowhere')}: no such folder`);
+    await mkdir(join(root, 'empty'), { recursive: true });
+    await expect(Engine.open(join(root, 'empty'))).rejects.toThrow(`no bundle.json in ${join(root, 'empty')} (not a bundle folder)`);
+    await writeFile(join(root, 'plain-file'), 'x');
+    await expect(Engine.open(join(root, 'plain-file'))).rejects.toThrow(`${join(root, 'plain-file')} is a file; give a bundle folder (with bundle.json)`);
   });
 
   it('missing model file', async () => {
