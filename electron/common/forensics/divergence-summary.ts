@@ -1,10 +1,11 @@
+import { num } from '../report/format/numbers.js';
 import type { Verdict } from '../report/report.js';
 import type { Divergence, StepComparison } from './divergence.js';
 
 /** A small difference in scientific notation (9.5e-7), a larger one with 2 significant digits. */
 const small = (x: number): string => (x !== 0 && Math.abs(x) < 0.01 ? x.toExponential(1) : String(Number(x.toPrecision(2))));
 
-const n4 = (x: number | undefined | null): string => (x === undefined || x === null ? '—' : Number.isFinite(x) ? x.toFixed(4) : String(x));
+const n4 = (x: number | undefined | null): string => (x === undefined || x === null ? '—' : num(x, 4));
 
 function stepName(step: number): string {
   return step === 1 ? 'step 1 (prefill)' : step === 2 ? 'step 2 (first decode step)' : `step ${step}`;

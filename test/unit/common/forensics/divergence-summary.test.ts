@@ -29,6 +29,20 @@ describe('divergence summary: why a comparison is not identical', () => {
     expect(stepTableRows(d).slice(1).map((r) => r[0])).toEqual(['2', '3', '4', '5', '6', '7', '8']);
   });
 
+  it('a non-finite statistic reads −∞ / ∞ / NaN in the step table, as the studio shows it (not "-Infinity")', () => {
+    const a = makeSteps(4, 3);
+    const b = makeSteps(4, 3);
+    const row = logitRow(3);
+    row[0] = Number.POSITIVE_INFINITY;
+    row[1] = Number.NEGATIVE_INFINITY;
+    b[2] = makeStep(3, 3, row);
+    const d = localise(a, b, { audio: sameAudio });
+    const step3 = stepTableRows(d).find((r) => r[0] === '3')!;
+    const maxB = step3[6];
+    expect(maxB).toBe('∞');
+    expect(step3.join(' ')).not.toMatch(/Infinity/);
+  });
+
   it('identical: no largest |Δ| line, and the table is "First steps", not "around the first divergence"', () => {
     const d = localise(makeSteps(4, 3), makeSteps(4, 3), { audio: sameAudio });
     expect(d.largestLogitDiff).toBeNull();
