@@ -1,8 +1,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
+import { DownloadId } from '../common/api/history.js';
 import type { StudioHandlers } from '../common/api/studio-api.js';
 import { InputError } from '../common/errors.js';
+import { FixtureDownloads, withFixtureDownloads } from './fixture-downloads.js';
+import { missingFile, streamFixtureZip, zipDisposition } from './fixture-zip.js';
 import { checkRequest, cookieName, isLoopbackHost, newToken, type GuardConfig } from './request-guard.js';
 import { readStatic } from './static-files.js';
 import { serveSocket } from './ws-api.js';
@@ -39,7 +42,10 @@ const SECURITY_HEADERS = {
 };
 const MAX_MESSAGE_BYTES = 512 * 1024 * 1024; // two 10-minute WAVs as bytes fit
 
-/** Browser mode: the built renderer over HTTP and StudioApi over a WebSocket at /ws, both behind the token. */
+/**
+ * Browser mode: the built renderer over HTTP, StudioApi over a WebSocket at /ws, and the fixture folders
+ * exported through it as zips at /download/<id>, all behind the token.
+ */
 export async function startStudioServer(options: ServeOptions): Promise<RunningServer> {
   const host = options.host ?? '127.0.0.1';
   if (!isLoopbackHost(host) && !options.allowRemote) {
@@ -48,8 +54,10 @@ export async function startStudioServer(options: ServeOptions): Promise<RunningS
   const token = options.token ?? newToken();
   const guard: GuardConfig = { token, port: 0, bindHost: host };
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
+  const downloads = new FixtureDownloads();
+  const studio = withFixtureDownloads(options.studio, downloads);
 
-  const server = createServer((req, res) => void handleHttp(req, res, guard, options.staticDir));
+  const server = createServer((req, res) => void handleHttp(req, res, guard, options.staticDir, downloads));
   server.on('upgrade', (req, socket, head) => {
     const verdict = checkRequest(req, guard);
     if (!verdict.ok || new URL(req.url ?? '/', 'http://x').pathname !== '/ws') {
@@ -57,7 +65,7 @@ export async function startStudioServer(options: ServeOptions): Promise<RunningS
       socket.end(`HTTP/1.1 ${status} ${status === 404 ? 'Not Found' : 'Refused'}\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${verdict.ok ? 'not found' : verdict.reason}\n`);
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => serveSocket(ws, options.studio));
+    wss.handleUpgrade(req, socket, head, (ws) => serveSocket(ws, studio));
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -84,11 +92,12 @@ export async function startStudioServer(options: ServeOptions): Promise<RunningS
   };
 }
 
-async function handleHttp(req: IncomingMessage, res: ServerResponse, guard: GuardConfig, staticDir: string): Promise<void> {
+async function handleHttp(req: IncomingMessage, res: ServerResponse, guard: GuardConfig, staticDir: string, downloads: FixtureDownloads): Promise<void> {
   const verdict = checkRequest(req, guard);
   if (!verdict.ok) return reply(res, verdict.status, `refused: ${verdict.reason}\n`);
   if (req.method !== 'GET' && req.method !== 'HEAD') return reply(res, 405, 'only GET\n');
   const url = new URL(req.url ?? '/', 'http://x');
+  if (url.pathname.startsWith(DOWNLOAD_PREFIX)) return serveDownload(req, res, downloads, url.pathname.slice(DOWNLOAD_PREFIX.length));
   const file = await readStatic(staticDir, url.pathname);
   if (!file) {
     return reply(res, 404, url.pathname === '/' ? `the renderer is not built (${staticDir}/index.html missing); run \`npm run build\`\n` : 'not found\n');
@@ -98,6 +107,20 @@ async function handleHttp(req: IncomingMessage, res: ServerResponse, guard: Guar
   if (verdict.via === 'query') headers['Set-Cookie'] = `${cookieName(guard.port)}=${guard.token}; Path=/; HttpOnly; SameSite=Strict`;
   res.writeHead(200, headers);
   res.end(req.method === 'HEAD' ? undefined : file.body);
+}
+
+const DOWNLOAD_PREFIX = '/download/';
+
+/** One exported fixture folder as `<folder>.zip`, named by the id its export returned. */
+async function serveDownload(req: IncomingMessage, res: ServerResponse, downloads: FixtureDownloads, id: string): Promise<void> {
+  if (req.method !== 'GET') return reply(res, 405, 'only GET for a download\n');
+  if (!DownloadId.safeParse(id).success) return reply(res, 400, `refused: "${id.slice(0, 80)}" is not a download id (letters, digits, - and _ only: the id an export returned, never a path)\n`);
+  const folder = downloads.get(id);
+  if (!folder) return reply(res, 404, `no export with download id ${id} on this server (ids last while \`parity serve\` runs): export the fixture again\n`);
+  const missing = await missingFile(folder);
+  if (missing) return reply(res, 410, `the export is gone: ${missing}; export the fixture again\n`);
+  res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'application/zip', 'Content-Disposition': zipDisposition(folder.dir) });
+  await streamFixtureZip(res, folder);
 }
 
 function reply(res: ServerResponse, status: number, text: string): void {

@@ -28,5 +28,13 @@ export const ExportFixtureRequest = z.object({
 });
 export type ExportFixtureRequest = z.infer<typeof ExportFixtureRequest>;
 
-export const ExportedFixture = z.object({ dir: z.string(), files: z.array(z.string()) });
+/** Names an export that browser mode can hand over as a .zip (`GET /download/<id>`); never a path. */
+export const DownloadId = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/, 'expected a download id of 16-64 letters, digits, "-" or "_"');
+
+export const ExportedFixture = z.object({
+  dir: z.string(),
+  files: z.array(z.string()),
+  /** Set only by a transport that serves the folder as a download (browser mode); absent in the desktop app. */
+  downloadId: DownloadId.optional(),
+});
 export type ExportedFixture = z.infer<typeof ExportedFixture>;
