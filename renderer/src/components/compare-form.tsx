@@ -1,12 +1,70 @@
 import type { FormEvent } from 'react';
-import { useContext } from 'react';
+import { useContext, useState } from 'react';
 import type { Sampling } from '../../../electron/common/api/primitives.js';
+import { FORM_BOUNDS, rangeText, readField, type FieldBounds } from '../lib/form-bounds.js';
 import { promptLength } from '../lib/text-limit.js';
 import { formSelectors } from '../store/job/form-selectors.js';
 import { jobSelectors } from '../store/job/job-selectors.js';
 import { ProfileField } from './profile-field.js';
 import { shortcutLabel } from '../lib/shortcut-keys.js';
 import { StoreContext, useStudio } from './store-context.js';
+
+interface NumberFieldProps {
+  id: string;
+  bounds: FieldBounds;
+  value: number;
+  step: number;
+  disabled?: boolean;
+  onValue(value: number): void;
+}
+
+/**
+ * A number the host accepts: a value in bounds is taken as typed; one outside is shown as typed with the
+ * reason beside it, and set to the nearest accepted value when the field is left.
+ */
+function NumberField({ id, bounds, value, step, disabled, onValue }: NumberFieldProps) {
+  const [draft, setDraft] = useState<string>();
+  const read = draft === undefined ? undefined : readField(draft, bounds);
+  const issue = read && !read.ok ? read.issue : undefined;
+  return (
+    <div className="field">
+      <input
+        id={id}
+        type="number"
+        step={step}
+        min={bounds.min}
+        max={bounds.max}
+        disabled={disabled}
+        value={draft ?? value}
+        aria-invalid={issue !== undefined}
+        aria-describedby={issue ? `${id}-issue` : undefined}
+        onChange={(e) => {
+          setDraft(e.target.value);
+          const now = readField(e.target.value, bounds);
+          if (now.ok) onValue(now.value);
+        }}
+        onBlur={() => {
+          if (read && !read.ok && read.nearest !== undefined) onValue(read.nearest);
+          setDraft(undefined);
+        }}
+      />
+      {issue && (
+        <span id={`${id}-issue`} className="issue" data-testid={`${id}-issue`}>
+          {issue}
+        </span>
+      )}
+    </div>
+  );
+}
+
+/** "Temperature" and its accepted range, beside the field. */
+function BoundedLabel({ htmlFor, bounds, note }: { htmlFor: string; bounds: FieldBounds; note?: string }) {
+  return (
+    <label htmlFor={htmlFor}>
+      {bounds.label} <span className="muted small-text">{note ?? rangeText(bounds)}</span>
+    </label>
+  );
+}
 
 function SamplingFields() {
   const store = useContext(StoreContext)!;
@@ -20,12 +78,12 @@ function SamplingFields() {
         <input type="checkbox" checked={!greedy} onChange={(e) => set({ mode: e.target.checked ? 'sample' : 'greedy' })} /> Sample (off = greedy)
       </label>
       <div className="sampling-grid">
-        <label htmlFor="field-temperature">Temperature</label>
-        <input id="field-temperature" type="number" step={0.05} min={0.05} max={10} disabled={greedy} value={sampling.temperature} onChange={(e) => set({ temperature: Math.max(0.05, Number(e.target.value) || 1) })} />
-        <label htmlFor="field-topk">Top-k</label>
-        <input id="field-topk" type="number" min={0} step={1} disabled={greedy} value={sampling.topK} onChange={(e) => set({ topK: Math.max(0, Math.floor(Number(e.target.value) || 0)) })} />
-        <label htmlFor="field-topp">Top-p</label>
-        <input id="field-topp" type="number" step={0.05} min={0.05} max={1} disabled={greedy} value={sampling.topP} onChange={(e) => set({ topP: Math.min(1, Math.max(0.05, Number(e.target.value) || 1)) })} />
+        <BoundedLabel htmlFor="field-temperature" bounds={FORM_BOUNDS.temperature} />
+        <NumberField id="field-temperature" bounds={FORM_BOUNDS.temperature} step={0.05} disabled={greedy} value={sampling.temperature} onValue={(temperature) => set({ temperature })} />
+        <BoundedLabel htmlFor="field-topk" bounds={FORM_BOUNDS.topK} note="0 = off" />
+        <NumberField id="field-topk" bounds={FORM_BOUNDS.topK} step={1} disabled={greedy} value={sampling.topK} onValue={(topK) => set({ topK })} />
+        <BoundedLabel htmlFor="field-topp" bounds={FORM_BOUNDS.topP} />
+        <NumberField id="field-topp" bounds={FORM_BOUNDS.topP} step={0.05} disabled={greedy} value={sampling.topP} onValue={(topP) => set({ topP })} />
       </div>
     </fieldset>
   );
@@ -58,7 +116,7 @@ export function CompareForm() {
       <ProfileField which="profileB" label="Profile B" />
       <div className="field">
         <label htmlFor="field-seed">Seed</label>
-        <input id="field-seed" type="number" min={0} value={seed} onChange={(e) => store.getState().setForm({ seed: Math.max(0, Math.floor(Number(e.target.value) || 0)) })} />
+        <NumberField id="field-seed" bounds={FORM_BOUNDS.seed} step={1} value={seed} onValue={(value) => store.getState().setForm({ seed: value })} />
       </div>
       <SamplingFields />
       <div className="actions">

@@ -2,7 +2,10 @@ import { comparisonSelectors } from '../store/comparison/comparison-selectors.js
 import { historySelectors } from '../store/history/history-slice.js';
 import { useStoreApi, useStudio } from './store-context.js';
 
-/** Exports the comparison on screen as a fixture folder; asks before replacing one that exists. */
+/**
+ * Exports the comparison on screen as a fixture folder; asks before replacing one that exists. In browser
+ * mode the folder is written on the server, so the result offers it as a .zip download.
+ */
 export function ExportFixtureButton() {
   const store = useStoreApi();
   const id = useStudio(comparisonSelectors.historyId);
@@ -28,6 +31,15 @@ export function ExportFixtureButton() {
       {last && (
         <p className="small-text" data-testid="export-result">
           Exported to <code>{last.dir}</code>: {last.files.join(', ')}
+          {/* Only browser mode hands out a download id: the folder is on the server, not the user's disk. */}
+          {last.downloadId && (
+            <>
+              {' '}
+              <a href={`/download/${last.downloadId}`} download title="The exported folder as one .zip, saved by your browser">
+                Download .zip
+              </a>
+            </>
+          )}
         </p>
       )}
     </div>
