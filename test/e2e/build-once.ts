@@ -9,7 +9,8 @@ function newestMtime(dir: string): number {
 
 /** dist/ (tsc) and dist/renderer (Vite) must reflect the sources before `parity serve` runs. */
 export function buildOnce(): void {
-  ensureBuilt();
+  // `parity serve` also runs the CLI and the server from dist/.
+  ensureBuilt(['electron/host', 'electron/engine', 'electron/common', 'electron/server', 'electron/cli']);
   if (!existsSync('dist/electron/cli/main.js')) execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'pipe' });
   const index = 'dist/renderer/index.html';
   const stale = !existsSync(index) || statSync(index).mtimeMs < Math.max(newestMtime('renderer'), newestMtime('electron/common/api'));

@@ -10,8 +10,8 @@ const WORKER_SOURCES = ['electron/host', 'electron/engine', 'electron/common'];
  * The host starts its worker from dist/ (Node 20 cannot start a .ts worker). Rebuild when any source
  * the worker loads is newer than its output, so a test never runs yesterday's worker (or engine).
  */
-export function ensureBuilt(): void {
-  const stale = WORKER_SOURCES.some((dir) =>
+export function ensureBuilt(sources: readonly string[] = WORKER_SOURCES): void {
+  const stale = sources.some((dir) =>
     readdirSync(dir, { recursive: true })
       .map(String)
       .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))

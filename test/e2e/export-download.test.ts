@@ -1,0 +1,66 @@
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { unzipSync } from 'fflate';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildOnce } from './build-once.js';
+import type { Served } from './serve-process.js';
+import { launchChromium, openStudio, serveWithData, writeImportFiles } from './studio-ui-helpers.js';
+
+// Browser mode on a remote server: the exported folder is on the server's disk, so the studio offers it
+// as a .zip the browser saves. Also: the form's number fields hold the host's bounds.
+let served: Served;
+let browser: Browser;
+let page: Page;
+const problems: string[] = [];
+const dataDir = mkdtempSync(join(tmpdir(), 'parity-download-'));
+
+beforeAll(async () => {
+  buildOnce();
+  served = await serveWithData(dataDir);
+  browser = await launchChromium();
+  page = await openStudio(browser, served, undefined, problems);
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await served?.stop();
+});
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+describe('browser mode: download an exported fixture', () => {
+  it('exports an imported pair, downloads <folder>.zip holding exactly the folder’s files, byte for byte', async () => {
+    const files = writeImportFiles(join(dataDir, 'import'));
+    await page.getByLabel('Open WAV or trace files').setInputFiles([files.a, files.b]);
+    await page.locator('li.current', { hasText: 'engine-a.wav vs engine-b.wav' }).waitFor({ timeout: 20_000 });
+    await page.getByRole('button', { name: 'Export fixture' }).click();
+    const result = page.getByTestId('export-result');
+    await result.waitFor({ timeout: 20_000 });
+    const dir = (await result.locator('code').textContent())!;
+    expect(dir.startsWith(join(dataDir, 'exports'))).toBe(true);
+    await result.getByRole('link', { name: 'Download .zip' }).waitFor();
+    await page.getByTestId('export-fixture').screenshot({ path: 'test-results/ui-export-download-1280.png' });
+    const [download] = await Promise.all([page.waitForEvent('download'), result.getByRole('link', { name: 'Download .zip' }).click()]);
+    expect(download.suggestedFilename()).toBe(`${basename(dir)}.zip`);
+    const entries = unzipSync(new Uint8Array(readFileSync((await download.path())!)));
+    expect(Object.keys(entries).sort()).toEqual(['a.wav', 'b.wav', 'diff.wav', 'report.json', 'report.md']);
+    for (const [name, bytes] of Object.entries(entries)) expect(sha256(bytes), name).toBe(sha256(readFileSync(join(dir, name))));
+    expect(problems).toEqual([]);
+  }, 60_000);
+
+  it('the temperature field says its range, refuses 50 inline and becomes 10 (the host schema’s maximum) on leaving it', async () => {
+    await page.getByLabel('Sample (off = greedy)').check();
+    const field = page.getByLabel('Temperature');
+    expect(await page.locator('label[for="field-temperature"]').innerText()).toBe('Temperature 0.05–10');
+    await field.fill('50');
+    expect(await page.getByTestId('field-temperature-issue').textContent()).toBe('Temperature is at most 10; it will be set to 10.');
+    expect(await field.getAttribute('aria-invalid')).toBe('true');
+    await page.locator('fieldset.sampling').screenshot({ path: 'test-results/ui-temperature-bound.png' });
+    await field.blur();
+    expect(await field.inputValue()).toBe('10');
+    expect(await page.getByTestId('field-temperature-issue').count()).toBe(0);
+    expect(await page.evaluate('window.__studio.store.getState().form.sampling.temperature')).toBe(10);
+  });
+});
