@@ -31,7 +31,7 @@ export type Verdict = { ok: true; via: 'query' | 'cookie' | 'header' } | { ok: f
 export function checkRequest(req: IncomingMessage, config: GuardConfig): Verdict {
   const host = req.headers.host;
   if (!host || !allowedHost(host, config)) {
-    return { ok: false, status: 403, reason: `Host "${host ?? ''}" is not this server (expected 127.0.0.1:${config.port} or localhost:${config.port})` };
+    return { ok: false, status: 403, reason: `Host "${host ?? ''}" is not this server (expected 127.0.0.1, localhost or [::1] with a port, e.g. 127.0.0.1:${config.port})` };
   }
   const origin = req.headers.origin;
   if (origin !== undefined && origin !== `http://${host}`) {
@@ -50,11 +50,16 @@ export function checkRequest(req: IncomingMessage, config: GuardConfig): Verdict
   return { ok: true, via: match[1] };
 }
 
+/**
+ * A loopback name with any port (an SSH tunnel may map another local port onto ours; DNS rebinding
+ * needs a foreign name, which stays refused), or, when bound beyond loopback, a name for that port.
+ */
 function allowedHost(header: string, { port, bindHost }: GuardConfig): boolean {
   const m = /^(\[[0-9a-fA-F:]+\]|[^:]+):(\d+)$/.exec(header);
-  if (!m || Number(m[2]) !== port) return false;
+  if (!m) return false;
   const name = m[1].replace(/^\[|\]$/g, '').toLowerCase();
   if (isLoopbackHost(name)) return true;
+  if (Number(m[2]) !== port) return false;
   return !isLoopbackHost(bindHost) && (bindHost === '0.0.0.0' || bindHost === '::' || name === bindHost.toLowerCase());
 }
 

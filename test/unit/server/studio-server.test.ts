@@ -85,7 +85,12 @@ describe('browser mode: token, Origin and Host', () => {
   it('refuses a foreign Host (DNS rebinding) and a foreign Origin even with the token', async () => {
     const hostRefused = await get(`/?token=${server.token}`, { Host: `evil.example:${server.port}` });
     expect([hostRefused.status, hostRefused.body]).toEqual([403, expect.stringContaining('Host "evil.example')]);
-    expect((await get(`/?token=${server.token}`, { Host: `127.0.0.1:${server.port + 1}` })).status).toBe(403);
+    // An SSH tunnel may map another local port onto this one (ssh -L 9000:127.0.0.1:PORT): a loopback name
+    // with any port is this server; only foreign names (DNS rebinding) are refused.
+    expect((await get(`/?token=${server.token}`, { Host: `127.0.0.1:${server.port + 1}` })).status).toBe(200);
+    expect((await get(`/?token=${server.token}`, { Host: `127.0.0.1:${server.port + 1}`, Origin: `http://127.0.0.1:${server.port + 1}` })).status).toBe(200);
+    expect((await get(`/?token=${server.token}`, { Host: `127.0.0.1:${server.port + 1}`, Origin: `http://127.0.0.1:${server.port}` })).status).toBe(403);
+    expect((await get(`/?token=${server.token}`, { Host: `evil.example:${server.port + 1}` })).status).toBe(403);
     const originRefused = await get(`/?token=${server.token}`, { Origin: 'http://evil.example' });
     expect([originRefused.status, originRefused.body]).toEqual([403, expect.stringContaining('Origin "http://evil.example"')]);
     expect((await get(`/?token=${server.token}`, { Origin: `http://${base}` })).status).toBe(200);
