@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { ensureBuilt } from '../unit/host/ensure-built.js';
+import { ensureBuiltFrom } from '../unit/host/ensure-built.js';
 
 function newestMtime(dir: string): number {
   return Math.max(0, ...readdirSync(dir, { recursive: true }).map((f) => statSync(join(dir, String(f))).mtimeMs));
@@ -10,7 +10,7 @@ function newestMtime(dir: string): number {
 /** dist/ (tsc) and dist/renderer (Vite) must reflect the sources before `parity serve` runs. */
 export function buildOnce(): void {
   // `parity serve` also runs the CLI and the server from dist/.
-  ensureBuilt(['electron/host', 'electron/engine', 'electron/common', 'electron/server', 'electron/cli']);
+  ensureBuiltFrom(['electron/host', 'electron/engine', 'electron/common', 'electron/server', 'electron/cli']);
   if (!existsSync('dist/electron/cli/main.js')) execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'pipe' });
   const index = 'dist/renderer/index.html';
   const stale = !existsSync(index) || statSync(index).mtimeMs < Math.max(newestMtime('renderer'), newestMtime('electron/common/api'));

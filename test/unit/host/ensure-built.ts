@@ -9,8 +9,14 @@ const WORKER_SOURCES = ['electron/host', 'electron/engine', 'electron/common'];
 /**
  * The host starts its worker from dist/ (Node 20 cannot start a .ts worker). Rebuild when any source
  * the worker loads is newer than its output, so a test never runs yesterday's worker (or engine).
+ * No parameters: it is passed to beforeAll as is, and Vitest reads a hook's first parameter as its fixtures.
  */
-export function ensureBuilt(sources: readonly string[] = WORKER_SOURCES): void {
+export function ensureBuilt(): void {
+  ensureBuiltFrom(WORKER_SOURCES);
+}
+
+/** ensureBuilt for other source folders (e.g. the server and CLI that `parity serve` runs from dist/). */
+export function ensureBuiltFrom(sources: readonly string[]): void {
   const stale = sources.some((dir) =>
     readdirSync(dir, { recursive: true })
       .map(String)
