@@ -2,7 +2,10 @@ import type { Audio, ComparisonResult } from '../common/api/index.js';
 import { InputError } from '../common/errors.js';
 import { ComparisonReport, TraceComparisonReport, type ComparisonSide } from '../common/report/comparison-report.js';
 import { stringifyReport } from '../common/report/json-number.js';
+import { renderComparisonMarkdown } from '../common/report/comparison-markdown.js';
 import { reportMarkdown } from '../common/report/report-markdown.js';
+import { traceComparisonView } from '../common/report/trace-comparison-view.js';
+import { readTrace } from '../common/trace/read-trace.js';
 import { writeTrace } from '../common/trace/write-trace.js';
 import { encodeWav } from '../common/wav/encode-wav.js';
 import { difference } from '../engine/comparison/compare-profiles.js';
@@ -46,7 +49,7 @@ export async function exportFixture(entry: ComparisonResult, dir: string, overwr
     // As `parity compare-trace --out` writes it: the trace files as imported, sealed with the rest.
     files['a.jsonl'] = traces.a;
     files['b.jsonl'] = traces.b;
-    files['report.md'] = reportMarkdown(entry.report, dir);
+    files['report.md'] = traceReportMarkdown(imported.data, traces, dir);
     files['report.json'] = sealReport(imported.data, files);
   } else {
     // Imported WAVs, or traces saved before the history kept them: nothing to re-run, so the report
@@ -56,6 +59,12 @@ export async function exportFixture(entry: ComparisonResult, dir: string, overwr
   }
   await writeFixtureFolder(dir, files, { force: overwrite, words: EXPORT_FOLDER });
   return { dir, files: Object.keys(files).sort() };
+}
+
+/** report.md of an imported trace pair, byte for byte what `compare-trace --out dir` writes for it. */
+function traceReportMarkdown(report: TraceComparisonReport, traces: KeptTraces, dir: string): string {
+  const steps = { a: readTrace(traces.a, report.traces.a.file).steps.length, b: readTrace(traces.b, report.traces.b.file).steps.length };
+  return renderComparisonMarkdown(traceComparisonView(report, steps, dir));
 }
 
 /**

@@ -35,6 +35,22 @@ describe('exportFixture', () => {
     expect(md).toContain('- First divergence: step 2 (first decode step), stage talker-logits');
     expect(md).toContain('### Steps around the first divergence');
     expect(md).toMatch(/> \*\*Warning:\*\* B \(.*\): fault nan@talker:99 was not applied: step 99 never ran/);
-    expect(md).toContain(`npx parity compare --text 'Hello there.' --a graph --b ${c.report.rerun.profileB} --seed 0 --out ${out}`);
+    // The reproduce command writes beside the folder (`<folder>-rerun`: --out refuses an existing one),
+    // then the gate re-checks the folder itself; exact lines, as comparison-markdown.ts renders them.
+    const reproduce = md.slice(md.indexOf('### Reproduce'), md.lastIndexOf('\n_'));
+    expect(reproduce.split('\n')).toEqual([
+      '### Reproduce',
+      '',
+      '```sh',
+      `npx parity compare --text 'Hello there.' --a graph --b ${c.report.rerun.profileB} --seed 0 --out ${out}-rerun`,
+      '```',
+      '',
+      'Re-check this folder (re-runs the comparison and compares it with the files stored here; exit 1 on a regression):',
+      '',
+      '```sh',
+      `npx parity gate ${out}`,
+      '```',
+      '',
+    ]);
   });
 });
