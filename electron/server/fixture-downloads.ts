@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { basename } from 'node:path';
 import type { ExportedFixture } from '../common/api/history.js';
-import { METHOD_NAMES } from '../common/api/methods.js';
 import type { StudioHandlers } from '../common/api/studio-api.js';
+import { passThrough } from './pass-through.js';
 
 /** One folder this server's host exported, and the files the export wrote there (nothing else is served). */
 export interface ExportedFolder {
@@ -39,9 +39,7 @@ export class FixtureDownloads {
  * download (its exports are already on the user's disk).
  */
 export function withFixtureDownloads(studio: StudioHandlers, downloads: FixtureDownloads): StudioHandlers {
-  const handlers: Record<string, unknown> = {};
-  for (const name of METHOD_NAMES) handlers[name] = (request: unknown) => (studio[name] as (r: unknown) => Promise<unknown>).call(studio, request);
-  handlers.on = studio.on.bind(studio);
+  const handlers = passThrough(studio);
   handlers.exportFixture = async (request: Parameters<StudioHandlers['exportFixture']>[0]): Promise<ExportedFixture> => {
     const exported = await studio.exportFixture(request);
     return { ...exported, downloadId: downloads.add(exported) };
