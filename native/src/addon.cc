@@ -229,12 +229,27 @@ Napi::Value Pick(const Napi::CallbackInfo& info) {
   });
 }
 
+/** argmax(logits Float32Array, skip, device?) -> id: the greedy pick kernel (sampler-probe.cu) */
+Napi::Value Argmax(const Napi::CallbackInfo& info) {
+  return rethrowAsJs(info.Env(), [&]() -> Napi::Value {
+    if (!info[0].IsTypedArray() || info[0].As<Napi::TypedArray>().TypedArrayType() != napi_float32_array) throw NativeError("argmax: expected logits Float32Array");
+    if (!info[1].IsNumber()) throw NativeError("argmax: expected skip (an id, or -1 for none)");
+    Napi::Float32Array logits = info[0].As<Napi::Float32Array>();
+    std::string device = info[2].IsString() ? info[2].As<Napi::String>().Utf8Value() : "emulate";
+    if (device != "emulate" && device != "cuda") throw NativeError("argmax: device must be \"emulate\" or \"cuda\", found \"" + device + "\"");
+    int id = parity::greedyPick(device == "cuda" ? parity::Device::Cuda : parity::Device::Emulate, logits.Data(), (int)logits.ElementLength(),
+                                info[1].As<Napi::Number>().Int32Value());
+    return Napi::Number::New(info.Env(), id);
+  });
+}
+
 Napi::Object Init(Napi::Env env, Napi::Object exports) {
   exports.Set("probe", Napi::Function::New(env, Probe));
   Napi::Object testing = Napi::Object::New(env);
   testing.Set("jsExp", Napi::Function::New(env, JsExp));
   testing.Set("uniform", Napi::Function::New(env, Uniform));
   testing.Set("pick", Napi::Function::New(env, Pick));
+  testing.Set("argmax", Napi::Function::New(env, Argmax));
   exports.Set("testing", testing);
   exports.Set("Session", SessionWrap::Define(env));
   return exports;

@@ -147,27 +147,6 @@ struct GateUpK {
   }
 };
 
-/** Greedy pick: the first NaN's index, else the largest value (lowest index on ties); `skip` is masked. */
-struct ArgmaxK {
-  static constexpr const char* name = "argmax";
-  const float* logits;
-  int V, skip;
-  int* code;
-  PD void operator()(int) const {
-    int best = skip == 0 ? 1 : 0;
-    for (int j = 0; j < V; j++) {
-      if (j == skip) continue;
-      float v = logits[j];
-      if (v != v) {
-        *code = j;
-        return;
-      }
-      if (v > logits[best]) best = j;
-    }
-    *code = best;
-  }
-};
-
 /** The audio-feedback buffer's update: last = codes of the previous frame; i over Q. */
 struct FeedbackUpdateK {
   static constexpr const char* name = "feedback_update";

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <string>
 
+#include "pick-rank.cuh"
 #include "sample-math.cuh"
 #include "session.h"
 
@@ -45,21 +46,15 @@ inline SamplingParams samplingParams(const SamplingSettings& s) {
 
 /** Logit k after the EOS mask (skip: that id is -inf, -1 for none) and the repetition penalty (seen[k]). */
 PD inline double penalised(const float* logits, const int* seen, const SamplingParams* p, int skip, int k) {
-  double x = k == skip ? -INFINITY : (double)logits[k];
+  double x = maskedLogit(logits, skip, k);
   if (p->penalty != 1.0 && seen[k]) x = x > 0 ? x / p->penalty : x * p->penalty;
   return x;
 }
 
-/** An id and its penalised value; i = -1 is the empty candidate (a reduce thread with no ids). */
-struct Ranked {
-  double v;
-  int i;
-};
-
 /**
  * *best = the id sample-token.ts's first loop stops at: the first NaN's id if there is one, else the
- * first id of the largest value. One block (Executor::reduce): the ranking (NaN first, then larger
- * value, then lower id) is a strict total order, so its maximum is exact in any combine order.
+ * first id of the largest value. One block (Executor::reduce) ranking by firstBest (pick-rank.cuh), as
+ * the greedy ArgmaxK does over the unpenalised logits.
  */
 struct SampleBestK {
   static constexpr const char* name = "sample_best";
@@ -71,14 +66,7 @@ struct SampleBestK {
   int* best;
   PD Ranked identity() const { return Ranked{0.0, -1}; }
   PD Ranked load(int k) const { return Ranked{penalised(logits, seen, p, skip, k), k}; }
-  PD Ranked combine(Ranked a, Ranked b) const {
-    if (a.i < 0) return b;
-    if (b.i < 0) return a;
-    bool an = a.v != a.v, bn = b.v != b.v;
-    if (an != bn) return an ? a : b;
-    if (!an && a.v != b.v) return a.v > b.v ? a : b;  // +0 and -0 are equal here, as for JS's >
-    return a.i < b.i ? a : b;
-  }
+  PD Ranked combine(Ranked a, Ranked b) const { return firstBest(a, b); }
   PD void store(Ranked r) const { *best = r.i; }
 };
 

@@ -1,6 +1,6 @@
-// One sampled pick on arbitrary logits, for tests: the three sampling kernels exactly as session.cu
-// launches them, so unit tests can hold them against sample-token.ts on vocabularies, ties and NaNs
-// the demo bundle never produces.
+// One pick on arbitrary logits, for tests: the greedy argmax reduce or the three sampling kernels
+// exactly as session.cu launches them, so unit tests can hold them against sample-token.ts on
+// vocabularies, ties and NaNs the demo bundle never produces.
 #include <vector>
 
 #include "launch.cuh"
@@ -30,6 +30,19 @@ int samplerPick(Device device, const float* logits, int V, int skip, const Sampl
   ex.reduce(SampleBestK{dLogits, seen, p, skip, best}, V);
   ex.launch(SampleScoresK{dLogits, seen, p, best, pen, scaled, e, heap, kept, skip}, V);
   ex.launch(SamplePickK{pen, scaled, e, p, stepNo, best, heap, kept, seen, code, V, codebook}, 1);
+  int result = -1;
+  ex.download(&result, code, sizeof(int));
+  ex.synchronize();
+  return result;
+}
+
+int greedyPick(Device device, const float* logits, int V, int skip) {
+  if (V < 1) throw NativeError("greedyPick: empty logits");
+  Executor ex(device);
+  float* dLogits = ex.allocN<float>(V);
+  int* code = ex.allocN<int>(1);
+  ex.upload(dLogits, logits, V * sizeof(float));
+  ex.reduce(ArgmaxK{dLogits, skip, code}, V);
   int result = -1;
   ex.download(&result, code, sizeof(int));
   ex.synchronize();

@@ -163,7 +163,7 @@ class SessionImpl {
   /** stepCodes[codebook] from `logits` [V]: the greedy argmax, or the sampler's 3 kernels (sample-kernels.cuh). */
   void pick(const float* logits, int V, int skip, int codebook) {
     if (!sampled) {
-      ex.launch(ArgmaxK{logits, V, skip, stepCodes + codebook}, 1);
+      ex.reduce(ArgmaxK{logits, skip, stepCodes + codebook}, V);
       return;
     }
     int* history = seen + (size_t)codebook * vmax;

@@ -62,6 +62,8 @@ double samplerUniform(uint64_t seed, int step, int codebook);
  */
 int samplerPick(Device device, const float* logits, int V, int skip, const SamplingSettings& s, int step, int codebook, const int32_t* history,
                 int nHistory);
+/** One greedy pick over `logits` [V] by the argmax kernel a greedy session launches (skip: -inf, -1 for none). */
+int greedyPick(Device device, const float* logits, int V, int skip);
 
 class SessionImpl;
 

@@ -61,7 +61,7 @@ PickTiming benchPick(int V, const SamplingSettings& s, int picks, int replays) {
   ex.upload(p, &params, sizeof params);
   ex.synchronize();
   double greedy = replayMs(ex, [&] {
-    for (int i = 0; i < picks; i++) ex.launch(ArgmaxK{logits, V, -1, code}, 1);
+    for (int i = 0; i < picks; i++) ex.reduce(ArgmaxK{logits, -1, code}, V);
   }, replays);
   double sampled = replayMs(ex, [&] {
     for (int i = 0; i < picks; i++) {

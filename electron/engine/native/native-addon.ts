@@ -65,6 +65,8 @@ export interface NativeTesting {
    * masked to -inf (-1: none). device defaults to 'emulate'.
    */
   pick(logits: Float32Array, skip: number, sampling: NativeSampling, step: number, codebook: number, history: Int32Array, device?: 'emulate' | 'cuda'): number;
+  /** One greedy pick over `logits` by the argmax reduce a greedy session launches; skip: an id masked to -inf (-1: none). */
+  argmax(logits: Float32Array, skip: number, device?: 'emulate' | 'cuda'): number;
 }
 
 export interface NativeAddon {
