@@ -1,5 +1,5 @@
 // Sampled decoding on the device, inside the captured decode step: the Sampler of
-// electron/common/sampling/sample-token.ts as two kernels per pick (no host sync, fixed shapes).
+// electron/common/sampling/sample-token.ts as three kernels per pick (best id by one block reduce, scores, pick; no host sync, fixed shapes).
 // Every choice the TypeScript makes (float64 values, the penalty, the ties rule, the heap orders in
 // which top-k and top-p visit the ids, the order of every sum) is reproduced, so for the same seed
 // the device picks the same code as the ORT backend; see docs/native-backend.md (Numerics).
