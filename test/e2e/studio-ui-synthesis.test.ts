@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -7,10 +7,12 @@ import { pGuessText } from '../../renderer/src/lib/abx-stats.js';
 import { codesLayout } from '../../renderer/src/lib/codes-layout.js';
 import { buildOnce } from './build-once.js';
 import type { Served } from './serve-process.js';
-import { launchChromium, openStudio, playerPosition, serveWithData, transportState, writeImportFiles, writeTraceImportFiles } from './studio-ui-helpers.js';
+import { launchChromium, openStudio, playerPosition, serveWithData, transportState } from './studio-ui-helpers.js';
 
-// The studio UI end to end in Chromium against `parity serve` (browser mode). One server and one
-// synthesis are shared by the tests that need a comparison on screen, to keep the run short.
+// The studio UI end to end in Chromium against `parity serve` (browser mode): synthesized comparisons,
+// playback, the step trace and drill-down, ABX, history across a restart, numerics and the form's
+// warnings. One server and page are shared by the tests, which run in order (each builds on the
+// comparisons the earlier ones made). Imports and export: studio-ui-import.test.ts.
 const SHOTS = 'test-results';
 // 120 bytes: under the demo bundle's 128-byte text limit, long enough to run to its 115-frame cap (9.2 s at 12.5 frames/s).
 const LONG = 'A long prompt so that the demo talker runs to its frame limit. '.repeat(2).slice(0, 120);
@@ -46,7 +48,7 @@ async function synthesize(profileB: string): Promise<void> {
   await page.getByTestId('waveform-ab').locator('div').first().waitFor({ timeout: 10_000 });
 }
 
-describe('studio UI in Chromium (browser mode)', () => {
+describe('studio UI in Chromium (browser mode): synthesized comparisons', () => {
   it('synthesizes eager vs graph: verdict, metrics with explanations, waveforms and loudness chart', async () => {
     await page.getByLabel('Profile B').fill('graph,vocodr=stream');
     expect(await page.getByLabel('Profile B').getAttribute('aria-invalid')).toBe('true');
@@ -199,45 +201,6 @@ describe('studio UI in Chromium (browser mode)', () => {
     await page.screenshot({ path: `${SHOTS}/ui-abx-1280.png` });
   }, 30_000);
 
-  it('imports two WAVs, and says clearly what is wrong with a non-WAV', async () => {
-    const files = writeImportFiles(join(dataDir, 'import'));
-    await page.getByLabel('Open WAV or trace files').setInputFiles([files.a, files.notWav]);
-    const notice = page.getByTestId('notice').last();
-    await notice.waitFor({ timeout: 20_000 });
-    expect(await notice.textContent()).toMatch(/notes\.txt.*(RIFF|WAV)/i);
-    await page.screenshot({ path: `${SHOTS}/ui-import-error-1280.png` });
-    // Not dismissed: the next import clears the notice of the refused one by itself.
-    await page.getByLabel('Open WAV or trace files').setInputFiles([files.b, files.a]);
-    await page.locator('li.current', { hasText: 'engine-b.wav vs engine-a.wav' }).waitFor({ timeout: 20_000 });
-    expect(await page.getByTestId('notice').count()).toBe(0);
-    // Imported audio is measured, not judged (the verdict rule needs step traces).
-    expect(await page.getByTestId('verdict').textContent()).toMatch(/^No verdict/);
-    // The pane names A and B, says the form was not used, and swaps a reversed pair in one click.
-    expect(await page.getByTestId('sides').innerText()).toMatch(/^Imported\s+A: engine-b\.wav\s+B: engine-a\.wav\s+Not made with the settings on the left\./);
-    await page.getByRole('button', { name: 'Swap A/B' }).click();
-    await page.locator('li.current', { hasText: 'engine-a.wav vs engine-b.wav' }).waitFor({ timeout: 20_000 });
-    expect(await page.getByTestId('side-a').textContent()).toContain('A: engine-a.wav');
-    await page.getByRole('tab', { name: 'Metrics' }).click();
-    expect(await page.getByRole('row', { name: /Length A \/ B/ }).textContent()).toContain('48000 / 48000');
-    // The reversed import goes; the pair in the right order stays on screen (later tests count on three entries).
-    await page.getByRole('button', { name: /^Delete engine-b\.wav vs engine-a\.wav/ }).click();
-    await expect.poll(() => page.locator('[data-history-id]').count()).toBe(3);
-  }, 60_000);
-
-  it('exports a fixture under the data dir, asks before replacing it', async () => {
-    await page.getByRole('button', { name: 'Export fixture' }).click();
-    const result = page.getByTestId('export-result');
-    await result.waitFor({ timeout: 20_000 });
-    const dir = (await result.locator('code').textContent())!;
-    expect(dir.startsWith(join(dataDir, 'exports'))).toBe(true);
-    expect(readdirSync(dir).sort()).toEqual(['a.wav', 'b.wav', 'diff.wav', 'report.json', 'report.md']);
-    await page.getByRole('button', { name: 'Export fixture' }).click();
-    await page.getByRole('alertdialog').waitFor();
-    await page.screenshot({ path: `${SHOTS}/ui-export-confirm-1280.png` });
-    await page.getByRole('button', { name: 'Keep it' }).click();
-    expect(existsSync(join(dir, 'report.json'))).toBe(true);
-  }, 30_000);
-
   it('reopens a comparison from history after a server restart, with its ABX and drill-down results, and deletes one', async () => {
     await page.close();
     await served.stop();
@@ -245,8 +208,8 @@ describe('studio UI in Chromium (browser mode)', () => {
     page = await openStudio(browser, served, { width: 1920, height: 1080 });
     const list = page.getByTestId('history-list');
     await list.waitFor({ timeout: 10_000 });
-    // eager vs graph, the stale-feedback run and the WAV import (the refused non-WAV left nothing).
-    expect(await list.locator('li').count()).toBe(3);
+    // eager vs graph and the stale-feedback run (imports are in studio-ui-import.test.ts, with their own data dir).
+    expect(await list.locator('li').count()).toBe(2);
     await list.getByRole('button', { name: /^\d\d:\d\d · eager vs eager,fault=stale-feedback@8 · “/ }).click();
     await expect.poll(() => page.getByTestId('verdict').textContent(), { timeout: 20_000 }).toMatch(/^Diverged/);
     await page.getByRole('tab', { name: 'ABX blind test' }).click();
@@ -260,8 +223,8 @@ describe('studio UI in Chromium (browser mode)', () => {
     // A string, not a function: this file is type-checked without the DOM library.
     expect(await page.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--bg').trim()")).toBe('#15191e');
     await page.screenshot({ path: `${SHOTS}/ui-dark-1920.png` });
-    await list.getByRole('button', { name: /^Delete engine-a\.wav vs engine-b\.wav/ }).click();
-    await expect.poll(() => list.locator('li').count()).toBe(2);
+    await list.getByRole('button', { name: /^Delete eager vs graph \(/ }).click();
+    await expect.poll(() => list.locator('li').count()).toBe(1);
   }, 60_000);
 
   it('shows NaN counts per stage and step, and the provider that ran', async () => {
@@ -281,26 +244,6 @@ describe('studio UI in Chromium (browser mode)', () => {
     await page.getByLabel('Seed').fill('3');
     await page.getByTestId('stale-note').waitFor();
     await page.screenshot({ path: `${SHOTS}/ui-dark-stale-1280.png` });
-  }, 60_000);
-
-  it('imports two traces with their WAVs in any order as one comparison: divergence step and audio metrics', async () => {
-    await page.emulateMedia({ colorScheme: 'light' });
-    const f = writeTraceImportFiles(join(dataDir, 'import-traces'));
-    await page.getByLabel('Open WAV or trace files').setInputFiles([f.wavA]);
-    const notice = page.getByTestId('notice').last();
-    await notice.waitFor({ timeout: 10_000 });
-    expect(await notice.textContent()).toContain('Only one WAV file (run-a.wav): a comparison needs a second WAV for B.');
-    await notice.getByRole('button', { name: 'Dismiss' }).click();
-    // Mixed order: each WAV still goes with the trace of its name.
-    await page.getByLabel('Open WAV or trace files').setInputFiles([f.wavB, f.traceA, f.wavA, f.traceB]);
-    await page.locator('li.current', { hasText: 'run-a.jsonl vs run-b.jsonl' }).waitFor({ timeout: 20_000 });
-    expect(await page.getByTestId('verdict').textContent()).toMatch(/^Diverged/);
-    expect(await page.getByTestId('divergence-summary').textContent()).toMatch(/^First divergence: step 3 \(talker-logits\)/);
-    await page.getByTestId('waveform-ab').locator('div').first().waitFor({ timeout: 10_000 });
-    await page.getByRole('tab', { name: 'Metrics' }).click();
-    // 4 frames × 1920 samples each side.
-    expect(await page.getByRole('row', { name: /Length A \/ B/ }).textContent()).toContain('7680 / 7680');
-    await page.screenshot({ path: `${SHOTS}/ui-import-traces-wavs-1280.png` });
   }, 60_000);
 
   it('blocks a blank prompt before the run, and says when a fault was not applied', async () => {

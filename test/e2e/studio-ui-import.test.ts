@@ -1,0 +1,111 @@
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildOnce } from './build-once.js';
+import type { Served } from './serve-process.js';
+import { launchChromium, openStudio, serveWithData, writeImportFiles, writeTraceImportFiles } from './studio-ui-helpers.js';
+
+// The studio UI end to end in Chromium against `parity serve` (browser mode): importing WAVs and traces
+// (and what is said about a file that is neither) and exporting them as fixtures. One server and page
+// are shared by the tests, which run in order. Synthesized comparisons: studio-ui-synthesis.test.ts.
+const SHOTS = 'test-results';
+
+let served: Served;
+let browser: Browser;
+let page: Page;
+/** Console errors, CSP violations, failed requests and page errors of the shared page. */
+const problems: string[] = [];
+const dataDir = mkdtempSync(join(tmpdir(), 'parity-ui-import-'));
+
+beforeAll(async () => {
+  buildOnce();
+  mkdirSync(SHOTS, { recursive: true });
+  served = await serveWithData(dataDir);
+  browser = await launchChromium();
+  page = await openStudio(browser, served, undefined, problems);
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await served?.stop();
+});
+
+/** Clicks Export fixture on the comparison on screen and returns the folder the export result names. */
+async function exportShown(): Promise<string> {
+  await page.getByRole('button', { name: 'Export fixture' }).click();
+  const result = page.getByTestId('export-result');
+  await result.waitFor({ timeout: 20_000 });
+  return (await result.locator('code').textContent())!;
+}
+
+describe('studio UI in Chromium (browser mode): imports and fixture export', () => {
+  it('imports two WAVs, and says clearly what is wrong with a non-WAV', async () => {
+    const files = writeImportFiles(join(dataDir, 'import'));
+    await page.getByLabel('Open WAV or trace files').setInputFiles([files.a, files.notWav]);
+    const notice = page.getByTestId('notice').last();
+    await notice.waitFor({ timeout: 20_000 });
+    expect(await notice.textContent()).toMatch(/notes\.txt.*(RIFF|WAV)/i);
+    await page.screenshot({ path: `${SHOTS}/ui-import-error-1280.png` });
+    // Not dismissed: the next import clears the notice of the refused one by itself.
+    await page.getByLabel('Open WAV or trace files').setInputFiles([files.b, files.a]);
+    await page.locator('li.current', { hasText: 'engine-b.wav vs engine-a.wav' }).waitFor({ timeout: 20_000 });
+    expect(await page.getByTestId('notice').count()).toBe(0);
+    // Imported audio is measured, not judged (the verdict rule needs step traces).
+    expect(await page.getByTestId('verdict').textContent()).toMatch(/^No verdict/);
+    // The pane names A and B, says the form was not used, and swaps a reversed pair in one click.
+    expect(await page.getByTestId('sides').innerText()).toMatch(/^Imported\s+A: engine-b\.wav\s+B: engine-a\.wav\s+Not made with the settings on the left\./);
+    await page.getByRole('button', { name: 'Swap A/B' }).click();
+    await page.locator('li.current', { hasText: 'engine-a.wav vs engine-b.wav' }).waitFor({ timeout: 20_000 });
+    expect(await page.getByTestId('side-a').textContent()).toContain('A: engine-a.wav');
+    await page.getByRole('tab', { name: 'Metrics' }).click();
+    expect(await page.getByRole('row', { name: /Length A \/ B/ }).textContent()).toContain('48000 / 48000');
+    // The reversed import goes; the pair in the right order stays on screen (the export test exports it).
+    await page.getByRole('button', { name: /^Delete engine-b\.wav vs engine-a\.wav/ }).click();
+    await expect.poll(() => page.locator('[data-history-id]').count()).toBe(1);
+  }, 60_000);
+
+  it('exports a fixture under the data dir, asks before replacing it', async () => {
+    const dir = await exportShown();
+    expect(dir.startsWith(join(dataDir, 'exports'))).toBe(true);
+    expect(readdirSync(dir).sort()).toEqual(['a.wav', 'b.wav', 'diff.wav', 'report.json', 'report.md']);
+    await page.getByRole('button', { name: 'Export fixture' }).click();
+    await page.getByRole('alertdialog').waitFor();
+    await page.screenshot({ path: `${SHOTS}/ui-export-confirm-1280.png` });
+    await page.getByRole('button', { name: 'Keep it' }).click();
+    expect(existsSync(join(dir, 'report.json'))).toBe(true);
+  }, 30_000);
+
+  it('imports two traces with their WAVs in any order as one comparison: divergence step and audio metrics', async () => {
+    await page.emulateMedia({ colorScheme: 'light' });
+    const f = writeTraceImportFiles(join(dataDir, 'import-traces'));
+    await page.getByLabel('Open WAV or trace files').setInputFiles([f.wavA]);
+    const notice = page.getByTestId('notice').last();
+    await notice.waitFor({ timeout: 10_000 });
+    expect(await notice.textContent()).toContain('Only one WAV file (run-a.wav): a comparison needs a second WAV for B.');
+    await notice.getByRole('button', { name: 'Dismiss' }).click();
+    // Mixed order: each WAV still goes with the trace of its name.
+    await page.getByLabel('Open WAV or trace files').setInputFiles([f.wavB, f.traceA, f.wavA, f.traceB]);
+    await page.locator('li.current', { hasText: 'run-a.jsonl vs run-b.jsonl' }).waitFor({ timeout: 20_000 });
+    expect(await page.getByTestId('verdict').textContent()).toMatch(/^Diverged/);
+    expect(await page.getByTestId('divergence-summary').textContent()).toMatch(/^First divergence: step 3 \(talker-logits\)/);
+    await page.getByTestId('waveform-ab').locator('div').first().waitFor({ timeout: 10_000 });
+    await page.getByRole('tab', { name: 'Metrics' }).click();
+    // 4 frames × 1920 samples each side.
+    expect(await page.getByRole('row', { name: /Length A \/ B/ }).textContent()).toContain('7680 / 7680');
+    await page.screenshot({ path: `${SHOTS}/ui-import-traces-wavs-1280.png` });
+  }, 60_000);
+
+  it('exports the imported traces as `parity compare-trace --out` writes them: step table, Reproduce and gate lines', async () => {
+    const dir = await exportShown();
+    expect(dir.startsWith(join(dataDir, 'exports'))).toBe(true);
+    expect(readdirSync(dir).sort()).toEqual(['a.jsonl', 'a.wav', 'b.jsonl', 'b.wav', 'diff.wav', 'report.json', 'report.md']);
+    const md = readFileSync(join(dir, 'report.md'), 'utf8');
+    expect(md).toContain('- A: run-a.jsonl (hand, 4 steps)\n');
+    expect(md).toContain('### Steps around the first divergence');
+    // The page gives file names, not paths; the studio searches ±100 ms for the lag (the CLI default is 50).
+    expect(md).toContain('```sh\nnpx parity compare-trace run-a.jsonl run-b.jsonl --wav-a run-a.wav --wav-b run-b.wav --max-lag-ms 100\n```\n');
+    expect(md).toContain(`\`\`\`sh\nnpx parity gate ${dir}\n\`\`\`\n`);
+    expect(problems).toEqual([]);
+  }, 30_000);
+});
