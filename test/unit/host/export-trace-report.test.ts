@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createDirectClient } from '../../../electron/common/api/create-client.js';
 import type { StudioApi } from '../../../electron/common/api/studio-api.js';
+import type { TraceComparisonReport } from '../../../electron/common/report/comparison-report.js';
 import { stringifyReport } from '../../../electron/common/report/json-number.js';
+import { compareTraceCommand } from '../../../electron/common/report/trace-comparison-view.js';
 import { encodeWav } from '../../../electron/common/wav/encode-wav.js';
 import { checkFixture, EngineCache } from '../../../electron/engine/comparison/check-fixture.js';
 import { exportFixture } from '../../../electron/host/export-fixture.js';
@@ -142,5 +144,11 @@ describe('an exported trace import writes the report.md of `parity compare-trace
     const check = await checkFixture(out, engines);
     expect(check.problems).toEqual([]);
     expect(check.ok).toBe(true);
+    // Tolerances other than DEFAULT_TOLERANCES (1e-3, 0, 1e-4) become the CLI's flags in the command.
+    const tolerances = { logitAbs: 0.01, logitRel: 0.001, audioAbs: 1e-4, codes: 'exact' as const };
+    const traced = report as unknown as TraceComparisonReport;
+    expect(compareTraceCommand({ ...traced, divergence: { ...traced.divergence, tolerances } })).toBe(
+      `npx parity compare-trace '${f.traceA}' ${f.traceB} --logit-tol 0.01 --logit-rel-tol 0.001`,
+    );
   }, 60_000);
 });
