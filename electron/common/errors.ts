@@ -4,16 +4,27 @@
  */
 export type ParityErrorKind = 'input' | 'wav' | 'bundle' | 'profile' | 'trace' | 'engine' | 'cancelled' | 'internal';
 
+/**
+ * A machine-readable cause for the few refusals a client acts on, so it never matches message text
+ * (which is written for people and may change). `exists`: the target is already there and is replaced
+ * only when the caller allows it (an export folder; the studio then asks before replacing).
+ */
+export const ERROR_REASONS = ['exists'] as const;
+export type ParityErrorReason = (typeof ERROR_REASONS)[number];
+
 export class ParityError extends Error {
   readonly kind: ParityErrorKind;
   /** Where the problem is: a file path, a tensor name, a profile string, a line number. */
   readonly where?: string;
+  /** Set only where a client acts on the cause (see ERROR_REASONS); most errors have none. */
+  readonly reason?: ParityErrorReason;
 
-  constructor(kind: ParityErrorKind, message: string, where?: string) {
+  constructor(kind: ParityErrorKind, message: string, where?: string, reason?: ParityErrorReason) {
     super(message);
     this.name = 'ParityError';
     this.kind = kind;
     this.where = where;
+    if (reason !== undefined) this.reason = reason;
   }
 
   /** 2 for anything the user can fix (bad input or usage); 1 is reserved for a failed gate. */
@@ -23,8 +34,8 @@ export class ParityError extends Error {
 }
 
 export class InputError extends ParityError {
-  constructor(message: string, where?: string) {
-    super('input', message, where);
+  constructor(message: string, where?: string, reason?: ParityErrorReason) {
+    super('input', message, where, reason);
     this.name = 'InputError';
   }
 }
@@ -61,10 +72,13 @@ export interface ErrorPayload {
   kind: ParityErrorKind;
   message: string;
   where?: string;
+  reason?: ParityErrorReason;
 }
 
 export function toErrorPayload(error: unknown): ErrorPayload {
-  if (error instanceof ParityError) return { kind: error.kind, message: error.message, where: error.where };
+  if (error instanceof ParityError) {
+    return { kind: error.kind, message: error.message, where: error.where, ...(error.reason !== undefined ? { reason: error.reason } : {}) };
+  }
   const message = error instanceof Error ? error.message : String(error);
   return { kind: 'internal', message };
 }

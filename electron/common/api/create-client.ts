@@ -1,4 +1,4 @@
-import { ParityError, type ParityErrorKind } from '../errors.js';
+import { ParityError, type ParityErrorKind, type ParityErrorReason } from '../errors.js';
 import type { Disposer } from './event-emitter.js';
 import type { StudioEvents } from './events.js';
 import { studioEventSchemas } from './events.js';
@@ -6,7 +6,7 @@ import { METHOD_NAMES, studioMethods, type MethodName } from './methods.js';
 import type { StudioApi, StudioHandlers } from './studio-api.js';
 
 /** A reply as every transport carries it: errors travel as data, so their kind survives the crossing. */
-export type Envelope = { ok: true; value: unknown } | { ok: false; error: { kind: ParityErrorKind; message: string; where?: string } };
+export type Envelope = { ok: true; value: unknown } | { ok: false; error: { kind: ParityErrorKind; message: string; where?: string; reason?: ParityErrorReason } };
 
 export interface ClientChannel {
   call(method: MethodName, request: unknown): Promise<Envelope>;
@@ -16,14 +16,14 @@ export interface ClientChannel {
 /**
  * Builds a StudioApi over any channel (after VS Code's `ProxyChannel.toService`): every result is parsed
  * with the method's response schema, every event with its tuple schema; a failed call throws a
- * ParityError with the host's kind and message.
+ * ParityError with the host's kind, message, where and reason.
  */
 export function createClient(channel: ClientChannel): StudioApi {
   const api: Record<string, unknown> = {};
   for (const name of METHOD_NAMES) {
     api[name] = async (request: unknown = {}) => {
       const reply = await channel.call(name, request);
-      if (!reply.ok) throw new ParityError(reply.error.kind, reply.error.message, reply.error.where);
+      if (!reply.ok) throw new ParityError(reply.error.kind, reply.error.message, reply.error.where, reply.error.reason);
       return studioMethods[name].response.parse(reply.value);
     };
   }
@@ -68,11 +68,11 @@ export async function dispatch(host: StudioHandlers, method: unknown, request: u
     const call = host[method as MethodName] as (r: unknown) => Promise<unknown>;
     return { ok: true, value: await call.call(host, parsed.data) };
   } catch (error) {
-    if (error instanceof ParityError) return fail(error.kind, error.message, error.where);
+    if (error instanceof ParityError) return fail(error.kind, error.message, error.where, error.reason);
     return fail('internal', error instanceof Error ? error.message : String(error));
   }
 }
 
-function fail(kind: ParityErrorKind, message: string, where?: string): Envelope {
-  return { ok: false, error: where === undefined ? { kind, message } : { kind, message, where } };
+function fail(kind: ParityErrorKind, message: string, where?: string, reason?: ParityErrorReason): Envelope {
+  return { ok: false, error: { kind, message, ...(where !== undefined ? { where } : {}), ...(reason !== undefined ? { reason } : {}) } };
 }

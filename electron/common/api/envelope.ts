@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ParityError, type ParityErrorKind } from '../errors.js';
+import { ERROR_REASONS, ParityError, type ParityErrorKind } from '../errors.js';
 import type { Envelope } from './create-client.js';
 
 const ERROR_KINDS = ['input', 'wav', 'bundle', 'profile', 'trace', 'engine', 'cancelled', 'internal'] as const satisfies readonly ParityErrorKind[];
@@ -9,7 +9,10 @@ const _everyKind: Exclude<ParityErrorKind, (typeof ERROR_KINDS)[number]> extends
 /** The Envelope as it arrives from another process: checked before any transport hands it on. */
 export const EnvelopeSchema: z.ZodType<Envelope> = z.union([
   z.object({ ok: z.literal(true), value: z.unknown() }),
-  z.object({ ok: z.literal(false), error: z.object({ kind: z.enum(ERROR_KINDS), message: z.string(), where: z.string().optional() }) }),
+  z.object({
+    ok: z.literal(false),
+    error: z.object({ kind: z.enum(ERROR_KINDS), message: z.string(), where: z.string().optional(), reason: z.enum(ERROR_REASONS).optional() }),
+  }),
 ]);
 
 /**

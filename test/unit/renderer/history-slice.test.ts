@@ -9,15 +9,18 @@ import { createStudioStore, silentPlayer } from '../../../renderer/src/store/stu
 const ID = '20250101-000000-abcdef';
 const result = { historyId: ID, report: { verdict: 'diverged', metrics: {} } };
 
-/** A StudioApi double whose export refuses an existing folder, as the host does. */
-function fakeStudio() {
+/**
+ * A StudioApi double whose export refuses an existing folder as the host does: an InputError with
+ * reason 'exists' (its text is for people and is not what the renderer reads). `refusal` replaces it.
+ */
+function fakeStudio(refusal = (dir: string) => new InputError(`${dir} is already there; choose Replace to replace it`, dir, 'exists')) {
   const existing = new Set<string>();
   const calls: string[] = [];
   const studio = {
     exportLocation: async () => ({ dir: `/data/exports/${ID}` }),
     exportFixture: async ({ dir, overwrite }: { dir: string; overwrite: boolean }) => {
       calls.push(`export ${dir} ${overwrite}`);
-      if (existing.has(dir) && !overwrite) throw new InputError(`${dir} already exists; pass --force to replace it`, dir);
+      if (existing.has(dir) && !overwrite) throw refusal(dir);
       existing.add(dir);
       return { dir, files: ['a.wav', 'b.wav', 'diff.wav', 'report.json'] };
     },
@@ -25,6 +28,7 @@ function fakeStudio() {
       if (b.name.endsWith('.txt')) throw new WavError(b.name, 'not a WAV file: starts with "this", expected "RIFF"');
       return result;
     },
+    openHistory: async ({ id }: { id: string }) => ({ ...result, historyId: id }),
     listHistory: async () => ({ entries: [] }),
   } as unknown as StudioApi;
   return { studio, calls };
@@ -45,6 +49,17 @@ describe('history slice: export and import (no React)', () => {
     await store.getState().exportCurrent(true);
     expect(f.calls).toEqual([`export /data/exports/${ID} false`, `export /data/exports/${ID} false`, `export /data/exports/${ID} true`]);
     expect(historySelectors.pendingOverwrite(store.getState())).toBeUndefined();
+  });
+
+  it('asks before replacing on the error’s reason, not its text: an "already exists" without the reason is a plain failure', async () => {
+    // The host's wording before this change: matching it is what the renderer must no longer do.
+    const f = fakeStudio((dir) => new InputError(`${dir} already exists; choose Replace to replace it`, dir));
+    const store = createStudioStore(f.studio);
+    store.getState().showComparison(result as never);
+    await store.getState().exportCurrent();
+    await store.getState().exportCurrent();
+    expect(historySelectors.pendingOverwrite(store.getState())).toBeUndefined();
+    expect(noticesSelectors.notices(store.getState()).map((n) => n.message)).toEqual([`Export failed: /data/exports/${ID} already exists; choose Replace to replace it`]);
   });
 
   it('the desktop shell chooses the folder (save dialog); a cancelled dialog exports nothing', async () => {
@@ -75,5 +90,22 @@ describe('history slice: export and import (no React)', () => {
     expect(noticesSelectors.notices(store.getState())).toEqual([]);
     await store.getState().importFiles([{ name: 'only.wav', bytes }]);
     expect(noticesSelectors.notices(store.getState())[0].message).toContain('only.wav');
+  });
+
+  it('the imported files are let go when another entry is shown; reopening the import itself keeps them', async () => {
+    const f = fakeStudio();
+    const store = createStudioStore(f.studio);
+    await store.getState().importFiles([
+      { name: 'a.wav', bytes },
+      { name: 'b.wav', bytes },
+    ]);
+    expect(store.getState().lastImport?.historyId).toBe(ID);
+    await store.getState().openHistory(ID);
+    expect(historySelectors.canSwap(store.getState())).toBe(true);
+    await store.getState().openHistory('20250101-000001-bbbbbb');
+    expect(store.getState().lastImport).toBeUndefined();
+    // Back to the import: its files are gone, so Swap A/B is no longer offered.
+    await store.getState().openHistory(ID);
+    expect(historySelectors.canSwap(store.getState())).toBe(false);
   });
 });

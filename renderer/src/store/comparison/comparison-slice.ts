@@ -22,7 +22,7 @@ export const createComparisonSlice =
       const sampleRate = a?.sampleRate ?? b?.sampleRate;
       if (sampleRate) player.load({ sampleRate, a: a?.samples, b: b?.samples, d: audioSelectors.diffOf(result) });
       player.setLoop(null);
-      set({
+      set((s) => ({
         comparison: result,
         position: 0,
         playing: false,
@@ -33,6 +33,9 @@ export const createComparisonSlice =
         abx: undefined,
         lastExport: undefined,
         pendingOverwrite: undefined,
-      });
+        // The imported files (both takes' bytes, possibly hundreds of MB) are kept only while their
+        // comparison is on screen, for Swap A/B; another entry lets them go.
+        lastImport: s.lastImport?.historyId === result.historyId ? s.lastImport : undefined,
+      }));
     },
   });

@@ -2,6 +2,7 @@ import type { StateCreator } from 'zustand/vanilla';
 import type { ExportedFixture, HistoryEntry } from '../../../../electron/common/api/history.js';
 import type { StudioApi } from '../../../../electron/common/api/studio-api.js';
 import type { StudioShell } from '../../../../electron/common/api/studio-shell.js';
+import { ParityError } from '../../../../electron/common/errors.js';
 import type { StudioState } from '../studio-store.js';
 import { userErrorText } from '../../lib/user-error.js';
 import { classifyImport, swapPlan, type ImportPlan, type PickedFile } from './classify-import.js';
@@ -14,7 +15,10 @@ export interface HistorySlice {
   lastExport?: ExportedFixture;
   /** An export refused because the folder exists: the user is asked before replacing it. */
   pendingOverwrite?: { dir: string };
-  /** The files of the last import, kept in memory so "Swap A/B" can send them again in the other order. */
+  /**
+   * The files of the last import, kept in memory so "Swap A/B" can send them again in the other order;
+   * dropped when another entry is shown (`showComparison`).
+   */
   lastImport?: { historyId: string; plan: OkPlan };
   loadHistory(): Promise<void>;
   openHistory(id: string): Promise<void>;
@@ -26,7 +30,6 @@ export interface HistorySlice {
   cancelOverwrite(): void;
 }
 
-const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 const IMPORT_HINT = 'Choose two WAV files (PCM 8–32 bit or float), two tts-parity-trace/1 files, or both traces with their WAVs.';
 
 export const createHistorySlice =
@@ -100,7 +103,7 @@ export const createHistorySlice =
           try {
             set({ lastExport: await studio.exportFixture({ id, dir, overwrite }), pendingOverwrite: undefined });
           } catch (error) {
-            if (!overwrite && /already exists/.test(message(error))) {
+            if (!overwrite && error instanceof ParityError && error.reason === 'exists') {
               set({ pendingOverwrite: { dir } });
               return;
             }
