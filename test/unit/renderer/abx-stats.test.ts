@@ -1,7 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import { abxTake, binomialPGuess, binomialTail, pGuessText } from '../../../renderer/src/lib/abx-stats.js';
 
+// P(≥k of 5) under guessing = Σ_{j≥k} C(5,j)/32 with C(5,j) = 1 5 10 10 5 1 (Pascal's triangle), by hand:
+// k = 0: 32/32, 1: 31/32, 2: 26/32 = 13/16, 3: 16/32 = 1/2, 4: 6/32 = 3/16, 5: 1/32. Literals, not recomputed here.
+const TAIL_OF_5: { num: bigint; den: bigint; text: string }[] = [
+  { num: 1n, den: 1n, text: '= 1' },
+  { num: 31n, den: 32n, text: '= 31/32 = 0.96875' },
+  { num: 13n, den: 16n, text: '= 13/16 = 0.8125' },
+  { num: 1n, den: 2n, text: '= 1/2 = 0.5' },
+  { num: 3n, den: 16n, text: '= 3/16 = 0.1875' },
+  { num: 1n, den: 32n, text: '= 1/32 = 0.03125' },
+];
+
 describe('ABX statistics (pure)', () => {
+  it('n = 5: every k of 5 gives the hand-computed tail, its exact decimal and text', () => {
+    TAIL_OF_5.forEach(({ num, den, text }, k) => {
+      expect(binomialTail(k, 5), `k = ${k}`).toEqual({ num, den });
+      // The fractions are dyadic, so the double is exact: no tolerance.
+      expect(binomialPGuess(k, 5), `k = ${k}`).toBe(Number(num) / Number(den));
+      expect(pGuessText(k, 5), `k = ${k}`).toBe(text);
+    });
+  });
+
   it('one-sided binomial p = Σ_{k≥c} C(n,k)/2^n, checked against exact fractions', () => {
     // n = 5: C(5,k) = 1 5 10 10 5 1, total 32.
     expect(binomialPGuess(5, 5)).toBeCloseTo(1 / 32, 12);
@@ -47,7 +67,7 @@ describe('ABX statistics (pure)', () => {
     expect(pGuessText(2000, 2000)).toBe('≈ 8.710e-603');
   });
 
-  it('stays finite for long sessions (log-space binomial coefficients)', () => {
+  it('stays finite for long sessions (exact BigInt coefficients, the sum rounded to a double once)', () => {
     const p = binomialPGuess(550, 1000);
     // Normal approximation: z = (549.5 − 500) / √250 = 3.13 → p ≈ 8.7e-4; the exact tail is close to it.
     expect(p).toBeGreaterThan(5e-4);

@@ -96,7 +96,8 @@ describe('playback slice and selectors (no React, player double)', () => {
     store.getState().answerAbx(x1 === 'A' ? 'B' : 'A');
     expect(abxSelectors.trials(store.getState())).toBe(2);
     expect(abxSelectors.correct(store.getState())).toBe(1);
-    expect(abxSelectors.pGuess(store.getState())).toBeCloseTo(3 / 4, 12); // P(X ≥ 1 | n = 2)
+    // P(X ≥ 1 | n = 2) = (C(2,1) + C(2,2)) / 2^2 = 3/4 = 0.75 exactly.
+    expect(abxSelectors.pText(store.getState())).toBe('= 3/4 = 0.75');
     // After an answer the gains follow the next trial's X.
     expect(f.gains()[store.getState().abx!.currentX]).toBe(1);
     await store.getState().saveAbx();

@@ -2,6 +2,7 @@ import type { StateCreator } from 'zustand/vanilla';
 import type { AbxTrial } from '../../../../electron/common/api/abx.js';
 import type { StudioApi } from '../../../../electron/common/api/studio-api.js';
 import { abxTake, binomialPGuess, pGuessText, randomSeed } from '../../lib/abx-stats.js';
+import { userErrorText } from '../../lib/user-error.js';
 import type { StudioState } from '../studio-store.js';
 
 export interface AbxState {
@@ -45,7 +46,7 @@ export const createAbxSlice =
         await studio.saveAbx({ id: comparison.historyId, session });
         set((s) => ({ abx: s.abx && { ...s.abx, saved: true } }));
       } catch (error) {
-        get().notify('error', `Could not save the ABX result: ${(error as Error).message}`, 'Try again; the trials are kept on screen.');
+        get().notify('error', `Could not save the ABX result: ${userErrorText(error)}`, 'Try again; the trials are kept on screen.');
       }
     },
   });
@@ -54,7 +55,6 @@ export const abxSelectors = {
   active: (s: StudioState) => s.abx !== undefined,
   trials: (s: StudioState) => s.abx?.trials.length ?? 0,
   correct: (s: StudioState) => s.abx?.trials.filter((t) => t.x === t.answer).length ?? 0,
-  pGuess: (s: StudioState) => (s.abx ? binomialPGuess(abxSelectors.correct(s), s.abx.trials.length) : 1),
   /** p(guessing) exactly, e.g. "31/32 = 0.96875" for 1 of 5. */
   pText: (s: StudioState) => pGuessText(abxSelectors.correct(s), abxSelectors.trials(s)),
   saved: (s: StudioState) => s.abx?.saved ?? false,

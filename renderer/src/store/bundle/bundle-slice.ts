@@ -1,6 +1,7 @@
 import type { StateCreator } from 'zustand/vanilla';
 import type { BundleInfo } from '../../../../electron/common/api/bundle-info.js';
 import type { StudioApi } from '../../../../electron/common/api/studio-api.js';
+import { userErrorText } from '../../lib/user-error.js';
 import type { StudioState } from '../studio-store.js';
 
 export interface BundleSlice {
@@ -18,8 +19,9 @@ export const createBundleSlice =
       try {
         set({ bundle: await studio.bundleInfo(), bundleError: undefined });
       } catch (error) {
-        set({ bundleError: (error as Error).message });
-        get().notify('error', `The model bundle could not be opened: ${(error as Error).message}`, 'Check the bundle folder given to the studio (or rebuild the demo bundle), then restart it.', { sticky: true });
+        const text = userErrorText(error);
+        set({ bundleError: text });
+        get().notify('error', `The model bundle could not be opened: ${text}`, 'Check the bundle folder given to the studio (or rebuild the demo bundle), then restart it.', { sticky: true });
       }
     },
   });

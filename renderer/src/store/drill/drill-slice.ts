@@ -4,6 +4,7 @@ import type { StudioApi } from '../../../../electron/common/api/studio-api.js';
 import { ParityError } from '../../../../electron/common/errors.js';
 import type { DrillReport } from '../../../../electron/common/report/drill.js';
 import { drillLines } from '../../../../electron/common/report/drill-lines.js';
+import { userErrorText } from '../../lib/user-error.js';
 import { memoByRef } from '../memo.js';
 import type { StudioState } from '../studio-store.js';
 
@@ -58,7 +59,7 @@ export const createDrillSlice =
           patch(historyId, { status: 'done', report, progress: undefined });
         } catch (error) {
           const cancelled = error instanceof ParityError && error.kind === 'cancelled';
-          patch(historyId, cancelled ? { status: 'cancelled', progress: undefined } : { status: 'failed', progress: undefined, error: (error as Error).message });
+          patch(historyId, cancelled ? { status: 'cancelled', progress: undefined } : { status: 'failed', progress: undefined, error: userErrorText(error) });
         } finally {
           off();
         }
