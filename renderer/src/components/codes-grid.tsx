@@ -6,26 +6,30 @@ import { colors, useColorScheme } from './theme.js';
 
 const codebookNote = (q: number) => (q === 1 ? '0 is the talker’s code' : `0 is the talker’s code, ${q === 2 ? '1' : `1–${q - 1}`} the code predictor’s`);
 
-/** The panel's width in px, following resizes. */
-function useWidth(ref: React.RefObject<HTMLElement | null>): number {
+/**
+ * The width in px of the element given to the returned callback ref, following resizes. A callback ref,
+ * not a RefObject: the box is absent while a comparison has no codes and appears when one has, and the
+ * observer must move to whichever element is mounted now (a RefObject never changes, so an effect on it
+ * runs once and would miss a box that appears later, or keep watching one that was removed).
+ */
+function useWidth(): [number, (el: HTMLDivElement | null) => void] {
+  const [el, setEl] = useState<HTMLDivElement | null>(null);
   const [width, setWidth] = useState(0);
   useEffect(() => {
-    const el = ref.current;
     if (!el) return;
     setWidth(el.clientWidth);
     const observer = new ResizeObserver(() => setWidth(el.clientWidth));
     observer.observe(el);
     return () => observer.disconnect();
-  }, [ref]);
-  return width;
+  }, [el]);
+  return [width, setEl];
 }
 
 /** Frames (columns, from 1) × codebooks (rows, 0..Q−1); a differing cell is drawn in the marker colour, hover shows both codes. */
 export function CodesGrid() {
   const codes = useStudio(comparisonSelectors.codes);
   const ref = useRef<HTMLCanvasElement>(null);
-  const box = useRef<HTMLDivElement>(null);
-  const width = useWidth(box);
+  const [width, box] = useWidth();
   const [hover, setHover] = useState<string>('');
   const scheme = useColorScheme();
   const layout = codes && width > 0 ? codesLayout(width, codes.frames, codes.q) : undefined;
