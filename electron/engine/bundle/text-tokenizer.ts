@@ -33,7 +33,13 @@ function byteTokenizer(text: Extract<TextSection, { tokenizer: 'byte' }>): TextT
 interface HfTokenizer {
   encode(text: string, options: { add_special_tokens: boolean }): { ids: (number | undefined)[]; tokens: (string | undefined)[] };
   /** Vocabulary and added tokens, token -> id (get_vocab walks the id array, holes included). */
-  model: { tokens_to_ids: Map<string, number> };
+  model: HfModel;
+}
+/** The model turns pre-tokenized pieces into vocabulary tokens; `unk_token` is null/undefined when it has none. */
+interface HfModel {
+  tokens_to_ids: Map<string, number>;
+  unk_token?: string | null;
+  encode(pieces: string[]): (string | undefined)[];
 }
 const HfTokenizerClass = Tokenizer as new (tokenizerJson: object, tokenizerConfig: object) => HfTokenizer;
 
@@ -68,6 +74,32 @@ function templateMismatches(processor: PostProcessor | null | undefined, vocab: 
     });
   }
   return found;
+}
+
+/** Not a vocabulary entry (it holds NULs), so it never has an id. */
+const NO_ID_MARK = '\u0000no id\u0000';
+
+/**
+ * Makes the model refuse a pre-tokenized piece it cannot cover. Without an unk_token the library's BPE
+ * drops such a piece silently (WordPiece leaves undefined, Unigram an out-of-vocabulary character), and
+ * its encodings carry no offsets to notice the gap afterwards. So the model's own encode is wrapped:
+ * each piece alone (every model encodes pieces independently, so the ids are unchanged), with a mark
+ * standing in for the missing unk_token, and any token without an id names its piece.
+ */
+function refusePiecesWithoutId(model: HfModel, file: string): void {
+  const encodePieces = model.encode.bind(model);
+  const unk = model.unk_token;
+  if (unk == null) model.unk_token = NO_ID_MARK;
+  const why = unk == null ? 'the tokenizer has no unk_token' : `its unk_token "${unk}" is not in the vocabulary either`;
+  model.encode = (pieces) =>
+    pieces.flatMap((piece) => {
+      const tokens = encodePieces([piece]);
+      const missing = tokens.findIndex((t) => t === undefined || !model.tokens_to_ids.has(t));
+      if (missing < 0 && (tokens.length > 0 || piece.length === 0)) return tokens as string[];
+      const part = tokens[missing];
+      const what = part === undefined || part === NO_ID_MARK || part === unk || part === piece ? '' : ` (its part "${part}")`;
+      throw new InputError(`text: the piece "${piece}"${what} has no id in ${file} (not in its vocabulary, and ${why})`, 'text');
+    });
 }
 
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -111,6 +143,7 @@ export async function loadTextTokenizer(dir: string, m: BundleManifest, manifest
     return fail(`@huggingface/tokenizers refuses this tokenizer.json: ${errorText(error)}`);
   }
   const vocab = lib.model.tokens_to_ids;
+  refusePiecesWithoutId(lib.model, text.file);
   if (vocab.size === 0) fail('the tokenizer has an empty vocabulary');
   const rows = m.embed.codecRowOffset;
   let top: [string, number] = ['', -1];

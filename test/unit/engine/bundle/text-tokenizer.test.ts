@@ -77,12 +77,30 @@ describe('tokenizer.json text (ids derived by hand in tokenizer-fixtures.ts)', (
   });
 
   it('text the tokenizer cannot map is an InputError, not a NaN id', async () => {
-    // No unk_token: BPE drops unknown characters (as the Rust library does), so "zz" has no tokens.
+    // A tokenizer that gives no ids at all (e.g. a normalizer removing every character) is refused by tokenizeText.
     const { m, tok } = await open(bpeTokenizerJson({ unk: null }));
-    expect(inputError(() => tokenizeText('zz', m, tok)).message).toMatch(/text: the bundle's tokenizer \(tokenizer\.json: .*\) gives no tokens for it/);
-    // WordPiece without unk_token leaves a hole in the ids.
+    expect(inputError(() => tokenizeText('!', m, { ...tok, encode: () => [] })).message).toMatch(/text: the bundle's tokenizer \(tokenizer\.json: .*\) gives no tokens for it/);
+    // WordPiece without unk_token would leave a hole in the ids: the piece is named instead.
     const wp = await open({ ...bpeTokenizerJson(), model: { type: 'WordPiece', vocab: { a: 0, b: 1 }, continuing_subword_prefix: '##', max_input_chars_per_word: 100 } });
-    expect(inputError(() => tokenizeText('a zz b', wp.m, wp.tok)).message).toMatch(/^text: token 2 has no id in tok\d+\.json \(not in its vocabulary, and the tokenizer has no unk_token\)$/);
+    expect(inputError(() => tokenizeText('a zz b', wp.m, wp.tok)).message).toMatch(/^text: the piece "zz" has no id in tok\d+\.json \(not in its vocabulary, and the tokenizer has no unk_token\)$/);
+  });
+
+  it('a piece BPE would drop without unk_token is an InputError naming it, not silently left out', async () => {
+    // Whitespace pre-tokenizer: "hello xyz" -> pieces "hello", "xyz"; x, y, z are not in BPE_VOCAB,
+    // and with unk: null the library's BPE would return [11] for the whole text.
+    const { m, tok } = await open(bpeTokenizerJson({ unk: null }));
+    const message = /^text: the piece "xyz" has no id in tok\d+\.json \(not in its vocabulary, and the tokenizer has no unk_token\)$/;
+    expect(inputError(() => tokenizeText('hello xyz', m, tok)).message).toMatch(message);
+    // A piece only partly covered ("held" is, "hez" is not: z has no id) is refused too.
+    expect(inputError(() => tok.encode('held hez')).message).toMatch(/^text: the piece "hez" has no id/);
+    expect(inputError(() => tok.encode('zz')).message).toMatch(/^text: the piece "zz" has no id/);
+    // Covered text keeps the ids derived in tokenizer-fixtures.ts.
+    expect(tok.encode('hello world!')).toEqual([11, 5, 4, 6, 3, 7, 12]);
+  });
+
+  it('an unk_token that is not in the vocabulary is named as the reason', async () => {
+    const { tok } = await open(bpeTokenizerJson({ unk: '<unk>' }));
+    expect(inputError(() => tok.encode('held z')).message).toMatch(/^text: the piece "z" has no id in tok\d+\.json \(not in its vocabulary, and its unk_token "<unk>" is not in the vocabulary either\)$/);
   });
 });
 
