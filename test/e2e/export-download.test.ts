@@ -55,12 +55,13 @@ describe('browser mode: download an exported fixture', () => {
     const field = page.getByLabel('Temperature');
     expect(await page.locator('label[for="field-temperature"]').innerText()).toBe('Temperature 0.05–10');
     await field.fill('50');
-    expect(await page.getByTestId('field-temperature-issue').textContent()).toBe('Temperature is at most 10; it will be set to 10.');
-    expect(await field.getAttribute('aria-invalid')).toBe('true');
+    // Each read after an input waits for React to re-render (poll), never reads once right after it.
+    await expect.poll(() => page.getByTestId('field-temperature-issue').textContent()).toBe('Temperature is at most 10; it will be set to 10.');
+    await expect.poll(() => field.getAttribute('aria-invalid')).toBe('true');
     await page.locator('fieldset.sampling').screenshot({ path: 'test-results/ui-temperature-bound.png' });
     await field.blur();
-    expect(await field.inputValue()).toBe('10');
-    expect(await page.getByTestId('field-temperature-issue').count()).toBe(0);
-    expect(await page.evaluate('window.__studio.store.getState().form.sampling.temperature')).toBe(10);
+    await expect.poll(() => field.inputValue()).toBe('10');
+    await expect.poll(() => page.getByTestId('field-temperature-issue').count()).toBe(0);
+    await expect.poll(() => page.evaluate('window.__studio.store.getState().form.sampling.temperature')).toBe(10);
   });
 });
