@@ -4,6 +4,7 @@ import { ComparisonReport, TraceComparisonReport, type ComparisonSide } from '..
 import { stringifyReport } from '../common/report/json-number.js';
 import { renderComparisonMarkdown } from '../common/report/comparison-markdown.js';
 import { reportMarkdown } from '../common/report/report-markdown.js';
+import { ParityReport } from '../common/report/report.js';
 import { traceComparisonView } from '../common/report/trace-comparison-view.js';
 import { readTrace } from '../common/trace/read-trace.js';
 import { writeTrace } from '../common/trace/write-trace.js';
@@ -54,8 +55,10 @@ export async function exportFixture(entry: ComparisonResult, dir: string, overwr
   } else {
     // Imported WAVs, or traces saved before the history kept them: nothing to re-run, so the report
     // is written as it was measured.
-    files['report.md'] = reportMarkdown(entry.report, dir);
-    files['report.json'] = stringifyReport(entry.report);
+    const measured = ParityReport.safeParse(entry.report);
+    if (!measured.success) throw new InputError(`history entry ${entry.historyId} has neither audio metrics nor its traces kept (imported before the history kept traces): import the traces again to export them`, 'historyId');
+    files['report.md'] = reportMarkdown(measured.data, dir);
+    files['report.json'] = stringifyReport(measured.data);
   }
   await writeFixtureFolder(dir, files, { force: overwrite, words: EXPORT_FOLDER });
   return { dir, files: Object.keys(files).sort() };

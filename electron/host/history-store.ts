@@ -6,7 +6,7 @@ import type { Audio, ComparisonResult, HistoryEntry } from '../common/api/index.
 import { AbxSession, HistoryEntry as HistoryEntrySchema, HistoryId } from '../common/api/index.js';
 import { InputError } from '../common/errors.js';
 import { DrillReport } from '../common/report/drill.js';
-import { ParityReport } from '../common/report/report.js';
+import { StoredReport } from '../common/report/comparison-report.js';
 import { stringifyReport } from '../common/report/json-number.js';
 import { decodeWav } from '../common/wav/decode-wav.js';
 import { encodeWav } from '../common/wav/encode-wav.js';
@@ -19,7 +19,7 @@ export interface NewHistoryItem {
   kind: HistoryEntry['kind'];
   title: string;
   text?: string;
-  report: ParityReport;
+  report: StoredReport;
   a?: Audio;
   b?: Audio;
   /** The imported `tts-parity-trace/1` texts (kind 'traces'), kept so an export can be re-checked by `parity gate`. */
@@ -92,7 +92,7 @@ export class HistoryStore {
 
   async open(id: string): Promise<ComparisonResult> {
     const dir = this.dirOf(id);
-    const report = ParityReport.parse(JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')));
+    const report = StoredReport.parse(JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')));
     const abx = await readOptional(join(dir, 'abx.json'), AbxSession);
     const drill = await readOptional(join(dir, 'drill.json'), DrillReport);
     return {

@@ -103,9 +103,19 @@ describe('studio UI in Chromium (browser mode): imports and fixture export', () 
     const md = readFileSync(join(dir, 'report.md'), 'utf8');
     expect(md).toContain('- A: run-a.jsonl (hand, 4 steps)\n');
     expect(md).toContain('### Steps around the first divergence');
-    // The page gives file names, not paths; the studio searches ±100 ms for the lag (the CLI default is 50).
-    expect(md).toContain('```sh\nnpx parity compare-trace run-a.jsonl run-b.jsonl --wav-a run-a.wav --wav-b run-b.wav --max-lag-ms 100\n```\n');
+    // The page gives file names, not paths; the studio searches the CLI's default ±50 ms, so no --max-lag-ms.
+    expect(md).toContain('```sh\nnpx parity compare-trace run-a.jsonl run-b.jsonl --wav-a run-a.wav --wav-b run-b.wav\n```\n');
     expect(md).toContain(`\`\`\`sh\nnpx parity gate ${dir}\n\`\`\`\n`);
+    expect(problems).toEqual([]);
+  }, 30_000);
+  it('imports two traces without their WAVs: the step localisation, and the audio said to be not compared', async () => {
+    const f = writeTraceImportFiles(join(dataDir, 'import-traces-only'));
+    await page.getByLabel('Open WAV or trace files').setInputFiles([f.traceA, f.traceB]);
+    await page.locator('li.current', { hasText: 'run-a.jsonl vs run-b.jsonl' }).waitFor({ timeout: 20_000 });
+    expect(await page.getByTestId('verdict').textContent()).toMatch(/^Diverged/);
+    expect(await page.getByTestId('divergence-summary').textContent()).toMatch(/^First divergence: step 3 \(talker-logits\)/);
+    expect(await page.getByTestId('notice').count()).toBe(0);
+    await page.screenshot({ path: `${SHOTS}/ui-import-traces-only-1280.png` });
     expect(problems).toEqual([]);
   }, 30_000);
 });

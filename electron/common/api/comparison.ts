@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { DEFAULT_MAX_LAG_MS } from '../analysis/compare.js';
 import { DrillReport } from '../report/drill.js';
-import { ParityReport } from '../report/report.js';
+import { StoredReport } from '../report/comparison-report.js';
 import { AbxSession } from './abx.js';
 import { Audio, FileInput, HistoryId, ProfileText, PromptText, Sampling, Seed } from './primitives.js';
 
@@ -13,10 +14,10 @@ export const CompareRequest = z.object({
 });
 export type CompareRequest = z.infer<typeof CompareRequest>;
 
-/** A finished comparison as kept in history: the report and both renderings. */
+/** A finished comparison as kept in history: the report (with or without audio metrics) and both renderings. */
 export const ComparisonResult = z.object({
   historyId: HistoryId,
-  report: ParityReport,
+  report: StoredReport,
   /** Absent when the comparison came from traces without audio. */
   a: Audio.optional(),
   b: Audio.optional(),
@@ -30,8 +31,8 @@ export type ComparisonResult = z.infer<typeof ComparisonResult>;
 export const ImportWavsRequest = z.object({
   a: FileInput,
   b: FileInput,
-  /** Largest lag searched when aligning B to A. */
-  maxLagMs: z.number().nonnegative().max(10_000).default(100),
+  /** Largest lag searched when aligning B to A (the CLI's default, so a studio import and compare-wav agree). */
+  maxLagMs: z.number().nonnegative().max(10_000).default(DEFAULT_MAX_LAG_MS),
 });
 export type ImportWavsRequest = z.infer<typeof ImportWavsRequest>;
 
@@ -45,6 +46,6 @@ export const ImportTracesRequest = z.object({
   wavA: FileInput.optional(),
   wavB: FileInput.optional(),
   /** Largest lag searched when aligning B's audio to A's. */
-  maxLagMs: z.number().nonnegative().max(10_000).default(100),
+  maxLagMs: z.number().nonnegative().max(10_000).default(DEFAULT_MAX_LAG_MS),
 });
 export type ImportTracesRequest = z.infer<typeof ImportTracesRequest>;

@@ -104,3 +104,10 @@ export const TraceComparisonReport = z
   })
   .loose();
 export type TraceComparisonReport = z.infer<typeof TraceComparisonReport>;
+
+/**
+ * What the history keeps and a ComparisonResult carries: a report with audio metrics (WAV pairs,
+ * profile comparisons, traces with their WAVs) or two traces' localisation without audio.
+ */
+export const StoredReport = z.union([ParityReport, TraceComparisonReport]);
+export type StoredReport = z.infer<typeof StoredReport>;

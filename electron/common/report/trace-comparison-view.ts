@@ -15,8 +15,8 @@ function sideLine(label: string, file: string, header: TraceComparisonReport['tr
 
 /**
  * `npx parity compare-trace A B [--wav-a WA --wav-b WB]` with the files as the report names them, and
- * the tolerance and lag-range flags whose recorded values are not the CLI's defaults (the studio
- * searches ±100 ms by default, the CLI ±50 ms), so the command measures what the report holds.
+ * the tolerance and lag-range flags whose recorded values are not the CLI's defaults (an import
+ * request may give another lag range), so the command measures what the report holds.
  */
 export function compareTraceCommand(report: TraceComparisonReport): string {
   const { a, b } = report.traces;

@@ -1,7 +1,8 @@
 import type { Audio, FileBytes, ImportTracesRequest } from '../../common/api/index.js';
 import { InputError } from '../../common/errors.js';
 import { compareTraces, type TraceSide } from '../../common/forensics/compare-traces.js';
-import type { AudioSource, ParityReport } from '../../common/report/report.js';
+import type { TraceComparisonReport } from '../../common/report/comparison-report.js';
+import type { AudioSource } from '../../common/report/report.js';
 import { readTrace } from '../../common/trace/read-trace.js';
 import { decodeWav } from '../../common/wav/decode-wav.js';
 import { downmixToMono } from '../../common/wav/downmix.js';
@@ -18,7 +19,7 @@ export interface CompareTraceTextsTask {
 }
 
 /** Two `tts-parity-trace/1` texts, with their WAVs if given, localised and reported as `parity compare-trace` does. */
-export async function compareTraceTexts(task: CompareTraceTextsTask): Promise<{ report: ParityReport; a?: Audio; b?: Audio }> {
+export async function compareTraceTexts(task: CompareTraceTextsTask): Promise<{ report: TraceComparisonReport; a?: Audio; b?: Audio }> {
   if ((task.wavA === undefined) !== (task.wavB === undefined)) {
     throw new InputError(`give both runs' WAVs with the traces, or neither (got only ${(task.wavA ?? task.wavB)!.name})`);
   }
@@ -29,7 +30,7 @@ export async function compareTraceTexts(task: CompareTraceTextsTask): Promise<{ 
   });
   const a = side(task.a, task.wavA);
   const b = side(task.b, task.wavB);
-  const report = (await compareTraces(a, b, { createdAt: task.createdAt, maxLagMs: task.maxLagMs })) as unknown as ParityReport;
+  const report = await compareTraces(a, b, { createdAt: task.createdAt, maxLagMs: task.maxLagMs });
   if (!a.audio || !b.audio) return { report };
   const audio = (s: { signal: Float32Array; source: AudioSource }): Audio => ({ sampleRate: s.source.sampleRate, samples: s.signal });
   return { report, a: audio(a.audio), b: audio(b.audio) };

@@ -40,8 +40,8 @@ describe('StudioHost history through the worker', () => {
 
     const result = await studio.importWavs({ a: { name: 'a.wav', bytes: tone(0.5) }, b: { path: pathB } });
     // B = A/2 exactly in float32, so the least-squares gain mapping B onto A is 2: 20·log10(2) = 6.0206 dB.
-    expect(result.report.metrics.gainDb).toBeCloseTo(6.0206, 3);
-    expect(result.report.metrics.bitIdentical).toBe(false);
+    expect(result.report.metrics?.gainDb).toBeCloseTo(6.0206, 3);
+    expect(result.report.metrics?.bitIdentical).toBe(false);
     expect(result.a?.samples.length).toBe(12000);
     expect(changed).toBe(1);
 
@@ -51,7 +51,7 @@ describe('StudioHost history through the worker', () => {
     expect(entries.map((e) => [e.id, e.kind, e.title])).toEqual([[result.historyId, 'wavs', 'a.wav vs b.wav']]);
     const reopened = await again.openHistory({ id: result.historyId });
     expect(Array.from(reopened.b!.samples)).toEqual(Array.from(result.b!.samples));
-    expect(reopened.report.metrics.gainDb).toBe(result.report.metrics.gainDb);
+    expect(reopened.report.metrics?.gainDb).toBe(result.report.metrics?.gainDb);
 
     const out = join(dataDir, 'fixture');
     await expect(again.exportFixture({ id: result.historyId, dir: out })).resolves.toEqual({ dir: out, files: ['a.wav', 'b.wav', 'diff.wav', 'report.json', 'report.md'] });
@@ -74,7 +74,7 @@ describe('StudioHost history through the worker', () => {
     });
     await expect(studio.importWavs({ a: { path: join(dataDir, 'missing.wav') }, b: { name: 'b.wav', bytes: tone(0.1) } })).rejects.toThrow(/missing\.wav: cannot read \(no such file or folder\)/);
     const ok = await studio.importWavs({ a: { name: 'a.wav', bytes: tone(0.1) }, b: { name: 'b.wav', bytes: tone(0.1) } });
-    expect(ok.report.metrics.bitIdentical).toBe(true);
+    expect(ok.report.metrics?.bitIdentical).toBe(true);
     expect(existsSync(join(dataDir, 'history', ok.historyId, 'report.json'))).toBe(true);
     await rm(dataDir, { recursive: true });
   });
@@ -92,12 +92,27 @@ describe('StudioHost history through the worker', () => {
     expect(report.kind).toBe('traces');
     expect(report.divergence.audioCompared).toBe(true);
     // B is A at half amplitude.
-    expect(report.metrics.bitIdentical).toBe(false);
+    expect(report.metrics?.bitIdentical).toBe(false);
     expect(report.sources).toMatchObject({ a: { path: 'a.wav', sampleRate: 24000 }, b: { path: 'b.wav' } });
     expect(result.a?.samples.length).toBe(12000);
     const reopened = await newHost().studio.openHistory({ id: result.historyId });
     expect(reopened.b?.samples.length).toBe(12000);
     expect(reopened.report).toMatchObject({ kind: 'traces', verdict: report.verdict });
+    await rm(dataDir, { recursive: true });
+  });
+  it('imports two traces without WAVs: the step localisation alone, no audio metrics, and it reopens', async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'studio-host-'));
+    const { studio } = newHost();
+    const header = '{"schema":"tts-parity-trace/1","engine":"hand","q":1,"frameRate":12.5,"sampleRate":24000}';
+    const step = (n: number, argmax: number) => `{"step":${n},"logits":{"mean":1,"std":2,"min":-5,"max":9,"argmax":${argmax},"top5":[{"id":${argmax},"logit":9}]},"codes":[${argmax}]}`;
+    const a = [header, step(1, 4), step(2, 4), step(3, 4)].join('\n') + '\n';
+    const b = [header, step(1, 4), step(2, 4), step(3, 5)].join('\n') + '\n';
+    const result = await studio.importTraces({ a: { name: 'a.jsonl', text: a }, b: { name: 'b.jsonl', text: b } });
+    expect(result.report).toMatchObject({ kind: 'traces', verdict: 'diverged', divergence: { firstStep: 3, audioCompared: false } });
+    expect(result.report.metrics).toBeUndefined();
+    expect(result.a).toBeUndefined();
+    const reopened = await newHost().studio.openHistory({ id: result.historyId });
+    expect(reopened.report).toMatchObject({ kind: 'traces', divergence: { firstStep: 3 } });
     await rm(dataDir, { recursive: true });
   });
 });
