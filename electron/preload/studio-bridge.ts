@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createClient, type Envelope } from '../common/api/create-client.js';
+import { createClient, type ClientChannel, type Envelope } from '../common/api/create-client.js';
 import { parseEnvelope } from '../common/api/envelope.js';
 import {
   SHELL_CHOOSE_EXPORT_DIR_CHANNEL,
@@ -24,12 +24,14 @@ export interface IpcRendererLike {
 }
 
 /**
- * `window.studio`: the StudioApi over Electron IPC. Replies are parsed twice, as Signal's preloads do:
- * the envelope here, the value by the method's response schema in `createClient`. The renderer never
- * sees ipcRenderer.
+ * `window.studioChannel`: StudioApi calls and events over Electron IPC, as envelopes checked here. The
+ * renderer builds the StudioApi on it (`createClient`, which parses each value with the method's
+ * response schema: two checks, as Signal's preloads do). Errors travel as envelope data, not as thrown
+ * errors, because the contextBridge copies a thrown error's message only: a ParityError's kind, where
+ * and reason would not reach the page. The renderer never sees ipcRenderer.
  */
-export function createIpcStudio(ipc: IpcRendererLike): StudioApi {
-  return createClient({
+export function createIpcChannel(ipc: IpcRendererLike): ClientChannel {
+  return {
     async call(method: MethodName, request: unknown): Promise<Envelope> {
       return parseEnvelope(await ipc.invoke(studioChannel(method), request), `IPC reply to ${method}`);
     },
@@ -40,7 +42,12 @@ export function createIpcStudio(ipc: IpcRendererLike): StudioApi {
       ipc.on(STUDIO_EVENT_CHANNEL, onEvent as (event: unknown, ...args: unknown[]) => void);
       return () => ipc.removeListener(STUDIO_EVENT_CHANNEL, onEvent as (event: unknown, ...args: unknown[]) => void);
     },
-  });
+  };
+}
+
+/** The StudioApi over Electron IPC in one context (tests, tools); the page builds it on `studioChannel`. */
+export function createIpcStudio(ipc: IpcRendererLike): StudioApi {
+  return createClient(createIpcChannel(ipc));
 }
 
 export function createStudioShell(ipc: IpcRendererLike): StudioShell {

@@ -20,20 +20,24 @@ vi.mock('electron', () => ({
 }));
 
 type Studio = import('../../../electron/common/api/studio-api.js').StudioApi;
+type Channel = import('../../../electron/common/api/create-client.js').ClientChannel;
 type Shell = import('../../../electron/preload/studio-bridge.js').StudioShell;
 
+let studio: Studio;
 beforeAll(async () => {
   await import('../../../electron/preload/preload.js');
+  // The page builds the StudioApi on the exposed channel (renderer/src/transport/ipc-transport.ts).
+  const { createClient } = await import('../../../electron/common/api/create-client.js');
+  studio = createClient(state.exposed.get('studioChannel') as Channel);
 });
 
 describe('preload (mocked electron)', () => {
-  it('exposes exactly window.studio and window.studioShell, never ipcRenderer', () => {
-    expect([...state.exposed.keys()].sort()).toEqual(['studio', 'studioShell']);
-    expect(Object.keys(state.exposed.get('studio') as object)).not.toContain('invoke');
+  it('exposes exactly window.studioChannel and window.studioShell, never ipcRenderer', () => {
+    expect([...state.exposed.keys()].sort()).toEqual(['studioChannel', 'studioShell']);
+    expect(Object.keys(state.exposed.get('studioChannel') as object).sort()).toEqual(['call', 'subscribe']);
   });
 
   it('calls studio:<method> and parses the reply with the response schema', async () => {
-    const studio = state.exposed.get('studio') as Studio;
     state.replies.set('studio:compare', { ok: true, value: { jobId: 'job-4' } });
     await expect(studio.compare({ text: 'hi', profileA: 'eager', profileB: 'graph' })).resolves.toEqual({ jobId: 'job-4' });
     expect(state.invoked.at(-1)).toEqual(['studio:compare', { text: 'hi', profileA: 'eager', profileB: 'graph' }]);
@@ -46,7 +50,6 @@ describe('preload (mocked electron)', () => {
   });
 
   it('delivers parsed events and drops malformed ones; on() returns its disposer', () => {
-    const studio = state.exposed.get('studio') as Studio;
     const seen: unknown[] = [];
     const off = studio.on('jobFinished', (jobId, outcome) => seen.push([jobId, outcome.state]));
     const emit = state.listeners.get('studio:event')!;
