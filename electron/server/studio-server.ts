@@ -5,6 +5,7 @@ import { DownloadId } from '../common/api/history.js';
 import type { StudioHandlers } from '../common/api/studio-api.js';
 import { InputError } from '../common/errors.js';
 import { withExportsFolderOnly } from './export-targets.js';
+import { withUploadedFilesOnly } from './file-inputs.js';
 import { FixtureDownloads, withFixtureDownloads } from './fixture-downloads.js';
 import { missingFile, streamFixtureZip, zipDisposition } from './fixture-zip.js';
 import { checkRequest, cookieName, isLoopbackHost, newToken, type GuardConfig } from './request-guard.js';
@@ -56,8 +57,9 @@ export async function startStudioServer(options: ServeOptions): Promise<RunningS
   const guard: GuardConfig = { token, port: 0, bindHost: host };
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   const downloads = new FixtureDownloads();
-  // The page names export folders: only inside the server's exports folder (export-targets.ts).
-  const studio = withFixtureDownloads(withExportsFolderOnly(options.studio), downloads);
+  // The page names export folders (only inside the server's exports folder: export-targets.ts) and sends
+  // imported files as bytes (never server paths: file-inputs.ts).
+  const studio = withFixtureDownloads(withExportsFolderOnly(withUploadedFilesOnly(options.studio)), downloads);
 
   const server = createServer((req, res) => void handleHttp(req, res, guard, options.staticDir, downloads));
   server.on('upgrade', (req, socket, head) => {

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -87,5 +87,24 @@ describe('browser mode: Export fixture writes only inside <data dir>/exports', (
     const chosen = join(root, 'chosen-in-a-dialog');
     await createDirectClient(host).exportFixture({ id, dir: chosen });
     expect(readdirSync(chosen)).toContain('report.json');
+  });
+});
+
+describe('browser mode: imports take the bytes the page sends, never a path on the server', () => {
+  it('refuses a server path in importWavs and importTraces, naming the field and the path; the desktop app may pass paths', async () => {
+    const onServer = join(root, 'on-server.wav');
+    writeFileSync(onServer, encodeWav([new Float32Array(4800).fill(0.1)], 24000, 'pcm16'));
+    const bytes = { name: 'b.wav', bytes: encodeWav([new Float32Array(4800).fill(0.2)], 24000, 'pcm16') };
+    const wavs = await browser.importWavs({ a: { path: onServer }, b: bytes }).catch((e: unknown) => e);
+    expect(wavs).toBeInstanceOf(ParityError);
+    expect((wavs as ParityError).message).toBe(
+      `a: "${onServer}" is a path on the server, which browser mode does not read (it would let the page read any file there); pick the file in the page, which sends its bytes`,
+    );
+    const trace = '{"schema":"tts-parity-trace/1","engine":"hand","q":1,"frameRate":12.5,"sampleRate":24000}\n';
+    const traces = await browser.importTraces({ a: { name: 'a.jsonl', text: trace }, b: { name: 'b.jsonl', text: trace }, wavA: bytes, wavB: { path: onServer } }).catch((e: unknown) => e);
+    expect((traces as ParityError).message).toMatch(/^wavB: ".*on-server\.wav" is a path on the server/);
+    // The desktop app calls the host directly (main/ipc.ts), with paths from a native dialog.
+    const desktop = await createDirectClient(host).importWavs({ a: { path: onServer }, b: bytes });
+    expect(desktop.report.metrics?.bitIdentical).toBe(false);
   });
 });
