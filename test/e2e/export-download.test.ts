@@ -47,6 +47,16 @@ describe('browser mode: download an exported fixture', () => {
     const entries = unzipSync(new Uint8Array(readFileSync((await download.path())!)));
     expect(Object.keys(entries).sort()).toEqual(['a.wav', 'b.wav', 'diff.wav', 'report.json', 'report.md']);
     for (const [name, bytes] of Object.entries(entries)) expect(sha256(bytes), name).toBe(sha256(readFileSync(join(dir, name))));
+    // Again: the host refuses the existing folder with reason "exists" (over the WebSocket), so the page
+    // asks instead of showing an error; Replace writes it again.
+    await page.getByRole('button', { name: 'Export fixture' }).click();
+    const question = page.getByRole('alertdialog');
+    await question.waitFor({ timeout: 20_000 });
+    expect(await question.locator('#overwrite-q').textContent()).toBe(`${dir} already exists. Replace it?`);
+    expect(await page.getByTestId('notice').count()).toBe(0);
+    await question.getByRole('button', { name: 'Replace' }).click();
+    await question.waitFor({ state: 'detached', timeout: 20_000 });
+    expect(await result.locator('code').textContent()).toBe(dir);
     expect(problems).toEqual([]);
   }, 60_000);
 
