@@ -1,8 +1,9 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { demoBundleFiles } from '../../electron/engine/demo/build-demo-bundle.js';
+import { SMALL } from '../unit/engine/bundle/small-bundle.js';
 import { runParity } from './run-parity.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'parity-build-demo-'));
@@ -37,5 +38,42 @@ describe('parity bundle build-demo --out', () => {
     expect(under.status).toBe(2);
     expect(readdirSync(work)).toEqual(['f']);
     expect(readFileSync(join(work, 'f'), 'utf8')).toBe('x');
+  });
+});
+
+describe('parity bundle build-demo --config', () => {
+  it('builds the demo architecture at the config\'s sizes, named and described as such; bundle check opens it', async () => {
+    const config = join(dir, 'small.json');
+    writeFileSync(config, JSON.stringify(SMALL, null, 2));
+    const out = join(dir, 'small');
+    const built = await runParity(['bundle', 'build-demo', '--config', config, '--out', out], { timeoutMs: 60_000 });
+    expect(built.status, built.stderr).toBe(0);
+    const manifest = JSON.parse(readFileSync(join(out, 'bundle.json'), 'utf8')) as { name: string; description: string; sampleRate: number; codebooks: number };
+    expect(manifest).toMatchObject({ name: 'demo-custom', sampleRate: 16000, codebooks: 4 });
+    expect(manifest.description).toMatch(/^Demo architecture, custom config \(16000 Hz, 50 frames\/s, 4 codebooks × 32 codes; .*\), seed 20240611: untrained/);
+    const check = await runParity(['bundle', 'check', out], { timeoutMs: 60_000 });
+    expect(check.status, check.stderr).toBe(0);
+    expect(check.stdout).toMatch(/^bundle demo-custom \(.*\) OK\n/);
+    expect(check.stdout).toContain('audio: 16000 Hz, 50 frames/s, 4 codebooks × 32 codes');
+  }, 120_000);
+
+  it('a bad config is one line naming the file and each bad field; bad JSON gives line and column; nothing is written', async () => {
+    const bad = join(dir, 'bad.json');
+    writeFileSync(bad, JSON.stringify({ ...SMALL, talker: { ...SMALL.talker, kvHeads: 0 }, hopLength: 'x' }));
+    const out = join(dir, 'not-written');
+    const fields = await runParity(['bundle', 'build-demo', '--config', bad, '--out', out]);
+    expect(fields.stderr).toBe(
+      `parity bundle build-demo: --config ${bad}: not a demo config (2 problems): hopLength: Invalid input: expected number, received string; talker.kvHeads: Too small: expected number to be >=1\n`,
+    );
+    expect(fields.status).toBe(2);
+    const broken = join(dir, 'broken.json');
+    // Line 3 is `  "frameRate": }`: the "}" is its 16th character.
+    writeFileSync(broken, '{\n  "sampleRate": 16000,\n  "frameRate": }\n');
+    const syntax = await runParity(['bundle', 'build-demo', '--config', broken, '--out', out]);
+    expect(syntax.stderr).toBe(`parity bundle build-demo: --config ${broken}: not valid JSON: Unexpected token '}' at line 3, column 16\n`);
+    expect(syntax.status).toBe(2);
+    const missing = await runParity(['bundle', 'build-demo', '--config', join(dir, 'absent.json'), '--out', out]);
+    expect(missing.stderr).toBe(`parity bundle build-demo: ${join(dir, 'absent.json')}: cannot read (no such file or folder)\n`);
+    expect(existsSync(out)).toBe(false);
   });
 });

@@ -1,6 +1,11 @@
 import type { Command } from '@commander-js/extra-typings';
 import { Engine } from '../../engine/engine.js';
+import { InputError } from '../../common/errors.js';
+import { jsonSyntaxMessage } from '../../engine/bundle/json-syntax.js';
+import { readFileChecked } from '../../engine/comparison/read-inputs.js';
 import { demoBundleFiles } from '../../engine/demo/build-demo-bundle.js';
+import { DEMO_SEED, type DemoConfig } from '../../engine/demo/demo-config.js';
+import { parseDemoConfig } from '../../engine/demo/demo-config-schema.js';
 import type { BundleInfo } from '../../engine/types.js';
 import { action } from '../fail.js';
 import { writeOutputFolder } from '../write-output.js';
@@ -27,6 +32,18 @@ function describe(info: BundleInfo): string {
   return lines.join('\n') + '\n';
 }
 
+/** `--config`'s DemoConfig, or one InputError line naming the file and what is wrong (line and column, or each bad field). */
+async function readDemoConfig(path: string): Promise<DemoConfig> {
+  const text = new TextDecoder().decode(await readFileChecked(path));
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new InputError(`--config ${path}: not valid JSON: ${jsonSyntaxMessage(text, error)}`, path);
+  }
+  return parseDemoConfig(json, `--config ${path}`);
+}
+
 export function registerBundle(program: Command): void {
   const bundle = program
     .command('bundle')
@@ -49,12 +66,14 @@ export function registerBundle(program: Command): void {
     );
   bundle
     .command('build-demo')
-    .description('write the demo bundle (fixed seed, byte-for-byte reproducible) into a new folder')
+    .description('write the demo bundle (fixed seed, byte-for-byte reproducible), or with --config the demo architecture at other sizes, into a new folder')
     .requiredOption('--out <dir>', 'folder to create (missing parent folders are created)')
     .option('--force', 'write into the folder even if it exists')
+    .option('--config <file.json>', 'build the demo architecture at other sizes: a DemoConfig JSON file (docs/bundle-format.md)')
     .action(
       action('bundle build-demo', async (options) => {
-        const files = demoBundleFiles();
+        const config = options.config === undefined ? undefined : await readDemoConfig(options.config);
+        const files = demoBundleFiles(DEMO_SEED, { config });
         await writeOutputFolder('--out', options.out, files, options);
         process.stdout.write(`wrote ${files.size} files to ${options.out}\n`);
       }),

@@ -4,6 +4,7 @@ import { join, resolve, sep } from 'node:path';
 import { BundleError } from '../../common/errors.js';
 import { fsReason } from '../../common/fs-reason.js';
 import { checkExportAgainstContract } from './check-tensors.js';
+import { jsonSyntaxMessage } from './json-syntax.js';
 import { BundleManifest, maxTextPositions, type NetworkExport } from './manifest.js';
 import { loadTextTokenizer, type TextTokenizer } from './text-tokenizer.js';
 import { codePredictorContract, embedContract, talkerContract, vocoderContract, type Contract } from './tensor-contract.js';
@@ -47,7 +48,7 @@ export async function loadBundle(dirArg: string): Promise<LoadedBundle> {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new BundleError(`${manifestPath}: not valid JSON: ${(error as Error).message}`, manifestPath);
+    throw new BundleError(`${manifestPath}: not valid JSON: ${jsonSyntaxMessage(text, error)}`, manifestPath);
   }
   const parsed = BundleManifest.safeParse(json);
   if (!parsed.success) {

@@ -3,6 +3,7 @@ import { join, resolve, sep } from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
 import type { TokenizerInfo } from '../../common/api/bundle-info.js';
 import { BundleError, InputError } from '../../common/errors.js';
+import { jsonSyntaxMessage } from './json-syntax.js';
 import type { BundleManifest, TextSection } from './manifest.js';
 
 export interface TextTokenizer {
@@ -124,10 +125,11 @@ export async function loadTextTokenizer(dir: string, m: BundleManifest, manifest
     return fail(`tokenizer.json named by bundle.json text.file cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
   }
   let json: unknown;
+  const jsonText = new TextDecoder().decode(bytes);
   try {
-    json = JSON.parse(new TextDecoder().decode(bytes));
+    json = JSON.parse(jsonText);
   } catch (error) {
-    return fail(`tokenizer.json is not valid JSON: ${errorText(error)}`);
+    return fail(`tokenizer.json is not valid JSON: ${jsonSyntaxMessage(jsonText, error)}`);
   }
   const model = (json as { model?: { type?: unknown } } | null)?.model?.type;
   // Any other type (WordLevel included) falls to the library's "Legacy" model, whose ids differ from the Rust library's.

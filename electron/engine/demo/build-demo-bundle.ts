@@ -1,9 +1,11 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { BUNDLE_FORMAT, type BundleManifest, type NetworkExport } from '../bundle/manifest.js';
 import { codePredictorContract, embedContract, talkerContract, vocoderContract, type Contract } from '../bundle/tensor-contract.js';
 import { buildCodePredictor, buildEmbed, buildTalker, codecRow, type Precision } from './decoder-models.js';
 import type { DecoderMode } from './decoder-graph.js';
+import { demoConfigProblems } from './demo-config-checks.js';
 import { DEMO, DEMO_SEED, type DemoConfig } from './demo-config.js';
 import { buildVocoder } from './vocoder-graph.js';
 
@@ -23,16 +25,22 @@ export interface DemoBuildOptions {
 
 /** Sizes the builder's graphs assume; the loader checks the rest of the manifest itself. */
 function checkConfig(c: DemoConfig, faultVariants: boolean): void {
-  const fail = (msg: string): never => {
-    throw new Error(`demo builder config: ${msg}`);
-  };
-  for (const [name, d] of [['talker', c.talker], ['codePredictor', c.codePredictor]] as const) {
-    if (d.headDim % 2 !== 0) fail(`${name}.headDim (${d.headDim}) must be even: RoPE rotates halves`);
-    if (d.heads % d.kvHeads !== 0) fail(`${name}.heads (${d.heads}) must be a multiple of kvHeads (${d.kvHeads})`);
-  }
-  if (c.eosCode !== c.codebookSize || c.bosCode !== c.codebookSize + 1) fail(`eosCode/bosCode must be codebookSize, codebookSize + 1 (${c.codebookSize}, ${c.codebookSize + 1}): the codec rows are codes, EOS, BOS`);
-  if (c.textVocab !== c.textBos + 1 || c.textBos < 256) fail(`textVocab (${c.textVocab}) must be textBos + 1 with textBos ≥ 256 (byte ids, then BOS)`);
-  if (faultVariants && c.overflow.layer >= c.talker.layers) fail(`overflow.layer (${c.overflow.layer}) must be a talker layer (< ${c.talker.layers}), or build without faultVariants`);
+  const problem = demoConfigProblems(c, faultVariants)[0];
+  if (problem) throw new Error(`demo builder config: ${problem.message}`);
+}
+
+const UNTRAINED = 'untrained fixed-seed weights, NOT a trained voice. It makes a voiced, pitched, vowel-like sound that follows the text length.';
+
+/**
+ * The demo's own name and description for the demo config (the built-in bundle's bytes must not
+ * change), else what the bundle is: the demo architecture at other sizes, said in the sizes that
+ * differ most between exports, so `parity bundle check` and the studio do not call it the built-in one.
+ */
+function nameAndDescription(c: DemoConfig, seed: number): { name: string; description: string } {
+  if (isDeepStrictEqual(c, DEMO)) return { name: 'demo', description: `Built-in demo bundle, seed ${seed}: ${UNTRAINED}` };
+  const dec = (d: DemoConfig['talker']) => `${d.layers} layers, hidden ${d.hidden}, ${d.heads}/${d.kvHeads} heads × ${d.headDim}`;
+  const sizes = `${c.sampleRate} Hz, ${c.frameRate} frames/s, ${c.codebooks} codebooks × ${c.codebookSize} codes; talker ${dec(c.talker)}; code predictor ${dec(c.codePredictor)}`;
+  return { name: 'demo-custom', description: `Demo architecture, custom config (${sizes}), seed ${seed}: ${UNTRAINED}` };
 }
 
 /** Every file of the demo bundle, name -> bytes, in a fixed order. Pure: same seed and options, same bytes. */
@@ -80,8 +88,7 @@ export function demoBundleFiles(seed = DEMO_SEED, opts: DemoBuildOptions = {}): 
   });
   const manifest: BundleManifest = {
     format: BUNDLE_FORMAT,
-    name: 'demo',
-    description: `Built-in demo bundle, seed ${seed}: untrained fixed-seed weights, NOT a trained voice. It makes a voiced, pitched, vowel-like sound that follows the text length.`,
+    ...nameAndDescription(cfg, seed),
     sampleRate: cfg.sampleRate,
     frameRate: cfg.frameRate,
     hopLength: cfg.hopLength,
