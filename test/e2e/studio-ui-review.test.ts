@@ -77,10 +77,10 @@ describe('studio UI review items in Chromium', () => {
     await page.getByLabel('Prompt').fill('Grüße'); // ü and ß are 2 bytes each in UTF-8: 7 bytes
     expect(await page.getByTestId('prompt-length').textContent()).toBe('7 / 128 UTF-8 bytes');
     await page.getByLabel('Prompt').fill('x'.repeat(129));
-    expect(await page.getByTestId('prompt-length').textContent()).toBe('129 / 128 UTF-8 bytes: too long, shorten it to synthesize');
-    expect(await page.getByRole('button', { name: 'Synthesize A/B' }).isDisabled()).toBe(true);
+    await expect.poll(() => page.getByTestId('prompt-length').textContent()).toBe('129 / 128 UTF-8 bytes: too long, shorten it to synthesize');
+    await expect.poll(() => page.getByRole('button', { name: 'Synthesize A/B' }).isDisabled()).toBe(true);
     await page.getByLabel('Prompt').fill('Hello.');
-    expect(await page.getByRole('button', { name: 'Synthesize A/B' }).isDisabled()).toBe(false);
+    await expect.poll(() => page.getByRole('button', { name: 'Synthesize A/B' }).isDisabled()).toBe(false);
   });
 
   it('at 1024x700 an error notice sits above the verdict line, not over it, and the header still fits', async () => {
