@@ -15,6 +15,9 @@ import { sealReport } from '../engine/comparison/fixture-integrity.js';
 import { writeFixtureFolder, type FixtureTargetWords } from './fixture/write-fixture-folder.js';
 import type { KeptTraces } from './history-store.js';
 
+/** How a refusal names the studio's target and its replace (the export dialog's Replace button). */
+export const EXPORT_FOLDER: FixtureTargetWords = { target: 'the export folder', allowReplace: 'choose Replace' };
+
 /**
  * Writes a history entry as a fixture folder, atomically, and refuses an existing folder unless
  * `overwrite` (and then only a fixture folder). Audio is float32 WAV so the fixture is lossless.
@@ -26,8 +29,6 @@ import type { KeptTraces } from './history-store.js';
  * with a sealed report.json, as `parity compare-trace --out` does, so the gate re-checks those too.
  * Documented in docs/forensics.md, "Fixtures exported from the studio".
  */
-/** How a refusal names the studio's target and its replace (the export dialog's Replace button). */
-export const EXPORT_FOLDER: FixtureTargetWords = { target: 'the export folder', allowReplace: 'choose Replace' };
 
 export async function exportFixture(entry: ComparisonResult, dir: string, overwrite: boolean, traces?: KeptTraces): Promise<{ dir: string; files: string[] }> {
   const files: Record<string, Uint8Array | string> = {};
