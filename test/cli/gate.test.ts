@@ -103,6 +103,11 @@ describe('parity gate', () => {
     expect(one.stdout).toContain('gate: 2 passed, 0 failed (shard 1/2 of 3 fixtures)');
     expect(two.stdout).toContain(`PASS ${join(set, 'f2')}`);
     expect(two.stdout).toContain('gate: 1 passed, 0 failed (shard 2/2 of 3 fixtures)');
+    // --json: passed + failed = checked (this shard's f2), total = all 3 fixtures, and the shard is said.
+    const json = await runParity(['gate', set, '--shard', '2/2', '--json'], { timeoutMs: 60_000 });
+    expect(json.status, json.stderr).toBe(0);
+    const counts = JSON.parse(json.stdout) as Record<string, unknown> & { results: { dir: string }[] };
+    expect({ ...counts, results: counts.results.map((r) => r.dir) }).toEqual({ passed: 1, failed: 0, checked: 1, total: 3, shard: { index: 2, count: 2 }, results: [join(set, 'f2')] });
     const bad = await runParity(['gate', set, '--shard', '3/2']);
     expect(bad.status).toBe(2);
     const empty = await runParity(['gate', dir + '/nothing-here']);

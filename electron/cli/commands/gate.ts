@@ -94,7 +94,9 @@ export function registerGate(program: Command): void {
         }
         const failed = results.filter((r) => !r.ok).length;
         const shard = o.shard ? ` (shard ${o.shard.index}/${o.shard.count} of ${all.length} fixtures)` : '';
-        if (o.json) process.stdout.write(JSON.stringify({ passed: results.length - failed, failed, total: all.length, results }, null, 2) + '\n');
+        // passed + failed = checked (this shard's fixtures); total counts every fixture given, in all shards.
+        const counts = { passed: results.length - failed, failed, checked: results.length, total: all.length, shard: o.shard ?? { index: 1, count: 1 } };
+        if (o.json) process.stdout.write(JSON.stringify({ ...counts, results }, null, 2) + '\n');
         else process.stdout.write(`gate: ${results.length - failed} passed, ${failed} failed${shard}\n`);
         process.exitCode = failed > 0 ? 1 : 0;
       }),
