@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -38,8 +39,8 @@ describe('parity compare-trace', () => {
     expect(Object.keys(report.integrity!.files).sort()).toEqual(['a.jsonl', 'b.jsonl', 'report.md']);
     const md = readFileSync(join(out, 'report.md'), 'utf8');
     expect(md).toMatch(/\| 3 \| 13\.2000 \| 0\.3100 \|/);
-    // The reproduce command writes nowhere (no --out); the folder itself is re-checked by the gate.
-    expect(md).toContain(`npx parity compare-trace ${a} ${b}\n`);
+    // The reproduce command reads the copies stored in the folder and writes beside it; the gate re-checks the folder itself.
+    expect(md).toContain(`### Reproduce\n\n\`\`\`sh\nnpx parity compare-trace ${out}/a.jsonl ${out}/b.jsonl --out ${out}-rerun\n\`\`\`\n`);
     expect(md).toContain(`npx parity gate ${out}\n`);
     // The same "wrote" line as compare --out: the folder and its files.
     expect(run.stdout).toContain(`wrote ${out}/ (a.jsonl, b.jsonl, report.json, report.md)\n`);
@@ -64,6 +65,47 @@ describe('parity compare-trace', () => {
     expect(report.divergence).toMatchObject({ stage: 'vocoder', firstStep: 3, vocoderFrame: 3, firstDifferingSample: 5000 });
     expect(report.divergence.timeSec).toBeCloseTo(5000 / sr, 12);
     expect(report.metrics!.bitIdentical).toBe(false);
+  });
+
+  it("report.md's reproduce command runs as written from the stored files, after the originals are gone, into <folder>-rerun; the gate passes", async () => {
+    const a = file('moved-a.jsonl', traceA);
+    const b = file('moved-b.jsonl', traceB);
+    const sr = 24000;
+    const wav = encodeWav([Float32Array.from({ length: 4 * 1920 }, (_, i) => 0.3 * Math.sin((2 * Math.PI * 200 * i) / sr))], sr, 'float32');
+    const out = join(dir, 'fx-rerun-src');
+    const run = await runParity(['compare-trace', a, b, '--wav-a', file('moved-a.wav', wav), '--wav-b', file('moved-b.wav', wav), '--logit-tol', '0.01', '--out', out]);
+    expect(run.status, run.stderr).toBe(0);
+    for (const name of ['moved-a.jsonl', 'moved-b.jsonl', 'moved-a.wav', 'moved-b.wav']) renameSync(join(dir, name), join(dir, `gone-${name}`));
+    const md = readFileSync(join(out, 'report.md'), 'utf8');
+    const line = /```sh\n(npx parity compare-trace .*)\n```/.exec(md)![1];
+    expect(line).toBe(`npx parity compare-trace ${out}/a.jsonl ${out}/b.jsonl --wav-a ${out}/a.wav --wav-b ${out}/b.wav --logit-tol 0.01 --out ${out}-rerun`);
+    // Through a shell, as a user pastes it; `npx parity` is this checkout's bin/parity.js.
+    const rerun = spawnSync('sh', ['-c', line.replace(/^npx parity /, `'${process.execPath}' bin/parity.js `)], { encoding: 'utf8', timeout: 30_000 });
+    expect(rerun.stderr).toBe('');
+    expect(rerun.status).toBe(0);
+    const first = TraceComparisonReport.parse(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')));
+    const again = TraceComparisonReport.parse(JSON.parse(readFileSync(join(`${out}-rerun`, 'report.json'), 'utf8')));
+    expect(again.divergence).toEqual(first.divergence);
+    expect(again.metrics).toEqual(first.metrics);
+    const gate = await runParity(['gate', out], { timeoutMs: 30_000 });
+    expect(gate.status, gate.stdout).toBe(0);
+  });
+
+  it('headers that disagree: q refused naming both; frameRate and sampleRate warned on stderr and in report.json/report.md', async () => {
+    const a = file('h-a.jsonl', traceA);
+    const q3 = file('h-q3.jsonl', [HEADER.replace('"q":2', '"q":3'), ...traceA.trim().split('\n').slice(1).map((l) => l.replace(/"codes":\[(\d+),(\d+)\]/, '"codes":[$1,$2,0]'))].join('\n') + '\n');
+    const refused = await runParity(['compare-trace', a, q3]);
+    expect(refused.stderr).toBe(`parity compare-trace: the traces have different codebook counts, so their codes cannot be compared: ${a} q=2, ${q3} q=3\n`);
+    expect(refused.status).toBe(2);
+    const other = file('h-rates.jsonl', traceA.replace('"frameRate":12.5,"sampleRate":24000', '"frameRate":25,"sampleRate":16000'));
+    const out = join(dir, 'fx-rates');
+    const warned = await runParity(['compare-trace', a, other, '--out', out]);
+    expect(warned.status).toBe(0);
+    const frame = `the trace headers disagree on frameRate: ${a} 12.5/s, ${other} 25/s; steps are compared by number and times use A's 12.5/s`;
+    const sample = `the trace headers disagree on sampleRate: ${a} 24000 Hz, ${other} 16000 Hz; no audio is compared, so only the steps are`;
+    expect(warned.stderr).toBe(`warning: ${frame}\nwarning: ${sample}\n`);
+    expect(TraceComparisonReport.parse(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'))).warnings).toEqual([frame, sample]);
+    expect(readFileSync(join(out, 'report.md'), 'utf8')).toContain(`> **Warning:** ${frame}\n> **Warning:** ${sample}\n`);
   });
 
   it('equal traces with equal WAVs → identical; exit 0 with --fail-on diverged', async () => {

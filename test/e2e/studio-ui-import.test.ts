@@ -103,8 +103,9 @@ describe('studio UI in Chromium (browser mode): imports and fixture export', () 
     const md = readFileSync(join(dir, 'report.md'), 'utf8');
     expect(md).toContain('- A: run-a.jsonl (hand, 4 steps)\n');
     expect(md).toContain('### Steps around the first divergence');
-    // The page gives file names, not paths; the studio searches the CLI's default ±50 ms, so no --max-lag-ms.
-    expect(md).toContain('```sh\nnpx parity compare-trace run-a.jsonl run-b.jsonl --wav-a run-a.wav --wav-b run-b.wav\n```\n');
+    // The page gives file names, not paths, so Reproduce reads the copies stored in the export and writes
+    // beside it; the studio searches the CLI's default ±50 ms, so no --max-lag-ms.
+    expect(md).toContain(`\`\`\`sh\nnpx parity compare-trace ${dir}/a.jsonl ${dir}/b.jsonl --wav-a ${dir}/a.wav --wav-b ${dir}/b.wav --out ${dir}-rerun\n\`\`\`\n`);
     expect(md).toContain(`\`\`\`sh\nnpx parity gate ${dir}\n\`\`\`\n`);
     expect(problems).toEqual([]);
   }, 30_000);

@@ -12,7 +12,8 @@ import { action } from '../fail.js';
 import { exitOnInterrupt } from '../interrupt.js';
 import { OUT_DIR, wroteFolderLine } from '../write-output.js';
 import { addVerdictOptions, failOnStatus, tolerancesFrom } from './compare-options.js';
-import { gateCommand, renderComparisonMarkdown, shellQuote, type ComparisonView } from '../../common/report/comparison-markdown.js';
+import { renderComparisonMarkdown } from '../../common/report/comparison-markdown.js';
+import { traceComparisonView } from '../../common/report/trace-comparison-view.js';
 import { renderComparisonText } from './comparison-format.js';
 
 export function registerCompareTrace(program: Command): void {
@@ -38,18 +39,9 @@ export function registerCompareTrace(program: Command): void {
         });
         const [a, b] = [await side(pathA, o.wavA), await side(pathB, o.wavB)];
         const report = await compareTraces(a, b, { createdAt: reportTime(), tolerances: tolerancesFrom(o), maxLagMs: o.maxLagMs });
-        const command = ['npx', 'parity', 'compare-trace', pathA, pathB, ...(o.wavA ? ['--wav-a', o.wavA, '--wav-b', o.wavB!] : [])].map(shellQuote).join(' ');
-        const view: ComparisonView = {
-          title: 'Parity report (traces)',
-          sides: [`A: ${pathA} (${a.trace.header.engine}${a.trace.header.profile ? `, ${a.trace.header.profile}` : ''}, ${a.trace.steps.length} steps)`,
-            `B: ${pathB} (${b.trace.header.engine}${b.trace.header.profile ? `, ${b.trace.header.profile}` : ''}, ${b.trace.steps.length} steps)`],
-          verdict: report.verdict,
-          divergence: report.divergence,
-          metrics: report.metrics,
-          command,
-          recheck: o.out === undefined ? undefined : gateCommand(o.out),
-          footer: `${report.tool.name} ${report.tool.version}, schema ${report.schema}, ${report.createdAt}`,
-        };
+        for (const warning of report.warnings ?? []) process.stderr.write(`warning: ${warning}\n`);
+        // The same view as the studio's export of an imported trace pair: with --out, its reproduce command reads the stored copies.
+        const view = traceComparisonView(report, { a: a.trace.steps.length, b: b.trace.steps.length }, o.out);
         let written: string[] = [];
         if (o.out !== undefined) {
           const files: Record<string, Uint8Array | string> = {

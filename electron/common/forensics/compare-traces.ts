@@ -23,16 +23,39 @@ export interface CompareTracesOptions {
 }
 
 /**
+ * What the two headers disagree on. A different q is refused (codebook c of one is not codebook c of
+ * the other, so codes cannot be compared), as are WAVs at two sample rates (no sample-by-sample
+ * comparison exists); a different frame rate or a sample rate with no audio compared only changes how
+ * steps map to time, so it is a warning and A's rates are used.
+ */
+function headerWarnings(a: TraceSide, b: TraceSide): string[] {
+  const ha = a.trace.header;
+  const hb = b.trace.header;
+  if (ha.q !== hb.q) {
+    throw new InputError(`the traces have different codebook counts, so their codes cannot be compared: ${a.file} q=${ha.q}, ${b.file} q=${hb.q}`);
+  }
+  const warnings: string[] = [];
+  if (ha.frameRate !== hb.frameRate) {
+    warnings.push(`the trace headers disagree on frameRate: ${a.file} ${ha.frameRate}/s, ${b.file} ${hb.frameRate}/s; steps are compared by number and times use A's ${ha.frameRate}/s`);
+  }
+  if (ha.sampleRate !== hb.sampleRate) {
+    if (a.audio && b.audio) {
+      throw new InputError(
+        `the runs' audio has different sample rates, so it cannot be compared sample by sample: ${a.audio.source.path ?? a.file} ${ha.sampleRate} Hz, ${b.audio.source.path ?? b.file} ${hb.sampleRate} Hz (resample one, or compare the traces without WAVs)`,
+      );
+    }
+    warnings.push(`the trace headers disagree on sampleRate: ${a.file} ${ha.sampleRate} Hz, ${b.file} ${hb.sampleRate} Hz; no audio is compared, so only the steps are`);
+  }
+  return warnings;
+}
+
+/**
  * Localises where two traces from any engines part, and, when both WAVs come with them, measures the
- * audio as compare-wav does. The traces must describe the same codec: equal q and frame rate.
+ * audio as compare-wav does. Header disagreements are refused or recorded in `warnings` (headerWarnings).
  */
 export async function compareTraces(a: TraceSide, b: TraceSide, options: CompareTracesOptions): Promise<TraceComparisonReport> {
   const ha = a.trace.header;
   const hb = b.trace.header;
-  if (ha.q !== hb.q) throw new InputError(`the traces have different codebook counts: ${a.file} q=${ha.q}, ${b.file} q=${hb.q}`);
-  if (ha.frameRate !== hb.frameRate) {
-    throw new InputError(`the traces have different frame rates: ${a.file} ${ha.frameRate}/s, ${b.file} ${hb.frameRate}/s`);
-  }
   if ((a.audio === undefined) !== (b.audio === undefined)) throw new InputError('give both WAVs (--wav-a and --wav-b) or neither');
   for (const side of [a, b]) {
     if (side.audio && side.audio.source.sampleRate !== side.trace.header.sampleRate) {
@@ -41,6 +64,7 @@ export async function compareTraces(a: TraceSide, b: TraceSide, options: Compare
       );
     }
   }
+  const warnings = headerWarnings(a, b);
   const audio = a.audio && b.audio ? { a: a.audio.signal, b: b.audio.signal, sampleRate: ha.sampleRate } : undefined;
   const divergence = localise(a.trace.steps, b.trace.steps, { tolerances: options.tolerances, frameRate: ha.frameRate, audio });
   const report: TraceComparisonReport = {
@@ -53,6 +77,7 @@ export async function compareTraces(a: TraceSide, b: TraceSide, options: Compare
     verdictRule: VERDICT_RULE,
     divergence,
   };
+  if (warnings.length > 0) report.warnings = warnings;
   if (a.audio && b.audio) {
     const { metrics, curves } = await compareSignals(a.audio.signal, b.audio.signal, ha.sampleRate, { maxLagMs: options.maxLagMs });
     Object.assign(report, { sources: { a: a.audio.source, b: b.audio.source }, metrics, curves });

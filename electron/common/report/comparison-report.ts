@@ -100,6 +100,8 @@ export const TraceComparisonReport = z
     verdict: Verdict,
     verdictRule: z.string(),
     divergence: Divergence,
+    /** What the two trace headers disagree on without making the comparison meaningless (frameRate, sampleRate). */
+    warnings: z.array(z.string()).optional(),
     integrity: Integrity.optional(),
   })
   .loose();

@@ -1,7 +1,7 @@
 import { DEFAULT_MAX_LAG_MS } from '../analysis/compare.js';
 import { DEFAULT_TOLERANCES } from '../forensics/tolerances.js';
 import type { TraceComparisonReport } from './comparison-report.js';
-import { gateCommand, shellQuote, type ComparisonView } from './comparison-markdown.js';
+import { gateCommand, rerunFolder, shellQuote, type ComparisonView } from './comparison-markdown.js';
 
 /** How many steps each trace holds (the report keeps the headers, not the steps). */
 export interface TraceStepCounts {
@@ -14,37 +14,48 @@ function sideLine(label: string, file: string, header: TraceComparisonReport['tr
 }
 
 /**
- * `npx parity compare-trace A B [--wav-a WA --wav-b WB]` with the files as the report names them, and
- * the tolerance and lag-range flags whose recorded values are not the CLI's defaults (an import
- * request may give another lag range), so the command measures what the report holds.
+ * `npx parity compare-trace A B [--wav-a WA --wav-b WB]` with the tolerance and lag-range flags whose
+ * recorded values are not the CLI's defaults (an import request may give another lag range), so the
+ * command measures what the report holds. With `out`, the folder the report.md goes into, it reads the
+ * copies stored there (`out/a.jsonl`, `out/b.jsonl`, `out/a.wav`, `out/b.wav`), which the original
+ * paths may no longer name, and writes beside it (`--out <out>-rerun`); else it names the files as
+ * the report does and writes nowhere.
  */
-export function compareTraceCommand(report: TraceComparisonReport): string {
+export function compareTraceCommand(report: TraceComparisonReport, out?: string): string {
   const { a, b } = report.traces;
-  const args = ['npx', 'parity', 'compare-trace', a.file, b.file];
-  if (report.sources) args.push('--wav-a', report.sources.a.path ?? 'a.wav', '--wav-b', report.sources.b.path ?? 'b.wav');
+  const folder = out === undefined ? undefined : out.replace(/[\\/]+$/, '') || out;
+  const stored = (name: string): string => `${folder}/${name}`;
+  const args = ['npx', 'parity', 'compare-trace', ...(out === undefined ? [a.file, b.file] : [stored('a.jsonl'), stored('b.jsonl')])];
+  if (report.sources) {
+    if (out === undefined) args.push('--wav-a', report.sources.a.path ?? 'a.wav', '--wav-b', report.sources.b.path ?? 'b.wav');
+    else args.push('--wav-a', stored('a.wav'), '--wav-b', stored('b.wav'));
+  }
   const t = report.divergence.tolerances;
   if (t.logitAbs !== DEFAULT_TOLERANCES.logitAbs) args.push('--logit-tol', String(t.logitAbs));
   if (t.logitRel !== DEFAULT_TOLERANCES.logitRel) args.push('--logit-rel-tol', String(t.logitRel));
   if (t.audioAbs !== DEFAULT_TOLERANCES.audioAbs) args.push('--audio-tol', String(t.audioAbs));
   const lag = report.metrics ? Number(report.metrics.maxLagMs) : DEFAULT_MAX_LAG_MS;
   if (lag !== DEFAULT_MAX_LAG_MS) args.push('--max-lag-ms', String(lag));
+  if (out !== undefined) args.push('--out', rerunFolder(out));
   return args.map(shellQuote).join(' ');
 }
 
 /**
  * The summary of two compared traces, as `parity compare-trace` prints it and writes it into report.md
  * (the studio's export of an imported trace pair writes the same). `out` is the folder the report.md
- * goes into: `parity gate <out>` is given as its re-check.
+ * goes into: the reproduce command reads the traces (and WAVs) stored there and writes `<out>-rerun`,
+ * and `parity gate <out>` is given as its re-check.
  */
 export function traceComparisonView(report: TraceComparisonReport, steps: TraceStepCounts, out?: string): ComparisonView {
   const { a, b } = report.traces;
   return {
     title: 'Parity report (traces)',
     sides: [sideLine('A', a.file, a.header, steps.a), sideLine('B', b.file, b.header, steps.b)],
+    warnings: report.warnings,
     verdict: report.verdict,
     divergence: report.divergence,
     metrics: report.metrics,
-    command: compareTraceCommand(report),
+    command: compareTraceCommand(report, out),
     recheck: out === undefined ? undefined : gateCommand(out),
     footer: `${report.tool.name} ${report.tool.version}, schema ${report.schema}, ${report.createdAt}`,
   };
