@@ -101,7 +101,7 @@ export class StudioHost implements StudioHandlers {
     const work = async (): Promise<ComparisonResult> => {
       const what = `comparison "${request.profileA}" vs "${request.profileB}"`;
       const raw = (await this.supervisor.run(jobId, what, { kind: 'compare', request }, onProgress)) as EngineCompareResult;
-      onProgress({ phase: 'save', step: 0, totalSteps: 0, fraction: 1 });
+      onProgress({ phase: 'save', step: 0, totalSteps: 0, fraction: 1, message: 'saving to history' });
       const saved = await this.history.save({
         kind: 'profiles',
         title: `${raw.profileA} vs ${raw.profileB}`,

@@ -55,6 +55,8 @@ describe('parity bundle build-demo --config', () => {
     expect(check.status, check.stderr).toBe(0);
     expect(check.stdout).toMatch(/^bundle demo-custom \(.*\) OK\n/);
     expect(check.stdout).toContain('audio: 16000 Hz, 50 frames/s, 4 codebooks × 32 codes');
+    // SMALL's talker has one KV head: said in the singular.
+    expect(check.stdout).toContain('talker: 2 layers, hidden 32, 2 query heads / 1 KV head × 8, max 64 positions;');
   }, 120_000);
 
   it('a bad config is one line naming the file and each bad field; bad JSON gives line and column; nothing is written', async () => {

@@ -19,7 +19,12 @@ describe('parity bundle check', () => {
     mkdirSync(empty);
     const file = join(dir, 'file.txt');
     writeFileSync(file, 'x');
+    // A bundle.json that is not JSON: line 3 is `  "name": "x"`, whose '"' (column 3) should have been a ','.
+    const broken = join(dir, 'broken');
+    mkdirSync(broken);
+    writeFileSync(join(broken, 'bundle.json'), '{\n  "format": "tts-parity-bundle/1"\n  "name": "x"\n}\n');
     const cases: [string, string][] = [
+      [broken, `${join(broken, 'bundle.json')}: not valid JSON: Expected ',' or '}' after property value at line 3, column 3`],
       [empty, `no bundle.json in ${empty} (not a bundle folder)`],
       [join(dir, 'nowhere'), `${join(dir, 'nowhere')}: no such folder`],
       [file, `${file} is a file; give a bundle folder (with bundle.json)`],

@@ -12,8 +12,9 @@ import { writeOutputFolder } from '../write-output.js';
 import { runnableProfileLines, runnableProfiles } from './bundle-profiles.js';
 
 function describe(info: BundleInfo): string {
+  const count = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
   const dec = (d: BundleInfo['talker']) =>
-    `${d.layers} layers, hidden ${d.hidden}, ${d.heads} query heads / ${d.kvHeads} KV heads × ${d.headDim}, max ${d.maxPositions} positions; exports ${d.exports.join(', ')}`;
+    `${count(d.layers, 'layer')}, hidden ${d.hidden}, ${count(d.heads, 'query head')} / ${count(d.kvHeads, 'KV head')} × ${d.headDim}, max ${d.maxPositions} positions; exports ${d.exports.join(', ')}`;
   const lines = [
     `bundle ${info.name} (${info.dir}) OK`,
     `sha256 ${info.hash}`,

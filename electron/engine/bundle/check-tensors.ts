@@ -105,6 +105,13 @@ export function checkExportAgainstSession(label: string, exp: NetworkExport, fou
  * The manifest must declare what the format requires for this network (names, dtypes, shapes), and
  * no input beyond it: the engine feeds exactly the contract's inputs.
  */
+/** Where an export's declared tensors sit in bundle.json: `talker.exports["eager-fp32"].inputs`, `embed.export.outputs`. */
+function tensorListPath(label: string, kind: 'inputs' | 'outputs'): string {
+  const [network, key] = label.split(' ');
+  if (key === undefined) return `${network}.export.${kind}`;
+  return `${network === 'code-predictor' ? 'codePredictor' : network}.exports["${key}"].${kind}`;
+}
+
 export function checkExportAgainstContract(label: string, exp: NetworkExport, contract: Contract, manifestPath = 'bundle.json'): void {
   const dynamic = contract.inputs.some((t) => t.shape.some((d) => typeof d === 'string'));
   for (const kind of ['inputs', 'outputs'] as const) {
@@ -117,9 +124,13 @@ export function checkExportAgainstContract(label: string, exp: NetworkExport, co
           `${manifestPath}:${label}`,
         );
       }
-      const problem = d.dtype !== need.dtype ? `dtype ${need.dtype} expected, ${d.dtype} found` : shapeProblem(need.shape, d.shape, { label, tensor: need.name, dynamic, source: 'bundle.json' });
+      const list = tensorListPath(label, kind);
+      const problem = d.dtype !== need.dtype ? `dtype ${need.dtype} expected, ${d.dtype} found` : shapeProblem(need.shape, d.shape, { label, tensor: need.name, dynamic, source: `bundle.json ${list}` });
       if (problem) {
-        throw new BundleError(`${manifestPath}: ${label} (${exp.file}) ${side} "${need.name}": expected ${describe(need)}, found ${describe(d)}: ${problem}`, `${manifestPath}:${label}`);
+        throw new BundleError(
+          `${manifestPath}: ${label} (${exp.file}) ${side} "${need.name}": expected ${describe(need)} (required by bundle.json's sizes and the export's key), found ${describe(d)} in bundle.json's own tensor list ${list}: ${problem}`,
+          `${manifestPath}:${label}`,
+        );
       }
     }
   }

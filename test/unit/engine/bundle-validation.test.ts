@@ -96,7 +96,7 @@ describe('bad bundles are BundleErrors that name file, tensor, expected and foun
     const dir = await variant((m) => {
       (m.talker.exports['graph-fp32'].inputs.find((t) => t.name === 'past_key_values.0.key') as TensorSpec).shape = [1, 2, 256];
     });
-    await expect(Engine.open(dir)).rejects.toThrow(/talker graph-fp32 .* input "past_key_values\.0\.key": expected float32 \[1, 2, 256, 16\], found float32 \[1, 2, 256\]: rank 4 expected, rank 3 found/);
+    await expect(Engine.open(dir)).rejects.toThrow(/talker graph-fp32 .* input "past_key_values\.0\.key": expected float32 \[1, 2, 256, 16\] \(required by bundle\.json's sizes and the export's key\), found float32 \[1, 2, 256\] in bundle\.json's own tensor list talker\.exports\["graph-fp32"\]\.inputs: rank 4 expected, rank 3 found/);
   });
 
   it('text limit + frame limit that overflow the talker buffer', async () => {
@@ -113,7 +113,7 @@ describe('bad bundles are BundleErrors that name file, tensor, expected and foun
     const dir = await variant((m) => {
       (m.vocoder.exports.fp32?.inputs.find((t) => t.name === 'phase0') as TensorSpec).dtype = 'float32';
     });
-    await expect(Engine.open(dir)).rejects.toThrow(/vocoder fp32 \(vocoder\.fp32\.onnx\) input "phase0": expected float64 \[1\], found float32 \[1\]/);
+    await expect(Engine.open(dir)).rejects.toThrow(/vocoder fp32 \(vocoder\.fp32\.onnx\) input "phase0": expected float64 \[1\] \(required by bundle\.json's sizes and the export's key\), found float32 \[1\] in bundle\.json's own tensor list vocoder\.exports\["fp32"\]\.inputs: dtype float64 expected, float32 found/);
   });
 
   it('a model file whose tensors differ from the manifest (fp16 model under an fp32 entry)', async () => {

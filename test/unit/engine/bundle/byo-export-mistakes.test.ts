@@ -71,7 +71,8 @@ describe('realistic export mistakes: one BundleError naming file, tensor, expect
     });
     const err = await openError(dir);
     expect(err.message).toBe(
-      `${join(dir, 'bundle.json')}: talker eager-fp32 (${TALKER}) input "past_key_values.0.key": expected float32 [1, 2, ?, 8], found float32 [1, 1, ?, 8]: dimension 1: expected 2 (bundle.json talker.kvHeads), found 1`,
+      `${join(dir, 'bundle.json')}: talker eager-fp32 (${TALKER}) input "past_key_values.0.key": expected float32 [1, 2, ?, 8] (required by bundle.json's sizes and the export's key), ` +
+        `found float32 [1, 1, ?, 8] in bundle.json's own tensor list talker.exports["eager-fp32"].inputs: dimension 1: expected 2 (bundle.json talker.kvHeads), found 1`,
     );
   });
 
