@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { basename } from 'node:path';
+import { realpath } from 'node:fs/promises';
+import { basename, resolve } from 'node:path';
 import type { ExportedFixture } from '../common/api/history.js';
 import type { StudioHandlers } from '../common/api/studio-api.js';
+import { folderGeneration, type ExportedFolder } from './open-export.js';
 import { passThrough } from './pass-through.js';
 
-/** One folder this server's host exported, and the files the export wrote there (nothing else is served). */
-export interface ExportedFolder {
-  dir: string;
-  files: string[];
+/** A download id's export; `replaced` once a newer export through this server wrote the same folder. */
+export interface DownloadEntry extends ExportedFolder {
+  replaced: boolean;
 }
 
 // Enough for a long session; the oldest ids go first (the folders stay on disk).
@@ -16,20 +17,24 @@ const MAX_KEPT = 1000;
 /**
  * The exports a browser may download: random ids handed out with each export's result, mapped to the
  * folder the host wrote. The browser names an id, never a path, so only what was exported here is served.
+ * An id names one export: exporting the same folder again retires the older id (its files are gone).
  */
 export class FixtureDownloads {
-  private readonly folders = new Map<string, ExportedFolder>();
+  private readonly entries = new Map<string, DownloadEntry & { key: string }>();
 
-  add(exported: ExportedFolder): string {
+  async add(exported: { dir: string; files: string[] }): Promise<string> {
     const files = exported.files.filter((name) => name === basename(name) && name !== '.' && name !== '..');
+    const key = await realpath(exported.dir).catch(() => resolve(exported.dir));
+    const generation = await folderGeneration(exported.dir).catch(() => 'gone');
+    for (const entry of this.entries.values()) if (entry.key === key) entry.replaced = true;
     const id = randomBytes(18).toString('base64url');
-    this.folders.set(id, { dir: exported.dir, files });
-    if (this.folders.size > MAX_KEPT) this.folders.delete(this.folders.keys().next().value!);
+    this.entries.set(id, { dir: exported.dir, files, generation, replaced: false, key });
+    if (this.entries.size > MAX_KEPT) this.entries.delete(this.entries.keys().next().value!);
     return id;
   }
 
-  get(id: string): ExportedFolder | undefined {
-    return this.folders.get(id);
+  get(id: string): DownloadEntry | undefined {
+    return this.entries.get(id);
   }
 }
 
@@ -42,7 +47,7 @@ export function withFixtureDownloads(studio: StudioHandlers, downloads: FixtureD
   const handlers = passThrough(studio);
   handlers.exportFixture = async (request: Parameters<StudioHandlers['exportFixture']>[0]): Promise<ExportedFixture> => {
     const exported = await studio.exportFixture(request);
-    return { ...exported, downloadId: downloads.add(exported) };
+    return { ...exported, downloadId: await downloads.add(exported) };
   };
   return handlers as unknown as StudioHandlers;
 }

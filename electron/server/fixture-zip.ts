@@ -1,59 +1,71 @@
 import { once } from 'node:events';
-import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import type { ServerResponse } from 'node:http';
-import { basename, join } from 'node:path';
+import type { FileHandle } from 'node:fs/promises';
+import { basename } from 'node:path';
+import type { Writable } from 'node:stream';
 import { Zip, ZipDeflate, ZipPassThrough } from 'fflate';
 import { fsReason } from '../common/fs-reason.js';
-import type { ExportedFolder } from './fixture-downloads.js';
+
+/** One file of an export, already open: what is served is this file, whatever its folder holds later. */
+export interface OpenedFile {
+  name: string;
+  handle: FileHandle;
+}
+
+/** The exported folder's own name: the zip's file name and the one folder inside it. */
+export function folderName(dir: string): string {
+  return basename(dir) || 'fixture';
+}
 
 /** `<folder>.zip` for Content-Disposition: an ASCII fallback name and the exact name (RFC 6266 / 5987). */
 export function zipDisposition(dir: string): string {
-  const name = `${basename(dir) || 'fixture'}.zip`;
+  const name = `${folderName(dir)}.zip`;
   const ascii = name.replace(/[^A-Za-z0-9._-]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
 }
 
 /**
- * Why the folder cannot be zipped now (a file the export wrote is gone or unreadable), or undefined.
- * Checked before any byte is sent, so the browser gets a status and a sentence, not a broken zip.
+ * Every entry's date. A zip stores a date as local DOS fields, which fflate takes from the Date's local
+ * getters, so a file's mtime would give other bytes under another TZ (and at every re-export). This
+ * Date is built from local fields, so the fields written are 1980-01-01 00:00:00 (the first DOS date)
+ * under any TZ: the same files always give the same zip. The fixture's own time is in report.json.
  */
-export async function missingFile(folder: ExportedFolder): Promise<string | undefined> {
-  for (const name of folder.files) {
-    try {
-      if (!(await stat(join(folder.dir, name))).isFile()) return `${join(folder.dir, name)} is not a file any more`;
-    } catch (error) {
-      return `${join(folder.dir, name)}: ${fsReason(error)}`;
-    }
-  }
-  return undefined;
+function entryDate(): Date {
+  return new Date(1980, 0, 1, 0, 0, 0);
 }
 
+const CHUNK_BYTES = 1 << 16;
+
 /**
- * Streams the export's files as one zip, file by file and chunk by chunk, waiting for the socket to
+ * Streams the opened files as one zip whose entries are `<root>/<name>` (unzipping gives the folder, so
+ * `parity gate <root>` works next to it), file by file and chunk by chunk, waiting for the socket to
  * drain, so a fixture of two 10-minute WAVs never sits whole in memory. WAVs are stored (float samples
- * barely deflate and would cost seconds of CPU); text files are deflated. Each entry keeps its file's
- * mtime, so the same folder gives the same bytes. A read failing midway destroys the response: the
- * browser then reports a failed download instead of keeping a truncated zip.
+ * barely deflate and would cost seconds of CPU); text files are deflated. A read failing midway destroys
+ * the output: the browser then reports a failed download instead of keeping a truncated zip. The caller
+ * opens the files before the response starts and closes them afterwards.
  */
-export async function streamFixtureZip(res: ServerResponse, folder: ExportedFolder): Promise<void> {
+export async function streamFixtureZip(out: Writable, root: string, files: readonly OpenedFile[]): Promise<void> {
   let failed: Error | undefined;
   const zip = new Zip((error, chunk, final) => {
     if (error) failed = error;
-    else if (chunk.length > 0) res.write(chunk);
-    if (final && !error) res.end();
+    else if (chunk.length > 0) out.write(chunk);
+    if (final && !error) out.end();
   });
   try {
-    for (const name of folder.files) {
-      const path = join(folder.dir, name);
-      const entry = name.endsWith('.wav') ? new ZipPassThrough(name) : new ZipDeflate(name, { level: 6 });
-      entry.mtime = (await stat(path)).mtime;
+    for (const { name, handle } of files) {
+      const entryName = `${root}/${name}`;
+      const entry = name.endsWith('.wav') ? new ZipPassThrough(entryName) : new ZipDeflate(entryName, { level: 6 });
+      entry.mtime = entryDate();
       zip.add(entry);
-      for await (const chunk of createReadStream(path)) {
-        entry.push(chunk as Buffer);
+      for (let position = 0; ; ) {
+        // A fresh buffer each read: the zip hands the chunk on to the socket, which may still hold it.
+        const buffer = Buffer.allocUnsafe(CHUNK_BYTES);
+        const { bytesRead } = await handle.read(buffer, 0, CHUNK_BYTES, position);
+        if (bytesRead === 0) break;
+        position += bytesRead;
+        entry.push(buffer.subarray(0, bytesRead));
         if (failed) throw failed;
-        if (res.writableNeedDrain) await drainedOrClosed(res);
-        if (res.destroyed) return;
+        if (out.writableNeedDrain) await drainedOrClosed(out);
+        if (out.destroyed) return;
       }
       entry.push(new Uint8Array(0), true);
     }
@@ -61,14 +73,14 @@ export async function streamFixtureZip(res: ServerResponse, folder: ExportedFold
     if (failed) throw failed;
   } catch (error) {
     zip.terminate();
-    res.destroy(new Error(`zip of ${folder.dir} failed: ${fsReason(error)}`));
+    out.destroy(new Error(`zip of ${root} failed: ${fsReason(error)}`));
   }
 }
 
-async function drainedOrClosed(res: ServerResponse): Promise<void> {
+async function drainedOrClosed(out: Writable): Promise<void> {
   const stop = new AbortController();
   try {
-    await Promise.race([once(res, 'drain', { signal: stop.signal }), once(res, 'close', { signal: stop.signal })]);
+    await Promise.race([once(out, 'drain', { signal: stop.signal }), once(out, 'close', { signal: stop.signal })]);
   } finally {
     stop.abort();
   }

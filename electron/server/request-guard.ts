@@ -1,4 +1,4 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
 /**
@@ -14,9 +14,14 @@ export function isLoopbackHost(host: string): boolean {
   return host === '127.0.0.1' || host === '::1' || host === 'localhost' || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
-export function cookieName(port: number): string {
-  // Cookies are not per port; two servers on one machine must not read each other's.
-  return `parity_token_${port}`;
+/**
+ * The cookie that remembers this server's token. Browsers keep cookies per host name, not per port, so
+ * the port alone is not enough: two SSH tunnels to two servers that both listen on 8080 reach the
+ * browser as localhost:8080 and localhost:8081, and one cookie would overwrite the other ("wrong token").
+ * A short hash of the token tells them apart (it stays the same when a server restarts with its --token).
+ */
+export function cookieName(port: number, token: string): string {
+  return `parity_token_${port}_${createHash('sha256').update(token).digest('hex').slice(0, 12)}`;
 }
 
 export interface GuardConfig {
@@ -40,7 +45,7 @@ export function checkRequest(req: IncomingMessage, config: GuardConfig): Verdict
   const url = new URL(req.url ?? '/', 'http://x');
   const candidates: [string | undefined, 'query' | 'cookie' | 'header'][] = [
     [url.searchParams.get('token') ?? undefined, 'query'],
-    [readCookie(req.headers.cookie, cookieName(config.port)), 'cookie'],
+    [readCookie(req.headers.cookie, cookieName(config.port, config.token)), 'cookie'],
     [/^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1], 'header'],
   ];
   const given = candidates.filter(([value]) => value !== undefined);

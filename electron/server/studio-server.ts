@@ -7,7 +7,8 @@ import { InputError } from '../common/errors.js';
 import { withExportsFolderOnly } from './export-targets.js';
 import { withUploadedFilesOnly } from './file-inputs.js';
 import { FixtureDownloads, withFixtureDownloads } from './fixture-downloads.js';
-import { missingFile, streamFixtureZip, zipDisposition } from './fixture-zip.js';
+import { folderName, streamFixtureZip, zipDisposition } from './fixture-zip.js';
+import { openExport } from './open-export.js';
 import { checkRequest, cookieName, isLoopbackHost, newToken, type GuardConfig } from './request-guard.js';
 import { readStatic } from './static-files.js';
 import { serveSocket } from './ws-api.js';
@@ -108,7 +109,7 @@ async function handleHttp(req: IncomingMessage, res: ServerResponse, guard: Guar
   }
   const headers: Record<string, string> = { ...SECURITY_HEADERS, 'Content-Type': file.type };
   // The page was opened with ?token=: remember it for its assets and its WebSocket, this port only.
-  if (verdict.via === 'query') headers['Set-Cookie'] = `${cookieName(guard.port)}=${guard.token}; Path=/; HttpOnly; SameSite=Strict`;
+  if (verdict.via === 'query') headers['Set-Cookie'] = `${cookieName(guard.port, guard.token)}=${guard.token}; Path=/; HttpOnly; SameSite=Strict`;
   res.writeHead(200, headers);
   res.end(req.method === 'HEAD' ? undefined : file.body);
 }
@@ -119,12 +120,19 @@ const DOWNLOAD_PREFIX = '/download/';
 async function serveDownload(req: IncomingMessage, res: ServerResponse, downloads: FixtureDownloads, id: string): Promise<void> {
   if (req.method !== 'GET') return reply(res, 405, 'only GET for a download\n');
   if (!DownloadId.safeParse(id).success) return reply(res, 400, `refused: "${id.slice(0, 80)}" is not a download id (letters, digits, - and _ only: the id an export returned, never a path)\n`);
-  const folder = downloads.get(id);
-  if (!folder) return reply(res, 404, `no export with download id ${id} on this server (ids last while \`parity serve\` runs): export the fixture again\n`);
-  const missing = await missingFile(folder);
-  if (missing) return reply(res, 410, `the export is gone: ${missing}; export the fixture again\n`);
-  res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'application/zip', 'Content-Disposition': zipDisposition(folder.dir) });
-  await streamFixtureZip(res, folder);
+  const entry = downloads.get(id);
+  if (!entry) return reply(res, 404, `no export with download id ${id} on this server (ids last while \`parity serve\` runs): export the fixture again\n`);
+  if (entry.replaced) return reply(res, 410, `${entry.dir} was replaced by a newer export of this folder: use the newer Download link\n`);
+  // Every file is opened before the status goes out: the zip holds this export even if a forced
+  // re-export swaps the folder while it streams.
+  const opened = await openExport(entry);
+  if (!opened.ok) return reply(res, 410, `the export is gone: ${opened.reason}; export the fixture again\n`);
+  try {
+    res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'application/zip', 'Content-Disposition': zipDisposition(entry.dir) });
+    await streamFixtureZip(res, folderName(entry.dir), opened.files);
+  } finally {
+    await opened.close();
+  }
 }
 
 function reply(res: ServerResponse, status: number, text: string): void {

@@ -31,7 +31,7 @@ afterAll(async () => {
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
 describe('browser mode: download an exported fixture', () => {
-  it('exports an imported pair, downloads <folder>.zip holding exactly the folder’s files, byte for byte', async () => {
+  it('exports an imported pair, downloads <folder>.zip holding <folder>/ with exactly the folder’s files, byte for byte', async () => {
     const files = writeImportFiles(join(dataDir, 'import'));
     await page.getByLabel('Open WAV or trace files').setInputFiles([files.a, files.b]);
     await page.locator('li.current', { hasText: 'engine-a.wav vs engine-b.wav' }).waitFor({ timeout: 20_000 });
@@ -45,8 +45,10 @@ describe('browser mode: download an exported fixture', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), result.getByRole('link', { name: 'Download .zip' }).click()]);
     expect(download.suggestedFilename()).toBe(`${basename(dir)}.zip`);
     const entries = unzipSync(new Uint8Array(readFileSync((await download.path())!)));
-    expect(Object.keys(entries).sort()).toEqual(['a.wav', 'b.wav', 'diff.wav', 'report.json', 'report.md']);
-    for (const [name, bytes] of Object.entries(entries)) expect(sha256(bytes), name).toBe(sha256(readFileSync(join(dir, name))));
+    // Everything inside one folder named as the exported one, so `unzip` then `parity gate <folder>` works.
+    const names = ['a.wav', 'b.wav', 'diff.wav', 'report.json', 'report.md'];
+    expect(Object.keys(entries).sort()).toEqual(names.map((name) => `${basename(dir)}/${name}`));
+    for (const name of names) expect(sha256(entries[`${basename(dir)}/${name}`]), name).toBe(sha256(readFileSync(join(dir, name))));
     // Again: the host refuses the existing folder with reason "exists" (over the WebSocket), so the page
     // asks instead of showing an error; Replace writes it again.
     await page.getByRole('button', { name: 'Export fixture' }).click();

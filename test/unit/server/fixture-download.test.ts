@@ -12,6 +12,7 @@ import { createSocketChannel, type SocketLike } from '../../../electron/common/a
 import { encodeWav } from '../../../electron/common/wav/encode-wav.js';
 import { StudioHost } from '../../../electron/host/studio-host.js';
 import { zipDisposition } from '../../../electron/server/fixture-zip.js';
+import { cookieName } from '../../../electron/server/request-guard.js';
 import { startStudioServer, type RunningServer } from '../../../electron/server/studio-server.js';
 import { ensureBuilt } from '../host/ensure-built.js';
 
@@ -62,7 +63,7 @@ async function exportOne(): Promise<{ dir: string; files: string[]; downloadId?:
 }
 
 describe('browser mode: GET /download/<id> of an exported fixture', () => {
-  it('zips exactly the files the export wrote, byte for byte, named <folder>.zip', async () => {
+  it('zips exactly the files the export wrote, byte for byte, inside <folder>/, named <folder>.zip', async () => {
     const exported = await exportOne();
     expect(exported.downloadId).toMatch(/^[A-Za-z0-9_-]{24}$/); // 18 random bytes, base64url
     // A file put there afterwards was not exported, so it is not served.
@@ -73,17 +74,18 @@ describe('browser mode: GET /download/<id> of an exported fixture', () => {
     const folder = exported.dir.split('/').pop()!;
     expect(res.headers['content-disposition']).toBe(`attachment; filename="${folder}.zip"; filename*=UTF-8''${folder}.zip`);
     const entries = unzipSync(new Uint8Array(res.body));
-    expect(Object.keys(entries).sort()).toEqual(exported.files);
+    // One folder inside, named as the exported one: unzipping gives what `parity gate <folder>` takes.
+    expect(Object.keys(entries).sort()).toEqual(exported.files.map((name) => `${folder}/${name}`));
     expect(exported.files).toEqual(['a.wav', 'b.wav', 'diff.wav', 'report.json', 'report.md']);
     expect(readdirSync(exported.dir).sort()).toEqual([...exported.files, 'notes.txt'].sort());
-    for (const name of exported.files) expect(sha256(entries[name]), name).toBe(sha256(readFileSync(join(exported.dir, name))));
+    for (const name of exported.files) expect(sha256(entries[`${folder}/${name}`]), name).toBe(sha256(readFileSync(join(exported.dir, name))));
   }, 60_000);
 
   it('needs the token (query, cookie or header) and refuses a foreign Origin or Host', async () => {
     const { downloadId } = await exportOne();
     expect((await get(`/download/${downloadId}`)).status).toBe(401);
     expect((await get(`/download/${downloadId}?token=wrong`)).status).toBe(401);
-    expect((await get(`/download/${downloadId}`, { Cookie: `parity_token_${server.port}=${server.token}` })).status).toBe(200);
+    expect((await get(`/download/${downloadId}`, { Cookie: `${cookieName(server.port, server.token)}=${server.token}` })).status).toBe(200);
     expect((await get(`/download/${downloadId}?token=${server.token}`)).status).toBe(200);
     const origin = await get(`/download/${downloadId}`, { ...auth(), Origin: 'http://evil.example' });
     expect([origin.status, origin.body.toString()]).toEqual([403, expect.stringContaining('Origin "http://evil.example"')]);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -74,7 +75,9 @@ describe('browser mode: token, Origin and Host', () => {
     expect(page.status).toBe(200);
     expect(page.headers['content-security-policy']).toContain("default-src 'self'");
     const cookie = String(page.headers['set-cookie']).split(';')[0];
-    expect(cookie).toBe(`parity_token_${server.port}=${server.token}`);
+    // Named by port and a hash of the token (request-guard.ts cookieName): sha256 hex, first 12 digits.
+    const tokenHash = createHash('sha256').update(server.token).digest('hex').slice(0, 12);
+    expect(cookie).toBe(`parity_token_${server.port}_${tokenHash}=${server.token}`);
     expect(String(page.headers['set-cookie'])).toMatch(/HttpOnly; SameSite=Strict/);
     const asset = await get('/assets/app.js', { Cookie: cookie });
     expect([asset.status, asset.body]).toEqual([200, 'console.log(1)']);
