@@ -32,6 +32,17 @@ export function App({ transportKind }: { transportKind: string }) {
         if (e.dataTransfer.files.length > 0) await store.getState().importFiles(await readFiles(e.dataTransfer.files));
       }}
     >
+      {/* First in the tab order: past the form, import and history, to the verdict and the results. */}
+      <a
+        className="skip-link"
+        href="#results"
+        onClick={(e) => {
+          e.preventDefault();
+          document.getElementById('results')?.focus();
+        }}
+      >
+        Skip to results
+      </a>
       <header className="topbar">
         <h1>TTS Parity Studio</h1>
         <BundlePanel />
@@ -43,7 +54,7 @@ export function App({ transportKind }: { transportKind: string }) {
         <ImportPanel />
         <HistoryPanel />
       </aside>
-      <main className="content">
+      <main id="results" className="content" tabIndex={-1} aria-label="Results">
         <Notices />
         <StaleNote />
         <VerdictBar />

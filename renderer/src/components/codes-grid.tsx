@@ -1,5 +1,7 @@
+import type { KeyboardEvent } from 'react';
 import { useEffect, useRef, useState } from 'react';
 import { codesCellAt, codesLayout } from '../lib/codes-layout.js';
+import { codesCellText, gridCellAfterKey, type GridCell } from '../lib/grid-keys.js';
 import { comparisonSelectors } from '../store/comparison/comparison-selectors.js';
 import { useStudio } from './store-context.js';
 import { colors, useColorScheme } from './theme.js';
@@ -25,12 +27,27 @@ function useWidth(): [number, (el: HTMLDivElement | null) => void] {
   return [width, setEl];
 }
 
-/** Frames (columns, from 1) × codebooks (rows, 0..Q−1); a differing cell is drawn in the marker colour, hover shows both codes. */
+/**
+ * Frames (columns, from 1) × codebooks (rows, 0..Q−1); a differing cell is drawn in the marker colour.
+ * Hover, or the arrow keys on the focused grid, show both codes of a cell in one readout.
+ */
 export function CodesGrid() {
   const codes = useStudio(comparisonSelectors.codes);
   const ref = useRef<HTMLCanvasElement>(null);
+  const cursorRef = useRef<HTMLDivElement>(null);
   const [width, box] = useWidth();
   const [hover, setHover] = useState<string>('');
+  /** The keyboard's cell: shown with a ring and in the readout while the grid has the focus. */
+  const [cell, setCell] = useState<GridCell>({ frame: 1, codebook: 0 });
+  const [focused, setFocused] = useState(false);
+  // Another comparison may have fewer frames or codebooks: start again at the first cell.
+  useEffect(() => {
+    setCell({ frame: 1, codebook: 0 });
+  }, [codes]);
+  // In braces: Chromium's scrollIntoView now returns a promise, which React would take for a cleanup.
+  useEffect(() => {
+    void cursorRef.current?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+  }, [cell]);
   const scheme = useColorScheme();
   const layout = codes && width > 0 ? codesLayout(width, codes.frames, codes.q) : undefined;
   useEffect(() => {
@@ -71,12 +88,17 @@ export function CodesGrid() {
   }, [codes, layout?.cellW, layout?.rowH, width, scheme]);
   if (!codes) return <p className="muted">No codes: this comparison has no per-step records (WAV import).</p>;
   const onMove = (e: React.MouseEvent<HTMLCanvasElement>) => {
-    const cell = layout && codesCellAt(layout, codes.frames, codes.q, e.nativeEvent.offsetX, e.nativeEvent.offsetY);
-    if (!cell) return setHover('');
-    const i = (cell.frame - 1) * codes.q + cell.codebook;
-    const show = (v: number) => (v < 0 ? '—' : String(v));
-    setHover(`frame ${cell.frame}, codebook ${cell.codebook}: A ${show(codes.a[i])} · B ${show(codes.b[i])}${codes.a[i] === codes.b[i] ? '' : '  (differ)'}`);
+    const at = layout && codesCellAt(layout, codes.frames, codes.q, e.nativeEvent.offsetX, e.nativeEvent.offsetY);
+    setHover(at ? codesCellText(codes, at) : '');
   };
+  const onKeyDown = (e: KeyboardEvent<HTMLCanvasElement>) => {
+    const next = gridCellAfterKey(cell, codes.frames, codes.q, e);
+    if (!next) return;
+    e.preventDefault();
+    setHover('');
+    setCell(next);
+  };
+  const readout = hover || (focused ? codesCellText(codes, cell) : 'Hover a cell, or focus the grid and use the arrow keys, to see both codes.');
   return (
     <div className="codes">
       <p className="muted">
@@ -84,10 +106,37 @@ export function CodesGrid() {
         <span data-testid="codes-differing">{codes.differing}</span> cells differ (red).
       </p>
       <div className="codes-scroll" ref={box}>
-        <canvas ref={ref} data-testid="codes-grid" aria-label={`Codes grid, ${codes.differing} differing cells`} onMouseMove={onMove} onMouseLeave={() => setHover('')} />
+        {/* The APG grid pattern needs a DOM cell per code; this is one canvas, so it is a single focusable
+            widget (role application: a screen reader passes the arrows on) and the readout, a live region,
+            says the cell the arrows moved to. */}
+        <div className="codes-canvas">
+          <canvas
+            ref={ref}
+            data-testid="codes-grid"
+            tabIndex={0}
+            role="application"
+            aria-roledescription="codes grid"
+            aria-label={`Codes grid, ${codes.differing} differing cells: arrow keys move between cells, Home and End to the row's ends`}
+            aria-describedby="codes-readout"
+            onMouseMove={onMove}
+            onMouseLeave={() => setHover('')}
+            onKeyDown={onKeyDown}
+            onFocus={() => setFocused(true)}
+            onBlur={() => setFocused(false)}
+          />
+          {focused && layout && (
+            <div
+              ref={cursorRef}
+              className="codes-cursor"
+              data-testid="codes-cursor"
+              aria-hidden="true"
+              style={{ left: layout.left + (cell.frame - 1) * layout.cellW, top: cell.codebook * layout.rowH, width: layout.cellW, height: layout.rowH }}
+            />
+          )}
+        </div>
       </div>
-      <p className="hover-readout" data-testid="codes-hover" aria-live="polite">
-        {hover || 'Hover a cell to see both codes.'}
+      <p id="codes-readout" className="hover-readout" data-testid="codes-hover" aria-live="polite">
+        {readout}
       </p>
     </div>
   );

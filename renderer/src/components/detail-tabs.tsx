@@ -40,7 +40,9 @@ export function DetailTabs() {
           </button>
         ))}
       </div>
-      <div id="detail-panel" role="tabpanel" aria-labelledby={`tab-${tab}`}>
+      {/* APG tabs: every panel opens with text, not a control, so the panel itself is the next tab stop
+          after the tablist (otherwise Tab from the tabs would skip what they show). */}
+      <div id="detail-panel" role="tabpanel" aria-labelledby={`tab-${tab}`} tabIndex={0}>
         {tab === 'metrics' && <MetricsPanel />}
         {tab === 'steps' && (
           <>

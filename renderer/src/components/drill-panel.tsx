@@ -1,3 +1,5 @@
+import { useLayoutEffect, useRef } from 'react';
+import { drillFocusTarget, type DrillStatus } from '../lib/drill-focus.js';
 import { drillSelectors } from '../store/drill/drill-slice.js';
 import { shortcutLabel } from '../lib/shortcut-keys.js';
 import { useStoreApi, useStudio } from './store-context.js';
@@ -12,18 +14,31 @@ export function DrillPanel() {
   const label = useStudio(drillSelectors.progressLabel);
   const error = useStudio(drillSelectors.error);
   const lines = useStudio(drillSelectors.lines);
+  const section = useRef<HTMLElement>(null);
+  const drillButton = useRef<HTMLButtonElement>(null);
+  const cancelButton = useRef<HTMLButtonElement>(null);
+  const resultHeading = useRef<HTMLHeadingElement>(null);
+  const before = useRef<DrillStatus | undefined>(status);
+  // Before paint, so the focus is never seen on <body> (where a disabled button leaves it).
+  useLayoutEffect(() => {
+    const active = document.activeElement;
+    const focusHere = !active || active === document.body || (section.current?.contains(active) ?? false);
+    const target = drillFocusTarget(before.current, status, focusHere);
+    before.current = status;
+    if (target) ({ cancel: cancelButton, result: resultHeading, drill: drillButton })[target].current?.focus();
+  }, [status]);
   if (!can) return null;
   const running = status === 'running';
   return (
-    <section className="drill" aria-label="Drill down" data-testid="drill">
-      <button type="button" disabled={running} onClick={() => void store.getState().drillCurrent()} title="Re-run the first divergent step with every node output promoted, as parity compare --drill does, and name the first input and node that differ or hold a NaN">
+    <section ref={section} className="drill" aria-label="Drill down" data-testid="drill">
+      <button ref={drillButton} type="button" disabled={running} onClick={() => void store.getState().drillCurrent()} title="Re-run the first divergent step with every node output promoted, as parity compare --drill does, and name the first input and node that differ or hold a NaN">
         {running ? 'Drilling down…' : status === 'done' || lines ? 'Drill down again' : 'Drill down'}
       </button>
       {running && (
         <div className="drill-progress" aria-live="polite">
           <progress max={100} value={percent} aria-label="Drill-down progress" />
           <span data-testid="drill-progress">{label}</span>
-          <button type="button" disabled={cancelling} onClick={() => void store.getState().cancelDrill()} title={`Stop the drill-down; the comparison and any drill saved with it stay as they were (${shortcutLabel('escape')})`} aria-keyshortcuts="Escape">
+          <button ref={cancelButton} type="button" disabled={cancelling} onClick={() => void store.getState().cancelDrill()} title={`Stop the drill-down; the comparison and any drill saved with it stay as they were (${shortcutLabel('escape')})`} aria-keyshortcuts="Escape">
             Cancel
           </button>
         </div>
@@ -35,9 +50,14 @@ export function DrillPanel() {
         </p>
       )}
       {lines && (
-        <pre className="drill-lines" data-testid="drill-lines">
-          {lines.join('\n')}
-        </pre>
+        <>
+          <h3 ref={resultHeading} tabIndex={-1} className="drill-result-title">
+            Drill-down result
+          </h3>
+          <pre className="drill-lines" data-testid="drill-lines">
+            {lines.join('\n')}
+          </pre>
+        </>
       )}
     </section>
   );

@@ -1,4 +1,6 @@
+import type { KeyboardEvent } from 'react';
 import { fmt, fmtTime } from '../lib/format.js';
+import { radioAfterKey } from '../lib/roving-keys.js';
 import { audioSelectors } from '../store/comparison/audio-selectors.js';
 import { comparisonSelectors } from '../store/comparison/comparison-selectors.js';
 import type { ActiveTake } from '../store/playback/playback-slice.js';
@@ -25,18 +27,27 @@ export function TransportBar() {
   const position = useStudio(playbackSelectors.position);
   if (!hasAudio) return null;
   const s = () => store.getState();
+  // One tab stop for the three takes: the checked one; arrows check and focus the next (roving tabindex).
+  const onTakeKey = (e: KeyboardEvent<HTMLDivElement>) => {
+    const next = radioAfterKey(TAKES.map((t) => t.take), take, e.key);
+    if (next === undefined) return;
+    e.preventDefault();
+    s().selectTake(next);
+    e.currentTarget.querySelector<HTMLButtonElement>(`.take-${next}`)?.focus();
+  };
   return (
     <div className="transport" role="toolbar" aria-label="Transport" data-testid="transport" data-active-take={take} data-playing={playing} data-position={position.toFixed(4)}>
       <button type="button" className="play" onClick={() => void s().togglePlay()} title={`Play / pause (${shortcutLabel(' ')})`} aria-keyshortcuts="Space">
         {playing ? 'Pause' : 'Play'}
       </button>
-      <div className="segmented" role="radiogroup" aria-label="Take">
+      <div className="segmented" role="radiogroup" aria-label="Take" onKeyDown={onTakeKey}>
         {TAKES.map((t) => (
           <button
             key={t.take}
             type="button"
             role="radio"
             aria-checked={take === t.take}
+            tabIndex={take === t.take ? 0 : -1}
             className={`take take-${t.take}`}
             onClick={() => s().selectTake(t.take)}
             title={`Listen to ${t.name} at the same position (${shortcutLabel(t.key)})`}

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { indexAfterRemove, listKeyAction, radioAfterKey, stepAfterKey } from '../../../renderer/src/lib/roving-keys.js';
+
+const TAKES = ['A', 'B', 'D'] as const;
+
+describe('radioAfterKey (WAI-ARIA APG radio group: arrows check the next/previous radio, wrapping)', () => {
+  it('Right and Down check the next, Left and Up the previous, wrapping at both ends', () => {
+    expect(radioAfterKey(TAKES, 'A', 'ArrowRight')).toBe('B');
+    expect(radioAfterKey(TAKES, 'A', 'ArrowDown')).toBe('B');
+    expect(radioAfterKey(TAKES, 'D', 'ArrowRight')).toBe('A');
+    expect(radioAfterKey(TAKES, 'A', 'ArrowLeft')).toBe('D');
+    expect(radioAfterKey(TAKES, 'B', 'ArrowUp')).toBe('A');
+  });
+
+  it('other keys (Tab leaves the group, Space/Enter are the buttons’ own) and unknown items give nothing', () => {
+    for (const key of ['Tab', ' ', 'Enter', 'Home', 'a']) expect(radioAfterKey(TAKES, 'B', key)).toBeUndefined();
+    expect(radioAfterKey(TAKES, 'X' as (typeof TAKES)[number], 'ArrowRight')).toBeUndefined();
+    expect(radioAfterKey([], 'A', 'ArrowRight')).toBeUndefined();
+  });
+});
+
+describe('listKeyAction (history list, one tab stop: arrows move, Enter opens, Delete removes)', () => {
+  it('Up/Down move one row and stop at the ends (no wrap, as in a listbox); Home/End go to the ends', () => {
+    expect(listKeyAction(12, 0, 'ArrowDown')).toEqual({ kind: 'move', index: 1 });
+    expect(listKeyAction(12, 11, 'ArrowDown')).toEqual({ kind: 'move', index: 11 });
+    expect(listKeyAction(12, 5, 'ArrowUp')).toEqual({ kind: 'move', index: 4 });
+    expect(listKeyAction(12, 0, 'ArrowUp')).toEqual({ kind: 'move', index: 0 });
+    expect(listKeyAction(12, 5, 'Home')).toEqual({ kind: 'move', index: 0 });
+    expect(listKeyAction(12, 5, 'End')).toEqual({ kind: 'move', index: 11 });
+  });
+
+  it('a stale index (rows removed meanwhile) is clamped into the list', () => {
+    expect(listKeyAction(3, 9, 'ArrowUp')).toEqual({ kind: 'move', index: 1 });
+  });
+
+  it('Enter opens, Delete removes; Tab, Backspace and letters are left to the page; an empty list takes no key', () => {
+    expect(listKeyAction(3, 1, 'Enter')).toEqual({ kind: 'open' });
+    expect(listKeyAction(3, 1, 'Delete')).toEqual({ kind: 'remove' });
+    for (const key of ['Tab', 'Backspace', 'a', ' ', 'ArrowRight']) expect(listKeyAction(3, 1, key)).toBeUndefined();
+    expect(listKeyAction(0, 0, 'ArrowDown')).toBeUndefined();
+  });
+
+  it('after a removal the focus goes to the row that took its place, else the one above, else nowhere', () => {
+    expect(indexAfterRemove(5, 2)).toBe(2);
+    expect(indexAfterRemove(5, 4)).toBe(3);
+    expect(indexAfterRemove(1, 0)).toBeUndefined();
+  });
+});
+
+describe('stepAfterKey (step-trace chart as a WAI-ARIA APG slider over steps)', () => {
+  it('Left/Right one step, PageUp/PageDown ten, clamped to first..last; Up/Down as Right/Left', () => {
+    expect(stepAfterKey(1, 115, 8, 'ArrowRight')).toBe(9);
+    expect(stepAfterKey(1, 115, 8, 'ArrowLeft')).toBe(7);
+    expect(stepAfterKey(1, 115, 8, 'ArrowUp')).toBe(9);
+    expect(stepAfterKey(1, 115, 8, 'ArrowDown')).toBe(7);
+    expect(stepAfterKey(1, 115, 1, 'ArrowLeft')).toBe(1);
+    expect(stepAfterKey(1, 115, 115, 'ArrowRight')).toBe(115);
+    expect(stepAfterKey(1, 115, 8, 'PageUp')).toBe(18);
+    expect(stepAfterKey(1, 115, 8, 'PageDown')).toBe(1);
+  });
+
+  it('Home/End go to the ends; with nothing picked a move starts at the first step; other keys give nothing', () => {
+    expect(stepAfterKey(1, 115, 50, 'Home')).toBe(1);
+    expect(stepAfterKey(1, 115, undefined, 'End')).toBe(115);
+    expect(stepAfterKey(1, 115, undefined, 'ArrowRight')).toBe(1);
+    expect(stepAfterKey(1, 115, undefined, 'ArrowLeft')).toBe(1);
+    expect(stepAfterKey(1, 115, 8, 'Enter')).toBeUndefined();
+    expect(stepAfterKey(5, 4, undefined, 'Home')).toBeUndefined();
+  });
+});
