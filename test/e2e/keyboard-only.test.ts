@@ -102,12 +102,15 @@ describe('studio UI with the keyboard only (browser mode, 1440×900)', () => {
     expect(await focused()).toMatchObject({ text: 'A', checked: 'true' });
     await page.keyboard.press('ArrowLeft');
     expect((await transportState(page)).take).toBe('D');
-    // The letter shortcuts still work on the focused group; A is the tab stop again.
+    // The letter shortcuts still work with the focus on D; the checked A becomes the group's tab stop.
     await page.keyboard.press('a');
     expect((await transportState(page)).take).toBe('A');
-    // One tab stop for the three radios: the next Tab leaves the group.
+    // One tab stop for the three radios: the next Tab leaves the group, Shift+Tab comes back to A (not D).
     await page.keyboard.press('Tab');
     expect((await focused()).role).not.toBe('radio');
+    await page.keyboard.press('Shift+Tab');
+    expect(await focused()).toMatchObject({ role: 'radio', text: 'A', checked: 'true' });
+    await page.keyboard.press('Tab');
   }, 30_000);
 
   it('opens the Codes tab by arrows; the panel, then the grid, take the next Tab; arrows read the codes', async () => {
