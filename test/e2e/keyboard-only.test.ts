@@ -179,7 +179,7 @@ describe('studio UI with the keyboard only (browser mode, 1440×900)', () => {
     await page.screenshot({ path: `${SHOTS}/06-drill-result-focus.png` });
   }, 90_000);
 
-  it('exports by keyboard; the history is one tab stop: arrows move, Enter opens, Delete removes', async () => {
+  it('exports by keyboard; the history is one tab stop: arrows move, Enter opens, Delete asks, then removes', async () => {
     await pressUntil('Shift+Tab', (f) => f.text === 'Export fixture', 40);
     await page.keyboard.press('Enter');
     await page.getByTestId('export-result').waitFor({ timeout: 20_000 });
@@ -201,10 +201,34 @@ describe('studio UI with the keyboard only (browser mode, 1440×900)', () => {
     await page.keyboard.press('Enter');
     await expect.poll(() => page.locator('li.current[data-history-id]').getAttribute('data-history-id')).not.toBe(current);
     await page.screenshot({ path: `${SHOTS}/08-history-row.png` });
+    // Delete asks first, with the focus on Keep (a stray key press removes nothing); Esc keeps the entry.
+    await page.keyboard.press('Delete');
+    await expect.poll(async () => (await focused()).text).toBe('Keep');
+    expect(await page.getByTestId('history-confirm').textContent()).toMatch(/^Delete “eager vs graph”\?/);
+    expect(await page.getByTestId('history-status').textContent()).toMatch(/^Delete “eager vs graph”\? Press Delete again/);
+    await page.screenshot({ path: `${SHOTS}/08b-history-delete-question.png` });
+    // Esc answers the question: the row is back, focused.
+    await page.keyboard.press('Escape');
+    await expect.poll(async () => (await focused()).text).toMatch(/eager vs graph/);
+    expect(await page.locator('[data-history-id]').count()).toBe(2);
+    // Enter on Keep keeps it too.
+    await page.keyboard.press('Delete');
+    await expect.poll(async () => (await focused()).text).toBe('Keep');
+    await page.keyboard.press('Enter');
+    await expect.poll(async () => (await focused()).text).toMatch(/eager vs graph/);
+    expect(await page.locator('[data-history-id]').count()).toBe(2);
+    // Delete pressed twice removes it.
+    await page.keyboard.press('Delete');
+    await expect.poll(async () => (await focused()).text).toBe('Keep');
     await page.keyboard.press('Delete');
     await expect.poll(() => page.locator('[data-history-id]').count()).toBe(1);
     // The focus goes to the row that is left, which is now the tab stop.
     await expect.poll(async () => (await focused()).text).toMatch(/eager vs eager,fault=stale-feedback@8/);
+    // The deleted entry was on screen: the results pane is empty again, and says how to fill it.
+    expect(await page.getByTestId('verdict').count()).toBe(0);
+    expect(await page.getByRole('region', { name: 'Waveforms' }).textContent()).toMatch(/^Synthesize A\/B, import two WAV files or open a comparison from history/);
+    expect(await page.getByTestId('history-status').textContent()).toBe('Deleted “eager vs graph”; it was on screen, so the results are cleared.');
+    await page.screenshot({ path: `${SHOTS}/08c-history-deleted-on-screen.png` });
   }, 60_000);
 
   it('the ? sheet keeps every key chip on one line at 1440 px', async () => {
@@ -215,6 +239,16 @@ describe('studio UI with the keyboard only (browser mode, 1440×900)', () => {
     expect((lines as number[]).length).toBeGreaterThan(0);
     expect(new Set(lines as number[])).toEqual(new Set([1]));
     expect(await page.getByText('Ctrl/⌘ + Enter').count()).toBe(1);
+    // The widgets' own keys, listed apart from the global shortcuts.
+    const widgets = page.getByTestId('widget-keys');
+    expect(await widgets.getByRole('heading').textContent()).toBe('In lists and charts');
+    expect(await widgets.locator('th.widget-name').allTextContents()).toEqual([
+      'History list',
+      'Codes grid',
+      'Step chart',
+      'A / B / Difference',
+      'Detail tabs',
+    ]);
     await page.screenshot({ path: `${SHOTS}/09-shortcuts-sheet.png` });
     await page.keyboard.press('Escape');
     expect(problems).toEqual([]);

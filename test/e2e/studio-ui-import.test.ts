@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -61,7 +61,12 @@ describe('studio UI in Chromium (browser mode): imports and fixture export', () 
     await page.getByRole('tab', { name: 'Metrics' }).click();
     expect(await page.getByRole('row', { name: /Length A \/ B/ }).textContent()).toContain('48000 / 48000');
     // The reversed import goes; the pair in the right order stays on screen (the export test exports it).
+    // Deleting asks first (the host removes the folder): nothing goes until the row's Delete is pressed.
     await page.getByRole('button', { name: /^Delete engine-b\.wav vs engine-a\.wav/ }).click();
+    const question = page.getByTestId('history-confirm');
+    expect(await question.textContent()).toMatch(/^Delete “engine-b\.wav vs engine-a\.wav”\?/);
+    expect(await page.locator('[data-history-id]').count()).toBe(2);
+    await question.getByRole('button', { name: 'Delete', exact: true }).click();
     await expect.poll(() => page.locator('[data-history-id]').count()).toBe(1);
   }, 60_000);
 
@@ -117,6 +122,24 @@ describe('studio UI in Chromium (browser mode): imports and fixture export', () 
     expect(await page.getByTestId('divergence-summary').textContent()).toMatch(/^First divergence: step 3 \(talker-logits\)/);
     expect(await page.getByTestId('notice').count()).toBe(0);
     await page.screenshot({ path: `${SHOTS}/ui-import-traces-only-1280.png` });
+    expect(problems).toEqual([]);
+  }, 30_000);
+
+  it('shows the report’s warnings under the verdict: two traces whose headers disagree on frameRate', async () => {
+    const f = writeTraceImportFiles(join(dataDir, 'import-traces-rates'));
+    // B's engine wrote 25 frames/s: compare-traces.ts runs the comparison and records a warning (docs/trace-format.md).
+    writeFileSync(f.traceB, readFileSync(f.traceB, 'utf8').replace('"frameRate":12.5', '"frameRate":25'));
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.getByLabel('Open WAV or trace files').setInputFiles([f.traceA, f.traceB]);
+    const warnings = page.getByTestId('report-warnings');
+    await warnings.waitFor({ timeout: 20_000 });
+    expect(await warnings.getByRole('listitem').allTextContents()).toEqual([
+      "the trace headers disagree on frameRate: run-a.jsonl 12.5/s, run-b.jsonl 25/s; steps are compared by number and times use A's 12.5/s",
+    ]);
+    await page.screenshot({ path: `${SHOTS}/ui-import-traces-warning-1440.png` });
+    // An entry without warnings shows none.
+    await page.locator('li', { hasText: 'engine-a.wav vs engine-b.wav' }).getByRole('button').first().click();
+    await expect.poll(() => page.getByTestId('report-warnings').count()).toBe(0);
     expect(problems).toEqual([]);
   }, 30_000);
 });

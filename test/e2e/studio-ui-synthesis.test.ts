@@ -224,6 +224,7 @@ describe('studio UI in Chromium (browser mode): synthesized comparisons', () => 
     expect(await page.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--bg').trim()")).toBe('#15191e');
     await page.screenshot({ path: `${SHOTS}/ui-dark-1920.png` });
     await list.getByRole('button', { name: /^Delete eager vs graph \(/ }).click();
+    await page.getByTestId('history-confirm').getByRole('button', { name: 'Delete', exact: true }).click();
     await expect.poll(() => list.locator('li').count()).toBe(1);
   }, 60_000);
 

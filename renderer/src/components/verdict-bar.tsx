@@ -11,7 +11,7 @@ const VERDICT_TEXT: Record<string, string> = {
   diverged: 'Diverged: A and B are different renderings',
 };
 
-/** The verdict, what A and B are, a fault that never ran, and the actions on the comparison on screen. */
+/** The verdict, what A and B are, a fault that never ran, the report's warnings, and the actions on the comparison on screen. */
 export function VerdictBar() {
   const hasComparison = useStudio((s) => s.comparison !== undefined);
   if (!hasComparison) return null;
@@ -26,6 +26,7 @@ export function VerdictBar() {
         </div>
       </div>
       <FaultWarning />
+      <ReportWarnings />
       <SidesLine />
     </>
   );
@@ -73,6 +74,22 @@ function FaultWarning() {
       </strong>
       <ul>
         {warning.lines.map((line) => (
+          <li key={line}>{line}</li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** What the report says it ran despite (report.warnings), e.g. two trace headers at different frame rates. */
+function ReportWarnings() {
+  const warnings = useStudio(comparisonSelectors.warnings);
+  if (!warnings) return null;
+  return (
+    <div role="alert" className="fault-warning" data-testid="report-warnings">
+      <strong>{warnings.length === 1 ? 'Warning' : `${warnings.length} warnings`}: the comparison ran, but read it with this in mind.</strong>
+      <ul>
+        {warnings.map((line) => (
           <li key={line}>{line}</li>
         ))}
       </ul>

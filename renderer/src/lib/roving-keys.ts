@@ -19,8 +19,8 @@ export type ListKeyAction = { kind: 'move'; index: number } | { kind: 'open' } |
 
 /**
  * What a key does in a vertical list of `count` rows with the focus on row `index`: Up/Down move one row
- * (stopping at the ends, as a listbox does), Home/End go to the ends, Enter opens the row, Delete removes
- * it; undefined for any other key (Tab leaves the list).
+ * (stopping at the ends, as a listbox does), Home/End go to the ends, Enter opens the row, Delete asks to
+ * remove it (confirmKeyAction); undefined for any other key (Tab leaves the list).
  */
 export function listKeyAction(count: number, index: number, key: string): ListKeyAction | undefined {
   if (count === 0) return undefined;
@@ -31,6 +31,21 @@ export function listKeyAction(count: number, index: number, key: string): ListKe
   if (key === 'End') return { kind: 'move', index: count - 1 };
   if (key === 'Enter') return { kind: 'open' };
   if (key === 'Delete') return { kind: 'remove' };
+  return undefined;
+}
+
+export type ConfirmKeyAction = 'confirm' | 'keep' | 'other-button';
+
+/**
+ * What a key does in a row that asks "Delete …? [Delete] [Keep]", with the focus on `on`: Enter presses
+ * the focused button, Delete pressed again confirms (from either button), Esc keeps the entry, Left/Right
+ * go to the other button; undefined for any other key (Tab moves on as usual, Space clicks natively).
+ */
+export function confirmKeyAction(on: 'delete' | 'keep', key: string): ConfirmKeyAction | undefined {
+  if (key === 'Delete') return 'confirm';
+  if (key === 'Escape') return 'keep';
+  if (key === 'Enter') return on === 'delete' ? 'confirm' : 'keep';
+  if (key === 'ArrowLeft' || key === 'ArrowRight') return 'other-button';
   return undefined;
 }
 

@@ -37,3 +37,58 @@ export function shortcutAction(e: KeyPress, state: { sheetOpen: boolean; running
   if (e.key === '?') return 'toggle-sheet';
   return SINGLE_KEYS[key];
 }
+
+/**
+ * Keys that act only inside one widget, where the focus is (roving tab stops, WAI-ARIA APG patterns). The
+ * ? sheet lists them apart; they are never global, so shortcutAction knows none of them. `keys` are
+ * KeyboardEvent.key names ("mod+" = with Ctrl or ⌘), so a test can press each on the widget's own handler.
+ */
+export const WIDGET_KEYS = [
+  {
+    widget: 'History list',
+    rows: [
+      { keys: ['ArrowUp', 'ArrowDown'], action: 'Previous / next entry' },
+      { keys: ['Home', 'End'], action: 'First / last entry' },
+      { keys: ['Enter'], action: 'Open the entry' },
+      { keys: ['Delete'], action: 'Ask to delete it: Delete again (or Enter on Delete) deletes, Esc (or Enter on Keep) keeps it' },
+    ],
+  },
+  {
+    widget: 'Codes grid',
+    rows: [
+      { keys: ['ArrowLeft', 'ArrowRight'], action: 'Previous / next frame' },
+      { keys: ['ArrowUp', 'ArrowDown'], action: 'Previous / next codebook' },
+      { keys: ['PageUp', 'PageDown'], action: 'Ten frames back / on' },
+      { keys: ['Home', 'End'], action: 'First / last frame of the codebook' },
+      { keys: ['mod+Home', 'mod+End'], action: 'First / last cell' },
+    ],
+  },
+  {
+    widget: 'Step chart',
+    rows: [
+      { keys: ['ArrowLeft', 'ArrowRight'], action: 'Previous / next step (↓ ↑ too); the playhead goes to its frame' },
+      { keys: ['PageDown', 'PageUp'], action: 'Ten steps back / on' },
+      { keys: ['Home', 'End'], action: 'First / last step' },
+    ],
+  },
+  {
+    widget: 'A / B / Difference',
+    rows: [{ keys: ['ArrowLeft', 'ArrowRight'], action: 'Previous / next take (↑ ↓ too), same position' }],
+  },
+  {
+    widget: 'Detail tabs',
+    rows: [
+      { keys: ['ArrowLeft', 'ArrowRight'], action: 'Previous / next tab' },
+      { keys: ['Home', 'End'], action: 'First / last tab' },
+    ],
+  },
+] as const;
+
+const KEY_CHIPS: Record<string, string> = { ArrowUp: '↑', ArrowDown: '↓', ArrowLeft: '←', ArrowRight: '→', PageUp: 'PgUp', PageDown: 'PgDn', Delete: 'Delete', Escape: 'Esc' };
+
+/** What a key's chip says in the sheet: "ArrowUp" → "↑", "mod+Home" → "Ctrl/⌘ + Home". */
+export function keyChip(key: string): string {
+  const mod = key.startsWith('mod+');
+  const name = mod ? key.slice(4) : key;
+  return `${mod ? 'Ctrl/⌘ + ' : ''}${KEY_CHIPS[name] ?? name}`;
+}

@@ -80,4 +80,13 @@ describe('comparison selectors (pure)', () => {
     expect(comparisonSelectors.codes(wav)).toBeUndefined();
     expect(comparisonSelectors.numericsA(wav)).toBeUndefined();
   });
+
+  it('warnings: a trace comparison’s report.warnings as they are; none (absent or empty) is undefined', () => {
+    // The line compare-traces.ts writes for two headers at different frame rates (docs/trace-format.md).
+    const line = "the trace headers disagree on frameRate: a.jsonl 12.5/s, b.jsonl 25/s; steps are compared by number and times use A's 12.5/s";
+    expect(comparisonSelectors.warnings(state({ kind: 'traces', verdict: 'diverged', warnings: [line] }))).toEqual([line]);
+    expect(comparisonSelectors.warnings(state({ kind: 'traces', verdict: 'diverged', warnings: [] }))).toBeUndefined();
+    expect(comparisonSelectors.warnings(state(report))).toBeUndefined();
+    expect(comparisonSelectors.warnings({} as StudioState)).toBeUndefined();
+  });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { indexAfterRemove, listKeyAction, radioAfterKey, stepAfterKey } from '../../../renderer/src/lib/roving-keys.js';
+import { confirmKeyAction, indexAfterRemove, listKeyAction, radioAfterKey, stepAfterKey } from '../../../renderer/src/lib/roving-keys.js';
 
 const TAKES = ['A', 'B', 'D'] as const;
 
@@ -44,6 +44,26 @@ describe('listKeyAction (history list, one tab stop: arrows move, Enter opens, D
     expect(indexAfterRemove(5, 2)).toBe(2);
     expect(indexAfterRemove(5, 4)).toBe(3);
     expect(indexAfterRemove(1, 0)).toBeUndefined();
+  });
+});
+
+describe('confirmKeyAction (a history row asking "Delete …? [Delete] [Keep]", focus first on Keep)', () => {
+  it('Enter presses the focused button: on Keep it keeps, on Delete it deletes', () => {
+    expect(confirmKeyAction('keep', 'Enter')).toBe('keep');
+    expect(confirmKeyAction('delete', 'Enter')).toBe('confirm');
+  });
+
+  it('Delete pressed again confirms and Esc keeps, from either button', () => {
+    for (const on of ['keep', 'delete'] as const) {
+      expect(confirmKeyAction(on, 'Delete')).toBe('confirm');
+      expect(confirmKeyAction(on, 'Escape')).toBe('keep');
+    }
+  });
+
+  it('Left/Right go to the other button; Tab, Space (the button’s own click), Backspace and letters are left alone', () => {
+    expect(confirmKeyAction('keep', 'ArrowLeft')).toBe('other-button');
+    expect(confirmKeyAction('delete', 'ArrowRight')).toBe('other-button');
+    for (const key of ['Tab', ' ', 'Backspace', 'ArrowDown', 'y']) expect(confirmKeyAction('keep', key)).toBeUndefined();
   });
 });
 

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { SHORTCUTS, shortcutAction, shortcutLabel, type KeyPress } from '../../../renderer/src/lib/shortcut-keys.js';
+import { gridCellAfterKey } from '../../../renderer/src/lib/grid-keys.js';
+import { listKeyAction, radioAfterKey, stepAfterKey } from '../../../renderer/src/lib/roving-keys.js';
+import { SHORTCUTS, WIDGET_KEYS, keyChip, shortcutAction, shortcutLabel, type KeyPress } from '../../../renderer/src/lib/shortcut-keys.js';
+import { tabAfterKey } from '../../../renderer/src/lib/tab-keys.js';
 
 const press = (key: string, more: Partial<KeyPress> = {}): KeyPress => ({ key, ctrlKey: false, metaKey: false, altKey: false, typing: false, ...more });
 const idle = { sheetOpen: false, running: false };
@@ -38,5 +41,50 @@ describe('shortcutAction', () => {
   it('every key in the sheet has a label the tooltips can show', () => {
     for (const s of SHORTCUTS) expect(shortcutLabel(s.key)).toBe(s.label);
     expect(shortcutLabel('mod+enter')).toBe('Ctrl/⌘ + Enter');
+  });
+});
+
+describe('WIDGET_KEYS: the ? sheet’s "In lists and charts" section, display only', () => {
+  const split = (k: string) => ({ key: k.replace(/^mod\+/, ''), mod: k.startsWith('mod+') });
+  // Each widget's own key handler, at a position inside it (not at an edge, so every move moves).
+  const handlers: Record<(typeof WIDGET_KEYS)[number]['widget'], (k: { key: string; mod: boolean }) => unknown> = {
+    'History list': (k) => listKeyAction(5, 2, k.key),
+    'Codes grid': (k) => gridCellAfterKey({ frame: 15, codebook: 2 }, 30, 4, { key: k.key, ctrlKey: k.mod, metaKey: false }),
+    'Step chart': (k) => stepAfterKey(1, 30, 15, k.key),
+    'A / B / Difference': (k) => radioAfterKey(['A', 'B', 'D'], 'B', k.key),
+    'Detail tabs': (k) => tabAfterKey(['waveform', 'steps', 'codes'], 'steps', k.key),
+  };
+
+  it('none of its keys is a global shortcut (with or without the focus in a field)', () => {
+    for (const w of WIDGET_KEYS) {
+      for (const r of w.rows) {
+        for (const k of r.keys) {
+          const { key, mod } = split(k);
+          expect(shortcutAction(press(key, { ctrlKey: mod }), idle), `${w.widget}: ${k}`).toBeUndefined();
+          expect(shortcutAction(press(key, { ctrlKey: mod, typing: true }), { sheetOpen: false, running: true }), `${w.widget}: ${k}`).toBeUndefined();
+        }
+      }
+    }
+  });
+
+  it('every key listed acts in its widget’s handler, and the two keys of a pair do different things', () => {
+    for (const w of WIDGET_KEYS) {
+      for (const r of w.rows) {
+        const results = r.keys.map((k) => handlers[w.widget](split(k)));
+        for (const [i, result] of results.entries()) expect(result, `${w.widget}: ${r.keys[i]}`).toBeDefined();
+        if (results.length === 2) expect(results[0], `${w.widget}: ${r.keys.join(' / ')}`).not.toEqual(results[1]);
+      }
+    }
+    // The sheet's wording, checked against the handlers: Delete asks (the row's question), Ctrl+Home is the first cell.
+    expect(listKeyAction(5, 2, 'Delete')).toEqual({ kind: 'remove' });
+    expect(gridCellAfterKey({ frame: 15, codebook: 2 }, 30, 4, { key: 'Home', ctrlKey: true, metaKey: false })).toEqual({ frame: 1, codebook: 0 });
+    expect(gridCellAfterKey({ frame: 15, codebook: 2 }, 30, 4, { key: 'Home', ctrlKey: false, metaKey: false })).toEqual({ frame: 1, codebook: 2 });
+  });
+
+  it('key chips: arrows as ↑ ↓ ← →, pages as PgUp/PgDn, mod+ as Ctrl/⌘ (the global sheet’s wording)', () => {
+    expect(['ArrowUp', 'ArrowDown', 'ArrowLeft', 'ArrowRight'].map(keyChip)).toEqual(['↑', '↓', '←', '→']);
+    expect(keyChip('PageDown')).toBe('PgDn');
+    expect(keyChip('mod+End')).toBe('Ctrl/⌘ + End');
+    expect(keyChip('Home')).toBe('Home');
   });
 });

@@ -17,6 +17,8 @@ interface ReportParts {
   divergence?: Divergence;
   traces?: { a: { header: { frameRate: number } } };
   kind?: string;
+  /** What the comparison ran despite (two traces' headers disagreeing on frameRate or sampleRate). */
+  warnings?: string[];
 }
 const parts = (c: ComparisonResult | undefined): ReportParts => (c?.report ?? {}) as ReportParts;
 const num = (v: number | string | undefined): number => (typeof v === 'string' ? Number(v) : (v ?? NaN));
@@ -129,6 +131,11 @@ export const comparisonSelectors = {
   historyId: (s: StudioState) => s.comparison?.historyId,
   verdict: (s: StudioState) => parts(s.comparison).verdict,
   kind: (s: StudioState) => parts(s.comparison).kind,
+  /** The report's own warnings (report.warnings); undefined when it has none. */
+  warnings: (s: StudioState): string[] | undefined => {
+    const w = parts(s.comparison).warnings;
+    return Array.isArray(w) && w.length > 0 ? w : undefined;
+  },
   metricRows: (s: StudioState): MetricRow[] | undefined => {
     const m = parts(s.comparison).metrics;
     return m ? metricRows(m) : undefined;

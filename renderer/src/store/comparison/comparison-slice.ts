@@ -8,11 +8,13 @@ export interface ComparisonSlice {
   /** The comparison on screen: from a synthesis, an import or history. */
   comparison?: ComparisonResult;
   showComparison(result: ComparisonResult): void;
+  /** Back to the empty results pane (the entry on screen was deleted): audio stopped, its state dropped. */
+  clearComparison(): void;
 }
 
 export const createComparisonSlice =
   (player: PlayerLike): StateCreator<StudioState, [], [], ComparisonSlice> =>
-  (set) => ({
+  (set, get) => ({
     comparison: undefined,
     showComparison(result) {
       const { a, b } = result;
@@ -37,5 +39,25 @@ export const createComparisonSlice =
         // comparison is on screen, for Swap A/B; another entry lets them go.
         lastImport: s.lastImport?.historyId === result.historyId ? s.lastImport : undefined,
       }));
+    },
+    clearComparison() {
+      const id = get().comparison?.historyId;
+      if (id === undefined) return;
+      player.pause();
+      player.setLoop(null);
+      if (get().drill?.historyId === id) void get().cancelDrill();
+      set({
+        comparison: undefined,
+        position: 0,
+        playing: false,
+        loop: undefined,
+        loopOn: false,
+        zoom: 0,
+        visible: { start: 0, end: 0 },
+        abx: undefined,
+        lastExport: undefined,
+        pendingOverwrite: undefined,
+        lastImport: undefined,
+      });
     },
   });

@@ -20,9 +20,20 @@ export interface HistorySlice {
    * dropped when another entry is shown (`showComparison`).
    */
   lastImport?: { historyId: string; plan: OkPlan };
+  /** The entry whose row asks "Delete …?" first: the host removes the folder, which cannot be undone. */
+  pendingDelete?: { id: string; title: string };
+  /** What the history list last said in its live region; `shown` also on screen (the question is in its row). */
+  historyStatus?: { shown: boolean; text: string };
   loadHistory(): Promise<void>;
   openHistory(id: string): Promise<void>;
+  /** Removes the entry at once; one on screen leaves the results pane (clearComparison). */
   deleteHistory(id: string): Promise<void>;
+  /** The first step of a removal: the row asks; nothing is removed yet. */
+  askDelete(id: string): void;
+  /** Answers the question with Keep. */
+  keepEntry(): void;
+  /** Answers the question with Delete; true when the entry is gone. */
+  confirmDelete(): Promise<boolean>;
   importFiles(files: PickedFile[]): Promise<void>;
   /** Imports the pair on screen again with A and B exchanged (a new history entry). */
   swapImport(): Promise<void>;
@@ -49,6 +60,7 @@ export const createHistorySlice =
     const beginAction = () => {
       get().clearActionNotices();
       get().clearFailure();
+      set({ historyStatus: undefined });
     };
     const runImport = (plan: OkPlan) =>
       guard('Import', IMPORT_HINT, async () => {
@@ -76,8 +88,37 @@ export const createHistorySlice =
       async deleteHistory(id) {
         await guard('Deleting', 'Reload the history list and try again.', async () => {
           await studio.deleteHistory({ id });
-          set((s) => ({ history: s.history.filter((e) => e.id !== id) }));
+          set((s) => ({ history: s.history.filter((e) => e.id !== id), pendingDelete: s.pendingDelete?.id === id ? undefined : s.pendingDelete }));
+          // Left on screen, it would look as if it still existed (and Export, ABX save, drill-down would fail).
+          if (get().comparison?.historyId === id) get().clearComparison();
         });
+      },
+      askDelete(id) {
+        const entry = get().history.find((e) => e.id === id);
+        if (!entry) return;
+        set({
+          pendingDelete: { id, title: entry.title },
+          historyStatus: { shown: false, text: `Delete “${entry.title}”? Press Delete again or Enter on Delete to remove it for good; Escape or Enter on Keep keeps it.` },
+        });
+      },
+      keepEntry() {
+        const pending = get().pendingDelete;
+        if (!pending) return;
+        set({ pendingDelete: undefined, historyStatus: { shown: false, text: `Kept “${pending.title}”.` } });
+      },
+      async confirmDelete() {
+        const pending = get().pendingDelete;
+        if (!pending) return false;
+        const onScreen = get().comparison?.historyId === pending.id;
+        await get().deleteHistory(pending.id);
+        const gone = !get().history.some((e) => e.id === pending.id);
+        set({
+          pendingDelete: undefined,
+          historyStatus: gone
+            ? { shown: true, text: `Deleted “${pending.title}”${onScreen ? '; it was on screen, so the results are cleared' : ''}.` }
+              : { shown: true, text: `“${pending.title}” was not deleted (see the notice).` },
+        });
+        return gone;
       },
       async importFiles(files) {
         beginAction();
@@ -121,6 +162,8 @@ export const historySelectors = {
   busy: (s: StudioState) => s.busy,
   lastExport: (s: StudioState) => s.lastExport,
   pendingOverwrite: (s: StudioState) => s.pendingOverwrite,
+  pendingDelete: (s: StudioState) => s.pendingDelete,
+  status: (s: StudioState) => s.historyStatus,
   /** True when the comparison on screen is the import just made, whose files are still in memory. */
   canSwap: (s: StudioState) => s.lastImport !== undefined && s.lastImport.historyId === s.comparison?.historyId,
 };

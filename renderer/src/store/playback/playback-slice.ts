@@ -1,6 +1,7 @@
 import type { StateCreator } from 'zustand/vanilla';
 import type { LoopRegion, PlayerLike } from '../../audio/player.js';
 import type { StudioState } from '../studio-store.js';
+import { audioSelectors } from '../comparison/audio-selectors.js';
 import { playbackSelectors } from './playback-selectors.js';
 
 /** A, B, the difference D, or X (the hidden take of the current ABX trial). */
@@ -44,7 +45,8 @@ export const createPlaybackSlice =
           set({ playing: false, position: player.pause() });
           return;
         }
-        if (player.duration() === 0) return;
+        // The player keeps the last buffers it loaded: with no audio on screen there is nothing to play.
+        if (player.duration() === 0 || !audioSelectors.hasAudio(get())) return;
         applyGains();
         const from = get().position >= player.duration() ? 0 : get().position;
         set({ playing: true });
