@@ -4,9 +4,8 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codesLayout } from '../../renderer/src/lib/codes-layout.js';
-import { buildOnce } from './build-once.js';
 import type { Served } from './serve-process.js';
-import { launchChromium, openStudio, serveWithData, writeImportFiles } from './studio-ui-helpers.js';
+import { startStudio, stopStudio, writeImportFiles } from './studio-ui-helpers.js';
 
 // The Codes tab stays mounted while the comparison on screen changes (DetailTabs keeps it across
 // comparisons): a WAV import has no codes, so the grid's box is absent, and a synthesized comparison
@@ -21,15 +20,9 @@ const problems: string[] = [];
 const dataDir = mkdtempSync(join(tmpdir(), 'parity-codes-'));
 
 beforeAll(async () => {
-  buildOnce();
-  served = await serveWithData(dataDir);
-  browser = await launchChromium();
-  page = await openStudio(browser, served, undefined, problems);
+  ({ served, browser, page } = await startStudio(dataDir, problems));
 }, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await served?.stop();
-});
+afterAll(() => stopStudio(browser, served));
 
 interface GridState {
   box: number;

@@ -5,9 +5,8 @@ import { basename, join } from 'node:path';
 import { unzipSync } from 'fflate';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOnce } from './build-once.js';
 import type { Served } from './serve-process.js';
-import { launchChromium, openStudio, serveWithData, writeImportFiles } from './studio-ui-helpers.js';
+import { startStudio, stopStudio, writeImportFiles } from './studio-ui-helpers.js';
 
 // Browser mode on a remote server: the exported folder is on the server's disk, so the studio offers it
 // as a .zip the browser saves. Also: the form's number fields hold the host's bounds.
@@ -18,15 +17,9 @@ const problems: string[] = [];
 const dataDir = mkdtempSync(join(tmpdir(), 'parity-download-'));
 
 beforeAll(async () => {
-  buildOnce();
-  served = await serveWithData(dataDir);
-  browser = await launchChromium();
-  page = await openStudio(browser, served, undefined, problems);
+  ({ served, browser, page } = await startStudio(dataDir, problems));
 }, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await served?.stop();
-});
+afterAll(() => stopStudio(browser, served));
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 

@@ -3,9 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOnce } from './build-once.js';
 import type { Served } from './serve-process.js';
-import { launchChromium, openStudio, serveWithData, transportState } from './studio-ui-helpers.js';
+import { startStudio, stopStudio, transportState } from './studio-ui-helpers.js';
 
 // One whole session in Chromium against `parity serve`, with the keyboard only (no click, no fill):
 // the WAI-ARIA patterns of the studio (skip link, roving tab stops, tabs, grid, slider, focus kept
@@ -20,16 +19,10 @@ let page: Page;
 const problems: string[] = [];
 
 beforeAll(async () => {
-  buildOnce();
   mkdirSync(SHOTS, { recursive: true });
-  served = await serveWithData(mkdtempSync(join(tmpdir(), 'parity-keys-')));
-  browser = await launchChromium();
-  page = await openStudio(browser, served, { width: 1440, height: 900 }, problems);
+  ({ served, browser, page } = await startStudio(mkdtempSync(join(tmpdir(), 'parity-keys-')), problems, { width: 1440, height: 900 }));
 }, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await served?.stop();
-});
+afterAll(() => stopStudio(browser, served));
 
 interface Focus {
   tag: string;

@@ -2,6 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { encodeWav } from '../../electron/common/wav/encode-wav.js';
+import { buildOnce } from './build-once.js';
 import { startServe, type Served } from './serve-process.js';
 
 export const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -40,6 +41,29 @@ export async function openStudio(browser: Browser, served: Served, viewport = { 
   await page.goto(served.url);
   await page.getByTestId('bundle-name').waitFor({ timeout: 30_000 });
   return page;
+}
+
+export interface StudioSession {
+  served: Served;
+  browser: Browser;
+  page: Page;
+}
+
+/**
+ * What each e2e file starts with: the tree built once, `parity serve` on `dataDir`, Chromium, and a
+ * page on the studio whose problems (console errors, CSP, 404s) are collected in `problems`.
+ */
+export async function startStudio(dataDir: string, problems: string[], viewport?: { width: number; height: number }): Promise<StudioSession> {
+  buildOnce();
+  const served = await serveWithData(dataDir);
+  const browser = await launchChromium();
+  return { served, browser, page: await openStudio(browser, served, viewport, problems) };
+}
+
+/** Closes what startStudio opened (either may be missing when the start failed). */
+export async function stopStudio(browser: Browser | undefined, served: Served | undefined): Promise<void> {
+  await browser?.close();
+  await served?.stop();
 }
 
 export interface TransportState {

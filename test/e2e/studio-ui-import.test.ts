@@ -3,9 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildOnce } from './build-once.js';
 import type { Served } from './serve-process.js';
-import { launchChromium, openStudio, serveWithData, writeImportFiles, writeTraceImportFiles } from './studio-ui-helpers.js';
+import { startStudio, stopStudio, writeImportFiles, writeTraceImportFiles } from './studio-ui-helpers.js';
 
 // The studio UI end to end in Chromium against `parity serve` (browser mode): importing WAVs and traces
 // (and what is said about a file that is neither) and exporting them as fixtures. One server and page
@@ -20,16 +19,10 @@ const problems: string[] = [];
 const dataDir = mkdtempSync(join(tmpdir(), 'parity-ui-import-'));
 
 beforeAll(async () => {
-  buildOnce();
   mkdirSync(SHOTS, { recursive: true });
-  served = await serveWithData(dataDir);
-  browser = await launchChromium();
-  page = await openStudio(browser, served, undefined, problems);
+  ({ served, browser, page } = await startStudio(dataDir, problems));
 }, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await served?.stop();
-});
+afterAll(() => stopStudio(browser, served));
 
 /** Clicks Export fixture on the comparison on screen and returns the folder the export result names. */
 async function exportShown(): Promise<string> {

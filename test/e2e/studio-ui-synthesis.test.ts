@@ -4,9 +4,8 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { codesLayout } from '../../renderer/src/lib/codes-layout.js';
-import { buildOnce } from './build-once.js';
 import type { Served } from './serve-process.js';
-import { launchChromium, openStudio, playerPosition, serveWithData, transportState } from './studio-ui-helpers.js';
+import { openStudio, playerPosition, serveWithData, startStudio, stopStudio, transportState } from './studio-ui-helpers.js';
 
 // The studio UI end to end in Chromium against `parity serve` (browser mode): synthesized comparisons,
 // playback, the step trace and drill-down, ABX, history across a restart, numerics and the form's
@@ -24,16 +23,10 @@ const problems: string[] = [];
 const dataDir = mkdtempSync(join(tmpdir(), 'parity-ui-'));
 
 beforeAll(async () => {
-  buildOnce();
   mkdirSync(SHOTS, { recursive: true });
-  served = await serveWithData(dataDir);
-  browser = await launchChromium();
-  page = await openStudio(browser, served, undefined, problems);
+  ({ served, browser, page } = await startStudio(dataDir, problems));
 }, 120_000);
-afterAll(async () => {
-  await browser?.close();
-  await served?.stop();
-});
+afterAll(() => stopStudio(browser, served));
 
 /** Runs one comparison and waits until it is the one on screen (a new history entry is current). */
 async function synthesize(profileB: string): Promise<void> {
