@@ -23,6 +23,8 @@ export interface ServeOptions {
   /** Binding anything but loopback needs this, on purpose. */
   allowRemote?: boolean;
   token?: string;
+  /** A download that makes no progress this long is dropped (DOWNLOAD_IDLE_MS unless a test passes less). */
+  downloadIdleMs?: number;
 }
 
 export interface RunningServer {
@@ -44,6 +46,12 @@ const SECURITY_HEADERS = {
   'Cache-Control': 'no-store',
 };
 const MAX_MESSAGE_BYTES = 512 * 1024 * 1024; // two 10-minute WAVs as bytes fit
+/**
+ * A download whose socket accepts nothing for this long is destroyed and its files closed: Node's HTTP
+ * server has no such limit, so a client pausing forever would hold the handles (and a replaced folder's
+ * disk space) forever. A minute is far longer than any stall of a client still reading.
+ */
+export const DOWNLOAD_IDLE_MS = 60_000;
 
 /**
  * Browser mode: the built renderer over HTTP, StudioApi over a WebSocket at /ws, and the fixture folders
@@ -62,7 +70,8 @@ export async function startStudioServer(options: ServeOptions): Promise<RunningS
   // imported files as bytes (never server paths: file-inputs.ts).
   const studio = withFixtureDownloads(withExportsFolderOnly(withUploadedFilesOnly(options.studio)), downloads);
 
-  const server = createServer((req, res) => void handleHttp(req, res, guard, options.staticDir, downloads));
+  const idleMs = options.downloadIdleMs ?? DOWNLOAD_IDLE_MS;
+  const server = createServer((req, res) => void handleHttp(req, res, guard, options.staticDir, downloads, idleMs));
   server.on('upgrade', (req, socket, head) => {
     const verdict = checkRequest(req, guard);
     if (!verdict.ok || new URL(req.url ?? '/', 'http://x').pathname !== '/ws') {
@@ -97,12 +106,12 @@ export async function startStudioServer(options: ServeOptions): Promise<RunningS
   };
 }
 
-async function handleHttp(req: IncomingMessage, res: ServerResponse, guard: GuardConfig, staticDir: string, downloads: FixtureDownloads): Promise<void> {
+async function handleHttp(req: IncomingMessage, res: ServerResponse, guard: GuardConfig, staticDir: string, downloads: FixtureDownloads, idleMs: number): Promise<void> {
   const verdict = checkRequest(req, guard);
   if (!verdict.ok) return reply(res, verdict.status, `refused: ${verdict.reason}\n`);
   if (req.method !== 'GET' && req.method !== 'HEAD') return reply(res, 405, 'only GET\n');
   const url = new URL(req.url ?? '/', 'http://x');
-  if (url.pathname.startsWith(DOWNLOAD_PREFIX)) return serveDownload(req, res, downloads, url.pathname.slice(DOWNLOAD_PREFIX.length));
+  if (url.pathname.startsWith(DOWNLOAD_PREFIX)) return serveDownload(req, res, downloads, url.pathname.slice(DOWNLOAD_PREFIX.length), idleMs);
   const file = await readStatic(staticDir, url.pathname);
   if (!file) {
     return reply(res, 404, url.pathname === '/' ? `the renderer is not built (${staticDir}/index.html missing); run \`npm run build\`\n` : 'not found\n');
@@ -117,7 +126,7 @@ async function handleHttp(req: IncomingMessage, res: ServerResponse, guard: Guar
 const DOWNLOAD_PREFIX = '/download/';
 
 /** One exported fixture folder as `<folder>.zip`, named by the id its export returned. */
-async function serveDownload(req: IncomingMessage, res: ServerResponse, downloads: FixtureDownloads, id: string): Promise<void> {
+async function serveDownload(req: IncomingMessage, res: ServerResponse, downloads: FixtureDownloads, id: string, idleMs: number): Promise<void> {
   if (req.method !== 'GET') return reply(res, 405, 'only GET for a download\n');
   if (!DownloadId.safeParse(id).success) return reply(res, 400, `refused: "${id.slice(0, 80)}" is not a download id (letters, digits, - and _ only: the id an export returned, never a path)\n`);
   const entry = downloads.get(id);
@@ -127,6 +136,10 @@ async function serveDownload(req: IncomingMessage, res: ServerResponse, download
   // re-export swaps the folder while it streams.
   const opened = await openExport(entry);
   if (!opened.ok) return reply(res, 410, `the export is gone: ${opened.reason}; export the fixture again\n`);
+  // The socket's inactivity timer restarts whenever a write completes or a byte arrives, so it fires only
+  // when the client has taken nothing for idleMs. Destroying the response ends the zip's wait for 'drain'
+  // (streamFixtureZip stops on 'close'), and the finally below closes the files.
+  res.setTimeout(idleMs, () => res.destroy());
   try {
     res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'application/zip', 'Content-Disposition': zipDisposition(entry.dir) });
     await streamFixtureZip(res, folderName(entry.dir), opened.files);
