@@ -46,26 +46,36 @@ export async function checkOutputFile(file: Pick<OutputFile, 'flag' | 'path'>, p
 }
 
 /**
+ * Checks that the folder `dir` can be written, without writing anything (what writeOutputFolder refuses,
+ * so a command can refuse before long work): not a file, not existing unless `force`, and its nearest
+ * existing ancestor is a writable folder. Returns what is at `dir` now.
+ */
+export async function checkOutputFolder(flag: string, dir: string, policy: OutputPolicy = {}): Promise<Stats | undefined> {
+  const fail = (problem: string): never => {
+    throw new InputError(`${flag} ${dir}: ${problem}`, dir);
+  };
+  const target = resolve(dir);
+  try {
+    const found = await statOrUndefined(target);
+    if (found && !found.isDirectory()) fail('is a file, not a folder');
+    if (found && !policy.force) fail('already exists (use --force to write into it)');
+    const blocked = await parentProblem(target);
+    if (blocked) fail(blocked);
+    return found;
+  } catch (error) {
+    if (error instanceof InputError) throw error;
+    return fail(fsReason(error));
+  }
+}
+
+/**
  * Writes `files` (plain names) into the folder `dir`: a new folder is created with its missing parents;
  * an existing one is refused unless `force`, then each file is replaced atomically and other files
  * in it are left alone. A file at `dir` is refused.
  */
 export async function writeOutputFolder(flag: string, dir: string, files: Map<string, Uint8Array | string>, policy: OutputPolicy = {}): Promise<void> {
-  const fail = (problem: string): never => {
-    throw new InputError(`${flag} ${dir}: ${problem}`, dir);
-  };
   const target = resolve(dir);
-  let found: Stats | undefined;
-  try {
-    found = await statOrUndefined(target);
-    if (found && !found.isDirectory()) fail('is a file, not a folder');
-    if (found && !policy.force) fail('already exists (use --force to write into it)');
-    const blocked = await parentProblem(target);
-    if (blocked) fail(blocked);
-  } catch (error) {
-    if (error instanceof InputError) throw error;
-    fail(fsReason(error));
-  }
+  const found = await checkOutputFolder(flag, dir, policy);
   try {
     await writeOutputFiles([...files].map(([name, data]) => ({ flag, path: join(target, name), data })), { force: true });
   } catch (error) {

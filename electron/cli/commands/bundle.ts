@@ -8,8 +8,9 @@ import { DEMO_SEED, type DemoConfig } from '../../engine/demo/demo-config.js';
 import { parseDemoConfig } from '../../engine/demo/demo-config-schema.js';
 import type { BundleInfo } from '../../engine/types.js';
 import { action } from '../fail.js';
-import { writeOutputFolder } from '../write-output.js';
+import { checkOutputFolder, writeOutputFolder } from '../write-output.js';
 import { runnableProfileLines, runnableProfiles } from './bundle-profiles.js';
+import { parseSeed } from './compare-options.js';
 
 function describe(info: BundleInfo): string {
   const count = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
@@ -71,10 +72,13 @@ export function registerBundle(program: Command): void {
     .requiredOption('--out <dir>', 'folder to create (missing parent folders are created)')
     .option('--force', 'write into the folder even if it exists')
     .option('--config <file.json>', 'build the demo architecture at other sizes: a DemoConfig JSON file (docs/bundle-format.md)')
+    .option('--seed <n>', `seed of the untrained weights, an integer in [0, 4294967295] (default ${DEMO_SEED}, the built-in demo's); recorded in bundle.json's description`, parseSeed)
     .action(
       action('bundle build-demo', async (options) => {
+        // Refused before the build (seconds of CPU), as every command checks its outputs first.
+        await checkOutputFolder('--out', options.out, options);
         const config = options.config === undefined ? undefined : await readDemoConfig(options.config);
-        const files = demoBundleFiles(DEMO_SEED, { config });
+        const files = demoBundleFiles(options.seed ?? DEMO_SEED, { config });
         await writeOutputFolder('--out', options.out, files, options);
         process.stdout.write(`wrote ${files.size} files to ${options.out}\n`);
       }),

@@ -32,12 +32,15 @@ function checkConfig(c: DemoConfig, faultVariants: boolean): void {
 const UNTRAINED = 'untrained fixed-seed weights, NOT a trained voice. It makes a voiced, pitched, vowel-like sound that follows the text length.';
 
 /**
- * The demo's own name and description for the demo config (the built-in bundle's bytes must not
- * change), else what the bundle is: the demo architecture at other sizes, said in the sizes that
+ * The demo's own name and description for the demo config and seed (the built-in bundle's bytes must
+ * not change), else what the bundle is: the demo architecture at other sizes, said in the sizes that
  * differ most between exports, so `parity bundle check` and the studio do not call it the built-in one.
  */
 function nameAndDescription(c: DemoConfig, seed: number): { name: string; description: string } {
-  if (isDeepStrictEqual(c, DEMO)) return { name: 'demo', description: `Built-in demo bundle, seed ${seed}: ${UNTRAINED}` };
+  const demoSizes = isDeepStrictEqual(c, DEMO);
+  if (demoSizes && seed === DEMO_SEED) return { name: 'demo', description: `Built-in demo bundle, seed ${seed}: ${UNTRAINED}` };
+  // Other weights than the built-in bundle's: the studio must not label it "Demo bundle".
+  if (demoSizes) return { name: 'demo-custom', description: `Demo architecture at the built-in sizes, seed ${seed} (the built-in bundle's is ${DEMO_SEED}): ${UNTRAINED}` };
   const dec = (d: DemoConfig['talker']) => `${d.layers} layers, hidden ${d.hidden}, ${d.heads}/${d.kvHeads} heads × ${d.headDim}`;
   const sizes = `${c.sampleRate} Hz, ${c.frameRate} frames/s, ${c.codebooks} codebooks × ${c.codebookSize} codes; talker ${dec(c.talker)}; code predictor ${dec(c.codePredictor)}`;
   return { name: 'demo-custom', description: `Demo architecture, custom config (${sizes}), seed ${seed}: ${UNTRAINED}` };
