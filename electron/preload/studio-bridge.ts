@@ -10,7 +10,7 @@ import {
   ShellPaths,
   studioChannel,
 } from '../common/api/ipc-channels.js';
-import type { MethodName } from '../common/api/methods.js';
+import { METHOD_NAMES, type MethodName } from '../common/api/methods.js';
 import type { StudioApi } from '../common/api/studio-api.js';
 import { SHELL_COMMANDS, type StudioShell } from '../common/api/studio-shell.js';
 
@@ -23,6 +23,8 @@ export interface IpcRendererLike {
   removeListener(channel: string, listener: (event: unknown, ...args: unknown[]) => void): void;
 }
 
+const KNOWN_METHODS: ReadonlySet<string> = new Set(METHOD_NAMES);
+
 /**
  * `window.studioChannel`: StudioApi calls and events over Electron IPC, as envelopes checked here. The
  * renderer builds the StudioApi on it (`createClient`, which parses each value with the method's
@@ -33,6 +35,10 @@ export interface IpcRendererLike {
 export function createIpcChannel(ipc: IpcRendererLike): ClientChannel {
   return {
     async call(method: MethodName, request: unknown): Promise<Envelope> {
+      // The page may pass any string: only StudioApi methods reach IPC, anything else is refused here by name.
+      if (!KNOWN_METHODS.has(method)) {
+        return { ok: false, error: { kind: 'input', message: `studioChannel.call refused: "${String(method)}" is not a StudioApi method` } };
+      }
       return parseEnvelope(await ipc.invoke(studioChannel(method), request), `IPC reply to ${method}`);
     },
     subscribe(listener) {

@@ -2,7 +2,7 @@ import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { InvalidArgumentError } from 'commander';
 import { Sampling } from '../../common/api/primitives.js';
 import { InputError } from '../../common/errors.js';
-import { DEFAULT_MAX_LAG_MS } from '../../common/analysis/compare.js';
+import { DEFAULT_MAX_LAG_MS } from '../../common/analysis/lag-range.js';
 import { DEFAULT_TOLERANCES, type Tolerances } from '../../common/forensics/tolerances.js';
 
 /** Options shared by `compare` and `compare-trace`: tolerances and the exit rule. */

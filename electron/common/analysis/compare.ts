@@ -14,13 +14,12 @@ import { matchedNull } from './matched-null.js';
 import { type SpectralPair, spectralDistances } from './spectral.js';
 import { sampleMetrics } from './waveform-metrics.js';
 import { crossCorrelate } from './xcorr.js';
+import { DEFAULT_MAX_LAG_MS } from './lag-range.js';
 
 export interface CompareOptions {
   /** Cross-correlation searches lags within ±maxLagMs (default 50 ms). */
   maxLagMs?: number;
 }
-
-export const DEFAULT_MAX_LAG_MS = 50;
 
 /**
  * Compares two mono signals at one sample rate (the caller refuses different rates).

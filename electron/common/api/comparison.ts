@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_MAX_LAG_MS } from '../analysis/compare.js';
+import { DEFAULT_MAX_LAG_MS } from '../analysis/lag-range.js';
 import { DrillReport } from '../report/drill.js';
 import { StoredReport } from '../report/comparison-report.js';
 import { AbxSession } from './abx.js';

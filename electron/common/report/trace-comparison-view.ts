@@ -1,4 +1,4 @@
-import { DEFAULT_MAX_LAG_MS } from '../analysis/compare.js';
+import { DEFAULT_MAX_LAG_MS } from '../analysis/lag-range.js';
 import { DEFAULT_TOLERANCES } from '../forensics/tolerances.js';
 import type { TraceComparisonReport } from './comparison-report.js';
 import { gateCommand, rerunFolder, shellQuote, type ComparisonView } from './comparison-markdown.js';

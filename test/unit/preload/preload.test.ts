@@ -49,6 +49,16 @@ describe('preload (mocked electron)', () => {
     await expect(studio.cancel({ jobId: 'job-4' })).rejects.toThrow();
   });
 
+  it('refuses a method that is not a StudioApi method, by name, without any IPC', async () => {
+    const channel = state.exposed.get('studioChannel') as Channel;
+    const before = state.invoked.length;
+    await expect(channel.call('shell:openWavs' as never, {})).resolves.toEqual({
+      ok: false,
+      error: { kind: 'input', message: 'studioChannel.call refused: "shell:openWavs" is not a StudioApi method' },
+    });
+    expect(state.invoked.length).toBe(before);
+  });
+
   it('delivers parsed events and drops malformed ones; on() returns its disposer', () => {
     const seen: unknown[] = [];
     const off = studio.on('jobFinished', (jobId, outcome) => seen.push([jobId, outcome.state]));
