@@ -56,14 +56,24 @@ export interface StudioSession {
 export async function startStudio(dataDir: string, problems: string[], viewport?: { width: number; height: number }): Promise<StudioSession> {
   buildOnce();
   const served = await serveWithData(dataDir);
-  const browser = await launchChromium();
-  return { served, browser, page: await openStudio(browser, served, viewport, problems) };
+  let browser: Browser | undefined;
+  try {
+    browser = await launchChromium();
+    return { served, browser, page: await openStudio(browser, served, viewport, problems) };
+  } catch (error) {
+    // Nothing is returned to stop, so stop here what was started (no parity serve left running).
+    await stopStudio(browser, served);
+    throw error;
+  }
 }
 
-/** Closes what startStudio opened (either may be missing when the start failed). */
+/** Closes what startStudio opened (either may be missing when the start failed); the server even if the browser fails to close. */
 export async function stopStudio(browser: Browser | undefined, served: Served | undefined): Promise<void> {
-  await browser?.close();
-  await served?.stop();
+  try {
+    await browser?.close();
+  } finally {
+    await served?.stop();
+  }
 }
 
 export interface TransportState {

@@ -101,10 +101,6 @@ export function checkExportAgainstSession(label: string, exp: NetworkExport, fou
   }
 }
 
-/**
- * The manifest must declare what the format requires for this network (names, dtypes, shapes), and
- * no input beyond it: the engine feeds exactly the contract's inputs.
- */
 /** Where an export's declared tensors sit in bundle.json: `talker.exports["eager-fp32"].inputs`, `embed.export.outputs`. */
 function tensorListPath(label: string, kind: 'inputs' | 'outputs'): string {
   const [network, key] = label.split(' ');
@@ -112,6 +108,10 @@ function tensorListPath(label: string, kind: 'inputs' | 'outputs'): string {
   return `${network === 'code-predictor' ? 'codePredictor' : network}.exports["${key}"].${kind}`;
 }
 
+/**
+ * The manifest must declare what the format requires for this network (names, dtypes, shapes), and
+ * no input beyond it: the engine feeds exactly the contract's inputs.
+ */
 export function checkExportAgainstContract(label: string, exp: NetworkExport, contract: Contract, manifestPath = 'bundle.json'): void {
   const dynamic = contract.inputs.some((t) => t.shape.some((d) => typeof d === 'string'));
   for (const kind of ['inputs', 'outputs'] as const) {
