@@ -11,7 +11,7 @@ const VERDICT_TEXT: Record<string, string> = {
   diverged: 'Diverged: A and B are different renderings',
 };
 
-/** The verdict, what A and B are, a fault that never ran, the report's warnings, and the actions on the comparison on screen. */
+/** The verdict, what A and B are, a fault that never ran, the report's warnings and WAV reading notes, and the actions on the comparison on screen. */
 export function VerdictBar() {
   const hasComparison = useStudio((s) => s.comparison !== undefined);
   if (!hasComparison) return null;
@@ -81,16 +81,21 @@ function FaultWarning() {
   );
 }
 
-/** What the report says it ran despite (report.warnings), e.g. two trace headers at different frame rates. */
+/**
+ * What the report says it ran despite (report.warnings, e.g. two trace headers at different frame rates),
+ * then what was tolerated reading each side's WAV (the CLI's "note:" lines), labelled with side and file.
+ */
 function ReportWarnings() {
   const warnings = useStudio(comparisonSelectors.warnings);
-  if (!warnings) return null;
+  const notes = useStudio(comparisonSelectors.sourceNotes);
+  const lines = [...(warnings ?? []), ...(notes ?? [])];
+  if (lines.length === 0) return null;
   return (
     <div role="alert" className="fault-warning" data-testid="report-warnings">
-      <strong>{warnings.length === 1 ? 'Warning' : `${warnings.length} warnings`}: the comparison ran, but read it with this in mind.</strong>
+      <strong>{lines.length === 1 ? 'Warning' : `${lines.length} warnings`}: the comparison ran, but read it with this in mind.</strong>
       <ul>
-        {warnings.map((line) => (
-          <li key={line}>{line}</li>
+        {lines.map((line, i) => (
+          <li key={`${i}:${line}`}>{line}</li>
         ))}
       </ul>
     </div>

@@ -89,4 +89,27 @@ describe('comparison selectors (pure)', () => {
     expect(comparisonSelectors.warnings(state(report))).toBeUndefined();
     expect(comparisonSelectors.warnings({} as StudioState)).toBeUndefined();
   });
+
+  it('sourceNotes: each side\'s WAV reading notes, labelled with the side and the file name, A first; none is undefined', () => {
+    // Lines the WAV reader writes (electron/common/wav/riff-chunks.ts, decode-wav.ts) for a streamed file.
+    const placeholder = 'data size is the streaming placeholder 0xffffffff; read 96000 bytes to the end of the file';
+    const dropped = 'streamed data: 3 bytes of an incomplete last frame dropped';
+    const source = (path: string | undefined, warnings?: string[]) => ({ path, sampleRate: 24000, channels: 1, downmix: 'mono as is', warnings });
+    const wavs = { kind: 'wavs', sources: { a: source('/data/runs/take-a.wav', [placeholder, dropped]), b: source('C:\\runs\\take-b.wav', ['12 bytes after the RIFF chunk ignored']) } };
+    expect(comparisonSelectors.sourceNotes(state(wavs))).toEqual([
+      `A (take-a.wav): ${placeholder}`,
+      `A (take-a.wav): ${dropped}`,
+      'B (take-b.wav): 12 bytes after the RIFF chunk ignored',
+    ]);
+    // The same report gives the same array (zustand compares by reference).
+    const s = state(wavs);
+    expect(comparisonSelectors.sourceNotes(s)).toBe(comparisonSelectors.sourceNotes(s));
+    // Only B has notes; a side with no file (synthesized) is named by its letter alone.
+    expect(comparisonSelectors.sourceNotes(state({ sources: { a: source('a.wav'), b: source(undefined, [dropped]) } }))).toEqual([`B: ${dropped}`]);
+    expect(comparisonSelectors.sourceNotes(state({ sources: { a: source('a.wav', []), b: source('b.wav') } }))).toBeUndefined();
+    expect(comparisonSelectors.sourceNotes(state(report))).toBeUndefined();
+    expect(comparisonSelectors.sourceNotes({} as StudioState)).toBeUndefined();
+    // Kept apart from report.warnings: the verdict bar lists the report's first, then these.
+    expect(comparisonSelectors.warnings(state(wavs))).toBeUndefined();
+  });
 });

@@ -19,9 +19,28 @@ interface ReportParts {
   kind?: string;
   /** What the comparison ran despite (two traces' headers disagreeing on frameRate or sampleRate). */
   warnings?: string[];
+  /** Each side's audio as read; `warnings` are what the WAV reader tolerated (e.g. placeholder sizes). */
+  sources?: { a: SourceNotes; b: SourceNotes };
+}
+interface SourceNotes {
+  path?: string;
+  warnings?: string[];
 }
 const parts = (c: ComparisonResult | undefined): ReportParts => (c?.report ?? {}) as ReportParts;
 const num = (v: number | string | undefined): number => (typeof v === 'string' ? Number(v) : (v ?? NaN));
+
+/**
+ * Each side's WAV reading notes, the CLI's "note: A: …" lines, labelled with the side and the file's
+ * name (a synthesized side has no file): "A (take.wav): data size is the streaming placeholder …".
+ */
+const sourceNotes = memoByRef((sources: { a: SourceNotes; b: SourceNotes }): string[] =>
+  (['a', 'b'] as const).flatMap((side) => {
+    const source = sources[side] as SourceNotes | undefined;
+    const name = source?.path?.split(/[\\/]/).pop();
+    const label = `${side.toUpperCase()}${name ? ` (${name})` : ''}`;
+    return (Array.isArray(source?.warnings) ? source.warnings : []).map((w) => `${label}: ${w}`);
+  }),
+);
 
 export interface MetricRow {
   key: string;
@@ -135,6 +154,12 @@ export const comparisonSelectors = {
   warnings: (s: StudioState): string[] | undefined => {
     const w = parts(s.comparison).warnings;
     return Array.isArray(w) && w.length > 0 ? w : undefined;
+  },
+  /** What the WAV reader tolerated in A's and B's files (report.sources.*.warnings); undefined when nothing. */
+  sourceNotes: (s: StudioState): string[] | undefined => {
+    const sources = parts(s.comparison).sources;
+    const notes = sources ? sourceNotes(sources) : [];
+    return notes.length > 0 ? notes : undefined;
   },
   metricRows: (s: StudioState): MetricRow[] | undefined => {
     const m = parts(s.comparison).metrics;
