@@ -48,7 +48,12 @@ export function shellQuote(arg: string): string {
  * never onto it (the folder exists once written, and --out refuses an existing folder without --force).
  */
 export function rerunFolder(out: string): string {
-  return `${out.replace(/[\\/]+$/, '') || out}-rerun`;
+  return `${trimFolder(out)}-rerun`;
+}
+
+/** A folder path without its trailing separators ("/" stays "/"). */
+export function trimFolder(out: string): string {
+  return out.replace(/[\\/]+$/, '') || out;
 }
 
 /** `npx parity gate DIR`: re-checks a written fixture folder. */

@@ -1,7 +1,7 @@
 import { DEFAULT_MAX_LAG_MS } from '../analysis/lag-range.js';
 import { DEFAULT_TOLERANCES } from '../forensics/tolerances.js';
 import type { TraceComparisonReport } from './comparison-report.js';
-import { gateCommand, rerunFolder, shellQuote, type ComparisonView } from './comparison-markdown.js';
+import { gateCommand, rerunFolder, shellQuote, trimFolder, type ComparisonView } from './comparison-markdown.js';
 
 /** How many steps each trace holds (the report keeps the headers, not the steps). */
 export interface TraceStepCounts {
@@ -23,7 +23,7 @@ function sideLine(label: string, file: string, header: TraceComparisonReport['tr
  */
 export function compareTraceCommand(report: TraceComparisonReport, out?: string): string {
   const { a, b } = report.traces;
-  const folder = out === undefined ? undefined : out.replace(/[\\/]+$/, '') || out;
+  const folder = out === undefined ? undefined : trimFolder(out);
   const stored = (name: string): string => `${folder}/${name}`;
   const args = ['npx', 'parity', 'compare-trace', ...(out === undefined ? [a.file, b.file] : [stored('a.jsonl'), stored('b.jsonl')])];
   if (report.sources) {
