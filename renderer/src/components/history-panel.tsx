@@ -1,7 +1,7 @@
 import type { KeyboardEvent } from 'react';
 import { useEffect, useRef, useState } from 'react';
 import { historyLabel } from '../lib/history-label.js';
-import { confirmKeyAction, indexAfterRemove, listKeyAction } from '../lib/roving-keys.js';
+import { confirmKeyAction, indexAfterRemove, listKeyAction, rowAfterMove } from '../lib/roving-keys.js';
 import { comparisonSelectors } from '../store/comparison/comparison-selectors.js';
 import { historySelectors } from '../store/history/history-slice.js';
 import { useStoreApi, useStudio } from './store-context.js';
@@ -32,9 +32,11 @@ export function HistoryPanel() {
   const stop = [pending?.id, active, current].map((id) => (id === undefined ? -1 : byId(id))).find((i) => i >= 0) ?? 0;
   const rowOf = (id: string | undefined) => [...(list.current?.querySelectorAll<HTMLLIElement>('li[data-history-id]') ?? [])].find((r) => r.dataset.historyId === id);
   const focusIn = (id: string | undefined, selector: string) => afterRender(() => rowOf(id)?.querySelector<HTMLButtonElement>(selector)?.focus());
+  // By id, not by position among the row buttons: the row asking "Delete …?" has none, which would shift them.
   const focusRow = (index: number) => {
-    setActive(entries[index]?.id);
-    list.current?.querySelectorAll<HTMLButtonElement>('button.link')[index]?.focus();
+    const id = entries[index]?.id;
+    setActive(id);
+    rowOf(id)?.querySelector<HTMLButtonElement>('button.link')?.focus();
   };
   const ask = (index: number) => {
     const id = entries[index].id;
@@ -63,19 +65,20 @@ export function HistoryPanel() {
     });
   };
   const onRowKey = (e: KeyboardEvent<HTMLButtonElement>, index: number) => {
-    const action = listKeyAction(entries.length, index, e.key);
+    const action = listKeyAction(entries.length, index, e.key, e.repeat);
     if (!action) return;
     e.preventDefault();
-    if (action.kind === 'move') focusRow(action.index);
+    if (action.kind === 'move') focusRow(rowAfterMove(entries.length, index, action.index, pending ? byId(pending.id) : undefined));
     else if (action.kind === 'open') void store.getState().openHistory(entries[index].id);
     else ask(index);
   };
   const onConfirmKey = (e: KeyboardEvent<HTMLButtonElement>, on: 'delete' | 'keep') => {
-    const action = confirmKeyAction(on, e.key);
+    const action = confirmKeyAction(on, e.key, e.repeat);
     if (!action) return;
     e.preventDefault();
     // Esc here answers the question; the page's Esc (cancel the running synthesis) must not also fire.
     e.stopPropagation();
+    if (action === 'ignore') return;
     if (action === 'keep') keep();
     else if (action === 'confirm') void confirm();
     else e.currentTarget.parentElement?.querySelector<HTMLButtonElement>(on === 'delete' ? 'button.keep' : 'button.confirm-delete')?.focus();

@@ -1,15 +1,26 @@
 import type { StoreApi } from 'zustand';
+import { keyTarget, type KeyTarget } from '../lib/key-target.js';
 import { shortcutAction } from '../lib/shortcut-keys.js';
 import type { StudioState } from '../store/studio-store.js';
 
-const isTyping = (target: EventTarget | null) =>
-  target instanceof HTMLElement && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName) && (target as HTMLInputElement).type !== 'range' && (target as HTMLInputElement).type !== 'checkbox');
+const targetOf = (target: EventTarget | null): KeyTarget =>
+  target instanceof HTMLElement
+    ? keyTarget({
+        tagName: target.tagName,
+        type: target instanceof HTMLInputElement ? target.type.toLowerCase() : '',
+        role: target.getAttribute('role') ?? '',
+        isContentEditable: target.isContentEditable,
+        hasHref: target.hasAttribute('href'),
+      })
+    : 'other';
 
 /** Global keys. Returns the remover. */
 export function installShortcuts(store: StoreApi<StudioState>): () => void {
   const onKey = (e: KeyboardEvent) => {
     const s = store.getState();
-    const action = shortcutAction({ key: e.key, ctrlKey: e.ctrlKey, metaKey: e.metaKey, altKey: e.altKey, typing: isTyping(e.target) }, { sheetOpen: s.shortcutsOpen, running: s.status === 'running' || s.drill?.status === 'running' });
+    const target = targetOf(e.target);
+    const press = { key: e.key, ctrlKey: e.ctrlKey, metaKey: e.metaKey, altKey: e.altKey, typing: target === 'text', control: target === 'control', handled: e.defaultPrevented };
+    const action = shortcutAction(press, { sheetOpen: s.shortcutsOpen, running: s.status === 'running' || s.drill?.status === 'running' });
     if (action === undefined) return;
     if (action === 'close-sheet') s.setShortcutsOpen(false);
     else if (action === 'toggle-sheet') s.setShortcutsOpen(!s.shortcutsOpen);

@@ -17,21 +17,26 @@ export function StepTrace() {
   const series = useStudio(comparisonSelectors.stepSeries);
   const divergence = useStudio(comparisonSelectors.divergence);
   const frameRate = useStudio(comparisonSelectors.frameRate);
-  const [picked, setPicked] = useState<number | undefined>();
-  // Read by the draw hook, so a new pick redraws the chart instead of rebuilding it.
+  // A pick belongs to the series it was made on: a new comparison starts with none (no stale marker,
+  // aria-valuenow never past the new last step).
+  const [pick, setPick] = useState<{ series: typeof series; step: number }>();
+  const picked = pick?.series === series ? pick?.step : undefined;
+  // Read by the draw hook, so a new pick redraws the chart instead of rebuilding it. Set while rendering,
+  // not in an effect: the chart (a child) redraws for a new series in its own effect, which runs first.
   const pickedRef = useRef<number | undefined>(undefined);
+  pickedRef.current = picked;
   const chartRef = useRef<uPlot | undefined>(undefined);
   const scheme = useColorScheme();
   const firstStep = divergence?.firstStep ?? null;
   const data = useMemo(() => (series ? ([series.steps, series.meanA, series.maxA, series.meanB, series.maxB] as uPlot.AlignedData) : undefined), [series]);
   const seekStep = useCallback(
     (step: number) => {
-      setPicked(step);
+      setPick({ series, step });
       pickedRef.current = step;
       chartRef.current?.redraw(false);
       if (frameRate > 0) store.getState().seek(stepStartSec(step, frameRate));
     },
-    [frameRate, store],
+    [frameRate, store, series],
   );
   const make = useCallback((): uPlot.Options => {
     const c = colors();

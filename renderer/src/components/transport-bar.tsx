@@ -1,6 +1,6 @@
 import type { KeyboardEvent } from 'react';
 import { fmt, fmtTime } from '../lib/format.js';
-import { radioAfterKey } from '../lib/roving-keys.js';
+import { radioAfterKey, radioTabStop } from '../lib/roving-keys.js';
 import { audioSelectors } from '../store/comparison/audio-selectors.js';
 import { comparisonSelectors } from '../store/comparison/comparison-selectors.js';
 import type { ActiveTake } from '../store/playback/playback-slice.js';
@@ -27,9 +27,11 @@ export function TransportBar() {
   const position = useStudio(playbackSelectors.position);
   if (!hasAudio) return null;
   const s = () => store.getState();
-  // One tab stop for the three takes: the checked one; arrows check and focus the next (roving tabindex).
+  // One tab stop for the three takes: the checked one (the first while ABX plays X); arrows check and focus the next (roving tabindex).
+  const takes = TAKES.map((t) => t.take);
+  const stop = radioTabStop(takes, take);
   const onTakeKey = (e: KeyboardEvent<HTMLDivElement>) => {
-    const next = radioAfterKey(TAKES.map((t) => t.take), take, e.key);
+    const next = radioAfterKey(takes, take, e.key);
     if (next === undefined) return;
     e.preventDefault();
     s().selectTake(next);
@@ -47,7 +49,7 @@ export function TransportBar() {
             type="button"
             role="radio"
             aria-checked={take === t.take}
-            tabIndex={take === t.take ? 0 : -1}
+            tabIndex={stop === t.take ? 0 : -1}
             className={`take take-${t.take}`}
             onClick={() => s().selectTake(t.take)}
             title={`Listen to ${t.name} at the same position (${shortcutLabel(t.key)})`}

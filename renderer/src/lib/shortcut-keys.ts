@@ -14,13 +14,18 @@ export const shortcutLabel = (key: string) => SHORTCUTS.find((s) => s.key === ke
 
 export type ShortcutAction = 'toggle-sheet' | 'close-sheet' | 'play' | 'take-A' | 'take-B' | 'take-D' | 'loop' | 'synthesize' | 'cancel';
 
-/** What a key press asks for; `typing` is true when the focus is in a text field. */
+/** What a key press asks for. */
 export interface KeyPress {
   key: string;
   ctrlKey: boolean;
   metaKey: boolean;
   altKey: boolean;
+  /** The focus is in a text field (keyTarget 'text'). */
   typing: boolean;
+  /** The focus is on a button, link, checkbox, radio, tab, … (keyTarget 'control'): Space is its own. */
+  control: boolean;
+  /** A widget's handler already acted on the key (KeyboardEvent.defaultPrevented). */
+  handled: boolean;
 }
 
 const SINGLE_KEYS: Record<string, ShortcutAction> = { ' ': 'play', a: 'take-A', b: 'take-B', d: 'take-D', l: 'loop' };
@@ -28,9 +33,13 @@ const SINGLE_KEYS: Record<string, ShortcutAction> = { ' ': 'play', a: 'take-A', 
 /**
  * The action for a key press, or undefined to leave it to the page. Ctrl/⌘+Enter and Esc work in
  * fields too (neither types anything); single letters only outside them, so a prompt can hold "a".
+ * Space on a focused control presses that control (Keep, Delete, a link, a checkbox; on Play that is
+ * play anyway), never play; a key a widget already handled is not acted on twice.
  */
 export function shortcutAction(e: KeyPress, state: { sheetOpen: boolean; running: boolean }): ShortcutAction | undefined {
+  if (e.handled) return undefined;
   const key = e.key.toLowerCase();
+  if (key === ' ' && e.control) return undefined;
   if (key === 'enter' && (e.ctrlKey || e.metaKey) && !e.altKey) return 'synthesize';
   if (key === 'escape') return state.sheetOpen ? 'close-sheet' : state.running ? 'cancel' : undefined;
   if (e.ctrlKey || e.metaKey || e.altKey || e.typing) return undefined;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { confirmKeyAction, indexAfterRemove, listKeyAction, radioAfterKey, stepAfterKey } from '../../../renderer/src/lib/roving-keys.js';
+import { confirmKeyAction, indexAfterRemove, listKeyAction, radioAfterKey, radioTabStop, rowAfterMove, stepAfterKey } from '../../../renderer/src/lib/roving-keys.js';
 
 const TAKES = ['A', 'B', 'D'] as const;
 
@@ -12,10 +12,19 @@ describe('radioAfterKey (WAI-ARIA APG radio group: arrows check the next/previou
     expect(radioAfterKey(TAKES, 'B', 'ArrowUp')).toBe('A');
   });
 
-  it('other keys (Tab leaves the group, Space/Enter are the buttons’ own) and unknown items give nothing', () => {
+  it('other keys (Tab leaves the group, Space/Enter are the buttons’ own) and an empty group give nothing', () => {
     for (const key of ['Tab', ' ', 'Enter', 'Home', 'a']) expect(radioAfterKey(TAKES, 'B', key)).toBeUndefined();
-    expect(radioAfterKey(TAKES, 'X' as (typeof TAKES)[number], 'ArrowRight')).toBeUndefined();
     expect(radioAfterKey([], 'A', 'ArrowRight')).toBeUndefined();
+  });
+
+  it('while none is checked (ABX plays X) the first radio is the tab stop and the arrows move from it', () => {
+    const X = 'X' as (typeof TAKES)[number];
+    expect(radioTabStop(TAKES, X)).toBe('A');
+    expect(radioAfterKey(TAKES, X, 'ArrowRight')).toBe('B');
+    expect(radioAfterKey(TAKES, X, 'ArrowLeft')).toBe('D');
+    expect(radioAfterKey(TAKES, X, 'Tab')).toBeUndefined();
+    expect(radioTabStop(TAKES, 'D')).toBe('D');
+    expect(radioTabStop([], X)).toBeUndefined();
   });
 });
 
@@ -40,6 +49,24 @@ describe('listKeyAction (history list, one tab stop: arrows move, Enter opens, D
     expect(listKeyAction(0, 0, 'ArrowDown')).toBeUndefined();
   });
 
+  it('a held Delete’s auto-repeat asks nothing; the other keys act on a repeat as on a press', () => {
+    expect(listKeyAction(3, 1, 'Delete', true)).toBeUndefined();
+    expect(listKeyAction(3, 1, 'Delete', false)).toEqual({ kind: 'remove' });
+    expect(listKeyAction(3, 1, 'ArrowDown', true)).toEqual({ kind: 'move', index: 2 });
+  });
+
+  it('a move onto the row asking "Delete …?" (no row button) goes one further, else back the other way', () => {
+    // Rows 0..4, row 2 asking.
+    expect(rowAfterMove(5, 1, 2, 2)).toBe(3);
+    expect(rowAfterMove(5, 3, 2, 2)).toBe(1);
+    expect(rowAfterMove(5, 3, 0, 0)).toBe(1); // Home onto an asking first row
+    expect(rowAfterMove(5, 1, 4, 4)).toBe(3); // End onto an asking last row
+    expect(rowAfterMove(3, 1, 2, 2)).toBe(1); // Down onto an asking last row: stay
+    expect(rowAfterMove(2, 1, 0, 0)).toBe(1);
+    expect(rowAfterMove(5, 1, 3, 2)).toBe(3);
+    expect(rowAfterMove(5, 1, 2, undefined)).toBe(2);
+  });
+
   it('after a removal the focus goes to the row that took its place, else the one above, else nowhere', () => {
     expect(indexAfterRemove(5, 2)).toBe(2);
     expect(indexAfterRemove(5, 4)).toBe(3);
@@ -58,6 +85,16 @@ describe('confirmKeyAction (a history row asking "Delete …? [Delete] [Keep]", 
       expect(confirmKeyAction(on, 'Delete')).toBe('confirm');
       expect(confirmKeyAction(on, 'Escape')).toBe('keep');
     }
+  });
+
+  it('a held key’s auto-repeat never confirms: the Delete that asked, repeating on Keep (or Enter on Delete), is swallowed', () => {
+    expect(confirmKeyAction('keep', 'Delete', true)).toBe('ignore');
+    expect(confirmKeyAction('delete', 'Delete', true)).toBe('ignore');
+    expect(confirmKeyAction('delete', 'Enter', true)).toBe('ignore');
+    // Keeping is harmless: a repeat keeps as a press does.
+    expect(confirmKeyAction('keep', 'Enter', true)).toBe('keep');
+    expect(confirmKeyAction('keep', 'Escape', true)).toBe('keep');
+    expect(confirmKeyAction('keep', 'Delete', false)).toBe('confirm');
   });
 
   it('Left/Right go to the other button; Tab, Space (the button’s own click), Backspace and letters are left alone', () => {

@@ -4,7 +4,7 @@ import { listKeyAction, radioAfterKey, stepAfterKey } from '../../../renderer/sr
 import { SHORTCUTS, WIDGET_KEYS, keyChip, shortcutAction, shortcutLabel, type KeyPress } from '../../../renderer/src/lib/shortcut-keys.js';
 import { tabAfterKey } from '../../../renderer/src/lib/tab-keys.js';
 
-const press = (key: string, more: Partial<KeyPress> = {}): KeyPress => ({ key, ctrlKey: false, metaKey: false, altKey: false, typing: false, ...more });
+const press = (key: string, more: Partial<KeyPress> = {}): KeyPress => ({ key, ctrlKey: false, metaKey: false, altKey: false, typing: false, control: false, handled: false, ...more });
 const idle = { sheetOpen: false, running: false };
 
 describe('shortcutAction', () => {
@@ -23,6 +23,18 @@ describe('shortcutAction', () => {
     expect(shortcutAction(press(' ', { typing: true }), idle)).toBeUndefined();
     expect(shortcutAction(press('a', { ctrlKey: true }), idle)).toBeUndefined();
     expect(shortcutAction(press('?', { typing: true }), idle)).toBeUndefined();
+  });
+
+  it('Space on a focused control (Keep, Delete, a link, a checkbox) is that control’s, not play; letters still work there', () => {
+    expect(shortcutAction(press(' ', { control: true }), idle)).toBeUndefined();
+    expect(shortcutAction(press('a', { control: true }), idle)).toBe('take-A');
+    expect(shortcutAction(press('Enter', { control: true, ctrlKey: true }), idle)).toBe('synthesize');
+    expect(shortcutAction(press('Escape', { control: true }), { sheetOpen: false, running: true })).toBe('cancel');
+  });
+
+  it('a key a widget already handled (defaultPrevented) is not acted on again', () => {
+    for (const key of [' ', 'a', '?', 'Escape']) expect(shortcutAction(press(key, { handled: true }), { sheetOpen: true, running: true }), key).toBeUndefined();
+    expect(shortcutAction(press('Enter', { ctrlKey: true, handled: true }), idle)).toBeUndefined();
   });
 
   it('Ctrl+Enter or ⌘+Enter synthesizes, also from inside the prompt; plain or Alt+Enter does not', () => {
