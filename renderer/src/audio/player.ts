@@ -20,6 +20,8 @@ export interface PlayerTracks {
  */
 export interface PlayerLike {
   load(tracks: PlayerTracks): void;
+  /** Stops and lets the loaded takes go (a comparison with no audio, or none, is on screen). */
+  unload(): void;
   duration(): number;
   play(from: number): Promise<void>;
   /** Stops and returns the position reached, seconds. */

@@ -21,6 +21,14 @@ export class WebAudioPlayer implements PlayerLike {
   private listeners = new Set<(position: number, playing: boolean) => void>();
   private raf = 0;
 
+  unload(): void {
+    this.stopSources();
+    this.playing = false;
+    this.offset = 0;
+    this.buffers = {};
+    this.length = 0;
+  }
+
   load(tracks: PlayerTracks): void {
     this.stopSources();
     this.playing = false;

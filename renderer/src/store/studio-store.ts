@@ -17,6 +17,7 @@ export type StudioState = BundleSlice & DrillSlice & JobSlice & ComparisonSlice 
 /** A player that plays nothing, for stores without audio (unit tests of other slices). */
 export const silentPlayer: PlayerLike = {
   load: () => undefined,
+  unload: () => undefined,
   duration: () => 0,
   play: async () => undefined,
   pause: () => 0,

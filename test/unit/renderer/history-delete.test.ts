@@ -37,6 +37,7 @@ function setup() {
   let duration = 0;
   const player: PlayerLike = {
     load: (t) => ((duration = (t.a?.length ?? 0) / t.sampleRate), log.push('load')),
+    unload: () => ((duration = 0), log.push('unload')),
     duration: () => duration,
     play: async (from) => void log.push(`play ${from}`),
     pause: () => (log.push('pause'), 0),
@@ -98,9 +99,10 @@ describe('history deletion asks first (the host removes the folder: no undo)', (
     const s = store.getState();
     expect(s.comparison).toBeUndefined();
     expect({ playing: s.playing, position: s.position, abx: s.abx, loopOn: s.loopOn }).toEqual({ playing: false, position: 0, abx: undefined, loopOn: false });
-    expect(log.at(-1)).toBe('pause');
+    // The deleted entry's takes are let go (they may be hundreds of MB), not just paused.
+    expect(log.at(-1)).toBe('unload');
     expect(historySelectors.status(s)?.text).toBe('Deleted “eager vs graph”; it was on screen, so the results are cleared.');
-    // The player still holds the deleted entry's buffers; Space must not play them.
+    // Nothing is on screen: Space plays nothing.
     await store.getState().togglePlay();
     expect(log.filter((l) => l.startsWith('play'))).toEqual(['play 0']);
     expect(store.getState().playing).toBe(false);

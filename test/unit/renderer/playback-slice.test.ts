@@ -17,6 +17,10 @@ function fakePlayer() {
       duration = (t.a?.length ?? 0) / t.sampleRate;
       log.push('load');
     },
+    unload: () => {
+      duration = 0;
+      log.push('unload');
+    },
     duration: () => duration,
     play: async (from) => {
       pos = from;
@@ -53,6 +57,16 @@ describe('playback slice and selectors (no React, player double)', () => {
     expect(matchGain(-1)).toBeCloseTo(1.122018, 6); // +1 dB
     expect(matchGain('NaN')).toBe(1);
     expect(matchGain(undefined)).toBe(1);
+  });
+
+  it('a comparison without audio (traces only) lets the previous takes go: Space then plays nothing', async () => {
+    const { store, f } = setup();
+    expect(f.log).toEqual(['load']);
+    store.getState().showComparison({ historyId: '20250101-000000-fedcba', report: { kind: 'traces' } } as never);
+    expect(f.log.at(-1)).toBe('unload');
+    await store.getState().togglePlay();
+    expect(f.log.some((l) => l.startsWith('play'))).toBe(false);
+    expect(store.getState().playing).toBe(false);
   });
 
   it('switching take while playing only moves gains: no restart, same position', async () => {

@@ -12,6 +12,18 @@ export interface ComparisonSlice {
   clearComparison(): void;
 }
 
+/** What a newly shown (or cleared) comparison starts from: stopped at 0, no loop, zoom, ABX or export state. */
+const VIEW_RESET = {
+  position: 0,
+  playing: false,
+  loop: undefined,
+  loopOn: false,
+  zoom: 0,
+  abx: undefined,
+  lastExport: undefined,
+  pendingOverwrite: undefined,
+} as const;
+
 export const createComparisonSlice =
   (player: PlayerLike): StateCreator<StudioState, [], [], ComparisonSlice> =>
   (set, get) => ({
@@ -22,19 +34,14 @@ export const createComparisonSlice =
       const rerun = (result.report as { rerun?: { text: string; profileA: string; profileB: string; seed: number; sampling: StudioState['form']['sampling'] } }).rerun;
       if (rerun) set((s) => ({ form: { ...s.form, text: rerun.text, profileA: rerun.profileA, profileB: rerun.profileB, seed: rerun.seed, sampling: rerun.sampling } }));
       const sampleRate = a?.sampleRate ?? b?.sampleRate;
+      // A comparison without audio (traces only) must not leave the previous one's takes playable.
       if (sampleRate) player.load({ sampleRate, a: a?.samples, b: b?.samples, d: audioSelectors.diffOf(result) });
+      else player.unload();
       player.setLoop(null);
       set((s) => ({
+        ...VIEW_RESET,
         comparison: result,
-        position: 0,
-        playing: false,
-        loop: undefined,
-        loopOn: false,
-        zoom: 0,
         visible: { start: 0, end: audioSelectors.duration({ comparison: result } as StudioState) },
-        abx: undefined,
-        lastExport: undefined,
-        pendingOverwrite: undefined,
         // The imported files (both takes' bytes, possibly hundreds of MB) are kept only while their
         // comparison is on screen, for Swap A/B; another entry lets them go.
         lastImport: s.lastImport?.historyId === result.historyId ? s.lastImport : undefined,
@@ -43,21 +50,9 @@ export const createComparisonSlice =
     clearComparison() {
       const id = get().comparison?.historyId;
       if (id === undefined) return;
-      player.pause();
+      player.unload();
       player.setLoop(null);
       if (get().drill?.historyId === id) void get().cancelDrill();
-      set({
-        comparison: undefined,
-        position: 0,
-        playing: false,
-        loop: undefined,
-        loopOn: false,
-        zoom: 0,
-        visible: { start: 0, end: 0 },
-        abx: undefined,
-        lastExport: undefined,
-        pendingOverwrite: undefined,
-        lastImport: undefined,
-      });
+      set({ ...VIEW_RESET, comparison: undefined, visible: { start: 0, end: 0 }, lastImport: undefined });
     },
   });
