@@ -11,15 +11,16 @@ import type { StudioApi, StudioHandlers } from '../../../electron/common/api/stu
 import { EXPORT_FOLDER } from '../../../electron/host/export-fixture.js';
 import { writeFixtureFolder } from '../../../electron/host/fixture/write-fixture-folder.js';
 import { DOWNLOAD_IDLE_MS, startStudioServer, type RunningServer } from '../../../electron/server/studio-server.js';
+import { STUCK_DOWNLOAD_BYTES } from './stuck-download-size.js';
 
 // A client that stops reading mid-download: the server must drop it after the idle time and close the
 // export's files, while other downloads go on. The idle time here is short so the test takes a second.
 const root = mkdtempSync(join(tmpdir(), 'download-idle-'));
 const exportsDir = join(root, 'exports');
 const IDLE_MS = 400;
-// Larger than the loopback socket buffers take while the client reads nothing (tcp_wmem max 4 MiB +
-// tcp_rmem max 32 MiB here, as in fixture-download-race.test.ts), so the server is stuck mid-zip.
-const BIG = 40 << 20;
+// Larger than the loopback socket buffers take while the client reads nothing (stuck-download-size.ts),
+// so the server is still inside a.wav when the client stops.
+const BIG = STUCK_DOWNLOAD_BYTES;
 
 const BIG_ID = '20250101-120000-b1b1b1';
 const SMALL_ID = '20250101-120000-5a5a5a';

@@ -12,15 +12,16 @@ import { sealReport, verifySeal } from '../../../electron/engine/comparison/fixt
 import { EXPORT_FOLDER } from '../../../electron/host/export-fixture.js';
 import { writeFixtureFolder } from '../../../electron/host/fixture/write-fixture-folder.js';
 import { startStudioServer, type RunningServer } from '../../../electron/server/studio-server.js';
+import { STUCK_DOWNLOAD_BYTES } from './stuck-download-size.js';
 
 // A host whose exports are written by the host's own writer (atomic folder swap on Replace), each one
 // with other bytes and a sealed report.json, so a zip mixing two exports shows in its bytes and its seal.
 const root = mkdtempSync(join(tmpdir(), 'download-race-'));
 const exportsDir = join(root, 'exports');
 const HISTORY_ID = '20250101-120000-abcdef';
-// Larger than what the loopback socket buffers (tcp_wmem max 4 MiB + tcp_rmem max 32 MiB here) take while
-// the client reads nothing, so the server is still inside a.wav when the folder is swapped.
-const BIG = 40 << 20;
+// Larger than the loopback socket buffers take while the client reads nothing (stuck-download-size.ts),
+// so the server is still inside a.wav when the client stops.
+const BIG = STUCK_DOWNLOAD_BYTES;
 let generation = 0;
 const written: Record<string, Uint8Array | string>[] = [];
 
