@@ -193,6 +193,11 @@ describe('studio UI with the keyboard only (browser mode, 1440×900)', () => {
     expect((await focused()).text).toMatch(/eager vs graph/);
     await page.keyboard.press('Enter');
     await expect.poll(() => page.locator('li.current[data-history-id]').getAttribute('data-history-id')).not.toBe(current);
+    // The step picked on the other comparison (step 2) is not carried over: no marker, the slider at its first step.
+    const slider = page.getByTestId('step-slider');
+    await expect.poll(() => slider.getAttribute('aria-valuetext')).toBe('No step picked');
+    expect(await page.getByTestId('picked-step').count()).toBe(0);
+    expect(await slider.getAttribute('aria-valuenow')).toBe(await slider.getAttribute('aria-valuemin'));
     await page.screenshot({ path: `${SHOTS}/08-history-row.png` });
     // Delete asks first, with the focus on Keep (a stray key press removes nothing); Esc keeps the entry.
     await page.keyboard.press('Delete');
@@ -210,6 +215,26 @@ describe('studio UI with the keyboard only (browser mode, 1440×900)', () => {
     await page.keyboard.press('Enter');
     await expect.poll(async () => (await focused()).text).toMatch(/eager vs graph/);
     expect(await page.locator('[data-history-id]').count()).toBe(2);
+    // Space on Keep presses Keep (a button's own key): the entry stays and playback does not start.
+    expect((await transportState(page)).playing).toBe(false);
+    await page.keyboard.press('Delete');
+    await expect.poll(async () => (await focused()).text).toBe('Keep');
+    await page.keyboard.press('Space');
+    await expect.poll(async () => (await focused()).text).toMatch(/eager vs graph/);
+    expect(await page.locator('[data-history-id]').count()).toBe(2);
+    expect((await transportState(page)).playing).toBe(false);
+    // Delete held down: the first keydown asks, its auto-repeat (repeat: true) then arrives on Keep and must not confirm.
+    await page.keyboard.down('Delete');
+    await expect.poll(async () => (await focused()).text).toBe('Keep');
+    await page.keyboard.down('Delete');
+    await page.keyboard.up('Delete');
+    // Nothing to wait for when nothing happens: 500 ms is an OS key-repeat delay, and far longer than the
+    // removal takes below (seen within expect.poll's 1 s).
+    await page.waitForTimeout(500);
+    expect((await focused()).text).toBe('Keep');
+    expect(await page.locator('[data-history-id]').count()).toBe(2);
+    await page.keyboard.press('Escape');
+    await expect.poll(async () => (await focused()).text).toMatch(/eager vs graph/);
     // Delete pressed twice removes it.
     await page.keyboard.press('Delete');
     await expect.poll(async () => (await focused()).text).toBe('Keep');
