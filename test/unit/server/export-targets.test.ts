@@ -2,15 +2,15 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, w
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
-import { createClient, createDirectClient } from '../../../electron/common/api/create-client.js';
+import type { WebSocket } from 'ws';
+import { createDirectClient } from '../../../electron/common/api/create-client.js';
 import type { StudioApi } from '../../../electron/common/api/studio-api.js';
-import { createSocketChannel, type SocketLike } from '../../../electron/common/api/socket-channel.js';
 import { ParityError } from '../../../electron/common/errors.js';
 import { encodeWav } from '../../../electron/common/wav/encode-wav.js';
 import { StudioHost } from '../../../electron/host/studio-host.js';
 import { startStudioServer, type RunningServer } from '../../../electron/server/studio-server.js';
 import { ensureBuilt } from '../host/ensure-built.js';
+import { connectBrowserClient } from './browser-client.js';
 
 // Browser mode: the page names the export folder, so the server accepts only folders inside
 // <data dir>/exports; the desktop app (the host called directly, as main/ipc.ts does) keeps any folder.
@@ -26,9 +26,7 @@ beforeAll(async () => {
   ensureBuilt();
   host = new StudioHost({ dataDir: join(root, 'data') });
   server = await startStudioServer({ studio: host, staticDir: join(root, 'renderer'), port: 0 });
-  ws = new WebSocket(`ws://127.0.0.1:${server.port}/ws?token=${server.token}`);
-  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
-  browser = createClient(createSocketChannel(ws as unknown as SocketLike));
+  ({ ws, studio: browser } = await connectBrowserClient(server));
   const tone = (f: number) => Float32Array.from({ length: 4800 }, (_, i) => 0.3 * Math.sin((2 * Math.PI * f * i) / 24000));
   const wav = (name: string, f: number) => ({ name, bytes: encodeWav([tone(f)], 24000, 'pcm16') });
   id = (await browser.importWavs({ a: wav('a.wav', 220), b: wav('b.wav', 230) })).historyId;

@@ -4,14 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
-import { createClient } from '../../../electron/common/api/create-client.js';
-import { createSocketChannel, type SocketLike } from '../../../electron/common/api/socket-channel.js';
+import type { WebSocket } from 'ws';
 import type { StudioApi, StudioHandlers } from '../../../electron/common/api/studio-api.js';
 import { EXPORT_FOLDER } from '../../../electron/host/export-fixture.js';
 import { writeFixtureFolder } from '../../../electron/host/fixture/write-fixture-folder.js';
 import { DOWNLOAD_IDLE_MS, startStudioServer, type RunningServer } from '../../../electron/server/studio-server.js';
 import { STUCK_DOWNLOAD_BYTES } from './stuck-download-size.js';
+import { connectBrowserClient } from './browser-client.js';
 
 // A client that stops reading mid-download: the server must drop it after the idle time and close the
 // export's files, while other downloads go on. The idle time here is short so the test takes a second.
@@ -84,9 +83,7 @@ let studio: StudioApi;
 
 beforeAll(async () => {
   server = await startStudioServer({ studio: fakeHost, staticDir: join(root, 'renderer'), port: 0, downloadIdleMs: IDLE_MS });
-  ws = new WebSocket(`ws://127.0.0.1:${server.port}/ws?token=${server.token}`);
-  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
-  studio = createClient(createSocketChannel(ws as unknown as SocketLike));
+  ({ ws, studio } = await connectBrowserClient(server));
 });
 afterAll(async () => {
   ws.close();

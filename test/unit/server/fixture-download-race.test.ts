@@ -4,15 +4,14 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
-import { createClient } from '../../../electron/common/api/create-client.js';
-import { createSocketChannel, type SocketLike } from '../../../electron/common/api/socket-channel.js';
+import type { WebSocket } from 'ws';
 import type { StudioApi, StudioHandlers } from '../../../electron/common/api/studio-api.js';
 import { sealReport, verifySeal } from '../../../electron/engine/comparison/fixture-integrity.js';
 import { EXPORT_FOLDER } from '../../../electron/host/export-fixture.js';
 import { writeFixtureFolder } from '../../../electron/host/fixture/write-fixture-folder.js';
 import { startStudioServer, type RunningServer } from '../../../electron/server/studio-server.js';
 import { STUCK_DOWNLOAD_BYTES } from './stuck-download-size.js';
+import { connectBrowserClient } from './browser-client.js';
 
 // A host whose exports are written by the host's own writer (atomic folder swap on Replace), each one
 // with other bytes and a sealed report.json, so a zip mixing two exports shows in its bytes and its seal.
@@ -54,9 +53,7 @@ let studio: StudioApi;
 
 beforeAll(async () => {
   server = await startStudioServer({ studio: fakeHost, staticDir: join(root, 'renderer'), port: 0 });
-  ws = new WebSocket(`ws://127.0.0.1:${server.port}/ws?token=${server.token}`);
-  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
-  studio = createClient(createSocketChannel(ws as unknown as SocketLike));
+  ({ ws, studio } = await connectBrowserClient(server));
 });
 afterAll(async () => {
   ws.close();

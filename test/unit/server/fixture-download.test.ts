@@ -5,16 +5,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
-import { createClient } from '../../../electron/common/api/create-client.js';
+import type { WebSocket } from 'ws';
 import type { StudioApi } from '../../../electron/common/api/studio-api.js';
-import { createSocketChannel, type SocketLike } from '../../../electron/common/api/socket-channel.js';
 import { encodeWav } from '../../../electron/common/wav/encode-wav.js';
 import { StudioHost } from '../../../electron/host/studio-host.js';
 import { zipDisposition } from '../../../electron/server/fixture-zip.js';
 import { cookieName } from '../../../electron/server/request-guard.js';
 import { startStudioServer, type RunningServer } from '../../../electron/server/studio-server.js';
 import { ensureBuilt } from '../host/ensure-built.js';
+import { connectBrowserClient } from './browser-client.js';
 
 let server: RunningServer;
 let host: StudioHost;
@@ -28,9 +27,7 @@ beforeAll(async () => {
   host = new StudioHost({ dataDir: join(root, 'data') });
   server = await startStudioServer({ studio: host, staticDir: join(root, 'renderer'), port: 0 });
   base = `127.0.0.1:${server.port}`;
-  ws = new WebSocket(`ws://${base}/ws?token=${server.token}`);
-  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
-  studio = createClient(createSocketChannel(ws as unknown as SocketLike));
+  ({ ws, studio } = await connectBrowserClient(server));
 }, 60_000);
 afterAll(async () => {
   ws.close();

@@ -1,0 +1,12 @@
+import { WebSocket } from 'ws';
+import { createClient } from '../../../electron/common/api/create-client.js';
+import { createSocketChannel, type SocketLike } from '../../../electron/common/api/socket-channel.js';
+import type { StudioApi } from '../../../electron/common/api/studio-api.js';
+import type { RunningServer } from '../../../electron/server/studio-server.js';
+
+/** The page's side of browser mode in a test: a WebSocket opened with the server's token, and the StudioApi on it. */
+export async function connectBrowserClient(server: RunningServer): Promise<{ ws: WebSocket; studio: StudioApi }> {
+  const ws = new WebSocket(`ws://127.0.0.1:${server.port}/ws?token=${server.token}`);
+  await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+  return { ws, studio: createClient(createSocketChannel(ws as unknown as SocketLike)) };
+}
