@@ -25,6 +25,8 @@ export interface ServeOptions {
   token?: string;
   /** A download that makes no progress this long is dropped (DOWNLOAD_IDLE_MS unless a test passes less). */
   downloadIdleMs?: number;
+  /** Where the server reports a connection it dropped (one line each); stderr unless a caller collects them. */
+  log?: (line: string) => void;
 }
 
 export interface RunningServer {
@@ -71,6 +73,7 @@ export async function startStudioServer(options: ServeOptions): Promise<RunningS
   const studio = withFixtureDownloads(withExportsFolderOnly(withUploadedFilesOnly(options.studio)), downloads);
 
   const idleMs = options.downloadIdleMs ?? DOWNLOAD_IDLE_MS;
+  const log = options.log ?? ((line: string) => process.stderr.write(`serve: ${line}\n`));
   const server = createServer((req, res) => void handleHttp(req, res, guard, options.staticDir, downloads, idleMs));
   server.on('upgrade', (req, socket, head) => {
     const verdict = checkRequest(req, guard);
@@ -79,7 +82,7 @@ export async function startStudioServer(options: ServeOptions): Promise<RunningS
       socket.end(`HTTP/1.1 ${status} ${status === 404 ? 'Not Found' : 'Refused'}\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${verdict.ok ? 'not found' : verdict.reason}\n`);
       return;
     }
-    wss.handleUpgrade(req, socket, head, (ws) => serveSocket(ws, studio));
+    wss.handleUpgrade(req, socket, head, (ws) => serveSocket(ws, studio, log));
   });
 
   await new Promise<void>((resolve, reject) => {

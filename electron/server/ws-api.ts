@@ -9,12 +9,16 @@ import { decodeFrame, encodeFrame } from '../common/api/wire-codec.js';
  * `{t: 'reply', id, ok, value | error}` and `{t: 'event', name, args}`; every message one binary frame
  * of the wire codec. Requests are parsed by `dispatch` with the method's zod schema.
  */
-export function serveSocket(socket: WebSocket, studio: StudioHandlers): void {
+export function serveSocket(socket: WebSocket, studio: StudioHandlers, log: (line: string) => void): void {
   const send = (message: unknown) => {
     if (socket.readyState === socket.OPEN) socket.send(encodeFrame(message));
   };
   const offs = EVENT_NAMES.map((name) => studio.on(name, (...args: unknown[]) => send({ t: 'event', name, args })));
   socket.on('close', () => offs.forEach((off) => off()));
+  // A frame that breaks the protocol (unmasked, a reserved opcode, invalid UTF-8, past maxPayload) makes
+  // ws emit 'error' and close this socket with the matching code. Without a listener the 'error' event
+  // would throw and end `parity serve` for every client and job; with one, only this connection ends.
+  socket.on('error', (error) => log(`closed a WebSocket connection that broke the protocol: ${error.message}`));
   socket.on('message', async (data, isBinary) => {
     let message: { t?: unknown; id?: unknown; method?: unknown; request?: unknown };
     try {
