@@ -62,6 +62,10 @@ export function readTrace(text: string, file: string, options: ReadTraceOptions 
     if (step.codes.length !== header.q) {
       throw new TraceError(file, n, `step ${step.step}: "codes": expected ${header.q} codes (q in the header), found ${step.codes.length}`);
     }
+    const cp = step.codePredictorLogits;
+    if (cp && cp.length !== header.q - 1) {
+      throw new TraceError(file, n, `step ${step.step}: "codePredictorLogits": expected ${header.q - 1} entries (q−1), found ${cp.length}`);
+    }
     steps.push(step);
   }
   if (!header) throw new TraceError(file, 1, `empty trace (expected a header line {"schema":"${TRACE_SCHEMA}",...})`);

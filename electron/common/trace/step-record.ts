@@ -24,18 +24,35 @@ export const StageCounts = z.object({
 });
 export type StageCounts = z.infer<typeof StageCounts>;
 
+/**
+ * Statistics of one hidden-state tensor of a step (e.g. the talker's last hidden state), for engines that
+ * record it. mean/std/min/max follow the LogitStats rules over all entries (float64, population std, any
+ * NaN makes mean and std NaN, min/max skip NaNs); nan and inf count the non-finite entries.
+ */
+export const HiddenStats = z.object({
+  mean: JsonNumber,
+  std: JsonNumber,
+  min: JsonNumber,
+  max: JsonNumber,
+  nan: z.number().int().nonnegative(),
+  inf: z.number().int().nonnegative(),
+});
+export type HiddenStats = z.infer<typeof HiddenStats>;
+
 export const StepRecord = z.object({
   step: z.number().int().positive(),
-  /** Talker logits for codebook 0 at this step. */
+  /** The talker's raw logit row for codebook 0 at this step: every id (special ids and EOS included), before any processing. */
   logits: LogitStats,
   /** All Q codes of the frame: codes[0] from the talker, codes[1..Q-1] from the code predictor. */
   codes: z.array(z.number().int()),
-  /** Code-predictor logit statistics per codebook 1..Q-1 (optional for foreign engines). */
+  /** Code-predictor logit statistics per codebook 1..Q-1: exactly Q-1 entries (optional for foreign engines). */
   codePredictorLogits: z.array(LogitStats).optional(),
   /** NaN and Inf counts per stage in this step's outputs. */
   nan: StageCounts.optional(),
   inf: StageCounts.optional(),
   /** Wall time per stage in ms. */
   timesMs: z.object({ talker: z.number(), codePredictor: z.number(), vocoder: z.number().optional() }).optional(),
+  /** Statistics of the step's hidden state (optional; which tensor is the engine's choice, e.g. the talker's last hidden state). */
+  hidden: HiddenStats.optional(),
 });
 export type StepRecord = z.infer<typeof StepRecord>;

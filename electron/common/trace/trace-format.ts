@@ -22,6 +22,11 @@ export const TraceHeader = z
     profile: z.string().max(500).optional(),
     seed: z.number().int().nonnegative().optional(),
     text: z.string().optional(),
+    /**
+     * A module-output sidecar (`*.modules.safetensors`), as a file name relative to the trace's folder:
+     * the tensors the drill-down compares inside a step (docs/python.md).
+     */
+    modules: z.string().min(1).max(500).optional(),
   })
   .loose();
 export type TraceHeader = z.infer<typeof TraceHeader>;

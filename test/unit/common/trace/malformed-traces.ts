@@ -1,8 +1,9 @@
 import { writeTrace } from '../../../../electron/common/trace/write-trace.js';
-import { header, makeSteps } from '../forensics/synthetic-trace.js';
+import { logitStats } from '../../../../electron/common/trace/logit-stats.js';
+import { header, logitRow, makeSteps } from '../forensics/synthetic-trace.js';
 
 /**
- * Eleven malformed tts-parity-trace/1 files made from a good 3-step trace (q = 4):
+ * Thirteen malformed tts-parity-trace/1 files made from a good 3-step trace (q = 4):
  * [what, text, line number the error must name, words the message must contain].
  * Shared by the reader's unit test and the CLI test of `parity compare-trace`.
  */
@@ -36,5 +37,15 @@ export function malformedTraces(): [string, string, number, string][] {
     ],
     ['mean a bad string', replace(4, lines[3].replace(/"mean":[^,]+/, '"mean":"big"')), 4, '"logits.mean"'],
     ['logits missing', replace(2, '{"step":1,"codes":[1,2,3,4]}'), 2, '"logits"'],
+    // q entries (one per codebook 0..q-1) instead of q-1 (codebooks 1..q-1): read as is, codebook 1 would
+    // be compared with the other side's codebook 0 statistics, a false divergence at step 1.
+    ['code-predictor list of q entries', replace(2, withCodePredictorLogits(lines[1], 4)), 2, 'step 1: "codePredictorLogits": expected 3 entries (q−1), found 4'],
+    ['hidden count negative', replace(3, lines[2].replace(/}$/, ',"hidden":{"mean":0,"std":1,"min":-1,"max":1,"nan":-1,"inf":0}}')), 3, '"hidden.nan"'],
   ];
+}
+
+function withCodePredictorLogits(line: string, entries: number): string {
+  const step = JSON.parse(line) as { step: number };
+  const stats = Array.from({ length: entries }, (_, c) => logitStats(logitRow(step.step, c + 1)));
+  return JSON.stringify({ ...step, codePredictorLogits: stats });
 }

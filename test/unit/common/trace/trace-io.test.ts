@@ -3,7 +3,8 @@ import { ParityError } from '../../../../electron/common/errors.js';
 import { readTrace } from '../../../../electron/common/trace/read-trace.js';
 import { TraceError } from '../../../../electron/common/trace/trace-error.js';
 import { writeTrace } from '../../../../electron/common/trace/write-trace.js';
-import { header, makeStep, makeSteps } from '../forensics/synthetic-trace.js';
+import { logitStats } from '../../../../electron/common/trace/logit-stats.js';
+import { header, logitRow, makeStep, makeSteps } from '../forensics/synthetic-trace.js';
 import { malformedTraces } from './malformed-traces.js';
 
 function failure(text: string): TraceError {
@@ -28,6 +29,19 @@ describe('tts-parity-trace/1 read/write', () => {
     expect(back.header).toMatchObject({ schema: 'tts-parity-trace/1', q: 4, profile: 'graph', seed: 7 });
     expect(back.steps).toEqual(steps);
     expect(writeTrace(back.header, back.steps)).toBe(text);
+  });
+
+  it('round-trips the optional header "modules", per-step "hidden" and a q−1 entry "codePredictorLogits"', () => {
+    const steps = makeSteps(2, 4).map((s) => ({
+      ...s,
+      codePredictorLogits: [1, 2, 3].map((c) => logitStats(logitRow(s.step, c))),
+      hidden: { mean: 0.25, std: NaN, min: -Infinity, max: 3, nan: 1, inf: 2 },
+    }));
+    const text = writeTrace(header(4, { modules: 'a.modules.safetensors' }), steps);
+    expect(text).toContain('"std":"NaN","min":"-Infinity"');
+    const back = readTrace(text, 't.jsonl');
+    expect(back.header.modules).toBe('a.modules.safetensors');
+    expect(back.steps).toEqual(steps);
   });
 
   it('accepts a hand-written minimal trace with CRLF and blank lines', () => {
