@@ -1,0 +1,187 @@
+"""ModuleRecorder: chosen modules' outputs at chosen decode steps, written to a safetensors sidecar of a
+trace, so `parity compare-trace` can name the first module whose output differs (docs/python-modules.md).
+
+Torch helper: imports torch (1.13 through 2.x). Two ways to record:
+
+- eager: `with recorder.step(n): model(...)` — forward hooks copy each output to host memory;
+- static buffers (graph-safe): `with recorder.static(): ...` around the CUDA-graph capture (or, without a
+  graph, around each call of the static-buffer step) — the hooks copy each output into a device buffer
+  allocated once, a copy that is part of the captured work, so every replay refreshes the buffers; after
+  each replay `recorder.flush(n)` reads them into the sidecar. The numbers are the graph's own.
+"""
+
+import contextlib
+import os
+import re
+
+import torch
+
+from .safetensors_io import write_safetensors
+
+SIDECAR_SCHEMA = "tts-parity-modules/1"
+SIDECAR_SUFFIX = ".modules.safetensors"
+TUPLE_OUTPUTS = ("first", "each")
+
+
+def sidecar_path_for(trace_path):
+    """The sidecar's conventional path beside a trace: `run/a.jsonl` -> `run/a.modules.safetensors`."""
+    root, _ = os.path.splitext(os.fspath(trace_path))
+    return root + SIDECAR_SUFFIX
+
+
+def sidecar_key(step, seq, name):
+    """`{step}/{seq:05d}/{name}`: seq is the output's place in the step's execution order (0-based)."""
+    return f"{step}/{seq:05d}/{name}"
+
+
+def _selected_tensors(output, tuple_outputs):
+    """(suffix, tensor) pairs to record from one forward's output: a tensor as is; a tuple, list or dict
+    (HF ModelOutput) by its tensor elements — the first one (`first`), or each as `name#i` (`each`).
+    Non-tensor elements (None, caches) are skipped."""
+    if isinstance(output, torch.Tensor):
+        return [("", output)]
+    if isinstance(output, dict):
+        elements = list(output.values())
+    elif isinstance(output, (tuple, list)):
+        elements = list(output)
+    else:
+        return []
+    tensors = [(f"#{i}", t) for i, t in enumerate(elements) if isinstance(t, torch.Tensor)]
+    if tuple_outputs == "first":
+        return [("", tensors[0][1])] if tensors else []
+    return tensors
+
+
+class ModuleRecorder:
+    """Records the outputs of `model`'s submodules whose `named_modules()` name matches `modules`
+    (a regular expression, `re.search`; the root module is never recorded) at `steps` (an iterable of
+    step numbers, 1 = prefill; None = every step), as float32, into a safetensors file at `path`
+    written by `close()` (also on leaving a `with` block, exceptions included). Hooks are removed then.
+
+    `tuple_outputs`: "first" records the first tensor of a tuple/dict output under the module's name;
+    "each" records every tensor element as `name#i` (i = its index in the tuple).
+    """
+
+    def __init__(self, model, path, modules, steps=None, tuple_outputs="first"):
+        if tuple_outputs not in TUPLE_OUTPUTS:
+            raise ValueError(f'tuple_outputs: expected one of {", ".join(TUPLE_OUTPUTS)}, found {tuple_outputs!r}')
+        pattern = re.compile(modules) if isinstance(modules, str) else modules
+        targets = [(name, m) for name, m in model.named_modules() if name and pattern.search(name)]
+        if not targets:
+            names = [name for name, _ in model.named_modules() if name]
+            raise ValueError(f"modules {pattern.pattern!r} matches no submodule name (some names: {', '.join(names[:8]) or 'none'})")
+        self.path = os.fspath(path)
+        self.module_names = [name for name, _ in targets]
+        self._pattern = pattern.pattern
+        self._tuple_outputs = tuple_outputs
+        self._steps = None if steps is None else frozenset(self._check_step(s) for s in steps)
+        self._mode = None  # "eager" (host copies for self._step) | "static" (device buffer copies) | None
+        self._step = None
+        self._seq = 0
+        self._tensors = {}
+        self._buffers = []  # (label, device buffer) in the order the capture called them
+        self._closed = False
+        self._handles = [m.register_forward_hook(self._hook(name)) for name, m in targets]
+
+    @staticmethod
+    def _check_step(step):
+        if isinstance(step, bool) or not isinstance(step, int) or step < 1:
+            raise ValueError(f"steps are integers >= 1 (1 = the prefill), found {step!r}")
+        return step
+
+    def wants(self, step):
+        """True when `step` is one of the steps to record."""
+        return self._steps is None or step in self._steps
+
+    @contextlib.contextmanager
+    def step(self, step):
+        """Eager recording: forward calls inside the block are step `step` (recorded if wanted)."""
+        self._check_open()
+        self._check_step(step)
+        if self._mode is not None:
+            raise RuntimeError(f"step {step}: the recorder is already inside a {self._mode} block")
+        self._mode, self._step, self._seq = ("eager" if self.wants(step) else "idle"), step, 0
+        try:
+            yield self
+        finally:
+            self._mode, self._step = None, None
+
+    @contextlib.contextmanager
+    def static(self):
+        """Graph-safe recording: inside the block (the CUDA-graph capture, or each call of a step that runs
+        on static buffers without a graph) each output is copied into a device buffer allocated on its
+        first call; `flush(step)` after the replay reads the buffers. The step must call the same modules
+        in the same order every time (as a captured graph does)."""
+        self._check_open()
+        if self._mode is not None:
+            raise RuntimeError(f"the recorder is already inside a {self._mode} block")
+        self._mode, self._seq = "static", 0
+        try:
+            yield self
+            if self._seq != len(self._buffers):
+                raise RuntimeError(f"static recording: this call made {self._seq} module outputs, the first made {len(self._buffers)}; a static (captured) step must call the same modules every time")
+        finally:
+            self._mode = None
+
+    def flush(self, step):
+        """After a replay (or static call) of step `step`: the static buffers' contents into the sidecar."""
+        self._check_open()
+        self._check_step(step)
+        if not self._buffers:
+            raise RuntimeError(f"flush({step}): no static buffers; record the capture inside `with recorder.static():`")
+        if not self.wants(step):
+            return
+        for seq, (label, buffer) in enumerate(self._buffers):
+            self._store(sidecar_key(step, seq, label), buffer)
+
+    def close(self):
+        """Removes the hooks and writes the sidecar (once)."""
+        if self._closed:
+            return
+        self._closed = True
+        for handle in self._handles:
+            handle.remove()
+        metadata = {"schema": SIDECAR_SCHEMA, "modules": self._pattern, "tuple_outputs": self._tuple_outputs}
+        write_safetensors(self.path, self._tensors, metadata)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    def _check_open(self):
+        if self._closed:
+            raise RuntimeError(f"the recorder of {self.path} is closed")
+
+    def _store(self, key, tensor):
+        if key in self._tensors:
+            raise ValueError(f'sidecar key "{key}" recorded twice: each step is recorded once')
+        self._tensors[key] = tensor.detach().to("cpu", torch.float32, copy=True).numpy()
+
+    def _hook(self, name):
+        def hook(module, inputs, output):
+            if self._mode is None or self._mode == "idle":
+                return
+            for suffix, tensor in _selected_tensors(output, self._tuple_outputs):
+                label = name + suffix
+                if self._mode == "eager":
+                    self._store(sidecar_key(self._step, self._seq, label), tensor)
+                else:
+                    self._copy_to_buffer(self._seq, label, tensor)
+                self._seq += 1
+
+        return hook
+
+    def _copy_to_buffer(self, seq, label, tensor):
+        if seq == len(self._buffers):
+            self._buffers.append((label, torch.empty(tensor.shape, dtype=torch.float32, device=tensor.device)))
+        known, buffer = self._buffers[seq]
+        if known != label or tuple(buffer.shape) != tuple(tensor.shape):
+            raise RuntimeError(
+                f"static recording: call {seq} of the step is {label} {list(tensor.shape)}, but was {known} {list(buffer.shape)} "
+                "when the buffers were made; a static (captured) step must call the same modules with the same shapes every time"
+            )
+        with torch.no_grad():
+            buffer.copy_(tensor)

@@ -1,0 +1,94 @@
+"""Safetensors files written and read with numpy alone.
+
+The format (https://huggingface.co/docs/safetensors): an 8-byte little-endian unsigned header length N,
+N bytes of JSON {name: {"dtype", "shape", "data_offsets": [begin, end]}, "__metadata__": {str: str}}
+(padded with spaces to a multiple of 8), then the tensors' raw little-endian bytes, offsets relative to
+the end of the header. Debian packages no python3-safetensors, so this writes the same bytes without it;
+files written here open with `safetensors.numpy.load_file` and `safetensors.torch.load_file`.
+"""
+
+import json
+import os
+import struct
+
+import numpy as np
+
+# safetensors dtype codes for the numpy dtypes written here (the module sidecar writes F32 only).
+_CODES = {
+    np.dtype("<f4"): "F32",
+    np.dtype("<f8"): "F64",
+    np.dtype("<f2"): "F16",
+    np.dtype("<i8"): "I64",
+    np.dtype("<i4"): "I32",
+    np.dtype("<i2"): "I16",
+    np.dtype("i1"): "I8",
+    np.dtype("u1"): "U8",
+    np.dtype("bool"): "BOOL",
+}
+_DTYPES = {code: dtype for dtype, code in _CODES.items()}
+
+# The safetensors library refuses headers over 100 MB; so does the reader here (and the TypeScript one).
+MAX_HEADER_BYTES = 100_000_000
+
+
+def write_safetensors(path, tensors, metadata=None):
+    """Writes `tensors` (name -> numpy array, in the order given) to `path` atomically (a temporary file
+    beside it, then renamed). `metadata` values must be strings, as the format requires."""
+    header = {}
+    arrays = []
+    offset = 0
+    for name, value in tensors.items():
+        if name == "__metadata__":
+            raise ValueError('"__metadata__" is reserved for the metadata and cannot name a tensor')
+        array = np.ascontiguousarray(value)
+        dtype = array.dtype.newbyteorder("<") if array.dtype.byteorder == ">" else array.dtype
+        if dtype not in _CODES:
+            raise ValueError(f'tensor "{name}": dtype {array.dtype} has no safetensors code (known: {", ".join(sorted(_DTYPES))})')
+        array = array.astype(dtype, copy=False)
+        header[name] = {"dtype": _CODES[dtype], "shape": list(array.shape), "data_offsets": [offset, offset + array.nbytes]}
+        arrays.append(array)
+        offset += array.nbytes
+    if metadata:
+        bad = [k for k, v in metadata.items() if not isinstance(k, str) or not isinstance(v, str)]
+        if bad:
+            raise ValueError(f"safetensors metadata keys and values must be strings: {bad[0]!r} is not")
+        header["__metadata__"] = dict(metadata)
+    blob = json.dumps(header, separators=(",", ":")).encode("utf-8")
+    blob += b" " * (-len(blob) % 8)
+    tmp = f"{path}.tmp-{os.getpid()}"
+    try:
+        with open(tmp, "wb") as f:
+            f.write(struct.pack("<Q", len(blob)))
+            f.write(blob)
+            for array in arrays:
+                f.write(array.tobytes())
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        raise
+
+
+def read_safetensors(path):
+    """Reads a safetensors file: (dict name -> numpy array in the header's order, metadata dict)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if len(data) < 8:
+        raise ValueError(f"{path}: {len(data)} bytes, too short for a safetensors file (an 8-byte header length first)")
+    (length,) = struct.unpack("<Q", data[:8])
+    if length > MAX_HEADER_BYTES or 8 + length > len(data):
+        raise ValueError(f"{path}: header length {length} does not fit (file {len(data)} bytes, limit {MAX_HEADER_BYTES})")
+    header = json.loads(data[8 : 8 + length].decode("utf-8"))
+    metadata = header.pop("__metadata__", {}) or {}
+    body = memoryview(data)[8 + length :]
+    tensors = {}
+    for name, entry in header.items():
+        if entry["dtype"] not in _DTYPES:
+            raise ValueError(f'{path}: tensor "{name}": dtype {entry["dtype"]} is not read here')
+        begin, end = entry["data_offsets"]
+        dtype = _DTYPES[entry["dtype"]]
+        shape = tuple(entry["shape"])
+        if not 0 <= begin <= end <= len(body) or end - begin != int(np.prod(shape, dtype=np.int64)) * dtype.itemsize:
+            raise ValueError(f'{path}: tensor "{name}": data_offsets {[begin, end]} do not hold {entry["dtype"]} {list(shape)} within {len(body)} data bytes')
+        tensors[name] = np.frombuffer(body[begin:end], dtype=dtype).reshape(shape).copy()
+    return tensors, metadata
