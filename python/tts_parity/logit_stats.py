@@ -1,0 +1,74 @@
+"""Logit statistics exactly as the studio's engine computes them (electron/common/trace/logit-stats.ts;
+rules in docs/trace-format.md), so a trace written here compares with one written by `parity synth`.
+
+- mean and std over all entries in float64; std is the population std (divide by N, numpy's default, not
+  torch.std's N−1). Any NaN makes both NaN; ±Inf propagate by IEEE arithmetic (so std is NaN then).
+- min, max and top5 skip NaNs (a partly-NaN row still charts); NaN / empty when every entry is NaN.
+- argmax is the first NaN's index when there is one (as torch.argmax, and as the sampler picks), else the
+  largest logit, lowest index on ties; top5 is best first, same tie rule. An empty row: argmax −1.
+
+Sums use numpy's pairwise float64 summation where the TypeScript engine adds in order: the two agree to
+a few ulps of float64, far below any comparison tolerance (the values themselves are float32 or coarser).
+"""
+
+import math
+
+import numpy as np
+
+from .arrays import as_numpy, as_row
+
+TOP = 5
+
+
+def logit_stats(logits):
+    """`{mean, std, min, max, argmax, top5: [{id, logit}]}` of one raw logit row (numpy array or tensor)."""
+    row = as_row(logits, "logits").astype(np.float64)
+    n = row.size
+    if n == 0:
+        return {"mean": math.nan, "std": math.nan, "min": math.nan, "max": math.nan, "argmax": -1, "top5": []}
+    with np.errstate(invalid="ignore", over="ignore"):  # Inf − Inf = NaN is the rule, not a surprise
+        mean = float(row.sum() / n)
+        std = math.sqrt(float(np.square(row - mean).sum()) / n) if not math.isnan(mean) else math.nan
+    nan_mask = np.isnan(row)
+    finite_ids = np.flatnonzero(~nan_mask)
+    if finite_ids.size == 0:
+        return {"mean": mean, "std": std, "min": math.nan, "max": math.nan, "argmax": 0, "top5": []}
+    values = row[finite_ids]
+    top = _top_ids(values, finite_ids)
+    first_nan = int(np.argmax(nan_mask)) if nan_mask.any() else -1
+    return {
+        "mean": mean,
+        "std": std,
+        "min": float(values.min()),
+        "max": float(values.max()),
+        "argmax": first_nan if first_nan >= 0 else int(top[0]),
+        "top5": [{"id": int(i), "logit": float(row[i])} for i in top],
+    }
+
+
+def _top_ids(values, ids):
+    """Ids of the TOP largest values, best first, lowest id first on ties (values has no NaN)."""
+    if values.size > TOP:
+        # Everything tied with the TOP-th largest value is a candidate, so the tie rule sees all of them.
+        threshold = np.partition(values, values.size - TOP)[values.size - TOP]
+        keep = values >= threshold
+        values, ids = values[keep], ids[keep]
+    order = np.lexsort((ids, -values))  # last key first: by value descending, then by id ascending
+    return ids[order[:TOP]]
+
+
+def count_non_finite(values):
+    """(NaN count, ±Infinity count) of any array or tensor."""
+    array = as_numpy(values)
+    if not np.issubdtype(array.dtype, np.floating):
+        return 0, 0
+    return int(np.isnan(array).sum()), int(np.isinf(array).sum())
+
+
+def hidden_stats(values):
+    """`{mean, std, min, max, nan, inf}` of a hidden-state tensor of any shape: the logit rules over all of
+    its entries (float64, population std, NaN-skipping min/max), plus its NaN and ±Inf counts."""
+    flat = as_numpy(values).reshape(-1)
+    stats = logit_stats(flat)
+    nan, inf = count_non_finite(flat)
+    return {"mean": stats["mean"], "std": stats["std"], "min": stats["min"], "max": stats["max"], "nan": nan, "inf": inf}
