@@ -3,4 +3,9 @@
 Numpy-only at import: the torch helpers import torch themselves, so `tts_parity` loads where torch is absent.
 """
 
+from .logit_stats import count_non_finite, hidden_stats, logit_stats
+from .trace_writer import TraceWriter
+
 __version__ = "0.1.0"
+
+__all__ = ["TraceWriter", "count_non_finite", "hidden_stats", "logit_stats", "__version__"]

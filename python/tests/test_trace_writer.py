@@ -1,0 +1,137 @@
+"""TraceWriter: what it writes (read back with json and scipy, not with our own code), what it refuses."""
+
+import json
+import os
+import struct
+
+import numpy as np
+import pytest
+import scipy.io.wavfile
+import torch
+
+from tts_parity import TraceWriter
+
+Q = 4
+
+
+def lines(path):
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f]
+
+
+def writer(tmp_path, **extra):
+    return TraceWriter(tmp_path / "t.jsonl", engine="test", q=Q, frame_rate=12.5, sample_rate=24000, **extra)
+
+
+def test_header_and_a_step_with_every_field(tmp_path):
+    tw = writer(tmp_path, profile="graph", seed=7, text="hello", modules="t.modules.safetensors")
+    logits = np.array([1.0, np.nan, 3.0, np.inf, 2.0], dtype=np.float32)
+    cp = [torch.tensor([0.0, 2.0]), torch.tensor([5.0, 5.0]), torch.tensor([-1.0, -np.inf])]
+    tw.step(logits, torch.tensor([2, 1, 0, 1]), code_predictor_logits=cp, nan={"vocoder": 3},
+            times_ms={"talker": 1.5, "codePredictor": 0.25}, hidden=torch.tensor([[1.0, 3.0]]))
+    tw.close()
+    header, step = lines(tmp_path / "t.jsonl")
+    assert header == {"schema": "tts-parity-trace/1", "engine": "test", "q": 4, "frameRate": 12.5, "sampleRate": 24000,
+                      "profile": "graph", "seed": 7, "text": "hello", "modules": "t.modules.safetensors"}
+    # Talker row: one NaN (id 1) -> mean/std "NaN", argmax the NaN's id; min/max/top5 skip it, +Inf first.
+    assert step["logits"] == {"mean": "NaN", "std": "NaN", "min": 1.0, "max": "Infinity", "argmax": 1,
+                              "top5": [{"id": 3, "logit": "Infinity"}, {"id": 2, "logit": 3.0}, {"id": 4, "logit": 2.0}, {"id": 0, "logit": 1.0}]}
+    assert step["codes"] == [2, 1, 0, 1]
+    assert [s["argmax"] for s in step["codePredictorLogits"]] == [1, 0, 0]  # tie 5, 5 -> id 0
+    assert step["codePredictorLogits"][2]["min"] == "-Infinity"
+    # Counts: talker 1 NaN + 1 Inf in the logits (hidden finite); code predictor one -Inf; vocoder as given.
+    assert step["nan"] == {"talker": 1, "codePredictor": 0, "vocoder": 3}
+    assert step["inf"] == {"talker": 1, "codePredictor": 1, "vocoder": 0}
+    assert step["timesMs"] == {"talker": 1.5, "codePredictor": 0.25}
+    assert step["hidden"] == {"mean": 2.0, "std": 1.0, "min": 1.0, "max": 3.0, "nan": 0, "inf": 0}
+
+
+def test_steps_are_numbered_from_1_and_the_file_appears_only_on_close(tmp_path):
+    with writer(tmp_path) as tw:
+        for _ in range(3):
+            tw.step(np.zeros(8, dtype=np.float32), [0, 0, 0, 0])
+        assert not (tmp_path / "t.jsonl").exists()
+    assert [s["step"] for s in lines(tmp_path / "t.jsonl")[1:]] == [1, 2, 3]
+    assert sorted(os.listdir(tmp_path)) == ["t.jsonl"]  # no temporary left behind
+
+
+def test_a_failing_loop_leaves_the_partial_trace_and_no_trace(tmp_path):
+    with pytest.raises(RuntimeError, match="decode failed"):
+        with writer(tmp_path) as tw:
+            tw.step(np.zeros(8, dtype=np.float32), [0, 0, 0, 0])
+            raise RuntimeError("decode failed")
+    assert sorted(os.listdir(tmp_path)) == ["t.jsonl.partial"]
+    assert len(lines(tmp_path / "t.jsonl.partial")) == 2
+
+
+def test_a_q_entry_code_predictor_list_is_refused_naming_the_field(tmp_path):
+    tw = writer(tmp_path)
+    rows = [np.zeros(8, dtype=np.float32)] * Q
+    with pytest.raises(ValueError, match=r'^step 1: "codePredictorLogits": expected 3 entries \(q−1\), found 4$'):
+        tw.step(np.zeros(8, dtype=np.float32), [0, 0, 0, 0], code_predictor_logits=rows)
+    record = {"step": 1, "logits": _stats(), "codes": [0] * Q, "codePredictorLogits": [_stats()] * Q}
+    with pytest.raises(ValueError, match=r'^step 1: "codePredictorLogits": expected 3 entries \(q−1\), found 4$'):
+        tw.write_record(record)
+
+
+def test_a_bare_nan_is_refused_naming_the_field(tmp_path):
+    tw = writer(tmp_path)
+    with pytest.raises(ValueError, match=r'^step 1: "logits.mean": nan is not JSON: .* the string "NaN"'):
+        tw.write_record({"step": 1, "logits": {**_stats(), "mean": float("nan")}, "codes": [0] * Q})
+    with pytest.raises(ValueError, match=r'^step 1: "timesMs.talker": inf is not JSON'):
+        tw.step(np.zeros(8, dtype=np.float32), [0] * Q, times_ms={"talker": float("inf"), "codePredictor": 0})
+    with pytest.raises(ValueError, match=r'^step 1: "logits.max": .*"NaN", "Infinity", "-Infinity"'):
+        tw.write_record({"step": 1, "logits": {**_stats(), "max": "inf"}, "codes": [0] * Q})
+
+
+def test_a_0_based_step_is_refused(tmp_path):
+    tw = writer(tmp_path)
+    with pytest.raises(ValueError, match=r"^expected step 1, found step 0 \(steps are 1, 2, 3… in order; 1 = prefill\)$"):
+        tw.write_record({"step": 0, "logits": _stats(), "codes": [0] * Q})
+    tw.write_record({"step": 1, "logits": _stats(), "codes": [0] * Q})
+    with pytest.raises(ValueError, match="expected step 2, found step 1"):
+        tw.write_record({"step": 1, "logits": _stats(), "codes": [0] * Q})
+
+
+def test_other_bad_input_is_refused_naming_the_field(tmp_path):
+    tw = writer(tmp_path)
+    row = np.zeros(8, dtype=np.float32)
+    cases = [
+        (lambda: tw.step(row, [0, 0, 0]), r'^step 1: "codes": expected 4 codes \(q in the header\), found 3$'),
+        (lambda: tw.step(row, np.zeros(4, dtype=np.float32)), r'^step 1: "codes": expected integers, found dtype float32$'),
+        (lambda: tw.step(np.zeros((2, 8)), [0] * Q), r'^step 1: "logits": expected one row .* found shape \[2, 8\]$'),
+        (lambda: tw.step(row, [0] * Q, nan={"talkr": 1}), r'^step 1: "nan": unknown stage "talkr"'),
+        (lambda: tw.step(row, [0] * Q, times_ms={"talker": 1}), r'^step 1: "timesMs": \'codePredictor\' is a required property$'),
+        (lambda: tw.write_record({"step": 1, "logits": {**_stats(), "argmax": 1.5}, "codes": [0] * Q}), r'^step 1: "logits.argmax": 1.5 is not of type'),
+    ]
+    for call, message in cases:
+        with pytest.raises(ValueError, match=message):
+            call()
+    with pytest.raises(ValueError, match=r'^header: "q": 0 is less than or equal to the minimum of 0$'):
+        TraceWriter(tmp_path / "u.jsonl", engine="x", q=0, frame_rate=12.5, sample_rate=24000)
+    with pytest.raises(ValueError, match="no steps were recorded"):
+        tw.close()
+    assert os.listdir(tmp_path) == []
+
+
+def test_the_wav_is_float32_mono_bit_exact_and_fills_the_vocoder_counts(tmp_path):
+    # 3 steps at 10 frames/s and 1000 Hz: 100 samples per frame; a NaN in frame 2, an Inf in frame 3.
+    tw = TraceWriter(tmp_path / "t.jsonl", engine="x", q=1, frame_rate=10, sample_rate=1000)
+    for _ in range(3):
+        tw.step(np.zeros(4, dtype=np.float32), [0])
+    audio = (np.sin(np.arange(300) * 0.1) * 0.5).astype(np.float32)
+    audio[150], audio[250] = np.nan, -np.inf
+    tw.close(torch.from_numpy(audio))
+    rate, back = scipy.io.wavfile.read(tmp_path / "t.wav")
+    assert rate == 1000 and back.dtype == np.float32
+    assert back.tobytes() == audio.tobytes()
+    raw = (tmp_path / "t.wav").read_bytes()
+    assert raw[:4] == b"RIFF" and raw[38:42] == b"fact" and raw[50:54] == b"data" and len(raw) == 58 + 4 * 300
+    assert struct.unpack("<HH", raw[20:24]) == (3, 1)  # IEEE float, one channel
+    steps = lines(tmp_path / "t.jsonl")[1:]
+    assert [s["nan"]["vocoder"] for s in steps] == [0, 1, 0]
+    assert [s["inf"]["vocoder"] for s in steps] == [0, 0, 1]
+
+
+def _stats():
+    return {"mean": 0.0, "std": 0.0, "min": 0.0, "max": 0.0, "argmax": 0, "top5": [{"id": 0, "logit": 0.0}]}

@@ -1,0 +1,81 @@
+"""The `tts-parity-trace/1` rules a writer must keep (docs/trace-format.md), checked before a line is
+written: the JSON Schemas generated from the TypeScript zod schemas (schema/*.json, committed; a TS test
+fails when they drift), plus what a JSON Schema cannot say — steps 1, 2, 3… in order, exactly q codes,
+exactly q−1 code-predictor entries, and no bare NaN/Infinity (JSON has none: they are written as the
+strings "NaN", "Infinity", "-Infinity"). Every refusal is a ValueError naming the step and the field, in
+the words `parity compare-trace` uses for the same problem in a file.
+"""
+
+import json
+import math
+from pathlib import Path
+
+import jsonschema
+
+SCHEMA_DIR = Path(__file__).resolve().parent / "schema"
+TRACE_SCHEMA = "tts-parity-trace/1"
+
+
+def _validator(name):
+    schema = json.loads((SCHEMA_DIR / name).read_text(encoding="utf-8"))
+    return jsonschema.Draft202012Validator(schema)
+
+
+HEADER_VALIDATOR = _validator("trace-header.schema.json")
+STEP_VALIDATOR = _validator("trace-step.schema.json")
+
+
+def json_number(x):
+    """A float as the trace holds it: itself when finite, else "NaN", "Infinity" or "-Infinity"."""
+    x = float(x)
+    if math.isfinite(x):
+        return x
+    return "NaN" if math.isnan(x) else ("Infinity" if x > 0 else "-Infinity")
+
+
+def check_header(header):
+    """Refuses a header that `parity compare-trace` would refuse, naming the field."""
+    _refuse_bare_non_finite(header, "header")
+    _check_schema(HEADER_VALIDATOR, header, "header")
+
+
+def check_step(record, expected_step, q):
+    """Refuses a step line that `parity compare-trace` would refuse (or misread), naming the field."""
+    where = f"step {record.get('step', expected_step)}" if isinstance(record, dict) else f"step {expected_step}"
+    if not isinstance(record, dict):
+        raise ValueError(f"{where}: expected a JSON object, found {type(record).__name__}")
+    _refuse_bare_non_finite(record, where)
+    step = record.get("step")
+    if isinstance(step, int) and not isinstance(step, bool) and step != expected_step:
+        raise ValueError(f"expected step {expected_step}, found step {step} (steps are 1, 2, 3… in order; 1 = prefill)")
+    _check_schema(STEP_VALIDATOR, record, where)
+    if len(record["codes"]) != q:
+        raise ValueError(f'{where}: "codes": expected {q} codes (q in the header), found {len(record["codes"])}')
+    entries = record.get("codePredictorLogits")
+    if entries is not None and len(entries) != q - 1:
+        raise ValueError(f'{where}: "codePredictorLogits": expected {q - 1} entries (q−1), found {len(entries)}')
+
+
+def _check_schema(validator, value, where):
+    error = jsonschema.exceptions.best_match(validator.iter_errors(value))
+    if error is None:
+        return
+    path = ".".join(str(p) for p in error.absolute_path)
+    message = error.message
+    if error.validator == "anyOf":  # only JsonNumber is a union: say what it takes
+        message += ' (expected a number, or one of "NaN", "Infinity", "-Infinity")'
+    raise ValueError(f'{where}: "{path}": {message}' if path else f"{where}: {message}")
+
+
+def _refuse_bare_non_finite(value, where, path=""):
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(
+            f'{where}: "{path}": {value!r} is not JSON: a non-finite number is written as the string '
+            f'"{json_number(value)}" where the format allows one (logit and hidden statistics), nowhere else'
+        )
+    if isinstance(value, dict):
+        for key, item in value.items():
+            _refuse_bare_non_finite(item, where, f"{path}.{key}" if path else str(key))
+    elif isinstance(value, (list, tuple)):
+        for i, item in enumerate(value):
+            _refuse_bare_non_finite(item, where, f"{path}.{i}" if path else str(i))

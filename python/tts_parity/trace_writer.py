@@ -1,0 +1,196 @@
+"""TraceWriter: writes a `tts-parity-trace/1` trace (docs/trace-format.md) and its WAV from a decode loop.
+numpy only; takes numpy arrays or torch tensors (duck-typed: torch is never imported here).
+
+    with TraceWriter("a.jsonl", engine="hf-4.57 eager", q=16, frame_rate=12.5, sample_rate=24000) as tw:
+        for each frame:   # step 1 = the prefill, then one call per decode step
+            tw.step(talker_logits_row, frame_codes, code_predictor_logits=[15 rows])
+        tw.close(audio)   # or leave the block: the trace (and the WAV, if audio was given) appear then
+
+Every line is checked before it is written (trace_schema: the generated JSON Schema plus the rules it
+cannot say), so a trace this writes is one `parity compare-trace` reads. The files are written under a
+temporary name and renamed on close; if the `with` block raises, the lines so far are kept as
+`<trace>.partial` for inspection and no trace appears under the real name.
+"""
+
+import json
+import os
+
+import numpy as np
+
+from .arrays import as_numpy, as_row
+from .logit_stats import count_non_finite, hidden_stats, logit_stats
+from .trace_schema import TRACE_SCHEMA, check_header, check_step, json_number
+from .wav import write_wav_float32
+
+STAGES = ("talker", "codePredictor", "vocoder")
+TIMED_STAGES = ("talker", "codePredictor", "vocoder")
+
+
+class TraceWriter:
+    def __init__(self, path, *, engine, q, frame_rate, sample_rate, profile=None, seed=None, text=None, modules=None):
+        """Opens the trace. `modules` names a module-output sidecar (`*.modules.safetensors`) relative to
+        the trace's folder, written by tts_parity's module recorder; the other fields are the header's."""
+        self.path = os.fspath(path)
+        self.wav_path = None
+        self.q = q
+        self.sample_rate = sample_rate
+        self.frame_rate = frame_rate
+        self.steps_written = 0
+        header = {"schema": TRACE_SCHEMA, "engine": engine, "q": q, "frameRate": frame_rate, "sampleRate": sample_rate}
+        optional = {"profile": profile, "seed": seed, "text": text, "modules": modules}
+        header.update({k: v for k, v in optional.items() if v is not None})
+        check_header(header)
+        self._header = header
+        self._records = []  # kept to fill the vocoder counts from the audio at close
+        self._vocoder_given = []
+        self._temporary = f"{self.path}.tmp-{os.getpid()}"
+        self._file = open(self._temporary, "w", encoding="utf-8", newline="\n")
+        self._write_line(header)
+
+    def step(self, talker_logits, codes, *, code_predictor_logits=None, nan=None, inf=None, times_ms=None, hidden=None):
+        """Records the next step (1 = the prefill that yields frame 1, then one per decode step).
+
+        talker_logits: the talker's RAW logit row for codebook 0 — every id, special ids and EOS included,
+            before any processing (no suppression mask, temperature, top-k/p or repetition penalty).
+        codes: the frame's q codes (codes[0] from the talker, codes[1..q-1] from the code predictor).
+        code_predictor_logits: the q−1 raw rows of the code predictor (codebooks 1..q-1), or None.
+        nan, inf: counts per stage {talker, codePredictor, vocoder}; a stage not given is counted here from
+            what this call holds (talker: logits + hidden; codePredictor: its rows; vocoder: the audio
+            of this frame at close, else 0).
+        times_ms: wall time per stage in ms, {talker, codePredictor[, vocoder]}.
+        hidden: a hidden-state tensor (e.g. the talker's last hidden state) whose statistics are recorded.
+        """
+        n = self.steps_written + 1
+        if self._file is None:
+            raise ValueError(f"step {n}: the trace {self.path} is closed")
+        talker_row = as_row(talker_logits, f'step {n}: "logits"')
+        record = {"step": n, "logits": _encoded(logit_stats(talker_row)), "codes": _codes(codes, n)}
+        cp_rows = None
+        if code_predictor_logits is not None:
+            cp_rows = [as_row(row, f'step {n}: "codePredictorLogits.{i}"') for i, row in enumerate(code_predictor_logits)]
+            if len(cp_rows) != self.q - 1:  # checked before computing q statistics for nothing
+                raise ValueError(f'step {n}: "codePredictorLogits": expected {self.q - 1} entries (q−1), found {len(cp_rows)}')
+            record["codePredictorLogits"] = [_encoded(logit_stats(row)) for row in cp_rows]
+        hidden_array = None if hidden is None else as_numpy(hidden)
+        counted = _counts(talker_row, hidden_array, cp_rows)
+        record["nan"] = _stage_counts(nan, {s: c[0] for s, c in counted.items()}, n, "nan")
+        record["inf"] = _stage_counts(inf, {s: c[1] for s, c in counted.items()}, n, "inf")
+        if times_ms is not None:
+            record["timesMs"] = _times(times_ms, n)
+        if hidden_array is not None:
+            record["hidden"] = _encoded(hidden_stats(hidden_array))
+        self.write_record(record)
+        self._vocoder_given[-1] = (nan is not None and "vocoder" in nan, inf is not None and "vocoder" in inf)
+
+    def write_record(self, record):
+        """Writes one step record as is (for engines that compute the statistics themselves): checked
+        like every line, so steps must be numbered 1, 2, 3… and non-finite numbers must be strings."""
+        n = self.steps_written + 1
+        if self._file is None:
+            raise ValueError(f"step {n}: the trace {self.path} is closed")
+        check_step(record, n, self.q)
+        self._write_line(record)
+        self._records.append(record)
+        self._vocoder_given.append((True, True))
+        self.steps_written = n
+
+    def close(self, audio=None, wav_path=None):
+        """Finishes the trace and, with `audio` (mono, sample_rate), writes the WAV as float32 to `wav_path`
+        (default: the trace path with `.wav`). The vocoder NaN/Inf counts of steps that did not give them
+        are counted from each frame's samples. Both files appear under their names only now."""
+        if self._file is None:
+            return
+        if self.steps_written == 0:
+            self._abandon()
+            raise ValueError(f"{self.path}: no steps were recorded (a trace needs at least step 1, the prefill)")
+        if audio is not None:
+            samples = as_row(audio, "audio")
+            self.wav_path = os.fspath(wav_path) if wav_path is not None else os.path.splitext(self.path)[0] + ".wav"
+            if self._fill_vocoder_counts(samples):
+                self._rewrite()
+            write_wav_float32(self.wav_path, samples, self.sample_rate)
+        self._file.close()
+        self._file = None
+        os.replace(self._temporary, self.path)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, kind, error, traceback):
+        if kind is None:
+            self.close()
+        elif self._file is not None:
+            self._file.close()
+            self._file = None
+            os.replace(self._temporary, self.path + ".partial")
+        return False
+
+    def _write_line(self, value):
+        self._file.write(json.dumps(value, allow_nan=False, separators=(",", ":"), ensure_ascii=False) + "\n")
+
+    def _fill_vocoder_counts(self, samples):
+        """Frame f holds samples [f·sr/fr, (f+1)·sr/fr) (rounded), as the engine counts them."""
+        hop = self.sample_rate / self.frame_rate
+        changed = False
+        for f, (record, (nan_given, inf_given)) in enumerate(zip(self._records, self._vocoder_given)):
+            frame = samples[round(f * hop) : round((f + 1) * hop)]
+            nan, inf = count_non_finite(frame)
+            if not nan_given:
+                record["nan"]["vocoder"] = nan
+                changed = True
+            if not inf_given:
+                record["inf"]["vocoder"] = inf
+                changed = True
+        return changed
+
+    def _rewrite(self):
+        self._file.seek(0)
+        self._file.truncate()
+        self._write_line(self._header)
+        for record in self._records:
+            self._write_line(record)
+
+    def _abandon(self):
+        self._file.close()
+        self._file = None
+        os.remove(self._temporary)
+
+
+def _encoded(stats):
+    """Statistics with their JsonNumber fields as the file holds them (non-finite ones as strings)."""
+    out = dict(stats)
+    for key in ("mean", "std", "min", "max"):
+        out[key] = json_number(out[key])
+    if "top5" in out:
+        out["top5"] = [{"id": t["id"], "logit": json_number(t["logit"])} for t in out["top5"]]
+    return out
+
+
+def _codes(codes, n):
+    array = as_numpy(codes).reshape(-1)
+    if not np.issubdtype(array.dtype, np.integer):
+        raise ValueError(f'step {n}: "codes": expected integers, found dtype {array.dtype}')
+    return [int(c) for c in array]
+
+
+def _counts(talker_row, hidden_array, cp_rows):
+    talker = np.add(count_non_finite(talker_row), count_non_finite(hidden_array) if hidden_array is not None else (0, 0))
+    cp = np.sum([count_non_finite(row) for row in cp_rows], axis=0) if cp_rows else (0, 0)
+    return {"talker": tuple(int(x) for x in talker), "codePredictor": tuple(int(x) for x in cp), "vocoder": (0, 0)}
+
+
+def _stage_counts(given, counted, n, field):
+    out = dict(counted)
+    if given is not None:
+        unknown = sorted(set(given) - set(STAGES))
+        if unknown:
+            raise ValueError(f'step {n}: "{field}": unknown stage "{unknown[0]}" (known: {", ".join(STAGES)})')
+        out.update({k: int(v) for k, v in given.items()})
+    return out
+
+
+def _times(times_ms, n):
+    unknown = sorted(set(times_ms) - set(TIMED_STAGES))
+    if unknown:
+        raise ValueError(f'step {n}: "timesMs": unknown stage "{unknown[0]}" (known: {", ".join(TIMED_STAGES)})')
+    return {k: float(times_ms[k]) for k in TIMED_STAGES if k in times_ms}
