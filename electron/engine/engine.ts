@@ -1,4 +1,5 @@
 import { loadBundle, type LoadedBundle } from './bundle/load-bundle.js';
+import type { NetworkExport } from './bundle/manifest.js';
 import { closeNative, synthesizeOnNative } from './native/native-engine-hook.js';
 import { makePlan } from './plan.js';
 import { EmbeddingTable } from './run/embedding-table.js';
@@ -6,6 +7,14 @@ import { RunClock } from './run/run-clock.js';
 import { SessionPool } from './run/session-pool.js';
 import { synthesizeWith } from './synthesize.js';
 import type { BundleInfo, SynthesisOptions, SynthesisRequest, SynthesisResult } from './types.js';
+
+/** embed.table: rows read from the file when needed; embed.export: the whole table read once through its graph. */
+async function openTable(bundle: LoadedBundle, pool: SessionPool): Promise<EmbeddingTable> {
+  const m = bundle.manifest;
+  if (bundle.tableFile) return EmbeddingTable.fromFile(bundle.tableFile, m);
+  const embed = await pool.get('embed', m.embed.export as NetworkExport, false, 'cpu');
+  return EmbeddingTable.read(embed.session, m, new RunClock());
+}
 
 export { resolveDemoBundle } from './demo/resolve-demo-bundle.js';
 export type { BundleInfo, SynthesisOptions, SynthesisProgress, SynthesisRequest, SynthesisResult } from './types.js';
@@ -30,9 +39,7 @@ export class Engine {
     const pool = new SessionPool(bundle);
     try {
       await pool.validateAll();
-      const embed = await pool.get('embed', bundle.manifest.embed.export, false, 'cpu');
-      const table = await EmbeddingTable.read(embed.session, bundle.manifest, new RunClock());
-      return new Engine(bundle, pool, table);
+      return new Engine(bundle, pool, await openTable(bundle, pool));
     } catch (error) {
       await pool.close();
       throw error;
@@ -89,6 +96,7 @@ export class Engine {
     this.closed = true;
     await this.queue;
     closeNative(this.bundle);
+    this.table.close();
     await this.pool.close();
   }
 }

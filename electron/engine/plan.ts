@@ -3,7 +3,7 @@ import { BundleError, ProfileError } from '../common/errors.js';
 import type { ExecutionProfile } from '../common/profile/types.js';
 import type { LoadedBundle } from './bundle/load-bundle.js';
 import { FeedTap, type FeedRecorder } from './drill/feed-tap.js';
-import type { NetworkExport } from './bundle/manifest.js';
+import { codePredictorInputHidden, type NetworkExport } from './bundle/manifest.js';
 import type { OpenedSession } from './ort-session.js';
 import { EagerDecoder, GraphDecoder, RecomputeDecoder, type DecoderRunner, type DecoderShape } from './run/decoder-runners.js';
 import type { EmbeddingTable } from './run/embedding-table.js';
@@ -80,7 +80,8 @@ export async function makePlan(
   const clock = new RunClock();
   const float = profile.precision === 'fp16' ? 'float16' : 'float32';
   const talkerShape: DecoderShape = { ...m.talker, float, hasHidden: true };
-  const cpShape: DecoderShape = { ...m.codePredictor, vocab: m.codebookSize, float, hasHidden: false };
+  // The code predictor is fed talker.hidden-wide rows; a declared projection to its own hidden is inside its export.
+  const cpShape: DecoderShape = { ...m.codePredictor, hidden: codePredictorInputHidden(m), vocab: m.codebookSize, float, hasHidden: false };
   // Drill-down only: the recorded network's session is wrapped so that its runs at one step are copied.
   const tap = recorder ? new FeedTap(recorder, profile, m.vocoder.chunkFrames) : undefined;
   const files = [talkerExp.file, cpExp.file, vocExp.file];

@@ -6,9 +6,11 @@ import { checkSeed, uniform } from '../common/sampling/uniform.js';
 import { countNonFinite, logitStats } from '../common/trace/logit-stats.js';
 import type { StepRecord } from '../common/trace/step-record.js';
 import { numericsTotals } from '../common/trace/numerics-totals.js';
-import type { BundleManifest } from './bundle/manifest.js';
+import { codebookSizeOf, type BundleManifest } from './bundle/manifest.js';
+import { refuseOutOfRangeCode } from './run/code-range.js';
 import type { FeedTap } from './drill/feed-tap.js';
 import type { TextTokenizer } from './bundle/text-tokenizer.js';
+import { atStep } from './ort-run-error.js';
 import type { OrtSession } from './ort-session.js';
 import { predictCodes } from './run/code-predictor-loop.js';
 import type { DecoderRunner } from './run/decoder-runners.js';
@@ -47,7 +49,7 @@ export async function synthesizeWith(plan: SynthesisPlan, req: SynthesisRequest,
   const m = plan.manifest;
   const q = m.codebooks;
   checkSeed(req.seed);
-  const { ids, frames } = tokenizeText(req.text, m, plan.tokenizer);
+  const { frames, talker: text } = tokenizeText(req.text, m, plan.tokenizer, { speaker: req.speaker, instruction: req.instruction });
   const checkAbort = (): void => {
     if (opts.signal?.aborted) throw new CancelledError(`synthesis cancelled before step ${steps.length + 1} of ${frames}`);
   };
@@ -58,9 +60,19 @@ export async function synthesizeWith(plan: SynthesisPlan, req: SynthesisRequest,
 
   const sampler = new Sampler();
   const history: number[][] = Array.from({ length: q }, () => []);
+  const sizes = Array.from({ length: q }, (_, c) => codebookSizeOf(m, c));
+  const cpMasked = new Float32Array(m.codebookSize);
+  // Every sampled code is checked before it reaches an embedding row or the vocoder.
   const pick = (step: number) => (logits: Float32Array, codebook: number): number => {
     const draw = req.sampling.mode === 'sample' ? uniform(req.seed, step, codebook) : 0;
-    const code = sampler.sample(logits, req.sampling, draw, history[codebook]);
+    let row = logits;
+    if (codebook > 0 && sizes[codebook] < logits.length) {
+      // A codebook smaller than the code predictor's logit width: its tail ids are not codes.
+      cpMasked.set(logits);
+      row = cpMasked.fill(-Infinity, sizes[codebook]);
+    }
+    const code = sampler.sample(row, req.sampling, draw, history[codebook]);
+    refuseOutOfRangeCode(step, codebook, code, sizes[codebook]);
     history[codebook].push(code);
     return code;
   };
@@ -81,7 +93,7 @@ export async function synthesizeWith(plan: SynthesisPlan, req: SynthesisRequest,
     const tTalker = performance.now();
     const runBefore = plan.clock.ms;
     let input: Float32Array;
-    if (s === 1) input = plan.table.gather(ids);
+    if (s === 1) input = plan.table.prefill(text.prefill);
     else {
       const staleNow = stale?.step === s;
       if (graph) {
@@ -91,19 +103,23 @@ export async function synthesizeWith(plan: SynthesisPlan, req: SynthesisRequest,
         const src = staleNow ? s - 2 : s - 1; // frame index (1-based) whose codes are fed back; 0 = BOS
         input = plan.table.feedback(src === 0 ? feedbackBuffer : codes.subarray((src - 1) * q, src * q));
       }
+      const c = text.conditioning;
+      if (c) plan.table.addText(input, c.ids[s - 2] ?? c.pad); // trailing text token s−2, then pad
     }
     if (poisoned('talker', s)) input[0] = NaN;
-    const out = await plan.talker.forward(input, s === 1 ? ids.length : 1);
-    const talkerStats = logitStats(out.logits);
+    const out = await atStep(`step ${s}`, () => plan.talker.forward(input, s === 1 ? text.prefill.length : 1));
+    const talkerStats = logitStats(out.logits); // the raw row: EOS and special ids included
     masked.set(out.logits);
-    masked[m.specialCodes.eos] = -Infinity; // EOS only where the frame count ends the loop
+    // Ids from codebook 0's size up are special tokens (never codes), and EOS only ends the loop at the frame count.
+    masked.fill(-Infinity, sizes[0]);
+    masked[m.specialCodes.eos] = -Infinity;
     const code0 = pick(s)(masked, 0);
     const tc = countNonFinite(out.logits);
     const th = countNonFinite(out.hidden ?? new Float32Array(0));
     const talkerMs = performance.now() - tTalker;
 
     const tCp = performance.now();
-    const frame = await predictCodes(plan.codePredictor, plan.table, q, out.hidden as Float32Array, code0, pick(s), poisoned('code-predictor', s));
+    const frame = await atStep(`step ${s}`, () => predictCodes(plan.codePredictor, plan.table, q, out.hidden as Float32Array, code0, pick(s), poisoned('code-predictor', s)));
     const frameMs = performance.now() - tCp;
     stepRunMs += plan.clock.ms - runBefore;
     codes.set(frame.codes, (s - 1) * q);
@@ -119,11 +135,11 @@ export async function synthesizeWith(plan: SynthesisPlan, req: SynthesisRequest,
       timesMs: { talker: talkerMs, codePredictor: frameMs },
     });
     opts.onProgress?.({ stage: 'talker', step: s, totalSteps: frames });
-    await vocoding.framesReady(codes, s);
+    await atStep(`step ${s}`, () => vocoding.framesReady(codes, s));
   }
 
   checkAbort();
-  const audio = await vocoding.finish(codes, steps);
+  const audio = await atStep(`after step ${frames} (the vocoder over the last frames)`, () => vocoding.finish(codes, steps));
 
   const { nan, inf } = numericsTotals(steps);
   return {

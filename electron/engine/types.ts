@@ -11,6 +11,10 @@ export interface SynthesisRequest {
   /** Integer in [0, 2^53): keys the sampler's counter-based generator with (step, codebook). */
   seed: number;
   sampling: SamplingParams;
+  /** Fills the prefill template's speaker slot (a name in bundle.json talker.prefill.speakers). */
+  speaker?: string;
+  /** Fills the prefill template's instruction slot (tokenized like the text). */
+  instruction?: string;
 }
 
 export interface SynthesisProgress {

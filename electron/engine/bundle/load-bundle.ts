@@ -5,7 +5,9 @@ import { BundleError } from '../../common/errors.js';
 import { fsReason } from '../../common/fs-reason.js';
 import { checkExportAgainstContract } from './check-tensors.js';
 import { jsonSyntaxMessage } from './json-syntax.js';
-import { BundleManifest, maxTextPositions, type NetworkExport } from './manifest.js';
+import { openTableFile, type TableFile } from './embed-table-file.js';
+import { BundleManifest, codebookSizeOf, codePredictorInputHidden, type NetworkExport } from './manifest.js';
+import { checkTalkerText, maxPrefillPositions } from './prefill-template.js';
 import { loadTextTokenizer, type TextTokenizer } from './text-tokenizer.js';
 import { codePredictorContract, embedContract, talkerContract, vocoderContract, type Contract } from './tensor-contract.js';
 
@@ -20,6 +22,8 @@ export interface LoadedBundle {
   exports: { label: string; exp: NetworkExport }[];
   /** The text tokenizer bundle.json names (byte-level or a tokenizer.json), checked against the text embedding. */
   tokenizer: TextTokenizer;
+  /** embed.table: the embedding table file, checked and hashed but not read (rows are read when needed). */
+  tableFile?: TableFile;
 }
 
 /** Why bundle.json cannot be read, said as the user sees it: no folder, a file, a folder without it, or the OS reason. */
@@ -63,12 +67,12 @@ export async function loadBundle(dirArg: string): Promise<LoadedBundle> {
     checkExportAgainstContract(label, exp, contract, manifestPath);
     exports.push({ label, exp });
   };
-  add('embed', m.embed.export, embedContract(m.talker.hidden));
+  if (m.embed.export) add('embed', m.embed.export, embedContract(m.talker.hidden));
   for (const [key, exp] of Object.entries(m.talker.exports)) {
     add(`talker ${key}`, exp, talkerContract(m.talker, m.talker.vocab, presetOf(key), floatOf(key)));
   }
   for (const [key, exp] of Object.entries(m.codePredictor.exports)) {
-    add(`code-predictor ${key}`, exp, codePredictorContract(m.codePredictor, m.codebookSize, presetOf(key), floatOf(key)));
+    add(`code-predictor ${key}`, exp, codePredictorContract(m.codePredictor, m.codebookSize, presetOf(key), floatOf(key), codePredictorInputHidden(m)));
   }
   for (const [key, exp] of Object.entries(m.vocoder.exports)) add(`vocoder ${key}`, exp, vocoderContract(m.codebooks));
 
@@ -85,9 +89,10 @@ export async function loadBundle(dirArg: string): Promise<LoadedBundle> {
     }
     hash.update(name).update(files.get(name) as Uint8Array);
   }
+  const tableFile = m.embed.table ? await openTableFile(dir, m, m.embed.table, manifestPath, hash) : undefined;
   const { tokenizer, file } = await loadTextTokenizer(dir, m, manifestPath);
   if (file) hash.update(file.name).update(file.bytes);
-  return { dir, manifest: m, hash: hash.digest('hex'), files, exports, tokenizer };
+  return { dir, manifest: m, hash: hash.digest('hex'), files, exports, tokenizer, ...(tableFile ? { tableFile } : {}) };
 }
 
 const presetOf = (key: string): 'eager' | 'graph' => (key.startsWith('graph') ? 'graph' : 'eager');
@@ -101,14 +106,65 @@ function checkConsistency(m: BundleManifest, where: string): void {
   for (const [name, d] of [['talker', m.talker], ['codePredictor', m.codePredictor]] as const) {
     if (d.heads % d.kvHeads !== 0) fail(`${name}.heads (${d.heads}) must be a multiple of ${name}.kvHeads (${d.kvHeads})`);
   }
-  if (m.codePredictor.hidden !== m.talker.hidden) fail(`codePredictor.hidden (${m.codePredictor.hidden}) must equal talker.hidden (${m.talker.hidden}): position 0 is the talker's hidden state`);
+  checkCodePredictorWidth(m, fail);
   if (m.codePredictor.maxPositions < m.codebooks) fail(`codePredictor.maxPositions (${m.codePredictor.maxPositions}) must be at least codebooks (${m.codebooks})`);
   if (m.specialCodes.eos >= m.talker.vocab) fail(`specialCodes.eos (${m.specialCodes.eos}) must be a talker logit index (< talker.vocab ${m.talker.vocab})`);
   if (m.specialCodes.bos >= m.embed.codecRowsPerCodebook) fail(`specialCodes.bos (${m.specialCodes.bos}) must be a codec row (< embed.codecRowsPerCodebook ${m.embed.codecRowsPerCodebook})`);
+  checkTalkerVocab(m, fail);
+  checkEmbedSource(m, fail);
+  checkTalkerText(m, where);
   const textRows = m.embed.codecRowOffset;
   if (m.text.bos !== undefined && m.text.bos >= textRows) fail(`text.bos (${m.text.bos}) must be a text embedding row (< embed.codecRowOffset ${textRows})`);
   if (m.text.tokenizer === 'byte' && textRows < 256) fail(`embed.codecRowOffset (${textRows}) must be at least 256: byte-level text ids are 0..255`);
-  const need = maxTextPositions(m.text) + m.maxFrames;
-  const terms = m.text.tokenizer === 'byte' ? '1 + text.maxBytes' : m.text.bos === undefined ? 'text.maxTokens' : '1 + text.maxTokens';
-  if (need > m.talker.maxPositions) fail(`talker.maxPositions (${m.talker.maxPositions}) must hold ${terms} + maxFrames = ${need}`);
+  const prefill = maxPrefillPositions(m);
+  const need = prefill.positions + m.maxFrames;
+  if (need > m.talker.maxPositions) fail(`talker.maxPositions (${m.talker.maxPositions}) must hold ${prefill.terms} + maxFrames = ${need}`);
+}
+
+type Fail = (msg: string) => never;
+
+/**
+ * Talker logits beyond codebook 0's codes and EOS must be declared (talker.specialIds), so that the
+ * engine knows to mask them; codebookSizes must fit the logit width.
+ */
+function checkTalkerVocab(m: BundleManifest, fail: Fail): void {
+  if (m.codebookSizes) {
+    if (m.codebookSizes.length !== m.codebooks) fail(`codebookSizes has ${m.codebookSizes.length} entries, codebooks is ${m.codebooks}: one size per codebook`);
+    const over = m.codebookSizes.findIndex((n) => n > m.codebookSize);
+    if (over >= 0) fail(`codebookSizes[${over}] (${m.codebookSizes[over]}) exceeds codebookSize (${m.codebookSize}), the code predictor's logit width`);
+  }
+  const v = codebookSizeOf(m, 0);
+  const vocab = m.talker.vocab;
+  if (vocab > v + 1 && !m.talker.specialIds) {
+    fail(
+      `talker.specialIds is missing: talker.vocab (${vocab}) > codebook size (${v}) + 1, so ids ${v}..${vocab - 1} other than EOS (${m.specialCodes.eos}) are not codes; ` +
+        `declare them ("specialIds": {"suppress": "all-except-eos"}) so the engine masks them before sampling`,
+    );
+  }
+  for (const id of Object.keys(m.talker.specialIds?.names ?? {}).map(Number)) {
+    if (id < v || id >= vocab) fail(`talker.specialIds.names["${id}"] is not a special id: special ids are ${v}..${vocab - 1} (codebook size ${v}, talker.vocab ${vocab})`);
+  }
+}
+
+/** The code predictor reads talker.hidden-wide inputs: its own hidden must match, or a projection be declared. */
+function checkCodePredictorWidth(m: BundleManifest, fail: Fail): void {
+  const p = m.codePredictor.projection;
+  if (!p) {
+    if (m.codePredictor.hidden !== m.talker.hidden) {
+      fail(`codePredictor.hidden (${m.codePredictor.hidden}) must equal talker.hidden (${m.talker.hidden}): position 0 is the talker's hidden state; declare codePredictor.projection {"from": ${m.talker.hidden}, "to": ${m.codePredictor.hidden}} if the export projects its inputs`);
+    }
+    return;
+  }
+  if (p.from !== m.talker.hidden) fail(`codePredictor.projection.from (${p.from}) must equal talker.hidden (${m.talker.hidden}): the code predictor is fed the talker's hidden state and codec embeddings`);
+  if (p.to !== m.codePredictor.hidden) fail(`codePredictor.projection.to (${p.to}) must equal codePredictor.hidden (${m.codePredictor.hidden})`);
+}
+
+/** Exactly one of embed.export (an ONNX graph) and embed.table (a file), holding every row the layout names. */
+function checkEmbedSource(m: BundleManifest, fail: Fail): void {
+  const { export: exp, table } = m.embed;
+  if (exp && table) fail('embed.export and embed.table are both set: give the embedding table one way');
+  if (!exp && !table) fail('embed needs "export" (an ONNX embedding graph) or "table" (a file read by rows)');
+  const rows = m.embed.codecRowOffset + m.codebooks * m.embed.codecRowsPerCodebook;
+  if (table && table.rows < rows) fail(`embed.table.rows (${table.rows}) must hold codecRowOffset + codebooks × codecRowsPerCodebook = ${rows} rows`);
+  if (table && (table.format === 'safetensors') !== (table.tensor !== undefined)) fail('embed.table.tensor names the tensor of a safetensors file, and only of one');
 }

@@ -41,8 +41,8 @@ const Exports = z.record(ExportKey, NetworkExport).refine((e) => 'eager-fp32' in
 /** Byte-level text: the UTF-8 bytes (ids 0..255) after `bos`. */
 const ByteText = z.strictObject({
   tokenizer: z.literal('byte'),
-  /** Token id prepended to the UTF-8 bytes. */
-  bos: z.number().int().nonnegative(),
+  /** Token id prepended to the UTF-8 bytes; required unless `talker.prefill` places the text itself. */
+  bos: z.number().int().nonnegative().optional(),
   framesPerChar: z.number().positive(),
   /** Longest accepted text, in UTF-8 bytes. */
   maxBytes: z.number().int().positive(),
@@ -66,10 +66,68 @@ const TokenizerJsonText = z.strictObject({
 export const TextSection = z.discriminatedUnion('tokenizer', [ByteText, TokenizerJsonText]);
 export type TextSection = z.infer<typeof TextSection>;
 
-/** Longest prefill the talker sees for text: `bos` (if any) plus the longest accepted text. */
+/** Longest accepted text in tokens (UTF-8 bytes for byte-level), without `bos`. */
+export const maxTextTokens = (text: TextSection): number => (text.tokenizer === 'byte' ? text.maxBytes : text.maxTokens);
+
+/** Longest `[bos, text…]` prefill (no template): `bos` (if any) plus the longest accepted text. */
 export function maxTextPositions(text: TextSection): number {
-  return text.tokenizer === 'byte' ? 1 + text.maxBytes : (text.bos === undefined ? 0 : 1) + text.maxTokens;
+  return (text.bos === undefined ? 0 : 1) + maxTextTokens(text);
 }
+
+const Id = z.number().int().nonnegative();
+
+/**
+ * Talker logit ids from the codebook-0 size up, other than `specialCodes.eos`, are special codec
+ * tokens (Qwen3-TTS: 3072 logits over 2048 codes). The engine sets them to −inf before sampling;
+ * `names` says what they are (informative, by id).
+ */
+const SpecialIds = z.strictObject({
+  suppress: z.literal('all-except-eos'),
+  names: z.record(z.string().regex(/^\d+$/, 'expected a talker logit id'), z.string().min(1)).optional(),
+});
+
+/**
+ * One part of the talker's prefill template, in order. Each position's input is the sum of the parts
+ * named: `text` = a text embedding row, `codec` = a codebook-0 codec row (special codec ids included).
+ * `tokens` places the text's tokens (all of them, or only the first; the rest then condition the
+ * decode steps), one position each, plus the `codec` row if given. Slots are left out when the request
+ * has no speaker / instruction.
+ */
+export const PrefillPart = z.union([
+  z.strictObject({ text: Id, codec: Id.optional() }),
+  z.strictObject({ codec: Id }),
+  z.strictObject({ tokens: z.enum(['all', 'first']), codec: Id.optional() }),
+  z.strictObject({ slot: z.literal('speaker'), text: Id.optional() }),
+  z.strictObject({ slot: z.literal('instruction') }),
+]);
+export type PrefillPart = z.infer<typeof PrefillPart>;
+
+const Prefill = z.strictObject({
+  template: z.array(PrefillPart).min(1),
+  /** Speaker name -> codebook-0 codec row, for the `speaker` slot. */
+  speakers: z.record(z.string().min(1), Id).optional(),
+});
+
+/**
+ * Per-step text conditioning (Qwen3-TTS): decode step s ≥ 2 adds the text embedding of trailing
+ * token s−2 (the text's tokens the prefill did not place, then `end` if given) to the codec-embedding
+ * sum, and the `pad` text embedding once they run out.
+ */
+const TextConditioning = z.strictObject({ pad: Id, end: Id.optional() });
+
+/**
+ * The whole embedding table (text rows, then the codec rows) as a file read by rows when needed,
+ * never whole: raw little-endian [rows, talker.hidden] (`raw`), or one tensor of a safetensors file.
+ */
+export const EmbedTableFile = z.strictObject({
+  file: z.string().min(1),
+  format: z.enum(['raw', 'safetensors']),
+  dtype: z.enum(['float32', 'float16']),
+  rows: z.number().int().positive(),
+  /** safetensors only: the tensor's name in the file's header. */
+  tensor: z.string().min(1).optional(),
+});
+export type EmbedTableFile = z.infer<typeof EmbedTableFile>;
 
 export const BundleManifest = z.strictObject({
   format: z.literal(BUNDLE_FORMAT),
@@ -81,6 +139,8 @@ export const BundleManifest = z.strictObject({
   hopLength: z.number().int().positive(),
   codebooks: z.number().int().min(2),
   codebookSize: z.number().int().positive(),
+  /** Codes of codebook c are 0..codebookSizes[c]−1 where sizes differ (each ≤ codebookSize, the logit width). */
+  codebookSizes: z.array(z.number().int().positive()).optional(),
   /** EOS is talker logit index `eos`; BOS fills the audio-feedback buffer before the first frame. */
   specialCodes: z.strictObject({ eos: z.number().int().nonnegative(), bos: z.number().int().nonnegative() }),
   text: TextSection,
@@ -90,10 +150,24 @@ export const BundleManifest = z.strictObject({
     /** Row of codebook c's code k in the embedding table: codecRowOffset + c·codecRowsPerCodebook + k. */
     codecRowOffset: z.number().int().nonnegative(),
     codecRowsPerCodebook: z.number().int().positive(),
-    export: NetworkExport,
+    /** The table as an ONNX graph, read whole at open; or `table`, a file read by rows. Exactly one. */
+    export: NetworkExport.optional(),
+    table: EmbedTableFile.optional(),
   }),
-  talker: z.strictObject({ ...DecoderSizes, vocab: z.number().int().positive(), exports: Exports }),
-  codePredictor: z.strictObject({ ...DecoderSizes, exports: Exports }),
+  talker: z.strictObject({
+    ...DecoderSizes,
+    vocab: z.number().int().positive(),
+    specialIds: SpecialIds.optional(),
+    prefill: Prefill.optional(),
+    textConditioning: TextConditioning.optional(),
+    exports: Exports,
+  }),
+  codePredictor: z.strictObject({
+    ...DecoderSizes,
+    /** inputs_embeds arrive at talker.hidden (`from`) and the export projects them to its own hidden (`to`). */
+    projection: z.strictObject({ from: z.number().int().positive(), to: z.number().int().positive() }).optional(),
+    exports: Exports,
+  }),
   vocoder: z.strictObject({
     leftContextFrames: z.number().int().nonnegative(),
     chunkFrames: z.number().int().positive(),
@@ -103,3 +177,12 @@ export const BundleManifest = z.strictObject({
 });
 export type BundleManifest = z.infer<typeof BundleManifest>;
 export type DecoderManifest = BundleManifest['talker'] | BundleManifest['codePredictor'];
+
+/** Size of codebook c: codes are 0..size−1. */
+export const codebookSizeOf = (m: Pick<BundleManifest, 'codebookSize' | 'codebookSizes'>, c: number): number => m.codebookSizes?.[c] ?? m.codebookSize;
+
+/** Width of the code predictor's inputs_embeds: talker.hidden (the projection, if any, is inside its export). */
+export const codePredictorInputHidden = (m: BundleManifest): number => m.codePredictor.projection?.from ?? m.codePredictor.hidden;
+
+/** Rows of the text part of the embedding table (text ids are below it). */
+export const textRows = (m: BundleManifest): number => m.embed.codecRowOffset;

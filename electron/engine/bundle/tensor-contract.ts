@@ -50,8 +50,9 @@ export function talkerContract(d: DecoderSizes, vocab: number, mode: 'eager' | '
   return c;
 }
 
-export function codePredictorContract(d: DecoderSizes, codebookSize: number, mode: 'eager' | 'graph', float: Float): Contract {
-  const c = decoderTensors(d, mode, float);
+/** `inputHidden`: width of inputs_embeds, talker.hidden when the export projects its inputs (codePredictor.projection). */
+export function codePredictorContract(d: DecoderSizes, codebookSize: number, mode: 'eager' | 'graph', float: Float, inputHidden = d.hidden): Contract {
+  const c = decoderTensors({ ...d, hidden: inputHidden }, mode, float);
   c.inputs.unshift({ name: 'generation_step', dtype: 'int64', shape: [1] });
   c.outputs.unshift({ name: 'logits', dtype: float, shape: [1, mode === 'eager' ? 'sequence_length' : 1, codebookSize] });
   return c;

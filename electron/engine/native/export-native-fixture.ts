@@ -4,6 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { parseProfile } from '../../common/profile/parse-profile.js';
 import { GREEDY, type SamplingParams } from '../../common/sampling/types.js';
 import { loadBundle, type LoadedBundle } from '../bundle/load-bundle.js';
+import type { NetworkExport } from '../bundle/manifest.js';
 import { makePlan } from '../plan.js';
 import { EmbeddingTable } from '../run/embedding-table.js';
 import { RunClock } from '../run/run-clock.js';
@@ -101,7 +102,7 @@ export async function exportNativeFixture(bundleDir: string, outDir: string, sta
 
   const pool = new SessionPool(bundle);
   try {
-    const embed = await pool.get('embed', bundle.manifest.embed.export, false, 'cpu');
+    const embed = await pool.get('embed', bundle.manifest.embed.export as NetworkExport, false, 'cpu'); // readNativeModel refused a bundle without it
     const table = await EmbeddingTable.read(embed.session, bundle.manifest, new RunClock());
     const runs: [string, string, SamplingParams, number][] = [
       ['', 'eager', GREEDY, 0],

@@ -1,4 +1,5 @@
 import { BundleError } from '../../common/errors.js';
+import { beyondDemoShape } from '../bundle/beyond-demo-shape.js';
 import type { LoadedBundle } from '../bundle/load-bundle.js';
 import { maxTextPositions, type BundleManifest, type DecoderManifest, type NetworkExport } from '../bundle/manifest.js';
 import { OnnxInitializers, type FloatTensor } from './onnx-initializers.js';
@@ -99,6 +100,8 @@ export function readNativeModel(bundle: LoadedBundle): NativeModel {
   const Q = m.codebooks;
   const rowsPer = m.embed.codecRowsPerCodebook;
   const embedExp = m.embed.export;
+  const beyond = beyondDemoShape(m);
+  if (!embedExp || beyond.length > 0) throw new BundleError(`${bundle.dir}: backend=native runs the demo architecture only; this bundle uses ${beyond.join(', ')} (run it with backend=ort)`, bundle.dir);
   const talkerExp = exportOf('talker', m.talker.exports, 'eager-fp32');
   const cpExp = exportOf('code-predictor', m.codePredictor.exports, 'eager-fp32');
   const vocExp = exportOf('vocoder', m.vocoder.exports as Record<string, NetworkExport>, 'fp32');

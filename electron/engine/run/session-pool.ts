@@ -44,7 +44,7 @@ export class SessionPool {
     if (!bytes) throw new BundleError(`${exp.file}: not loaded with the bundle (${label})`, exp.file);
     let opened: OpenedSession;
     try {
-      opened = await openSession(bytes, { optimize, ep });
+      opened = await openSession(bytes, { optimize, ep, name: { label, file: join(this.bundle.dir, exp.file) } });
     } catch (error) {
       throw new BundleError(`${join(this.bundle.dir, exp.file)}: ONNX Runtime cannot load this model (${label}): ${(error as Error).message}`, exp.file);
     }

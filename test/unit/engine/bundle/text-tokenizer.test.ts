@@ -54,7 +54,9 @@ describe('tokenizer.json text (ids derived by hand in tokenizer-fixtures.ts)', (
     expect(tok.encode('hello world!')).toEqual([11, 5, 4, 6, 3, 7, 12]);
     expect(tok.encode('held z')).toEqual([8, 3, 7, 0]);
     // 12 characters × 0.9 frames per character = 10.8 -> 11 frames
-    expect(tokenizeText('hello world!', m, tok)).toEqual({ ids: [DEMO.textBos, 11, 5, 4, 6, 3, 7, 12], frames: 11 });
+    const ids = [DEMO.textBos, 11, 5, 4, 6, 3, 7, 12];
+    // Without a template the talker's prefill is those ids as text rows, and there is no conditioning.
+    expect(tokenizeText('hello world!', m, tok)).toEqual({ ids, frames: 11, talker: { prefill: ids.map((text) => ({ text })) } });
   });
 
   it('addSpecialTokens runs the TemplateProcessing post-processor ("<s>" = 13) and no text.bos is prepended when none is given', async () => {
