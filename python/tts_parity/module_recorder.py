@@ -14,9 +14,11 @@ import contextlib
 import os
 import re
 
+import numpy as np
 import torch
 
 from .safetensors_io import write_safetensors
+from .static_buffers import StaticBuffers
 
 SIDECAR_SCHEMA = "tts-parity-modules/1"
 SIDECAR_SUFFIX = ".modules.safetensors"
@@ -79,7 +81,8 @@ class ModuleRecorder:
         self._step = None
         self._seq = 0
         self._tensors = {}
-        self._buffers = []  # (label, device buffer) in the order the capture called them
+        self._buffers = StaticBuffers()  # named "{seq:05d}/{label}": the order the capture called them
+        self._labels = []
         self._closed = False
         self._handles = [m.register_forward_hook(self._hook(name)) for name, m in targets]
 
@@ -118,8 +121,8 @@ class ModuleRecorder:
         self._mode, self._seq = "static", 0
         try:
             yield self
-            if self._seq != len(self._buffers):
-                raise RuntimeError(f"static recording: this call made {self._seq} module outputs, the first made {len(self._buffers)}; a static (captured) step must call the same modules every time")
+            if self._seq != len(self._labels):
+                raise RuntimeError(f"static recording: this call made {self._seq} module outputs, the first made {len(self._labels)}; a static (captured) step must call the same modules every time")
         finally:
             self._mode = None
 
@@ -127,12 +130,15 @@ class ModuleRecorder:
         """After a replay (or static call) of step `step`: the static buffers' contents into the sidecar."""
         self._check_open()
         self._check_step(step)
-        if not self._buffers:
+        if not self._labels:
             raise RuntimeError(f"flush({step}): no static buffers; record the capture inside `with recorder.static():`")
         if not self.wants(step):
             return
-        for seq, (label, buffer) in enumerate(self._buffers):
-            self._store(sidecar_key(step, seq, label), buffer)
+        for name, values in self._buffers.flush().items():
+            key = f"{step}/{name}"
+            if key in self._tensors:
+                raise ValueError(f'sidecar key "{key}" recorded twice: each step is recorded once')
+            self._tensors[key] = values.astype(np.float32, copy=False)
 
     def close(self):
         """Removes the hooks and writes the sidecar (once)."""
@@ -175,13 +181,12 @@ class ModuleRecorder:
         return hook
 
     def _copy_to_buffer(self, seq, label, tensor):
-        if seq == len(self._buffers):
-            self._buffers.append((label, torch.empty(tensor.shape, dtype=torch.float32, device=tensor.device)))
-        known, buffer = self._buffers[seq]
-        if known != label or tuple(buffer.shape) != tuple(tensor.shape):
+        if seq == len(self._labels):
+            self._labels.append(label)
+        if self._labels[seq] != label:
             raise RuntimeError(
-                f"static recording: call {seq} of the step is {label} {list(tensor.shape)}, but was {known} {list(buffer.shape)} "
-                "when the buffers were made; a static (captured) step must call the same modules with the same shapes every time"
+                f"static recording: call {seq} of the step is {label}, but was {self._labels[seq]} when the buffers were made; "
+                "a static (captured) step must call the same modules every time"
             )
-        with torch.no_grad():
-            buffer.copy_(tensor)
+        # StaticBuffers refuses another shape under the same name (the graph writes the captured buffer).
+        self._buffers.record(f"{seq:05d}/{label}", tensor)

@@ -11,10 +11,12 @@ import { checkFixtureTarget, writeFixtureFolder } from '../../host/fixture/write
 import { action } from '../fail.js';
 import { exitOnInterrupt } from '../interrupt.js';
 import { OUT_DIR, wroteFolderLine } from '../write-output.js';
-import { addVerdictOptions, failOnStatus, tolerancesFrom } from './compare-options.js';
+import { addVerdictOptions, failOnStatus, nonNegative, tolerancesFrom } from './compare-options.js';
 import { renderComparisonMarkdown } from '../../common/report/comparison-markdown.js';
 import { traceComparisonView } from '../../common/report/trace-comparison-view.js';
 import { renderComparisonText } from './comparison-format.js';
+import { DEFAULT_MODULE_TOLERANCE, drillModules } from '../../common/forensics/module-drill.js';
+import { openTraceSidecars } from '../../engine/foreign-drill/trace-sidecars.js';
 
 export function registerCompareTrace(program: Command): void {
   const command = program
@@ -26,7 +28,12 @@ export function registerCompareTrace(program: Command): void {
     .option('--wav-b <file>', "B's audio")
     .option('--out <dir>', 'write report.json, report.md, a.jsonl, b.jsonl (and a.wav, b.wav, diff.wav) into this new folder')
     .option('--force', 'replace the --out folder if it exists')
-    .option('--json', 'print the report as JSON instead of the summary');
+    .option('--json', 'print the report as JSON instead of the summary')
+    .option('--modules-a <file>', "A's module sidecar, instead of the one its header names (docs/python-modules.md)")
+    .option('--modules-b <file>', "B's module sidecar")
+    .option('--no-modules', 'ignore the module sidecars the headers name')
+    .option('--drill-tol <x>', `per-element absolute tolerance of the module drill-down (default ${DEFAULT_MODULE_TOLERANCE.abs})`, nonNegative('a tolerance'))
+    .option('--drill-rel-tol <x>', `per-element relative tolerance of the module drill-down (default ${DEFAULT_MODULE_TOLERANCE.rel})`, nonNegative('a tolerance'));
   addVerdictOptions(command).action(
     action('compare-trace', async (pathA: string, pathB: string, o) => {
         if ((o.wavA === undefined) !== (o.wavB === undefined)) throw new InputError('give both --wav-a and --wav-b, or neither');
@@ -38,7 +45,18 @@ export function registerCompareTrace(program: Command): void {
           audio: wav === undefined ? undefined : await readWavFile(wav),
         });
         const [a, b] = [await side(pathA, o.wavA), await side(pathB, o.wavB)];
+        const trace = (s: TraceSide) => ({ file: s.file, header: s.trace.header });
+        const sidecars = o.modules ? openTraceSidecars(trace(a), trace(b), { a: o.modulesA, b: o.modulesB }) : undefined;
         const report = await compareTraces(a, b, { createdAt: reportTime(), tolerances: tolerancesFrom(o), maxLagMs: o.maxLagMs });
+        if (sidecars?.warning) report.warnings = [...(report.warnings ?? []), sidecars.warning];
+        if (sidecars?.pair) {
+          const tolerance = { abs: o.drillTol ?? DEFAULT_MODULE_TOLERANCE.abs, rel: o.drillRelTol ?? DEFAULT_MODULE_TOLERANCE.rel };
+          try {
+            report.moduleDrill = drillModules(report.divergence.firstStep, sidecars.pair.a, sidecars.pair.b, tolerance);
+          } finally {
+            sidecars.close();
+          }
+        }
         for (const warning of report.warnings ?? []) process.stderr.write(`warning: ${warning}\n`);
         // The same view as the studio's export of an imported trace pair: with --out, its reproduce command reads the stored copies.
         const view = traceComparisonView(report, { a: a.trace.steps.length, b: b.trace.steps.length }, o.out);
@@ -48,6 +66,11 @@ export function registerCompareTrace(program: Command): void {
             'a.jsonl': await readFileChecked(pathA),
             'b.jsonl': await readFileChecked(pathB),
           };
+          if (report.moduleDrill) {
+            // Stored beside the traces so the reproduce command (--modules-a/-b) reads these copies.
+            files['a.modules.safetensors'] = await readFileChecked(report.moduleDrill.sidecars.a);
+            files['b.modules.safetensors'] = await readFileChecked(report.moduleDrill.sidecars.b);
+          }
           if (a.audio && b.audio) {
             const rate = a.trace.header.sampleRate;
             files['a.wav'] = encodeWav([a.audio.signal], rate, 'float32');

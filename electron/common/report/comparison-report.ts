@@ -7,6 +7,7 @@ import { StageCounts, StepRecord } from '../trace/step-record.js';
 import { TraceHeader } from '../trace/trace-format.js';
 import { DrillReport } from './drill.js';
 import { JsonNumber } from './json-number.js';
+import { ModuleDrillReport } from './module-drill.js';
 import { Metrics } from './metrics.js';
 import { AudioSource, LoudnessCurves, ParityReport, REPORT_SCHEMA, Verdict } from './report.js';
 
@@ -103,6 +104,8 @@ export const TraceComparisonReport = z
     /** What the two trace headers disagree on without making the comparison meaningless (frameRate, sampleRate). */
     warnings: z.array(z.string()).optional(),
     integrity: Integrity.optional(),
+    /** Both traces came with module sidecars: the first module output that differs in the first divergent step (module-drill.ts). */
+    moduleDrill: ModuleDrillReport.optional(),
   })
   .loose();
 export type TraceComparisonReport = z.infer<typeof TraceComparisonReport>;

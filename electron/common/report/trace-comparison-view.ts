@@ -1,7 +1,9 @@
 import { DEFAULT_MAX_LAG_MS } from '../analysis/lag-range.js';
+import { DEFAULT_MODULE_TOLERANCE } from '../forensics/module-drill.js';
 import { DEFAULT_TOLERANCES } from '../forensics/tolerances.js';
 import type { TraceComparisonReport } from './comparison-report.js';
 import { gateCommand, rerunFolder, shellQuote, trimFolder, type ComparisonView } from './comparison-markdown.js';
+import { moduleDrillLines } from './module-drill-lines.js';
 
 /** How many steps each trace holds (the report keeps the headers, not the steps). */
 export interface TraceStepCounts {
@@ -36,6 +38,13 @@ export function compareTraceCommand(report: TraceComparisonReport, out?: string)
   if (t.audioAbs !== DEFAULT_TOLERANCES.audioAbs) args.push('--audio-tol', String(t.audioAbs));
   const lag = report.metrics ? Number(report.metrics.maxLagMs) : DEFAULT_MAX_LAG_MS;
   if (lag !== DEFAULT_MAX_LAG_MS) args.push('--max-lag-ms', String(lag));
+  const m = report.moduleDrill;
+  if (m) {
+    if (out === undefined) args.push('--modules-a', m.sidecars.a, '--modules-b', m.sidecars.b);
+    else args.push('--modules-a', stored('a.modules.safetensors'), '--modules-b', stored('b.modules.safetensors'));
+    if (m.tolerance.abs !== DEFAULT_MODULE_TOLERANCE.abs) args.push('--drill-tol', String(m.tolerance.abs));
+    if (m.tolerance.rel !== DEFAULT_MODULE_TOLERANCE.rel) args.push('--drill-rel-tol', String(m.tolerance.rel));
+  }
   if (out !== undefined) args.push('--out', rerunFolder(out));
   return args.map(shellQuote).join(' ');
 }
@@ -55,6 +64,7 @@ export function traceComparisonView(report: TraceComparisonReport, steps: TraceS
     verdict: report.verdict,
     divergence: report.divergence,
     metrics: report.metrics,
+    drill: report.moduleDrill ? moduleDrillLines(report.moduleDrill) : undefined,
     command: compareTraceCommand(report, out),
     recheck: out === undefined ? undefined : gateCommand(out),
     footer: `${report.tool.name} ${report.tool.version}, schema ${report.schema}, ${report.createdAt}`,

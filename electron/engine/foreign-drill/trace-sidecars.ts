@@ -1,0 +1,51 @@
+import type { ModuleSidecar } from '../../common/trace/module-sidecar.js';
+import type { TraceHeader } from '../../common/trace/trace-format.js';
+import { openSidecarFile, sidecarPathOf } from './read-sidecar.js';
+
+export interface SidecarPaths {
+  /** Paths given by the user (`--modules-a/-b`), used instead of the headers' `modules`. */
+  a?: string;
+  b?: string;
+}
+
+export interface OpenedSidecars {
+  pair?: { a: ModuleSidecar; b: ModuleSidecar };
+  /** Why there is no module drill-down although one side has a sidecar. */
+  warning?: string;
+  close(): void;
+}
+
+interface TraceRef {
+  file: string;
+  header: TraceHeader;
+}
+
+/**
+ * The module sidecars of two traces: the paths given, else each header's `modules` (relative to its
+ * trace). Both sides are opened (a missing or malformed file is refused, naming it); with only one
+ * side's, a warning says the drill-down needs both.
+ */
+export function openTraceSidecars(a: TraceRef, b: TraceRef, given: SidecarPaths = {}): OpenedSidecars {
+  const pathOf = (t: TraceRef, path: string | undefined): string | undefined => path ?? (t.header.modules === undefined ? undefined : sidecarPathOf(t.file, t.header.modules));
+  const [pa, pb] = [pathOf(a, given.a), pathOf(b, given.b)];
+  if (pa === undefined && pb === undefined) return { close: () => undefined };
+  if (pa === undefined || pb === undefined) {
+    const [has, lacks] = pa === undefined ? [`B (${b.file}) has ${pb}`, `A (${a.file})`] : [`A (${a.file}) has ${pa}`, `B (${b.file})`];
+    return { warning: `only one side has a module sidecar: ${has}, ${lacks} has none, so there is no module drill-down`, close: () => undefined };
+  }
+  const sa = openSidecarFile(pa);
+  let sb;
+  try {
+    sb = openSidecarFile(pb);
+  } catch (error) {
+    sa.close();
+    throw error;
+  }
+  return {
+    pair: { a: sa, b: sb },
+    close: () => {
+      sa.close();
+      sb.close();
+    },
+  };
+}
