@@ -32,10 +32,14 @@ export async function checkOutputFile(file: Pick<OutputFile, 'flag' | 'path'>, p
   const fail = (problem: string): never => {
     throw new InputError(`${where}: ${problem}`, file.path);
   };
+  if (/[\\/]$/.test(file.path)) fail('ends with a path separator, so it names a folder (give a file path)');
   const target = resolve(file.path);
   try {
     const found = await statOrUndefined(target);
     if (found?.isDirectory()) fail('is a folder (give a file path)');
+    // A device, FIFO or socket is never ours to replace, --force or not (as root, --out /dev/null --force
+    // would otherwise turn /dev/null into a WAV).
+    if (found && !found.isFile()) fail('is not a regular file (a device, FIFO or socket); give a file path');
     if (found && !policy.force) fail('already exists (use --force to replace it)');
     const blocked = await parentProblem(target);
     if (blocked) fail(blocked);

@@ -1,9 +1,10 @@
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InputError } from '../../electron/common/errors.js';
-import { writeOutputFiles } from '../../electron/cli/write-output.js';
+import { checkOutputFile, writeOutputFiles } from '../../electron/cli/write-output.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'parity-write-output-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -28,5 +29,34 @@ describe('writeOutputFiles', () => {
       { flag: '--trace', path: join(dir, 'ok', 'a.jsonl'), data: 'b' },
     ]);
     expect(readdirSync(join(dir, 'ok')).sort()).toEqual(['a.jsonl', 'a.wav']);
+  });
+
+  it('never replaces a device or a FIFO, even with force', async () => {
+    await expect(checkOutputFile({ flag: '--out', path: '/dev/null' }, { force: true })).rejects.toThrow(
+      '--out /dev/null: is not a regular file (a device, FIFO or socket); give a file path',
+    );
+    expect(statSync('/dev/null').isCharacterDevice()).toBe(true);
+    const fifo = join(dir, 'pipe');
+    execFileSync('mkfifo', [fifo]);
+    await expect(writeOutputFiles([{ flag: '--trace', path: fifo, data: 'x' }], { force: true })).rejects.toThrow(
+      `--trace ${fifo}: is not a regular file (a device, FIFO or socket); give a file path`,
+    );
+    expect(statSync(fifo).isFIFO()).toBe(true);
+    rmSync(fifo);
+  });
+
+  it('a path ending in a separator names a folder, so it is refused as a file target', async () => {
+    await expect(writeOutputFiles([{ flag: '--out', path: join(dir, 'newdir') + '/', data: 'x' }])).rejects.toThrow(
+      `--out ${join(dir, 'newdir')}/: ends with a path separator, so it names a folder (give a file path)`,
+    );
+    expect(readdirSync(dir).includes('newdir')).toBe(false);
+  });
+
+  it('still replaces a regular file with force', async () => {
+    const file = join(dir, 'old.wav');
+    writeFileSync(file, 'old');
+    await writeOutputFiles([{ flag: '--out', path: file, data: 'new' }], { force: true });
+    expect(readFileSync(file, 'utf8')).toBe('new');
+    rmSync(file);
   });
 });
