@@ -1,0 +1,135 @@
+"""`python3 -m tts_parity.demo`: one synthesis by the PyTorch twin of the demo, written as DIR/trace.jsonl
+(tts-parity-trace/1) and DIR/audio.wav (docs/python-twin.md).
+
+Exit status: 0 done; 2 bad input (arguments, text, bundle), CUDA refused the graph capture, or none of
+the requested faults acted; 3 internal error. Every refusal is one line on stderr.
+"""
+
+import argparse
+import os
+import statistics
+import sys
+from pathlib import Path
+
+from .errors import CaptureRefused, TwinInputError
+from .faults import Faults, not_applied, parse_faults
+from .synthesis import PROFILES
+
+PROG = "tts_parity.demo"
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # argparse's usage + message, as one line
+        raise TwinInputError(f"{message} (see python3 -m {PROG} --help)")
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = _Parser(prog=f"python3 -m {PROG}", description="The PyTorch twin of the demo bundle: one synthesis, traced.")
+    p.add_argument("--text", required=True, help="the prompt (UTF-8; the bundle sets the byte limit, 128 for the demo)")
+    p.add_argument("--out", required=True, help="folder for trace.jsonl and audio.wav (created if missing)")
+    p.add_argument("--profile", default="eager", help="eager (dynamic KV cache, op by op) or graph (static KV buffers; decode step captured as a CUDA graph on CUDA)")
+    p.add_argument("--fault", action="append", default=[], help="stale-feedback@N, mlp-scale@N or bool-mask (repeatable; docs/python-twin.md)")
+    p.add_argument("--bundle", help="bundle folder (default: the demo bundle where `parity` keeps it)")
+    p.add_argument("--seed", default="0", help="seed recorded in the trace (decoding is greedy)")
+    p.add_argument("--device", choices=("cpu", "cuda"), help="default: cuda when available, else cpu")
+    p.add_argument("--record-modules", metavar="REGEX", help="record these modules' outputs (e.g. '^talker\\.layers\\.\\d+\\.(self_attn|mlp)$') into trace.modules.safetensors")
+    p.add_argument("--record-steps", metavar="N,M,...", help="steps to record modules at (default: every step)")
+    p.add_argument("--force", action="store_true", help="replace trace.jsonl and audio.wav if they exist")
+    return p
+
+
+def _int_list(text: str, flag: str) -> list:
+    try:
+        values = [int(v) for v in text.split(",")]
+    except ValueError:
+        raise TwinInputError(f'{flag} "{text}": expected step numbers separated by commas, e.g. 1,5,6') from None
+    if any(v < 1 for v in values):
+        raise TwinInputError(f'{flag} "{text}": steps start at 1 (the prefill)')
+    return values
+
+
+def _seed(text: str) -> int:
+    if not text.isdigit() or int(text) >= 2**53:
+        raise TwinInputError(f'--seed "{text}": expected an integer in [0, 2^53)')
+    return int(text)
+
+
+def _device(choice):
+    import torch
+
+    if choice == "cuda" and not torch.cuda.is_available():
+        raise TwinInputError(f"--device cuda: no CUDA device is visible to PyTorch {torch.__version__}")
+    return torch.device(choice or ("cuda" if torch.cuda.is_available() else "cpu"))
+
+
+def _outputs(folder: Path, force: bool):
+    trace, wav = folder / "trace.jsonl", folder / "audio.wav"
+    if folder.exists() and not folder.is_dir():
+        raise TwinInputError(f"--out {folder}: exists and is not a folder")
+    for path in (trace, wav):
+        if path.exists() and not force:
+            raise TwinInputError(f"--out {folder}: {path.name} exists; use --force to replace it")
+    folder.mkdir(parents=True, exist_ok=True)
+    return trace, wav
+
+
+def run(argv) -> int:
+    args = _parser().parse_args(argv)
+    if args.profile not in PROFILES:
+        raise TwinInputError(f'--profile "{args.profile}": expected one of {", ".join(PROFILES)}')
+    faults = parse_faults(args.fault)
+    seed = _seed(args.seed)
+    steps_to_record = _int_list(args.record_steps, "--record-steps") if args.record_steps else None
+    if steps_to_record and not args.record_modules:
+        raise TwinInputError("--record-steps: give --record-modules REGEX too")
+
+    from .bundle import demo_bundle_dir
+    from .model import load_twin
+    from .run_traced import run_traced
+
+    bundle = Path(args.bundle) if args.bundle else demo_bundle_dir()
+    device = _device(args.device)
+    trace, wav = _outputs(Path(args.out), args.force)
+    twin = load_twin(bundle, device)
+    if args.profile == "graph" and device.type != "cuda":
+        print("note: profile graph: no CUDA graph captured: CPU (the static-buffer decode step runs directly)", file=sys.stderr)
+    result = run_traced(twin, args.text, args.profile, faults, trace, wav, seed=seed, modules=args.record_modules, module_steps=steps_to_record)
+
+    m = twin.manifest
+    print(f"wrote {trace} and {wav}: {len(result.steps)} frames × {m.codebooks} codebooks, {len(result.audio) / m.sample_rate:.2f} s at {m.sample_rate} Hz")
+    decode_ms = [s.step_ms for s in result.steps[1:]]
+    how = "CUDA graph captured once, replayed" if result.captured else ("static buffers, no capture" if args.profile == "graph" else "eager")
+    timing = f"decode step median {statistics.median(decode_ms):.2f} ms over {len(decode_ms)} steps" if decode_ms else "no decode step (1 frame)"
+    print(f"profile {args.profile} on {device.type} ({how}); prefill {result.steps[0].step_ms:.2f} ms, {timing}")
+    return _fault_notes(faults, args.profile, device.type, len(result.steps))
+
+
+def _fault_notes(faults: Faults, profile: str, device: str, frames: int) -> int:
+    """stderr lines for faults that did not act as on a GPU; 2 when none of the asked faults acted."""
+    if faults.bool_mask:
+        where = "eager profile: it ran eagerly, where it is legal" if profile == "eager" else f"{device}: no capture happened, so nothing refused it"
+        print(f"note: fault bool-mask: the boolean-mask index ran ({where}); CUDA-graph capture refuses it", file=sys.stderr)
+    skipped = not_applied(faults, frames)
+    for text, reason in skipped:
+        print(f"warning: fault {text} was not applied: {reason}", file=sys.stderr)
+    asked = faults.texts()
+    if asked and len(skipped) == len(asked):
+        print(f"{PROG}: none of the requested faults was applied ({', '.join(asked)}); exit 2", file=sys.stderr)
+        return 2
+    return 0
+
+
+def main(argv=None) -> int:
+    try:
+        return run(sys.argv[1:] if argv is None else argv)
+    except (TwinInputError, CaptureRefused) as error:
+        print(f"{PROG}: {error}", file=sys.stderr)
+        return error.exit_code
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        return 130
+    except Exception as error:  # one line, not a stack trace; PARITY_DEBUG=1 shows the trace
+        if os.environ.get("PARITY_DEBUG"):
+            raise
+        print(f"{PROG}: internal error: {type(error).__name__}: {error}", file=sys.stderr)
+        return 3

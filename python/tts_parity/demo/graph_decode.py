@@ -1,0 +1,49 @@
+"""Profile graph's loop: prefill eager on the static buffers, then every decode step through GraphRunner
+(captured once and replayed on CUDA; called directly on CPU). The host only sets the step's inputs
+(position, feedback refresh, the mlp-scale fault's scale) and reads the outputs after each step."""
+
+import time
+from contextlib import nullcontext
+
+import torch
+
+from .faults import MLP_SCALE, MLP_SCALE_LAYER, Faults
+from .graph_runner import GraphRunner
+from .model import DemoTwin
+from .static_step import StaticStep
+from .step_output import StepOutput
+
+
+def graph_frames(twin: DemoTwin, ids: list, frames: int, faults: Faults, recorder=None, on_runner=None):
+    """Yields one StepOutput per step 1..frames (greedy: codes are chosen on the device). `on_runner`
+    gets the GraphRunner once it exists (the GPU check reads `runner.graph`)."""
+    step = StaticStep(twin, faults)
+    runner = GraphRunner(step, recorder)
+    if on_runner:
+        on_runner(runner)
+    device = step.position.device
+    scale = twin.talker.layers[MLP_SCALE_LAYER].mlp.fault_scale
+    for s in range(1, frames + 1):
+        if scale is not None and s == faults.mlp_scale:
+            scale.fill_(MLP_SCALE)
+        if device.type == "cuda":
+            torch.cuda.synchronize(device)
+        t0 = time.perf_counter()
+        if s == 1:
+            with torch.no_grad(), (recorder.step(1) if recorder else nullcontext()):
+                step.prefill(ids)
+        else:
+            if faults.stale_feedback != s:
+                step.refresh_feedback()
+            step.position.fill_(len(ids) + s - 2)
+            runner.decode(s)
+        out = step.out.flush()  # reading the buffers waits for the step's device work
+        elapsed = (time.perf_counter() - t0) * 1e3
+        yield StepOutput(
+            step=s,
+            talker_logits=out["talker_logits"],
+            hidden=out["hidden"],
+            codes=[int(c) for c in out["codes"]],
+            code_predictor_logits=out["code_predictor_logits"],
+            step_ms=elapsed,
+        )

@@ -1,0 +1,51 @@
+"""A synthesis written as a trace (TraceWriter) and WAV, optionally with a module-output sidecar."""
+
+from contextlib import ExitStack
+
+import torch
+
+from ..module_recorder import ModuleRecorder, sidecar_path_for
+from ..trace_writer import TraceWriter
+from .faults import Faults
+from .synthesis import Synthesis, synthesize
+
+
+def profile_text(profile: str, faults: Faults, device: torch.device) -> str:
+    """`graph,fault=stale-feedback@2 (no CUDA graph captured: CPU)`: the profile string as the engine writes
+    it, then how the decode step ran."""
+    text = ",".join([profile] + [f"fault={f}" for f in faults.texts()])
+    if profile == "eager":
+        return text
+    return text + (" (CUDA graph captured once, replayed)" if device.type == "cuda" else " (no CUDA graph captured: CPU)")
+
+
+def engine_text(device: torch.device) -> str:
+    return f"tts_parity.demo PyTorch twin (torch {torch.__version__}, {device.type})"
+
+
+def run_traced(twin, text, profile, faults, trace_path, wav_path, *, seed=0, modules=None, module_steps=None) -> Synthesis:
+    device = twin.talker.lm_head.weight.device
+    m = twin.manifest
+    sidecar = sidecar_path_for(trace_path) if modules else None
+    with ExitStack() as stack:
+        writer = stack.enter_context(
+            TraceWriter(
+                trace_path,
+                engine=engine_text(device),
+                q=m.codebooks,
+                frame_rate=m.frame_rate,
+                sample_rate=m.sample_rate,
+                profile=profile_text(profile, faults, device),
+                seed=seed,
+                text=text,
+                modules=None if sidecar is None else sidecar.rsplit("/", 1)[-1],
+            )
+        )
+        recorder = stack.enter_context(ModuleRecorder(twin, sidecar, modules=modules, steps=module_steps)) if modules else None
+
+        def write(out):
+            writer.step(out.talker_logits, out.codes, code_predictor_logits=out.code_predictor_logits, times_ms=out.times_ms, hidden=out.hidden)
+
+        result = synthesize(twin, text, profile, faults, recorder=recorder, on_step=write)
+        writer.close(result.audio, wav_path=wav_path)
+    return result
