@@ -1,4 +1,5 @@
 import ort from 'onnxruntime-node';
+import { describeFeeds, OrtRunError, parseOrtFailure, type SessionName } from './ort-run-error.js';
 
 /**
  * The one file that imports onnxruntime-node: session creation with the profile's options and
@@ -17,6 +18,8 @@ export interface SessionOptions {
   /** false: graphOptimizationLevel 'disabled' (eager); true: 'all' (graph). */
   optimize: boolean;
   ep: ExecutionProviderName;
+  /** Named in every error of this session's runs (OrtRunError). */
+  name?: SessionName;
 }
 
 export interface OpenedSession {
@@ -42,6 +45,15 @@ function ortOptions(o: SessionOptions, ep: ExecutionProviderName): ort.Inference
 }
 
 export async function openSession(model: Uint8Array, o: SessionOptions): Promise<OpenedSession> {
+  const opened = await create(model, o);
+  // A symbol property rather than a WeakMap: proxies of the session (the drill-down's FeedTap) read it through.
+  if (o.name) Object.defineProperty(opened.session, SESSION_NAME, { value: o.name });
+  return opened;
+}
+
+const SESSION_NAME = Symbol('parity.sessionName');
+
+async function create(model: Uint8Array, o: SessionOptions): Promise<OpenedSession> {
   if (o.ep === 'cuda') {
     try {
       return { session: await ort.InferenceSession.create(model, ortOptions(o, 'cuda')), provider: 'cuda' };
@@ -89,7 +101,16 @@ export function zeroTensor(float: 'float32' | 'float16', dims: number[]): OrtTen
   return float === 'float16' ? f16Tensor(new Uint16Array(n), dims) : f32Tensor(new Float32Array(n), dims);
 }
 
+/**
+ * session.run; any error it throws becomes an OrtRunError naming the session (SessionOptions.name),
+ * the failing node ORT names, and the shapes fed.
+ */
 export async function run(session: OrtSession, feeds: Feeds, fetches?: Feeds): Promise<Feeds> {
-  if (fetches) return (await session.run(feeds, fetches)) as Feeds;
-  return (await session.run(feeds)) as Feeds;
+  try {
+    if (fetches) return (await session.run(feeds, fetches)) as Feeds;
+    return (await session.run(feeds)) as Feeds;
+  } catch (error) {
+    const name = (session as unknown as Record<symbol, SessionName | undefined>)[SESSION_NAME];
+    throw new OrtRunError(name, parseOrtFailure(error instanceof Error ? error.message : String(error)), describeFeeds(feeds));
+  }
 }
