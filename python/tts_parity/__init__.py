@@ -4,8 +4,9 @@ Numpy-only at import: the torch helpers import torch themselves, so `tts_parity`
 """
 
 from .logit_stats import count_non_finite, hidden_stats, logit_stats
+from .step_recorder import StepRecorder
 from .trace_writer import TraceWriter
 
 __version__ = "0.1.0"
 
-__all__ = ["TraceWriter", "count_non_finite", "hidden_stats", "logit_stats", "__version__"]
+__all__ = ["StepRecorder", "TraceWriter", "count_non_finite", "hidden_stats", "logit_stats", "__version__"]
