@@ -33,6 +33,16 @@ def json_number(x):
     return "NaN" if math.isnan(x) else ("Infinity" if x > 0 else "-Infinity")
 
 
+def json_stats(stats):
+    """Statistics (logit_stats, hidden_stats) as the file holds them: non-finite numbers as strings."""
+    out = dict(stats)
+    for key in ("mean", "std", "min", "max"):
+        out[key] = json_number(out[key])
+    if "top5" in out:
+        out["top5"] = [{"id": t["id"], "logit": json_number(t["logit"])} for t in out["top5"]]
+    return out
+
+
 def check_header(header):
     """Refuses a header that `parity compare-trace` would refuse, naming the field."""
     _refuse_bare_non_finite(header, "header")

@@ -19,7 +19,7 @@ import numpy as np
 
 from .arrays import as_numpy, as_row
 from .logit_stats import count_non_finite, hidden_stats, logit_stats
-from .trace_schema import TRACE_SCHEMA, check_header, check_step, json_number
+from .trace_schema import TRACE_SCHEMA, check_header, check_step, json_stats
 from .wav import write_wav_float32
 
 STAGES = ("talker", "codePredictor", "vocoder")
@@ -42,7 +42,7 @@ class TraceWriter:
         check_header(header)
         self._header = header
         self._records = []  # kept to fill the vocoder counts from the audio at close
-        self._vocoder_given = []
+        self._vocoder_fill = []
         self._temporary = f"{self.path}.tmp-{os.getpid()}"
         self._file = open(self._temporary, "w", encoding="utf-8", newline="\n")
         self._write_line(header)
@@ -64,13 +64,13 @@ class TraceWriter:
         if self._file is None:
             raise ValueError(f"step {n}: the trace {self.path} is closed")
         talker_row = as_row(talker_logits, f'step {n}: "logits"')
-        record = {"step": n, "logits": _encoded(logit_stats(talker_row)), "codes": _codes(codes, n)}
+        record = {"step": n, "logits": json_stats(logit_stats(talker_row)), "codes": _codes(codes, n)}
         cp_rows = None
         if code_predictor_logits is not None:
             cp_rows = [as_row(row, f'step {n}: "codePredictorLogits.{i}"') for i, row in enumerate(code_predictor_logits)]
             if len(cp_rows) != self.q - 1:  # checked before computing q statistics for nothing
                 raise ValueError(f'step {n}: "codePredictorLogits": expected {self.q - 1} entries (q−1), found {len(cp_rows)}')
-            record["codePredictorLogits"] = [_encoded(logit_stats(row)) for row in cp_rows]
+            record["codePredictorLogits"] = [json_stats(logit_stats(row)) for row in cp_rows]
         hidden_array = None if hidden is None else as_numpy(hidden)
         counted = _counts(talker_row, hidden_array, cp_rows)
         record["nan"] = _stage_counts(nan, {s: c[0] for s, c in counted.items()}, n, "nan")
@@ -78,20 +78,21 @@ class TraceWriter:
         if times_ms is not None:
             record["timesMs"] = _times(times_ms, n)
         if hidden_array is not None:
-            record["hidden"] = _encoded(hidden_stats(hidden_array))
-        self.write_record(record)
-        self._vocoder_given[-1] = (nan is not None and "vocoder" in nan, inf is not None and "vocoder" in inf)
+            record["hidden"] = json_stats(hidden_stats(hidden_array))
+        self.write_record(record, fill_vocoder=(nan is None or "vocoder" not in nan, inf is None or "vocoder" not in inf))
 
-    def write_record(self, record):
+    def write_record(self, record, *, fill_vocoder=False):
         """Writes one step record as is (for engines that compute the statistics themselves): checked
-        like every line, so steps must be numbered 1, 2, 3… and non-finite numbers must be strings."""
+        like every line, so steps must be numbered 1, 2, 3… and non-finite numbers must be strings.
+        fill_vocoder=True: the record's nan/inf "vocoder" counts are replaced at close() by the counts of
+        this frame's samples of the audio (a (nan, inf) pair of booleans chooses per count)."""
         n = self.steps_written + 1
         if self._file is None:
             raise ValueError(f"step {n}: the trace {self.path} is closed")
         check_step(record, n, self.q)
         self._write_line(record)
         self._records.append(record)
-        self._vocoder_given.append((True, True))
+        self._vocoder_fill.append(fill_vocoder if isinstance(fill_vocoder, tuple) else (fill_vocoder, fill_vocoder))
         self.steps_written = n
 
     def close(self, audio=None, wav_path=None):
@@ -132,13 +133,13 @@ class TraceWriter:
         """Frame f holds samples [f·sr/fr, (f+1)·sr/fr) (rounded), as the engine counts them."""
         hop = self.sample_rate / self.frame_rate
         changed = False
-        for f, (record, (nan_given, inf_given)) in enumerate(zip(self._records, self._vocoder_given)):
+        for f, (record, (fill_nan, fill_inf)) in enumerate(zip(self._records, self._vocoder_fill)):
             frame = samples[round(f * hop) : round((f + 1) * hop)]
             nan, inf = count_non_finite(frame)
-            if not nan_given:
+            if fill_nan and "nan" in record:
                 record["nan"]["vocoder"] = nan
                 changed = True
-            if not inf_given:
+            if fill_inf and "inf" in record:
                 record["inf"]["vocoder"] = inf
                 changed = True
         return changed
@@ -154,16 +155,6 @@ class TraceWriter:
         self._file.close()
         self._file = None
         os.remove(self._temporary)
-
-
-def _encoded(stats):
-    """Statistics with their JsonNumber fields as the file holds them (non-finite ones as strings)."""
-    out = dict(stats)
-    for key in ("mean", "std", "min", "max"):
-        out[key] = json_number(out[key])
-    if "top5" in out:
-        out["top5"] = [{"id": t["id"], "logit": json_number(t["logit"])} for t in out["top5"]]
-    return out
 
 
 def _codes(codes, n):

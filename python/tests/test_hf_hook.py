@@ -1,0 +1,119 @@
+"""tts_parity.hf against the protocols generate() uses (transformers is not installed here): a fake
+Qwen3-TTS-style generate calls the processors as transformers does — scores = logits[:, -1, :], then each
+processor in list order on what the previous returned — and runs the code predictor's q−1 steps for frame
+k inside the talker's forward of step k+1. The talker's raw row puts its largest logit on EOS, which the
+generation config suppresses: a raw trace must show it (max, argmax), a processed one cannot."""
+
+import json
+
+import pytest
+import torch
+
+from tts_parity import TraceWriter
+from tts_parity.hf import HFTraceRecorder, RawScoresRecorder
+
+V, CPV, Q, DIM, FRAMES, EOS = 16, 8, 3, 4, 4, 15
+RAW_EOS_LOGIT = 50.0
+
+
+class SuppressTokens:
+    """What generate() builds from `suppress_tokens`: −inf at the given ids."""
+
+    def __call__(self, input_ids, scores):
+        scores = scores.clone()
+        scores[:, EOS] = -float("inf")
+        return scores
+
+
+class FakeQwenTTS(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(0)
+        self.codec_head = torch.nn.Linear(DIM, V)
+        with torch.no_grad():
+            self.codec_head.bias[EOS] = RAW_EOS_LOGIT
+        self.lm_head = torch.nn.ModuleList(torch.nn.Linear(DIM, CPV) for _ in range(Q - 1))
+        self.inputs = torch.randn(FRAMES + 1, DIM)
+
+    @torch.no_grad()
+    def generate(self, logits_processor=(), code_predictor_processor=()):
+        """Returns the [FRAMES, Q] codes; the step after the last frame samples EOS and stops."""
+        talker_ids = torch.zeros(1, 0, dtype=torch.long)
+        frames = []
+        for k in range(FRAMES + 1):
+            if k > 0:  # inside forward k+1: the code predictor's inner generate for frame k
+                cp_ids = torch.zeros(1, 0, dtype=torch.long)
+                for j in range(Q - 1):
+                    logits = self.lm_head[j]((self.inputs[k - 1] * (j + 2))[None])  # [batch 1, CPV]
+                    scores = logits.clone()
+                    for processor in code_predictor_processor:
+                        scores = processor(cp_ids, scores)
+                    cp_ids = torch.cat([cp_ids, scores.argmax(-1, keepdim=True)], dim=1)
+                frames.append(torch.cat([talker_ids[:, -1:], cp_ids], dim=1))
+            if k == FRAMES:
+                break  # generate() would sample EOS here (the fake stops without a call)
+            logits = self.codec_head(self.inputs[k][None, None])  # [batch 1, positions 1, V]
+            scores = logits[:, -1, :].clone()
+            for processor in logits_processor:
+                scores = processor(talker_ids, scores)
+            talker_ids = torch.cat([talker_ids, scores.argmax(-1, keepdim=True)], dim=1)
+        return torch.cat(frames, dim=0)
+
+
+def steps_of(path):
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f][1:]
+
+
+def recorder(tmp_path, name):
+    return HFTraceRecorder(TraceWriter(tmp_path / name, engine="fake qwen3-tts", q=Q, frame_rate=12.5, sample_rate=24000))
+
+
+def test_first_in_the_list_records_the_raw_row_special_ids_included(tmp_path):
+    model, rec = FakeQwenTTS(), recorder(tmp_path, "first.jsonl")
+    codes = model.generate(logits_processor=[rec.talker, SuppressTokens()], code_predictor_processor=[rec.code_predictor])
+    assert codes.shape == (FRAMES, Q) and EOS not in codes[:, 0].tolist()
+    rec.finish(codes, audio=torch.zeros(FRAMES * 1920))
+    steps = steps_of(tmp_path / "first.jsonl")
+    assert [s["codes"] for s in steps] == codes.tolist()
+    for s in steps:
+        assert s["logits"]["argmax"] == EOS and s["logits"]["max"] > RAW_EOS_LOGIT - 5  # raw: EOS on top
+        assert s["logits"]["top5"][1]["id"] == s["codes"][0]  # the sampled code is the best non-EOS id
+        assert [cp["argmax"] for cp in s["codePredictorLogits"]] == s["codes"][1:]  # greedy, unprocessed
+        assert s["nan"] == {"talker": 0, "codePredictor": 0, "vocoder": 0}
+
+
+def test_after_the_suppression_a_processor_sees_processed_scores(tmp_path):
+    model, rec = FakeQwenTTS(), recorder(tmp_path, "after.jsonl")
+    codes = model.generate(logits_processor=[SuppressTokens(), rec.talker], code_predictor_processor=[rec.code_predictor])
+    rec.finish(codes)
+    for s in steps_of(tmp_path / "after.jsonl"):
+        assert s["logits"]["argmax"] != EOS and s["logits"]["min"] == "-Infinity" and s["inf"]["talker"] == 1
+
+
+def test_forward_hooks_on_the_heads_record_the_raw_rows_whatever_generate_does(tmp_path):
+    model, by_processor = FakeQwenTTS(), recorder(tmp_path, "processor.jsonl")
+    codes = model.generate(logits_processor=[by_processor.talker, SuppressTokens()], code_predictor_processor=[by_processor.code_predictor])
+    by_processor.finish(codes)
+    by_hook = recorder(tmp_path, "hook.jsonl")
+    handles = [model.codec_head.register_forward_hook(by_hook.talker.forward_hook)]
+    handles += [head.register_forward_hook(by_hook.code_predictor.forward_hook) for head in model.lm_head]
+    hooked_codes = model.generate(logits_processor=[SuppressTokens()])
+    for handle in handles:
+        handle.remove()
+    by_hook.finish(hooked_codes)
+    assert steps_of(tmp_path / "hook.jsonl") == steps_of(tmp_path / "processor.jsonl")
+
+
+def test_finish_refuses_codes_that_do_not_match_the_calls(tmp_path):
+    model, rec = FakeQwenTTS(), recorder(tmp_path, "bad.jsonl")
+    codes = model.generate(logits_processor=[rec.talker], code_predictor_processor=[rec.code_predictor])
+    with pytest.raises(ValueError, match=r"expected codes of shape \[frames, 3\] \(q\), found \[4, 2\]"):
+        rec.finish(codes[:, :2])
+    with pytest.raises(ValueError, match=r"5 frames but the talker recorder saw 4 calls"):
+        rec.finish(torch.cat([codes, codes[:1]]))
+    rec.code_predictor.stats.pop()
+    with pytest.raises(ValueError, match=r"4 frames need 8 code-predictor calls \(q−1 per frame\), found 7"):
+        rec.finish(codes)
+    with pytest.raises(ValueError, match=r"expected scores of shape \[batch, vocab\], found \[16\]"):
+        rec.talker(None, torch.zeros(V))

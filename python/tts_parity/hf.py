@@ -1,0 +1,100 @@
+"""Recording HF transformers `generate()` for a Qwen3-TTS-style talker and its code predictor
+(docs/python.md). numpy only: transformers and torch are never imported; the objects below follow the
+LogitsProcessor protocol (`__call__(input_ids, scores) -> scores`) and the forward-hook protocol
+(`hook(module, inputs, output)`), so they plug into any transformers 4.x/5.x.
+
+Which numbers: the trace wants the RAW logits — every id, special ids and EOS included, before any
+processing. A LogitsProcessorList runs its processors in order, each on the scores the previous one
+returned, so a recorder placed after RepetitionPenalty/Temperature/TopK/suppression would record the
+processed scores: put `RawScoresRecorder` FIRST in the list you pass. Beware that generate() also builds
+processors from the generation config (repetition_penalty, suppress_tokens, min_new_tokens, bad_words_ids,
+…) and, in transformers 4.x, runs them BEFORE the list you pass (it appends yours to its own); a talker
+whose config suppresses its special ids (Qwen3-TTS does) therefore hands any processor scores with −inf
+at those ids. Where that is the case, record from the head itself: `recorder.forward_hook` registered on
+the output layer (Qwen3-TTS: `talker.codec_head`, and each `code_predictor.lm_head[i]`) sees the raw rows
+whatever generate() does. Both paths keep the same statistics.
+
+Frames: Qwen3-TTS's talker samples code 0 of frame k at generate step k, and runs the code predictor
+(its own inner generate, q−1 tokens) for frame k inside the forward of step k+1. The recorders only keep
+the statistics of each row in call order; `HFTraceRecorder.finish(codes)` pairs them with the frames'
+codes (which only the model's output holds) and writes the trace.
+"""
+
+from .arrays import as_numpy
+from .logit_stats import count_non_finite, logit_stats
+from .trace_schema import json_stats
+
+
+class RawScoresRecorder:
+    """Keeps the statistics and NaN/Inf counts of one row per call, in call order; changes nothing."""
+
+    def __init__(self, batch_index=0):
+        self.batch_index = batch_index
+        self.stats = []
+        self.counts = []
+
+    def __call__(self, input_ids, scores):
+        """LogitsProcessor protocol: scores [batch, vocab] -> the same scores, untouched."""
+        self._keep(scores, "scores")
+        return scores
+
+    def forward_hook(self, module, inputs, output):
+        """Forward-hook protocol for an output head: output [batch, positions, vocab] (or [batch, vocab]);
+        keeps the last position's row (the prefill's last position, or the decode step's only one)."""
+        logits = output[0] if isinstance(output, (tuple, list)) else output
+        array = as_numpy(logits)
+        self._keep(array[:, -1, :] if array.ndim == 3 else array, "output")
+        return None
+
+    def _keep(self, batch, what):
+        array = as_numpy(batch)
+        if array.ndim != 2:
+            raise ValueError(f"RawScoresRecorder: expected {what} of shape [batch, vocab], found {list(array.shape)}")
+        row = array[self.batch_index]
+        self.stats.append(logit_stats(row))
+        self.counts.append(count_non_finite(row))
+
+    def clear(self):
+        self.stats.clear()
+        self.counts.clear()
+
+
+class HFTraceRecorder:
+    """Pairs a talker's and a code predictor's recorded rows with the frames' codes and writes the trace.
+
+    talker: one call per generate step (frame k's code-0 row at call k; a final call that sampled EOS
+    has no frame and is not written). code_predictor: q−1 calls per frame, frame after frame.
+    """
+
+    def __init__(self, writer, batch_index=0):
+        self.writer = writer
+        self.talker = RawScoresRecorder(batch_index)
+        self.code_predictor = RawScoresRecorder(batch_index)
+
+    def finish(self, codes, audio=None, wav_path=None):
+        """codes: the generated frames, [frames, q] (e.g. Qwen3-TTS's talker codes of one utterance).
+        Writes one step per frame and closes the writer (with the WAV when `audio` is given)."""
+        frames = as_numpy(codes)
+        q = self.writer.q
+        if frames.ndim != 2 or frames.shape[1] != q:
+            raise ValueError(f"HFTraceRecorder.finish: expected codes of shape [frames, {q}] (q), found {list(frames.shape)}")
+        n = frames.shape[0]
+        talker_calls, cp_calls = len(self.talker.stats), len(self.code_predictor.stats)
+        if talker_calls < n:
+            raise ValueError(f"HFTraceRecorder.finish: {n} frames but the talker recorder saw {talker_calls} calls (one per frame expected: is it in the talker's generate?)")
+        has_cp = cp_calls > 0 and q > 1
+        if has_cp and cp_calls < n * (q - 1):
+            raise ValueError(f"HFTraceRecorder.finish: {n} frames need {n * (q - 1)} code-predictor calls (q−1 per frame), found {cp_calls}")
+        for k in range(n):
+            record = {"step": k + 1, "logits": json_stats(self.talker.stats[k]), "codes": [int(c) for c in frames[k]]}
+            nan, inf = self.talker.counts[k]
+            cp_nan = cp_inf = 0
+            if has_cp:
+                rows = range(k * (q - 1), (k + 1) * (q - 1))
+                record["codePredictorLogits"] = [json_stats(self.code_predictor.stats[i]) for i in rows]
+                cp_nan = sum(self.code_predictor.counts[i][0] for i in rows)
+                cp_inf = sum(self.code_predictor.counts[i][1] for i in rows)
+            record["nan"] = {"talker": nan, "codePredictor": cp_nan, "vocoder": 0}
+            record["inf"] = {"talker": inf, "codePredictor": cp_inf, "vocoder": 0}
+            self.writer.write_record(record, fill_vocoder=True)
+        self.writer.close(audio, wav_path)
