@@ -73,14 +73,17 @@ def test_first_in_the_list_records_the_raw_row_special_ids_included(tmp_path):
     model, rec = FakeQwenTTS(), recorder(tmp_path, "first.jsonl")
     codes = model.generate(logits_processor=[rec.talker, SuppressTokens()], code_predictor_processor=[rec.code_predictor])
     assert codes.shape == (FRAMES, Q) and EOS not in codes[:, 0].tolist()
-    rec.finish(codes, audio=torch.zeros(FRAMES * 1920))
+    audio = torch.zeros(FRAMES * 1920)  # 24000 / 12.5 = 1920 samples per frame
+    audio[1920 + 7] = float("nan")  # in frame 2
+    rec.finish(codes, audio=audio)
     steps = steps_of(tmp_path / "first.jsonl")
+    assert [s["nan"]["vocoder"] for s in steps] == [0, 1, 0, 0]
     assert [s["codes"] for s in steps] == codes.tolist()
     for s in steps:
         assert s["logits"]["argmax"] == EOS and s["logits"]["max"] > RAW_EOS_LOGIT - 5  # raw: EOS on top
         assert s["logits"]["top5"][1]["id"] == s["codes"][0]  # the sampled code is the best non-EOS id
         assert [cp["argmax"] for cp in s["codePredictorLogits"]] == s["codes"][1:]  # greedy, unprocessed
-        assert s["nan"] == {"talker": 0, "codePredictor": 0, "vocoder": 0}
+        assert (s["nan"]["talker"], s["nan"]["codePredictor"]) == (0, 0)
 
 
 def test_after_the_suppression_a_processor_sees_processed_scores(tmp_path):
