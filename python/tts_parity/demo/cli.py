@@ -83,11 +83,13 @@ def run(argv) -> int:
     if steps_to_record and not args.record_modules:
         raise TwinInputError("--record-steps: give --record-modules REGEX too")
 
-    from .bundle import demo_bundle_dir
+    from .bundle import demo_bundle_dir, read_manifest
     from .model import load_twin
     from .run_traced import run_traced
+    from .text import tokenize
 
     bundle = Path(args.bundle) if args.bundle else demo_bundle_dir()
+    tokenize(args.text, read_manifest(bundle))  # refuses bad text before any file is written
     device = _device(args.device)
     trace, wav = _outputs(Path(args.out), args.force)
     twin = load_twin(bundle, device)

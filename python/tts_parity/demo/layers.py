@@ -79,10 +79,11 @@ class SwiGLU(nn.Module):
         self.gate_proj = nn.Linear(hidden, ffn, bias=False)
         self.up_proj = nn.Linear(hidden, ffn, bias=False)
         self.down_proj = nn.Linear(ffn, hidden, bias=False)
-        self.fault_scale = None
+        self.register_buffer("fault_scale", None)
 
-    def plant_scale_fault(self) -> None:
-        self.register_buffer("fault_scale", torch.ones((), device=self.down_proj.weight.device))
+    def plant_scale_fault(self, planted: bool) -> None:
+        """Puts the scale buffer in (at 1: exact until the loop sets it) or takes it out."""
+        self.fault_scale = torch.ones((), device=self.down_proj.weight.device) if planted else None
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         gate = self.gate_proj(x)

@@ -28,10 +28,9 @@ class Synthesis:
 
 
 def plant_faults(twin: DemoTwin, faults: Faults) -> None:
-    """Puts the mlp-scale buffer into the module (before any capture, so the multiply is captured too)."""
-    mlp = twin.talker.layers[MLP_SCALE_LAYER].mlp
-    if faults.mlp_scale is not None and mlp.fault_scale is None:
-        mlp.plant_scale_fault()
+    """Puts the mlp-scale buffer into the module when asked for (before any capture, so the multiply is
+    captured too), and takes out one a previous synthesis planted."""
+    twin.talker.layers[MLP_SCALE_LAYER].mlp.plant_scale_fault(faults.mlp_scale is not None)
 
 
 def synthesize(twin: DemoTwin, text: str, profile: str, faults: Faults = Faults(), selector=None, recorder=None, on_step=None, on_runner=None) -> Synthesis:

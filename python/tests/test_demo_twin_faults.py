@@ -1,0 +1,66 @@
+"""The twin's faults, localised by `parity compare-trace` (twin without the fault = A, with it = B):
+stale-feedback@N parts at step N exactly, in both profiles; the planted mlp-scale@N is named at step N
+and in module talker.layers.0.mlp through the module sidecars, eager and on the graph profile's static
+buffers; bool-mask runs on CPU and says that no capture happened."""
+
+import pytest
+
+from demo_twin_support import compare_trace, read_trace, run_twin
+
+TEXT = "hello world"  # 10 frames
+MODULES = r"^(feedback|talker\.layers\.\d+\.(self_attn|mlp))$"
+
+
+def traced(capsys, folder, profile, *extra):
+    status, _, err = run_twin(capsys, "--profile", profile, "--text", TEXT, "--out", folder, *extra)
+    assert status == 0, err
+    return folder / "trace.jsonl"
+
+
+@pytest.mark.parametrize("profile", ["eager", "graph"])
+@pytest.mark.parametrize("step", [2, 4])
+def test_stale_feedback_diverges_first_at_its_step(tmp_path, capsys, profile, step):
+    a = traced(capsys, tmp_path / "a", profile)
+    b = traced(capsys, tmp_path / "b", profile, "--fault", f"stale-feedback@{step}")
+    report = compare_trace(a, b)
+    assert report["divergence"]["firstStep"] == step
+    assert report["divergence"]["stage"] == "talker-logits"
+    assert all(s["maxStatDiff"] == 0 for s in report["divergence"]["steps"][: step - 1])
+
+
+@pytest.mark.parametrize("profile", ["eager", "graph"])
+def test_planted_mlp_scale_is_localised_to_step_and_module(tmp_path, capsys, profile):
+    record = ("--record-modules", MODULES)
+    a = traced(capsys, tmp_path / "a", profile, *record)
+    b = traced(capsys, tmp_path / "b", profile, "--fault", "mlp-scale@5", *record)
+    assert read_trace(b)[0]["modules"] == "trace.modules.safetensors"
+    report = compare_trace(a, b)
+    assert report["divergence"]["firstStep"] == 5
+    drill = report["moduleDrill"]
+    assert drill["status"] == "found" and drill["step"] == 5
+    assert drill["module"]["name"] == "talker.layers.0.mlp"
+    assert drill["compared"] == 3  # feedback and talker.layers.0.self_attn matched before it
+
+
+def test_stale_feedback_is_localised_to_the_feedback_module(tmp_path, capsys):
+    record = ("--record-modules", MODULES)
+    a = traced(capsys, tmp_path / "a", "graph", *record)
+    b = traced(capsys, tmp_path / "b", "graph", "--fault", "stale-feedback@3", *record)
+    drill = compare_trace(a, b)["moduleDrill"]
+    assert drill["step"] == 3 and drill["module"]["name"] == "feedback" and drill["compared"] == 1
+
+
+def test_bool_mask_runs_on_cpu_and_says_no_capture_happened(tmp_path, capsys):
+    a = traced(capsys, tmp_path / "a", "graph")
+    status, _, err = run_twin(capsys, "--profile", "graph", "--fault", "bool-mask", "--text", TEXT, "--out", tmp_path / "b")
+    assert status == 0
+    assert "fault bool-mask: the boolean-mask index ran (cpu: no capture happened, so nothing refused it)" in err
+    assert compare_trace(a, tmp_path / "b" / "trace.jsonl")["divergence"]["firstStep"] is None
+
+
+def test_a_fault_past_the_last_step_is_not_applied_and_exits_2(tmp_path, capsys):
+    status, _, err = run_twin(capsys, "--fault", "stale-feedback@50", "--text", TEXT, "--out", tmp_path)
+    assert status == 2
+    assert "warning: fault stale-feedback@50 was not applied: step 50 never ran: the synthesis ended after 10 steps" in err
+    assert err.strip().splitlines()[-1] == "tts_parity.demo: none of the requested faults was applied (stale-feedback@50); exit 2"
+    assert (tmp_path / "trace.jsonl").exists()
