@@ -1,0 +1,7 @@
+"""Entry point of `python3 -m tts_parity.capture_check` (cli.py)."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,84 @@
+"""capture_check(fn, step_inputs): run a decode step over two or more steps and report capture hazards."""
+
+import inspect
+
+import torch
+
+from .dispatch_probe import StepProbe
+from .report import CaptureReport
+from .step_compare import compare_steps
+
+
+def capture_check(fn, step_inputs, *, names=None):
+    """Runs `fn(*args)` once for each `args` in `step_inputs` (two or more consecutive decode steps, in order),
+    exactly as it would run without the check, and reports the lines that would break or silently corrupt a
+    CUDA graph captured from it. Works on CPU or GPU tensors.
+
+    step_inputs: a sequence, or an iterable consumed one step at a time (a generator can set the host-side
+    state of each step, e.g. a position buffer, before yielding its arguments, as a decode loop does before
+    each replay).
+    names: labels of the steps for the report (e.g. ["step 2", "step 3"]); default "steps[0]", "steps[1]", ...
+    Returns a CaptureReport (`ok`, `findings`, `outputs`: fn's return value per step).
+    """
+    probes, outputs = [], []
+    for index, args in enumerate(step_inputs):  # lazily: a generator may set host-side state between steps
+        if not isinstance(args, (tuple, list)):
+            raise TypeError(f"capture_check: step_inputs[{index}] is a {type(args).__name__}; "
+                            "each step is a tuple of fn's positional arguments")
+        with StepProbe(_argument_labels(fn, args)) as probe:
+            outputs.append(fn(*args))
+        probes.append(probe)
+    if len(probes) < 2:
+        raise ValueError(f"capture_check: step_inputs held {len(probes)} step(s); give two or more consecutive steps")
+    step_names = [f"steps[{i}]" for i in range(len(probes))] if names is None else [str(n) for n in names]
+    if len(step_names) != len(probes):
+        raise ValueError(f"capture_check: {len(step_names)} names for {len(probes)} steps")
+
+    per_op = _first_of_each([finding for probe in probes for finding in probe.findings])
+    cross_step = compare_steps([probe.records for probe in probes], step_names, per_op)
+    findings = sorted(per_op + cross_step, key=lambda finding: (finding.filename, finding.lineno))
+    return CaptureReport(step_names, findings, outputs)
+
+
+def _first_of_each(findings):
+    """One finding per (rule, line, op): the same line over several steps or loop iterations is one fix."""
+    seen, kept = set(), []
+    for finding in findings:
+        key = (finding.rule, finding.filename, finding.lineno, finding.op)
+        if key not in seen:
+            seen.add(key)
+            kept.append(finding)
+    return kept
+
+
+def _argument_labels(fn, args):
+    """(tensor, 'argument NAME') for each tensor reachable from the arguments (and from `self` of a bound
+    method): inside lists, tuples, dicts, module buffers and parameters, and object attributes."""
+    try:
+        roots = list(inspect.signature(fn).bind(*args).arguments.items())
+    except (TypeError, ValueError):
+        roots = [(f"args[{i}]", value) for i, value in enumerate(args)]
+    if inspect.ismethod(fn):
+        roots.append(("self", fn.__self__))
+    labels, seen = [], set()
+    stack = [(name, value, 0) for name, value in reversed(roots)]
+    while stack:
+        name, value, depth = stack.pop()
+        if id(value) in seen or depth > _LABEL_DEPTH:
+            continue
+        seen.add(id(value))
+        if isinstance(value, torch.Tensor):
+            labels.append((value, f"argument {name}"))
+        elif isinstance(value, torch.nn.Module):
+            named = list(value.named_parameters()) + list(value.named_buffers())
+            stack += [(f"{name}.{key}", item, depth + 1) for key, item in reversed(named)]
+        elif isinstance(value, (list, tuple)):
+            stack += [(f"{name}[{i}]", item, depth + 1) for i, item in reversed(list(enumerate(value)))]
+        elif isinstance(value, dict):
+            stack += [(f"{name}[{key!r}]", item, depth + 1) for key, item in reversed(list(value.items()))]
+        elif hasattr(value, "__dict__") and not isinstance(value, type):
+            stack += [(f"{name}.{key}", item, depth + 1) for key, item in reversed(list(vars(value).items()))]
+    return labels
+
+
+_LABEL_DEPTH = 4

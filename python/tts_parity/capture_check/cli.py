@@ -1,0 +1,123 @@
+"""`python3 -m tts_parity.capture_check FILE.py:FUNCTION --steps FILE.py:STEP_INPUTS [--json]`.
+
+STEP_INPUTS names a list of step argument tuples, a dict {step name: argument tuple}, or a function of no
+arguments returning either. Both FILE.py may be the same file; it is then loaded once, so the step function
+and its inputs share that module's state (a model built at import, say).
+Exit codes: 0 no findings, 1 findings, 2 bad usage or the step itself raised (one line), 3 internal error.
+"""
+
+import argparse
+import contextlib
+import importlib.util
+import os
+import sys
+
+from .check import capture_check
+from .source_location import is_internal
+
+USAGE = "python3 -m tts_parity.capture_check FILE.py:FUNCTION --steps FILE.py:STEP_INPUTS [--json]"
+
+
+class UsageError(Exception):
+    """Bad input from the command line: reported in one line, exit code 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise UsageError(f"{message} (usage: {USAGE})")
+
+
+def main(argv=None):
+    try:
+        return _run(argv)
+    except UsageError as error:
+        print(f"capture_check: {error}", file=sys.stderr)
+        return 2
+    except Exception as error:  # noqa: BLE001 - the one place that turns our own bugs into exit 3
+        print(f"capture_check: internal error: {type(error).__name__}: {error}", file=sys.stderr)
+        return 3
+
+
+def _run(argv):
+    parser = _Parser(prog="python3 -m tts_parity.capture_check", description="Find the lines of a PyTorch decode "
+                     "step that would break or silently corrupt a captured CUDA graph.")
+    parser.add_argument("function", metavar="FILE.py:FUNCTION", help="the decode step to check")
+    parser.add_argument("--steps", required=True, metavar="FILE.py:STEP_INPUTS",
+                        help="two or more consecutive steps' arguments (list of tuples, dict, or a function returning one)")
+    parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    options = parser.parse_args(argv)
+
+    modules = {}
+    fn = _load_attribute(options.function, modules)
+    if not callable(fn):
+        raise UsageError(f"{options.function} is a {type(fn).__name__}, not a function")
+    names, steps = _step_inputs(options.steps, _load_attribute(options.steps, modules))
+
+    with contextlib.redirect_stdout(sys.stderr) if options.json else contextlib.nullcontext():
+        try:
+            report = capture_check(fn, steps, names=names)
+        except Exception as error:  # noqa: BLE001 - the user's step failed: say where, no stack trace
+            raise UsageError(f"{options.function} raised {type(error).__name__} at {_raise_site(error)}: {error}") from None
+    print(report.to_json() if options.json else report)
+    return 0 if report.ok else 1
+
+
+def _load_attribute(spec, modules):
+    path, separator, attribute = spec.rpartition(":")
+    if not separator or not path or not attribute:
+        raise UsageError(f'"{spec}": expected FILE.py:NAME')
+    path = os.path.abspath(path)
+    if not os.path.isfile(path):
+        raise UsageError(f"{spec}: no such file {path}")
+    if path not in modules:
+        modules[path] = _import_file(path)
+    module = modules[path]
+    if not hasattr(module, attribute):
+        raise UsageError(f'{spec}: {os.path.basename(path)} has no attribute "{attribute}"')
+    return getattr(module, attribute)
+
+
+def _import_file(path):
+    name = "capture_check_target_" + os.path.splitext(os.path.basename(path))[0].replace("-", "_")
+    spec = importlib.util.spec_from_file_location(name, path)
+    if spec is None:
+        raise UsageError(f"{path}: not a Python file")
+    module = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, os.path.dirname(path))
+    sys.modules[name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as error:  # noqa: BLE001 - the user's file failed to import: one line
+        raise UsageError(f"importing {path} raised {type(error).__name__}: {error}") from None
+    return module
+
+
+def _step_inputs(spec, value):
+    """(names or None, list of argument tuples) from the STEP_INPUTS attribute."""
+    if callable(value):
+        try:
+            value = value()
+        except Exception as error:  # noqa: BLE001
+            raise UsageError(f"{spec} raised {type(error).__name__}: {error}") from None
+    names = None
+    if isinstance(value, dict):
+        names, value = [str(name) for name in value], list(value.values())
+    if not isinstance(value, (list, tuple)):
+        raise UsageError(f"{spec} is a {type(value).__name__}; expected a list of argument tuples, one per step")
+    if len(value) < 2:
+        raise UsageError(f"{spec} holds {len(value)} step(s); the check compares two or more consecutive steps")
+    for index, args in enumerate(value):
+        if not isinstance(args, (tuple, list)):
+            raise UsageError(f"{spec}[{index}] is a {type(args).__name__}; each step is a tuple of the function's arguments")
+    return names, list(value)
+
+
+def _raise_site(error):
+    """file:line of the innermost traceback frame outside torch and this package (the user's line)."""
+    site, traceback = "?", error.__traceback__
+    while traceback is not None:
+        filename = traceback.tb_frame.f_code.co_filename
+        if not is_internal(filename):
+            site = f"{filename}:{traceback.tb_lineno}"
+        traceback = traceback.tb_next
+    return site

@@ -1,0 +1,209 @@
+"""StepProbe: watches one run of a step, op by op, without changing what the ops compute.
+
+Two torch modes, entered together:
+- a TorchDispatchMode sees every aten op below autograd with its real arguments and results (shapes, dtypes,
+  Python numbers). It runs the op unchanged, then records it and applies the per-op rules.
+- a TorchFunctionMode sees the Python-level calls that sync without any aten op on a CPU tensor: `.tolist()`,
+  `.cpu()`, `.numpy()`, `np.asarray(t)` and printing/formatting a tensor. It also gives the aten ops
+  their context: a 0-dim tensor lifted by `t[i] = 5` is a Python value, not `torch.tensor(...)`, and
+  torch 1.13's `repeat_interleave(x, 2)` reaches aten as tensor repeats although its size is static.
+The function mode is off inside its own handler, so it sees only the outermost torch call of a user line;
+ops that the dispatch handler itself runs (the op, `.shape` reads) pass through it untouched.
+"""
+
+import itertools
+import weakref
+from dataclasses import dataclass
+from typing import Optional, Tuple
+
+import torch
+from torch.overrides import TorchFunctionMode
+from torch.utils._python_dispatch import TorchDispatchMode
+
+from . import rules
+from .report import Finding
+from .source_location import source_line, user_location
+
+# Python-level calls that read tensor data on the host although no aten op says so on a CPU tensor.
+_HOST_CALLS = {
+    "tolist": "copy-to-host",
+    "cpu": "copy-to-host",
+    "numpy": "copy-to-host",
+    "__array__": "copy-to-host",
+    "__repr__": "format",
+    "__str__": "format",
+    "__format__": "format",
+}
+_NUMBER_TYPES = (bool, int, float, complex)
+_LIFTED_VALUES_KEPT = 64  # values of a lifted tensor compared across steps (more would be bulk data, not a counter)
+
+
+@dataclass(frozen=True)
+class OpRecord:
+    """One aten op call of a step, as the cross-step rules compare it.
+
+    key: (filename, lineno, op, occurrence) — the n-th call of this op from this user line in the step.
+    input_shapes / scalars / external_inputs: ((position, value), ...), position like "args[1][0]".
+    external_inputs: tensor inputs not produced by an earlier op of the step, with a label naming them.
+    """
+
+    key: Tuple
+    op: str
+    filename: str
+    lineno: int
+    input_shapes: Tuple
+    output_shapes: Tuple
+    scalars: Tuple
+    external_inputs: Tuple
+
+
+class StepProbe:
+    """Context manager around one call of the step: afterwards `records` and `findings` hold what it saw."""
+
+    def __init__(self, argument_labels=()):
+        self.records = []
+        self.findings = []
+        self.in_dispatch = 0
+        self.python_call: Optional[Tuple] = None  # (name, args, kwargs) of the outermost torch call running
+        self._occurrences = {}
+        self._produced = {}
+        self._labels = {id(tensor): (weakref.ref(tensor), label) for tensor, label in argument_labels}
+        self._outside_count = itertools.count(1)
+        self._modes = (_FunctionProbe(self), _DispatchProbe(self))
+
+    def __enter__(self):
+        for mode in self._modes:
+            mode.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        for mode in reversed(self._modes):
+            mode.__exit__(*exc)
+        return False
+
+    def add_finding(self, rule, op, hint, location=None):
+        filename, lineno = location or user_location()
+        self.findings.append(Finding(rule, op, filename, lineno, source_line(filename, lineno), hint))
+
+    def on_python_call(self, name):
+        kind = _HOST_CALLS.get(name)
+        if kind is not None:
+            self.add_finding(rules.HOST_SYNC, f"Tensor.{name}", rules.HINTS[kind])
+
+    def on_op(self, func, args, kwargs, out):
+        call_name = self.python_call[0] if self.python_call else None
+        if call_name in _HOST_CALLS:
+            return  # already reported once as the Python call; its inner ops (e.g. printing's) are not the step's
+        location = user_location()
+        op = str(func)
+        scalars = list(_numbers(args, kwargs))
+        rule = self._per_op_rule(func, args, kwargs, out, call_name, scalars)
+        if rule is not None:
+            self.add_finding(rule[0], op, rule[1], location)
+        counter_key = (location[0], location[1], op)
+        occurrence = self._occurrences.get(counter_key, 0)
+        self._occurrences[counter_key] = occurrence + 1
+        inputs = list(_tensors(args, kwargs))
+        self.records.append(
+            OpRecord(
+                key=(*counter_key, occurrence),
+                op=op,
+                filename=location[0],
+                lineno=location[1],
+                input_shapes=tuple((position, tuple(tensor.shape)) for position, tensor in inputs),
+                output_shapes=tuple((position, tuple(tensor.shape)) for position, tensor in _tensors((out,), {})),
+                scalars=tuple(scalars),
+                external_inputs=tuple(
+                    (position, self._external_label(tensor)) for position, tensor in inputs if not self._was_produced(tensor)
+                ),
+            )
+        )
+        for _, tensor in _tensors((out,), {}):
+            self._produced[id(tensor)] = weakref.ref(tensor)
+
+    def _per_op_rule(self, func, args, kwargs, out, call_name, scalars):
+        if rules.is_lift(func) and call_name == "__setitem__" and isinstance(out, torch.Tensor) and out.dim() == 0:
+            scalars.append(("value", out.item()))  # `t[i] = 5`: the 5, a Python number; CPU 0-dim, no device sync
+            return None
+        if rules.is_lift(func) and isinstance(out, torch.Tensor) and out.numel() <= _LIFTED_VALUES_KEPT:
+            # Python data made into a tensor: its values are the Python numbers the step read this time.
+            scalars.extend((f"data[{i}]", value) for i, value in enumerate(out.flatten().tolist()))
+        if rules.packet_name(func) == "aten.repeat_interleave" and call_name == "repeat_interleave":
+            repeats = self.python_call[1][1] if len(self.python_call[1]) > 1 else self.python_call[2].get("repeats")
+            if isinstance(repeats, int):
+                return None  # integer repeats: static size (torch 1.13 routes it through the tensor overload)
+        if rules.is_device_to_host_copy(func, args, out):
+            return rules.HOST_SYNC, rules.HINTS["copy-to-host"]
+        return rules.per_op_rule(func, args, kwargs)
+
+    def _was_produced(self, tensor):
+        ref = self._produced.get(id(tensor))
+        return ref is not None and ref() is tensor
+
+    def _external_label(self, tensor):
+        entry = self._labels.get(id(tensor))
+        if entry is None or entry[0]() is not tensor:
+            entry = (weakref.ref(tensor), f"tensor {next(self._outside_count)} from outside the step's arguments")
+            self._labels[id(tensor)] = entry
+        return entry[1]
+
+
+class _FunctionProbe(TorchFunctionMode):
+    def __init__(self, probe):
+        super().__init__()
+        self.probe = probe
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        probe = self.probe
+        if probe.in_dispatch or probe.python_call is not None:
+            return func(*args, **kwargs)
+        name = getattr(func, "__name__", "")
+        probe.on_python_call(name)
+        probe.python_call = (name, args, kwargs)
+        try:
+            return func(*args, **kwargs)
+        finally:
+            probe.python_call = None
+
+
+class _DispatchProbe(TorchDispatchMode):
+    def __init__(self, probe):
+        super().__init__()
+        self.probe = probe
+
+    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        probe = self.probe
+        probe.in_dispatch += 1
+        try:
+            out = func(*args, **kwargs)
+            probe.on_op(func, args, kwargs, out)
+        finally:
+            probe.in_dispatch -= 1
+        return out
+
+
+def _tensors(args, kwargs):
+    """(position, tensor) for every tensor in args/kwargs, lists and tuples included."""
+    for position, value in _leaves(args, kwargs):
+        if isinstance(value, torch.Tensor):
+            yield position, value
+
+
+def _numbers(args, kwargs):
+    """(position, value) for every Python number in args/kwargs."""
+    for position, value in _leaves(args, kwargs):
+        if isinstance(value, _NUMBER_TYPES):
+            yield position, value
+
+
+def _leaves(args, kwargs):
+    stack = [(f"args[{i}]", value) for i, value in enumerate(args)]
+    stack += [(name, value) for name, value in kwargs.items()]
+    while stack:
+        position, value = stack.pop(0)
+        if isinstance(value, (list, tuple)):
+            stack[:0] = [(f"{position}[{i}]", item) for i, item in enumerate(value)]
+        else:
+            yield position, value

@@ -1,0 +1,76 @@
+"""Finding and CaptureReport: what the capture check found, as a table for people and JSON for machines."""
+
+import json
+import os
+from dataclasses import asdict, dataclass, field
+from typing import Any, List
+
+from .rules import RULES
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One line of the user's step that would break or silently corrupt a captured CUDA graph."""
+
+    rule: str
+    op: str
+    filename: str
+    lineno: int
+    code: str
+    hint: str
+
+    def __post_init__(self):
+        if self.rule not in RULES:
+            raise ValueError(f'Finding: unknown rule "{self.rule}" (known: {", ".join(RULES)})')
+
+    @property
+    def where(self):
+        return f"{_display_path(self.filename)}:{self.lineno}"
+
+
+@dataclass
+class CaptureReport:
+    """The check's result: `ok` is True when there are no findings. `outputs` holds fn's return value per step
+    (exactly what fn returned; kept out of `to_json`)."""
+
+    step_names: List[str]
+    findings: List[Finding]
+    outputs: List[Any] = field(default_factory=list, repr=False, compare=False)
+
+    @property
+    def ok(self):
+        return not self.findings
+
+    def to_dict(self):
+        return {
+            "ok": self.ok,
+            "steps": list(self.step_names),
+            "findings": [asdict(finding) for finding in self.findings],
+        }
+
+    def to_json(self, indent=2):
+        return json.dumps(self.to_dict(), indent=indent)
+
+    def __str__(self):
+        steps = ", ".join(self.step_names)
+        if self.ok:
+            return f"capture check: no findings over {len(self.step_names)} steps ({steps})"
+        count = len(self.findings)
+        lines = [f"capture check: {count} finding{'s' if count != 1 else ''} over {len(self.step_names)} steps ({steps})"]
+        header = ("RULE", "WHERE", "OP", "CODE")
+        rows = [(f.rule, f.where, f.op, f.code) for f in self.findings]
+        widths = [max(len(row[i]) for row in [header, *rows]) for i in range(3)]
+        lines.append("  ".join(text.ljust(width) for text, width in zip(header[:3], widths)) + "  " + header[3])
+        for finding, row in zip(self.findings, rows):
+            lines.append("  ".join(text.ljust(width) for text, width in zip(row[:3], widths)) + "  " + row[3])
+            lines.append(" " * (widths[0] + 2) + "fix: " + finding.hint)
+        return "\n".join(lines)
+
+
+def _display_path(filename):
+    """Relative to the working directory when the file is under it, else as given."""
+    try:
+        relative = os.path.relpath(filename)
+    except ValueError:
+        return filename
+    return filename if relative.startswith("..") else relative
