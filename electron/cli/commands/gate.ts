@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from '@commander-js/extra-typings';
 import { InvalidArgumentError } from 'commander';
-import { InputError } from '../../common/errors.js';
+import { InputError, ParityError } from '../../common/errors.js';
 import { checkFixture, EngineCache, isWavPairReport, type FixtureCheck } from '../../engine/comparison/check-fixture.js';
 import { action } from '../fail.js';
 import { exitOnInterrupt } from '../interrupt.js';
@@ -43,7 +43,13 @@ export function expandFixtures(dirs: string[]): string[] {
       found.push(dir);
       continue;
     }
-    const inside = readdirSync(dir).sort().map((name) => join(dir, name)).filter((p) => statSync(p).isDirectory() && existsSync(join(p, 'report.json')));
+    // Hidden names are skipped: `.<name>.tmp-*` folders are what a killed run left half-written. A
+    // dangling link is no folder (statSync would throw ENOENT).
+    const inside = readdirSync(dir)
+      .filter((name) => !name.startsWith('.'))
+      .sort()
+      .map((name) => join(dir, name))
+      .filter((p) => statSync(p, { throwIfNoEntry: false })?.isDirectory() && existsSync(join(p, 'report.json')));
     if (inside.length === 0) throw new InputError(`${dir}: neither a fixture (no report.json) nor a folder of fixtures`, dir);
     found.push(...inside);
   }
@@ -81,7 +87,13 @@ export function registerGate(program: Command): void {
           for (const [i, dir] of mine.entries()) {
             const checking = `gate: checking ${dir} (${i + 1}/${mine.length})`;
             status(`${checking}…`);
-            const result = await checkFixture(dir, engines, o.bundle, (p) => status(`${checking}: ${p.side} ${p.stage} step ${p.step}/${p.totalSteps}`));
+            // A fixture that cannot be read fails alone, with its reason; the others still run.
+            const result = await checkFixture(dir, engines, o.bundle, (p) => status(`${checking}: ${p.side} ${p.stage} step ${p.step}/${p.totalSteps}`)).catch(
+              (error: unknown): FixtureCheck => {
+                if (!(error instanceof ParityError) || error.kind === 'internal' || error.kind === 'cancelled') throw error;
+                return { dir, ok: false, summary: '', problems: [error.message] };
+              },
+            );
             status('');
             results.push(result);
             if (!o.json) {

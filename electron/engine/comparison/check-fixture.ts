@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { compareTraces, type TraceSide } from '../../common/forensics/compare-traces.js';
 import { localise } from '../../common/forensics/localise.js';
@@ -12,7 +12,7 @@ import type { DrillReport } from '../../common/report/drill.js';
 import { compareProfiles, type CompareProgress } from './compare-profiles.js';
 import { verifySeal } from './fixture-integrity.js';
 import { openEngine } from './open-engine.js';
-import { readWavFile } from './read-inputs.js';
+import { readFixtureFileSync, readWavFile } from './read-inputs.js';
 
 export interface FixtureCheck {
   dir: string;
@@ -37,8 +37,7 @@ export class EngineCache {
 }
 
 function readMaybe(dir: string, name: string): Uint8Array | undefined {
-  const path = join(dir, name);
-  return existsSync(path) ? new Uint8Array(readFileSync(path)) : undefined;
+  return readFixtureFileSync(join(dir, name));
 }
 
 /**
@@ -137,7 +136,7 @@ async function checkTraceFixture(dir: string, raw: unknown, problems: string[]):
   if (problems.length) return { dir, ok: false, summary, problems };
   const side = async (name: 'a' | 'b'): Promise<TraceSide> => ({
     file: join(dir, `${name}.jsonl`),
-    trace: readTrace(readFileSync(join(dir, `${name}.jsonl`), 'utf8'), join(dir, `${name}.jsonl`)),
+    trace: readTrace(new TextDecoder().decode(readMaybe(dir, `${name}.jsonl`)), join(dir, `${name}.jsonl`)),
     audio: existsSync(join(dir, `${name}.wav`)) ? await readWavFile(join(dir, `${name}.wav`)) : undefined,
   });
   const now = await compareTraces(await side('a'), await side('b'), { createdAt: stored.createdAt, tolerances: stored.divergence.tolerances });

@@ -1,3 +1,4 @@
+import { readFileSync, statSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { InputError } from '../../common/errors.js';
 import { fsReason } from '../../common/fs-reason.js';
@@ -20,6 +21,28 @@ export async function readFileChecked(path: string): Promise<Uint8Array> {
     return new Uint8Array(await readFile(path));
   } catch (error) {
     if (error instanceof InputError) throw error;
+    throw new InputError(`${path}: cannot read (${fsReason(error)})`, path);
+  }
+}
+
+/**
+ * A file of a fixture folder, or undefined when nothing is there. Anything but a regular file (a folder,
+ * a FIFO that would block forever, a link to /dev/zero that would grow until memory runs out) and a
+ * file past 2 GiB are refused in one line, before any byte is read.
+ */
+export function readFixtureFileSync(path: string): Uint8Array | undefined {
+  let info;
+  try {
+    info = statSync(path, { throwIfNoEntry: false });
+    if (!info) return undefined;
+  } catch (error) {
+    throw new InputError(`${path}: cannot read (${fsReason(error)})`, path);
+  }
+  if (!info.isFile()) throw new InputError(`${path}: not a regular file (${info.isDirectory() ? 'a folder' : 'a device, FIFO or socket'}); a fixture folder holds only files`, path);
+  if (info.size > MAX_FILE_BYTES) throw new InputError(`${path}: ${info.size} bytes, larger than the 2 GiB that can be read`, path);
+  try {
+    return new Uint8Array(readFileSync(path));
+  } catch (error) {
     throw new InputError(`${path}: cannot read (${fsReason(error)})`, path);
   }
 }
