@@ -47,8 +47,18 @@ export function readFixtureFileSync(path: string): Uint8Array | undefined {
   }
 }
 
+/**
+ * Largest trace read: V8 strings stop at ~512 M characters (a bigger file failed with "Cannot create a
+ * string longer than …"), and at ~2 kB a step this is over 100,000 steps (2 hours at 12.5 frames/s).
+ */
+export const MAX_TRACE_BYTES = 256 * 1024 * 1024;
+
 /** A trace file; `options.wavHint` says how the caller takes WAVs, for a WAV given as a trace. */
 export async function readTraceFile(path: string, options: ReadTraceOptions = {}): Promise<Trace> {
+  const size = await stat(path).then((info) => info.size, () => 0);
+  if (size > MAX_TRACE_BYTES) {
+    throw new InputError(`${path}: ${size} bytes, larger than the ${MAX_TRACE_BYTES / 2 ** 20} MiB a trace may have (about 100,000 steps); split the run or trace fewer steps`, path);
+  }
   const bytes = await readFileChecked(path);
   return readTrace(new TextDecoder('utf-8').decode(bytes), path, options);
 }
