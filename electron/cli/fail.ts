@@ -2,18 +2,28 @@ import type { Command } from '@commander-js/extra-typings';
 import { CommanderError } from 'commander';
 import { ParityError } from '../common/errors.js';
 
+let verbose = false;
+
+/** `--verbose`: an internal error's stack trace follows its one line. */
+export function setVerbose(on: boolean): void {
+  verbose = on;
+}
+
 /**
- * Turns any error into one line on stderr and the exit status the CLI promises:
- * 2 for bad input or usage, 1 only for a failed gate (set by the gate command itself), 3 for a bug.
+ * Turns any error into one line on stderr and the exit status the CLI promises (README, "Exit
+ * status"): 2 for bad input, usage or a bundle at fault, 1 only for a failed gate (set by the gate
+ * command itself), 3 for a bug in parity. A stack trace is printed only with --verbose.
  */
 export function exitOnError(command: string, error: unknown): never {
   if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);
   if (error instanceof ParityError) {
     process.stderr.write(`parity ${command}: ${oneLine(error.message)}\n`);
+    if (verbose && error.exitCode === 3 && error.stack) process.stderr.write(`${error.stack}\n`);
     process.exit(error.exitCode);
   }
-  const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
-  process.stderr.write(`parity ${command}: internal error: ${message}\n`);
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`parity ${command}: internal error (a bug in parity: please report it with the command that failed; --verbose prints the stack trace): ${oneLine(message)}\n`);
+  if (verbose && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
   process.exit(3);
 }
 

@@ -1,11 +1,13 @@
 import { Command } from '@commander-js/extra-typings';
 import { commands } from './commands.js';
-import { exitOnError, formatCommanderErrors } from './fail.js';
+import { exitOnError, formatCommanderErrors, setVerbose } from './fail.js';
 import { TOOL_VERSION } from '../common/version.js';
 
 const program = new Command('parity')
   .description('TTS Parity Studio: synthesize, compare and gate text-to-speech renderings')
   .version(TOOL_VERSION)
+  .option('--verbose', 'after an internal error (exit 3), also print its stack trace')
+  .hook('preAction', (root) => setVerbose(root.opts().verbose === true))
   .exitOverride()
   .configureOutput({ writeErr: (text) => process.stderr.write(text) });
 

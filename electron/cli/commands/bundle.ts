@@ -6,6 +6,7 @@ import { readFileChecked } from '../../engine/comparison/read-inputs.js';
 import { demoBundleFiles } from '../../engine/demo/build-demo-bundle.js';
 import { DEMO_SEED, type DemoConfig } from '../../engine/demo/demo-config.js';
 import { parseDemoConfig } from '../../engine/demo/demo-config-schema.js';
+import { runSmoke } from '../../engine/smoke/smoke-check.js';
 import type { BundleInfo } from '../../engine/types.js';
 import { action } from '../fail.js';
 import { checkOutputFolder, writeOutputFolder } from '../write-output.js';
@@ -55,12 +56,17 @@ export function registerBundle(program: Command): void {
     .description('open every model of a bundle in ONNX Runtime and check it against bundle.json')
     .argument('<dir>', 'bundle folder')
     .option('--json', 'print what was found as JSON')
+    .option('--smoke', 'also run every export on random inputs at two sizes of each length and compare eager with graph on a short greedy run (docs/bundle-format.md, "Smoke check")')
     .action(
       action('bundle check', async (dir: string, options) => {
         const engine = await Engine.open(dir);
         try {
           const info = engine.info();
-          process.stdout.write(options.json ? JSON.stringify({ ...info, profiles: runnableProfiles(info) }, null, 2) + '\n' : describe(info));
+          // Progress only for a person watching: a failure's one line stays the only line on stderr otherwise.
+          const progress = process.stderr.isTTY ? (what: string) => process.stderr.write(`smoke: ${what}…\n`) : undefined;
+          const smoke = options.smoke ? await runSmoke(dir, (req) => engine.synthesize(req), progress) : undefined;
+          if (options.json) process.stdout.write(JSON.stringify({ ...info, profiles: runnableProfiles(info), ...(smoke ? { smoke } : {}) }, null, 2) + '\n');
+          else process.stdout.write(describe(info) + (smoke ? ['smoke check (each export on seeded random inputs; eager vs graph greedy):', ...smoke.map((l) => `  ${l}`), 'smoke OK'].join('\n') + '\n' : ''));
         } finally {
           await engine.close();
         }

@@ -19,7 +19,7 @@ const isDynamic = (exp: NetworkExport): boolean => exp.inputs.some((t) => t.shap
  * everywhere else a dimension expected fixed must be that number, and one expected symbolic (the
  * engine feeds varying sizes there) must not be fixed.
  */
-function shapeProblem(expected: Shape, found: Shape, where: { label: string; tensor: string; dynamic: boolean; source: string }): string | undefined {
+function shapeProblem(expected: Shape, found: Shape, where: { label: string; tensor: string; dynamic: boolean; source: string; unpinnedOutput?: boolean }): string | undefined {
   if (found.length === 0) return undefined; // the model declares no shape: nothing to check
   if (expected.length !== found.length) return `rank ${expected.length} expected, rank ${found.length} found`;
   for (let i = 0; i < expected.length; i++) {
@@ -29,7 +29,11 @@ function shapeProblem(expected: Shape, found: Shape, where: { label: string; ten
     const why = field ? ` (bundle.json ${field})` : '';
     if (typeof e === 'number' && typeof f === 'number' && e !== f) return `dimension ${i}: expected ${e}${why}, found ${f}`;
     if (typeof e === 'number' && typeof f === 'string' && !(where.dynamic && i === 0 && e === 1)) {
-      const hint = where.dynamic ? '' : ': a graph export has static shapes only (is this a dynamic-shape eager export?)';
+      const hint = where.dynamic
+        ? ''
+        : where.unpinnedOutput
+          ? ': the model\'s inputs are all fixed, but this graph export left the output\'s size symbolic; fix: pin it (torch.onnx.export: no dynamic_axes for a graph export\'s outputs; or write the dims into the model\'s graph outputs)'
+          : ': a graph export has static shapes only (is this a dynamic-shape eager export?)';
       return `dimension ${i}: expected fixed ${e}${why}, found symbolic "${f}"${hint}`;
     }
     if (typeof e === 'string' && typeof f === 'number' && !(i === 0 && f === 1)) {
@@ -37,6 +41,17 @@ function shapeProblem(expected: Shape, found: Shape, where: { label: string; ten
     }
   }
   return undefined;
+}
+
+const allFixed = (tensors: FoundTensor[]): boolean => tensors.every((t) => t.shape.every((d) => typeof d === 'number'));
+
+/**
+ * A declared input missing from a model whose every input is declared: the exporter dropped it
+ * (torch.onnx.export leaves out an input the forward never reads).
+ */
+function droppedInputHint(kind: 'inputs' | 'outputs', exp: NetworkExport, have: FoundTensor[]): string {
+  if (kind !== 'inputs' || !have.every((t) => exp.inputs.some((d) => d.name === t.name))) return '';
+  return '; fix: the exporter dropped it because the exported forward never reads it (torch.onnx.export does so) — use it in the forward (mask with attention_mask, rotate by position_ids, pick the head by generation_step) and re-export';
 }
 
 /** "found float16 where float32 is expected" is the usual fp16 export under an fp32 key (or the reverse). */
@@ -77,14 +92,14 @@ export function checkExportAgainstSession(label: string, exp: NetworkExport, fou
       const f = have.find((t) => t.name === d.name);
       if (!f) {
         throw new BundleError(
-          `${modelPath}: ${side} "${d.name}" (${label}) is declared in bundle.json as ${describe(d)} but the model has no such ${side}; found: ${quoted(have.map((t) => t.name))}`,
+          `${modelPath}: ${side} "${d.name}" (${label}) is declared in bundle.json as ${describe(d)} but the model has no such ${side}; found: ${quoted(have.map((t) => t.name))}${droppedInputHint(kind, exp, have)}`,
           `${modelPath}:${d.name}`,
         );
       }
       if (f.dtype !== d.dtype) {
         throw new BundleError(`${modelPath}: ${side} "${d.name}" (${label}): expected ${describe(d)} (bundle.json), found ${describe(f)} in the model${dtypeHint(side, d.dtype, f.dtype)}`, `${modelPath}:${d.name}`);
       }
-      const problem = shapeProblem(d.shape, f.shape, { label, tensor: d.name, dynamic, source: 'the model' });
+      const problem = shapeProblem(d.shape, f.shape, { label, tensor: d.name, dynamic, source: 'the model', unpinnedOutput: kind === 'outputs' && !dynamic && allFixed(found.inputs) });
       if (problem) {
         throw new BundleError(`${modelPath}: ${side} "${d.name}" (${label}): expected ${describe(d)} (bundle.json), found ${describe(f)} in the model: ${problem}`, `${modelPath}:${d.name}`);
       }
