@@ -51,6 +51,10 @@ export async function exportFixture(entry: ComparisonResult, dir: string, overwr
     // As `parity compare-trace --out` writes it: the trace files as imported, sealed with the rest.
     files['a.jsonl'] = traces.a;
     files['b.jsonl'] = traces.b;
+    if (traces.modules) {
+      files['a.modules.safetensors'] = traces.modules.a;
+      files['b.modules.safetensors'] = traces.modules.b;
+    }
     files['report.md'] = traceReportMarkdown(imported.data, traces, dir);
     files['report.json'] = sealReport(imported.data, files);
   } else {

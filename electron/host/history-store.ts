@@ -29,6 +29,8 @@ export interface NewHistoryItem {
 export interface KeptTraces {
   a: string;
   b: string;
+  /** The module sidecars imported with the traces (a.modules.safetensors, b.modules.safetensors). */
+  modules?: { a: Uint8Array; b: Uint8Array };
 }
 
 /**
@@ -37,6 +39,9 @@ export interface KeptTraces {
  * refused with a pointer to `parity compare-trace --out`, which writes the same fixture from the files.
  */
 export const MAX_KEPT_TRACE_BYTES = 64 * 1024 * 1024;
+
+/** Largest module sidecar kept with a history entry (each side): a few modules over a few hundred steps. */
+export const MAX_KEPT_SIDECAR_BYTES = 128 * 1024 * 1024;
 
 /**
  * Past comparisons, one folder each under `<dataDir>/history/<id>/`: entry.json, report.json, the
@@ -71,6 +76,10 @@ export class HistoryStore {
     if (item.traces) {
       files['a.jsonl'] = item.traces.a;
       files['b.jsonl'] = item.traces.b;
+      if (item.traces.modules) {
+        files['a.modules.safetensors'] = item.traces.modules.a;
+        files['b.modules.safetensors'] = item.traces.modules.b;
+      }
     }
     await writeFixtureFolder(join(this.root, id), files, { words: HISTORY_FOLDER });
     return { entry, historyId: id, report: item.report, a: item.a, b: item.b };
@@ -109,7 +118,10 @@ export class HistoryStore {
   async readTraces(id: string): Promise<KeptTraces | undefined> {
     const dir = this.dirOf(id);
     if (!existsSync(join(dir, 'a.jsonl')) || !existsSync(join(dir, 'b.jsonl'))) return undefined;
-    return { a: await readFile(join(dir, 'a.jsonl'), 'utf8'), b: await readFile(join(dir, 'b.jsonl'), 'utf8') };
+    const traces: KeptTraces = { a: await readFile(join(dir, 'a.jsonl'), 'utf8'), b: await readFile(join(dir, 'b.jsonl'), 'utf8') };
+    const [ma, mb] = [join(dir, 'a.modules.safetensors'), join(dir, 'b.modules.safetensors')];
+    if (existsSync(ma) && existsSync(mb)) traces.modules = { a: new Uint8Array(await readFile(ma)), b: new Uint8Array(await readFile(mb)) };
+    return traces;
   }
 
   /** Keeps the latest ABX session beside the entry (atomic: a reader sees the old file or the new). */

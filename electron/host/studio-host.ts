@@ -24,6 +24,7 @@ import { defaultDataDir } from './data-dir.js';
 import { exportFixture } from './export-fixture.js';
 import { HistoryStore, MAX_KEPT_TRACE_BYTES } from './history-store.js';
 import { JobTable } from './job-table.js';
+import { readSidecarInput } from './read-sidecar-input.js';
 import type { DrillReport } from '../common/report/drill.js';
 import type { compareTraceTexts, CompareTraceTextsTask } from './tasks/compare-trace-texts.js';
 import type { DrillTask } from './tasks/drill-task.js';
@@ -145,10 +146,14 @@ export class StudioHost implements StudioHandlers {
     }
     const wavA = request.wavA && (await readInput(request.wavA));
     const wavB = request.wavB && (await readInput(request.wavB));
-    const task: CompareTraceTextsTask = { kind: 'compare-traces', a: request.a, b: request.b, wavA, wavB, maxLagMs: request.maxLagMs, createdAt: new Date().toISOString() };
+    const modulesA = request.modulesA && (await readSidecarInput(request.modulesA));
+    const modulesB = request.modulesB && (await readSidecarInput(request.modulesB));
+    const task: CompareTraceTextsTask = { kind: 'compare-traces', a: request.a, b: request.b, wavA, wavB, modulesA, modulesB, maxLagMs: request.maxLagMs, createdAt: new Date().toISOString() };
+    // The sidecars are copied to the worker, not transferred: the history keeps them with the entry.
     const transfer = wavA && wavB ? transferables([wavA.bytes, wavB.bytes]) : [];
     const raw = (await this.runInternal(`comparison of ${request.a.name} and ${request.b.name}`, task, transfer)) as Awaited<ReturnType<typeof compareTraceTexts>>;
-    const traces = { a: request.a.text, b: request.b.text };
+    const kept = raw.report.moduleDrill && modulesA && modulesB ? { modules: { a: modulesA.bytes, b: modulesB.bytes } } : {};
+    const traces = { a: request.a.text, b: request.b.text, ...kept };
     const saved = await this.history.save({ kind: 'traces', title: `${basename(request.a.name)} vs ${basename(request.b.name)}`, ...raw, traces });
     this.events.emit('historyChanged');
     return { historyId: saved.historyId, report: saved.report, a: saved.a, b: saved.b };

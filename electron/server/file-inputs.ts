@@ -28,6 +28,8 @@ export function withUploadedFilesOnly(studio: StudioHandlers): StudioHandlers {
   const importTraces: StudioHandlers['importTraces'] = async (request) => {
     bytesOnly(request.wavA, 'wavA');
     bytesOnly(request.wavB, 'wavB');
+    bytesOnly(request.modulesA, 'modulesA');
+    bytesOnly(request.modulesB, 'modulesB');
     return studio.importTraces(request);
   };
   handlers.importWavs = importWavs;

@@ -45,6 +45,12 @@ export const ImportTracesRequest = z.object({
   b: z.object({ name: z.string().min(1).max(500), text: z.string().max(200_000_000) }),
   wavA: FileInput.optional(),
   wavB: FileInput.optional(),
+  /**
+   * The runs' module sidecars (`*.modules.safetensors`, docs/python-modules.md), both or neither: with
+   * them the report names the first module whose output differs (`moduleDrill`), as compare-trace does.
+   */
+  modulesA: FileInput.optional(),
+  modulesB: FileInput.optional(),
   /** Largest lag searched when aligning B's audio to A's. */
   maxLagMs: z.number().nonnegative().max(10_000).default(DEFAULT_MAX_LAG_MS),
 });

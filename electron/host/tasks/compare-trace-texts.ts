@@ -3,6 +3,8 @@ import { InputError } from '../../common/errors.js';
 import { compareTraces, type TraceSide } from '../../common/forensics/compare-traces.js';
 import type { TraceComparisonReport } from '../../common/report/comparison-report.js';
 import type { AudioSource } from '../../common/report/report.js';
+import { drillModules } from '../../common/forensics/module-drill.js';
+import { sidecarFromBytes } from '../../common/trace/module-sidecar.js';
 import { readTrace } from '../../common/trace/read-trace.js';
 import { decodeWav } from '../../common/wav/decode-wav.js';
 import { downmixToMono } from '../../common/wav/downmix.js';
@@ -14,6 +16,9 @@ export interface CompareTraceTextsTask {
   /** The runs' WAVs as bytes (the host read any paths before); both or neither. */
   wavA?: FileBytes;
   wavB?: FileBytes;
+  /** The runs' module sidecars as bytes; both or neither. */
+  modulesA?: FileBytes;
+  modulesB?: FileBytes;
   maxLagMs: number;
   createdAt: string;
 }
@@ -31,9 +36,29 @@ export async function compareTraceTexts(task: CompareTraceTextsTask): Promise<{ 
   const a = side(task.a, task.wavA);
   const b = side(task.b, task.wavB);
   const report = await compareTraces(a, b, { createdAt: task.createdAt, maxLagMs: task.maxLagMs });
+  addModuleDrill(report, task);
   if (!a.audio || !b.audio) return { report };
   const audio = (s: { signal: Float32Array; source: AudioSource }): Audio => ({ sampleRate: s.source.sampleRate, samples: s.signal });
   return { report, a: audio(a.audio), b: audio(b.audio) };
+}
+
+/**
+ * With both sidecars, the module drill-down as `parity compare-trace` makes it (default tolerance); with
+ * none while a header names one, a warning saying which file to import with the traces.
+ */
+function addModuleDrill(report: TraceComparisonReport, task: CompareTraceTextsTask): void {
+  if ((task.modulesA === undefined) !== (task.modulesB === undefined)) {
+    throw new InputError(`give both runs' module sidecars with the traces, or neither (got only ${(task.modulesA ?? task.modulesB)!.name})`);
+  }
+  if (task.modulesA && task.modulesB) {
+    report.moduleDrill = drillModules(report.divergence.firstStep, sidecarFromBytes(task.modulesA.bytes, task.modulesA.name), sidecarFromBytes(task.modulesB.bytes, task.modulesB.name));
+    return;
+  }
+  const named = (['a', 'b'] as const).filter((s) => report.traces[s].header.modules !== undefined);
+  if (named.length > 0) {
+    const files = named.map((s) => `${report.traces[s].header.modules} (${s.toUpperCase()})`).join(' and ');
+    report.warnings = [...(report.warnings ?? []), `the trace headers name module sidecars, ${files}, which were not imported: import both with the traces to name the first module that differs`];
+  }
 }
 
 /** Read as `parity compare-trace --wav-a` reads a file: decoded, mixed to mono, the rule recorded. */
