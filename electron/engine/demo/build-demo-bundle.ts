@@ -3,10 +3,11 @@ import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { BUNDLE_FORMAT, type BundleManifest, type NetworkExport } from '../bundle/manifest.js';
 import { codePredictorContract, embedContract, talkerContract, vocoderContract, type Contract } from '../bundle/tensor-contract.js';
-import { buildCodePredictor, buildEmbed, buildTalker, codecRow, type Precision } from './decoder-models.js';
+import { buildCodePredictor, buildEmbed, buildTalker, codecRow, embedTableValues, type Precision } from './decoder-models.js';
 import type { DecoderMode } from './decoder-graph.js';
 import { demoConfigProblems } from './demo-config-checks.js';
-import { DEMO, DEMO_SEED, type DemoConfig } from './demo-config.js';
+import { codecRowsPerCodebook, DEMO, DEMO_SEED, talkerVocabOf, type DemoConfig } from './demo-config.js';
+import { embedTableBytes, TABLE_TENSOR } from './embed-table-writer.js';
 import { buildVocoder } from './vocoder-graph.js';
 
 const floatOf = (p: Precision): 'float32' | 'float16' => (p === 'fp16' ? 'float16' : 'float32');
@@ -42,13 +43,19 @@ function nameAndDescription(c: DemoConfig, seed: number): { name: string; descri
   // Other weights than the built-in bundle's: the studio must not label it "Demo bundle".
   if (demoSizes) return { name: 'demo-custom', description: `Demo architecture at the built-in sizes, seed ${seed} (the built-in bundle's is ${DEMO_SEED}): ${UNTRAINED}` };
   const dec = (d: DemoConfig['talker']) => `${d.layers} layers, hidden ${d.hidden}, ${d.heads}/${d.kvHeads} heads × ${d.headDim}`;
-  const sizes = `${c.sampleRate} Hz, ${c.frameRate} frames/s, ${c.codebooks} codebooks × ${c.codebookSize} codes; talker ${dec(c.talker)}; code predictor ${dec(c.codePredictor)}`;
+  const sizes = `${c.sampleRate} Hz, ${c.frameRate} frames/s, ${c.codebooks} codebooks × ${c.codebookSize} codes; talker ${dec(c.talker)}; code predictor ${dec(c.codePredictor)}${beyondDemo(c)}`;
   return { name: 'demo-custom', description: `Demo architecture, custom config (${sizes}), seed ${seed}: ${UNTRAINED}` };
+}
+
+/** The config's fields beyond the demo's shape, for the description ("" for none). */
+function beyondDemo(c: DemoConfig): string {
+  const used = (['talkerVocab', 'codebookSizes', 'codePredictorProjection', 'prefill', 'textConditioning', 'embedTable'] as const).filter((k) => c[k] !== undefined);
+  return used.length ? `; with ${used.join(', ')}` : '';
 }
 
 /** Every file of the demo bundle, name -> bytes, in a fixed order. Pure: same seed and options, same bytes. */
 export function demoBundleFiles(seed = DEMO_SEED, opts: DemoBuildOptions = {}): Map<string, Uint8Array> {
-  const cfg = opts.config ?? DEMO;
+  const cfg: DemoConfig = opts.config ?? DEMO;
   const PRESETS = opts.presets ?? (['eager', 'graph'] as const);
   const PRECISIONS = opts.precisions ?? (['fp32', 'fp16'] as const);
   const faultVariants = opts.faultVariants ?? true;
@@ -59,20 +66,25 @@ export function demoBundleFiles(seed = DEMO_SEED, opts: DemoBuildOptions = {}): 
   const cpExports: Record<string, NetworkExport> = {};
   const vocoderExports: Record<string, NetworkExport> = {};
 
-  files.set('embed.onnx', buildEmbed(seed, cfg));
+  const tableRows = cfg.textVocab + cfg.codebooks * codecRowsPerCodebook(cfg);
+  const tableFile = cfg.embedTable ? `embed.${cfg.embedTable.dtype === 'float16' ? 'fp16' : 'fp32'}.${cfg.embedTable.format === 'raw' ? 'bin' : 'safetensors'}` : undefined;
+  if (cfg.embedTable && tableFile) files.set(tableFile, embedTableBytes(embedTableValues(seed, cfg), tableRows, cfg.talker.hidden, cfg.embedTable.format, cfg.embedTable.dtype));
+  else files.set('embed.onnx', buildEmbed(seed, cfg));
+  const vocab = talkerVocabOf(cfg);
+  const cpInput = cfg.codePredictorProjection ? cfg.talker.hidden : cfg.codePredictor.hidden;
   for (const mode of PRESETS) {
     for (const p of PRECISIONS) {
       const talker = `talker.${mode}.${p}.onnx`;
       files.set(talker, buildTalker(seed, mode, p, false, cfg));
-      talkerExports[`${mode}-${p}`] = exp(talker, talkerContract(cfg.talker, cfg.codebookSize + 1, mode, floatOf(p)));
+      talkerExports[`${mode}-${p}`] = exp(talker, talkerContract(cfg.talker, vocab, mode, floatOf(p)));
       if (faultVariants) {
         const overflow = `talker.${mode}.${p}.fp16-overflow.onnx`;
         files.set(overflow, buildTalker(seed, mode, p, true, cfg));
-        talkerExports[`${mode}-${p}-fp16-overflow`] = exp(overflow, talkerContract(cfg.talker, cfg.codebookSize + 1, mode, floatOf(p)));
+        talkerExports[`${mode}-${p}-fp16-overflow`] = exp(overflow, talkerContract(cfg.talker, vocab, mode, floatOf(p)));
       }
       const cp = `code-predictor.${mode}.${p}.onnx`;
       files.set(cp, buildCodePredictor(seed, mode, p, cfg));
-      cpExports[`${mode}-${p}`] = exp(cp, codePredictorContract(cfg.codePredictor, cfg.codebookSize, mode, floatOf(p)));
+      cpExports[`${mode}-${p}`] = exp(cp, codePredictorContract(cfg.codePredictor, cfg.codebookSize, mode, floatOf(p), cpInput));
     }
   }
   for (const p of PRECISIONS) {
@@ -97,16 +109,30 @@ export function demoBundleFiles(seed = DEMO_SEED, opts: DemoBuildOptions = {}): 
     hopLength: cfg.hopLength,
     codebooks: cfg.codebooks,
     codebookSize: cfg.codebookSize,
+    ...(cfg.codebookSizes ? { codebookSizes: cfg.codebookSizes } : {}),
     specialCodes: { eos: cfg.eosCode, bos: cfg.bosCode },
-    text: { tokenizer: 'byte', bos: cfg.textBos, framesPerChar: cfg.framesPerChar, maxBytes: cfg.maxTextBytes },
+    text: { tokenizer: 'byte', ...(cfg.prefill ? {} : { bos: cfg.textBos }), framesPerChar: cfg.framesPerChar, maxBytes: cfg.maxTextBytes },
     maxFrames: cfg.maxFrames,
     embed: {
       codecRowOffset: codecRow(0, 0, cfg),
-      codecRowsPerCodebook: cfg.codebookSize + 2,
-      export: exp('embed.onnx', embedContract(cfg.talker.hidden)),
+      codecRowsPerCodebook: codecRowsPerCodebook(cfg),
+      ...(cfg.embedTable && tableFile
+        ? { table: { file: tableFile, format: cfg.embedTable.format, dtype: cfg.embedTable.dtype, rows: tableRows, ...(cfg.embedTable.format === 'safetensors' ? { tensor: TABLE_TENSOR } : {}) } }
+        : { export: exp('embed.onnx', embedContract(cfg.talker.hidden)) }),
     },
-    talker: { ...sizes(cfg.talker), vocab: cfg.codebookSize + 1, exports: talkerExports },
-    codePredictor: { ...sizes(cfg.codePredictor), exports: cpExports },
+    talker: {
+      ...sizes(cfg.talker),
+      vocab,
+      ...(vocab > cfg.codebookSize + 1 ? { specialIds: { suppress: 'all-except-eos' as const, ...(cfg.specialCodeNames ? { names: cfg.specialCodeNames } : {}) } } : {}),
+      ...(cfg.prefill ? { prefill: cfg.prefill } : {}),
+      ...(cfg.textConditioning ? { textConditioning: cfg.textConditioning } : {}),
+      exports: talkerExports,
+    },
+    codePredictor: {
+      ...sizes(cfg.codePredictor),
+      ...(cfg.codePredictorProjection ? { projection: { from: cfg.talker.hidden, to: cfg.codePredictor.hidden } } : {}),
+      exports: cpExports,
+    },
     vocoder: { leftContextFrames: cfg.vocoder.leftContextFrames, chunkFrames: cfg.vocoder.chunkFrames, exports: vocoderExports },
   };
   files.set('bundle.json', new TextEncoder().encode(JSON.stringify(manifest, null, 2) + '\n'));

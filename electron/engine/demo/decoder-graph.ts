@@ -1,5 +1,6 @@
 import type { Ops } from '../onnx-builder/ops.js';
 import type { Dim } from '../onnx-builder/graph-builder.js';
+import { decoderInput } from './decoder-input.js';
 import { exportBuilder } from './export-names.js';
 import { namedRmsNorm, namedSilu } from './named-ops.js';
 import { ropeTables, type Rope } from './rope-tables.js';
@@ -30,6 +31,11 @@ export interface DecoderOptions {
   mode: DecoderMode;
   /** fp16-overflow fault: scale this layer's MLP activation by `scale` before down_proj and back after. */
   overflow?: { layer: number; scale: number };
+  /**
+   * Width of inputs_embeds when it differs from `hidden`: the inputs are projected to `hidden` by a
+   * bias-free Linear (`small_to_mtp_projection`, as Qwen3-TTS's code predictor) before the first layer.
+   */
+  inputHidden?: number;
 }
 
 export interface DecoderIo {
@@ -48,7 +54,7 @@ export function buildDecoder(o: Ops, spec: DecoderSpec, opts: DecoderOptions): D
   const S: Dim = 'sequence_length';
   const P: Dim = 'past_sequence_length';
   const T: Dim = 'total_sequence_length';
-  const x0 = g.input('inputs_embeds', o.float, [1, S, spec.hidden]);
+  const x0 = decoderInput(o, spec, opts, S);
   const mask = g.input('attention_mask', 'int64', [1, T]);
   const pos = g.input('position_ids', 'int64', [1, S]);
   const past = Array.from({ length: spec.layers }, (_, i) => ({

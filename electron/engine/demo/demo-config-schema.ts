@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { InputError } from '../../common/errors.js';
+import { PrefillPart } from '../bundle/manifest.js';
 import { demoConfigProblems, demoManifestProblems } from './demo-config-checks.js';
 import type { DemoConfig } from './demo-config.js';
 
@@ -51,6 +52,13 @@ export const DemoConfigSchema = z
       chunkFrames: int(1, 4096),
     }),
     overflow: z.strictObject({ layer: int(0, 15), scale: positive }),
+    talkerVocab: int(3, 65536 + 1024).optional(),
+    specialCodeNames: z.record(z.string().regex(/^\d+$/, 'expected a talker logit id'), z.string().min(1)).optional(),
+    codebookSizes: z.array(int(1, 65536)).optional(),
+    codePredictorProjection: z.boolean().optional(),
+    prefill: z.strictObject({ template: z.array(PrefillPart).min(1), speakers: z.record(z.string().min(1), int(0, 1 << 20)).optional() }).optional(),
+    textConditioning: z.strictObject({ pad: int(0, 1 << 20), end: int(0, 1 << 20).optional() }).optional(),
+    embedTable: z.strictObject({ format: z.enum(['raw', 'safetensors']), dtype: z.enum(['float32', 'float16']) }).optional(),
   })
   .superRefine((c, ctx) => {
     for (const p of [...demoConfigProblems(c, true), ...demoManifestProblems(c)]) ctx.addIssue({ code: 'custom', path: p.path, message: p.message });

@@ -1,3 +1,4 @@
+import type { PrefillPart } from '../bundle/manifest.js';
 import type { DecoderSpec } from './decoder-graph.js';
 
 /**
@@ -39,7 +40,30 @@ export interface DemoConfig {
     chunkFrames: number;
   };
   overflow: { layer: number; scale: number };
+  /**
+   * Beyond the demo's shape, each optional (docs/bundle-format.md, "A Qwen3-shaped configuration"):
+   * a talker vocabulary with special codec ids past the codes (declared and masked: bundle.json
+   * talker.specialIds; eosCode/bosCode then lie among them), named by `specialCodeNames`.
+   */
+  talkerVocab?: number;
+  specialCodeNames?: Record<string, string>;
+  /** Per-codebook sizes (bundle.json codebookSizes). */
+  codebookSizes?: number[];
+  /** The code predictor has its own hidden size; its exports project talker.hidden inputs to it. */
+  codePredictorProjection?: boolean;
+  /** bundle.json talker.prefill (then ids textBos..textVocab−1 are special text ids, and no text.bos). */
+  prefill?: { template: PrefillPart[]; speakers?: Record<string, number> };
+  /** bundle.json talker.textConditioning. */
+  textConditioning?: { pad: number; end?: number };
+  /** Write the embedding table as a file read by rows (bundle.json embed.table) instead of embed.onnx. */
+  embedTable?: { format: 'raw' | 'safetensors'; dtype: 'float32' | 'float16' };
 }
+
+/** Codec rows per codebook: the codes, EOS, BOS, and any special ids of a larger talker vocabulary. */
+export const codecRowsPerCodebook = (c: DemoConfig): number => Math.max(c.codebookSize + 2, c.talkerVocab ?? 0);
+
+/** The talker's logit width: codebook 0 plus EOS, or `talkerVocab`. */
+export const talkerVocabOf = (c: DemoConfig): number => c.talkerVocab ?? c.codebookSize + 1;
 
 export const DEMO = {
   sampleRate: 24000,

@@ -1,5 +1,6 @@
 import type { Ops } from '../onnx-builder/ops.js';
 import type { DecoderIo, DecoderOptions, DecoderSpec } from './decoder-graph.js';
+import { decoderInput } from './decoder-input.js';
 import { exportBuilder } from './export-names.js';
 import { namedRmsNorm, namedSilu } from './named-ops.js';
 import { ropeTables } from './rope-tables.js';
@@ -16,7 +17,7 @@ import { ropeTables } from './rope-tables.js';
 export function buildStaticDecoder(o: Ops, spec: DecoderSpec, opts: DecoderOptions): DecoderIo {
   const g = exportBuilder(o.g);
   const { hidden, heads, kvHeads, headDim: D, maxPositions: M } = spec;
-  const x0 = g.input('inputs_embeds', o.float, [1, 1, hidden]);
+  const x0 = decoderInput(o, spec, opts, 1);
   const mask = g.input('attention_mask', 'int64', [1, M]);
   const pos = g.input('position_ids', 'int64', [1, 1]);
   const past = Array.from({ length: spec.layers }, (_, i) => ({
