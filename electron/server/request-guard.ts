@@ -46,7 +46,7 @@ export function checkRequest(req: IncomingMessage, config: GuardConfig): Verdict
   const candidates: [string | undefined, 'query' | 'cookie' | 'header'][] = [
     [url.searchParams.get('token') ?? undefined, 'query'],
     [readCookie(req.headers.cookie, cookieName(config.port, config.token)), 'cookie'],
-    [/^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1], 'header'],
+    [/^bearer +(.+)$/i.exec(req.headers.authorization ?? '')?.[1], 'header'],
   ];
   const given = candidates.filter(([value]) => value !== undefined);
   if (given.length === 0) return { ok: false, status: 401, reason: 'no token: open the URL that `parity serve` printed' };

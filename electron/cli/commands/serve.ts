@@ -1,8 +1,13 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { constants, existsSync } from 'node:fs';
+import { access } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { InvalidArgumentError } from 'commander';
 import type { Command } from '@commander-js/extra-typings';
+import { InputError } from '../../common/errors.js';
+import { fsReason } from '../../common/fs-reason.js';
+import { parentProblem, statOrUndefined } from '../../host/fs/writable-target.js';
 import { StudioHost } from '../../host/studio-host.js';
 import { isLoopbackHost } from '../../server/request-guard.js';
 import { startStudioServer } from '../../server/studio-server.js';
@@ -34,6 +39,7 @@ export function registerServe(program: Command): void {
       action('serve', async (options) => {
         const staticDir = rendererDir();
         if (!existsSync(`${staticDir}/index.html`)) process.stderr.write(`parity serve: warning: the renderer is not built (${staticDir}); run \`npm run build\`\n`);
+        if (options.dataDir !== undefined) await checkDataDir(options.dataDir);
         const host = new StudioHost({ dataDir: options.dataDir, bundleDir: options.bundle });
         // Open the bundle in the engine worker before listening: a bad bundle is the same one-line
         // error and exit 2 that `parity synth` gives, not a page that can only show it.
@@ -65,4 +71,18 @@ function openBrowser(url: string): void {
   const child = spawn(cmd, args, { stdio: 'ignore', detached: true });
   child.on('error', () => process.stderr.write(`parity serve: could not open a browser (${cmd}); open the URL above yourself\n`));
   child.unref();
+}
+
+/**
+ * --data-dir must be a folder this process can write in, or a path where one can be created: a file
+ * there started a server whose every save failed.
+ */
+async function checkDataDir(dir: string): Promise<void> {
+  const target = resolve(dir);
+  const found = await statOrUndefined(target).catch((error: unknown) => {
+    throw new InputError(`--data-dir ${dir}: cannot read (${fsReason(error)})`, dir);
+  });
+  if (found && !found.isDirectory()) throw new InputError(`--data-dir ${dir}: is a file; give a folder for the history (created if missing)`, dir);
+  const problem = found ? await access(target, constants.W_OK).then(() => undefined, (error: unknown) => `cannot write in it (${fsReason(error)})`) : await parentProblem(target);
+  if (problem) throw new InputError(`--data-dir ${dir}: ${problem}`, dir);
 }

@@ -68,6 +68,9 @@ describe('browser mode: token, Origin and Host', () => {
     expect((await get('/?token=wrong')).status).toBe(401);
     expect((await get(`/?token=${server.token}x`)).status).toBe(401);
     expect((await get('/', { Authorization: 'Bearer nope' })).status).toBe(401);
+    // RFC 9110 §11.1: the scheme is case-insensitive.
+    expect((await get('/', { Authorization: `bearer ${server.token}` })).status).toBe(200);
+    expect((await get('/', { Authorization: `BEARER ${server.token}` })).status).toBe(200);
   });
 
   it('serves the page with the token, sets a port-scoped HttpOnly cookie that then opens the assets', async () => {
