@@ -18,43 +18,57 @@ def _sync(device: torch.device) -> None:
         torch.cuda.synchronize(device)
 
 
-def eager_frames(twin: DemoTwin, ids: list, frames: int, faults: Faults, selector, recorder=None):
-    """Yields one StepOutput per step 1..frames. `selector` picks codes from logit rows (selection.py);
-    `recorder` (a ModuleRecorder, or None) records each step by forward hooks."""
-    m = twin.manifest
-    device = twin.talker.lm_head.weight.device
-    q = m.codebooks
-    cache = DynamicCache(m.talker.layers)
-    feedback = torch.full((1, q), m.bos, dtype=torch.long, device=device)
-    previous = None
-    length = 0
-    scale = twin.talker.layers[MLP_SCALE_LAYER].mlp.fault_scale
-    for s in range(1, frames + 1):
-        if scale is not None and s == faults.mlp_scale:
+class EagerDecoder:
+    """One synthesis, step by step: `run_step(1)` is the prefill, `run_step(s)` decode step s.
+    `selector` picks codes from logit rows (selection.py); `recorder` (a ModuleRecorder, or None)
+    records each step by forward hooks."""
+
+    def __init__(self, twin: DemoTwin, ids: list, faults: Faults, selector, recorder=None):
+        m = twin.manifest
+        self.twin, self.ids, self.faults, self.selector, self.recorder = twin, ids, faults, selector, recorder
+        self.device = twin.talker.lm_head.weight.device
+        self.cache = DynamicCache(m.talker.layers)
+        self.feedback = torch.full((1, m.codebooks), m.bos, dtype=torch.long, device=self.device)
+        self.previous = None  # the last step's codes, on the device
+        self.length = 0
+
+    def snapshot(self):
+        """The decoding state (the cache's lists are rebuilt by every update, never written in place)."""
+        return list(self.cache.keys), list(self.cache.values), self.length, self.feedback.clone(), self.previous
+
+    def restore(self, state) -> None:
+        keys, values, self.length, feedback, self.previous = state
+        self.cache.keys, self.cache.values = list(keys), list(values)
+        self.feedback.copy_(feedback)
+
+    def run_step(self, s: int) -> StepOutput:
+        twin, m, device = self.twin, self.twin.manifest, self.device
+        scale = twin.talker.layers[MLP_SCALE_LAYER].mlp.fault_scale
+        if scale is not None and s == self.faults.mlp_scale:
             scale.fill_(MLP_SCALE)
-        with torch.no_grad(), (recorder.step(s) if recorder else nullcontext()):
+        with torch.no_grad(), (self.recorder.step(s) if self.recorder else nullcontext()):
             _sync(device)
             t0 = time.perf_counter()
             if s == 1:
-                x = twin.embed.text(torch.tensor(ids, device=device))
-                positions = torch.arange(len(ids), device=device)
+                x = twin.embed.text(torch.tensor(self.ids, device=device))
+                positions = torch.arange(len(self.ids), device=device)
             else:
-                if faults.stale_feedback != s:
-                    feedback[0].copy_(previous)
-                positions = torch.tensor([length], device=device)
-                rows = decode_request_rows(positions, m.talker.max_positions, faults.bool_mask)
-                x = twin.feedback(feedback[rows][0])
-            logits, hidden = twin.talker(x, cache, positions, causal_mask(positions, length + x.shape[1]))
-            length += x.shape[1]
+                if self.faults.stale_feedback != s:
+                    self.feedback[0].copy_(self.previous)
+                positions = torch.tensor([self.length], device=device)
+                rows = decode_request_rows(positions, m.talker.max_positions, self.faults.bool_mask)
+                x = twin.feedback(self.feedback[rows][0])
+            logits, hidden = twin.talker(x, self.cache, positions, causal_mask(positions, self.length + x.shape[1]))
+            self.length += x.shape[1]
             row, h = logits[0, -1], hidden[0, -1]
-            code0 = selector.pick(row, s, 0, suppress=m.eos)
+            code0 = self.selector.pick(row, s, 0, suppress=m.eos)
             _sync(device)
             t1 = time.perf_counter()
-            codes, cp_rows = _predict_codes(twin, h, code0, s, selector)
+            codes, cp_rows = _predict_codes(twin, h, code0, s, self.selector)
             _sync(device)
             t2 = time.perf_counter()
-        previous = torch.tensor(codes, device=device)
-        yield StepOutput(
+        self.previous = torch.tensor(codes, device=device)
+        return StepOutput(
             step=s,
             talker_logits=row.float().cpu().numpy(),
             hidden=h.float().cpu().numpy(),
@@ -63,6 +77,13 @@ def eager_frames(twin: DemoTwin, ids: list, frames: int, faults: Faults, selecto
             step_ms=(t2 - t0) * 1e3,
             times_ms={"talker": (t1 - t0) * 1e3, "codePredictor": (t2 - t1) * 1e3},
         )
+
+
+def eager_frames(twin: DemoTwin, ids: list, frames: int, faults: Faults, selector, recorder=None):
+    """Yields one StepOutput per step 1..frames."""
+    decoder = EagerDecoder(twin, ids, faults, selector, recorder)
+    for s in range(1, frames + 1):
+        yield decoder.run_step(s)
 
 
 def _predict_codes(twin: DemoTwin, hidden, code0: int, step: int, selector):
