@@ -1,4 +1,5 @@
-"""The demo bundle's weights, read from its ONNX initializers (onnx.numpy_helper), as float32 torch tensors.
+"""The demo bundle's weights, read from its ONNX initializers (onnx.numpy_helper; where the onnx package is
+missing, onnx_initializers.py reads the same protobuf fields), as float32 torch tensors.
 
 The eager fp32 exports are read: the graph exports hold the same initializers under the same names
 (electron/engine/demo/static-decoder.ts), so either gives the same twin.
@@ -7,20 +8,27 @@ The eager fp32 exports are read: the graph exports hold the same initializers un
 from pathlib import Path
 
 import numpy as np
-import onnx
 import torch
-from onnx import numpy_helper
 
 from .architecture import REQUIRED_CONSTANTS
 from .bundle import Manifest
 from .errors import TwinInputError
+from .onnx_initializers import read_initializers_without_onnx
+
+try:
+    import onnx
+    from onnx import numpy_helper
+except ImportError:  # e.g. a GPU machine with PyTorch only
+    onnx = None
 
 
 def read_initializers(path: Path) -> dict:
     """Every initializer of one ONNX file, name -> numpy array."""
     try:
+        if onnx is None:
+            return read_initializers_without_onnx(path)
         model = onnx.load(str(path))
-    except Exception as error:  # onnx raises DecodeError, OSError, ... depending on what is wrong
+    except Exception as error:  # DecodeError, OSError, ValueError... depending on what is wrong
         raise TwinInputError(f"{path}: not a readable ONNX model ({type(error).__name__}: {error})") from None
     return {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
 
