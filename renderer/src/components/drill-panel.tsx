@@ -14,6 +14,7 @@ export function DrillPanel() {
   const label = useStudio(drillSelectors.progressLabel);
   const error = useStudio(drillSelectors.error);
   const lines = useStudio(drillSelectors.lines);
+  const moduleLines = useStudio(drillSelectors.moduleLines);
   const section = useRef<HTMLElement>(null);
   const drillButton = useRef<HTMLButtonElement>(null);
   const cancelButton = useRef<HTMLButtonElement>(null);
@@ -27,7 +28,7 @@ export function DrillPanel() {
     before.current = status;
     if (target) ({ cancel: cancelButton, result: resultHeading, drill: drillButton })[target].current?.focus();
   }, [status]);
-  if (!can) return null;
+  if (!can) return moduleLines ? <ModuleDrill lines={moduleLines} /> : null;
   const running = status === 'running';
   return (
     <section ref={section} className="drill" aria-label="Drill down" data-testid="drill">
@@ -59,6 +60,18 @@ export function DrillPanel() {
           </pre>
         </>
       )}
+    </section>
+  );
+}
+
+/** Imported traces with module sidecars: the first module whose output differs, found at import (nothing to run). */
+function ModuleDrill({ lines }: { lines: string[] }) {
+  return (
+    <section className="drill" aria-label="Module drill-down" data-testid="module-drill">
+      <h3 className="drill-result-title">Module drill-down</h3>
+      <pre className="drill-lines" data-testid="module-drill-lines">
+        {lines.join('\n')}
+      </pre>
     </section>
   );
 }

@@ -23,7 +23,7 @@ export function ImportPanel() {
         id="import-files"
         type="file"
         multiple
-        accept=".wav,.wave,.jsonl,.ndjson,.json,audio/wav"
+        accept=".wav,.wave,.jsonl,.ndjson,.json,.safetensors,audio/wav"
         aria-label="Open WAV or trace files"
         onChange={async (e) => {
           const files = e.target.files;

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDirectClient } from '../../../electron/common/api/create-client.js';
 import type { StudioApi } from '../../../electron/common/api/studio-api.js';
+import type { StoredReport, TraceComparisonReport } from '../../../electron/common/report/comparison-report.js';
 import { ParityError } from '../../../electron/common/errors.js';
 import { writeTrace } from '../../../electron/common/trace/write-trace.js';
 import { checkFixture, EngineCache } from '../../../electron/engine/comparison/check-fixture.js';
@@ -31,6 +32,7 @@ const sidecar = (shift: number) =>
 const modulesA = { name: 'a.modules.safetensors', bytes: sidecar(0) };
 const modulesB = { name: 'b.modules.safetensors', bytes: sidecar(0.25) };
 const traces = { a: { name: 'a.jsonl', text: traceA }, b: { name: 'b.jsonl', text: traceB } };
+const moduleDrill = (report: StoredReport) => (report as TraceComparisonReport).moduleDrill;
 
 beforeAll(() => {
   ensureBuilt();
@@ -46,10 +48,10 @@ afterAll(async () => {
 describe('studio trace import with module sidecars', () => {
   it('reports the first differing module, keeps the sidecars with the entry, and exports them as compare-trace --out does', async () => {
     const imported = await studio.importTraces({ ...traces, modulesA, modulesB });
-    expect(imported.report.moduleDrill).toMatchObject({ status: 'found', step: 2, module: { name: 'layers.1.mlp', maxAbsDiff: 0.25 } });
+    expect(moduleDrill(imported.report)).toMatchObject({ status: 'found', step: 2, module: { name: 'layers.1.mlp', maxAbsDiff: 0.25 } });
     const kept = join(root, 'data', 'history', imported.historyId);
     expect(new Uint8Array(readFileSync(join(kept, 'b.modules.safetensors')))).toEqual(modulesB.bytes);
-    expect((await studio.openHistory({ id: imported.historyId })).report.moduleDrill?.module?.name).toBe('layers.1.mlp');
+    expect(moduleDrill((await studio.openHistory({ id: imported.historyId })).report)?.module?.name).toBe('layers.1.mlp');
 
     const out = join(root, 'export');
     const exported = await studio.exportFixture({ id: imported.historyId, dir: out });
@@ -62,7 +64,7 @@ describe('studio trace import with module sidecars', () => {
 
   it('without the sidecars its headers name: a warning saying which to import, no drill-down', async () => {
     const imported = await studio.importTraces(traces);
-    expect(imported.report.moduleDrill).toBeUndefined();
+    expect(moduleDrill(imported.report)).toBeUndefined();
     expect(imported.report.warnings).toContain(
       'the trace headers name module sidecars, a.modules.safetensors (A) and b.modules.safetensors (B), which were not imported: import both with the traces to name the first module that differs',
     );
@@ -81,7 +83,7 @@ describe('studio trace import with module sidecars', () => {
     const onDisk = join(root, 'b.modules.safetensors');
     writeFileSync(onDisk, modulesB.bytes);
     const byPath = await studio.importTraces({ ...traces, modulesA, modulesB: { path: onDisk } });
-    expect(byPath.report.moduleDrill?.module?.name).toBe('layers.1.mlp');
+    expect(moduleDrill(byPath.report)?.module?.name).toBe('layers.1.mlp');
     const browser = createDirectClient(withUploadedFilesOnly(host));
     const refused = await browser.importTraces({ ...traces, modulesA, modulesB: { path: onDisk } }).catch((e: unknown) => e);
     expect((refused as ParityError).message).toMatch(/^modulesB: ".*b\.modules\.safetensors" is a path on the server/);

@@ -4,6 +4,8 @@ import type { StudioApi } from '../../../../electron/common/api/studio-api.js';
 import { ParityError } from '../../../../electron/common/errors.js';
 import type { DrillReport } from '../../../../electron/common/report/drill.js';
 import { drillLines } from '../../../../electron/common/report/drill-lines.js';
+import type { ModuleDrillReport } from '../../../../electron/common/report/module-drill.js';
+import { moduleDrillLines } from '../../../../electron/common/report/module-drill-lines.js';
 import { userErrorText } from '../../lib/user-error.js';
 import { memoByRef } from '../memo.js';
 import type { StudioState } from '../studio-store.js';
@@ -80,6 +82,7 @@ interface Drillable {
 }
 // The same array for the same report: a fresh one per call would re-render forever (see memo.ts).
 const linesOf = memoByRef((report: DrillReport) => drillLines(report));
+const moduleLinesOf = memoByRef((report: ModuleDrillReport) => moduleDrillLines(report));
 const drillable = (s: StudioState): Drillable => (s.comparison?.report ?? {}) as Drillable;
 /** This session's drill of the comparison on screen, else the one saved with it in history. */
 const current = (s: StudioState): DrillState | undefined => {
@@ -110,6 +113,11 @@ export const drillSelectors = {
     const p = d.progress;
     if (!p) return 'Starting…';
     return p.phase === 'load' ? 'Opening the model bundle…' : (p.message ?? p.phase);
+  },
+  /** Imported traces with module sidecars: the module drill-down's lines, as `parity compare-trace` prints them. */
+  moduleLines: (s: StudioState): string[] | undefined => {
+    const report = (s.comparison?.report as { moduleDrill?: ModuleDrillReport } | undefined)?.moduleDrill;
+    return report ? moduleLinesOf(report) : undefined;
   },
   /** The lines `parity compare --drill` prints, for the comparison on screen. */
   lines: (s: StudioState): string[] | undefined => {

@@ -41,7 +41,7 @@ export interface HistorySlice {
   cancelOverwrite(): void;
 }
 
-const IMPORT_HINT = 'Choose two WAV files (PCM 8–32 bit or float), two tts-parity-trace/1 files, or both traces with their WAVs.';
+const IMPORT_HINT = 'Choose two WAV files (PCM 8–32 bit or float), two tts-parity-trace/1 files, or both traces with their WAVs (and their module sidecars).';
 
 export const createHistorySlice =
   (studio: StudioApi, shell?: StudioShell): StateCreator<StudioState, [], [], HistorySlice> =>
@@ -67,7 +67,12 @@ export const createHistorySlice =
         const result =
           plan.kind === 'wavs'
             ? await studio.importWavs({ a: plan.a, b: plan.b })
-            : await studio.importTraces({ a: plan.a, b: plan.b, ...(plan.wavA && plan.wavB ? { wavA: plan.wavA, wavB: plan.wavB } : {}) });
+            : await studio.importTraces({
+                a: plan.a,
+                b: plan.b,
+                ...(plan.wavA && plan.wavB ? { wavA: plan.wavA, wavB: plan.wavB } : {}),
+                ...(plan.modulesA && plan.modulesB ? { modulesA: plan.modulesA, modulesB: plan.modulesB } : {}),
+              });
         get().showComparison(result);
         set({ lastImport: { historyId: result.historyId, plan } });
         await get().loadHistory();
