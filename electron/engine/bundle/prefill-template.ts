@@ -34,7 +34,7 @@ export function layOutTalkerText(m: BundleManifest, tokens: readonly number[], s
   const template = m.talker.prefill?.template;
   if (!template) {
     for (const slot of ['speaker', 'instruction'] as const) {
-      if (slots[slot] !== undefined) throw new InputError(`${slot}: this bundle has no prefill template with a ${slot} slot (bundle.json talker.prefill)`, slot);
+      if (slots[slot] !== undefined) throw new InputError(`${slot}: this bundle has no prefill template (bundle.json talker.prefill), so nowhere to put it`, slot);
     }
   }
   let trailing: number[] = [];
@@ -72,11 +72,15 @@ function speakerCode(m: BundleManifest, speaker: string): number {
   throw new InputError(`speaker "${speaker}": this bundle names ${have.length ? have.map((s) => `"${s}"`).join(', ') : 'no speakers'} (bundle.json talker.prefill.speakers)`, 'speaker');
 }
 
-/** Positions one template part takes at most, with the longest text and instruction. */
-function partPositions(part: PrefillPart, longest: number): number {
-  if ('tokens' in part) return part.tokens === 'all' ? longest : 1;
-  if ('slot' in part) return part.slot === 'speaker' ? 1 : longest;
-  return 1;
+/** Positions a template takes at most, with the text and the instruction `longest` tokens each. */
+export function templatePositions(template: readonly PrefillPart[], longest: number): number {
+  let n = 0;
+  for (const part of template) {
+    if ('tokens' in part) n += part.tokens === 'all' ? longest : 1;
+    else if ('slot' in part) n += part.slot === 'speaker' ? 1 : longest;
+    else n += 1;
+  }
+  return n;
 }
 
 /** The longest prefill the bundle can be asked for, and how it is counted (for the maxPositions rule). */
@@ -85,44 +89,78 @@ export function maxPrefillPositions(m: BundleManifest): { positions: number; ter
   const limitField = m.text.tokenizer === 'byte' ? 'text.maxBytes' : 'text.maxTokens';
   if (!template) return { positions: maxTextPositions(m.text), terms: m.text.bos === undefined ? limitField : `1 + ${limitField}` };
   const longest = maxTextTokens(m.text);
-  const positions = template.reduce((n, part) => n + partPositions(part, longest), 0);
+  const positions = templatePositions(template, longest);
   return { positions, terms: `the talker.prefill template at its longest (${positions} positions, text and instruction ${longest} tokens each)` };
 }
 
+/** One broken rule of a template or conditioning, on its bundle.json field (dotted, from `talker.`). */
+export interface TalkerTextProblem {
+  field: string;
+  message: string;
+}
+
+/** What the template and conditioning rules are checked against. */
+export interface TalkerTextLimits {
+  prefill?: { template: PrefillPart[]; speakers?: Record<string, number> };
+  textConditioning?: { pad: number; end?: number };
+  /** Text ids are below this (embed.codecRowOffset). */
+  textRows: number;
+  /** Codec ids are below this (embed.codecRowsPerCodebook). */
+  codecRows: number;
+  textBos?: number;
+  byteText: boolean;
+}
+
 /**
- * Rules of the template and the conditioning against the rest of bundle.json: exactly one `tokens`
- * part, text ids below the text rows, codec ids below codecRowsPerCodebook, no `text.bos` beside a
- * template (the template places special ids itself).
+ * Rules of the template and the conditioning: exactly one `tokens` part, `tokens: "first"` only with
+ * conditioning (else the rest of the text never reaches the talker), text ids below the text rows,
+ * codec ids below codecRowsPerCodebook, no `text.bos` beside a template (the template places special
+ * ids itself), and byte-level text without a template needs `text.bos`.
  */
-export function checkTalkerText(m: BundleManifest, where: string): void {
-  const fail = (msg: string): never => {
-    throw new BundleError(`${where}: ${msg}`, where);
+export function talkerTextProblems(t: TalkerTextLimits): TalkerTextProblem[] {
+  const found: TalkerTextProblem[] = [];
+  const add = (field: string, message: string): void => {
+    found.push({ field, message });
   };
-  const textRows = m.embed.codecRowOffset;
   const textId = (field: string, id: number | undefined): void => {
-    if (id !== undefined && id >= textRows) fail(`${field} (${id}) must be a text embedding row (< embed.codecRowOffset ${textRows})`);
+    if (id !== undefined && id >= t.textRows) add(field, `${field} (${id}) must be a text embedding row (< embed.codecRowOffset ${t.textRows})`);
   };
   const codecId = (field: string, id: number | undefined): void => {
-    if (id !== undefined && id >= m.embed.codecRowsPerCodebook) fail(`${field} (${id}) must be a codec row (< embed.codecRowsPerCodebook ${m.embed.codecRowsPerCodebook})`);
+    if (id !== undefined && id >= t.codecRows) add(field, `${field} (${id}) must be a codec row (< embed.codecRowsPerCodebook ${t.codecRows})`);
   };
-  const p = m.talker.prefill;
+  const p = t.prefill;
   if (p) {
-    if (m.text.bos !== undefined) fail(`text.bos (${m.text.bos}) and talker.prefill are both set: the template places the special ids itself; leave text.bos out`);
+    if (t.textBos !== undefined) add('text.bos', `text.bos (${t.textBos}) and talker.prefill are both set: the template places the special ids itself; leave text.bos out`);
     const tokenParts = p.template.filter((part) => 'tokens' in part).length;
-    if (tokenParts !== 1) fail(`talker.prefill.template must place the text exactly once (one {"tokens": …} part), found ${tokenParts}`);
+    if (tokenParts !== 1) add('talker.prefill.template', `talker.prefill.template must place the text exactly once (one {"tokens": …} part), found ${tokenParts}`);
     const first = p.template.some((part) => 'tokens' in part && part.tokens === 'first');
-    if (first && !m.talker.textConditioning) fail('talker.prefill.template places only the first text token ({"tokens": "first"}) but talker.textConditioning is not set: the rest of the text would never reach the talker');
+    if (first && !t.textConditioning) {
+      add('talker.prefill.template', 'talker.prefill.template places only the first text token ({"tokens": "first"}) but talker.textConditioning is not set: the rest of the text would never reach the talker');
+    }
     p.template.forEach((part, i) => {
       textId(`talker.prefill.template[${i}].text`, 'text' in part ? part.text : undefined);
       codecId(`talker.prefill.template[${i}].codec`, 'codec' in part ? part.codec : undefined);
     });
     for (const [name, code] of Object.entries(p.speakers ?? {})) codecId(`talker.prefill.speakers["${name}"]`, code);
-  } else if (m.text.tokenizer === 'byte' && m.text.bos === undefined) {
-    fail('text.bos is required for byte-level text without a talker.prefill template');
+  } else if (t.byteText && t.textBos === undefined) {
+    add('text.bos', 'text.bos is required for byte-level text without a talker.prefill template');
   }
-  const c = m.talker.textConditioning;
-  if (c) {
-    textId('talker.textConditioning.pad', c.pad);
-    textId('talker.textConditioning.end', c.end);
+  if (t.textConditioning) {
+    textId('talker.textConditioning.pad', t.textConditioning.pad);
+    textId('talker.textConditioning.end', t.textConditioning.end);
   }
+  return found;
+}
+
+/** The bundle's template and conditioning against the rest of bundle.json: a BundleError for the first broken rule. */
+export function checkTalkerText(m: BundleManifest, where: string): void {
+  const problem = talkerTextProblems({
+    prefill: m.talker.prefill,
+    textConditioning: m.talker.textConditioning,
+    textRows: m.embed.codecRowOffset,
+    codecRows: m.embed.codecRowsPerCodebook,
+    textBos: m.text.bos,
+    byteText: m.text.tokenizer === 'byte',
+  })[0];
+  if (problem) throw new BundleError(`${where}: ${problem.message}`, where);
 }
