@@ -84,5 +84,7 @@ describe('parity compare-trace with module sidecars', () => {
     expect(Object.keys(report.integrity.files).sort()).toEqual(['a.jsonl', 'a.modules.safetensors', 'b.jsonl', 'b.modules.safetensors', 'report.md']);
     const again = await runParity(['compare-trace', join(out, 'a.jsonl'), join(out, 'b.jsonl'), '--modules-a', join(out, 'a.modules.safetensors'), '--modules-b', join(out, 'b.modules.safetensors'), '--drill-tol', '0.25', '--json']);
     expect(JSON.parse(again.stdout).moduleDrill.summary).toBe(report.moduleDrill.summary);
+    const gate = await runParity(['gate', out]);
+    expect(gate.status, gate.stdout + gate.stderr).toBe(0);
   });
 });

@@ -9,6 +9,7 @@ import { decodeWav } from '../../common/wav/decode-wav.js';
 import type { Engine } from '../engine.js';
 import { DEFAULT_DRILL_TOLERANCE, drillDivergence } from '../drill/drill-step.js';
 import type { DrillReport } from '../../common/report/drill.js';
+import { recheckModuleDrill } from '../foreign-drill/recheck-module-drill.js';
 import { compareProfiles, type CompareProgress } from './compare-profiles.js';
 import { verifySeal } from './fixture-integrity.js';
 import { openEngine } from './open-engine.js';
@@ -143,5 +144,7 @@ async function checkTraceFixture(dir: string, raw: unknown, problems: string[]):
   if (now.verdict !== stored.verdict || now.divergence.firstStep !== stored.divergence.firstStep || now.divergence.stage !== stored.divergence.stage) {
     problems.push(`verdict: recorded ${describe(stored.verdict, stored.divergence)}, now ${describe(now.verdict, now.divergence)}`);
   }
+  // Written with module sidecars: the folder holds their copies, and the module finding is part of what it asserts.
+  if (stored.moduleDrill) problems.push(...recheckModuleDrill(dir, stored.moduleDrill, now.divergence.firstStep));
   return { dir, ok: problems.length === 0, summary, problems };
 }
