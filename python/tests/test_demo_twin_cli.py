@@ -23,7 +23,7 @@ from tts_parity.demo.cli import main
         (["--fault", "bool-mask", "--fault", "bool-mask", "--text", "hi"], '--fault "bool-mask": bool-mask given twice'),
         (["--text", "   "], "--text: empty; give at least one non-space character"),
         (["--text", "é" * 65], "--text: 130 UTF-8 bytes, over this bundle's limit of 128 (bundle.json text.maxBytes)"),
-        (["--text", "hi", "--seed", "-1"], '--seed "-1": expected an integer in [0, 2^53)'),
+        (["--text", "hi", "--seed", "-1"], '--seed -1: expected an integer seed in [0, 4294967295], found "-1"'),
         (["--text", "hi", "--record-steps", "0"], '--record-steps "0": steps start at 1 (the prefill)'),
         (["--text", "hi", "--record-steps", "2"], "--record-steps: give --record-modules REGEX too"),
         (["--text", "hi", "--frobnicate"], "unrecognized arguments: --frobnicate (see python3 -m tts_parity.demo --help)"),

@@ -30,7 +30,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--profile", default="eager", help="eager (dynamic KV cache, op by op) or graph (static KV buffers; decode step captured as a CUDA graph on CUDA)")
     p.add_argument("--fault", action="append", default=[], help="stale-feedback@N, mlp-scale@N or bool-mask (repeatable; docs/python-twin.md)")
     p.add_argument("--bundle", help="bundle folder (default: the demo bundle where `parity` keeps it)")
-    p.add_argument("--seed", default="0", help="seed recorded in the trace (decoding is greedy)")
+    p.add_argument("--seed", default="0", help="seed of the sampler (Philox, as the engine's; default 0)")
+    p.add_argument("--sampling", default="greedy", help="greedy (default) or sample (profile eager only: graph chooses codes on the device)")
+    p.add_argument("--temperature", default="1", help="sampling temperature in (0, 10] (default 1)")
+    p.add_argument("--top-k", default="0", help="keep the k most likely codes; 0 = all (default 0)")
+    p.add_argument("--top-p", default="1", help="nucleus probability in (0, 1] (default 1)")
+    p.add_argument("--repetition-penalty", default="1", help="CTRL repetition penalty in (0, 10], 1 = none (default 1)")
     p.add_argument("--device", choices=("cpu", "cuda"), help="default: cuda when available, else cpu")
     p.add_argument("--record-modules", metavar="REGEX", help="record these modules' outputs (e.g. '^talker\\.layers\\.\\d+\\.(self_attn|mlp)$') into trace.modules.safetensors")
     p.add_argument("--record-steps", metavar="N,M,...", help="steps to record modules at (default: every step)")
@@ -49,9 +54,40 @@ def _int_list(text: str, flag: str) -> list:
 
 
 def _seed(text: str) -> int:
-    if not text.isdigit() or int(text) >= 2**53:
-        raise TwinInputError(f'--seed "{text}": expected an integer in [0, 2^53)')
+    if not text.isdigit() or int(text) > 4294967295:  # parity synth's range
+        raise TwinInputError(f'--seed {text}: expected an integer seed in [0, 4294967295], found "{text}"')
     return int(text)
+
+
+def _number(text: str, flag: str, low: float, high: float) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not low < value <= high:
+        raise TwinInputError(f'{flag} "{text}": expected a number in ({low:g}, {high:g}]')
+    return value
+
+
+def _selector(args, codebooks: int):
+    """None for greedy (each profile's own argmax), else the seeded sampler; refused under profile graph."""
+    from .selection import SamplingParams, SamplingSelector
+
+    if args.sampling not in ("greedy", "sample"):
+        raise TwinInputError(f'--sampling "{args.sampling}": expected greedy or sample')
+    if not args.top_k.isdigit():
+        raise TwinInputError(f'--top-k "{args.top_k}": expected an integer >= 0')
+    params = SamplingParams(
+        temperature=_number(args.temperature, "--temperature", 0, 10),
+        top_k=int(args.top_k),
+        top_p=_number(args.top_p, "--top-p", 0, 1),
+        repetition_penalty=_number(args.repetition_penalty, "--repetition-penalty", 0, 10),
+    )
+    if args.sampling == "greedy":
+        return None
+    if args.profile == "graph":
+        raise TwinInputError("--sampling sample: profile graph chooses codes on the device inside the captured step (greedy only); use --profile eager")
+    return SamplingSelector(_seed(args.seed), params, codebooks)
 
 
 def _device(choice):
@@ -89,13 +125,16 @@ def run(argv) -> int:
     from .text import tokenize
 
     bundle = Path(args.bundle) if args.bundle else demo_bundle_dir()
-    tokenize(args.text, read_manifest(bundle))  # refuses bad text before any file is written
+    manifest = read_manifest(bundle)
+    tokenize(args.text, manifest)  # refuses bad text before any file is written
+    selector = _selector(args, manifest.codebooks)
     device = _device(args.device)
     trace, wav = _outputs(Path(args.out), args.force)
     twin = load_twin(bundle, device)
     if args.profile == "graph" and device.type != "cuda":
         print("note: profile graph: no CUDA graph captured: CPU (the static-buffer decode step runs directly)", file=sys.stderr)
-    result = run_traced(twin, args.text, args.profile, faults, trace, wav, seed=seed, modules=args.record_modules, module_steps=steps_to_record)
+    result = run_traced(twin, args.text, args.profile, faults, trace, wav, seed=seed, selector=selector,
+                        modules=args.record_modules, module_steps=steps_to_record)
 
     m = twin.manifest
     print(f"wrote {trace} and {wav}: {len(result.steps)} frames × {m.codebooks} codebooks, {len(result.audio) / m.sample_rate:.2f} s at {m.sample_rate} Hz")

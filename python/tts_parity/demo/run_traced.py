@@ -23,7 +23,7 @@ def engine_text(device: torch.device) -> str:
     return f"tts_parity.demo PyTorch twin (torch {torch.__version__}, {device.type})"
 
 
-def run_traced(twin, text, profile, faults, trace_path, wav_path, *, seed=0, modules=None, module_steps=None) -> Synthesis:
+def run_traced(twin, text, profile, faults, trace_path, wav_path, *, seed=0, selector=None, modules=None, module_steps=None) -> Synthesis:
     device = twin.talker.lm_head.weight.device
     m = twin.manifest
     sidecar = sidecar_path_for(trace_path) if modules else None
@@ -46,6 +46,6 @@ def run_traced(twin, text, profile, faults, trace_path, wav_path, *, seed=0, mod
         def write(out):
             writer.step(out.talker_logits, out.codes, code_predictor_logits=out.code_predictor_logits, times_ms=out.times_ms, hidden=out.hidden)
 
-        result = synthesize(twin, text, profile, faults, recorder=recorder, on_step=write)
+        result = synthesize(twin, text, profile, faults, selector=selector, recorder=recorder, on_step=write)
         writer.close(result.audio, wav_path=wav_path)
     return result

@@ -38,6 +38,8 @@ def synthesize(twin: DemoTwin, text: str, profile: str, faults: Faults = Faults(
     is called as each step completes."""
     if profile not in PROFILES:
         raise ValueError(f"profile {profile!r}: expected one of {', '.join(PROFILES)}")
+    if profile == "graph" and selector is not None:
+        raise ValueError("profile graph chooses codes on the device (greedy): no selector")
     m = twin.manifest
     ids, frames = tokenize(text, m)
     plant_faults(twin, faults)
