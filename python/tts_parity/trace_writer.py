@@ -6,20 +6,23 @@ numpy only; takes numpy arrays or torch tensors (duck-typed: torch is never impo
             tw.step(talker_logits_row, frame_codes, code_predictor_logits=[15 rows])
         tw.close(audio)   # or leave the block: the trace (and the WAV, if audio was given) appear then
 
-Every line is checked before it is written (trace_schema: the generated JSON Schema plus the rules it
-cannot say), so a trace this writes is one `parity compare-trace` reads. The files are written under a
-temporary name and renamed on close; if the `with` block raises, the lines so far are kept as
+Every line is checked (trace_schema: the generated JSON Schema plus the rules it cannot say), so a trace
+this writes is one `parity compare-trace` reads. The rules (step numbers, q codes, q−1 code-predictor
+entries, no bare NaN) are checked as each line is written; for the lines step() builds itself, the
+JSON Schema check (about 2 ms a step with jsonschema 4.10, more than the statistics) runs at close(),
+before the trace is renamed into place, to keep it out of the decode loop; write_record()'s lines, whose
+structure comes from the caller, are checked at once. The files are written under a temporary name and
+renamed on close; if the `with` block (or close's check) fails, the lines so far are kept as
 `<trace>.partial` for inspection and no trace appears under the real name.
 """
 
-import json
 import os
 
 import numpy as np
 
 from .arrays import as_numpy, as_row
 from .logit_stats import count_non_finite, hidden_stats, logit_stats
-from .trace_schema import TRACE_SCHEMA, check_header, check_step, json_stats
+from .trace_schema import TRACE_SCHEMA, check_header, check_step, check_step_schema, encode_line, json_stats
 from .wav import write_wav_float32
 
 STAGES = ("talker", "codePredictor", "vocoder")
@@ -43,6 +46,7 @@ class TraceWriter:
         self._header = header
         self._records = []  # kept to fill the vocoder counts from the audio at close
         self._vocoder_fill = []
+        self._schema_deferred = []  # step() records: checked against the JSON Schema at close
         self._temporary = f"{self.path}.tmp-{os.getpid()}"
         self._file = open(self._temporary, "w", encoding="utf-8", newline="\n")
         self._write_line(header)
@@ -79,20 +83,26 @@ class TraceWriter:
             record["timesMs"] = _times(times_ms, n)
         if hidden_array is not None:
             record["hidden"] = json_stats(hidden_stats(hidden_array))
-        self.write_record(record, fill_vocoder=(nan is None or "vocoder" not in nan, inf is None or "vocoder" not in inf))
+        self._append(record, (nan is None or "vocoder" not in nan, inf is None or "vocoder" not in inf), schema_now=False)
 
     def write_record(self, record, *, fill_vocoder=False):
         """Writes one step record as is (for engines that compute the statistics themselves): checked
         like every line, so steps must be numbered 1, 2, 3… and non-finite numbers must be strings.
         fill_vocoder=True: the record's nan/inf "vocoder" counts are replaced at close() by the counts of
         this frame's samples of the audio (a (nan, inf) pair of booleans chooses per count)."""
+        self._append(record, fill_vocoder if isinstance(fill_vocoder, tuple) else (fill_vocoder, fill_vocoder), schema_now=True)
+
+    def _append(self, record, fill_vocoder, schema_now):
         n = self.steps_written + 1
         if self._file is None:
             raise ValueError(f"step {n}: the trace {self.path} is closed")
-        check_step(record, n, self.q)
-        self._write_line(record)
+        check_step(record, n, self.q, schema=schema_now)
+        line = encode_line(record, f"step {n}")
+        self._file.write(line + "\n")
         self._records.append(record)
-        self._vocoder_fill.append(fill_vocoder if isinstance(fill_vocoder, tuple) else (fill_vocoder, fill_vocoder))
+        self._vocoder_fill.append(fill_vocoder)
+        if not schema_now:
+            self._schema_deferred.append(record)
         self.steps_written = n
 
     def close(self, audio=None, wav_path=None):
@@ -104,11 +114,19 @@ class TraceWriter:
         if self.steps_written == 0:
             self._abandon()
             raise ValueError(f"{self.path}: no steps were recorded (a trace needs at least step 1, the prefill)")
-        if audio is not None:
-            samples = as_row(audio, "audio")
+        samples = None if audio is None else as_row(audio, "audio")
+        refilled = samples is not None and self._fill_vocoder_counts(samples)
+        try:
+            for record in self._schema_deferred:
+                check_step_schema(record)
+        except ValueError:
+            self._keep_partial()
+            raise
+        self._schema_deferred.clear()
+        if refilled:
+            self._rewrite()
+        if samples is not None:
             self.wav_path = os.fspath(wav_path) if wav_path is not None else os.path.splitext(self.path)[0] + ".wav"
-            if self._fill_vocoder_counts(samples):
-                self._rewrite()
             write_wav_float32(self.wav_path, samples, self.sample_rate)
         self._file.close()
         self._file = None
@@ -121,13 +139,17 @@ class TraceWriter:
         if kind is None:
             self.close()
         elif self._file is not None:
-            self._file.close()
-            self._file = None
-            os.replace(self._temporary, self.path + ".partial")
+            self._keep_partial()
         return False
 
+    def _keep_partial(self):
+        self._file.close()
+        self._file = None
+        os.replace(self._temporary, self.path + ".partial")
+
     def _write_line(self, value):
-        self._file.write(json.dumps(value, allow_nan=False, separators=(",", ":"), ensure_ascii=False) + "\n")
+        where = "header" if value is self._header else f"step {value.get('step')}"
+        self._file.write(encode_line(value, where) + "\n")
 
     def _fill_vocoder_counts(self, samples):
         """Frame f holds samples [f·sr/fr, (f+1)·sr/fr) (rounded), as the engine counts them."""
@@ -184,4 +206,7 @@ def _times(times_ms, n):
     unknown = sorted(set(times_ms) - set(TIMED_STAGES))
     if unknown:
         raise ValueError(f'step {n}: "timesMs": unknown stage "{unknown[0]}" (known: {", ".join(TIMED_STAGES)})')
+    missing = [k for k in ("talker", "codePredictor") if k not in times_ms]
+    if missing:
+        raise ValueError(f'step {n}: "timesMs": "{missing[0]}" is missing (talker and codePredictor are required, vocoder is optional)')
     return {k: float(times_ms[k]) for k in TIMED_STAGES if k in times_ms}
