@@ -5,6 +5,7 @@ import { initFft } from './fft.js';
 import { rmsDbfs, samplePeakDbfs } from './levels.js';
 import {
   integratedFromSegments,
+  integratedLoudness,
   SEGMENT_MS,
   segmentEnergies,
   SHORT_TERM_WINDOW_MS,
@@ -19,6 +20,12 @@ import { DEFAULT_MAX_LAG_MS } from './lag-range.js';
 export interface CompareOptions {
   /** Cross-correlation searches lags within ±maxLagMs (default 50 ms). */
   maxLagMs?: number;
+  /**
+   * The programmes' own channels, when `a`/`b` are downmixes of multichannel files: loudness (integrated
+   * and the short-term curves) is then measured over them as BS.1770 says (weighted sum of channel
+   * powers), and the downmix's loudness is kept apart as loudnessDownmixA/B.
+   */
+  channels?: { a: readonly Float32Array[]; b: readonly Float32Array[] };
 }
 
 /**
@@ -26,9 +33,8 @@ export interface CompareOptions {
  *
  * Lag-0 metrics are over the common part (the first min(lengthA, lengthB) samples); `bitIdentical`
  * also requires equal lengths. The lag is searched over that common part; `aligned` compares
- * A[i] with B[i + lag] over their whole overlap. Loudness, peak and RMS are of each whole signal,
- * mono (one channel of weight 1); the loudness of a multi-channel file is the caller's
- * (`loudness.ts`, all channels).
+ * A[i] with B[i + lag] over their whole overlap. Peak and RMS are of each whole mono signal; loudness
+ * too, unless `options.channels` gives the multichannel programmes it was downmixed from.
  */
 export async function compareSignals(
   a: Float32Array,
@@ -62,10 +68,11 @@ export async function compareSignals(
   const aligned = { ...alignedSamples, ...spectralAligned, lagSamples: lag };
   const matched = matchedNull(a, b, xc);
 
-  const segmentsA = segmentEnergies([a], sampleRate);
-  const segmentsB = segmentEnergies([b], sampleRate);
+  const segmentsA = segmentEnergies(options.channels?.a ?? [a], sampleRate);
+  const segmentsB = segmentEnergies(options.channels?.b ?? [b], sampleRate);
   const loudnessA = integratedFromSegments(segmentsA);
   const loudnessB = integratedFromSegments(segmentsB);
+  const downmix = downmixLoudness(a, b, sampleRate, options.channels);
 
   const metrics: Metrics = {
     ...atZero,
@@ -85,6 +92,7 @@ export async function compareSignals(
     loudnessA,
     loudnessB,
     loudnessDeltaLU: loudnessB - loudnessA,
+    ...downmix,
     peakA: samplePeakDbfs(a),
     peakB: samplePeakDbfs(b),
     rmsA: rmsDbfs(a),
@@ -98,6 +106,12 @@ export async function compareSignals(
     shortTermB: Array.from(shortTermFromSegments(segmentsB)),
   };
   return { metrics, curves };
+}
+
+/** The mono downmixes' loudness, reported beside the all-channel headline when either side has several channels. */
+function downmixLoudness(a: Float32Array, b: Float32Array, sampleRate: number, channels: CompareOptions['channels']) {
+  if (!channels || (channels.a.length === 1 && channels.b.length === 1)) return {};
+  return { loudnessDownmixA: integratedLoudness([a], sampleRate), loudnessDownmixB: integratedLoudness([b], sampleRate) };
 }
 
 function checkInput(a: Float32Array, b: Float32Array, sampleRate: number, maxLagMs: number): void {

@@ -42,6 +42,12 @@ export const Metrics = WaveformMetrics.extend({
   loudnessB: JsonNumber,
   /** loudnessB − loudnessA in LU. */
   loudnessDeltaLU: JsonNumber,
+  /**
+   * Multichannel files only: the loudness of the mono downmix the waveform metrics compare. loudnessA/B
+   * are BS.1770's all-channel loudness (weighted channel powers, LFE excluded, surrounds +1.5 dB).
+   */
+  loudnessDownmixA: JsonNumber.optional(),
+  loudnessDownmixB: JsonNumber.optional(),
   /** Sample peak and RMS in dBFS. */
   peakA: JsonNumber,
   peakB: JsonNumber,

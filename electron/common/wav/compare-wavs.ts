@@ -27,7 +27,8 @@ export interface CompareWavsOptions {
 }
 
 /**
- * Compares two decoded WAVs: both downmixed to mono by the stated rule, then compareSignals. Sample
+ * Compares two decoded WAVs: both downmixed to mono by the stated rule, then compareSignals; loudness is
+ * measured over every channel (BS.1770), the downmix's kept as loudnessDownmixA/B. Sample
  * rates must match: no resampling is done, because a resampler's own error would be measured as a
  * parity difference.
  */
@@ -41,7 +42,10 @@ export async function compareWavs(a: WavInput, b: WavInput, options: CompareWavs
   }
   const monoA = downmixToMono(a.decoded);
   const monoB = downmixToMono(b.decoded);
-  const { metrics, curves } = await compareSignals(monoA.signal, monoB.signal, rateA, { maxLagMs: options.maxLagMs });
+  const { metrics, curves } = await compareSignals(monoA.signal, monoB.signal, rateA, {
+    maxLagMs: options.maxLagMs,
+    channels: { a: a.decoded.channels, b: b.decoded.channels },
+  });
   const report: ParityReport = {
     schema: REPORT_SCHEMA,
     createdAt: options.createdAt,
