@@ -21,7 +21,7 @@ export interface LoadedTokenizer {
 function byteTokenizer(text: Extract<TextSection, { tokenizer: 'byte' }>): TextTokenizer {
   const encoder = new TextEncoder();
   return {
-    info: { kind: 'byte', summary: `byte-level: UTF-8 bytes (ids 0..255) after BOS ${text.bos}`, limit: text.maxBytes, unit: 'UTF-8 bytes', limitField: 'text.maxBytes' },
+    info: { kind: 'byte', summary: `byte-level: UTF-8 bytes (ids 0..255) ${text.bos === undefined ? 'placed by the talker.prefill template' : `after BOS ${text.bos}`}`, limit: text.maxBytes, unit: 'UTF-8 bytes', limitField: 'text.maxBytes' },
     encode: (s) => [...encoder.encode(s)],
   };
 }

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BundleError, InputError } from '../../../../electron/common/errors.js';
 import { loadBundle } from '../../../../electron/engine/bundle/load-bundle.js';
 import type { BundleManifest } from '../../../../electron/engine/bundle/manifest.js';
+import { readNativeModel } from '../../../../electron/engine/native/native-weights.js';
 import { tokenizeText } from '../../../../electron/engine/text-input.js';
 import { editManifest, SMALL } from './small-bundle.js';
 import { qwenRoot } from './qwen3-bundle.js';
@@ -168,5 +169,14 @@ describe('prefill template and text conditioning', () => {
     const noSlot = await edited((m) => m.talker.prefill && (m.talker.prefill.template = m.talker.prefill.template.filter((part) => !('slot' in part && part.slot === 'speaker'))));
     const ns = await loadBundle(noSlot);
     expect(() => tokenizeText('hi', ns.manifest, ns.tokenizer, { speaker: 'vivian' })).toThrow("speaker: this bundle's prefill template has no speaker slot (bundle.json talker.prefill.template)");
+  });
+});
+
+describe('backend=native (the demo architecture only)', () => {
+  it('refuses a bundle using the grown fields, naming them', async () => {
+    const b = await loadBundle(good);
+    expect(() => readNativeModel(b)).toThrow(
+      `${b.dir}: backend=native runs the demo architecture only; this bundle uses embed.table, talker.specialIds, talker.prefill, talker.textConditioning, codePredictor.projection, codebookSizes (run it with backend=ort)`,
+    );
   });
 });
