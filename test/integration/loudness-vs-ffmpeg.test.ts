@@ -60,7 +60,22 @@ const cases: { name: string; make: () => string }[] = [
     make: () => synth('f64.wav', '-r 48000 -c 1 -e floating-point -b 64', '8 brownnoise vol -15dB'),
   },
   { name: '5 channels L R C Ls Rs, surrounds weighted 1.41', make: fiveChannels },
+  // Stereo at the other rates compare-wav meets, and 5.1 (LFE excluded): what issue 15 found 3–9 LU off
+  // in compare-wav's headline, which is now this all-channel measure.
+  ...[16000, 24000, 44100].map((rate) => ({
+    name: `stereo 24-bit ${rate / 1000} kHz (440 Hz | 1 kHz sines)`,
+    make: () => synth(`stereo-${rate}.wav`, `-r ${rate} -c 2 -b 24`, '8 sine 440 sine 1000 vol -16dB'),
+  })),
+  ...[44100, 48000].map((rate) => ({ name: `5.1 L R C LFE Ls Rs at ${rate / 1000} kHz, LFE excluded`, make: () => fivePointOne(rate) })),
 ];
+
+function fivePointOne(rate: number): string {
+  // A loud LFE (60 Hz) that must not count, and louder surrounds, so both channel rules show.
+  const voices = ['sine 500 vol -30dB', 'sine 700 vol -30dB', 'sine 900 vol -28dB', 'sine 60 vol -12dB', 'sine 1100 vol -22dB', 'sine 1300 vol -22dB'];
+  const files = voices.map((v, i) => synth(`lfe${rate}-${i}.wav`, `-r ${rate} -c 1 -b 16`, `6 ${v}`));
+  sox('-M', ...files.map((f) => join(dir, f)), join(dir, `five-one-${rate}.wav`));
+  return `five-one-${rate}.wav`;
+}
 
 function synth(file: string, format: string, effect: string): string {
   sox('-n', ...format.split(' '), join(dir, file), 'synth', ...effect.split(' '));
