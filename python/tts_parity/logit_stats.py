@@ -29,13 +29,15 @@ def logit_stats(logits):
     with np.errstate(invalid="ignore", over="ignore"):  # Inf − Inf = NaN is the rule, not a surprise
         mean = float(row.sum() / n)
         std = math.sqrt(float(np.square(row - mean).sum()) / n) if not math.isnan(mean) else math.nan
-    nan_mask = np.isnan(row)
-    finite_ids = np.flatnonzero(~nan_mask)
-    if finite_ids.size == 0:
-        return {"mean": mean, "std": std, "min": math.nan, "max": math.nan, "argmax": 0, "top5": []}
-    values = row[finite_ids]
-    top = _top_ids(values, finite_ids)
-    first_nan = int(np.argmax(nan_mask)) if nan_mask.any() else -1
+    if not math.isnan(mean):  # no NaN in the row (a NaN makes the sum NaN): skip the NaN bookkeeping
+        values, ids, first_nan = row, None, -1
+    else:
+        nan_mask = np.isnan(row)
+        ids = np.flatnonzero(~nan_mask)
+        if ids.size == 0:
+            return {"mean": mean, "std": std, "min": math.nan, "max": math.nan, "argmax": 0, "top5": []}
+        values, first_nan = row[ids], int(np.argmax(nan_mask)) if nan_mask.any() else -1
+    top = _top_ids(values, ids)
     return {
         "mean": mean,
         "std": std,
@@ -47,7 +49,10 @@ def logit_stats(logits):
 
 
 def _top_ids(values, ids):
-    """Ids of the TOP largest values, best first, lowest id first on ties (values has no NaN)."""
+    """Ids of the TOP largest values, best first, lowest id first on ties (values has no NaN; ids: the
+    row index of each value, None when values is the whole row)."""
+    if ids is None:
+        ids = np.arange(values.size)
     if values.size > TOP:
         # Everything tied with the TOP-th largest value is a candidate, so the tie rule sees all of them.
         threshold = np.partition(values, values.size - TOP)[values.size - TOP]
@@ -60,8 +65,8 @@ def _top_ids(values, ids):
 def count_non_finite(values):
     """(NaN count, ±Infinity count) of any array or tensor."""
     array = as_numpy(values)
-    if not np.issubdtype(array.dtype, np.floating):
-        return 0, 0
+    if not np.issubdtype(array.dtype, np.floating) or np.isfinite(array.sum(dtype=np.float64)):
+        return 0, 0  # a finite float64 sum has no NaN or Inf among its terms
     return int(np.isnan(array).sum()), int(np.isinf(array).sum())
 
 
