@@ -7,6 +7,7 @@ import inspect
 import io
 import json
 
+import numpy as np
 import pytest
 import torch
 
@@ -147,3 +148,32 @@ def test_bad_arguments_are_refused_with_what_was_wrong():
         capture_check(step, [(torch.ones(1),), (torch.ones(1),)], names=["only one"])
     with pytest.raises(ValueError, match='unknown rule "sync"'):
         Finding("sync", "op", "f.py", 1, "", "")
+
+
+def test_each_documented_form_is_found_under_its_rule():
+    def step(x, mask):
+        filled = x.clone()
+        filled[mask] = 0
+        rows = torch.where(mask)
+        host = np.asarray(x)
+        same = torch.equal(x, x)
+        from_numpy = torch.from_numpy(np.ones(2))
+        new = x.new_tensor([1.0, 2.0])
+        runs = torch.unique_consecutive(x)
+        counts = torch.bincount(mask.long())
+        flag = float(x[0])
+        return filled, rows, host, same, from_numpy, new, runs, counts, flag
+
+    x = torch.arange(4.0)
+    found = {(rule, line) for rule, line, _ in findings(step, [(x, x > 1), (x, x > 1)])}
+    assert found == {
+        ("data-dependent-shape", line_of(step, "filled[mask] = 0")),
+        ("data-dependent-shape", line_of(step, "torch.where(mask)")),
+        ("host-sync", line_of(step, "np.asarray(x)")),
+        ("host-sync", line_of(step, "torch.equal")),
+        ("tensor-from-python", line_of(step, "torch.from_numpy")),
+        ("tensor-from-python", line_of(step, "new_tensor")),
+        ("data-dependent-shape", line_of(step, "unique_consecutive")),
+        ("data-dependent-shape", line_of(step, "bincount")),
+        ("host-sync", line_of(step, "float(x[0])")),
+    }

@@ -96,14 +96,16 @@ class StepProbe:
             return  # already reported once as the Python call; its inner ops (e.g. printing's) are not the step's
         location = user_location()
         op = str(func)
-        scalars = list(_numbers(args, kwargs))
+        leaves = _leaves(args, kwargs)
+        scalars = [(position, value) for position, value in leaves if isinstance(value, _NUMBER_TYPES)]
         rule = self._per_op_rule(func, args, kwargs, out, call_name, scalars)
         if rule is not None:
             self.add_finding(rule[0], op, rule[1], location)
         counter_key = (location[0], location[1], op)
         occurrence = self._occurrences.get(counter_key, 0)
         self._occurrences[counter_key] = occurrence + 1
-        inputs = list(_tensors(args, kwargs))
+        inputs = [(position, value) for position, value in leaves if isinstance(value, torch.Tensor)]
+        outputs = _output_tensors(out)
         self.records.append(
             OpRecord(
                 key=(*counter_key, occurrence),
@@ -111,14 +113,14 @@ class StepProbe:
                 filename=location[0],
                 lineno=location[1],
                 input_shapes=tuple((position, tuple(tensor.shape)) for position, tensor in inputs),
-                output_shapes=tuple((position, tuple(tensor.shape)) for position, tensor in _tensors((out,), {})),
+                output_shapes=tuple((index, tuple(tensor.shape)) for index, tensor in enumerate(outputs)),
                 scalars=tuple(scalars),
                 external_inputs=tuple(
                     (position, self._external_label(tensor)) for position, tensor in inputs if not self._was_produced(tensor)
                 ),
             )
         )
-        for _, tensor in _tensors((out,), {}):
+        for tensor in outputs:
             self._produced[id(tensor)] = weakref.ref(tensor)
 
     def _per_op_rule(self, func, args, kwargs, out, call_name, scalars):
@@ -184,26 +186,25 @@ class _DispatchProbe(TorchDispatchMode):
         return out
 
 
-def _tensors(args, kwargs):
-    """(position, tensor) for every tensor in args/kwargs, lists and tuples included."""
-    for position, value in _leaves(args, kwargs):
-        if isinstance(value, torch.Tensor):
-            yield position, value
-
-
-def _numbers(args, kwargs):
-    """(position, value) for every Python number in args/kwargs."""
-    for position, value in _leaves(args, kwargs):
-        if isinstance(value, _NUMBER_TYPES):
-            yield position, value
-
-
 def _leaves(args, kwargs):
-    stack = [(f"args[{i}]", value) for i, value in enumerate(args)]
-    stack += [(name, value) for name, value in kwargs.items()]
-    while stack:
-        position, value = stack.pop(0)
+    """[(position, value)] for every non-container value in args/kwargs, lists and tuples walked, in order."""
+    leaves = []
+
+    def walk(position, value):
         if isinstance(value, (list, tuple)):
-            stack[:0] = [(f"{position}[{i}]", item) for i, item in enumerate(value)]
+            for index, item in enumerate(value):
+                walk(f"{position}[{index}]", item)
         else:
-            yield position, value
+            leaves.append((position, value))
+
+    for index, value in enumerate(args):
+        walk(f"args[{index}]", value)
+    for name, value in kwargs.items():
+        walk(name, value)
+    return leaves
+
+
+def _output_tensors(out):
+    if isinstance(out, torch.Tensor):
+        return [out]
+    return [value for _, value in _leaves((out,), {}) if isinstance(value, torch.Tensor)]
