@@ -59,6 +59,13 @@ export function decodeWav(bytes: Uint8Array, file: string): DecodedWav {
     format.bitsPerSample,
     format.encoding === 'pcm' ? SampleFormat.PCM : SampleFormat.Float,
   );
+  if (format.encoding !== 'pcm') {
+    const nonFinite = channels.reduce((n, channel) => n + countNonFinite(channel), 0);
+    if (nonFinite > 0) {
+      const why = format.bitsPerSample === 64 ? 'NaN, ±Infinity, or float64 values past float32\'s ±3.4e38' : 'NaN or ±Infinity';
+      warnings.push(`${nonFinite} sample(s) are not finite (${why}); metrics over them read NaN or ±Infinity`);
+    }
+  }
   return {
     sampleRate: format.sampleRate,
     channels,
@@ -71,4 +78,10 @@ export function decodeWav(bytes: Uint8Array, file: string): DecodedWav {
 
 function describe(ids: string[]): string {
   return ids.length === 0 ? 'none' : ids.map((id) => `"${id}"`).join(', ');
+}
+
+function countNonFinite(channel: Float32Array): number {
+  let n = 0;
+  for (let i = 0; i < channel.length; i++) if (!Number.isFinite(channel[i])) n++;
+  return n;
 }

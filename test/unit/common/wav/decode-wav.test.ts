@@ -111,3 +111,18 @@ describe('decodeWav: malformed input', () => {
     expect(new Set(malformedWavs.map((m) => m.name)).size).toBeGreaterThanOrEqual(20);
   });
 });
+
+describe('decodeWav: non-finite float samples', () => {
+  it('warns, with the count, when float64 samples overflow float32 or are NaN', () => {
+    const samples = new Float64Array([0.5, 1e300, -1e300, NaN, -0.25]);
+    const wav = decodeWav(riff([['fmt ', fmtBody({ tag: 3, bits: 64 })], ['data', new Uint8Array(samples.buffer)]]), 'big.wav');
+    expect(Array.from(wav.channels[0])).toEqual([0.5, Infinity, -Infinity, NaN, -0.25]);
+    expect(wav.warnings).toEqual(["3 sample(s) are not finite (NaN, ±Infinity, or float64 values past float32's ±3.4e38); metrics over them read NaN or ±Infinity"]);
+  });
+
+  it('says nothing for finite float32 samples', () => {
+    const samples = new Float32Array([0.5, -1, 1, 3.5]);
+    const wav = decodeWav(riff([['fmt ', fmtBody({ tag: 3, bits: 32 })], ['data', new Uint8Array(samples.buffer)]]), 'ok.wav');
+    expect(wav.warnings).toEqual([]);
+  });
+});
