@@ -125,7 +125,7 @@ class StepProbe:
 
     def _per_op_rule(self, func, args, kwargs, out, call_name, scalars):
         if rules.is_lift(func) and call_name == "__setitem__" and isinstance(out, torch.Tensor) and out.dim() == 0:
-            scalars.append(("value", out.item()))  # `t[i] = 5`: the 5, a Python number; CPU 0-dim, no device sync
+            scalars.append(("value", out.item()))  # `t[i] = 5`: the 5, a Python number (this read is the checker's own)
             return None
         if rules.is_lift(func) and isinstance(out, torch.Tensor) and out.numel() <= _LIFTED_VALUES_KEPT:
             # Python data made into a tensor: its values are the Python numbers the step read this time.
