@@ -111,24 +111,26 @@ def bool_mask(bundle, text, device, folder):
     return {"exit_code": done.returncode, "stderr": lines, "capture_refused": refused, "expected_refusal": device.type == "cuda"}
 
 
-def time_calls(fn, device, warmup, repeats):
-    """ms per call: CUDA events around each call on CUDA, perf_counter on CPU; warm-up calls first."""
+def time_interleaved(fns: dict, device, warmup, repeats) -> dict:
+    """ms per call of each function, calls interleaved round-robin so that a shared machine's load falls on
+    all of them alike: CUDA events around each call on CUDA, perf_counter on CPU; warm-up rounds first."""
+    times = {name: [] for name in fns}
     with torch.no_grad():
-        for _ in range(warmup):
-            fn()
-        times = []
-        for _ in range(repeats):
-            if device.type == "cuda":
-                start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-                start.record()
-                fn()
-                end.record()
-                torch.cuda.synchronize(device)
-                times.append(start.elapsed_time(end))
-            else:
-                t0 = time.perf_counter()
-                fn()
-                times.append((time.perf_counter() - t0) * 1e3)
+        for round_ in range(warmup + repeats):
+            for name, fn in fns.items():
+                if device.type == "cuda":
+                    start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+                    start.record()
+                    fn()
+                    end.record()
+                    torch.cuda.synchronize(device)
+                    elapsed = start.elapsed_time(end)
+                else:
+                    t0 = time.perf_counter()
+                    fn()
+                    elapsed = (time.perf_counter() - t0) * 1e3
+                if round_ >= warmup:
+                    times[name].append(elapsed)
     return times
 
 
@@ -151,10 +153,11 @@ def decode_step_times(twin, text, device, warmup, repeats):
     step.position.fill_(len(ids))
     runner = GraphRunner(step)
     runner.decode(2)  # captures on CUDA
-    out = {"eager_ms": statistics.median(time_calls(eager_step, device, warmup, repeats)),
-           "static_no_graph_ms": statistics.median(time_calls(step.decode, device, warmup, repeats))}
+    fns = {"eager_ms": eager_step, "static_no_graph_ms": step.decode}
     if runner.graph is not None:
-        out["graph_replay_ms"] = statistics.median(time_calls(runner.graph.replay, device, warmup, repeats))
+        fns["graph_replay_ms"] = runner.graph.replay
+    out = {name: statistics.median(times) for name, times in time_interleaved(fns, device, warmup, repeats).items()}
+    if runner.graph is not None:
         out["graph_speedup_vs_eager"] = out["eager_ms"] / out["graph_replay_ms"]
     out["static_speedup_vs_eager"] = out["eager_ms"] / out["static_no_graph_ms"]
     out.update({"warmup": warmup, "repeats": repeats, "statistic": "median", "clock": "CUDA events" if device.type == "cuda" else "perf_counter"})
@@ -172,12 +175,16 @@ def loop_step_median(twin, text, profile, recorder_path=None):
 
 
 def recording_overhead(twin, text, folder, rounds):
+    """Traced-loop decode steps with and without module recording, syntheses alternated (shared load)."""
     out = {"modules": MODULES}
     for profile in ("eager", "graph"):
         loop_step_median(twin, text, profile)  # warm-up
-        plain = statistics.median(loop_step_median(twin, text, profile) for _ in range(rounds))
-        recorded = statistics.median(loop_step_median(twin, text, profile, folder / f"{profile}-{i}.safetensors") for i in range(rounds))
-        out[profile] = {"step_ms": plain, "recorded_step_ms": recorded, "overhead_ratio": recorded / plain - 1}
+        plain, recorded = [], []
+        for i in range(rounds):
+            plain.append(loop_step_median(twin, text, profile))
+            recorded.append(loop_step_median(twin, text, profile, folder / f"{profile}-{i}.safetensors"))
+        plain_ms, recorded_ms = statistics.median(plain), statistics.median(recorded)
+        out[profile] = {"step_ms": plain_ms, "recorded_step_ms": recorded_ms, "overhead_ratio": recorded_ms / plain_ms - 1}
     return out
 
 
