@@ -78,6 +78,26 @@ export interface EngineBenchMeta {
   bundleHash: string;
 }
 
+/**
+ * Opening a bundle with a 151 936 × 1024 float16 embedding table file (embed.table, read by rows), each
+ * bundle in a fresh child process, RSS read after a full GC; the same bundle with a 262-row table gives
+ * the ONNX sessions' own growth.
+ */
+export interface LazyTableBench {
+  textRows: number;
+  hidden: number;
+  /** Size of the large table file, MB. */
+  tableFileMb: number;
+  /** RSS after Engine.open minus before it, MB. */
+  openGrowthMb: { largeTable: number; smallTable: number };
+  /** openGrowthMb.largeTable − smallTable: what the table costs beyond the sessions, MB. Target < 100. */
+  tableGrowthMb: number;
+  /** RSS after one synthesis minus before Engine.open, MB. */
+  synthesisGrowthMb: { largeTable: number; smallTable: number };
+  /** Engine.open wall time (includes hashing the table file), ms. */
+  openMs: { largeTable: number; smallTable: number };
+}
+
 export interface BenchResults {
   schema: 'tts-parity-bench/1';
   createdAt: string;
@@ -87,4 +107,5 @@ export interface BenchResults {
   profiles?: Record<string, ProfileBench>;
   ratios?: EngineRatios;
   memory?: MemoryBench;
+  lazyTable?: LazyTableBench;
 }

@@ -9,6 +9,7 @@ import type { BenchResults } from '../bench/bench-results.js';
 import { renderBenchTable } from '../bench/bench-table.js';
 import { benchEngine } from '../bench/engine-bench.js';
 import { renderEngineTable } from '../bench/engine-table.js';
+import { benchLazyTable } from '../bench/lazy-table-bench.js';
 import { benchMemory } from '../bench/memory-bench.js';
 import { machineInfo } from '../bench/machine-info.js';
 import { action } from '../fail.js';
@@ -17,7 +18,7 @@ export function registerBench(program: Command): void {
   program
     .command('bench')
     .description(
-      'time the engine on the demo bundle (eager, graph, graph,vocoder=stream, graph,cache=recompute, interleaved; memory over 20 syntheses) and the analysis (two 60 s signals; 10 min loudness vs ffmpeg ebur128)',
+      'time the engine on the demo bundle (eager, graph, graph,vocoder=stream, graph,cache=recompute, interleaved; memory over 20 syntheses; RSS of opening a bundle with a 151936 × 1024 float16 embedding table file) and the analysis (two 60 s signals; 10 min loudness vs ffmpeg ebur128)',
     )
     .option('--json', 'print the results as one JSON object on stdout (the table goes to stderr)')
     .option('--out <file>', 'also write the JSON results to this file (its folder is created)')
@@ -62,7 +63,9 @@ async function runEngineBench(bundle: string | undefined, reps: number | undefin
     const { meta, profiles, ratios } = await benchEngine(engine, { repetitions: reps, onStep: progress });
     progress('memory, 20 syntheses of graph with a full GC between readings');
     const memory = await benchMemory(engine, 'graph', 20);
-    return { engine: { ...meta, bundleHash: engine.info().hash }, profiles, ratios, memory };
+    progress('lazy embedding table: opening a bundle with a 151936 × 1024 float16 table file, in child processes');
+    const lazyTable = await benchLazyTable();
+    return { engine: { ...meta, bundleHash: engine.info().hash }, profiles, ratios, memory, lazyTable };
   } finally {
     await engine.close();
   }
