@@ -18,7 +18,7 @@ class DemoTwin(nn.Module):
         super().__init__()
         self.manifest = manifest
         self.embed = CodecEmbedding(weights, manifest)
-        self.feedback = AudioFeedback(self.embed)
+        self.feedback = AudioFeedback(self.embed, manifest.codebooks)
         self.talker = Talker(weights, manifest)
         self.code_predictor = CodePredictor(weights, manifest)
         self.vocoder = Vocoder(weights, manifest)

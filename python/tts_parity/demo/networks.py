@@ -24,7 +24,6 @@ class CodecEmbedding(nn.Module):
         self.text_embedding = nn.Embedding.from_pretrained(text, freeze=True)
         self.codec_embedding = nn.Embedding.from_pretrained(codec, freeze=True)
         self.rows_per_codebook = m.codec_rows_per_codebook
-        self.register_buffer("codebook_rows", torch.arange(m.codebooks) * m.codec_rows_per_codebook)
 
     def text(self, ids: torch.Tensor) -> torch.Tensor:
         """ids [S] -> [1, S, hidden]"""
@@ -42,10 +41,10 @@ class AudioFeedback(nn.Module):
     EmbeddingTable.feedback, so the float32 sum rounds the same. A module of its own (`feedback`), so
     module recording sees what the talker was fed (fault stale-feedback shows here first)."""
 
-    def __init__(self, embed: CodecEmbedding):
+    def __init__(self, embed: CodecEmbedding, codebooks: int):
         super().__init__()
         self.codec_embedding = embed.codec_embedding  # shared with `embed`, not a copy
-        self.register_buffer("codebook_rows", embed.codebook_rows.clone())
+        self.register_buffer("codebook_rows", torch.arange(codebooks) * embed.rows_per_codebook)
 
     def forward(self, codes: torch.Tensor) -> torch.Tensor:
         rows = self.codec_embedding(codes + self.codebook_rows)
