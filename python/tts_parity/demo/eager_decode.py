@@ -57,7 +57,7 @@ class EagerDecoder:
                     self.feedback[0].copy_(self.previous)
                 positions = torch.tensor([self.length], device=device)
                 rows = decode_request_rows(positions, m.talker.max_positions, self.faults.bool_mask)
-                x = twin.feedback(self.feedback[rows][0])
+                x = twin.feedback(self.feedback.index_select(0, rows)[0])
             logits, hidden = twin.talker(x, self.cache, positions, causal_mask(positions, self.length + x.shape[1]))
             self.length += x.shape[1]
             row, h = logits[0, -1], hidden[0, -1]

@@ -45,7 +45,7 @@ class StaticStep:
     def decode(self) -> None:
         """One decode step; what gets captured. Reads `position` and `feedback_codes`, writes self.out."""
         rows = decode_request_rows(self.position, self.m.talker.max_positions, self.faults.bool_mask)
-        self._frame(self.twin.feedback(self.feedback_codes[rows][0]), self.position)
+        self._frame(self.twin.feedback(self.feedback_codes.index_select(0, rows)[0]), self.position)
 
     def refresh_feedback(self) -> None:
         """The feedback buffer takes the codes of the step just run (a device copy, before the next replay)."""
