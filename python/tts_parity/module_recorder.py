@@ -14,7 +14,6 @@ import contextlib
 import os
 import re
 
-import numpy as np
 import torch
 
 from .safetensors_io import write_safetensors
@@ -54,6 +53,19 @@ def _selected_tensors(output, tuple_outputs):
     return tensors
 
 
+def _to_host(tensors, copy):
+    """float32 CPU tensors of `tensors`. Device tensors of one device go over in one copy (one
+    synchronisation per step, not one per module); CPU ones are copied only when `copy` (static buffers
+    are rewritten by the next step; eager outputs were copied by the hook)."""
+    if not tensors:
+        return []
+    devices = {t.device for t in tensors}
+    if len(devices) == 1 and next(iter(devices)).type != "cpu":
+        flat = torch.cat([t.reshape(-1).to(torch.float32) for t in tensors]).cpu()
+        return [part.view(t.shape) for part, t in zip(torch.split(flat, [t.numel() for t in tensors]), tensors)]
+    return [t.to("cpu", torch.float32, copy=copy) for t in tensors]
+
+
 class ModuleRecorder:
     """Records the outputs of `model`'s submodules whose `named_modules()` name matches `modules`
     (a regular expression, `re.search`; the root module is never recorded) at `steps` (an iterable of
@@ -80,9 +92,11 @@ class ModuleRecorder:
         self._mode = None  # "eager" (host copies for self._step) | "static" (device buffer copies) | None
         self._step = None
         self._seq = 0
-        self._tensors = {}
+        self._pending = []  # eager: (label, float32 copy on the output's device) of the step, in call order
+        self._tensors = {}  # key -> float32 CPU tensor
         self._buffers = StaticBuffers()  # named "{seq:05d}/{label}": the order the capture called them
         self._labels = []
+        self._static = []  # (label, buffer) by seq: the hook's short path after the first call
         self._closed = False
         self._handles = [m.register_forward_hook(self._hook(name)) for name, m in targets]
 
@@ -103,11 +117,13 @@ class ModuleRecorder:
         self._check_step(step)
         if self._mode is not None:
             raise RuntimeError(f"step {step}: the recorder is already inside a {self._mode} block")
-        self._mode, self._step, self._seq = ("eager" if self.wants(step) else "idle"), step, 0
+        self._mode, self._step, self._pending = ("eager" if self.wants(step) else "idle"), step, []
         try:
             yield self
         finally:
-            self._mode, self._step = None, None
+            # Also after an exception: what the step recorded up to it (a NaN's first module) is kept.
+            pending, self._pending, self._mode, self._step = self._pending, [], None, None
+            self._store(step, [label for label, _ in pending], [t for _, t in pending], copy=False)
 
     @contextlib.contextmanager
     def static(self):
@@ -134,11 +150,8 @@ class ModuleRecorder:
             raise RuntimeError(f"flush({step}): no static buffers; record the capture inside `with recorder.static():`")
         if not self.wants(step):
             return
-        for name, values in self._buffers.flush().items():
-            key = f"{step}/{name}"
-            if key in self._tensors:
-                raise ValueError(f'sidecar key "{key}" recorded twice: each step is recorded once')
-            self._tensors[key] = values.astype(np.float32, copy=False)
+        buffers = [self._buffers[f"{seq:05d}/{label}"] for seq, label in enumerate(self._labels)]
+        self._store(step, self._labels, buffers, copy=True)
 
     def close(self):
         """Removes the hooks and writes the sidecar (once)."""
@@ -148,7 +161,7 @@ class ModuleRecorder:
         for handle in self._handles:
             handle.remove()
         metadata = {"schema": SIDECAR_SCHEMA, "modules": self._pattern, "tuple_outputs": self._tuple_outputs}
-        write_safetensors(self.path, self._tensors, metadata)
+        write_safetensors(self.path, {k: t.numpy() for k, t in self._tensors.items()}, metadata)
 
     def __enter__(self):
         return self
@@ -161,22 +174,34 @@ class ModuleRecorder:
         if self._closed:
             raise RuntimeError(f"the recorder of {self.path} is closed")
 
-    def _store(self, key, tensor):
-        if key in self._tensors:
-            raise ValueError(f'sidecar key "{key}" recorded twice: each step is recorded once')
-        self._tensors[key] = tensor.detach().to("cpu", torch.float32, copy=True).numpy()
+    def _store(self, step, labels, tensors, copy):
+        """One step's outputs (in execution order) into the sidecar's tensors, as float32 on the host."""
+        keys = [sidecar_key(step, seq, label) for seq, label in enumerate(labels)]
+        twice = [k for k in keys if k in self._tensors]
+        if twice:
+            raise ValueError(f'sidecar key "{twice[0]}" recorded twice: each step is recorded once')
+        self._tensors.update(zip(keys, _to_host(tensors, copy)))
 
     def _hook(self, name):
         def hook(module, inputs, output):
-            if self._mode is None or self._mode == "idle":
-                return
-            for suffix, tensor in _selected_tensors(output, self._tuple_outputs):
-                label = name + suffix
-                if self._mode == "eager":
-                    self._store(sidecar_key(self._step, self._seq, label), tensor)
-                else:
-                    self._copy_to_buffer(self._seq, label, tensor)
-                self._seq += 1
+            mode = self._mode
+            if mode == "eager":
+                if isinstance(output, torch.Tensor):  # the common case, kept short: this runs inside the step
+                    self._pending.append((name, output.detach().to(torch.float32, copy=True)))
+                    return
+                for suffix, tensor in _selected_tensors(output, self._tuple_outputs):
+                    self._pending.append((name + suffix, tensor.detach().to(torch.float32, copy=True)))
+            elif mode == "static":
+                seq = self._seq
+                if isinstance(output, torch.Tensor) and seq < len(self._static):  # every call after the first
+                    label, buffer = self._static[seq]
+                    if label == name and buffer.shape == output.shape and buffer.dtype == output.dtype and buffer.device == output.device:
+                        buffer.copy_(output.detach())
+                        self._seq = seq + 1
+                        return
+                for suffix, tensor in _selected_tensors(output, self._tuple_outputs):
+                    self._copy_to_buffer(self._seq, name + suffix, tensor)
+                    self._seq += 1
 
         return hook
 
@@ -189,4 +214,6 @@ class ModuleRecorder:
                 "a static (captured) step must call the same modules every time"
             )
         # StaticBuffers refuses another shape under the same name (the graph writes the captured buffer).
-        self._buffers.record(f"{seq:05d}/{label}", tensor)
+        buffer = self._buffers.record(f"{seq:05d}/{label}", tensor)
+        if seq == len(self._static):
+            self._static.append((label, buffer))
