@@ -6,6 +6,8 @@ buffers; bool-mask runs on CPU and says that no capture happened."""
 import pytest
 
 from demo_twin_support import compare_trace, read_trace, run_twin
+from tts_parity.demo.errors import CaptureRefused
+from tts_parity.demo.graph_runner import GraphRunner, original_error_line
 
 TEXT = "hello world"  # 10 frames
 MODULES = r"^(feedback|talker\.layers\.\d+\.(self_attn|mlp))$"
@@ -64,3 +66,37 @@ def test_a_fault_past_the_last_step_is_not_applied_and_exits_2(tmp_path, capsys)
     assert "warning: fault stale-feedback@50 was not applied: step 50 never ran: the synthesis ended after 10 steps" in err
     assert err.strip().splitlines()[-1] == "tts_parity.demo: none of the requested faults was applied (stale-feedback@50); exit 2"
     assert (tmp_path / "trace.jsonl").exists()
+
+
+def test_cuda_s_refusal_is_reported_by_its_original_error():
+    """torch.cuda.graph's exit raises its own error over the body's; the line names the body's (CUDA's refusal)."""
+    try:
+        try:
+            raise RuntimeError("CUDA error: operation not permitted when stream is capturing\nCompile with `TORCH_USE_CUDA_DSA`")
+        finally:
+            raise RuntimeError("CUDA error: operation failed due to a previous error during capture")
+    except RuntimeError as error:
+        assert original_error_line(error) == "RuntimeError: CUDA error: operation not permitted when stream is capturing"
+
+
+def test_a_refused_capture_is_one_line_exit_2_and_keeps_the_partial_trace(tmp_path, capsys, monkeypatch):
+    """CPU stand-in for CUDA (which this machine lacks): the runner believes it captures, and the capture raises
+    as torch does; what the user sees is checked, not CUDA itself (python/gpu/twin_check.py does that)."""
+    original_init = GraphRunner.__init__
+
+    def capturing(self, *args, **kwargs):
+        original_init(self, *args, **kwargs)
+        self.captures = True
+
+    def refuse(self):
+        try:
+            raise RuntimeError("CUDA error: operation not permitted when stream is capturing")
+        except RuntimeError as error:
+            raise CaptureRefused(f"CUDA graph capture of the decode step failed: {original_error_line(error)}") from None
+
+    monkeypatch.setattr(GraphRunner, "__init__", capturing)
+    monkeypatch.setattr(GraphRunner, "_capture", refuse)
+    status, out, err = run_twin(capsys, "--profile", "graph", "--fault", "bool-mask", "--text", TEXT, "--out", tmp_path)
+    assert status == 2
+    assert err.splitlines()[-1] == "tts_parity.demo: CUDA graph capture of the decode step failed: RuntimeError: CUDA error: operation not permitted when stream is capturing"
+    assert not (tmp_path / "trace.jsonl").exists() and len(read_trace(tmp_path / "trace.jsonl.partial")[1]) == 1

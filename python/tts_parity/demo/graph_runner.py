@@ -13,7 +13,7 @@ from .static_step import StaticStep
 WARMUP_RUNS = 2  # decode calls on a side stream before capture (lazy inits, cuBLAS workspaces)
 
 
-def _cause_line(error: BaseException) -> str:
+def original_error_line(error: BaseException) -> str:
     """The first line of the original error: capture_end() may raise its own error over the body's."""
     while error.__context__ is not None and error.__cause__ is None:
         error = error.__context__
@@ -54,5 +54,5 @@ class GraphRunner:
             with torch.no_grad(), (self.recorder.static() if self.recorder else nullcontext()), torch.cuda.graph(graph):
                 self.step.decode()
         except Exception as error:  # CUDA reports a refused capture as RuntimeError (1.x) or AcceleratorError (2.x)
-            raise CaptureRefused(f"CUDA graph capture of the decode step failed: {_cause_line(error)}") from None
+            raise CaptureRefused(f"CUDA graph capture of the decode step failed: {original_error_line(error)}") from None
         return graph
