@@ -6,9 +6,10 @@ import { StudioHost } from '../host/studio-host.js';
 import { APP_INDEX_URL, APP_SCHEME, appUrlToFile, isAppUrl } from './app-protocol.js';
 import { forwardStudioEvents, registerStudioIpc } from './ipc.js';
 import { menuTemplate } from './menu-template.js';
+import { DialogGrants, withGrantedPathsOnly } from './dialog-grants.js';
 import { distDir } from './paths.js';
 import { registerShellIpc } from './shell-ipc.js';
-import { guardContents, secureWebPreferences } from './window-guards.js';
+import { denyPermissions, guardContents, secureWebPreferences } from './window-guards.js';
 
 /**
  * The Electron shell, kept thin: one window on app://studio/, the menu, dialogs, and StudioApi over IPC.
@@ -30,8 +31,9 @@ app.whenReady().then(() => {
   // A packaged app carries the prebuilt demo bundle in its resources (electron-builder.yml extraResources).
   const packagedDemo = app.isPackaged ? join(process.resourcesPath, 'demo-bundle') : undefined;
   const studio = new StudioHost({ dataDir: dataDirFlag ?? app.getPath('userData'), bundleDir: bundleFlag ?? packagedDemo });
-  registerStudioIpc(ipcMain, studio, isAppUrl);
-  registerShellIpc(ipcMain, dialog, isAppUrl);
+  const grants = new DialogGrants();
+  registerStudioIpc(ipcMain, withGrantedPathsOnly(studio, grants), isAppUrl);
+  registerShellIpc(ipcMain, dialog, isAppUrl, grants);
 
   const window = new BrowserWindow({
     width: 1280,
@@ -41,6 +43,7 @@ app.whenReady().then(() => {
     webPreferences: secureWebPreferences(preload),
   });
   guardContents(window.webContents, (message) => console.warn(`studio: ${message}`));
+  denyPermissions(window.webContents.session);
   const stopEvents = forwardStudioEvents(studio, window.webContents);
   const send = (command: string) => window.webContents.send(SHELL_COMMAND_CHANNEL, command);
   Menu.setApplicationMenu(Menu.buildFromTemplate(menuTemplate(send, process.platform === 'darwin') as Electron.MenuItemConstructorOptions[]));

@@ -40,3 +40,21 @@ export function guardContents(contents: GuardedContents, log: (message: string) 
     return { action: 'deny' };
   });
 }
+
+/** The slice of Electron's Session the permission handlers use. */
+export interface PermissionSession {
+  setPermissionRequestHandler(handler: (contents: unknown, permission: string, callback: (granted: boolean) => void) => void): void;
+  setPermissionCheckHandler(handler: (contents: unknown, permission: string) => boolean): void;
+}
+
+/**
+ * The studio asks for no permission (camera, microphone, notifications, geolocation, …); Electron's
+ * default grants them all, so every request and check is refused here.
+ */
+export function denyPermissions(session: PermissionSession, log: (message: string) => void = () => undefined): void {
+  session.setPermissionRequestHandler((_contents, permission, callback) => {
+    log(`permission "${permission}" refused`);
+    callback(false);
+  });
+  session.setPermissionCheckHandler(() => false);
+}

@@ -2,7 +2,7 @@ import { realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { InputError } from '../common/errors.js';
 import type { StudioHandlers } from '../common/api/studio-api.js';
-import { passThrough } from './pass-through.js';
+import { passThrough } from '../host/pass-through.js';
 
 /**
  * `path` with its longest existing ancestor resolved through symbolic links (the rest appended as

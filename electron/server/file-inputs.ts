@@ -1,7 +1,7 @@
 import { InputError } from '../common/errors.js';
 import type { FileInput } from '../common/api/primitives.js';
 import type { StudioHandlers } from '../common/api/studio-api.js';
-import { passThrough } from './pass-through.js';
+import { passThrough } from '../host/pass-through.js';
 
 /** Refuses a file named by its path on the server: the page sends the bytes of the file the user picked. */
 function bytesOnly(input: FileInput | undefined, field: string): void {

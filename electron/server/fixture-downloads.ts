@@ -4,7 +4,7 @@ import { basename, resolve } from 'node:path';
 import type { ExportedFixture } from '../common/api/history.js';
 import type { StudioHandlers } from '../common/api/studio-api.js';
 import { folderGeneration, type ExportedFolder } from './open-export.js';
-import { passThrough } from './pass-through.js';
+import { passThrough } from '../host/pass-through.js';
 
 /** A download id's export; `replaced` once a newer export through this server wrote the same folder. */
 export interface DownloadEntry extends ExportedFolder {

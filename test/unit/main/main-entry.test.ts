@@ -11,7 +11,13 @@ const state = vi.hoisted(() => ({
 
 vi.mock('electron', () => {
   class BrowserWindow {
-    webContents = { on: vi.fn(), setWindowOpenHandler: vi.fn(), send: vi.fn(), isDestroyed: () => false };
+    webContents = {
+      on: vi.fn(),
+      setWindowOpenHandler: vi.fn(),
+      send: vi.fn(),
+      isDestroyed: () => false,
+      session: { setPermissionRequestHandler: vi.fn(), setPermissionCheckHandler: vi.fn() },
+    };
     record: (typeof state.windows)[number];
     constructor(options: Record<string, unknown>) {
       this.record = { options, contents: this.webContents };
@@ -63,5 +69,22 @@ describe('Electron main entry (mocked electron)', () => {
     expect(state.handlers.has('shell:openWavs')).toBe(true);
     expect(state.handlers.has('shell:chooseExportDir')).toBe(true);
     expect(Array.isArray(state.menu)).toBe(true);
+  });
+
+  it('refuses every permission request and check of the window\'s session (Electron grants them by default)', () => {
+    const session = (state.windows[0].contents as { session: Record<string, ReturnType<typeof vi.fn>> }).session;
+    const request = session.setPermissionRequestHandler.mock.calls[0][0] as (c: unknown, p: string, cb: (granted: boolean) => void) => void;
+    const answers: boolean[] = [];
+    for (const permission of ['media', 'notifications', 'geolocation', 'clipboard-read']) request(null, permission, (granted) => answers.push(granted));
+    expect(answers).toEqual([false, false, false, false]);
+    const check = session.setPermissionCheckHandler.mock.calls[0][0] as (c: unknown, p: string) => boolean;
+    expect(check(null, 'media')).toBe(false);
+  });
+
+  it('the window may not name an export folder no dialog returned', async () => {
+    const handler = state.handlers.get('studio:exportFixture') as (event: unknown, request: unknown) => Promise<{ ok: boolean; error?: { message: string } }>;
+    const reply = await handler({ senderFrame: { url: 'app://studio/index.html' } }, { id: '20260101-120000-1a2b3c', dir: '/etc/evil' });
+    expect(reply.ok).toBe(false);
+    expect(reply.error?.message).toBe('dir: "/etc/evil" was not chosen in one of the app\'s dialogs; the window may only name files and folders picked there');
   });
 });

@@ -3,7 +3,7 @@ import type { StudioHandlers } from '../common/api/studio-api.js';
 
 /**
  * Every StudioApi method of `studio`, called on `studio` itself, and its `on`, as a plain object that a
- * browser-mode wrapper replaces one method of (the host's own `this` stays the host).
+ * transport wrapper (browser mode's, the desktop shell's) replaces one method of (the host's own `this` stays the host).
  */
 export function passThrough(studio: StudioHandlers): Record<string, unknown> {
   const handlers: Record<string, unknown> = {};
