@@ -23,7 +23,8 @@ def _validator(name):
 
 def _inline_refs(node, defs):
     """The schema with each `{"$ref": "#/$defs/X"}` replaced by X (the trace schemas are not recursive):
-    jsonschema resolves a $ref at every use, which made validating one step ~6x slower."""
+    jsonschema 4.10 resolves a $ref at every use; inlined, a q=16 step line validates about 20% faster
+    (2.0 -> 1.6 ms CPU time here)."""
     if isinstance(node, dict):
         ref = node.get("$ref")
         if ref is not None and ref.startswith("#/$defs/") and len(node) == 1:
