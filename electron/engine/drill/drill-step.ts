@@ -95,7 +95,8 @@ class PromotedSessions {
         const how = `${r.optimize ? 'optimised' : 'unoptimised'}, ${r.provider}`;
         const message = `promoting every node output of ${r.file} (${model.nodes.length} nodes) and opening it (${how})`;
         this.control.onProgress?.({ part: 'promote', step: 0, totalSteps: 0, fraction: 0.8, message });
-        const opened = await openSession(model.bytes, { optimize: r.optimize, ep: r.provider });
+        const name = { label: `${r.network} (drill-down replay, every node output promoted)`, file: join(this.bundleDir, r.file) };
+        const opened = await openSession(model.bytes, { optimize: r.optimize, ep: r.provider, name });
         return { model, session: opened.session };
       })();
       this.open.set(key, hit);
