@@ -4,7 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBundle } from '../../../../electron/engine/bundle/load-bundle.js';
 import { writeDemoBundle } from '../../../../electron/engine/demo/build-demo-bundle.js';
+import { demoBundleFiles } from '../../../../electron/engine/demo/build-demo-bundle.js';
 import { parseDemoConfig } from '../../../../electron/engine/demo/demo-config-schema.js';
+import { QWEN3_SHAPED } from '../../../../electron/engine/demo/qwen3-shaped-config.js';
 import { tokenizeText } from '../../../../electron/engine/text-input.js';
 import { SMALL } from '../bundle/small-bundle.js';
 import { bpeTokenizerJson } from '../bundle/tokenizer-fixtures.js';
@@ -51,5 +53,29 @@ describe('docs/bundle-format.md examples', () => {
     await writeFile(join(out, 'tokenizer.json'), JSON.stringify(tokenizer));
     const noUnk = await loadBundle(out);
     expect(() => tokenizeText('hello xyz', noUnk.manifest, noUnk.tokenizer)).toThrow('text: the piece "xyz" has no id in tokenizer.json (not in its vocabulary, and the tokenizer has no unk_token)');
+  });
+
+  it('the complete demo-shape bundle.json is what the builder writes for the SMALL config, eager fp32 only, and it loads', async () => {
+    const documented = JSON.parse(await example('bundle-json-demo')) as unknown;
+    const opts = { config: SMALL, presets: ['eager'], precisions: ['fp32'], faultVariants: false } as const;
+    expect(documented).toEqual(JSON.parse(new TextDecoder().decode(demoBundleFiles(20240611, opts).get('bundle.json'))));
+    const out = join(dir, 'doc-demo');
+    await writeDemoBundle(out, 20240611, opts);
+    await writeFile(join(out, 'bundle.json'), JSON.stringify(documented));
+    expect((await loadBundle(out)).manifest.embed.export?.file).toBe('embed.onnx');
+  });
+
+  it('the complete Qwen3-shaped bundle.json is what the builder writes for QWEN3_SHAPED, eager and graph fp32, and it loads', async () => {
+    const documented = JSON.parse(await example('bundle-json-qwen3')) as unknown;
+    const opts = { config: QWEN3_SHAPED, presets: ['eager', 'graph'], precisions: ['fp32'], faultVariants: false } as const;
+    expect(documented).toEqual(JSON.parse(new TextDecoder().decode(demoBundleFiles(20240611, opts).get('bundle.json'))));
+    const out = join(dir, 'doc-qwen3');
+    await writeDemoBundle(out, 20240611, opts);
+    await writeFile(join(out, 'bundle.json'), JSON.stringify(documented));
+    expect((await loadBundle(out)).tableFile?.rows).toBe(454);
+  });
+
+  it('the Qwen3-shaped config example is QWEN3_SHAPED', async () => {
+    expect(parseDemoConfig(JSON.parse(await example('qwen3-config')), 'docs example')).toEqual(QWEN3_SHAPED);
   });
 });
