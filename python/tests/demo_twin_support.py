@@ -55,5 +55,5 @@ def read_trace(path: Path):
 def compare_trace(a: Path, b: Path, *extra):
     """`parity compare-trace A B --json ...` -> the report."""
     done = run_parity("compare-trace", a, b, "--json", *extra)
-    assert done.returncode in (0, 1), done.stderr
+    assert done.returncode == 0 and done.stdout.strip(), f"compare-trace exited {done.returncode}: {done.stderr.strip()}"
     return json.loads(done.stdout)
