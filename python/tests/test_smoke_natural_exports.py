@@ -9,6 +9,7 @@ same weights go into both, so a correct pair passes the smoke check's eager-vs-g
 makes one mistake the way a PyTorch author would, and checks what the CLI says.
 """
 
+import inspect
 import json
 import shutil
 
@@ -126,6 +127,10 @@ class GraphTalker(nn.Module):
         return self.talker.forward_layers(inputs_embeds, position_ids, attention_mask[:, None, None, :] > 0, past, write_kv)
 
 
+# The TorchScript-based exporter (torch 1.13's only one) is the one whose pitfalls these are; torch ≥ 2.9
+# defaults to the dynamo exporter, so ask for the TorchScript one where the choice exists.
+EXPORTER = {"dynamo": False} if "dynamo" in inspect.signature(torch.onnx.export).parameters else {}
+
 EAGER_AXES = {
     "inputs_embeds": {1: "sequence_length"}, "attention_mask": {1: "total_sequence_length"}, "position_ids": {1: "sequence_length"},
     "logits": {1: "sequence_length"}, "last_hidden_state": {1: "sequence_length"},
@@ -138,14 +143,14 @@ def export_eager(module, path):
     # Example: 3 new positions after 2 past ones (what repeat_interleave bakes in).
     args = (torch.randn(1, 3, HIDDEN), torch.ones(1, 5, dtype=torch.long), torch.arange(2, 5)[None],
             *[torch.randn(1, KV_HEADS, 2, HEAD_DIM) for _ in range(2 * LAYERS)])
-    torch.onnx.export(module, args, str(path), input_names=INPUTS, output_names=OUTPUTS, dynamic_axes=EAGER_AXES, opset_version=17)
+    torch.onnx.export(module, args, str(path), input_names=INPUTS, output_names=OUTPUTS, dynamic_axes=EAGER_AXES, opset_version=17, **EXPORTER)
 
 
 def export_graph(module, path, dynamic_axes=None):
     mask = torch.zeros(1, MAX_POSITIONS, dtype=torch.long)
     mask[0, :4] = 1
     args = (torch.randn(1, 1, HIDDEN), mask, torch.tensor([[3]]), *[torch.randn(1, KV_HEADS, MAX_POSITIONS, HEAD_DIM) for _ in range(2 * LAYERS)])
-    torch.onnx.export(module, args, str(path), input_names=INPUTS, output_names=OUTPUTS, dynamic_axes=dynamic_axes, opset_version=17)
+    torch.onnx.export(module, args, str(path), input_names=INPUTS, output_names=OUTPUTS, dynamic_axes=dynamic_axes, opset_version=17, **EXPORTER)
 
 
 @pytest.fixture(scope="module")
