@@ -7,12 +7,11 @@ TraceWriter + ModuleRecorder; the CLI must name step 5 and the module `layers.0.
 """
 
 import json
-import subprocess
 
 import pytest
 import torch
 
-from conftest import REPO_ROOT
+from parity_cli import run_parity
 from tts_parity.module_recorder import ModuleRecorder, sidecar_path_for
 from tts_parity.trace_writer import TraceWriter
 
@@ -91,7 +90,7 @@ def decode(model, folder, name, static):
 
 
 def compare(a, b, *extra):
-    cli = subprocess.run(["node", str(REPO_ROOT / "bin" / "parity.js"), "compare-trace", str(a), str(b), "--json", *extra], capture_output=True, text=True, cwd=REPO_ROOT)
+    cli = run_parity("compare-trace", a, b, "--json", *extra)
     assert cli.returncode == 0, cli.stderr
     return json.loads(cli.stdout)
 
@@ -123,7 +122,7 @@ def test_summary_and_report_md_name_the_module(tmp_path):
     a = decode(talker(fault=False), tmp_path, "a", static=False)
     b = decode(talker(fault=True), tmp_path, "b", static=False)
     out = tmp_path / "fixture"
-    cli = subprocess.run(["node", str(REPO_ROOT / "bin" / "parity.js"), "compare-trace", str(a), str(b), "--out", str(out)], capture_output=True, text=True, cwd=REPO_ROOT)
+    cli = run_parity("compare-trace", a, b, "--out", out)
     assert cli.returncode == 0, cli.stderr
     line = f"Module drill-down: step {FAULT_STEP}: first module whose output differs: layers.0.mlp, max |Δ|"
     assert line in cli.stdout
