@@ -43,6 +43,16 @@ def test_missing_arguments_and_bad_bundle(tmp_path, capsys):
     assert capsys.readouterr().err == f"tts_parity.demo: --bundle {tmp_path}: no bundle.json in it\n"
 
 
+def test_a_module_pattern_that_matches_nothing_is_named(tmp_path, capsys):
+    pattern = r"^talker\.layer\.0$"
+    status, _, err = run_twin(capsys, "--text", "hi", "--out", tmp_path / "o", "--record-modules", pattern)
+    assert status == 2
+    assert err == f"tts_parity.demo: --record-modules {pattern!r}: matches no module of the twin (e.g. embed, embed.text_embedding, embed.codec_embedding, feedback, talker.layers.0.mlp)\n"
+    status, _, err = run_twin(capsys, "--text", "hi", "--out", tmp_path / "o", "--record-modules", "talker.(")
+    assert status == 2 and err == "tts_parity.demo: --record-modules 'talker.(': not a regular expression (missing ), unterminated subpattern at position 7)\n"
+    assert not (tmp_path / "o").exists()
+
+
 def test_existing_outputs_need_force(tmp_path, capsys):
     assert run_twin(capsys, "--text", "hi", "--out", tmp_path)[0] == 0
     status, _, err = run_twin(capsys, "--text", "hi", "--out", tmp_path)

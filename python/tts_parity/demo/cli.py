@@ -7,6 +7,7 @@ the requested faults acted; 3 internal error. Every refusal is one line on stder
 
 import argparse
 import os
+import re
 import statistics
 import sys
 from pathlib import Path
@@ -90,6 +91,17 @@ def _selector(args, codebooks: int):
     return SamplingSelector(_seed(args.seed), params, codebooks)
 
 
+def _check_modules(twin, pattern: str) -> None:
+    """The module pattern compiles and names at least one of the twin's modules."""
+    try:
+        regex = re.compile(pattern)
+    except re.error as error:
+        raise TwinInputError(f"--record-modules {pattern!r}: not a regular expression ({error})") from None
+    names = [name for name, _ in twin.named_modules() if name]
+    if not any(regex.search(name) for name in names):
+        raise TwinInputError(f"--record-modules {pattern!r}: matches no module of the twin (e.g. {', '.join(names[:4])}, talker.layers.0.mlp)")
+
+
 def _device(choice):
     import torch
 
@@ -129,8 +141,10 @@ def run(argv) -> int:
     tokenize(args.text, manifest)  # refuses bad text before any file is written
     selector = _selector(args, manifest.codebooks)
     device = _device(args.device)
-    trace, wav = _outputs(Path(args.out), args.force)
     twin = load_twin(bundle, device)
+    if args.record_modules:
+        _check_modules(twin, args.record_modules)
+    trace, wav = _outputs(Path(args.out), args.force)
     if args.profile == "graph" and device.type != "cuda":
         print("note: profile graph: no CUDA graph captured: CPU (the static-buffer decode step runs directly)", file=sys.stderr)
     result = run_traced(twin, args.text, args.profile, faults, trace, wav, seed=seed, selector=selector,
