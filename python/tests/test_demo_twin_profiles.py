@@ -4,7 +4,8 @@ capture on CPU) are two different code paths that must give the same codes."""
 
 import numpy as np
 
-from demo_twin_support import read_trace, run_twin, twin
+from demo_twin_support import compare_trace, read_trace, run_twin, twin
+from tts_parity.safetensors_io import read_safetensors
 from tts_parity.demo import synthesize
 
 # Both paths run the same float32 ops; the static path attends over all 256 buffer rows (the masked ones
@@ -42,3 +43,20 @@ def test_eager_trace_has_stage_times_and_hidden_stats(tmp_path, capsys):
     assert header["profile"] == "eager" and header["seed"] == 0 and header["text"] == "hello"
     assert all(set(s["timesMs"]) == {"talker", "codePredictor"} and "hidden" in s for s in steps)
     assert all(len(s["codePredictorLogits"]) == header["q"] - 1 for s in steps)
+
+
+def test_module_outputs_recorded_eagerly_and_through_static_buffers_agree(tmp_path, capsys):
+    """Hooks (eager) and the static step's buffer copies (graph path) record the same modules in the same
+    order with the same values, so a cross-profile comparison has no module to name."""
+    modules = r"^(feedback|talker\.layers\.\d+\.(self_attn|mlp)|code_predictor\.lm_heads\.\d+)$"
+    for profile in ("eager", "graph"):
+        status, _, err = run_twin(capsys, "--profile", profile, "--text", "hello world", "--out", tmp_path / profile, "--record-modules", modules)
+        assert status == 0, err
+    eager = read_safetensors(tmp_path / "eager" / "trace.modules.safetensors")[0]
+    graph = read_safetensors(tmp_path / "graph" / "trace.modules.safetensors")[0]
+    # 10 steps × (4 layers × 2 talker modules + 7 heads), and feedback at the 9 decode steps (the prefill has none)
+    assert list(eager) == list(graph) and len(eager) == 10 * (8 + 7) + 9
+    for key in eager:
+        assert eager[key].shape == graph[key].shape, key
+        assert np.max(np.abs(eager[key] - graph[key])) <= LOGIT_TOL, key
+    assert compare_trace(tmp_path / "eager" / "trace.jsonl", tmp_path / "graph" / "trace.jsonl")["divergence"]["firstStep"] is None

@@ -155,7 +155,7 @@ def run(argv) -> int:
     decode_ms = [s.step_ms for s in result.steps[1:]]
     how = "CUDA graph captured once, replayed" if result.captured else ("static buffers, no capture" if args.profile == "graph" else "eager")
     timing = f"decode step median {statistics.median(decode_ms):.2f} ms over {len(decode_ms)} steps" if decode_ms else "no decode step (1 frame)"
-    print(f"profile {args.profile} on {device.type} ({how}); prefill {result.steps[0].step_ms:.2f} ms, {timing}")
+    print(f"profile {args.profile} on {device.type} ({how}); prefill {result.steps[0].step_ms:.2f} ms, {timing}, vocoder {result.vocoder_ms:.1f} ms")
     return _fault_notes(faults, args.profile, device.type, len(result.steps))
 
 
