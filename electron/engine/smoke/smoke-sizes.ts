@@ -15,12 +15,10 @@ export interface SmokeSizes {
   short: string;
 }
 
-export type SmokeNetwork = 'embed' | 'talker' | 'code-predictor' | 'vocoder' | string;
-
-/** "talker eager-fp32" → talker, eager; "embed" → embed, eager (dynamic). */
-export function splitLabel(label: string): { network: SmokeNetwork; key: string; graph: boolean } {
+/** An export's label as the loader writes it: "talker eager-fp32" → talker, not graph; "embed" → embed, not graph. */
+export function splitLabel(label: string): { network: string; graph: boolean } {
   const [network, key = ''] = label.split(' ');
-  return { network, key, graph: key.startsWith('graph') };
+  return { network, graph: key.startsWith('graph') };
 }
 
 const unique = (xs: number[]): number[] => [...new Set(xs)];
