@@ -73,12 +73,17 @@ export function readTrace(text: string, file: string, options: ReadTraceOptions 
   return { header, steps };
 }
 
+/** A NaN or Infinity written as a bare literal where a JSON value belongs (Python's json.dumps does this). */
+const BARE_NON_FINITE = /[:[,]\s*(-?Infinity|NaN)\s*[,\]}]/;
+
 function parseJson(line: string, file: string, n: number): unknown {
   try {
     return JSON.parse(line);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    throw new TraceError(file, n, `not valid JSON (${printable(why)})`);
+    const literal = BARE_NON_FINITE.exec(line)?.[1];
+    const hint = literal ? `; JSON has no ${literal}: write it as the string "${literal}"` : '';
+    throw new TraceError(file, n, `not valid JSON (${printable(why)})${hint}`);
   }
 }
 

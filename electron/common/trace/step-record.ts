@@ -44,7 +44,7 @@ export const StepRecord = z.object({
   /** The talker's raw logit row for codebook 0 at this step: every id (special ids and EOS included), before any processing. */
   logits: LogitStats,
   /** All Q codes of the frame: codes[0] from the talker, codes[1..Q-1] from the code predictor. */
-  codes: z.array(z.number().int()),
+  codes: z.array(z.number().int().nonnegative()),
   /** Code-predictor logit statistics per codebook 1..Q-1: exactly Q-1 entries (optional for foreign engines). */
   codePredictorLogits: z.array(LogitStats).optional(),
   /** NaN and Inf counts per stage in this step's outputs. */

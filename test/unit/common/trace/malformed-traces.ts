@@ -3,7 +3,7 @@ import { logitStats } from '../../../../electron/common/trace/logit-stats.js';
 import { header, logitRow, makeSteps } from '../forensics/synthetic-trace.js';
 
 /**
- * Thirteen malformed tts-parity-trace/1 files made from a good 3-step trace (q = 4):
+ * Sixteen malformed tts-parity-trace/1 files made from a good 3-step trace (q = 4):
  * [what, text, line number the error must name, words the message must contain].
  * Shared by the reader's unit test and the CLI test of `parity compare-trace`.
  */
@@ -40,6 +40,10 @@ export function malformedTraces(): [string, string, number, string][] {
     // q entries (one per codebook 0..q-1) instead of q-1 (codebooks 1..q-1): read as is, codebook 1 would
     // be compared with the other side's codebook 0 statistics, a false divergence at step 1.
     ['code-predictor list of q entries', replace(2, withCodePredictorLogits(lines[1], 4)), 2, 'step 1: "codePredictorLogits": expected 3 entries (q−1), found 4'],
+    // Python's json.dumps writes float('nan') as a bare NaN, which JSON.parse refuses: say how to write it.
+    ['bare NaN literal', replace(2, lines[1].replace(/"mean":[^,]+/, '"mean":NaN')), 2, 'JSON has no NaN: write it as the string "NaN"'],
+    ['bare -Infinity literal', replace(3, lines[2].replace(/"min":[^,]+/, '"min":-Infinity')), 3, 'JSON has no -Infinity: write it as the string "-Infinity"'],
+    ['negative code', replace(2, lines[1].replace(/"codes":\[\d+/, '"codes":[-1')), 2, '"codes.0"'],
     ['hidden count negative', replace(3, lines[2].replace(/}$/, ',"hidden":{"mean":0,"std":1,"min":-1,"max":1,"nan":-1,"inf":0}}')), 3, '"hidden.nan"'],
   ];
 }
