@@ -19,7 +19,6 @@ Prints one JSON object (and writes it to --out). Exit 0 when every check that ra
 
 import argparse
 import json
-import os
 import statistics
 import subprocess
 import sys

@@ -12,9 +12,16 @@ import statistics
 import sys
 from pathlib import Path
 
+import torch
+
+from .bundle import demo_bundle_dir, read_manifest
 from .errors import CaptureRefused, TwinInputError
 from .faults import Faults, not_applied, parse_faults
+from .model import load_twin
+from .run_traced import run_traced
+from .selection import SamplingParams, SamplingSelector
 from .synthesis import PROFILES
+from .text import tokenize
 
 PROG = "tts_parity.demo"
 
@@ -72,8 +79,6 @@ def _number(text: str, flag: str, low: float, high: float) -> float:
 
 def _selector(args, codebooks: int):
     """None for greedy (each profile's own argmax), else the seeded sampler; refused under profile graph."""
-    from .selection import SamplingParams, SamplingSelector
-
     if args.sampling not in ("greedy", "sample"):
         raise TwinInputError(f'--sampling "{args.sampling}": expected greedy or sample')
     if not args.top_k.isdigit():
@@ -103,8 +108,6 @@ def _check_modules(twin, pattern: str) -> None:
 
 
 def _device(choice):
-    import torch
-
     if choice == "cuda" and not torch.cuda.is_available():
         raise TwinInputError(f"--device cuda: no CUDA device is visible to PyTorch {torch.__version__}")
     return torch.device(choice or ("cuda" if torch.cuda.is_available() else "cpu"))
@@ -130,11 +133,6 @@ def run(argv) -> int:
     steps_to_record = _int_list(args.record_steps, "--record-steps") if args.record_steps else None
     if steps_to_record and not args.record_modules:
         raise TwinInputError("--record-steps: give --record-modules REGEX too")
-
-    from .bundle import demo_bundle_dir, read_manifest
-    from .model import load_twin
-    from .run_traced import run_traced
-    from .text import tokenize
 
     bundle = Path(args.bundle) if args.bundle else demo_bundle_dir()
     manifest = read_manifest(bundle)

@@ -14,13 +14,10 @@ from .static_step import StaticStep
 from .step_output import StepOutput
 
 
-def graph_frames(twin: DemoTwin, ids: list, frames: int, faults: Faults, recorder=None, on_runner=None):
-    """Yields one StepOutput per step 1..frames (greedy: codes are chosen on the device). `on_runner`
-    gets the GraphRunner once it exists (the GPU check reads `runner.graph`)."""
+def graph_frames(twin: DemoTwin, ids: list, frames: int, faults: Faults, recorder=None):
+    """Yields one StepOutput per step 1..frames (greedy: codes are chosen on the device)."""
     step = StaticStep(twin, faults)
     runner = GraphRunner(step, recorder)
-    if on_runner:
-        on_runner(runner)
     device = step.position.device
     scale = twin.talker.layers[MLP_SCALE_LAYER].mlp.fault_scale
     for s in range(1, frames + 1):

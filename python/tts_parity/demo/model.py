@@ -4,7 +4,6 @@ module recording matches by regex: `talker.layers.0.self_attn`, `talker.layers.0
 
 from pathlib import Path
 
-import torch
 from torch import nn
 
 from .bundle import Manifest, read_manifest

@@ -33,7 +33,7 @@ def plant_faults(twin: DemoTwin, faults: Faults) -> None:
     twin.talker.layers[MLP_SCALE_LAYER].mlp.plant_scale_fault(faults.mlp_scale is not None)
 
 
-def synthesize(twin: DemoTwin, text: str, profile: str, faults: Faults = Faults(), selector=None, recorder=None, on_step=None, on_runner=None) -> Synthesis:
+def synthesize(twin: DemoTwin, text: str, profile: str, faults: Faults = Faults(), selector=None, recorder=None, on_step=None) -> Synthesis:
     """`selector` (eager only; default greedy); `recorder`: a ModuleRecorder over `twin`; `on_step(StepOutput)`
     is called as each step completes."""
     if profile not in PROFILES:
@@ -47,7 +47,7 @@ def synthesize(twin: DemoTwin, text: str, profile: str, faults: Faults = Faults(
     if profile == "eager":
         steps = eager_frames(twin, ids, frames, faults, selector or GreedySelector(), recorder)
     else:
-        steps = graph_frames(twin, ids, frames, faults, recorder, on_runner)
+        steps = graph_frames(twin, ids, frames, faults, recorder)
     result = Synthesis(profile=profile, captured=profile == "graph" and device.type == "cuda")
     for out in steps:
         result.steps.append(out)
