@@ -50,6 +50,12 @@ def test_safetensors_layout_is_the_documented_one(tmp_path):
     np.testing.assert_array_equal(tensors["a"], a)
 
 
+def test_safetensors_keeps_a_scalar_0_d(tmp_path):
+    write_safetensors(tmp_path / "s.safetensors", {"s": np.float32(2.5)})
+    tensors, _ = read_safetensors(tmp_path / "s.safetensors")
+    assert tensors["s"].shape == () and float(tensors["s"]) == 2.5
+
+
 def test_safetensors_refuses_non_string_metadata_and_reserved_name(tmp_path):
     with pytest.raises(ValueError, match="must be strings"):
         write_safetensors(tmp_path / "m.safetensors", {"a": np.zeros(1, np.float32)}, {"schema": 1})

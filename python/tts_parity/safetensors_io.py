@@ -40,7 +40,7 @@ def write_safetensors(path, tensors, metadata=None):
     for name, value in tensors.items():
         if name == "__metadata__":
             raise ValueError('"__metadata__" is reserved for the metadata and cannot name a tensor')
-        array = np.ascontiguousarray(value)
+        array = np.asarray(value, order="C")  # not ascontiguousarray: it makes a 0-d array 1-d
         dtype = array.dtype.newbyteorder("<") if array.dtype.byteorder == ">" else array.dtype
         if dtype not in _CODES:
             raise ValueError(f'tensor "{name}": dtype {array.dtype} has no safetensors code (known: {", ".join(sorted(_DTYPES))})')
