@@ -3,9 +3,12 @@ stale-feedback@N parts at step N exactly, in both profiles; the planted mlp-scal
 and in module talker.layers.0.mlp through the module sidecars, eager and on the graph profile's static
 buffers; bool-mask runs on CPU and says that no capture happened."""
 
+import json
+
 import pytest
 
 from demo_twin_support import compare_trace, read_trace, run_twin
+from parity_cli import run_parity
 from tts_parity.demo.errors import CaptureRefused
 from tts_parity.demo.graph_runner import GraphRunner, original_error_line
 
@@ -24,7 +27,9 @@ def traced(capsys, folder, profile, *extra):
 def test_stale_feedback_diverges_first_at_its_step(tmp_path, capsys, profile, step):
     a = traced(capsys, tmp_path / "a", profile)
     b = traced(capsys, tmp_path / "b", profile, "--fault", f"stale-feedback@{step}")
-    report = compare_trace(a, b)
+    done = run_parity("compare-trace", a, b, "--out", tmp_path / "fixture")
+    assert done.returncode == 0, done.stderr
+    report = json.loads((tmp_path / "fixture" / "report.json").read_text(encoding="utf-8"))
     assert report["divergence"]["firstStep"] == step
     assert report["divergence"]["stage"] == "talker-logits"
     assert all(s["maxStatDiff"] == 0 for s in report["divergence"]["steps"][: step - 1])
