@@ -4,6 +4,8 @@ import { faultOutcomes } from '../../common/forensics/fault-outcomes.js';
 import { countNonFinite, logitStats } from '../../common/trace/logit-stats.js';
 import type { StepRecord } from '../../common/trace/step-record.js';
 import { numericsTotals } from '../../common/trace/numerics-totals.js';
+import { codebookSizeOf } from '../bundle/manifest.js';
+import { refuseOutOfRangeCode } from '../run/code-range.js';
 import { tokenizeText } from '../text-input.js';
 import type { SynthesisOptions, SynthesisRequest, SynthesisResult } from '../types.js';
 import type { NativeStepOutput } from './native-addon.js';
@@ -44,6 +46,8 @@ export async function synthesizeNative(runner: NativeRunner, req: SynthesisReque
   for (let s = 1; s <= frames; s++) {
     if (opts.signal?.aborted) throw new CancelledError(`synthesis cancelled before step ${s} of ${frames}`);
     const ms = s === 1 ? session.prefill(Int32Array.from(ids), out) : session.decode(s, out);
+    // As on ONNX Runtime: a code outside its codebook stops the synthesis before the next step feeds it back.
+    out.codes.forEach((code, c) => refuseOutOfRangeCode(s, c, code, codebookSizeOf(m, c)));
     codes.set(out.codes, (s - 1) * q);
     const cpStats = [];
     let cpNan = 0;
