@@ -6,6 +6,7 @@ import subprocess
 import sys
 
 import pytest
+import torch
 
 from conftest import PYTHON_DIR, REPO_ROOT
 from demo_twin_support import demo_bundle, run_twin
@@ -87,3 +88,9 @@ def test_the_bundle_folder_name_follows_the_typescript_constants():
     assert re.search(r"export const DEMO_BUNDLE_VERSION = (\d+);", resolve).group(1) == str(DEMO_BUNDLE_VERSION)
     assert re.search(r"export const DEMO_SEED = (\d+);", config).group(1) == str(DEMO_SEED)
     assert "`demo-bundle-v${DEMO_BUNDLE_VERSION}-${DEMO_SEED}`" in resolve
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="a CUDA device is visible: the refusal cannot happen here")
+def test_cuda_asked_for_without_cuda_is_refused(tmp_path, capsys):
+    status, _, err = run_twin(capsys, "--device", "cuda", "--text", "hi", "--out", tmp_path / "o")
+    assert status == 2 and err == f"tts_parity.demo: --device cuda: no CUDA device is visible to PyTorch {torch.__version__}\n"
