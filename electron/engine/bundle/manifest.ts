@@ -183,6 +183,3 @@ export const codebookSizeOf = (m: Pick<BundleManifest, 'codebookSize' | 'codeboo
 
 /** Width of the code predictor's inputs_embeds: talker.hidden (the projection, if any, is inside its export). */
 export const codePredictorInputHidden = (m: BundleManifest): number => m.codePredictor.projection?.from ?? m.codePredictor.hidden;
-
-/** Rows of the text part of the embedding table (text ids are below it). */
-export const textRows = (m: BundleManifest): number => m.embed.codecRowOffset;
