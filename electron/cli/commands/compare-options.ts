@@ -3,6 +3,7 @@ import { InvalidArgumentError } from 'commander';
 import { Sampling } from '../../common/api/primitives.js';
 import { InputError } from '../../common/errors.js';
 import { DEFAULT_MAX_LAG_MS } from '../../common/analysis/lag-range.js';
+import { DEFAULT_NEAR_TIE_GAP } from '../../common/forensics/near-tie.js';
 import { DEFAULT_TOLERANCES, type Tolerances } from '../../common/forensics/tolerances.js';
 
 /** Options shared by `compare` and `compare-trace`: tolerances and the exit rule. */
@@ -38,11 +39,12 @@ export function parseFailOn(text: string): 'diverged' | 'within-tolerance' {
   throw new InvalidArgumentError(`expected "diverged" (exit 1 when diverged) or "within-tolerance" (exit 1 unless identical), found "${text}"`);
 }
 
-export function tolerancesFrom(o: { logitTol?: number; logitRelTol?: number; audioTol?: number }): Partial<Omit<Tolerances, 'codes'>> {
+export function tolerancesFrom(o: { logitTol?: number; logitRelTol?: number; audioTol?: number; nearTieGap?: number }): Partial<Omit<Tolerances, 'codes'>> {
   const t: Partial<Omit<Tolerances, 'codes'>> = {};
   if (o.logitTol !== undefined) t.logitAbs = o.logitTol;
   if (o.logitRelTol !== undefined) t.logitRel = o.logitRelTol;
   if (o.audioTol !== undefined) t.audioAbs = o.audioTol;
+  if (o.nearTieGap !== undefined) t.nearTieGap = o.nearTieGap;
   return t;
 }
 
@@ -92,6 +94,7 @@ export function addVerdictOptions<Args extends any[], Opts extends OptionValues,
     .option('--logit-tol <x>', `absolute tolerance on logit statistics (default ${d.logitAbs})`, nonNegative('a tolerance'))
     .option('--logit-rel-tol <x>', `relative tolerance on logit statistics (default ${d.logitRel})`, nonNegative('a tolerance'))
     .option('--audio-tol <x>', `absolute tolerance per audio sample (default ${d.audioAbs})`, nonNegative('a tolerance'))
+    .option('--near-tie-gap <x>', `where the codes first differ, call the flip a near-tie when the two codes' logit difference moved by at most this (default ${DEFAULT_NEAR_TIE_GAP}; 0.7 for bf16, vLLM 55238)`, nonNegative('a logit gap'))
     .option('--max-lag-ms <ms>', `cross-correlation lag search range, ± ms (default ${DEFAULT_MAX_LAG_MS})`, positive('milliseconds'))
     .option('--fail-on <verdict>', 'exit 1 when the verdict is "diverged" (or anything but identical: "within-tolerance")', parseFailOn);
 }

@@ -1,6 +1,8 @@
 import { num } from '../report/format/numbers.js';
 import type { Verdict } from '../report/report.js';
 import type { Divergence, StepComparison } from './divergence.js';
+import type { CodeFlip } from './near-tie.js';
+import { verdictWords } from './verdict.js';
 
 /** A small difference in scientific notation (9.5e-7), a larger one with 2 significant digits. */
 const small = (x: number): string => (x !== 0 && Math.abs(x) < 0.01 ? x.toExponential(1) : String(Number(x.toPrecision(2))));
@@ -15,7 +17,7 @@ function stepName(step: number): string {
 export function divergenceLines(verdict: Verdict, d: Divergence): string[] {
   const t = d.tolerances;
   const noAudio = d.audioCompared === false;
-  const lines = [`Verdict: ${verdict}${noAudio ? ' (over the traces only: audio not compared)' : ''}`];
+  const lines = [`Verdict: ${verdictWords(verdict, d)}${noAudio ? ' (over the traces only: audio not compared)' : ''}`];
   if (d.firstStep === null) {
     const audio = noAudio ? 'audio not compared' : `audio within ${t.audioAbs}`;
     lines.push(d.firstDifferingSample !== undefined
@@ -35,6 +37,7 @@ export function divergenceLines(verdict: Verdict, d: Divergence): string[] {
       ? `Re-converges: yes, from step ${d.reconvergedAtStep} on everything matches (diverged: ${list})`
       : `Re-converges: no (diverged: ${list})`);
   }
+  if (d.flip) lines.push(...flipLines(d.flip));
   if (d.firstDifferingSample !== undefined && d.firstStep !== null && d.stage !== 'vocoder') {
     lines.push(`First differing audio sample: ${d.firstDifferingSample}`);
   }
@@ -45,6 +48,17 @@ export function divergenceLines(verdict: Verdict, d: Divergence): string[] {
   if (noAudio) lines.push('Audio not compared (no --wav-a/--wav-b): the vocoder stage was not checked, so the verdict cannot be identical');
   lines.push(`Tolerances: logit statistics |Δ| ≤ ${t.logitAbs}${t.logitRel ? ` + ${t.logitRel}·|x|` : ''}, codes exact, audio |Δ| ≤ ${t.audioAbs}`);
   return lines;
+}
+
+const gap = (x: number | null): string => (x === null ? '—' : small(x));
+
+/** The first code flip: where, both sides' top-1 − top-2 gaps, and near-tie or real (near-tie.ts). */
+export function flipLines(f: CodeFlip): string[] {
+  const label = f.kind === 'near-tie' ? 'near-tie' : f.kind === 'real' ? 'real' : 'not classified';
+  return [
+    `Codes first differ: step ${f.step}, codebook ${f.codebook} (A ${f.codeA}, B ${f.codeB}): ${label} flip; top-1 − top-2 gap A ${gap(f.gapA)}, B ${gap(f.gapB)}`,
+    `  ${f.detail}`,
+  ];
 }
 
 const HEADER = ['step', 'mean A', 'mean B', 'std A', 'std B', 'max A', 'max B', 'argmax A', 'argmax B', 'codes A', 'codes B', 'differs at'];

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { JsonNumber } from '../report/json-number.js';
 import { LogitStats } from '../trace/step-record.js';
+import { CodeFlip } from './near-tie.js';
 import { Tolerances } from './tolerances.js';
 
 /** Where in the pipeline two runs first differ, in pipeline order within a step. */
@@ -53,6 +54,8 @@ export const Divergence = z.object({
   largestLogitDiff: z.object({ value: z.number(), step: z.number().int().positive(), field: z.string() }).nullable().optional(),
   /** False when the audio was not given (compare-trace without WAVs): the vocoder stage was not checked. */
   audioCompared: z.boolean().optional(),
+  /** Where the picked codes first differ, and whether that flip is a near-tie (near-tie.ts); absent when the codes never differ. */
+  flip: CodeFlip.optional(),
   steps: z.array(StepComparison),
 });
 export type Divergence = z.infer<typeof Divergence>;

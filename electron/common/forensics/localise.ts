@@ -2,6 +2,7 @@ import type { StepRecord } from '../trace/step-record.js';
 import { differingFrames, firstDifferingSample, frameOfSample } from './audio-divergence.js';
 import { compareStep, largestStepDiff, maxStatDiff, type StepDifference } from './compare-step.js';
 import type { Divergence, FirstNonFinite, StepComparison } from './divergence.js';
+import { DEFAULT_NEAR_TIE_GAP, firstCodeFlip } from './near-tie.js';
 import { DEFAULT_TOLERANCES, type Tolerances } from './tolerances.js';
 
 export interface LocaliseOptions {
@@ -59,6 +60,8 @@ export function localise(stepsA: readonly StepRecord[], stepsB: readonly StepRec
     audioCompared: options.audio !== undefined,
     steps,
   };
+  const flip = firstCodeFlip(stepsA, stepsB, tolerances.nearTieGap ?? DEFAULT_NEAR_TIE_GAP);
+  if (flip) result.flip = flip;
   const audio = options.audio;
   const sample = audio ? firstDifferingSample(audio.a, audio.b, tolerances.audioAbs) : null;
   if (sample !== null) result.firstDifferingSample = sample;

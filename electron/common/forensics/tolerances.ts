@@ -7,11 +7,15 @@ import { z } from 'zod';
  * - codes are compared exactly (a sampled code is an integer: equal or not).
  * - audioAbs: two samples match when |a − b| ≤ audioAbs (1e-4: the stream-vs-full vocoder bound of
  *   the Engine issue, about −80 dBFS).
+ * - nearTieGap: where the codes first differ, the flip is a near-tie when the two codes' logit
+ *   difference moved by at most this much from A to B (near-tie.ts; absent = DEFAULT_NEAR_TIE_GAP).
+ *   It labels a divergence; it never makes one.
  */
 export const Tolerances = z.object({
   logitAbs: z.number().nonnegative(),
   logitRel: z.number().nonnegative(),
   audioAbs: z.number().nonnegative(),
+  nearTieGap: z.number().nonnegative().optional(),
   codes: z.literal('exact'),
 });
 export type Tolerances = z.infer<typeof Tolerances>;

@@ -18,3 +18,13 @@ export function verdictOf(divergence: Divergence, metrics?: Pick<Metrics, 'bitId
   const exactAudio = metrics ? metrics.bitIdentical : true;
   return exactSteps && exactAudio ? 'identical' : 'within-tolerance';
 }
+
+/**
+ * The verdict in words: a divergence whose first code flip is a near-tie with every logit statistic
+ * before it within the near-tie gap (flip.numericallyEquivalent) reads "diverged at a near-tie
+ * (numerically equivalent)"; the verdict value itself stays "diverged" (docs/forensics.md).
+ */
+export function verdictWords(verdict: Verdict, divergence: Pick<Divergence, 'flip'> | undefined): string {
+  if (verdict === 'diverged' && divergence?.flip?.numericallyEquivalent) return 'diverged at a near-tie (numerically equivalent)';
+  return verdict;
+}

@@ -1,5 +1,6 @@
 import type { Sampling } from '../api/primitives.js';
 import { unappliedFaultLines } from '../forensics/fault-outcomes.js';
+import { DEFAULT_TOLERANCES, type Tolerances } from '../forensics/tolerances.js';
 import type { ComparisonReport } from './comparison-report.js';
 import { gateCommand, rerunFolder, shellQuote, type ComparisonView } from './comparison-markdown.js';
 import { drillLines } from './drill-lines.js';
@@ -22,12 +23,22 @@ function samplingFlags(s: Sampling): string[] {
   return args;
 }
 
+/** The tolerance flags of `parity compare` that reproduce `t` (defaults left out). */
+function toleranceFlags(t: Tolerances): string[] {
+  const args: string[] = [];
+  if (t.logitAbs !== DEFAULT_TOLERANCES.logitAbs) args.push('--logit-tol', String(t.logitAbs));
+  if (t.logitRel !== DEFAULT_TOLERANCES.logitRel) args.push('--logit-rel-tol', String(t.logitRel));
+  if (t.audioAbs !== DEFAULT_TOLERANCES.audioAbs) args.push('--audio-tol', String(t.audioAbs));
+  if (t.nearTieGap !== undefined) args.push('--near-tie-gap', String(t.nearTieGap));
+  return args;
+}
+
 /**
  * The command line that reproduces a comparison (what report.md shows and gate re-runs), drill flags
  * included, writing into `out`: give a folder that does not exist yet (`rerunFolder` for report.md).
  */
 export function compareCommand(r: ComparisonReport['rerun'], out = 'DIR'): string {
-  const args = ['npx', 'parity', 'compare', '--text', r.text, '--a', r.profileA, '--b', r.profileB, '--seed', String(r.seed), ...samplingFlags(r.sampling)];
+  const args = ['npx', 'parity', 'compare', '--text', r.text, '--a', r.profileA, '--b', r.profileB, '--seed', String(r.seed), ...samplingFlags(r.sampling), ...toleranceFlags(r.tolerances)];
   if (r.bundle !== 'demo') args.push('--bundle', r.bundle);
   if (r.drill) args.push('--drill', ...(r.drill.tolerance === undefined ? [] : ['--drill-tol', String(r.drill.tolerance)]));
   args.push('--out', out);

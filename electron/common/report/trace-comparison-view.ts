@@ -36,6 +36,7 @@ export function compareTraceCommand(report: TraceComparisonReport, out?: string)
   if (t.logitAbs !== DEFAULT_TOLERANCES.logitAbs) args.push('--logit-tol', String(t.logitAbs));
   if (t.logitRel !== DEFAULT_TOLERANCES.logitRel) args.push('--logit-rel-tol', String(t.logitRel));
   if (t.audioAbs !== DEFAULT_TOLERANCES.audioAbs) args.push('--audio-tol', String(t.audioAbs));
+  if (t.nearTieGap !== undefined) args.push('--near-tie-gap', String(t.nearTieGap));
   const lag = report.metrics ? Number(report.metrics.maxLagMs) : DEFAULT_MAX_LAG_MS;
   if (lag !== DEFAULT_MAX_LAG_MS) args.push('--max-lag-ms', String(lag));
   const m = report.moduleDrill;

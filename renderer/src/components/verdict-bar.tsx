@@ -1,3 +1,4 @@
+import { flipLines } from '../../../electron/common/forensics/divergence-summary.js';
 import { minusSigns } from '../lib/format.js';
 import { comparisonSelectors } from '../store/comparison/comparison-selectors.js';
 import { sidesSelectors } from '../store/comparison/sides-selectors.js';
@@ -10,6 +11,8 @@ const VERDICT_TEXT: Record<string, string> = {
   'within-tolerance': 'Within tolerance: same codes at every step; small numeric differences in logits or audio',
   diverged: 'Diverged: A and B are different renderings',
 };
+
+const NEAR_TIE_TEXT = 'Diverged at a near-tie (numerically equivalent): the first differing code was nearly tied on both sides';
 
 /** The verdict, what A and B are, a fault that never ran, the report's warnings and WAV reading notes, and the actions on the comparison on screen. */
 export function VerdictBar() {
@@ -48,13 +51,18 @@ function Verdict() {
   return (
     <>
       <h2 data-testid="verdict" className={`badge verdict-${verdict}`}>
-        {VERDICT_TEXT[verdict] ?? verdict}
+        {verdict === 'diverged' && divergence?.flip?.numericallyEquivalent ? NEAR_TIE_TEXT : (VERDICT_TEXT[verdict] ?? verdict)}
       </h2>
       {divergence?.firstStep != null && (
         <span className="muted" data-testid="divergence-summary">
           First divergence: step {divergence.firstStep}
           {divergence.stage ? ` (${divergence.stage})` : ''}
           {divergence.detail ? ` — ${minusSigns(divergence.detail)}` : ''}
+        </span>
+      )}
+      {divergence?.flip && (
+        <span className="muted" data-testid="flip-summary" title={minusSigns(divergence.flip.detail)}>
+          {minusSigns(flipLines(divergence.flip)[0])}
         </span>
       )}
     </>

@@ -1,0 +1,187 @@
+import { z } from 'zod';
+import { JsonNumber } from '../report/json-number.js';
+import type { LogitStats, StepRecord } from '../trace/step-record.js';
+
+/**
+ * Near-tie flips (docs/forensics.md "Near-tie flips"). Where the two runs first pick different codes,
+ * the picked codes' logits on each side say whether numeric drift could have swapped them:
+ *
+ * - gapA, gapB: top-1 − top-2 logit of the flipped row on each side (what vLLM 55238 compared);
+ * - marginA = A's logit of A's code − A's logit of B's code; marginB = B's logit of B's code − B's
+ *   logit of A's code (both ≥ 0 under greedy picks; they equal gapA and gapB when each side's runner-up
+ *   is the other side's pick);
+ * - pairDrift = |marginA + marginB| = |(lA[a] − lB[a]) − (lA[b] − lB[b])|: how far the two codes' logit
+ *   difference moved from A to B. Logits are shift-invariant under softmax, so this is the same in
+ *   log-probabilities.
+ *
+ * The flip is a near-tie when pairDrift ≤ the threshold (tolerances.nearTieGap), real when it is
+ * above. A code missing from the other side's top-5 bounds its logit by the 5th logit, so pairDrift is
+ * then a lower bound (`exact: false`): above the threshold it is real, otherwise unknown; unrecorded or
+ * non-finite logits are unknown too.
+ */
+
+/**
+ * Default near-tie threshold, in logit units. vLLM 55238 saw bf16 greedy flips only where the
+ * top-1/top-2 gap was below ~0.7; fp16 carries 3 more mantissa bits than bf16 (11 vs 8), so the same
+ * rounding gives about 8× smaller drift: 0.7 / 8 ≈ 0.09, rounded up to 0.1. Use `--near-tie-gap 0.7`
+ * for bf16 engines. The demo's fp16 flip has pairDrift 0.0024; its stale-feedback fault's is ≥ 1.6.
+ */
+export const DEFAULT_NEAR_TIE_GAP = 0.1;
+
+export const FlipKind = z.enum(['near-tie', 'real', 'unknown']);
+export type FlipKind = z.infer<typeof FlipKind>;
+
+export const CodeFlip = z.object({
+  step: z.number().int().positive(),
+  /** 0 = the talker's code, 1..Q-1 = the code predictor's. */
+  codebook: z.number().int().nonnegative(),
+  codeA: z.number().int(),
+  codeB: z.number().int(),
+  /** Top-1 − top-2 logit of the flipped row on each side; null when fewer than 2 logits were recorded. */
+  gapA: JsonNumber.nullable(),
+  gapB: JsonNumber.nullable(),
+  /** See the file comment; null when a code's logit is not in that side's top-5. */
+  marginA: JsonNumber.nullable(),
+  marginB: JsonNumber.nullable(),
+  /** |marginA + marginB|, or a lower bound of it when `exact` is false; null when not even a bound is known. */
+  pairDrift: JsonNumber.nullable(),
+  exact: z.boolean(),
+  threshold: z.number().nonnegative(),
+  kind: FlipKind,
+  /**
+   * The largest |A − B| of any logit statistic recorded before the flipped row (earlier steps, and the
+   * flip step's earlier rows in pipeline order); NaN when a non-finite value differs; null when none.
+   */
+  driftBefore: JsonNumber.nullable(),
+  /** near-tie, and every logit statistic before it within the threshold: the runs are numerically equivalent up to the flip. */
+  numericallyEquivalent: z.boolean(),
+  /** Why this kind, in words with the numbers (e.g. `the two codes' logit difference moved by 2.44e-3 from A to B (≤ near-tie gap 0.1)`). */
+  detail: z.string(),
+});
+export type CodeFlip = z.infer<typeof CodeFlip>;
+
+/** The logit statistics of codebook c at a step (talker for 0, code predictor for 1..Q-1), if recorded. */
+export function rowStats(s: StepRecord, codebook: number): LogitStats | undefined {
+  return codebook === 0 ? s.logits : s.codePredictorLogits?.[codebook - 1];
+}
+
+/** Top-1 − top-2 of a recorded top-5, null when fewer than two are recorded. */
+export function topGap(stats: LogitStats | undefined): number | null {
+  if (!stats || stats.top5.length < 2) return null;
+  return stats.top5[0].logit - stats.top5[1].logit;
+}
+
+const logitOf = (stats: LogitStats, id: number): number | undefined => stats.top5.find((t) => t.id === id)?.logit;
+
+/** Own pick's logit minus the other pick's (exact), or a lower bound from the 5th logit, or null. */
+function margin(stats: LogitStats | undefined, own: number, other: number): { value: number; exact: boolean } | null {
+  if (!stats) return null;
+  const mine = logitOf(stats, own);
+  if (mine === undefined || !Number.isFinite(mine)) return null;
+  const theirs = logitOf(stats, other);
+  if (theirs !== undefined) return Number.isFinite(theirs) ? { value: mine - theirs, exact: true } : null;
+  const last = stats.top5[stats.top5.length - 1];
+  // A vocabulary of ≤ 5 ids lists every id: a code not listed there was never a candidate.
+  if (stats.top5.length < 5 || !Number.isFinite(last.logit)) return null;
+  return { value: mine - last.logit, exact: false };
+}
+
+/** Largest |a − b| of the statistics of one row pair; NaN when a non-finite value differs. */
+function rowDrift(a: LogitStats, b: LogitStats): number {
+  const pairs: [number, number][] = [[a.mean, b.mean], [a.std, b.std], [a.min, b.min], [a.max, b.max]];
+  for (let i = 0; i < Math.min(a.top5.length, b.top5.length); i++) pairs.push([a.top5[i].logit, b.top5[i].logit]);
+  let worst = 0;
+  for (const [x, y] of pairs) {
+    if (Object.is(x, y) || (Number.isNaN(x) && Number.isNaN(y))) continue;
+    const d = Math.abs(x - y);
+    if (!Number.isFinite(d)) return NaN;
+    worst = Math.max(worst, d);
+  }
+  return worst;
+}
+
+/** Drift of every recorded row before (step, codebook) in pipeline order; null when no row was compared. */
+function driftBefore(stepsA: readonly StepRecord[], stepsB: readonly StepRecord[], step: number, codebook: number): number | null {
+  let worst: number | null = null;
+  for (let i = 0; i < step; i++) {
+    const a = stepsA[i];
+    const b = stepsB[i];
+    const rows = i + 1 < step ? Math.max(a.codes.length, b.codes.length) : codebook;
+    for (let c = 0; c < rows; c++) {
+      const ra = rowStats(a, c);
+      const rb = rowStats(b, c);
+      if (!ra || !rb) continue;
+      const d = rowDrift(ra, rb);
+      if (Number.isNaN(d)) return NaN;
+      worst = Math.max(worst ?? 0, d);
+    }
+  }
+  return worst;
+}
+
+const f = (x: number): string => (x !== 0 && Math.abs(x) < 0.01 ? x.toExponential(2) : String(Number(x.toPrecision(3))));
+
+/**
+ * The first step and codebook (pipeline order) where both runs ran and picked different codes,
+ * classified as near-tie, real or unknown (file comment), or null when the codes never differ.
+ */
+export function firstCodeFlip(stepsA: readonly StepRecord[], stepsB: readonly StepRecord[], threshold = DEFAULT_NEAR_TIE_GAP): CodeFlip | null {
+  const n = Math.min(stepsA.length, stepsB.length);
+  for (let i = 0; i < n; i++) {
+    const a = stepsA[i];
+    const b = stepsB[i];
+    const q = Math.min(a.codes.length, b.codes.length);
+    for (let c = 0; c < q; c++) {
+      if (a.codes[c] !== b.codes[c]) return classify(stepsA, stepsB, i + 1, c, threshold);
+    }
+  }
+  return null;
+}
+
+function classify(stepsA: readonly StepRecord[], stepsB: readonly StepRecord[], step: number, codebook: number, threshold: number): CodeFlip {
+  const a = stepsA[step - 1];
+  const b = stepsB[step - 1];
+  const codeA = a.codes[codebook];
+  const codeB = b.codes[codebook];
+  const ra = rowStats(a, codebook);
+  const rb = rowStats(b, codebook);
+  const mA = margin(ra, codeA, codeB);
+  const mB = margin(rb, codeB, codeA);
+  const exact = mA !== null && mB !== null && mA.exact && mB.exact;
+  // Exact: |marginA + marginB| (≥ 0 anyway under greedy picks). A bound: the sum of lower bounds.
+  const sum = mA !== null && mB !== null ? mA.value + mB.value : null;
+  const pairDrift = sum === null ? null : exact ? Math.abs(sum) : sum;
+  let kind: FlipKind;
+  if (pairDrift === null) kind = 'unknown';
+  else if (exact) kind = pairDrift <= threshold ? 'near-tie' : 'real';
+  else kind = pairDrift > threshold ? 'real' : 'unknown';
+  const before = driftBefore(stepsA, stepsB, step, codebook);
+  const beforeOk = before === null || before <= threshold;
+  let why: string;
+  if (!ra || !rb) why = `the ${codebook === 0 ? 'talker' : 'code-predictor'} logits of this row were not recorded on ${!ra && !rb ? 'either side' : !ra ? 'A' : 'B'}`;
+  else if (pairDrift === null) why = 'a picked code is missing from its own top-5, or its logits are not finite';
+  else if (exact) why = `the two codes' logit difference moved by ${f(pairDrift)} from A to B (${kind === 'near-tie' ? '≤' : '>'} near-tie gap ${threshold})`;
+  else why = `a code is outside the other side's top-5, so the two codes' logit difference moved by at least ${f(pairDrift)} (${kind === 'real' ? `> near-tie gap ${threshold}` : `not decidable against ${threshold}`})`;
+  if (kind === 'near-tie' && before !== null) {
+    why += beforeOk
+      ? `; every logit statistic before it ${before === 0 ? 'equal' : `within ${f(before)}`}`
+      : `, but the logits had already drifted by ${Number.isNaN(before) ? 'a non-finite value' : f(before)} before it`;
+  }
+  return {
+    step,
+    codebook,
+    codeA,
+    codeB,
+    gapA: topGap(ra),
+    gapB: topGap(rb),
+    marginA: mA?.exact ? mA.value : null,
+    marginB: mB?.exact ? mB.value : null,
+    pairDrift,
+    exact,
+    threshold,
+    kind,
+    driftBefore: before,
+    numericallyEquivalent: kind === 'near-tie' && beforeOk,
+    detail: why,
+  };
+}
