@@ -1,4 +1,5 @@
 import { loadBundle, type LoadedBundle } from './bundle/load-bundle.js';
+import { layoutLines } from './bundle/layout-summary.js';
 import type { NetworkExport } from './bundle/manifest.js';
 import { closeNative, synthesizeOnNative } from './native/native-engine-hook.js';
 import { makePlan } from './plan.js';
@@ -72,6 +73,7 @@ export class Engine {
       talker: dec(m.talker),
       codePredictor: dec(m.codePredictor),
       vocoder: { leftContextFrames: m.vocoder.leftContextFrames, chunkFrames: m.vocoder.chunkFrames, exports: Object.keys(m.vocoder.exports) },
+      layout: layoutLines(m),
       files: this.bundle.exports.map(({ label, exp }) => ({
         label,
         file: exp.file,

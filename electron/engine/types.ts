@@ -86,6 +86,8 @@ export interface BundleInfo {
   talker: { layers: number; heads: number; kvHeads: number; headDim: number; hidden: number; maxPositions: number; exports: string[] };
   codePredictor: { layers: number; heads: number; kvHeads: number; headDim: number; hidden: number; maxPositions: number; exports: string[] };
   vocoder: { leftContextFrames: number; chunkFrames: number; exports: string[] };
+  /** One line per field beyond the demo's shape (embed.table, specialIds, codebookSizes, projection, prefill, conditioning). */
+  layout: string[];
   /** Every model file with its declared inputs and outputs as checked against the session. */
   files: { label: string; file: string; inputs: string[]; outputs: string[] }[];
 }

@@ -19,6 +19,16 @@ describe('parity bundle build-demo --config with the Qwen3-shaped config', () =>
     const check = await runParity(['bundle', 'check', out]);
     expect(check.status).toBe(0);
     expect(check.stdout).toContain('text: byte-level: UTF-8 bytes (ids 0..255) placed by the talker.prefill template; at most 32 UTF-8 bytes');
+    // What the engine does with each field beyond the demo's shape, one line each, after the vocoder line.
+    const layout = check.stdout.split('\n').slice(check.stdout.split('\n').findIndex((l) => l.startsWith('vocoder: ')) + 1);
+    expect(layout.slice(0, 6)).toEqual([
+      'embedding table: embed.fp16.safetensors (safetensors tensor "embed_tokens.weight", float16, 454 rows × 32), read by rows',
+      "talker logits: 48 = codebook 0's 32 codes + special ids 32..47 (8 named), masked before sampling, EOS 38 included (the frame count ends the loop)",
+      "codebook sizes: 32, 32, 24, 16 (code predictor logits past a codebook's size masked)",
+      'code predictor input: 32 wide, projected to its hidden 16 inside its exports',
+      'prefill: template of 10 parts; slots: instruction, speaker (vivian, ryan)',
+      'text conditioning: each decode step adds the next trailing text token, then 260, then pad 261',
+    ]);
     const codes: string[] = [];
     for (const profile of ['eager', 'graph']) {
       const trace = join(dir, `${profile}.jsonl`);

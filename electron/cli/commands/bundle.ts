@@ -26,6 +26,7 @@ function describe(info: BundleInfo): string {
     `talker: ${dec(info.talker)}`,
     `code predictor: ${dec(info.codePredictor)}`,
     `vocoder: chunks of ${info.vocoder.chunkFrames} frames with ${info.vocoder.leftContextFrames} frames of left context; exports ${info.vocoder.exports.join(', ')}`,
+    ...info.layout,
     'files (each opened in ONNX Runtime and checked against bundle.json):',
     ...info.files.map(
       (f) => `  ${f.file} (${f.label}): ${f.inputs.length} inputs, ${f.outputs.length} outputs`,

@@ -1,0 +1,31 @@
+import { codebookSizeOf, type BundleManifest } from './manifest.js';
+
+/**
+ * One line per bundle.json field beyond the demo's shape, saying what the engine does with it (for
+ * `parity bundle check` and Engine.info()); none for a bundle of the demo's shape.
+ */
+export function layoutLines(m: BundleManifest): string[] {
+  const lines: string[] = [];
+  const t = m.embed.table;
+  if (t) lines.push(`embedding table: ${t.file} (${t.format}${t.tensor ? ` tensor "${t.tensor}"` : ''}, ${t.dtype}, ${t.rows} rows × ${m.talker.hidden}), read by rows`);
+  const v0 = codebookSizeOf(m, 0);
+  if (m.talker.specialIds) {
+    const named = Object.keys(m.talker.specialIds.names ?? {}).length;
+    lines.push(
+      `talker logits: ${m.talker.vocab} = codebook 0's ${v0} codes + special ids ${v0}..${m.talker.vocab - 1}${named ? ` (${named} named)` : ''}, masked before sampling, EOS ${m.specialCodes.eos} included (the frame count ends the loop)`,
+    );
+  }
+  if (m.codebookSizes) lines.push(`codebook sizes: ${m.codebookSizes.join(', ')} (code predictor logits past a codebook's size masked)`);
+  const p = m.codePredictor.projection;
+  if (p) lines.push(`code predictor input: ${p.from} wide, projected to its hidden ${p.to} inside its exports`);
+  const prefill = m.talker.prefill;
+  if (prefill) {
+    const slots = prefill.template.flatMap((part) => ('slot' in part ? [part.slot] : []));
+    const speakers = Object.keys(prefill.speakers ?? {});
+    const slotText = slots.map((s) => (s === 'speaker' ? `speaker (${speakers.length ? speakers.join(', ') : 'none named'})` : s)).join(', ');
+    lines.push(`prefill: template of ${prefill.template.length} parts${slots.length ? `; slots: ${slotText}` : ''}`);
+  }
+  const c = m.talker.textConditioning;
+  if (c) lines.push(`text conditioning: each decode step adds the next trailing text token${c.end === undefined ? '' : `, then ${c.end}`}, then pad ${c.pad}`);
+  return lines;
+}
