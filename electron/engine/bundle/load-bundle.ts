@@ -164,6 +164,9 @@ function checkEmbedSource(m: BundleManifest, fail: Fail): void {
   const { export: exp, table } = m.embed;
   if (exp && table) fail('embed.export and embed.table are both set: give the embedding table one way');
   if (!exp && !table) fail('embed needs "export" (an ONNX embedding graph) or "table" (a file read by rows)');
+  if (m.embed.codecRowsPerCodebook < m.codebookSize) {
+    fail(`embed.codecRowsPerCodebook (${m.embed.codecRowsPerCodebook}) must be at least codebookSize (${m.codebookSize}): code k of codebook c is row codecRowOffset + c × codecRowsPerCodebook + k, so larger codes would read the next codebook's rows`);
+  }
   const rows = m.embed.codecRowOffset + m.codebooks * m.embed.codecRowsPerCodebook;
   if (table && table.rows < rows) fail(`embed.table.rows (${table.rows}) must hold codecRowOffset + codebooks × codecRowsPerCodebook = ${rows} rows`);
   if (table && (table.format === 'safetensors') !== (table.tensor !== undefined)) fail('embed.table.tensor names the tensor of a safetensors file, and only of one');

@@ -89,6 +89,16 @@ describe('embed.table', () => {
     expect(await refusal(both)).toBe('bundle.json: embed.export and embed.table are both set: give the embedding table one way');
   });
 
+  it('codec rows per codebook fewer than the codes would let a code read the next codebook\'s rows', async () => {
+    const dir = await edited((m) => {
+      m.embed.codecRowsPerCodebook = 31;
+      m.specialCodes.bos = 5; // so that the BOS row check (first) passes
+    });
+    expect(await refusal(dir)).toBe(
+      "bundle.json: embed.codecRowsPerCodebook (31) must be at least codebookSize (32): code k of codebook c is row codecRowOffset + c × codecRowsPerCodebook + k, so larger codes would read the next codebook's rows",
+    );
+  });
+
   it('too few rows for the layout', async () => {
     // 262 text rows + 4 codebooks × 48 codec rows = 454.
     expect(await refusal(await edited((m) => m.embed.table && (m.embed.table.rows = 400)))).toBe('bundle.json: embed.table.rows (400) must hold codecRowOffset + codebooks × codecRowsPerCodebook = 454 rows');
