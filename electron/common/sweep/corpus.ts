@@ -1,0 +1,81 @@
+import { PromptText, Seed } from '../api/primitives.js';
+import { InputError } from '../errors.js';
+
+/** One prompt of a corpus; `seed` only when its JSONL line gives one (it then replaces --seeds). */
+export interface CorpusPrompt {
+  id: string;
+  text: string;
+  seed?: number;
+  line: number;
+}
+
+/**
+ * Reads a corpus: JSON Lines (`{"id", "text", "seed"?}` per line) when the first non-blank line starts
+ * with `{`, else one prompt per line (its id is `line-N`). Blank lines are skipped. Every refusal names
+ * `file:line` and what was expected.
+ */
+export function parseCorpus(content: string, file: string): CorpusPrompt[] {
+  const lines = content.split('\n').map((l) => l.replace(/\r$/, ''));
+  const jsonl = lines.find((l) => l.trim() !== '')?.trimStart().startsWith('{') ?? false;
+  const prompts: CorpusPrompt[] = [];
+  const seenAt = new Map<string, number>();
+  for (const [i, raw] of lines.entries()) {
+    const line = i + 1;
+    if (raw.trim() === '') continue;
+    const where = `${file}:${line}`;
+    const prompt = jsonl ? jsonPrompt(raw, where, line) : { id: `line-${line}`, text: promptText(raw, where), line };
+    const first = seenAt.get(prompt.id);
+    if (first !== undefined) throw new InputError(`${where}: id "${prompt.id}" is already used on line ${first}; ids must be unique`, where);
+    seenAt.set(prompt.id, line);
+    prompts.push(prompt);
+  }
+  if (prompts.length === 0) throw new InputError(`${file}: the corpus has no prompts (expected one prompt per line, or JSON Lines {"id", "text", "seed"?})`, file);
+  return prompts;
+}
+
+function jsonPrompt(raw: string, where: string, line: number): CorpusPrompt {
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw new InputError(`${where}: not valid JSON (the corpus is JSON Lines because its first line starts with "{")`, where);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new InputError(`${where}: expected an object {"id", "text", "seed"?}`, where);
+  const o = value as Record<string, unknown>;
+  const unknown = Object.keys(o).filter((k) => !['id', 'text', 'seed'].includes(k));
+  if (unknown.length > 0) throw new InputError(`${where}: unknown field "${unknown[0]}" (known: id, text, seed)`, where);
+  if (!((typeof o.id === 'string' && /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/.test(o.id)) || (typeof o.id === 'number' && Number.isSafeInteger(o.id) && o.id >= 0))) {
+    throw new InputError(`${where}: "id" must be a name of letters, digits, ".", "_" or "-" (up to 128) or an integer >= 0, found ${JSON.stringify(o.id)}`, where);
+  }
+  if (typeof o.text !== 'string') throw new InputError(`${where}: "text" must be a string, found ${JSON.stringify(o.text)}`, where);
+  const prompt: CorpusPrompt = { id: String(o.id), text: promptText(o.text, where), line };
+  if (o.seed !== undefined) {
+    const seed = Seed.safeParse(o.seed);
+    if (!seed.success) throw new InputError(`${where}: "seed" must be an integer in [0, 4294967295], found ${JSON.stringify(o.seed)}`, where);
+    prompt.seed = seed.data;
+  }
+  return prompt;
+}
+
+function promptText(text: string, where: string): string {
+  const parsed = PromptText.safeParse(text);
+  if (!parsed.success) throw new InputError(`${where}: ${parsed.error.issues[0].message}`, where);
+  return parsed.data;
+}
+
+/** `--seeds`: a comma list of integers and ranges, e.g. `0,1,5-7` → [0, 1, 5, 6, 7]; duplicates refused. */
+export function parseSeedList(text: string): number[] {
+  const seeds: number[] = [];
+  for (const part of text.split(',')) {
+    const m = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(part);
+    const lo = m ? Number(m[1]) : NaN;
+    const hi = m?.[2] !== undefined ? Number(m[2]) : lo;
+    if (!m || !Seed.safeParse(lo).success || !Seed.safeParse(hi).success || hi < lo || hi - lo >= 100_000) {
+      throw new InputError(`--seeds ${text}: expected integers and ranges in [0, 4294967295], e.g. 0,1,5-7, found "${part}"`);
+    }
+    for (let s = lo; s <= hi; s++) seeds.push(s);
+  }
+  const dup = seeds.find((s, i) => seeds.indexOf(s) !== i);
+  if (dup !== undefined) throw new InputError(`--seeds ${text}: seed ${dup} is given twice`);
+  return seeds;
+}

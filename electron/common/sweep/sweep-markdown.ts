@@ -1,0 +1,82 @@
+import type { Quantiles } from './quantiles.js';
+import { caseKey } from './sweep-case.js';
+import type { SweepSummary } from './sweep-summary.js';
+
+const BAR = 40;
+
+function num(v: number | null, digits: number): string {
+  if (v === null) return '—';
+  return Number.isFinite(v) ? v.toFixed(digits) : String(v);
+}
+
+function bars(histogram: { step: number; count: number }[]): string[] {
+  const top = Math.max(1, ...histogram.map((h) => h.count));
+  return histogram.map((h) => `step ${String(h.step).padStart(4)} | ${'#'.repeat(Math.max(1, Math.round((h.count / top) * BAR)))} ${h.count}`);
+}
+
+function quantileRow(name: string, q: Quantiles, digits: number): string {
+  const cells = [q.min, q.p05, q.p25, q.p50, q.p75, q.p95, q.max].map((v) => num(v, digits));
+  return `| ${name} | ${q.count} | ${q.nonFinite} | ${cells.join(' | ')} |`;
+}
+
+/** `sweep.md`: the summary as paste-ready Markdown (for an issue or a PR). Pure, like the summary. */
+export function renderSweepMarkdown(s: SweepSummary): string {
+  const run = s.cases.length;
+  const pct = (n: number) => (run === 0 ? '0.0' : ((100 * n) / run).toFixed(1));
+  const what = s.mode === 'profiles' ? `profile \`${s.a}\` vs \`${s.b}\` on bundle \`${s.bundle ?? 'demo'}\`` : `traces \`${s.a}\` vs \`${s.b}\``;
+  const out: string[] = [
+    `# Parity sweep: ${what}`,
+    '',
+    `${run} of ${s.totalCases} cases run (corpus sha256 \`${s.corpusSha256.slice(0, 12)}…\`).`,
+    '',
+    '| verdict | cases | % of run |',
+    '| --- | ---: | ---: |',
+    ...(['identical', 'within-tolerance', 'diverged', 'error'] as const).map((v) => `| ${v} | ${s.counts[v]} | ${pct(s.counts[v])} |`),
+    `| missing | ${s.counts.missing} | |`,
+    '',
+    '## First divergent step',
+    '',
+  ];
+  if (s.firstStep.histogram.length === 0) out.push('No case diverged.', '');
+  else {
+    out.push(`Most frequent: step ${s.firstStep.mode}.`, '', '```', ...bars(s.firstStep.histogram), '```', '');
+    for (const { stage, histogram } of s.firstStep.byStage) out.push(`Stage \`${stage}\`:`, '', '```', ...bars(histogram), '```', '');
+  }
+  out.push(
+    '## Distributions',
+    '',
+    'Quantiles over the cases with a finite value (linear interpolation between ranks).',
+    '',
+    '| metric | finite | not finite | min | p5 | p25 | median | p75 | p95 | max |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    quantileRow('correlation', s.distributions.correlation, 6),
+    quantileRow('ΔLU (B − A)', s.distributions.loudnessDeltaLU, 3),
+    quantileRow('MCD (dB)', s.distributions.mcdDb, 3),
+    '',
+  );
+  if (s.worst.length > 0) {
+    const byKey = new Map(s.cases.map((c) => [caseKey(c), c]));
+    out.push('## Worst cases', '', '| case | verdict | first step | stage | correlation | ΔLU | MCD | fixture |', '| --- | --- | ---: | --- | ---: | ---: | ---: | --- |');
+    for (const w of s.worst) {
+      const c = byKey.get(w.key);
+      if (!c) continue;
+      out.push(`| ${w.key} | ${c.verdict} | ${c.firstStep ?? '—'} | ${c.stage ?? '—'} | ${num(c.correlation, 6)} | ${num(c.loudnessDeltaLU, 3)} | ${num(c.mcdDb, 3)} | ${w.fixture ? `\`${w.fixture}\`` : '—'} |`);
+    }
+    out.push('');
+  }
+  const p = s.problems;
+  const problems = [
+    p.missingShards.length ? `- shards with no file: ${p.missingShards.join(', ')}` : '',
+    p.missing.length ? `- missing cases: ${list(p.missing)}` : '',
+    p.duplicates.length ? `- cases written twice (same result, kept once): ${list(p.duplicates)}` : '',
+    p.conflicts.length ? `- cases written twice with different results (first kept): ${list(p.conflicts)}` : '',
+    p.unpaired.length ? `- traces in only one folder: ${list(p.unpaired)}` : '',
+    ...s.cases.filter((c) => c.verdict === 'error').slice(0, 10).map((c) => `- ${caseKey(c)} failed: ${c.error ?? 'no message'}`),
+  ].filter((line) => line !== '');
+  if (problems.length) out.push('## Problems', '', ...problems, '');
+  return out.join('\n');
+}
+
+function list(keys: string[]): string {
+  return keys.length <= 10 ? keys.join(', ') : `${keys.slice(0, 10).join(', ')}, … (${keys.length} in all)`;
+}

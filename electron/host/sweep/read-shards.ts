@@ -1,0 +1,46 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { InputError } from '../../common/errors.js';
+import { fsReason } from '../../common/fs-reason.js';
+import type { NamedShard } from '../../common/sweep/merge-shards.js';
+import { parseShardLines } from '../../common/sweep/shard-lines.js';
+
+const SHARD_FILE = /^shard-\d+-of-\d+\.jsonl$/;
+
+/**
+ * Reads every shard file (`shard-*-of-*.jsonl`) in the given folders, sorted by path. A torn last line is
+ * left out (the shard is incomplete, and the merge counts its case as missing), as is a file holding no
+ * complete header yet.
+ */
+export function readShardFolders(dirs: string[]): { shards: NamedShard[]; notes: string[] } {
+  const shards: NamedShard[] = [];
+  const notes: string[] = [];
+  for (const dir of dirs) {
+    let names: string[];
+    try {
+      if (!statSync(dir).isDirectory()) throw new InputError(`${dir}: is a file; give the --out folder of parity sweep`, dir);
+      names = readdirSync(dir).filter((n) => SHARD_FILE.test(n)).sort();
+    } catch (error) {
+      if (error instanceof InputError) throw error;
+      throw new InputError(`${dir}: cannot read (${fsReason(error)})`, dir);
+    }
+    if (names.length === 0) throw new InputError(`${dir}: no shard files (shard-NNN-of-N.jsonl, written by parity sweep --out)`, dir);
+    for (const name of names) {
+      const file = join(dir, name);
+      let text: string;
+      try {
+        text = readFileSync(file, 'utf8');
+      } catch (error) {
+        throw new InputError(`${file}: cannot read (${fsReason(error)})`, file);
+      }
+      if (!text.includes('\n')) {
+        notes.push(`${file}: no complete header line yet; skipped`);
+        continue;
+      }
+      const shard = parseShardLines(text, file);
+      if (shard.torn) notes.push(`${file}: its last line is cut short (the run was interrupted); that case counts as missing`);
+      shards.push({ ...shard, file });
+    }
+  }
+  return { shards, notes };
+}
