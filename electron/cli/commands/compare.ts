@@ -4,6 +4,7 @@ import { parseProfile } from '../../common/profile/parse-profile.js';
 import { stringifyReport } from '../../common/report/json-number.js';
 import { renderComparisonMarkdown } from '../../common/report/comparison-markdown.js';
 import { profileComparisonView } from '../../common/report/comparison-view.js';
+import { runBaseline } from '../../engine/comparison/baseline-runs.js';
 import { compareProfiles } from '../../engine/comparison/compare-profiles.js';
 import { profileFixtureFiles } from '../../engine/comparison/comparison-files.js';
 import { openEngine } from '../../engine/comparison/open-engine.js';
@@ -37,6 +38,7 @@ export function registerCompare(program: Command): void {
     .option('--out <dir>', 'write a.wav, b.wav, diff.wav, a.jsonl, b.jsonl, report.json, report.md into this new folder')
     .option('--force', 'replace the --out folder if it exists')
     .option('--json', 'print the report as JSON instead of the summary')
+    .option('--baseline', 'also run A and B a second time each and report run-to-run nondeterminism apart from A vs B')
     .option('--drill', 're-run the first divergent step with every node output promoted to a graph output; report the first input and node that differ or hold a NaN')
     .option('--drill-tol <x>', 'per-element absolute tolerance of --drill (default 1e-4)', nonNegative('a tolerance'));
   addSamplingOptions(addVerdictOptions(command)).action(
@@ -50,13 +52,17 @@ export function registerCompare(program: Command): void {
       const { engine, bundle } = await openEngine(o.bundle);
       const bar = o.json ? lazyProgressBar('') : lazyProgressBar('compare');
       try {
-        const comparison = await compareProfiles(
-          engine,
-          { text: o.text, profileA: o.a, profileB: o.b, seed: o.seed ?? 0, sampling, bundle, tolerances: tolerancesFrom(o), maxLagMs: o.maxLagMs },
-          { createdAt: reportTime(), onProgress: (p) => bar.update(`${p.side} ${p.stage}`, p.step, p.totalSteps) },
-        );
-        bar.stop();
+        const request = { text: o.text, profileA: o.a, profileB: o.b, seed: o.seed ?? 0, sampling, bundle, tolerances: tolerancesFrom(o), maxLagMs: o.maxLagMs };
+        const comparison = await compareProfiles(engine, request, {
+          createdAt: reportTime(),
+          onProgress: (p) => bar.update(`${p.side} ${p.stage}`, p.step, p.totalSteps),
+        });
         const { report } = comparison;
+        if (o.baseline) {
+          report.baseline = await runBaseline(engine, request, comparison, { onProgress: (p) => bar.update(`${p.side} run 2 ${p.stage}`, p.step, p.totalSteps) });
+          report.rerun.baseline = true;
+        }
+        bar.stop();
         if (o.drill) {
           const tolerance = { ...DEFAULT_DRILL_TOLERANCE, ...(o.drillTol === undefined ? {} : { abs: o.drillTol }) };
           // On a terminal the status line follows the drill (side re-run, promote, run k of n), as for the comparison.

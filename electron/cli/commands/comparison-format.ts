@@ -7,6 +7,7 @@ import { textTable } from '../../common/report/format/text-table.js';
 export function renderComparisonText(v: ComparisonView): string {
   // v.warnings go to stderr (the caller writes them), so a piped summary and the terminal both see them once.
   const parts = [...v.sides, '', ...divergenceLines(v.verdict, v.divergence)];
+  if (v.baseline?.length) parts.push('', 'Determinism baseline (each profile run twice):', ...v.baseline.map((l) => `  ${l}`));
   if (v.divergence.steps.length > 0) parts.push('', `${stepTableHeading(v.divergence)}:`, textStepTable(stepTableRows(v.divergence)));
   if (v.metrics) parts.push('', textTable(metricRows(v.metrics)));
   if (v.drill?.length) parts.push('', ...v.drill);

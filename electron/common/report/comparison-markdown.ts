@@ -15,6 +15,8 @@ export interface ComparisonView {
   verdict: Verdict;
   divergence: Divergence;
   metrics?: Metrics;
+  /** `--baseline` findings, one line each (baselineLines). */
+  baseline?: string[];
   /** `--drill` findings, one line each (drill-lines.ts). */
   drill?: string[];
   /** The command that reproduces it; with --out, into a new folder (an existing one is refused). */
@@ -29,6 +31,7 @@ export function renderComparisonMarkdown(v: ComparisonView): string {
   const parts = [`## ${v.title}`, '', ...v.sides.map((s) => `- ${s}`)];
   if (v.warnings?.length) parts.push('', ...v.warnings.map((w) => `> **Warning:** ${w}`));
   parts.push('', ...divergenceLines(v.verdict, v.divergence).map((l) => `- ${l.trim()}`));
+  if (v.baseline?.length) parts.push('', '### Determinism baseline (each profile run twice)', '', ...v.baseline.map((l) => `- ${l.trim()}`));
   if (v.divergence.steps.length > 0) parts.push('', `### ${stepTableHeading(v.divergence)}`, '', markdownStepTable(stepTableRows(v.divergence)));
   if (v.metrics) parts.push('', '### Audio', '', markdownTable(metricRows(v.metrics)));
   if (v.drill?.length) parts.push('', '### Drill-down', '', ...v.drill.map((l) => `- ${l.trim()}`));

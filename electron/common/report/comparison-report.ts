@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Sampling } from '../api/primitives.js';
+import { Baseline } from '../forensics/baseline.js';
 import { Divergence } from '../forensics/divergence.js';
 import { FaultOutcome } from '../forensics/fault-outcomes.js';
 import { Tolerances } from '../forensics/tolerances.js';
@@ -53,6 +54,8 @@ export const RerunSpec = z.object({
   versions: z.record(z.string(), z.string()),
   /** Present when the comparison ran `--drill`: gate re-runs the drill-down too (tolerance = `--drill-tol`, absent = default). */
   drill: z.object({ tolerance: z.number().nonnegative().optional() }).optional(),
+  /** Present (true) when the comparison ran `--baseline`: each profile was run twice. */
+  baseline: z.boolean().optional(),
 });
 export type RerunSpec = z.infer<typeof RerunSpec>;
 
@@ -81,6 +84,8 @@ export const ComparisonReport = ParityReport.extend({
   integrity: Integrity.optional(),
   /** `parity compare --drill`: the first node inside the first divergent step (drill.ts). */
   drill: DrillReport.optional(),
+  /** `parity compare --baseline`: each profile against a second run of itself (baseline.ts). */
+  baseline: Baseline.optional(),
 });
 export type ComparisonReport = z.infer<typeof ComparisonReport>;
 

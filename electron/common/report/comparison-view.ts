@@ -1,4 +1,5 @@
 import type { Sampling } from '../api/primitives.js';
+import { baselineLines } from '../forensics/baseline.js';
 import { unappliedFaultLines } from '../forensics/fault-outcomes.js';
 import { DEFAULT_TOLERANCES, type Tolerances } from '../forensics/tolerances.js';
 import type { ComparisonReport } from './comparison-report.js';
@@ -40,6 +41,7 @@ function toleranceFlags(t: Tolerances): string[] {
 export function compareCommand(r: ComparisonReport['rerun'], out = 'DIR'): string {
   const args = ['npx', 'parity', 'compare', '--text', r.text, '--a', r.profileA, '--b', r.profileB, '--seed', String(r.seed), ...samplingFlags(r.sampling), ...toleranceFlags(r.tolerances)];
   if (r.bundle !== 'demo') args.push('--bundle', r.bundle);
+  if (r.baseline) args.push('--baseline');
   if (r.drill) args.push('--drill', ...(r.drill.tolerance === undefined ? [] : ['--drill-tol', String(r.drill.tolerance)]));
   args.push('--out', out);
   return args.map(shellQuote).join(' ');
@@ -62,6 +64,7 @@ export function profileComparisonView(report: ComparisonReport, out?: string): C
     verdict: report.verdict,
     divergence: report.divergence,
     metrics: report.metrics,
+    baseline: report.baseline ? baselineLines(report.baseline, report.divergence.firstStep) : undefined,
     drill: report.drill ? drillLines(report.drill) : undefined,
     command: compareCommand(r, out === undefined ? undefined : rerunFolder(out)),
     recheck: out === undefined ? undefined : gateCommand(out),
