@@ -97,7 +97,7 @@ describe('the Qwen3-shaped demo bundle (every format feature beyond the demo) bu
       const sampling: SamplingParams = { mode: 'sample', temperature: 1, topK: 0, topP: 1, repetitionPenalty: 1 };
       const error = await synthesizeWith(plan, request('hi there', { sampling })).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(ParityError);
-      expect((error as ParityError).kind).toBe('engine');
+      expect((error as ParityError).kind).toBe('bundle'); // the bundle's logits are at fault: exit 2
       expect((error as ParityError).message).toBe(
         'step 1: the talker gave code 47 for codebook 0, outside 0..31 (codebook size 32); refused before it reaches the embeddings and the vocoder',
       );
