@@ -1,0 +1,102 @@
+"""What export_bundle refuses, each with one line naming the network, the export and what to fix; and
+the one thing it keeps alive on request (a vocoder input a codec decoder has no use for)."""
+
+import copy
+
+import onnx
+import pytest
+import torch
+
+import export_bundle_model as model
+from parity_cli import ROOT, ensure_dist
+from tts_parity.export import ExportError, export_bundle
+
+PARITY = ["node", str(ROOT / "bin" / "parity.js")]
+
+
+def export(out, talker=None, vocoder=None, config=model.CONFIG, **options):
+    text_rows, codec = model.embeddings()
+    options = {"profiles": ("eager",), "smoke": False, **options}
+    return export_bundle(out, talker=talker or model.Talker(), code_predictor=model.CodePredictor(), vocoder=vocoder or model.Vocoder(),
+                         text_embeddings=text_rows, codec_embeddings=codec, config=config, **options)
+
+
+def refusal(out, **kwargs):
+    with pytest.raises(ExportError) as caught:
+        export(out, **kwargs)
+    message = str(caught.value)
+    assert "\n" not in message
+    return message
+
+
+def test_a_declared_input_the_forward_never_reads_is_refused(tmp_path):
+    # Positions from the past length, never position_ids: torch.onnx.export drops the input.
+    message = refusal(tmp_path / "b", talker=model.TalkerIgnoringPositions())
+    assert message.startswith(f"talker eager-fp32 ({tmp_path / 'b' / 'talker.eager.fp32.onnx'}): the exported forward never reads input \"position_ids\"")
+    assert "so torch.onnx.export dropped it" in message and "read it in the forward" in message
+
+
+class AlwaysAppending(model.Talker):
+    """Ignores the flag: its graph export would grow the buffers instead of writing into them."""
+
+    static_cache = property(lambda self: False, lambda self, value: None)
+
+
+def test_a_graph_export_that_appends_instead_of_writing_the_buffer_is_refused(tmp_path):
+    message = refusal(tmp_path / "b", talker=AlwaysAppending(), profiles=("eager", "graph"))
+    # The [1, 48] attention mask meets 49 keys, so the forward itself fails; the line says what graph mode needs.
+    assert message.startswith(f"talker graph-fp32 ({tmp_path / 'b' / 'talker.graph.fp32.onnx'}): the forward failed on the example inputs: The size of tensor a (48) must match the size of tensor b (49)")
+    assert "write the new K/V into the [1, Hkv, M, D] buffers at rows position_ids" in message
+
+
+def test_a_module_without_the_static_cache_flag_is_refused(tmp_path):
+    talker = model.Talker()
+    del talker.static_cache
+    assert "no static_cache attribute on the module or any submodule" in refusal(tmp_path / "b", talker=talker)
+
+
+def test_logits_of_another_width_than_the_config_says_are_refused(tmp_path):
+    config = copy.deepcopy(model.CONFIG)
+    config["talker"]["vocab"] = model.VOCAB + 1
+    message = refusal(tmp_path / "b", config=config)
+    assert 'talker eager-fp32' in message and 'output "logits" has shape [1, 3, 24] on the example inputs, expected [1, 3, 25]' in message
+
+
+def test_config_fields_export_bundle_writes_or_needs(tmp_path):
+    config = {k: v for k, v in model.CONFIG.items() if k != "maxFrames"}
+    assert refusal(tmp_path / "a", config=config).startswith("config: missing maxFrames")
+    config = {**model.CONFIG, "embed": {}}
+    assert refusal(tmp_path / "b", config=config) == "config: embed is written by export_bundle; leave it out of the config"
+
+
+def test_a_folder_with_files_is_not_overwritten_unless_asked(tmp_path):
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "notes.txt").write_text("mine")
+    assert "the folder exists and is not empty; pass overwrite=True" in refusal(tmp_path / "b")
+    assert (tmp_path / "b" / "notes.txt").read_text() == "mine"
+
+
+class CodecVocoder(model.Vocoder):
+    """A codec decoder: no noise (and it returns phase0 as end_phase, as docs/bundle-format.md suggests)."""
+
+    def forward(self, audio_codes, noise, phase0, context_frames):
+        audio, _ = super().forward(audio_codes, torch.zeros(1, audio_codes.shape[1] * model.HOP), phase0, context_frames)
+        return audio, phase0
+
+
+def test_a_vocoder_input_is_kept_alive_only_when_declared_unused(tmp_path):
+    message = refusal(tmp_path / "a", vocoder=CodecVocoder())
+    assert message.startswith(f"vocoder fp32 ({tmp_path / 'a' / 'vocoder.fp32.onnx'}): the exported forward never reads input \"noise\"")
+
+    ensure_dist()
+    bundle = export(tmp_path / "b", vocoder=CodecVocoder(), unused_vocoder_inputs=("noise",), smoke=True, parity_cmd=PARITY)
+    assert bundle.smoke[-1] == "smoke OK"  # which checks that every declared input is read by a node
+    graph = onnx.load(str(bundle.path / "vocoder.fp32.onnx")).graph
+    assert any("noise" in node.input for node in graph.node)
+
+
+def test_a_length_baked_by_repeat_interleave_fails_the_smoke_check_with_its_line(tmp_path):
+    ensure_dist()
+    message = refusal(tmp_path / "b", talker=model.Talker(gqa="repeat_interleave"), smoke=True, parity_cmd=PARITY)
+    assert message.startswith(f"smoke check failed (exit 2): parity bundle check: smoke: talker eager-fp32 ({tmp_path / 'b' / 'talker.eager.fp32.onnx'})")
+    assert "GQA written with repeat_interleave" in message

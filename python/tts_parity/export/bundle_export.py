@@ -1,0 +1,180 @@
+"""export_bundle: PyTorch talker, code predictor and vocoder -> a `tts-parity-bundle/1` folder, smoke-checked."""
+
+import copy
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import torch
+from torch import nn
+
+from .contract import EAGER, GRAPH, vocoder_tensors
+from .embed_table import embed_table, write_embed_table
+from .errors import ExportError
+from .examples import decoder_example, vocoder_example
+from .manifest import build_manifest, check_config, decoder_tensors, hop_length, write_manifest
+from .onnx_export import check_trial_outputs, export_onnx
+from .smoke import smoke_check
+
+FILE_STEMS = {"talker": "talker", "codePredictor": "code-predictor"}
+VOCODER_AUX_INPUTS = ("noise", "phase0", "context_frames")
+GRAPH_HINT = ("in the graph export (static_cache=True) the module must write the new K/V into the [1, Hkv, M, D] buffers at "
+              "rows position_ids and return the buffers (tts_parity.export.write_kv does), not append them")
+EAGER_HINT = "in the eager export (static_cache=False) present is the past with the new K/V appended (tts_parity.export.write_kv does)"
+
+
+@dataclass
+class ExportedBundle:
+    """What export_bundle wrote: the folder, the ONNX files by network and key, the smoke check's lines
+    (empty with smoke=False), and the seconds spent exporting (ONNX and table, not the smoke check)."""
+
+    path: Path
+    files: dict = field(default_factory=dict)
+    smoke: list = field(default_factory=list)
+    export_seconds: float = 0.0
+
+
+def export_bundle(out_dir, *, talker, code_predictor, vocoder, text_embeddings, codec_embeddings, config,
+                  profiles=(EAGER, GRAPH), precision=("fp32",), unused_vocoder_inputs=(), embed_dtype="float32",
+                  opset=17, overwrite=False, smoke=True, parity_cmd=None):
+    """Exports the three modules (written to the forward protocol, docs/python-export.md) as a bundle
+    in `out_dir`: for each profile and precision a talker and a code predictor export, a vocoder export
+    per precision, the embedding table (text rows, then one block per codebook) and bundle.json; then,
+    unless smoke=False, runs `parity bundle check out_dir --smoke`. Raises ExportError (one line)."""
+    started = time.perf_counter()
+    profiles, precision = tuple(profiles), tuple(precision)
+    _check_choices(profiles, precision, unused_vocoder_inputs)
+    check_config(config)
+    out = _prepare(Path(out_dir), overwrite)
+
+    talker_cfg = config["talker"]
+    table, offset, per_codebook = embed_table(text_embeddings, codec_embeddings, config["codebooks"], talker_cfg["hidden"])
+    embed = write_embed_table(out, table, offset, per_codebook, embed_dtype)
+
+    files = {}
+    for network, module in (("talker", talker), ("codePredictor", code_predictor)):
+        files[network] = _export_decoder(out, network, module, config, profiles, precision, opset)
+    files["vocoder"] = _export_vocoder(out, vocoder, config, precision, unused_vocoder_inputs, opset)
+
+    write_manifest(out, build_manifest(config, embed, files, files["vocoder"]))
+    result = ExportedBundle(out, files, export_seconds=time.perf_counter() - started)
+    if smoke:
+        result.smoke = smoke_check(out, parity_cmd)
+    return result
+
+
+def _check_choices(profiles, precision, unused):
+    for value, known, what in ((profiles, (EAGER, GRAPH), "profiles"), (precision, ("fp32", "fp16"), "precision")):
+        bad = [v for v in value if v not in known]
+        if bad:
+            raise ExportError(f'{what}: unknown "{bad[0]}" (known: {", ".join(known)})')
+    if EAGER not in profiles or "fp32" not in precision:
+        raise ExportError('profiles must include "eager" and precision "fp32": eager-fp32 and the fp32 vocoder are the exports every bundle needs')
+    bad = [u for u in unused if u not in VOCODER_AUX_INPUTS]
+    if bad:
+        raise ExportError(f'unused_vocoder_inputs: "{bad[0]}" cannot be left unread (only {", ".join(VOCODER_AUX_INPUTS)} may be)')
+
+
+def _prepare(out, overwrite):
+    if out.exists() and any(out.iterdir()) and not overwrite:
+        raise ExportError(f"{out}: the folder exists and is not empty; pass overwrite=True to write into it")
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
+def _device(module):
+    return next((p.device for p in module.parameters()), torch.device("cpu"))
+
+
+@contextmanager
+def _static_cache(module, label, on):
+    """Sets `static_cache` on the module and each submodule that has it; restores them after."""
+    holders = [m for m in module.modules() if hasattr(m, "static_cache")]
+    if not holders:
+        raise ExportError(f"{label}: no static_cache attribute on the module or any submodule: the protocol needs one, "
+                          "False for the eager export (KV appended), True for the graph export (KV written into buffers)")
+    before = [m.static_cache for m in holders]
+    try:
+        for m in holders:
+            m.static_cache = on
+        yield
+    finally:
+        for m, value in zip(holders, before):
+            m.static_cache = value
+
+
+def _for_precision(module, precision):
+    return module if precision == "fp32" else copy.deepcopy(module).half()
+
+
+def _trial(module, label, args, outputs, symbols, precision, shape_hint="", failure_hint=""):
+    """Runs the forward once on the example inputs and checks the outputs against the protocol; the
+    hints say what the export mode requires, after a wrong shape or a failure."""
+    try:
+        with torch.no_grad():
+            got = module(*args)
+    except Exception as error:
+        first = (str(error).strip().splitlines() or [type(error).__name__])[0]
+        hint = failure_hint
+        if precision == "fp16":
+            hint = ("float16 on this device needs kernels this torch may lack (torch 1.13's CPU has no float16 matmul): "
+                    "export fp16 with the modules on CUDA, or with torch 2.x")
+        raise ExportError(f"{label}: the forward failed on the example inputs: {first}" + (f"; {hint}" if hint else "")) from error
+    check_trial_outputs(label, got, outputs, symbols, f": {shape_hint}" if shape_hint else "")
+
+
+def _export_decoder(out, network, module, config, profiles, precisions, opset):
+    sizes = config[network]
+    input_hidden = sizes.get("projection", {}).get("from", sizes["hidden"])
+    step = (1 if config["codebooks"] > 2 else 0) if network == "codePredictor" else None
+    files = {}
+    for precision in precisions:
+        exported = _for_precision(module, precision).eval()
+        dtype = torch.float16 if precision == "fp16" else torch.float32
+        for mode in profiles:
+            key = f"{mode}-{precision}"
+            file = f"{FILE_STEMS[network]}.{mode}.{precision}.onnx"
+            label = f"{network} {key} ({out / file})"
+            inputs, outputs = decoder_tensors(config, network, mode, precision)
+            args, symbols = decoder_example(sizes, input_hidden, mode, dtype, _device(exported), step)
+            with _static_cache(exported, label, mode == GRAPH):
+                graph = mode == GRAPH
+                _trial(exported, label, args, outputs, symbols, precision, GRAPH_HINT if graph else EAGER_HINT, GRAPH_HINT if graph else "")
+                export_onnx(exported, out / file, label, inputs, outputs, args, opset)
+            files[key] = file
+    return files
+
+
+class _VocoderForExport(nn.Module):
+    """The user's vocoder as the bundle feeds it: float16 inside for fp16 (noise cast in, audio cast out),
+    and the inputs it declares unused kept in the graph by a zero term (x[:1] * 0), so the exporter keeps them."""
+
+    def __init__(self, inner, unused, half):
+        super().__init__()
+        self.inner, self.unused, self.half = inner, tuple(unused), half
+
+    def forward(self, audio_codes, noise, phase0, context_frames):
+        audio, end_phase = self.inner(audio_codes, noise.half() if self.half else noise, phase0, context_frames)
+        audio = audio.float() if self.half else audio
+        given = {"noise": noise, "phase0": phase0, "context_frames": context_frames}
+        for name in self.unused:
+            audio = audio + (given[name].reshape(-1)[:1] * 0).to(audio.dtype)
+        return audio, end_phase
+
+
+def _export_vocoder(out, vocoder, config, precisions, unused, opset):
+    sizes = config.get("codebookSizes") or [config["codebookSize"]] * config["codebooks"]
+    inputs, outputs = vocoder_tensors(config["codebooks"])
+    files = {}
+    for precision in precisions:
+        module = _for_precision(vocoder, precision).eval()
+        if precision == "fp16" or unused:
+            module = _VocoderForExport(module, unused, precision == "fp16")
+        file = f"vocoder.{precision}.onnx"
+        label = f"vocoder {precision} ({out / file})"
+        args, symbols = vocoder_example(sizes, hop_length(config), _device(module))
+        _trial(module, label, args, outputs, symbols, precision)
+        export_onnx(module, out / file, label, inputs, outputs, args, opset)
+        files[precision] = file
+    return files
