@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
+import { readFile, realpath, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { BundleError } from '../../common/errors.js';
 import { fsReason } from '../../common/fs-reason.js';
@@ -81,10 +81,11 @@ export async function loadBundle(dirArg: string): Promise<LoadedBundle> {
   for (const name of [...new Set(exports.map((e) => e.exp.file))].sort()) {
     const path = join(dir, name);
     if (!resolve(path).startsWith(dir + sep)) throw new BundleError(`${manifestPath}: file "${name}" lies outside the bundle folder`, manifestPath);
+    const users = exports.filter((e) => e.exp.file === name).map((e) => e.label).join(', ');
     try {
-      files.set(name, new Uint8Array(await readFile(path)));
+      files.set(name, await readModelFile(dir, path, `model file of ${users}`));
     } catch (error) {
-      const users = exports.filter((e) => e.exp.file === name).map((e) => e.label).join(', ');
+      if (error instanceof BundleError) throw error;
       throw new BundleError(`${path}: model file of ${users} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`, path);
     }
     hash.update(name).update(files.get(name) as Uint8Array);
@@ -93,6 +94,24 @@ export async function loadBundle(dirArg: string): Promise<LoadedBundle> {
   const { tokenizer, file } = await loadTextTokenizer(dir, m, manifestPath);
   if (file) hash.update(file.name).update(file.bytes);
   return { dir, manifest: m, hash: hash.digest('hex'), files, exports, tokenizer, ...(tableFile ? { tableFile } : {}) };
+}
+
+/** Node cannot hold a larger file in one buffer. */
+const MAX_MODEL_BYTES = 2 ** 31 - 1;
+
+/**
+ * A model file's bytes, once it is known to be a regular file inside the bundle after links are
+ * followed (a link out of the folder is refused as `../` is) and small enough to read: a link to
+ * /dev/zero grew past 1 GB and a FIFO blocked forever before this check.
+ */
+async function readModelFile(dir: string, path: string, what: string): Promise<Uint8Array> {
+  const real = await realpath(path);
+  const realDir = await realpath(dir);
+  if (!real.startsWith(realDir + sep)) throw new BundleError(`${path}: ${what} is a link to ${real}, outside the bundle folder`, path);
+  const info = await stat(real);
+  if (!info.isFile()) throw new BundleError(`${path}: ${what} is not a regular file (${info.isDirectory() ? 'a folder' : 'a device, FIFO or socket'})`, path);
+  if (info.size > MAX_MODEL_BYTES) throw new BundleError(`${path}: ${what} is ${info.size} bytes, larger than the 2 GiB that can be read`, path);
+  return new Uint8Array(await readFile(real));
 }
 
 const presetOf = (key: string): 'eager' | 'graph' => (key.startsWith('graph') ? 'graph' : 'eager');
