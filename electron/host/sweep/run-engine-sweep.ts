@@ -35,7 +35,16 @@ export async function runEngineSweep(cases: PlannedCase[], options: EngineSweepO
     { length: Math.max(1, Math.min(options.jobs, cases.length)) },
     () => new WorkerSupervisor({ url, workerData, hangTimeoutMs: 60_000, resourceLimits: { maxOldGenerationSizeMb: 3072 } }),
   );
-  const onAbort = () => void Promise.all(workers.map((w) => w.dispose()));
+  // An idle worker is unref'd by its supervisor; ref it while it is stopped, or the process could find
+  // nothing left to wait on and exit (status 13, an unsettled top-level await) before the kill completes.
+  const stopAll = () =>
+    Promise.all(
+      workers.map((w) => {
+        w.current?.ref();
+        return w.dispose();
+      }),
+    );
+  const onAbort = () => void stopAll();
   options.signal?.addEventListener('abort', onAbort, { once: true });
   try {
     await runCases(
@@ -50,6 +59,6 @@ export async function runEngineSweep(cases: PlannedCase[], options: EngineSweepO
     );
   } finally {
     options.signal?.removeEventListener('abort', onAbort);
-    await Promise.all(workers.map((w) => w.dispose()));
+    await stopAll();
   }
 }
