@@ -100,3 +100,28 @@ def test_a_length_baked_by_repeat_interleave_fails_the_smoke_check_with_its_line
     message = refusal(tmp_path / "b", talker=model.Talker(gqa="repeat_interleave"), smoke=True, parity_cmd=PARITY)
     assert message.startswith(f"smoke check failed (exit 2): parity bundle check: smoke: talker eager-fp32 ({tmp_path / 'b' / 'talker.eager.fp32.onnx'})")
     assert "GQA written with repeat_interleave" in message
+
+
+def test_the_callers_training_mode_is_left_as_it_was(tmp_path):
+    talker = model.Talker().train()
+    export(tmp_path / "b", talker=talker)
+    assert talker.training and talker.static_cache is False
+
+
+def cpu_has_float16_matmul():
+    try:
+        torch.ones(2, 2, dtype=torch.float16) @ torch.ones(2, 2, dtype=torch.float16)
+        return True
+    except RuntimeError:
+        return False
+
+
+def test_fp16_exports_where_torch_runs_float16_and_say_why_not_where_it_does_not(tmp_path):
+    if cpu_has_float16_matmul():  # torch 2.x: the fp16 exports are written and pass the smoke check
+        ensure_dist()
+        bundle = export(tmp_path / "b", precision=("fp32", "fp16"), profiles=("eager", "graph"), smoke=True, parity_cmd=PARITY)
+        assert set(bundle.files["talker"]) == {"eager-fp32", "graph-fp32", "eager-fp16", "graph-fp16"} and bundle.smoke[-1] == "smoke OK"
+        return
+    message = refusal(tmp_path / "b", precision=("fp32", "fp16"))  # torch 1.13 on CPU (Debian's, in CI)
+    assert message.startswith(f"talker eager-fp16 ({tmp_path / 'b' / 'talker.eager.fp16.onnx'}): the forward failed on the example inputs: ")
+    assert "export fp16 with the modules on CUDA, or with torch 2.x" in message

@@ -15,7 +15,7 @@ from .errors import ExportError
 from .examples import decoder_example, vocoder_example
 from .manifest import build_manifest, check_config, decoder_tensors, hop_length, write_manifest
 from .onnx_export import check_trial_outputs, export_onnx
-from .smoke import smoke_check
+from .smoke import find_parity, smoke_check
 
 FILE_STEMS = {"talker": "talker", "codePredictor": "code-predictor"}
 VOCODER_AUX_INPUTS = ("noise", "phase0", "context_frames")
@@ -46,6 +46,7 @@ def export_bundle(out_dir, *, talker, code_predictor, vocoder, text_embeddings, 
     profiles, precision = tuple(profiles), tuple(precision)
     _check_choices(profiles, precision, unused_vocoder_inputs)
     check_config(config)
+    parity = find_parity(parity_cmd) if smoke else None  # before anything is written
     out = _prepare(Path(out_dir), overwrite)
 
     talker_cfg = config["talker"]
@@ -60,7 +61,7 @@ def export_bundle(out_dir, *, talker, code_predictor, vocoder, text_embeddings, 
     write_manifest(out, build_manifest(config, embed, files, files["vocoder"]))
     result = ExportedBundle(out, files, export_seconds=time.perf_counter() - started)
     if smoke:
-        result.smoke = smoke_check(out, parity_cmd)
+        result.smoke = smoke_check(out, parity)
     return result
 
 
@@ -108,6 +109,17 @@ def _for_precision(module, precision):
     return module if precision == "fp32" else copy.deepcopy(module).half()
 
 
+@contextmanager
+def _evaluating(module):
+    """eval() for the trial run and the export (as torch.onnx.export does), the caller's mode restored after."""
+    training = module.training
+    module.eval()
+    try:
+        yield module
+    finally:
+        module.train(training)
+
+
 def _trial(module, label, args, outputs, symbols, precision, shape_hint="", failure_hint=""):
     """Runs the forward once on the example inputs and checks the outputs against the protocol; the
     hints say what the export mode requires, after a wrong shape or a failure."""
@@ -130,7 +142,7 @@ def _export_decoder(out, network, module, config, profiles, precisions, opset):
     step = (1 if config["codebooks"] > 2 else 0) if network == "codePredictor" else None
     files = {}
     for precision in precisions:
-        exported = _for_precision(module, precision).eval()
+        exported = _for_precision(module, precision)
         dtype = torch.float16 if precision == "fp16" else torch.float32
         for mode in profiles:
             key = f"{mode}-{precision}"
@@ -138,7 +150,7 @@ def _export_decoder(out, network, module, config, profiles, precisions, opset):
             label = f"{network} {key} ({out / file})"
             inputs, outputs = decoder_tensors(config, network, mode, precision)
             args, symbols = decoder_example(sizes, input_hidden, mode, dtype, _device(exported), step)
-            with _static_cache(exported, label, mode == GRAPH):
+            with _static_cache(exported, label, mode == GRAPH), _evaluating(exported):
                 graph = mode == GRAPH
                 _trial(exported, label, args, outputs, symbols, precision, GRAPH_HINT if graph else EAGER_HINT, GRAPH_HINT if graph else "")
                 export_onnx(exported, out / file, label, inputs, outputs, args, opset)
@@ -168,13 +180,14 @@ def _export_vocoder(out, vocoder, config, precisions, unused, opset):
     inputs, outputs = vocoder_tensors(config["codebooks"])
     files = {}
     for precision in precisions:
-        module = _for_precision(vocoder, precision).eval()
+        module = _for_precision(vocoder, precision)
         if precision == "fp16" or unused:
             module = _VocoderForExport(module, unused, precision == "fp16")
         file = f"vocoder.{precision}.onnx"
         label = f"vocoder {precision} ({out / file})"
         args, symbols = vocoder_example(sizes, hop_length(config), _device(module))
-        _trial(module, label, args, outputs, symbols, precision)
-        export_onnx(module, out / file, label, inputs, outputs, args, opset)
+        with _evaluating(module):
+            _trial(module, label, args, outputs, symbols, precision)
+            export_onnx(module, out / file, label, inputs, outputs, args, opset)
         files[precision] = file
     return files
