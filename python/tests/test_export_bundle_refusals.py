@@ -125,3 +125,12 @@ def test_fp16_exports_where_torch_runs_float16_and_say_why_not_where_it_does_not
     message = refusal(tmp_path / "b", precision=("fp32", "fp16"))  # torch 1.13 on CPU (Debian's, in CI)
     assert message.startswith(f"talker eager-fp16 ({tmp_path / 'b' / 'talker.eager.fp16.onnx'}): the forward failed on the example inputs: ")
     assert "export fp16 with the modules on CUDA, or with torch 2.x" in message
+
+
+def test_tables_of_the_wrong_width_are_refused_before_anything_is_written(tmp_path):
+    text_rows, codec = model.embeddings()
+    with pytest.raises(ExportError) as caught:
+        export_bundle(tmp_path / "b", talker=model.Talker(), code_predictor=model.CodePredictor(), vocoder=model.Vocoder(),
+                      text_embeddings=text_rows, codec_embeddings=[codec[0], codec[1][:, :20], *codec[2:]], config=model.CONFIG)
+    assert str(caught.value) == "codec_embeddings[1]: rows of 20 values, but config talker.hidden = 24 (the engine adds them to the talker's inputs_embeds)"
+    assert not (tmp_path / "b").exists()

@@ -10,7 +10,7 @@ import torch
 from torch import nn
 
 from .contract import EAGER, GRAPH, vocoder_tensors
-from .embed_table import embed_table, write_embed_table
+from .embed_table import TABLE_FILE, embed_table, write_embed_table
 from .errors import ExportError
 from .examples import decoder_example, vocoder_example
 from .manifest import build_manifest, check_config, decoder_tensors, hop_length, write_manifest
@@ -44,13 +44,12 @@ def export_bundle(out_dir, *, talker, code_predictor, vocoder, text_embeddings, 
     unless smoke=False, runs `parity bundle check out_dir --smoke`. Raises ExportError (one line)."""
     started = time.perf_counter()
     profiles, precision = tuple(profiles), tuple(precision)
-    _check_choices(profiles, precision, unused_vocoder_inputs)
+    _check_choices(profiles, precision, unused_vocoder_inputs, embed_dtype)
     check_config(config)
-    parity = find_parity(parity_cmd) if smoke else None  # before anything is written
+    # Everything that can be refused without running the modules is, before anything is written.
+    table, offset, per_codebook = embed_table(text_embeddings, codec_embeddings, config["codebooks"], config["talker"]["hidden"])
+    parity = find_parity(parity_cmd) if smoke else None
     out = _prepare(Path(out_dir), overwrite)
-
-    talker_cfg = config["talker"]
-    table, offset, per_codebook = embed_table(text_embeddings, codec_embeddings, config["codebooks"], talker_cfg["hidden"])
     embed = write_embed_table(out, table, offset, per_codebook, embed_dtype)
 
     files = {}
@@ -58,20 +57,22 @@ def export_bundle(out_dir, *, talker, code_predictor, vocoder, text_embeddings, 
         files[network] = _export_decoder(out, network, module, config, profiles, precision, opset)
     files["vocoder"] = _export_vocoder(out, vocoder, config, precision, unused_vocoder_inputs, opset)
 
-    write_manifest(out, build_manifest(config, embed, files, files["vocoder"]))
+    write_manifest(out, build_manifest(config, embed, files, files["vocoder"]))  # last: only a complete bundle has one
     result = ExportedBundle(out, files, export_seconds=time.perf_counter() - started)
     if smoke:
         result.smoke = smoke_check(out, parity)
     return result
 
 
-def _check_choices(profiles, precision, unused):
+def _check_choices(profiles, precision, unused, embed_dtype):
     for value, known, what in ((profiles, (EAGER, GRAPH), "profiles"), (precision, ("fp32", "fp16"), "precision")):
         bad = [v for v in value if v not in known]
         if bad:
             raise ExportError(f'{what}: unknown "{bad[0]}" (known: {", ".join(known)})')
     if EAGER not in profiles or "fp32" not in precision:
         raise ExportError('profiles must include "eager" and precision "fp32": eager-fp32 and the fp32 vocoder are the exports every bundle needs')
+    if embed_dtype not in TABLE_FILE:
+        raise ExportError(f'embed_dtype "{embed_dtype}": expected "float32" or "float16"')
     bad = [u for u in unused if u not in VOCODER_AUX_INPUTS]
     if bad:
         raise ExportError(f'unused_vocoder_inputs: "{bad[0]}" cannot be left unread (only {", ".join(VOCODER_AUX_INPUTS)} may be)')

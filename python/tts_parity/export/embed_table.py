@@ -34,9 +34,7 @@ def embed_table(text_embeddings, codec_embeddings, codebooks, hidden):
 
 
 def write_embed_table(out_dir, table, offset, per_codebook, dtype):
-    """Writes the table file and returns bundle.json's `embed` section."""
-    if dtype not in TABLE_FILE:
-        raise ExportError(f'embed_dtype "{dtype}": expected "float32" or "float16"')
+    """Writes the table file (dtype "float32" or "float16") and returns bundle.json's `embed` section."""
     file = TABLE_FILE[dtype]
     write_safetensors(out_dir / file, {TABLE_TENSOR: table.astype(np.float16 if dtype == "float16" else np.float32)})
     return {

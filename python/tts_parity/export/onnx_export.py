@@ -86,6 +86,8 @@ def _pin_fixed_output_dims(label, model, outputs):
     changed = False
     by_name = {o.name: o for o in model.graph.output}
     for spec in outputs:
+        if spec["name"] not in by_name:
+            raise ExportError(f'{label}: output "{spec["name"]}" is missing from the exported file (it has: {", ".join(by_name)}); return a distinct tensor for each output')
         fixed = [(i, d) for i, d in enumerate(spec["shape"]) if isinstance(d, int)]
         if not fixed:
             continue
