@@ -1,7 +1,7 @@
 """export_bundle on a model written here (python/tests/export_bundle_model.py: 22050 Hz, 21 frames/s, Q = 5
 with per-codebook sizes, special codec ids, a code predictor behind a projection): the bundle passes
 `parity bundle check --smoke`, and `parity synth` gives the codes and audio of the model's own PyTorch
-greedy decode, written from docs/bundle-format.md's rules, in both profiles."""
+greedy decode, written from docs/bundle-format.md's rules, in both profiles and with the streaming vocoder."""
 
 import json
 
@@ -63,7 +63,9 @@ def test_graph_exports_declare_fixed_output_shapes_in_the_file(exported):
             assert dims and all(d.HasField("dim_value") for d in dims), (file, output.name, dims)
 
 
-@pytest.mark.parametrize("profile", ["eager", "graph"])
+# vocoder=stream: chunks of 3 frames with 2 of left context and the phase carried (phase0 <- end_phase),
+# which this vocoder (pointwise per frame) turns into the full decode's audio.
+@pytest.mark.parametrize("profile", ["eager", "graph", "graph,vocoder=stream"])
 def test_parity_synth_reproduces_the_pytorch_greedy_decode(exported, modules, tmp_path, profile):
     talker, code_predictor, vocoder, text_rows, codec = modules
     expected = model.greedy_codes(talker, code_predictor, text_rows, codec, TEXT)
