@@ -160,31 +160,38 @@ class Vocoder(nn.Module):
         return audio, (phase0 + step.sum() - before).reshape(1)
 
 
-def embeddings():
+def embeddings(text_rows=TEXT_ROWS):
     """(text rows [257, 24], codec tables: codebook 0 [VOCAB, 24] (codes, EOS, BOS, special ids), then [size, 24])."""
     g = torch.Generator().manual_seed(41)
-    text = torch.randn(TEXT_ROWS, TALKER["hidden"], generator=g) * 0.5
+    text = torch.randn(text_rows, TALKER["hidden"], generator=g) * 0.5
     codec = [torch.randn(VOCAB if c == 0 else SIZES[c], TALKER["hidden"], generator=g) * 0.5 for c in range(Q)]
     return text, codec
 
 
-def frame_count(text):
+def frame_count(text, frames_per_char=FRAMES_PER_CHAR):
     """docs/bundle-format.md, "Frame count": round half up of code points x framesPerChar, in [1, maxFrames]."""
-    return min(MAX_FRAMES, max(1, math.floor(len(text) * FRAMES_PER_CHAR + 0.5)))
+    return min(MAX_FRAMES, max(1, math.floor(len(text) * frames_per_char + 0.5)))
 
 
-def greedy_codes(talker, code_predictor, text_rows, codec, text):
-    """The engine's greedy loop in PyTorch (eager, KV appended): frames x Q codes."""
+def byte_prefill(text_rows, text):
+    """Step 1 without a template: the rows of [text.bos, UTF-8 bytes...], [1, S, hidden]."""
+    return text_rows[[TEXT_BOS] + list(text.encode("utf-8"))][None]
+
+
+def greedy_codes(talker, code_predictor, codec, prefill, frames, step_text=None):
+    """The engine's greedy loop in PyTorch (eager, KV appended): frames x Q codes. `prefill`: step 1's
+    rows [1, S, hidden]; `step_text(step)`: the text row added to decode step `step`'s input, if any."""
     talker.static_cache = code_predictor.static_cache = False
     empty = lambda sizes: [torch.zeros(1, sizes["kvHeads"], 0, sizes["headDim"]) for _ in range(2 * sizes["layers"])]  # noqa: E731
-    ids = [TEXT_BOS] + list(text.encode("utf-8"))
-    x, past, codes = text_rows[ids][None], empty(TALKER), []
+    x, past, codes = prefill, empty(TALKER), []
     with torch.no_grad():
-        for step in range(1, frame_count(text) + 1):
+        for step in range(1, frames + 1):
             if step > 1:  # audio feedback: the previous frame's Q codec rows, summed from zero in codebook order
                 x = torch.zeros(1, 1, TALKER["hidden"])
                 for c in range(Q):
                     x = x + codec[c][codes[-1][c]]
+                if step_text is not None:
+                    x = x + step_text(step)
             p, s = past[0].shape[2], x.shape[1]
             logits, hidden, *past = talker(x, torch.ones(1, p + s, dtype=torch.long), torch.arange(p, p + s)[None], *past)
             row = logits[0, -1].clone()

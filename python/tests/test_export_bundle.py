@@ -68,7 +68,7 @@ def test_graph_exports_declare_fixed_output_shapes_in_the_file(exported):
 @pytest.mark.parametrize("profile", ["eager", "graph", "graph,vocoder=stream"])
 def test_parity_synth_reproduces_the_pytorch_greedy_decode(exported, modules, tmp_path, profile):
     talker, code_predictor, vocoder, text_rows, codec = modules
-    expected = model.greedy_codes(talker, code_predictor, text_rows, codec, TEXT)
+    expected = model.greedy_codes(talker, code_predictor, codec, model.byte_prefill(text_rows, TEXT), model.frame_count(TEXT))
     run = run_parity("synth", "--bundle", exported.path, "--text", TEXT, "--profile", profile, "--trace", tmp_path / "t.jsonl", "--out", tmp_path / "a.wav")
     assert run.returncode == 0, run.stderr
     steps = [json.loads(line) for line in (tmp_path / "t.jsonl").read_text().splitlines()[1:]]
