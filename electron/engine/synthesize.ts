@@ -16,6 +16,7 @@ import { predictCodes } from './run/code-predictor-loop.js';
 import type { DecoderRunner } from './run/decoder-runners.js';
 import type { EmbeddingTable } from './run/embedding-table.js';
 import type { RunClock } from './run/run-clock.js';
+import { TeacherForcing } from './run/teacher-force.js';
 import { Vocoding } from './run/vocode.js';
 import { tokenizeText } from './text-input.js';
 import type { SynthesisOptions, SynthesisRequest, SynthesisResult } from './types.js';
@@ -62,6 +63,7 @@ export async function synthesizeWith(plan: SynthesisPlan, req: SynthesisRequest,
   const history: number[][] = Array.from({ length: q }, () => []);
   const sizes = Array.from({ length: q }, (_, c) => codebookSizeOf(m, c));
   const cpMasked = new Float32Array(m.codebookSize);
+  const teacher = opts.teacherCodes ? new TeacherForcing(opts.teacherCodes, frames, q) : undefined;
   // Every sampled code is checked before it reaches an embedding row or the vocoder.
   const pick = (step: number) => (logits: Float32Array, codebook: number): number => {
     const draw = req.sampling.mode === 'sample' ? uniform(req.seed, step, codebook) : 0;
@@ -71,8 +73,9 @@ export async function synthesizeWith(plan: SynthesisPlan, req: SynthesisRequest,
       cpMasked.set(logits);
       row = cpMasked.fill(-Infinity, sizes[codebook]);
     }
-    const code = sampler.sample(row, req.sampling, draw, history[codebook]);
-    refuseOutOfRangeCode(step, codebook, code, sizes[codebook]);
+    const own = sampler.sample(row, req.sampling, draw, history[codebook]);
+    refuseOutOfRangeCode(step, codebook, own, sizes[codebook]);
+    const code = teacher ? teacher.choose(step, codebook, own) : own;
     history[codebook].push(code);
     return code;
   };
@@ -128,7 +131,7 @@ export async function synthesizeWith(plan: SynthesisPlan, req: SynthesisRequest,
     steps.push({
       step: s,
       logits: talkerStats,
-      codes: frame.codes,
+      codes: teacher ? teacher.ownFrame() : frame.codes,
       codePredictorLogits: frame.logits,
       nan: { talker: tc.nan + th.nan, codePredictor: frame.nan, vocoder: 0 },
       inf: { talker: tc.inf + th.inf, codePredictor: frame.inf, vocoder: 0 },

@@ -30,6 +30,11 @@ export interface SynthesisOptions {
   onAudioChunk?: (samples: Float32Array, offset: number) => void;
   /** Drill-down: copy the feeds and outputs of one network's runs at one step (electron/engine/drill/). */
   recordFeeds?: FeedRecorder;
+  /**
+   * Teacher forcing: the teacher's codes, [frames, q] row-major (another run's SynthesisResult.codes).
+   * The run feeds on them instead of its own picks; its step trace records its own picks (run/teacher-force.ts).
+   */
+  teacherCodes?: Int32Array;
 }
 
 export interface SynthesisTimings {

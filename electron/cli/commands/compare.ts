@@ -38,6 +38,7 @@ export function registerCompare(program: Command): void {
     .option('--out <dir>', 'write a.wav, b.wav, diff.wav, a.jsonl, b.jsonl, report.json, report.md into this new folder')
     .option('--force', 'replace the --out folder if it exists')
     .option('--json', 'print the report as JSON instead of the summary')
+    .option('--teacher-force', "feed B A's codes at every step: B's own per-step drift and would-flip steps, without the cascade after a first flip")
     .option('--baseline', 'also run A and B a second time each and report run-to-run nondeterminism apart from A vs B')
     .option('--drill', 're-run the first divergent step with every node output promoted to a graph output; report the first input and node that differ or hold a NaN')
     .option('--drill-tol <x>', 'per-element absolute tolerance of --drill (default 1e-4)', nonNegative('a tolerance'));
@@ -52,7 +53,7 @@ export function registerCompare(program: Command): void {
       const { engine, bundle } = await openEngine(o.bundle);
       const bar = o.json ? lazyProgressBar('') : lazyProgressBar('compare');
       try {
-        const request = { text: o.text, profileA: o.a, profileB: o.b, seed: o.seed ?? 0, sampling, bundle, tolerances: tolerancesFrom(o), maxLagMs: o.maxLagMs };
+        const request = { text: o.text, profileA: o.a, profileB: o.b, seed: o.seed ?? 0, sampling, bundle, tolerances: tolerancesFrom(o), maxLagMs: o.maxLagMs, teacherForce: o.teacherForce };
         const comparison = await compareProfiles(engine, request, {
           createdAt: reportTime(),
           onProgress: (p) => bar.update(`${p.side} ${p.stage}`, p.step, p.totalSteps),

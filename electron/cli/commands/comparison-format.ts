@@ -1,3 +1,4 @@
+import { teacherForcedLines } from '../../common/forensics/drift.js';
 import { divergenceLines, stepTableHeading, stepTableRows, textStepTable } from '../../common/forensics/divergence-summary.js';
 import type { ComparisonView } from '../../common/report/comparison-markdown.js';
 import { metricRows } from '../../common/report/format/metric-rows.js';
@@ -6,7 +7,8 @@ import { textTable } from '../../common/report/format/text-table.js';
 /** The terminal summary; report.md is renderComparisonMarkdown (common/report/comparison-markdown.ts). */
 export function renderComparisonText(v: ComparisonView): string {
   // v.warnings go to stderr (the caller writes them), so a piped summary and the terminal both see them once.
-  const parts = [...v.sides, '', ...divergenceLines(v.verdict, v.divergence)];
+  const parts = [...v.sides, '', ...divergenceLines(v.verdict, v.divergence, v.teacherForced)];
+  if (v.teacherForced) parts.push('', ...teacherForcedLines(v.teacherForced));
   if (v.baseline?.length) parts.push('', 'Determinism baseline (each profile run twice):', ...v.baseline.map((l) => `  ${l}`));
   if (v.divergence.steps.length > 0) parts.push('', `${stepTableHeading(v.divergence)}:`, textStepTable(stepTableRows(v.divergence)));
   if (v.metrics) parts.push('', textTable(metricRows(v.metrics)));

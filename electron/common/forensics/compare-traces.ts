@@ -5,7 +5,9 @@ import { REPORT_SCHEMA } from '../report/report.js';
 import { VERDICT_RULE, type TraceComparisonReport } from '../report/comparison-report.js';
 import type { Trace } from '../trace/trace-format.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
+import { teacherForcedDrift } from './drift.js';
 import { localise } from './localise.js';
+import { DEFAULT_NEAR_TIE_GAP } from './near-tie.js';
 import type { Tolerances } from './tolerances.js';
 import { verdictOf } from './verdict.js';
 
@@ -78,6 +80,9 @@ export async function compareTraces(a: TraceSide, b: TraceSide, options: Compare
     divergence,
   };
   if (warnings.length > 0) report.warnings = warnings;
+  if (ha.teacherForced !== undefined || hb.teacherForced !== undefined) {
+    report.teacherForced = teacherForcedDrift(a.trace.steps, b.trace.steps, divergence.tolerances.nearTieGap ?? DEFAULT_NEAR_TIE_GAP);
+  }
   if (a.audio && b.audio) {
     const { metrics, curves } = await compareSignals(a.audio.signal, b.audio.signal, ha.sampleRate, { maxLagMs: options.maxLagMs });
     Object.assign(report, { sources: { a: a.audio.source, b: b.audio.source }, metrics, curves });

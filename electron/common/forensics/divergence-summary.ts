@@ -1,6 +1,7 @@
 import { num } from '../report/format/numbers.js';
 import type { Verdict } from '../report/report.js';
 import type { Divergence, StepComparison } from './divergence.js';
+import type { TeacherForcedDrift } from './drift.js';
 import type { CodeFlip } from './near-tie.js';
 import { verdictWords } from './verdict.js';
 
@@ -14,10 +15,10 @@ function stepName(step: number): string {
 }
 
 /** Plain sentences on the verdict and the first divergence, for a terminal and report.md. */
-export function divergenceLines(verdict: Verdict, d: Divergence): string[] {
+export function divergenceLines(verdict: Verdict, d: Divergence, teacherForced?: TeacherForcedDrift): string[] {
   const t = d.tolerances;
   const noAudio = d.audioCompared === false;
-  const lines = [`Verdict: ${verdictWords(verdict, d)}${noAudio ? ' (over the traces only: audio not compared)' : ''}`];
+  const lines = [`Verdict: ${verdictWords(verdict, d, teacherForced)}${noAudio ? ' (over the traces only: audio not compared)' : ''}`];
   if (d.firstStep === null) {
     const audio = noAudio ? 'audio not compared' : `audio within ${t.audioAbs}`;
     lines.push(d.firstDifferingSample !== undefined

@@ -87,7 +87,7 @@ function margin(stats: LogitStats | undefined, own: number, other: number): { va
 }
 
 /** Largest |a − b| of the statistics of one row pair; NaN when a non-finite value differs. */
-function rowDrift(a: LogitStats, b: LogitStats): number {
+export function rowDrift(a: LogitStats, b: LogitStats): number {
   const pairs: [number, number][] = [[a.mean, b.mean], [a.std, b.std], [a.min, b.min], [a.max, b.max]];
   for (let i = 0; i < Math.min(a.top5.length, b.top5.length); i++) pairs.push([a.top5[i].logit, b.top5[i].logit]);
   let worst = 0;
@@ -132,15 +132,17 @@ export function firstCodeFlip(stepsA: readonly StepRecord[], stepsB: readonly St
     const b = stepsB[i];
     const q = Math.min(a.codes.length, b.codes.length);
     for (let c = 0; c < q; c++) {
-      if (a.codes[c] !== b.codes[c]) return classify(stepsA, stepsB, i + 1, c, threshold);
+      if (a.codes[c] !== b.codes[c]) return classifyFlip(a, b, i + 1, c, threshold, driftBefore(stepsA, stepsB, i + 1, c));
     }
   }
   return null;
 }
 
-function classify(stepsA: readonly StepRecord[], stepsB: readonly StepRecord[], step: number, codebook: number, threshold: number): CodeFlip {
-  const a = stepsA[step - 1];
-  const b = stepsB[step - 1];
+/**
+ * Classifies the flip at step `step` (1-based), codebook `codebook`, where a and b picked differently. `before` is the
+ * drift of every recorded row before it in pipeline order (null: none compared; NaN: non-finite).
+ */
+export function classifyFlip(a: StepRecord, b: StepRecord, step: number, codebook: number, threshold: number, before: number | null): CodeFlip {
   const codeA = a.codes[codebook];
   const codeB = b.codes[codebook];
   const ra = rowStats(a, codebook);
@@ -155,7 +157,6 @@ function classify(stepsA: readonly StepRecord[], stepsB: readonly StepRecord[], 
   if (pairDrift === null) kind = 'unknown';
   else if (exact) kind = pairDrift <= threshold ? 'near-tie' : 'real';
   else kind = pairDrift > threshold ? 'real' : 'unknown';
-  const before = driftBefore(stepsA, stepsB, step, codebook);
   const beforeOk = before === null || before <= threshold;
   let why: string;
   if (!ra || !rb) why = `the ${codebook === 0 ? 'talker' : 'code-predictor'} logits of this row were not recorded on ${!ra && !rb ? 'either side' : !ra ? 'A' : 'B'}`;

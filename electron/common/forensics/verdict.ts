@@ -1,6 +1,7 @@
 import type { Metrics } from '../report/metrics.js';
 import type { Verdict } from '../report/report.js';
 import type { Divergence } from './divergence.js';
+import type { TeacherForcedDrift } from './drift.js';
 
 /**
  * The verdict rule (VERDICT_RULE in comparison-report.ts, stated in every report):
@@ -20,11 +21,17 @@ export function verdictOf(divergence: Divergence, metrics?: Pick<Metrics, 'bitId
 }
 
 /**
- * The verdict in words: a divergence whose first code flip is a near-tie with every logit statistic
- * before it within the near-tie gap (flip.numericallyEquivalent) reads "diverged at a near-tie
- * (numerically equivalent)"; the verdict value itself stays "diverged" (docs/forensics.md).
+ * The verdict in words. Without teacher forcing: a divergence whose first code flip is a near-tie with
+ * every logit statistic before it within the near-tie gap (flip.numericallyEquivalent) reads "diverged
+ * at a near-tie (numerically equivalent)". With it (`teacherForced`), every would-flip must be a
+ * near-tie and the drift within the gap at every step. The verdict value itself stays "diverged"
+ * (docs/forensics.md).
  */
-export function verdictWords(verdict: Verdict, divergence: Pick<Divergence, 'flip'> | undefined): string {
-  if (verdict === 'diverged' && divergence?.flip?.numericallyEquivalent) return 'diverged at a near-tie (numerically equivalent)';
-  return verdict;
+export function verdictWords(verdict: Verdict, divergence: Pick<Divergence, 'flip'> | undefined, teacherForced?: TeacherForcedDrift): string {
+  if (verdict !== 'diverged') return verdict;
+  if (teacherForced) {
+    if (!teacherForced.numericallyEquivalent) return verdict;
+    return teacherForced.wouldFlip.length > 0 ? 'diverged at a near-tie (numerically equivalent)' : 'diverged by numeric drift only (numerically equivalent under teacher forcing)';
+  }
+  return divergence?.flip?.numericallyEquivalent ? 'diverged at a near-tie (numerically equivalent)' : verdict;
 }

@@ -1,5 +1,6 @@
 import { divergenceLines, markdownStepTable, stepTableHeading, stepTableRows } from '../forensics/divergence-summary.js';
 import type { Divergence } from '../forensics/divergence.js';
+import { teacherForcedLines, type TeacherForcedDrift } from '../forensics/drift.js';
 import { metricRows } from './format/metric-rows.js';
 import { markdownTable } from './format/text-table.js';
 import type { Metrics } from './metrics.js';
@@ -15,6 +16,8 @@ export interface ComparisonView {
   verdict: Verdict;
   divergence: Divergence;
   metrics?: Metrics;
+  /** `--teacher-force` (or a teacher-forced trace): B's drift and would-flips (drift.ts). */
+  teacherForced?: TeacherForcedDrift;
   /** `--baseline` findings, one line each (baselineLines). */
   baseline?: string[];
   /** `--drill` findings, one line each (drill-lines.ts). */
@@ -30,7 +33,8 @@ export interface ComparisonView {
 export function renderComparisonMarkdown(v: ComparisonView): string {
   const parts = [`## ${v.title}`, '', ...v.sides.map((s) => `- ${s}`)];
   if (v.warnings?.length) parts.push('', ...v.warnings.map((w) => `> **Warning:** ${w}`));
-  parts.push('', ...divergenceLines(v.verdict, v.divergence).map((l) => `- ${l.trim()}`));
+  parts.push('', ...divergenceLines(v.verdict, v.divergence, v.teacherForced).map((l) => `- ${l.trim()}`));
+  if (v.teacherForced) parts.push('', '### Teacher forcing', '', ...teacherForcedLines(v.teacherForced).map((l) => `- ${l.trim()}`));
   if (v.baseline?.length) parts.push('', '### Determinism baseline (each profile run twice)', '', ...v.baseline.map((l) => `- ${l.trim()}`));
   if (v.divergence.steps.length > 0) parts.push('', `### ${stepTableHeading(v.divergence)}`, '', markdownStepTable(stepTableRows(v.divergence)));
   if (v.metrics) parts.push('', '### Audio', '', markdownTable(metricRows(v.metrics)));

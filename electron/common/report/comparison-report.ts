@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Sampling } from '../api/primitives.js';
 import { Baseline } from '../forensics/baseline.js';
 import { Divergence } from '../forensics/divergence.js';
+import { TeacherForcedDrift } from '../forensics/drift.js';
 import { FaultOutcome } from '../forensics/fault-outcomes.js';
 import { Tolerances } from '../forensics/tolerances.js';
 import { StageCounts, StepRecord } from '../trace/step-record.js';
@@ -54,6 +55,8 @@ export const RerunSpec = z.object({
   versions: z.record(z.string(), z.string()),
   /** Present when the comparison ran `--drill`: gate re-runs the drill-down too (tolerance = `--drill-tol`, absent = default). */
   drill: z.object({ tolerance: z.number().nonnegative().optional() }).optional(),
+  /** Present (true) when B was fed A's codes (`--teacher-force`): gate re-runs it so. */
+  teacherForce: z.boolean().optional(),
   /** Present (true) when the comparison ran `--baseline`: each profile was run twice. */
   baseline: z.boolean().optional(),
 });
@@ -86,6 +89,8 @@ export const ComparisonReport = ParityReport.extend({
   drill: DrillReport.optional(),
   /** `parity compare --baseline`: each profile against a second run of itself (baseline.ts). */
   baseline: Baseline.optional(),
+  /** `--teacher-force`: B was fed A's codes; B's drift per step and its would-flips (drift.ts). */
+  teacherForced: TeacherForcedDrift.optional(),
 });
 export type ComparisonReport = z.infer<typeof ComparisonReport>;
 
@@ -111,6 +116,8 @@ export const TraceComparisonReport = z
     integrity: Integrity.optional(),
     /** Both traces came with module sidecars: the first module output that differs in the first divergent step (module-drill.ts). */
     moduleDrill: ModuleDrillReport.optional(),
+    /** A trace header says it was teacher-forced (`teacherForced`): the drift of that side (drift.ts). */
+    teacherForced: TeacherForcedDrift.optional(),
   })
   .loose();
 export type TraceComparisonReport = z.infer<typeof TraceComparisonReport>;

@@ -41,6 +41,7 @@ function toleranceFlags(t: Tolerances): string[] {
 export function compareCommand(r: ComparisonReport['rerun'], out = 'DIR'): string {
   const args = ['npx', 'parity', 'compare', '--text', r.text, '--a', r.profileA, '--b', r.profileB, '--seed', String(r.seed), ...samplingFlags(r.sampling), ...toleranceFlags(r.tolerances)];
   if (r.bundle !== 'demo') args.push('--bundle', r.bundle);
+  if (r.teacherForce) args.push('--teacher-force');
   if (r.baseline) args.push('--baseline');
   if (r.drill) args.push('--drill', ...(r.drill.tolerance === undefined ? [] : ['--drill-tol', String(r.drill.tolerance)]));
   args.push('--out', out);
@@ -64,6 +65,7 @@ export function profileComparisonView(report: ComparisonReport, out?: string): C
     verdict: report.verdict,
     divergence: report.divergence,
     metrics: report.metrics,
+    teacherForced: report.teacherForced,
     baseline: report.baseline ? baselineLines(report.baseline, report.divergence.firstStep) : undefined,
     drill: report.drill ? drillLines(report.drill) : undefined,
     command: compareCommand(r, out === undefined ? undefined : rerunFolder(out)),

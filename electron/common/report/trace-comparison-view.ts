@@ -65,6 +65,7 @@ export function traceComparisonView(report: TraceComparisonReport, steps: TraceS
     verdict: report.verdict,
     divergence: report.divergence,
     metrics: report.metrics,
+    teacherForced: report.teacherForced,
     drill: report.moduleDrill ? moduleDrillLines(report.moduleDrill) : undefined,
     command: compareTraceCommand(report, out),
     recheck: out === undefined ? undefined : gateCommand(out),

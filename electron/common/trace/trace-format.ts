@@ -27,6 +27,12 @@ export const TraceHeader = z
      * the tensors the drill-down compares inside a step (docs/python.md).
      */
     modules: z.string().min(1).max(500).optional(),
+    /**
+     * The run was teacher-forced: it fed on another run's codes (named here, e.g. "A: graph") instead of
+     * its own picks, and each step's `codes` are its own picks, not the codes it fed on or vocoded.
+     * compare-trace then reports the drift and would-flips (docs/forensics.md "Teacher forcing").
+     */
+    teacherForced: z.string().min(1).max(500).optional(),
   })
   .loose();
 export type TraceHeader = z.infer<typeof TraceHeader>;

@@ -15,15 +15,16 @@ export async function runBaseline(
   comparison: ProfileComparison,
   opts: { signal?: AbortSignal; onProgress?: (p: CompareProgress) => void } = {},
 ): Promise<Baseline> {
-  const again = async (side: 'A' | 'B', profileText: string): Promise<SynthesisResult> => {
+  const again = async (side: 'A' | 'B', profileText: string, teacherCodes?: Int32Array): Promise<SynthesisResult> => {
     if (opts.signal?.aborted) throw new CancelledError();
     return engine.synthesize(
       { text: req.text, profile: parseProfile(profileText), seed: req.seed, sampling: req.sampling },
-      { signal: opts.signal, onProgress: (p) => opts.onProgress?.({ side, ...p }) },
+      { signal: opts.signal, onProgress: (p) => opts.onProgress?.({ side, ...p }), ...(teacherCodes ? { teacherCodes } : {}) },
     );
   };
   const a2 = await again('A', req.profileA);
-  const b2 = await again('B', req.profileB);
+  // Teacher-forced: B's second run is fed the same codes as its first (run 1 of A's), so only B's own noise can differ.
+  const b2 = await again('B', req.profileB, req.teacherForce ? comparison.resultA.codes : undefined);
   const { report, resultA, resultB } = comparison;
   const rates = { sampleRate: resultA.sampleRate, frameRate: report.a.frameRate };
   const tolerances = report.rerun.tolerances;

@@ -88,7 +88,7 @@ export async function checkFixture(
   if (hash !== r.bundleHash) problems.push(`bundle ${bundle ?? r.bundle} has sha256 ${hash.slice(0, 12)}…, the fixture was made with ${r.bundleHash.slice(0, 12)}…`);
   const fresh = await compareProfiles(
     engine,
-    { text: r.text, profileA: r.profileA, profileB: r.profileB, seed: r.seed, sampling: r.sampling, bundle: r.bundle, tolerances: r.tolerances },
+    { text: r.text, profileA: r.profileA, profileB: r.profileB, seed: r.seed, sampling: r.sampling, bundle: r.bundle, tolerances: r.tolerances, teacherForce: r.teacherForce },
     { createdAt: stored.createdAt, onProgress },
   );
   for (const [side, label, wav] of [['a', 'A', 'a.wav'], ['b', 'B', 'b.wav']] as const) {

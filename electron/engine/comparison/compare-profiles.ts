@@ -1,7 +1,9 @@
 import { compareSignals } from '../../common/analysis/compare.js';
-import { CancelledError } from '../../common/errors.js';
+import { CancelledError, InputError } from '../../common/errors.js';
 import { faultOutcomes } from '../../common/forensics/fault-outcomes.js';
+import { teacherForcedDrift } from '../../common/forensics/drift.js';
 import { localise } from '../../common/forensics/localise.js';
+import { DEFAULT_NEAR_TIE_GAP } from '../../common/forensics/near-tie.js';
 import { DEFAULT_TOLERANCES, type Tolerances } from '../../common/forensics/tolerances.js';
 import { verdictOf } from '../../common/forensics/verdict.js';
 import { parseProfile } from '../../common/profile/parse-profile.js';
@@ -22,6 +24,8 @@ export interface CompareProfilesRequest {
   bundle: string;
   tolerances?: Partial<Omit<Tolerances, 'codes'>>;
   maxLagMs?: number;
+  /** Teacher forcing: B is fed A's codes (SynthesisOptions.teacherCodes); the report gains `teacherForced`. */
+  teacherForce?: boolean;
 }
 
 export interface CompareProgress {
@@ -55,14 +59,15 @@ export interface ProfileComparison {
 export async function compareProfiles(engine: Engine, req: CompareProfilesRequest, opts: CompareProfilesOptions): Promise<ProfileComparison> {
   const profileA = parseProfile(req.profileA);
   const profileB = parseProfile(req.profileB);
-  const run = (side: 'A' | 'B', profile: typeof profileA) =>
+  if (req.teacherForce) refuseNativeTeacherForcing(profileB);
+  const run = (side: 'A' | 'B', profile: typeof profileA, teacherCodes?: Int32Array) =>
     engine.synthesize(
       { text: req.text, profile, seed: req.seed, sampling: req.sampling },
-      { signal: opts.signal, onProgress: (p) => opts.onProgress?.({ side, ...p }) },
+      { signal: opts.signal, onProgress: (p) => opts.onProgress?.({ side, ...p }), ...(teacherCodes ? { teacherCodes } : {}) },
     );
   const resultA = await run('A', profileA);
   if (opts.signal?.aborted) throw new CancelledError();
-  const resultB = await run('B', profileB);
+  const resultB = await run('B', profileB, req.teacherForce ? resultA.codes : undefined);
   const info = engine.info();
   const tolerances: Tolerances = { ...DEFAULT_TOLERANCES, ...req.tolerances, codes: 'exact' };
   const divergence = localise(resultA.steps, resultB.steps, {
@@ -96,6 +101,10 @@ export async function compareProfiles(engine: Engine, req: CompareProfilesReques
       versions: { [TOOL_NAME]: TOOL_VERSION, node: process.versions.node, ...opts.versions },
     },
   };
+  if (req.teacherForce) {
+    report.rerun.teacherForce = true;
+    report.teacherForced = teacherForcedDrift(resultA.steps, resultB.steps, tolerances.nearTieGap ?? DEFAULT_NEAR_TIE_GAP);
+  }
   return { report, resultA, resultB, diff: difference(resultA.audio, resultB.audio) };
 }
 
@@ -127,4 +136,11 @@ export function difference(a: Float32Array, b: Float32Array): Float32Array {
   const diff = new Float32Array(n);
   for (let i = 0; i < n; i++) diff[i] = a[i] - b[i];
   return diff;
+}
+
+/** The native backend runs its own loop, with no teacher-forcing hook: refused rather than silently unforced. */
+function refuseNativeTeacherForcing(profile: ExecutionProfile): void {
+  if (profile.backend === 'native') {
+    throw new InputError(`teacher forcing: profile B "${profile.text}" runs on the native backend, which cannot be fed A's codes (use backend=ort)`);
+  }
 }

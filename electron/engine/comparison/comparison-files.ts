@@ -13,8 +13,9 @@ export function traceHeader(side: { q: number; frameRate: number; sampleRate: nu
 }
 
 /** A synthesis's step trace in `tts-parity-trace/1`, so compare-trace and other tools can read it. */
-export function traceText(r: SynthesisResult, frameRate: number, text: string): string {
-  return writeTrace(traceHeader({ q: r.q, frameRate, sampleRate: r.sampleRate, profile: r.profile, seed: r.seed, text }), r.steps);
+export function traceText(r: SynthesisResult, frameRate: number, text: string, teacherForced?: string): string {
+  const header = traceHeader({ q: r.q, frameRate, sampleRate: r.sampleRate, profile: r.profile, seed: r.seed, text });
+  return writeTrace(teacherForced === undefined ? header : { ...header, teacherForced }, r.steps);
 }
 
 /**
@@ -29,7 +30,7 @@ export function profileFixtureFiles(c: ProfileComparison, markdown: string): Rec
     'b.wav': encodeWav([c.resultB.audio], rate, 'float32'),
     'diff.wav': encodeWav([c.diff], rate, 'float32'),
     'a.jsonl': traceText(c.resultA, frameRate, c.report.rerun.text),
-    'b.jsonl': traceText(c.resultB, frameRate, c.report.rerun.text),
+    'b.jsonl': traceText(c.resultB, frameRate, c.report.rerun.text, c.report.rerun.teacherForce ? `A: ${c.report.a.profile}` : undefined),
     'report.md': markdown,
   };
   return { ...files, 'report.json': sealReport(c.report, files) };

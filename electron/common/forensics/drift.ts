@@ -1,0 +1,132 @@
+import { z } from 'zod';
+import { JsonNumber } from '../report/json-number.js';
+import type { StepRecord } from '../trace/step-record.js';
+import { CodeFlip, classifyFlip, rowDrift, rowStats } from './near-tie.js';
+
+/**
+ * Teacher-forced drift (docs/forensics.md "Teacher forcing"). B was fed A's codes at every step, so
+ * B's logits at step s are computed from the same inputs as A's: their difference is B's own numeric
+ * drift at that step, not a cascade from an earlier flip, and every step where B's own pick differs
+ * from A's (a "would-flip") can be classified like a first flip (near-tie.ts).
+ */
+export const DriftTrend = z.object({
+  /** Least-squares slope of the drift curve against the step number (logit units per step). */
+  slopePerStep: JsonNumber,
+  /** Mean drift over the first and the last quarter of the steps (at least one step each). */
+  firstQuarterMean: JsonNumber,
+  lastQuarterMean: JsonNumber,
+  /** growing: last quarter > 2× first; shrinking: last < first / 2; else flat (both 0: flat). */
+  direction: z.enum(['flat', 'growing', 'shrinking', 'non-finite']),
+});
+export type DriftTrend = z.infer<typeof DriftTrend>;
+
+export const TeacherForcedDrift = z.object({
+  /** Per step (index 0 = step 1): the largest |A − B| of any logit statistic of the step (talker and code predictor rows); NaN when a non-finite value differs. */
+  curve: z.array(JsonNumber),
+  peak: z.object({ step: z.number().int().positive(), value: JsonNumber }).nullable(),
+  trend: DriftTrend,
+  /** Every step and codebook where B's own pick differs from A's code, classified (near-tie.ts). */
+  wouldFlip: z.array(CodeFlip),
+  counts: z.object({ nearTie: z.number().int(), real: z.number().int(), unknown: z.number().int() }),
+  threshold: z.number().nonnegative(),
+  /** No real or unknown would-flip, and the whole curve finite and within the threshold. */
+  numericallyEquivalent: z.boolean(),
+});
+export type TeacherForcedDrift = z.infer<typeof TeacherForcedDrift>;
+
+const mean = (xs: number[]): number => xs.reduce((s, x) => s + x, 0) / xs.length;
+
+export function driftTrend(curve: readonly number[]): DriftTrend {
+  const n = curve.length;
+  if (n === 0) return { slopePerStep: 0, firstQuarterMean: 0, lastQuarterMean: 0, direction: 'flat' };
+  if (curve.some((x) => !Number.isFinite(x))) return { slopePerStep: NaN, firstQuarterMean: NaN, lastQuarterMean: NaN, direction: 'non-finite' };
+  const k = Math.max(1, Math.floor(n / 4));
+  const first = mean(curve.slice(0, k));
+  const last = mean(curve.slice(n - k));
+  const xm = (n + 1) / 2;
+  const ym = mean([...curve]);
+  let sxy = 0;
+  let sxx = 0;
+  curve.forEach((y, i) => {
+    sxy += (i + 1 - xm) * (y - ym);
+    sxx += (i + 1 - xm) ** 2;
+  });
+  const direction = last > 2 * first ? 'growing' : last < first / 2 ? 'shrinking' : 'flat';
+  return { slopePerStep: sxx === 0 ? 0 : sxy / sxx, firstQuarterMean: first, lastQuarterMean: last, direction };
+}
+
+/** The drift curve, its trend and the classified would-flips of a teacher-forced pair (B fed A's codes). */
+export function teacherForcedDrift(stepsA: readonly StepRecord[], stepsB: readonly StepRecord[], threshold: number): TeacherForcedDrift {
+  const curve: number[] = [];
+  const wouldFlip: CodeFlip[] = [];
+  let before: number | null = null; // running drift of every row so far, in pipeline order
+  for (let i = 0; i < Math.min(stepsA.length, stepsB.length); i++) {
+    const a = stepsA[i];
+    const b = stepsB[i];
+    let worst = 0;
+    for (let c = 0; c < Math.max(a.codes.length, b.codes.length); c++) {
+      if (a.codes[c] !== b.codes[c]) wouldFlip.push(classifyFlip(a, b, i + 1, c, threshold, before));
+      const ra = rowStats(a, c);
+      const rb = rowStats(b, c);
+      if (!ra || !rb) continue;
+      const d = rowDrift(ra, rb);
+      worst = Number.isNaN(worst) || Number.isNaN(d) ? NaN : Math.max(worst, d);
+      before = before === null ? d : Number.isNaN(before) || Number.isNaN(d) ? NaN : Math.max(before, d);
+    }
+    curve.push(worst);
+  }
+  let peak: TeacherForcedDrift['peak'] = null;
+  for (let i = 0; i < curve.length; i++) {
+    if (Number.isNaN(curve[i])) {
+      peak = { step: i + 1, value: NaN }; // the first non-finite difference outranks any number
+      break;
+    }
+    if (peak === null || curve[i] > peak.value) peak = { step: i + 1, value: curve[i] };
+  }
+  const counts = { nearTie: 0, real: 0, unknown: 0 };
+  for (const f of wouldFlip) counts[f.kind === 'near-tie' ? 'nearTie' : f.kind]++;
+  const trend = driftTrend(curve);
+  const within = curve.every((x) => Number.isFinite(x) && x <= threshold);
+  return { curve, peak, trend, wouldFlip, counts, threshold, numericallyEquivalent: counts.real === 0 && counts.unknown === 0 && within };
+}
+
+const g = (x: number): string => (Number.isNaN(x) ? 'NaN' : x !== 0 && Math.abs(x) < 0.01 ? x.toExponential(1) : String(Number(x.toPrecision(2))));
+const BARS = '▁▂▃▄▅▆▇█';
+
+/** The curve as one line of bars, at most `width` wide (each bar the largest value of its steps; scaled to the peak; ✕ = non-finite). */
+export function sparkline(curve: readonly number[], width = 64): string {
+  if (curve.length === 0) return '';
+  const per = Math.ceil(curve.length / width);
+  const buckets: number[] = [];
+  for (let i = 0; i < curve.length; i += per) {
+    const part = curve.slice(i, i + per);
+    buckets.push(part.some(Number.isNaN) ? NaN : Math.max(...part));
+  }
+  const top = Math.max(...buckets.filter(Number.isFinite), 0);
+  return buckets.map((v) => (Number.isNaN(v) ? '✕' : BARS[top === 0 ? 0 : Math.min(7, Math.floor((v / top) * 7.999))])).join('');
+}
+
+function flipList(flips: readonly CodeFlip[]): string {
+  const shown = flips.slice(0, 8).map((f) => `step ${f.step} codebook ${f.codebook} (${f.codeA} → ${f.codeB}, ${f.kind}${f.pairDrift === null ? '' : `, pair drift ${g(f.pairDrift)}`})`);
+  return shown.join('; ') + (flips.length > 8 ? `; … (${flips.length} in all)` : '');
+}
+
+/** The teacher-forced drift in words, for the CLI summary and report.md. */
+export function teacherForcedLines(d: TeacherForcedDrift): string[] {
+  const t = d.trend;
+  const lines = [
+    `B was fed A's codes at every step (teacher forcing): B's own logit drift per step, with no cascade`,
+    `Drift (max |Δ| of the step's logit statistics): peak ${d.peak ? `${g(d.peak.value)} at step ${d.peak.step}` : '—'}; trend ${t.direction}` +
+      (t.direction === 'non-finite' ? '' : ` (first quarter mean ${g(t.firstQuarterMean)}, last ${g(t.lastQuarterMean)}, slope ${g(t.slopePerStep)}/step)`),
+    `  ${sparkline(d.curve)}  (steps 1–${d.curve.length}, scaled to the peak)`,
+  ];
+  const c = d.counts;
+  lines.push(d.wouldFlip.length === 0
+    ? "Would-flip steps: none: B's own pick equals A's code at every step and codebook"
+    : `Would-flip steps (B's own pick ≠ A's code): ${c.nearTie} near-tie, ${c.real} real, ${c.unknown} unknown: ${flipList(d.wouldFlip)}`);
+  lines.push(d.numericallyEquivalent
+    ? `Numerically equivalent under teacher forcing: no real would-flip, drift within the near-tie gap ${d.threshold} at every step`
+    : `Not numerically equivalent under teacher forcing: ${c.real + c.unknown > 0 ? `${c.real} real and ${c.unknown} unclassified would-flip(s)` : `drift above the near-tie gap ${d.threshold}`}` +
+      (d.peak && !(d.peak.value <= d.threshold) ? ` (peak ${g(d.peak.value)} at step ${d.peak.step})` : ''));
+  return lines;
+}
