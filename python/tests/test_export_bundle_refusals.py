@@ -2,6 +2,8 @@
 the one thing it keeps alive on request (a vocoder input a codec decoder has no use for)."""
 
 import copy
+import os
+import shutil
 
 import onnx
 import pytest
@@ -9,7 +11,7 @@ import torch
 
 import export_bundle_model as model
 from parity_cli import ROOT, ensure_dist
-from tts_parity.export import ExportError, export_bundle
+from tts_parity.export import ExportError, export_bundle, find_parity, smoke_check
 
 PARITY = ["node", str(ROOT / "bin" / "parity.js")]
 
@@ -134,3 +136,19 @@ def test_tables_of_the_wrong_width_are_refused_before_anything_is_written(tmp_pa
                       text_embeddings=text_rows, codec_embeddings=[codec[0], codec[1][:, :20], *codec[2:]], config=model.CONFIG)
     assert str(caught.value) == "codec_embeddings[1]: rows of 20 values, but config talker.hidden = 24 (the engine adds them to the talker's inputs_embeds)"
     assert not (tmp_path / "b").exists()
+
+
+def test_parity_is_found_as_given_then_on_path_then_in_this_checkout(tmp_path, monkeypatch):
+    fake = tmp_path / "bin" / "parity"
+    fake.parent.mkdir()
+    fake.write_text('#!/bin/sh\necho "$@" > "$(dirname "$0")/args"\necho "smoke OK"\n')
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake.parent}{os.pathsep}{os.environ['PATH']}")
+    assert find_parity(["node", "elsewhere.js"]) == ["node", "elsewhere.js"]
+    assert find_parity() == [str(fake)]
+    assert smoke_check(tmp_path / "b") == ["smoke OK"] and (fake.parent / "args").read_text() == f"bundle check {tmp_path / 'b'} --smoke\n"
+    only_node = tmp_path / "only-node"  # a PATH with node and no parity: this checkout's bin/parity.js
+    only_node.mkdir()
+    (only_node / "node").symlink_to(shutil.which("node"))
+    monkeypatch.setenv("PATH", str(only_node))
+    assert find_parity() == ["node", str(ROOT / "bin" / "parity.js")]
