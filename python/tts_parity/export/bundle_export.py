@@ -159,20 +159,27 @@ def _export_decoder(out, network, module, config, profiles, precisions, opset):
     return files
 
 
+def _zero_reading(x, dtype):
+    """An exact 0 of shape [1] computed from x's first element, so that the exporter keeps x as an input
+    (0 also when that element is NaN or ±Inf, as under fault=nan@vocoder)."""
+    z = (x.reshape(-1)[:1] * 0).to(dtype)
+    return torch.where(torch.isnan(z), torch.zeros_like(z), z)
+
+
 class _VocoderForExport(nn.Module):
     """The user's vocoder as the bundle feeds it: float16 inside for fp16 (noise cast in, audio cast out),
-    and the inputs it declares unused kept in the graph by a zero term (x[:1] * 0), so the exporter keeps them."""
+    and the inputs it declares unused kept in the graph by an exact zero added to the audio."""
 
-    def __init__(self, inner, unused, half):
+    def __init__(self, inner, unused, float16):
         super().__init__()
-        self.inner, self.unused, self.half = inner, tuple(unused), half
+        self.inner, self.unused, self.float16 = inner, tuple(unused), float16
 
     def forward(self, audio_codes, noise, phase0, context_frames):
-        audio, end_phase = self.inner(audio_codes, noise.half() if self.half else noise, phase0, context_frames)
-        audio = audio.float() if self.half else audio
+        audio, end_phase = self.inner(audio_codes, noise.half() if self.float16 else noise, phase0, context_frames)
+        audio = audio.float() if self.float16 else audio
         given = {"noise": noise, "phase0": phase0, "context_frames": context_frames}
         for name in self.unused:
-            audio = audio + (given[name].reshape(-1)[:1] * 0).to(audio.dtype)
+            audio = audio + _zero_reading(given[name], audio.dtype)
         return audio, end_phase
 
 
