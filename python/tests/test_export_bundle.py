@@ -91,3 +91,9 @@ def test_a_smoke_check_that_cannot_run_is_one_line(exported):
     with pytest.raises(ExportError) as caught:
         smoke_check(exported.path, parity_cmd=["/nonexistent/parity"])
     assert str(caught.value).startswith("smoke check: could not run /nonexistent/parity bundle check ")
+
+
+def test_the_package_offers_it_at_the_top_level():
+    import tts_parity
+
+    assert tts_parity.export_bundle is export_bundle
