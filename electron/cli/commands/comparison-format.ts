@@ -1,4 +1,5 @@
 import { teacherForcedLines } from '../../common/forensics/drift.js';
+import { seamLines } from '../../common/forensics/seams.js';
 import { divergenceLines, stepTableHeading, stepTableRows, textStepTable } from '../../common/forensics/divergence-summary.js';
 import type { ComparisonView } from '../../common/report/comparison-markdown.js';
 import { metricRows } from '../../common/report/format/metric-rows.js';
@@ -9,6 +10,7 @@ export function renderComparisonText(v: ComparisonView): string {
   // v.warnings go to stderr (the caller writes them), so a piped summary and the terminal both see them once.
   const parts = [...v.sides, '', ...divergenceLines(v.verdict, v.divergence, v.teacherForced)];
   if (v.teacherForced) parts.push('', ...teacherForcedLines(v.teacherForced));
+  if (v.seams) parts.push('', ...seamLines(v.seams));
   if (v.baseline?.length) parts.push('', 'Determinism baseline (each profile run twice):', ...v.baseline.map((l) => `  ${l}`));
   if (v.divergence.steps.length > 0) parts.push('', `${stepTableHeading(v.divergence)}:`, textStepTable(stepTableRows(v.divergence)));
   if (v.metrics) parts.push('', textTable(metricRows(v.metrics)));

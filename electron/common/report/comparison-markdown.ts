@@ -1,6 +1,7 @@
 import { divergenceLines, markdownStepTable, stepTableHeading, stepTableRows } from '../forensics/divergence-summary.js';
 import type { Divergence } from '../forensics/divergence.js';
 import { teacherForcedLines, type TeacherForcedDrift } from '../forensics/drift.js';
+import { seamLines, type SeamReport } from '../forensics/seams.js';
 import { metricRows } from './format/metric-rows.js';
 import { markdownTable } from './format/text-table.js';
 import type { Metrics } from './metrics.js';
@@ -18,6 +19,8 @@ export interface ComparisonView {
   metrics?: Metrics;
   /** `--teacher-force` (or a teacher-forced trace): B's drift and would-flips (drift.ts). */
   teacherForced?: TeacherForcedDrift;
+  /** A stream vocoder profile: seams at its chunk boundaries (seams.ts). */
+  seams?: SeamReport;
   /** `--baseline` findings, one line each (baselineLines). */
   baseline?: string[];
   /** `--drill` findings, one line each (drill-lines.ts). */
@@ -35,6 +38,7 @@ export function renderComparisonMarkdown(v: ComparisonView): string {
   if (v.warnings?.length) parts.push('', ...v.warnings.map((w) => `> **Warning:** ${w}`));
   parts.push('', ...divergenceLines(v.verdict, v.divergence, v.teacherForced).map((l) => `- ${l.trim()}`));
   if (v.teacherForced) parts.push('', '### Teacher forcing', '', ...teacherForcedLines(v.teacherForced).map((l) => `- ${l.trim()}`));
+  if (v.seams) parts.push('', '### Seams', '', ...seamLines(v.seams).map((l) => `- ${l.trim()}`));
   if (v.baseline?.length) parts.push('', '### Determinism baseline (each profile run twice)', '', ...v.baseline.map((l) => `- ${l.trim()}`));
   if (v.divergence.steps.length > 0) parts.push('', `### ${stepTableHeading(v.divergence)}`, '', markdownStepTable(stepTableRows(v.divergence)));
   if (v.metrics) parts.push('', '### Audio', '', markdownTable(metricRows(v.metrics)));

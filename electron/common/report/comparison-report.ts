@@ -3,6 +3,7 @@ import { Sampling } from '../api/primitives.js';
 import { Baseline } from '../forensics/baseline.js';
 import { Divergence } from '../forensics/divergence.js';
 import { TeacherForcedDrift } from '../forensics/drift.js';
+import { SeamReport } from '../forensics/seams.js';
 import { FaultOutcome } from '../forensics/fault-outcomes.js';
 import { Tolerances } from '../forensics/tolerances.js';
 import { StageCounts, StepRecord } from '../trace/step-record.js';
@@ -91,6 +92,8 @@ export const ComparisonReport = ParityReport.extend({
   baseline: Baseline.optional(),
   /** `--teacher-force`: B was fed A's codes; B's drift per step and its would-flips (drift.ts). */
   teacherForced: TeacherForcedDrift.optional(),
+  /** A or B ran vocoder=stream: discontinuities of B − A at the chunk boundaries (seams.ts). */
+  seams: SeamReport.optional(),
 });
 export type ComparisonReport = z.infer<typeof ComparisonReport>;
 

@@ -66,6 +66,7 @@ export function profileComparisonView(report: ComparisonReport, out?: string): C
     divergence: report.divergence,
     metrics: report.metrics,
     teacherForced: report.teacherForced,
+    seams: report.seams,
     baseline: report.baseline ? baselineLines(report.baseline, report.divergence.firstStep) : undefined,
     drill: report.drill ? drillLines(report.drill) : undefined,
     command: compareCommand(r, out === undefined ? undefined : rerunFolder(out)),

@@ -4,6 +4,7 @@ import { faultOutcomes } from '../../common/forensics/fault-outcomes.js';
 import { teacherForcedDrift } from '../../common/forensics/drift.js';
 import { localise } from '../../common/forensics/localise.js';
 import { DEFAULT_NEAR_TIE_GAP } from '../../common/forensics/near-tie.js';
+import { findSeams } from '../../common/forensics/seams.js';
 import { DEFAULT_TOLERANCES, type Tolerances } from '../../common/forensics/tolerances.js';
 import { verdictOf } from '../../common/forensics/verdict.js';
 import { parseProfile } from '../../common/profile/parse-profile.js';
@@ -101,6 +102,10 @@ export async function compareProfiles(engine: Engine, req: CompareProfilesReques
       versions: { [TOOL_NAME]: TOOL_VERSION, node: process.versions.node, ...opts.versions },
     },
   };
+  if (profileA.vocoder === 'stream' || profileB.vocoder === 'stream') {
+    const rates = { sampleRate: info.sampleRate, frameRate: info.frameRate };
+    report.seams = findSeams(resultA.audio, resultB.audio, { ...rates, chunkFrames: info.vocoder.chunkFrames, audioAbs: tolerances.audioAbs });
+  }
   if (req.teacherForce) {
     report.rerun.teacherForce = true;
     report.teacherForced = teacherForcedDrift(resultA.steps, resultB.steps, tolerances.nearTieGap ?? DEFAULT_NEAR_TIE_GAP);
