@@ -1,9 +1,10 @@
 /**
  * Browser benchmark: a 10-minute 24 kHz WAV pair is imported through the studio UI (browser mode,
- * real `parity serve`), then the shared timeline is swept through 48 zoom levels (fit → 4000 px/s →
- * fit) and scrolled end to end at 200 px/s. Each step is one animation frame; we report the interval
- * between frames (with Chromium's frame-rate cap off, so it is the real frame time) and the main-thread
- * time spent inside the zoom/scroll call plus layout. Prints one JSON object. Not a timed assertion.
+ * real `parity serve`), the spectrograms are turned on, then the shared viewport is swept through 100
+ * zoom levels (2 px/s → single samples → 2 px/s), scrolled 300 half-views at 200 px/s, and hovered 200
+ * times. Each step is one animation frame; we report the interval between frames (Chromium's frame-rate
+ * cap off, so it is the real frame time: every lane redrawn) and the JS heap before and after the zoom
+ * sweep. Prints one JSON object. Not a timed assertion.
  *
  *   npm run bench:ui            (or: npx tsx test/e2e/bench-zoom.ts)
  */
@@ -47,61 +48,67 @@ buildOnce();
 const dir = mkdtempSync(join(tmpdir(), 'bench-ui-'));
 const [pa, pb] = pair(dir);
 const served = await startServe(['--data-dir', dir]);
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: [...CHROMIUM_FLAGS, '--disable-frame-rate-limit', '--disable-gpu-vsync'] });
+const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: [...CHROMIUM_FLAGS, '--disable-frame-rate-limit', '--disable-gpu-vsync', '--enable-precise-memory-info'] });
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
   await page.goto(served.url);
   await page.getByTestId('bundle-name').waitFor({ timeout: 30_000 });
   const t0 = Date.now();
   await page.getByLabel('Open WAV or trace files').setInputFiles([pa, pb]);
-  await page.getByTestId('waveform-ab').locator('canvas').first().waitFor({ timeout: 300_000 });
+  await page.getByTestId('waveform-ab').waitFor({ timeout: 300_000 });
   const importMs = Date.now() - t0;
+  await page.getByRole('button', { name: 'Spectrogram' }).click();
+  await page.getByTestId('specD').waitFor({ timeout: 30_000 });
   // Plain JavaScript run in the page (this file is type-checked without the DOM library).
   const result = (await page.evaluate(`(async () => {
     const store = window.__studio.store;
-    const host = document.querySelector('[data-testid="waveform-ab"] > div');
-    const scroller = host.shadowRoot.querySelector('.scroll');
     const frame = () => new Promise((r) => requestAnimationFrame(r));
+    const heap = () => (performance.memory ? performance.memory.usedJSHeapSize : NaN);
     const levels = [];
-    for (let i = 0; i < 24; i++) levels.push(2 * (4000 / 2) ** (i / 23));
+    for (let i = 0; i < 50; i++) levels.push(2 * (100000 / 2) ** (i / 49));
     const sweep = [...levels, ...levels.slice().reverse()];
     const frameMs = [];
-    const workMs = [];
     let last = await frame();
+    const heapBefore = heap();
     for (const z of sweep) {
-      const w0 = performance.now();
       store.getState().setZoom(z);
-      void scroller.scrollWidth; // force layout
-      workMs.push(performance.now() - w0);
       const now = await frame();
       frameMs.push(now - last);
       last = now;
     }
+    await frame();
+    const heapAfter = heap();
     store.getState().setZoom(200);
     await frame();
     const scrollFrameMs = [];
-    const scrollWorkMs = [];
-    const step = scroller.clientWidth * 0.5;
     last = await frame();
-    for (let x = 0; x < Math.min(scroller.scrollWidth, 400 * step); x += step) {
-      const w0 = performance.now();
-      scroller.scrollLeft = x;
-      scroller.dispatchEvent(new Event('scroll'));
-      void scroller.scrollWidth;
-      scrollWorkMs.push(performance.now() - w0);
+    for (let i = 0; i < 300; i++) {
+      store.getState().scrollBy(0.5);
       const now = await frame();
       scrollFrameMs.push(now - last);
       last = now;
     }
-    return { frameMs, workMs, scrollFrameMs, scrollWorkMs, scrollWidth: scroller.scrollWidth };
-})()`)) as { frameMs: number[]; workMs: number[]; scrollFrameMs: number[]; scrollWorkMs: number[]; scrollWidth: number };
+    const hoverFrameMs = [];
+    const overlay = document.querySelector('[data-testid="lane-overlay"]');
+    const box = overlay.getBoundingClientRect();
+    last = await frame();
+    for (let i = 0; i < 200; i++) {
+      overlay.dispatchEvent(new PointerEvent('pointermove', { bubbles: true, clientX: box.left + (i * 5) % box.width, clientY: box.top + 40 }));
+      const now = await frame();
+      hoverFrameMs.push(now - last);
+      last = now;
+    }
+    return { frameMs, scrollFrameMs, hoverFrameMs, heapBefore, heapAfter, lanes: document.querySelectorAll('canvas.lane').length };
+})()`)) as { frameMs: number[]; scrollFrameMs: number[]; hoverFrameMs: number[]; heapBefore: number; heapAfter: number; lanes: number };
   console.log(
     JSON.stringify(
       {
-        bench: 'studio zoom/scroll, 10-minute 24 kHz pair',
+        bench: 'studio timeline zoom/scroll/hover, 10-minute 24 kHz pair, all lanes (A/B, difference, 3 spectrograms, loudness)',
         importAndFirstDrawMs: importMs,
-        zoomSweep: { levels: '2 → 4000 → 2 px/s, 48 steps', frameMs: stats(result.frameMs), workMs: stats(result.workMs) },
-        scroll: { pxPerSec: 200, scrollWidthPx: result.scrollWidth, frameMs: stats(result.scrollFrameMs), workMs: stats(result.scrollWorkMs) },
+        lanes: result.lanes,
+        zoomSweep: { levels: '2 → 100000 → 2 px/s, 100 steps', frameMs: stats(result.frameMs), heapGrowthMB: +((result.heapAfter - result.heapBefore) / 2 ** 20).toFixed(1) },
+        scroll: { pxPerSec: 200, steps: 300, frameMs: stats(result.scrollFrameMs) },
+        hover: { moves: 200, frameMs: stats(result.hoverFrameMs) },
         chromium: 'headless, --disable-gpu (software raster), frame-rate limit off',
       },
       null,

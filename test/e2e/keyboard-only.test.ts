@@ -83,7 +83,7 @@ describe('studio UI with the keyboard only (browser mode, 1440×900)', () => {
     expect((await focused()).id).toBe('results');
     await page.keyboard.press('Tab');
     expect((await focused()).text).toBe('Export fixture');
-    const { path } = await pressUntil('Tab', (f) => f.role === 'radio', 12);
+    const { path } = await pressUntil('Tab', (f) => f.role === 'radio', 20);
     expect(path.at(-1)).toMatchObject({ text: 'A', checked: 'true' });
     await page.keyboard.press('ArrowRight');
     expect(await focused()).toMatchObject({ role: 'radio', text: 'B', checked: 'true' });

@@ -87,7 +87,7 @@ describe('studio UI in Chromium (browser mode): imports and fixture export', () 
     await page.locator('li.current', { hasText: 'run-a.jsonl vs run-b.jsonl' }).waitFor({ timeout: 20_000 });
     expect(await page.getByTestId('verdict').textContent()).toMatch(/^Diverged/);
     expect(await page.getByTestId('divergence-summary').textContent()).toMatch(/^First divergence: step 3 \(talker-logits\)/);
-    await page.getByTestId('waveform-ab').locator('div').first().waitFor({ timeout: 10_000 });
+    await page.getByTestId('waveform-ab').waitFor({ timeout: 10_000 });
     await page.getByRole('tab', { name: 'Metrics' }).click();
     // 4 frames × 1920 samples each side.
     expect(await page.getByRole('row', { name: /Length A \/ B/ }).textContent()).toContain('7680 / 7680');

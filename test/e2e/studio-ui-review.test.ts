@@ -56,7 +56,8 @@ describe('studio UI review items in Chromium', () => {
     await page.getByLabel('Open WAV or trace files').setInputFiles([files.a, files.b]);
     await page.locator('li.current', { hasText: 'engine-a.wav vs engine-b.wav' }).waitFor({ timeout: 20_000 });
     await page.getByRole('button', { name: 'Spectrogram' }).click();
-    await page.locator('[data-testid="spectrograms"][data-ready="true"]').waitFor({ timeout: 10_000 });
+    // The spectrogram lanes appear once the FFT (WASM) has loaded.
+    await page.locator('canvas[aria-label="Spectrogram of B"]').waitFor({ timeout: 10_000 });
     // 1500 Hz of 0..12 kHz, 0 Hz at the bottom: 1 − 1500 / 12000 = 0.875 of the height from the top.
     const at1500 = 0.875;
     const lateB = await rowLevel('Spectrogram of B', at1500, 0.6, 0.95);

@@ -37,7 +37,27 @@ async function synthesize(profileB: string): Promise<void> {
   await expect.poll(() => page.locator('[data-history-id]').count(), { timeout: 60_000 }).toBe(before + 1);
   await page.locator('li.current[data-history-id]').waitFor({ timeout: 10_000 });
   await page.getByTestId('verdict').waitFor({ timeout: 10_000 });
-  await page.getByTestId('waveform-ab').locator('div').first().waitFor({ timeout: 10_000 });
+  await page.getByTestId('waveform-ab').waitFor({ timeout: 10_000 });
+}
+
+/**
+ * Fraction of the lanes' height over which the overlay's pixel column at time `t` holds the marker's red
+ * (r > 150, g and b < 120: both themes' --marker): the first divergence drawn across every lane at one x.
+ */
+function markerCoverage(t: number): Promise<number> {
+  return page.evaluate(`(() => {
+    const s = window.__studio.store.getState();
+    const c = document.querySelector('[data-testid="lane-overlay"]');
+    const x = Math.round(((${t} - s.viewport.start) / (s.viewport.end - s.viewport.start)) * s.laneWidth * (c.width / s.laneWidth));
+    const d = c.getContext('2d').getImageData(Math.max(0, x - 1), 0, 3, c.height).data;
+    let red = 0;
+    for (let y = 0; y < c.height; y++) {
+      let hit = false;
+      for (let k = 0; k < 3; k++) { const i = 4 * (y * 3 + k); if (d[i + 3] > 200 && d[i] > 150 && d[i + 1] < 120 && d[i + 2] < 120) hit = true; }
+      if (hit) red++;
+    }
+    return red / c.height;
+  })()`) as Promise<number>;
 }
 
 describe('studio UI in Chromium (browser mode): synthesized comparisons', () => {
@@ -113,7 +133,13 @@ describe('studio UI in Chromium (browser mode): synthesized comparisons', () => 
   it('marks the first divergence and seeks the audio when a step is clicked', async () => {
     await synthesize('eager,fault=stale-feedback@8');
     expect(await page.getByTestId('verdict').textContent()).toMatch(/^Diverged/);
-    await page.getByTestId('divergence-marker').waitFor({ state: 'attached' });
+    // The marker stands at the divergence's time on every lane (the overlay spans them all, top to bottom).
+    const divergenceTime = (await page.evaluate(
+      "(() => { const r = window.__studio.store.getState().comparison.report; const d = r.divergence; return typeof d.timeSec === 'number' ? d.timeSec : (d.firstStep - 1) / r.a.frameRate; })()",
+    )) as number;
+    await expect.poll(() => markerCoverage(divergenceTime)).toBeGreaterThan(0.95);
+    expect(await markerCoverage(divergenceTime + 0.5)).toBeLessThan(0.05);
+    for (const lane of ['waveform-ab', 'waveform-diff', 'step-lane', 'codes-lane']) await page.getByTestId(lane).waitFor();
     await page.getByRole('tab', { name: 'Step trace' }).click();
     const over = page.getByTestId('step-chart').locator('.u-over');
     const box = (await over.boundingBox())!;
@@ -161,19 +187,18 @@ describe('studio UI in Chromium (browser mode): synthesized comparisons', () => 
     await page.getByRole('tab', { name: 'Numerics' }).click();
     expect(await page.getByTestId('numerics-A').textContent()).toMatch(/cpu/);
     await page.screenshot({ path: `${SHOTS}/ui-numerics-1280.png` });
-    // Zoom in and scroll the A/B track: the difference track follows (one shared timeline).
-    await page.getByLabel('Zoom').focus();
-    await page.keyboard.press('End');
-    const scrollOf = (id: string) => `document.querySelector('[data-testid="${id}"] > div').shadowRoot.querySelector('.scroll')`;
-    await expect.poll(() => page.evaluate(`${scrollOf('waveform-ab')}.scrollWidth`)).toBeGreaterThan(10_000);
-    await page.evaluate(`${scrollOf('waveform-ab')}.scrollLeft = 5000`);
-    await expect.poll(() => page.evaluate(`${scrollOf('waveform-diff')}.scrollLeft`)).toBe(5000);
+    // Zoom to the divergence: every lane shows the same four frames, the marker still on all of them.
+    await page.getByRole('button', { name: 'Zoom to divergence' }).click();
+    const range = page.getByTestId('view-range');
+    await expect.poll(async () => Number(await range.getAttribute('data-end')) - Number(await range.getAttribute('data-start'))).toBeCloseTo(4 / frameRate, 4);
+    await expect.poll(() => markerCoverage(divergenceTime)).toBeGreaterThan(0.95);
+    await page.screenshot({ path: `${SHOTS}/ui-zoom-divergence-1280.png` });
     await page.getByRole('button', { name: 'Fit' }).click();
     await page.getByRole('button', { name: 'Spectrogram' }).click();
     await page.getByRole('button', { name: 'Stack A/B' }).click();
-    await page.getByTestId('spectrograms').waitFor();
+    await page.getByTestId('specA').waitFor();
     // 24 kHz demo audio: kHz labels over the 0..12 kHz rows (axis-ticks unit test has the positions).
-    expect(await page.getByTestId('freq-axis').first().locator('span').allTextContents()).toEqual(['3 kHz', '6 kHz', '9 kHz']);
+    expect(await page.getByTestId('freq-axis').first().locator('span').allTextContents()).toEqual(['4 kHz', '8 kHz']);
     await page.screenshot({ path: `${SHOTS}/ui-stacked-spectrogram-1280.png` });
   }, 90_000);
 

@@ -16,10 +16,20 @@ export interface Spectrogram {
  * fftSize must be a PFFFT size (`goodFftSize`), e.g. a power of two ≥ 32.
  */
 export function computeSpectrogram(samples: Float32Array, sampleRate: number, fftSize = 512, maxColumns = 2000, floorDb = -100): Spectrogram {
+  const columns = Math.max(1, Math.min(maxColumns, Math.ceil(samples.length / (fftSize / 4))));
+  return spectrogramOfRange(samples, sampleRate, 0, samples.length, columns, fftSize, floorDb);
+}
+
+/**
+ * The spectrogram of samples [from, to) in `columns` columns: column c is the window centred on
+ * from + (c + ½)·(to − from)/columns (moved inside the signal at its ends). A lane asks for one column
+ * per pixel of the range in view, so a zoomed-in view gets its own, finer columns.
+ */
+export function spectrogramOfRange(samples: Float32Array, sampleRate: number, from: number, to: number, columns: number, fftSize = 512, floorDb = -100): Spectrogram {
   const fft = realFft(fftSize);
   const bins = fftSize / 2;
-  const columns = Math.max(1, Math.min(maxColumns, Math.ceil(samples.length / (fftSize / 4))));
-  const hop = samples.length / columns;
+  columns = Math.max(1, Math.floor(columns));
+  const hop = (to - from) / columns;
   const window = new Float32Array(fftSize);
   let wsum = 0;
   for (let i = 0; i < fftSize; i++) wsum += window[i] = 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / fftSize);
@@ -28,8 +38,9 @@ export function computeSpectrogram(samples: Float32Array, sampleRate: number, ff
   const scale2 = (2 / wsum) ** 2;
   const perDb = 255 / -floorDb;
   const data = new Uint8Array(columns * bins);
+  const lastStart = Math.max(0, samples.length - fftSize);
   for (let c = 0; c < columns; c++) {
-    const start = Math.floor(c * hop);
+    const start = Math.min(lastStart, Math.max(0, Math.round(from + (c + 0.5) * hop - fftSize / 2)));
     const buf = fft.buffer();
     for (let i = 0; i < fftSize; i++) {
       const v = samples[start + i] ?? 0;
@@ -47,3 +58,6 @@ export function computeSpectrogram(samples: Float32Array, sampleRate: number, ff
   }
   return { data, columns, bins, hopSec: hop / sampleRate };
 }
+
+/** The level in dB re full scale a spectrogram code stands for (inverse of the 0..255 mapping). */
+export const codeToDb = (code: number, floorDb = -100): number => floorDb + (code / 255) * -floorDb;

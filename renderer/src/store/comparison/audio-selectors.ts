@@ -1,31 +1,66 @@
 import type { ComparisonResult } from '../../../../electron/common/api/comparison.js';
+import { alignedDifference, nullDepthDb } from '../../lib/aligned-difference.js';
+import { lagIsReliable } from '../../lib/lag-confidence.js';
 import { buildPeakPyramid, difference, maxAbs, type PeakTier } from '../../lib/peaks.js';
-import { computeSpectrogram } from '../../lib/spectrogram.js';
 import { memoByRef } from '../memo.js';
 import type { StudioState } from '../studio-store.js';
 
 const EMPTY = new Float32Array(0);
 const NO_TIERS: PeakTier[] = [];
-const diffOf = memoByRef((c: ComparisonResult) => (c.a && c.b ? difference(c.a.samples, c.b.samples) : EMPTY));
 const totalLength = (c: ComparisonResult) => Math.max(c.a?.samples.length ?? 0, c.b?.samples.length ?? 0);
 const peaksA = memoByRef((c: ComparisonResult) => (c.a ? buildPeakPyramid(c.a.samples, totalLength(c)) : NO_TIERS));
 const peaksB = memoByRef((c: ComparisonResult) => (c.b ? buildPeakPyramid(c.b.samples, totalLength(c)) : NO_TIERS));
-const peaksD = memoByRef((c: ComparisonResult) => {
-  const d = diffOf(c);
-  if (d.length === 0) return { tiers: NO_TIERS, scale: 1 };
-  // Scaled so the largest difference spans the track; the scale is shown beside it.
-  const m = maxAbs(d);
-  const scale = m > 0 && Number.isFinite(m) ? 1 / m : 1;
-  const scaled = new Float32Array(d.length);
-  for (let i = 0; i < d.length; i++) scaled[i] = d[i] * scale;
-  return { tiers: buildPeakPyramid(scaled, totalLength(c)), scale };
+const diffOf = memoByRef((c: ComparisonResult) => (c.a && c.b ? difference(c.a.samples, c.b.samples) : EMPTY));
+
+/** How B is aligned to A for the aligned difference: the report's lag (samples, sub-sample) and gain, and whether the lag is reliable. */
+export interface Alignment {
+  lag: number;
+  gain: number;
+  reliable: boolean;
+}
+
+const num = (v: unknown): number => (typeof v === 'string' ? Number(v) : typeof v === 'number' ? v : NaN);
+
+const alignment = memoByRef((c: ComparisonResult): Alignment | undefined => {
+  const m = c.report.metrics as { fractionalLagSamples?: unknown; lagSamples?: unknown; gainDb?: unknown; xcorrPeak?: unknown } | undefined;
+  if (!m) return undefined;
+  const lag = Number.isFinite(num(m.fractionalLagSamples)) ? num(m.fractionalLagSamples) : num(m.lagSamples);
+  const gainDb = num(m.gainDb);
+  if (!Number.isFinite(lag) || !Number.isFinite(gainDb)) return undefined;
+  // gainDb is 20·log10|g|; a polarity-inverted B (negative peak) needs a negative gain.
+  const sign = num(m.xcorrPeak) < 0 ? -1 : 1;
+  return { lag, gain: sign * 10 ** (gainDb / 20), reliable: lagIsReliable(num(m.xcorrPeak)) };
 });
-const spectrogramA = memoByRef((c: ComparisonResult) => (c.a ? computeSpectrogram(c.a.samples, c.a.sampleRate) : undefined));
-const spectrogramB = memoByRef((c: ComparisonResult) => (c.b ? computeSpectrogram(c.b.samples, c.b.sampleRate) : undefined));
+
+/** A difference as the lane and D playback use it: the samples, the lane's pyramid scaled to fill it, the null depth. */
+export interface DifferenceView {
+  samples: Float32Array;
+  aligned: boolean;
+  /** Pyramid of the samples (peaks clamped to ±1, as a difference of full-scale takes rarely exceeds). */
+  tiers: PeakTier[];
+  /** Gain that makes the largest |difference| span the lane (shown beside it). */
+  scale: number;
+  /** RMS of the difference relative to A, dB, over the whole take. */
+  nullDb: number;
+}
+
+function differenceView(c: ComparisonResult, samples: Float32Array, aligned: boolean): DifferenceView {
+  if (samples.length === 0) return { samples, aligned, tiers: NO_TIERS, scale: 1, nullDb: NaN };
+  const m = maxAbs(samples);
+  const scale = m > 0 && Number.isFinite(m) ? 1 / m : 1;
+  return { samples, aligned, tiers: buildPeakPyramid(samples, totalLength(c)), scale, nullDb: c.a ? nullDepthDb(c.a.samples, samples) : NaN };
+}
+
+const rawView = memoByRef((c: ComparisonResult) => differenceView(c, diffOf(c), false));
+const alignedView = memoByRef((c: ComparisonResult): DifferenceView | undefined => {
+  const al = alignment(c);
+  if (!c.a || !c.b || !al?.reliable) return undefined;
+  return differenceView(c, alignedDifference(c.a.samples, c.b.samples, al.lag, al.gain), true);
+});
+const NO_DIFF: DifferenceView = { samples: EMPTY, aligned: false, tiers: NO_TIERS, scale: 1, nullDb: NaN };
 
 /** Audio-derived views of the comparison on screen (memoised per comparison). */
 export const audioSelectors = {
-  diffOf,
   hasAudio: (s: StudioState) => Boolean(s.comparison?.a || s.comparison?.b),
   sampleRate: (s: StudioState) => s.comparison?.a?.sampleRate ?? s.comparison?.b?.sampleRate ?? 0,
   /** The longer take, seconds. */
@@ -34,10 +69,17 @@ export const audioSelectors = {
     if (!c) return 0;
     return Math.max(c.a ? c.a.samples.length / c.a.sampleRate : 0, c.b ? c.b.samples.length / c.b.sampleRate : 0);
   },
-  /** Peak pyramids (level of detail) of A, B and the scaled difference; see buildPeakPyramid. */
+  /** Peak pyramids (level of detail) of A and B; see buildPeakPyramid. */
   peaksA: (s: StudioState) => (s.comparison ? peaksA(s.comparison) : NO_TIERS),
   peaksB: (s: StudioState) => (s.comparison ? peaksB(s.comparison) : NO_TIERS),
-  peaksD: (s: StudioState) => (s.comparison ? peaksD(s.comparison) : { tiers: NO_TIERS, scale: 1 }),
-  spectrogramA: (s: StudioState) => (s.comparison ? spectrogramA(s.comparison) : undefined),
-  spectrogramB: (s: StudioState) => (s.comparison ? spectrogramB(s.comparison) : undefined),
+  alignment: (s: StudioState) => (s.comparison ? alignment(s.comparison) : undefined),
+  /**
+   * The difference on screen and in D playback: B aligned by the measured lag and gain when asked and
+   * the lag is reliable (lag-confidence.ts), else raw A − B at lag 0.
+   */
+  difference: (s: StudioState): DifferenceView => {
+    const c = s.comparison;
+    if (!c) return NO_DIFF;
+    return (s.diffAligned ? alignedView(c) : undefined) ?? rawView(c);
+  },
 };

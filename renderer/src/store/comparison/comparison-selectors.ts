@@ -4,6 +4,7 @@ import type { ComparisonSide } from '../../../../electron/common/report/comparis
 import type { Metrics } from '../../../../electron/common/report/metrics.js';
 import type { LoudnessCurves } from '../../../../electron/common/report/report.js';
 import { fmt } from '../../lib/format.js';
+import { stepDeltas } from '../../lib/step-delta.js';
 import { memoByRef } from '../memo.js';
 import type { StudioState } from '../studio-store.js';
 
@@ -15,7 +16,7 @@ interface ReportParts {
   a?: ComparisonSide;
   b?: ComparisonSide;
   divergence?: Divergence;
-  traces?: { a: { header: { frameRate: number } } };
+  traces?: { a?: { header?: { frameRate: number } } };
   kind?: string;
   /** What the comparison ran despite (two traces' headers disagreeing on frameRate or sampleRate). */
   warnings?: string[];
@@ -78,6 +79,8 @@ const finiteOrNull = (v: number | string | undefined): number | null => {
   const n = num(v);
   return Number.isFinite(n) ? n : null;
 };
+
+const deltasOf = memoByRef((d: Divergence) => stepDeltas(d));
 
 const stepSeries = memoByRef((d: Divergence): StepSeries => ({
   steps: d.steps.map((s) => s.step),
@@ -171,7 +174,7 @@ export const comparisonSelectors = {
   /** Frames per second of the step trace (frame N comes from step N). */
   frameRate: (s: StudioState) => {
     const p = parts(s.comparison);
-    return p.a?.frameRate ?? p.traces?.a.header.frameRate ?? 0;
+    return p.a?.frameRate ?? p.traces?.a?.header?.frameRate ?? 0;
   },
   /** Where the first divergence is on the timeline, seconds; undefined when none or unknown. */
   divergenceTime: (s: StudioState): number | undefined => {
@@ -185,6 +188,11 @@ export const comparisonSelectors = {
   stepSeries: (s: StudioState) => {
     const d = parts(s.comparison).divergence;
     return d && d.steps.length > 0 ? stepSeries(d) : undefined;
+  },
+  /** Per-step |Δ| of the talker logit statistics, non-finite sides marked (step-delta.ts). */
+  stepDeltas: (s: StudioState) => {
+    const d = parts(s.comparison).divergence;
+    return d && d.steps.length > 0 ? deltasOf(d) : undefined;
   },
   codes: (s: StudioState) => {
     const d = parts(s.comparison).divergence;

@@ -2,6 +2,8 @@ import type { StateCreator } from 'zustand/vanilla';
 import type { ComparisonResult } from '../../../../electron/common/api/comparison.js';
 import type { PlayerLike } from '../../audio/player.js';
 import type { StudioState } from '../studio-store.js';
+import { fitViewport } from '../../lib/viewport.js';
+import { timelineDuration } from '../view/timeline.js';
 import { audioSelectors } from './audio-selectors.js';
 
 export interface ComparisonSlice {
@@ -10,6 +12,8 @@ export interface ComparisonSlice {
   showComparison(result: ComparisonResult): void;
   /** Back to the empty results pane (the entry on screen was deleted): audio stopped, its state dropped. */
   clearComparison(): void;
+  /** Gives the player the difference now on screen (aligned or raw), keeping the position and play state. */
+  reloadDifference(): void;
 }
 
 /** What a newly shown (or cleared) comparison starts from: stopped at 0, no loop, zoom, ABX or export state. */
@@ -18,7 +22,7 @@ const VIEW_RESET = {
   playing: false,
   loop: undefined,
   loopOn: false,
-  zoom: 0,
+  hover: undefined,
   abx: undefined,
   lastExport: undefined,
   pendingOverwrite: undefined,
@@ -35,13 +39,13 @@ export const createComparisonSlice =
       if (rerun) set((s) => ({ form: { ...s.form, text: rerun.text, profileA: rerun.profileA, profileB: rerun.profileB, seed: rerun.seed, sampling: rerun.sampling } }));
       const sampleRate = a?.sampleRate ?? b?.sampleRate;
       // A comparison without audio (traces only) must not leave the previous one's takes playable.
-      if (sampleRate) player.load({ sampleRate, a: a?.samples, b: b?.samples, d: audioSelectors.diffOf(result) });
+      if (sampleRate) player.load({ sampleRate, a: a?.samples, b: b?.samples, d: audioSelectors.difference({ ...get(), comparison: result }).samples });
       else player.unload();
       player.setLoop(null);
       set((s) => ({
         ...VIEW_RESET,
         comparison: result,
-        visible: { start: 0, end: audioSelectors.duration({ comparison: result } as StudioState) },
+        viewport: fitViewport(timelineDuration({ ...s, comparison: result })),
         // The imported files (both takes' bytes, possibly hundreds of MB) are kept only while their
         // comparison is on screen, for Swap A/B; another entry lets them go.
         lastImport: s.lastImport?.historyId === result.historyId ? s.lastImport : undefined,
@@ -53,6 +57,17 @@ export const createComparisonSlice =
       player.unload();
       player.setLoop(null);
       if (get().drill?.historyId === id) void get().cancelDrill();
-      set({ ...VIEW_RESET, comparison: undefined, visible: { start: 0, end: 0 }, lastImport: undefined });
+      set({ ...VIEW_RESET, comparison: undefined, viewport: { start: 0, end: 0 }, lastImport: undefined });
+    },
+    reloadDifference() {
+      const s = get();
+      const c = s.comparison;
+      const sampleRate = c?.a?.sampleRate ?? c?.b?.sampleRate;
+      if (!c || !sampleRate) return;
+      const wasPlaying = s.playing;
+      player.load({ sampleRate, a: c.a?.samples, b: c.b?.samples, d: audioSelectors.difference(s).samples });
+      set({ playing: false });
+      // Loading stops the takes: play on from the same position.
+      if (wasPlaying) void get().togglePlay();
     },
   });

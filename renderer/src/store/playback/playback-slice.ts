@@ -66,9 +66,9 @@ export const createPlaybackSlice =
         applyLoop();
       },
       toggleLoop() {
-        const { loop, loopOn, visible } = get();
+        const { loop, loopOn, viewport } = get();
         // With no region yet, loop what is in view.
-        if (!loop) set({ loop: { start: visible.start, end: visible.end > visible.start ? visible.end : player.duration() } });
+        if (!loop) set({ loop: { start: viewport.start, end: viewport.end > viewport.start ? viewport.end : player.duration() } });
         set({ loopOn: !loopOn });
         applyLoop();
       },

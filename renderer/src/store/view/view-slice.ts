@@ -1,49 +1,115 @@
 import type { StateCreator } from 'zustand/vanilla';
+import { centredOn, clampViewport, fitViewport, panBy, zoomAt, type Viewport } from '../../lib/viewport.js';
 import type { StudioState } from '../studio-store.js';
+import { timelineDuration, timelineMinSpan } from './timeline.js';
 
 export type Layout = 'overlay' | 'stacked';
 export type DetailTab = 'metrics' | 'steps' | 'codes' | 'numerics' | 'abx';
 
+/** What the pointer is over: a time on the shared timeline, the lane, and the height there (0 top … 1 bottom). */
+export interface Hover {
+  time: number;
+  lane: string;
+  y: number;
+}
+
 export interface ViewSlice {
   layout: Layout;
   spectrogram: boolean;
-  /** Pixels per second of the shared timeline; 0 fits the whole take in the view. */
-  zoom: number;
-  /** Visible window of the shared timeline, seconds (from the scrolled track). */
-  visible: { start: number; end: number };
+  /** The window of the shared timeline every lane draws, seconds. */
+  viewport: Viewport;
+  /** Width in px of the lanes' drawing area (the same for every lane). */
+  laneWidth: number;
+  hover?: Hover;
+  /** Vertical zoom of the waveform lanes (1 = full scale fills the lane). */
+  ampGain: number;
+  /** Waveform amplitude on a dB scale (−60..0 dBFS) instead of linear. */
+  ampDb: boolean;
+  /** The difference lane and D playback: B aligned by the measured lag and gain (true), or raw A − B at lag 0. */
+  diffAligned: boolean;
   tab: DetailTab;
   shortcutsOpen: boolean;
   setLayout(layout: Layout): void;
   toggleSpectrogram(): void;
+  setViewport(vp: Viewport): void;
+  /** factor > 1 zooms in, about `anchor` (seconds; default the window's centre). */
+  zoomBy(factor: number, anchor?: number): void;
+  /** Pixels per second (0 fits the whole take), about the window's centre. */
   setZoom(pxPerSec: number): void;
-  setVisible(start: number, end: number): void;
+  /** Scroll by a fraction of the window's width (negative: earlier). */
+  scrollBy(fraction: number): void;
+  fit(): void;
+  /** Shows `span` seconds around `time`. */
+  showAround(time: number, span: number): void;
+  setLaneWidth(px: number): void;
+  setHover(hover: Hover | undefined): void;
+  setAmpGain(gain: number): void;
+  toggleAmpDb(): void;
+  toggleDiffAligned(): void;
   setTab(tab: DetailTab): void;
   setShortcutsOpen(open: boolean): void;
 }
 
-export const MAX_ZOOM = 4000;
-
-export const createViewSlice: StateCreator<StudioState, [], [], ViewSlice> = (set) => ({
-  layout: 'overlay',
-  spectrogram: false,
-  zoom: 0,
-  visible: { start: 0, end: 0 },
-  tab: 'metrics',
-  shortcutsOpen: false,
-  setLayout: (layout) => set({ layout }),
-  toggleSpectrogram: () => set((s) => ({ spectrogram: !s.spectrogram })),
-  setZoom: (zoom) => set({ zoom: Math.max(0, Math.min(MAX_ZOOM, zoom)) }),
-  setVisible: (start, end) => set((s) => (s.visible.start === start && s.visible.end === end ? s : { visible: { start, end } })),
-  setTab: (tab) => set({ tab }),
-  setShortcutsOpen: (shortcutsOpen) => set({ shortcutsOpen }),
-});
+export const createViewSlice: StateCreator<StudioState, [], [], ViewSlice> = (set, get) => {
+  const apply = (vp: Viewport) => {
+    const next = clampViewport(vp, timelineDuration(get()), timelineMinSpan(get()));
+    const now = get().viewport;
+    if (next.start !== now.start || next.end !== now.end) set({ viewport: next });
+  };
+  return {
+    layout: 'overlay',
+    spectrogram: false,
+    viewport: { start: 0, end: 0 },
+    laneWidth: 1000,
+    hover: undefined,
+    diffAligned: true,
+    tab: 'metrics',
+    shortcutsOpen: false,
+    setLayout: (layout) => set({ layout }),
+    toggleSpectrogram: () => set((s) => ({ spectrogram: !s.spectrogram })),
+    setViewport: apply,
+    zoomBy(factor, anchor) {
+      const vp = get().viewport;
+      apply(zoomAt(vp, factor, anchor ?? (vp.start + vp.end) / 2, timelineDuration(get()), timelineMinSpan(get())));
+    },
+    setZoom(pxPerSec) {
+      const s = get();
+      if (!(pxPerSec > 0)) return apply(fitViewport(timelineDuration(s)));
+      const vp = s.viewport;
+      apply(centredOn((vp.start + vp.end) / 2, s.laneWidth / pxPerSec, timelineDuration(s), timelineMinSpan(s)));
+    },
+    scrollBy(fraction) {
+      const vp = get().viewport;
+      apply(panBy(vp, fraction * (vp.end - vp.start), timelineDuration(get()), timelineMinSpan(get())));
+    },
+    fit: () => apply(fitViewport(timelineDuration(get()))),
+    showAround: (time, span) => apply(centredOn(time, span, timelineDuration(get()), timelineMinSpan(get()))),
+    setLaneWidth: (laneWidth) => {
+      if (laneWidth > 0 && laneWidth !== get().laneWidth) set({ laneWidth });
+    },
+    setHover: (hover) => set({ hover }),
+    ampGain: 1,
+    ampDb: false,
+    setAmpGain: (gain) => set({ ampGain: Math.min(1000, Math.max(1, gain)) }),
+    toggleAmpDb: () => set((s) => ({ ampDb: !s.ampDb })),
+    toggleDiffAligned: () => {
+      set((s) => ({ diffAligned: !s.diffAligned }));
+      get().reloadDifference();
+    },
+    setTab: (tab) => set({ tab }),
+    setShortcutsOpen: (shortcutsOpen) => set({ shortcutsOpen }),
+  };
+};
 
 export const viewSelectors = {
   layout: (s: StudioState) => s.layout,
   spectrogram: (s: StudioState) => s.spectrogram,
-  zoom: (s: StudioState) => s.zoom,
-  visibleStart: (s: StudioState) => s.visible.start,
-  visibleEnd: (s: StudioState) => s.visible.end,
+  viewport: (s: StudioState) => s.viewport,
+  laneWidth: (s: StudioState) => s.laneWidth,
+  hover: (s: StudioState) => s.hover,
+  diffAligned: (s: StudioState) => s.diffAligned,
+  ampGain: (s: StudioState) => s.ampGain,
+  ampDb: (s: StudioState) => s.ampDb,
   tab: (s: StudioState) => s.tab,
   shortcutsOpen: (s: StudioState) => s.shortcutsOpen,
 };

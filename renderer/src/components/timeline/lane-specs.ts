@@ -1,0 +1,163 @@
+import { frequencyTicks, type FrequencyTick } from '../../lib/axis-ticks.js';
+import { drawCodesLane } from '../../draw/codes.js';
+import { drawLoudness, loudnessRange } from '../../draw/loudness.js';
+import { drawRuler } from '../../draw/ruler.js';
+import { paintSpectrogram } from '../../draw/spectrogram.js';
+import { drawStepDeltas } from '../../draw/steps.js';
+import { drawWave, type WaveSource } from '../../draw/wave.js';
+import { fmt } from '../../lib/format.js';
+import { deltaRange } from '../../lib/step-delta.js';
+import { spectrogramOfRange, type Spectrogram } from '../../lib/spectrogram.js';
+import { timeTicks } from '../../lib/time-ticks.js';
+import type { Viewport } from '../../lib/viewport.js';
+import { audioSelectors } from '../../store/comparison/audio-selectors.js';
+import { comparisonSelectors } from '../../store/comparison/comparison-selectors.js';
+import type { StudioState } from '../../store/studio-store.js';
+import type { colors } from '../theme.js';
+
+type Colors = ReturnType<typeof colors>;
+
+/** One lane of the timeline: a row of the given height whose canvas `draw` fills for the shared viewport. */
+export interface LaneSpec {
+  id: string;
+  label: string;
+  /** Accessible name of the canvas (what it shows). */
+  aria: string;
+  testId: string;
+  height: number;
+  /** Draws into a canvas already sized (CSS px; `ctx` scaled for the device pixel ratio unless `rawPixels`). */
+  draw(ctx: CanvasRenderingContext2D, vp: Viewport, width: number, height: number): void;
+  /** Spectrograms paint image pixels 1:1 with CSS pixels (so a test can read a row's level). */
+  rawPixels?: boolean;
+  /** Frequency ticks beside a spectrogram lane. */
+  axis?: FrequencyTick[];
+  /** A spectrogram lane keeps what it last computed, for the readout's level at the pointer. */
+  lastSpectrogram?: { spec?: Spectrogram };
+}
+
+const source = (samples: Float32Array | undefined, tiers: WaveSource['tiers'], total: number, sampleRate: number): WaveSource | undefined =>
+  samples && samples.length > 0 ? { samples, tiers, total, sampleRate } : undefined;
+
+/** The lanes for the comparison on screen, top to bottom; empty parts (no audio, no steps) are left out. */
+export function laneSpecs(s: StudioState, c: Colors, fftReady: boolean): LaneSpec[] {
+  const cmp = s.comparison;
+  if (!cmp) return [];
+  const rate = audioSelectors.sampleRate(s);
+  const total = Math.max(cmp.a?.samples.length ?? 0, cmp.b?.samples.length ?? 0);
+  const a = source(cmp.a?.samples, audioSelectors.peaksA(s), total, rate);
+  const b = source(cmp.b?.samples, audioSelectors.peaksB(s), total, rate);
+  const diff = audioSelectors.difference(s);
+  const diffSource = source(diff.samples, diff.tiers, total, rate);
+  const frameRate = comparisonSelectors.frameRate(s);
+  const lanes: LaneSpec[] = [
+    {
+      id: 'ruler',
+      label: 'time',
+      aria: 'Time ruler',
+      testId: 'time-ruler',
+      height: 22,
+      draw: (ctx, vp, w, h) => {
+        const { unit, ticks } = timeTicks(vp, w, rate);
+        drawRuler(ctx, ticks, unit, w, h, c.fg, c.muted);
+      },
+    },
+  ];
+  if (a || b) {
+    const stacked = s.layout === 'stacked';
+    lanes.push({
+      id: 'ab',
+      label: stacked ? 'A / B' : 'A + B',
+      aria: stacked ? 'Waveforms, A above B' : 'Waveforms of A and B, overlaid',
+      testId: 'waveform-ab',
+      height: stacked ? 160 : 130,
+      draw: (ctx, vp, w, h) => {
+        const scale = { gain: s.ampGain, db: s.ampDb };
+        if (stacked) {
+          if (a) drawWave(ctx, a, vp, w, 0, h / 2, c.a, scale);
+          if (b) drawWave(ctx, b, vp, w, h / 2, h / 2, c.b, scale);
+          return;
+        }
+        ctx.globalAlpha = 0.75;
+        if (a) drawWave(ctx, a, vp, w, 0, h, c.a, scale);
+        if (b) drawWave(ctx, b, vp, w, 0, h, c.b, scale);
+        ctx.globalAlpha = 1;
+      },
+    });
+  }
+  if (diffSource) {
+    lanes.push({
+      id: 'diff',
+      label: `A − B ${diff.aligned ? 'aligned' : 'raw'} ×${diff.scale.toPrecision(2)}`,
+      aria: `Difference ${diff.aligned ? 'aligned A − g·B(lag)' : 'raw A − B at lag 0'}, shown ×${diff.scale.toPrecision(3)}`,
+      testId: 'waveform-diff',
+      height: 64,
+      draw: (ctx, vp, w, h) => drawWave(ctx, diffSource, vp, w, 0, h, c.d, { gain: diff.scale * s.ampGain, db: s.ampDb }),
+    });
+  }
+  if (s.spectrogram && fftReady && rate > 0) {
+    const spectro = (id: string, label: string, aria: string, samples: Float32Array | undefined) => {
+      if (!samples || samples.length === 0) return;
+      const last: { spec?: Spectrogram } = {};
+      lanes.push({
+        id,
+        label,
+        aria,
+        testId: id,
+        height: 84,
+        rawPixels: true,
+        axis: frequencyTicks(rate, 2),
+        lastSpectrogram: last,
+        draw: (ctx, vp, w, h) => {
+          last.spec = spectrogramOfRange(samples, rate, vp.start * rate, vp.end * rate, w);
+          const img = ctx.createImageData(w, h);
+          paintSpectrogram(img, last.spec);
+          ctx.putImageData(img, 0, 0);
+        },
+      });
+    };
+    spectro('specA', 'spectrum A', 'Spectrogram of A', cmp.a?.samples);
+    spectro('specB', 'spectrum B', 'Spectrogram of B', cmp.b?.samples);
+    spectro('specD', 'spectrum A−B', 'Spectrogram of the difference', diff.samples);
+  }
+  const curves = comparisonSelectors.curves(s);
+  if (curves && curves.shortTermA.length + curves.shortTermB.length > 0) {
+    const series = [
+      { values: curves.shortTermA, hopMs: curves.hopMs, color: c.a },
+      { values: curves.shortTermB, hopMs: curves.hopMs, color: c.b },
+    ];
+    const range = loudnessRange(series);
+    lanes.push({
+      id: 'loudness',
+      label: `LUFS ${fmt(range.max, 0)}…${fmt(range.min, 0)}`,
+      aria: 'Short-term loudness of A and B',
+      testId: 'loudness-lane',
+      height: 56,
+      draw: (ctx, vp, w, h) => drawLoudness(ctx, series, range, vp, w, h),
+    });
+  }
+  const deltas = comparisonSelectors.stepDeltas(s);
+  const divergence = comparisonSelectors.divergence(s);
+  if (deltas && frameRate > 0) {
+    const range = deltaRange(deltas);
+    lanes.push({
+      id: 'steps',
+      label: `|Δ| logits ${range.max.toExponential(0)}…${range.min.toExponential(0)}`,
+      aria: 'Per-step |Δ| of the talker logit statistics, log scale',
+      testId: 'step-lane',
+      height: 64,
+      draw: (ctx, vp, w, h) => drawStepDeltas(ctx, deltas, range, divergence?.tolerances.logitAbs, frameRate, vp, w, h, { bar: c.a, marker: c.marker, grid: c.grid, muted: c.muted }),
+    });
+  }
+  const codes = comparisonSelectors.codes(s);
+  if (codes && frameRate > 0) {
+    lanes.push({
+      id: 'codes',
+      label: `codes 0…${codes.q - 1}`,
+      aria: `Codes of A and B per frame, ${codes.differing} differing cells in red`,
+      testId: 'codes-lane',
+      height: Math.min(64, Math.max(16, codes.q * 6)),
+      draw: (ctx, vp, w, h) => drawCodesLane(ctx, codes, frameRate, vp, w, h, c.marker),
+    });
+  }
+  return lanes;
+}

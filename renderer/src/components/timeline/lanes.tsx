@@ -1,0 +1,299 @@
+import type { KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { drawOverlay } from '../../draw/overlay.js';
+import { loadFft } from '../../lib/fft-loader.js';
+import { hoverReadout } from '../../lib/hover-readout.js';
+import { PFFFT_WASM_URL } from '../../lib/pffft-wasm-url.js';
+import { codeToDb } from '../../lib/spectrogram.js';
+import { xToTime } from '../../lib/viewport.js';
+import { audioSelectors } from '../../store/comparison/audio-selectors.js';
+import { comparisonSelectors } from '../../store/comparison/comparison-selectors.js';
+import type { StudioState } from '../../store/studio-store.js';
+import { timelineDuration } from '../../store/view/timeline.js';
+import { viewSelectors } from '../../store/view/view-slice.js';
+import { useStoreApi, useStudio } from '../store-context.js';
+import { colors, useColorScheme } from '../theme.js';
+import { laneSpecs, type LaneSpec } from './lane-specs.js';
+import { timelineKeyAction } from './timeline-keys.js';
+
+/** A drag shorter than this (px) is a click: it seeks instead of selecting a region. */
+const CLICK_PX = 4;
+
+/**
+ * Every lane of the comparison on one time axis: ruler, A/B, difference, spectrograms, loudness, per-step
+ * |Δ| and codes, all drawn for the view slice's one viewport, with one overlay (playhead, hover cursor,
+ * loop region, first divergence) across all of them. Ctrl+wheel zooms about the pointer (a non-passive
+ * listener, so the page itself never zooms), wheel sideways or Shift+wheel scrolls, a drag selects a
+ * loop region, a click seeks.
+ */
+export function Lanes() {
+  const store = useStoreApi();
+  const comparison = useStudio(comparisonSelectors.comparison);
+  const layout = useStudio(viewSelectors.layout);
+  const spectrogram = useStudio(viewSelectors.spectrogram);
+  const diffAligned = useStudio(viewSelectors.diffAligned);
+  const ampGain = useStudio(viewSelectors.ampGain);
+  const ampDb = useStudio(viewSelectors.ampDb);
+  const scheme = useColorScheme();
+  const fft = useFft(spectrogram);
+  const lanes = useMemo(
+    () => laneSpecs(store.getState(), colors(), fft.ready),
+    // The lanes follow exactly these parts of the state (read again from the store inside).
+    [store, comparison, layout, spectrogram, diffAligned, ampGain, ampDb, scheme, fft.ready],
+  );
+  const columnRef = useRef<HTMLDivElement>(null);
+  const overlayRef = useRef<HTMLCanvasElement>(null);
+  const canvases = useRef(new Map<string, HTMLCanvasElement>());
+  const [readout, setReadout] = useState('');
+  const dragState = useRef<{ from: number | undefined; x: number }>({ from: undefined, x: 0 });
+
+  // Lane width → store; content redraws on viewport, width or lanes; the overlay on marks.
+  useEffect(() => {
+    const column = columnRef.current;
+    if (!column) return;
+    let frame = 0;
+    let overlayFrame = 0;
+    const drawLanes = () => {
+      frame = 0;
+      const s = store.getState();
+      for (const lane of lanes) {
+        const canvas = canvases.current.get(lane.id);
+        if (canvas) paintLane(canvas, lane, s);
+      }
+    };
+    const drawMarks = () => {
+      overlayFrame = 0;
+      const canvas = overlayRef.current;
+      if (canvas) paintOverlay(canvas, store.getState());
+    };
+    const schedule = () => (frame ||= requestAnimationFrame(drawLanes));
+    const scheduleMarks = () => (overlayFrame ||= requestAnimationFrame(drawMarks));
+    const observer = new ResizeObserver(() => {
+      store.getState().setLaneWidth(Math.floor(column.clientWidth));
+      schedule();
+      scheduleMarks();
+    });
+    observer.observe(column);
+    store.getState().setLaneWidth(Math.floor(column.clientWidth));
+    drawLanes();
+    drawMarks();
+    const unsubscribe = store.subscribe((now, before) => {
+      if (now.viewport !== before.viewport || now.laneWidth !== before.laneWidth) {
+        schedule();
+        scheduleMarks();
+      } else if (now.position !== before.position || now.hover !== before.hover || now.loop !== before.loop || now.loopOn !== before.loopOn) scheduleMarks();
+      // Keep the playhead in view while playing.
+      if (now.playing && now.position !== before.position && (now.position > now.viewport.end || now.position < now.viewport.start)) {
+        const span = now.viewport.end - now.viewport.start;
+        now.setViewport({ start: now.position, end: now.position + span });
+      }
+    });
+    return () => {
+      observer.disconnect();
+      unsubscribe();
+      cancelAnimationFrame(frame);
+      cancelAnimationFrame(overlayFrame);
+    };
+  }, [lanes, store]);
+
+  // Wheel: a native listener, not React's (passive), so Ctrl+wheel can stop the page zoom.
+  useEffect(() => {
+    const column = columnRef.current;
+    if (!column) return;
+    const onWheel = (e: WheelEvent) => {
+      const s = store.getState();
+      const x = e.clientX - column.getBoundingClientRect().left;
+      if (e.ctrlKey || e.metaKey) {
+        e.preventDefault();
+        s.zoomBy(Math.exp(-e.deltaY * 0.002), xToTime(s.viewport, s.laneWidth, x));
+      } else if (e.shiftKey || Math.abs(e.deltaX) > Math.abs(e.deltaY)) {
+        e.preventDefault();
+        s.scrollBy((e.shiftKey ? e.deltaY : e.deltaX) / s.laneWidth);
+      }
+    };
+    column.addEventListener('wheel', onWheel, { passive: false });
+    return () => column.removeEventListener('wheel', onWheel);
+  }, [store, lanes]);
+
+  if (lanes.length === 0) return null;
+  const tops = laneTops(lanes);
+  const totalHeight = tops[tops.length - 1];
+  const laneAt = (y: number) => {
+    const i = Math.max(0, tops.findIndex((t, k) => k < lanes.length && y >= t && y < tops[k + 1]));
+    return { lane: lanes[i], y: (y - tops[i]) / lanes[i].height };
+  };
+  const pointerTime = (e: React.PointerEvent) => {
+    const s = store.getState();
+    return xToTime(s.viewport, s.laneWidth, e.nativeEvent.offsetX);
+  };
+  const onPointerDown = (e: React.PointerEvent<HTMLCanvasElement>) => {
+    if (e.button !== 0) return;
+    e.currentTarget.setPointerCapture(e.pointerId);
+    dragState.current = { from: pointerTime(e), x: e.nativeEvent.offsetX };
+  };
+  const onPointerMove = (e: React.PointerEvent<HTMLCanvasElement>) => {
+    const s = store.getState();
+    const t = pointerTime(e);
+    const { lane, y } = laneAt(e.nativeEvent.offsetY);
+    s.setHover({ time: t, lane: lane.id, y });
+    setReadout(readoutText(s, lane, t, y, e.nativeEvent.offsetX));
+    const d = dragState.current;
+    if (d.from !== undefined && Math.abs(e.nativeEvent.offsetX - d.x) >= CLICK_PX) s.setLoopRegion({ start: Math.min(d.from, t), end: Math.max(d.from, t) });
+  };
+  const onPointerUp = (e: React.PointerEvent<HTMLCanvasElement>) => {
+    const d = dragState.current;
+    if (d.from !== undefined && Math.abs(e.nativeEvent.offsetX - d.x) < CLICK_PX) store.getState().seek(pointerTime(e));
+    dragState.current = { from: undefined, x: 0 };
+  };
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const s = store.getState();
+    const action = timelineKeyAction(e.key, e.ctrlKey || e.metaKey);
+    if (!action) return;
+    e.preventDefault();
+    if (action.zoom) s.zoomBy(action.zoom, s.position >= s.viewport.start && s.position <= s.viewport.end ? s.position : undefined);
+    if (action.scroll) s.scrollBy(action.scroll);
+    const span = s.viewport.end - s.viewport.start;
+    if (action.to === 'start') s.setViewport({ start: 0, end: span });
+    if (action.to === 'end') s.setViewport({ start: timelineDuration(s) - span, end: timelineDuration(s) });
+    if (action.fit) s.fit();
+  };
+  return (
+    <div
+      className="lanes"
+      role="group"
+      tabIndex={0}
+      aria-label="Timeline lanes"
+      aria-describedby="lanes-keys"
+      data-testid="lanes"
+      onKeyDown={onKeyDown}
+    >
+      <span id="lanes-keys" className="visually-hidden">
+        + and − zoom in and out, ← and → scroll, Home and End go to the ends, 0 shows the whole take.
+      </span>
+      <div className="lane-labels" aria-hidden="true">
+        {lanes.map((lane) => (
+          <div key={lane.id} className={`lane-label lane-label-${lane.id}${lane.axis ? ' has-axis' : ''}`} style={{ height: lane.height }}>
+            {lane.label}
+            {lane.axis && (
+              <span className="freq-axis" data-testid="freq-axis">
+                {lane.axis.map((t) => (
+                  <span key={t.hz} style={{ top: `${(t.fromTop * 100).toFixed(2)}%` }}>
+                    {t.label}
+                  </span>
+                ))}
+              </span>
+            )}
+          </div>
+        ))}
+      </div>
+      <div className="lane-column" ref={columnRef} style={{ height: totalHeight }}>
+        {lanes.map((lane) => (
+          <canvas
+            key={lane.id}
+            ref={(el) => {
+              if (el) canvases.current.set(lane.id, el);
+              else canvases.current.delete(lane.id);
+            }}
+            className={`lane lane-${lane.id}`}
+            style={{ height: lane.height }}
+            data-testid={lane.testId}
+            role="img"
+            aria-label={lane.aria}
+          />
+        ))}
+        <canvas
+          ref={overlayRef}
+          className="lane-overlay"
+          data-testid="lane-overlay"
+          aria-hidden="true"
+          onPointerDown={onPointerDown}
+          onPointerMove={onPointerMove}
+          onPointerUp={onPointerUp}
+          onPointerLeave={() => {
+            store.getState().setHover(undefined);
+            setReadout('');
+          }}
+        />
+      </div>
+      {fft.error && (
+        <p className="error small-text" role="alert">
+          No spectrogram: {fft.error}
+        </p>
+      )}
+      <p className="hover-readout lanes-readout" data-testid="hover-readout" aria-live="off">
+        {readout || 'Hover a lane for time, sample and values; drag to select a loop region; click to seek.'}
+      </p>
+    </div>
+  );
+}
+
+/** y of each lane's top, and the total height last. */
+function laneTops(lanes: LaneSpec[]): number[] {
+  const tops = [0];
+  for (const lane of lanes) tops.push(tops[tops.length - 1] + lane.height);
+  return tops;
+}
+
+function paintLane(canvas: HTMLCanvasElement, lane: LaneSpec, s: StudioState): void {
+  const width = Math.max(1, s.laneWidth);
+  const height = lane.height;
+  const ratio = lane.rawPixels ? 1 : window.devicePixelRatio || 1;
+  canvas.width = Math.round(width * ratio);
+  canvas.height = Math.round(height * ratio);
+  const ctx = canvas.getContext('2d')!;
+  ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+  ctx.clearRect(0, 0, width, height);
+  if (s.viewport.end > s.viewport.start) lane.draw(ctx, s.viewport, width, height);
+}
+
+function paintOverlay(canvas: HTMLCanvasElement, s: StudioState): void {
+  const width = Math.max(1, s.laneWidth);
+  const height = canvas.clientHeight || 1;
+  const ratio = window.devicePixelRatio || 1;
+  canvas.width = Math.round(width * ratio);
+  canvas.height = Math.round(height * ratio);
+  const ctx = canvas.getContext('2d')!;
+  ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
+  const c = colors();
+  drawOverlay(ctx, s.viewport, width, height, { position: s.position, hover: s.hover?.time, loop: s.loop, loopOn: s.loopOn, divergence: comparisonSelectors.divergenceTime(s) }, c);
+}
+
+function readoutText(s: StudioState, lane: LaneSpec, time: number, y: number, x: number): string {
+  const c = s.comparison;
+  const curves = comparisonSelectors.curves(s);
+  let spectrogramDb: number | undefined;
+  const spec = lane.lastSpectrogram?.spec;
+  if (spec) {
+    const col = Math.min(spec.columns - 1, Math.max(0, Math.floor((x * spec.columns) / Math.max(1, s.laneWidth))));
+    const bin = Math.min(spec.bins - 1, Math.max(0, Math.floor((1 - y) * spec.bins)));
+    spectrogramDb = codeToDb(spec.data[col * spec.bins + bin]);
+  }
+  return hoverReadout(time, lane.id, y, {
+    sampleRate: audioSelectors.sampleRate(s),
+    a: c?.a?.samples,
+    b: c?.b?.samples,
+    d: audioSelectors.difference(s).samples,
+    frameRate: comparisonSelectors.frameRate(s),
+    deltas: comparisonSelectors.stepDeltas(s),
+    codes: comparisonSelectors.codes(s),
+    loudness: curves && { hopMs: curves.hopMs, a: curves.shortTermA, b: curves.shortTermB },
+    spectrogramDb,
+  });
+}
+
+/** Loads the FFT (PFFFT, WASM) when spectrograms are first asked for. */
+function useFft(wanted: boolean): { ready: boolean; error?: string } {
+  const [fft, setFft] = useState<{ ready: boolean; error?: string }>({ ready: false });
+  useEffect(() => {
+    if (!wanted || fft.ready) return;
+    let live = true;
+    loadFft(PFFFT_WASM_URL).then(
+      () => live && setFft({ ready: true }),
+      (error: unknown) => live && setFft({ ready: false, error: (error as Error).message }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [wanted, fft.ready]);
+  return fft;
+}

@@ -1,0 +1,108 @@
+import { readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { decodeWav } from '../../electron/common/wav/decode-wav.js';
+import { fmt } from '../../renderer/src/lib/format.js';
+import { startStudio, stopStudio, writeImportFiles, type StudioSession } from './studio-ui-helpers.js';
+
+// The shared timeline in Chromium (browser mode, imports only, so no synthesis time): the aligned
+// difference of the README's sample pair, the hover readout against the WAV's own samples, and a
+// Ctrl+wheel zoom that the spectrogram follows while the page itself does not zoom.
+const SHOTS = 'test-results';
+const problems: string[] = [];
+let studio: StudioSession;
+let page: Page;
+
+beforeAll(async () => {
+  studio = await startStudio(mkdtempSync(join(tmpdir(), 'parity-timeline-')), problems, { width: 1440, height: 900 });
+  page = studio.page;
+}, 120_000);
+afterAll(() => stopStudio(studio?.browser, studio?.served));
+
+const SPEECH = 'assets/samples/speech.wav';
+const LATE = 'assets/samples/speech-quieter-late.wav';
+
+async function importPair(a: string, b: string): Promise<void> {
+  const before = await page.locator('[data-history-id]').count();
+  await page.getByLabel('Open WAV or trace files').setInputFiles([a, b]);
+  await expect.poll(() => page.locator('[data-history-id]').count(), { timeout: 20_000 }).toBe(before + 1);
+  await page.getByTestId('waveform-ab').waitFor({ timeout: 10_000 });
+}
+
+/** Mean red of a canvas row (fraction `fromTop` of its height) between two fractions of its width. */
+function rowLevel(label: string, fromTop: number, x0: number, x1: number): Promise<number> {
+  return page.evaluate(
+    `(() => { const c = document.querySelector('canvas[aria-label="${label}"]'); const y = Math.floor(${fromTop} * c.height);` +
+      ` const d = c.getContext('2d').getImageData(Math.floor(${x0} * c.width), y, Math.max(1, Math.floor((${x1} - ${x0}) * c.width)), 1).data;` +
+      ' let s = 0; for (let i = 0; i < d.length; i += 4) s += d[i]; return s / (d.length / 4); })()',
+  ) as Promise<number>;
+}
+
+describe('studio timeline: one viewport for every lane', () => {
+  it('the README pair (B 37 samples late, ×0.8): the aligned difference nulls to the matched null; raw does not', async () => {
+    await importPair(SPEECH, LATE);
+    const matchedText = (await page.getByRole('row', { name: /Matched null/ }).locator('td').textContent())!;
+    const matched = Number(/^([−\d.]+) dB/.exec(matchedText)![1].replace('−', '-'));
+    const shown = page.getByTestId('diff-null');
+    // The lane's null is over the whole take (the 37 unmatched end samples count in A's energy): within 0.5 dB.
+    expect(Math.abs(Number(await shown.getAttribute('data-null-db')) - matched)).toBeLessThan(0.5);
+    expect(matched).toBeLessThan(-55);
+    expect(await shown.textContent()).toMatch(/Difference aligned \(B shifted 37\.00 samples/);
+    await page.screenshot({ path: `${SHOTS}/ui-aligned-difference-1440.png` });
+    await page.getByRole('button', { name: 'Aligned difference' }).click();
+    // Raw A − B at lag 0 of a 37-sample shift is as loud as the speech itself (README: +2.9 dB).
+    await expect.poll(async () => Number(await shown.getAttribute('data-null-db'))).toBeGreaterThan(0);
+    expect(await shown.textContent()).toMatch(/Difference raw A − B at lag 0/);
+    await page.getByRole('button', { name: 'Aligned difference' }).click();
+  }, 60_000);
+
+  it('the hover readout gives the sample under the pointer and A’s and B’s values there, as the WAVs hold them', async () => {
+    const a = decodeWav(new Uint8Array(readFileSync(SPEECH)), SPEECH).channels[0];
+    const b = decodeWav(new Uint8Array(readFileSync(LATE)), LATE).channels[0];
+    const box = (await page.getByTestId('lane-overlay').boundingBox())!;
+    await page.mouse.move(box.x + box.width * 0.37, box.y + 40);
+    const text = (await page.getByTestId('hover-readout').textContent())!;
+    const n = Number(/sample (\d+)/.exec(text)![1]);
+    expect(n).toBeGreaterThan(0);
+    // fmt(…, 5): the readout's own rounding; the values come from decodeWav of the same files.
+    expect(text).toContain(`sample ${n} · A ${fmt(a[n], 5)} · B ${fmt(b[n], 5)}`);
+  }, 30_000);
+
+  it('Ctrl+wheel zooms every lane about the pointer, not the page; the spectrogram is redrawn for the new range', async () => {
+    // engine-b.wav holds a 1500 Hz burst from 1.000 s (sample 24000) on: studio-ui-helpers.
+    const files = writeImportFiles(join(mkdtempSync(join(tmpdir(), 'parity-zoom-')), 'import'));
+    await importPair(files.a, files.b);
+    await page.getByRole('button', { name: 'Spectrogram' }).click();
+    await page.getByTestId('specB').waitFor();
+    await page.waitForFunction('document.querySelector(\'canvas[aria-label="Spectrogram of B"]\').width > 0');
+    const pixels = () => page.evaluate("(() => { const c = document.querySelector('canvas[aria-label=\"Spectrogram of B\"]'); return Array.from(c.getContext('2d').getImageData(0, 0, c.width, c.height).data.filter((_, i) => i % 97 === 0)).join(','); })()");
+    const before = await pixels();
+    await page.evaluate("window.__wheelPrevented = []; window.addEventListener('wheel', (e) => window.__wheelPrevented.push(e.defaultPrevented))");
+    const box = (await page.getByTestId('lane-overlay').boundingBox())!;
+    // Pointer at the middle of a 2 s take: 1.0 s stays under it while the window narrows.
+    await page.mouse.move(box.x + box.width / 2, box.y + 40);
+    await page.keyboard.down('Control');
+    await page.mouse.wheel(0, -400);
+    await page.mouse.wheel(0, -400);
+    await page.keyboard.up('Control');
+    const range = page.getByTestId('view-range');
+    await expect.poll(async () => Number(await range.getAttribute('data-end')) - Number(await range.getAttribute('data-start'))).toBeLessThan(0.5);
+    const start = Number(await range.getAttribute('data-start'));
+    const end = Number(await range.getAttribute('data-end'));
+    expect((start + end) / 2).toBeCloseTo(1, 2);
+    expect(await page.evaluate('window.__wheelPrevented')).toEqual([true, true]);
+    expect(await page.evaluate('window.visualViewport.scale')).toBe(1);
+    await expect.poll(pixels).not.toBe(before);
+    // 1500 Hz of 0..12 kHz is 0.875 from the top. The burst starts at the lane's middle (1.0 s), so B's
+    // row is dark left of it and bright right of it; a 512-sample window blurs ±10.7 ms around 1.0 s,
+    // which is under 5 % of this window either side, hence the 0.4 / 0.6 margins.
+    expect(await rowLevel('Spectrogram of B', 0.875, 0.05, 0.4)).toBeLessThan(100);
+    expect(await rowLevel('Spectrogram of B', 0.875, 0.6, 0.95)).toBeGreaterThan(200);
+    expect(await page.getByTestId('time-ruler').getAttribute('aria-label')).toBe('Time ruler');
+    await page.screenshot({ path: `${SHOTS}/ui-zoom-spectrogram-1440.png` });
+    expect(problems).toEqual([]);
+  }, 60_000);
+});
