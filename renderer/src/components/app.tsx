@@ -9,6 +9,7 @@ import { ProgressPanel } from './progress-panel.js';
 import { installShortcuts } from './shortcuts.js';
 import { ShortcutsSheet } from './shortcuts-sheet.js';
 import { StaleNote } from './stale-note.js';
+import { SweepPanel } from './sweep-panel.js';
 import { useStoreApi } from './store-context.js';
 import { TransportBar } from './transport-bar.js';
 import { VerdictBar } from './verdict-bar.js';
@@ -53,6 +54,7 @@ export function App({ transportKind }: { transportKind: string }) {
         <ProgressPanel />
         <ImportPanel />
         <HistoryPanel />
+        <SweepPanel />
       </aside>
       <main id="results" className="content" tabIndex={-1} aria-label="Results">
         <Notices />

@@ -10,9 +10,10 @@ import { createHistorySlice, type HistorySlice } from './history/history-slice.j
 import { createJobSlice, type JobSlice } from './job/job-slice.js';
 import { createNoticesSlice, type NoticesSlice } from './notices/notices-slice.js';
 import { createPlaybackSlice, type PlaybackSlice } from './playback/playback-slice.js';
+import { createSweepSlice, type SweepSlice } from './sweep/sweep-slice.js';
 import { createViewSlice, type ViewSlice } from './view/view-slice.js';
 
-export type StudioState = BundleSlice & DrillSlice & JobSlice & ComparisonSlice & PlaybackSlice & ViewSlice & AbxSlice & HistorySlice & NoticesSlice;
+export type StudioState = BundleSlice & DrillSlice & JobSlice & ComparisonSlice & PlaybackSlice & ViewSlice & AbxSlice & HistorySlice & NoticesSlice & SweepSlice;
 
 /** A player that plays nothing, for stores without audio (unit tests of other slices). */
 export const silentPlayer: PlayerLike = {
@@ -39,5 +40,6 @@ export function createStudioStore(studio: StudioApi, player: PlayerLike = silent
     ...createAbxSlice(studio)(...a),
     ...createHistorySlice(studio, shell)(...a),
     ...createNoticesSlice(...a),
+    ...createSweepSlice(...a),
   }));
 }

@@ -1,0 +1,53 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runParity } from '../cli/run-parity.js';
+import type { Served } from './serve-process.js';
+import { startStudio, stopStudio } from './studio-ui-helpers.js';
+
+// The studio's sweep view in Chromium (browser mode): open the sweep.json of a real sweep and merge,
+// sort the case table, and open a case, which synthesizes it again as an ordinary comparison.
+let served: Served;
+let browser: Browser;
+let page: Page;
+const problems: string[] = [];
+const dir = mkdtempSync(join(tmpdir(), 'parity-ui-sweep-'));
+const merged = join(dir, 'merged');
+
+beforeAll(async () => {
+  // stale-feedback@20 acts on the long prompt only (the short one ends before step 20): one identical, one diverged.
+  const corpus = join(dir, 'corpus.jsonl');
+  writeFileSync(corpus, ['{"id":"short","text":"Hi."}', '{"id":"long","text":"This is a rather longer prompt that should run many frames."}'].join('\n'));
+  const sweep = await runParity(['sweep', '--corpus', corpus, '--a', 'graph', '--b', 'graph,fault=stale-feedback@20', '--out', join(dir, 'runs')], { timeoutMs: 60_000 });
+  expect(sweep.status, sweep.stderr).toBe(0);
+  expect((await runParity(['sweep', 'merge', join(dir, 'runs'), '--out', merged, '--worst', '0'])).status).toBe(0);
+  mkdirSync('test-results', { recursive: true });
+  ({ served, browser, page } = await startStudio(join(dir, 'data'), problems));
+}, 180_000);
+afterAll(async () => {
+  await stopStudio(browser, served);
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('studio UI in Chromium: sweep view', () => {
+  it('shows the counts, the step histogram and a sortable case table; a case opens as a comparison', async () => {
+    await page.getByLabel('Open sweep.json').setInputFiles(join(merged, 'sweep.json'));
+    await page.getByTestId('sweep-summary').waitFor({ timeout: 10_000 });
+    expect(await page.getByTestId('sweep-counts').textContent()).toBe('1 identical, 0 within tolerance, 1 diverged, 0 errors, 0 missing');
+    expect(await page.getByTestId('sweep-bar').allInnerTexts()).toEqual([expect.stringMatching(/^step 20\s+1$/)]);
+    const firstCell = () => page.getByTestId('sweep-case').first().locator('td').first().textContent();
+    expect(await firstCell()).toBe('short@0');
+    // Correlation ascending: the diverged case (lower correlation) first.
+    await page.getByRole('button', { name: /^Corr\./ }).click();
+    expect(await firstCell()).toBe('long@0');
+    await page.getByRole('button', { name: 'Open case long@0' }).click();
+    await expect.poll(() => page.getByTestId('verdict').textContent(), { timeout: 30_000 }).toMatch(/^Diverged/);
+    expect(await page.getByTestId('divergence-summary').textContent()).toMatch(/^First divergence: step 20 \(talker-logits\)/);
+    // The form took the case's prompt and profiles, so what ran is on screen.
+    expect(await page.getByLabel('Profile B', { exact: true }).inputValue()).toBe('graph,fault=stale-feedback@20');
+    await page.screenshot({ path: 'test-results/ui-sweep-1280.png' });
+    expect(problems).toEqual([]);
+  }, 60_000);
+});

@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest';
+import type { StudioApi } from '../../../electron/common/api/studio-api.js';
+import type { SummaryCase, SweepSummary } from '../../../electron/common/sweep/sweep-summary.js';
+import { sweepSelectors } from '../../../renderer/src/store/sweep/sweep-selectors.js';
+import { createStudioStore } from '../../../renderer/src/store/studio-store.js';
+
+function summaryCase(index: number, verdict: SummaryCase['verdict'], correlation: number | null, firstStep: number | null): SummaryCase {
+  return { index, id: `p${index}`, seed: 3, text: `Prompt ${index}.`, verdict, firstStep, stage: firstStep === null ? null : 'talker-logits', codebook: null, reconverges: null, correlation, nullDepthDb: null, loudnessDeltaLU: null, lsdDb: null, mcdDb: null };
+}
+
+const quantiles = { count: 0, nonFinite: 0, min: null, p05: null, p25: null, p50: null, p75: null, p95: null, max: null };
+const SUMMARY: SweepSummary = {
+  schema: 'tts-parity-sweep-summary/1',
+  mode: 'profiles',
+  a: 'graph',
+  b: 'graph,fault=stale-feedback@2',
+  bundle: 'demo',
+  sampling: { mode: 'sample', temperature: 0.7, topK: 50, topP: 1, repetitionPenalty: 1 },
+  corpusSha256: 'c'.repeat(64),
+  totalCases: 3,
+  counts: { identical: 1, 'within-tolerance': 0, diverged: 1, error: 1, missing: 0 },
+  firstStep: { histogram: [{ step: 2, count: 1 }], byStage: [{ stage: 'talker-logits', histogram: [{ step: 2, count: 1 }] }], mode: 2 },
+  distributions: { correlation: quantiles, loudnessDeltaLU: quantiles, mcdDb: quantiles },
+  worst: [{ key: 'p1@3' }],
+  problems: { missingShards: [], missing: [], duplicates: [], conflicts: [], unpaired: [] },
+  cases: [summaryCase(0, 'identical', 1, null), summaryCase(1, 'diverged', 0.2, 2), summaryCase(2, 'error', null, null)],
+};
+const bytes = (v: unknown) => new TextEncoder().encode(typeof v === 'string' ? v : JSON.stringify(v));
+
+/** A StudioApi double that records the comparisons asked for. */
+function fakeStudio() {
+  const asked: unknown[] = [];
+  const studio = {
+    compare: async (req: unknown) => (asked.push(req), { jobId: 'job-1' }),
+    comparisonResult: async () => ({ historyId: '20250101-000000-abcdef', report: { verdict: 'diverged', metrics: { correlation: 0.2 } } }),
+    listHistory: async () => ({ entries: [] }),
+  } as unknown as StudioApi;
+  return { studio, asked };
+}
+
+describe('sweep slice and selectors (no React)', () => {
+  it('opens a sweep.json and sorts its cases by a column, the same column again reversing, missing values last', () => {
+    const store = createStudioStore(fakeStudio().studio);
+    store.getState().openSweep('sweep.json', bytes(SUMMARY));
+    const ids = () => sweepSelectors.cases(store.getState()).map((c) => c.id);
+    expect(ids()).toEqual(['p0', 'p1', 'p2']);
+    // Correlation ascending first (worst first); the error's null correlation sorts last either way.
+    store.getState().sortSweep('correlation');
+    expect(ids()).toEqual(['p1', 'p0', 'p2']);
+    store.getState().sortSweep('correlation');
+    expect(ids()).toEqual(['p0', 'p1', 'p2']);
+    store.getState().sortSweep('verdict');
+    expect(ids()).toEqual(['p0', 'p1', 'p2']); // descending: identical, diverged, error
+    // The same array while nothing changes (zustand compares selector results by reference).
+    expect(sweepSelectors.cases(store.getState())).toBe(sweepSelectors.cases(store.getState()));
+  });
+
+  it('refuses a file that is not a sweep summary with a notice naming the file and the field', () => {
+    const store = createStudioStore(fakeStudio().studio);
+    store.getState().openSweep('report.json', bytes({ ...SUMMARY, schema: 'tts-parity-report/1' }));
+    store.getState().openSweep('notes.json', bytes('not json'));
+    expect(store.getState().sweep).toBeUndefined();
+    expect(store.getState().notices.map((n) => n.message)).toEqual([expect.stringMatching(/^report\.json: not a sweep summary \(schema: /), 'notes.json: not JSON']);
+  });
+
+  it("opens a case by synthesizing it with the sweep's prompt, seed, profiles and sampling", async () => {
+    const f = fakeStudio();
+    const store = createStudioStore(f.studio);
+    store.getState().openSweep('sweep.json', bytes(SUMMARY));
+    await store.getState().openSweepCase(SUMMARY.cases[1]);
+    expect(f.asked).toEqual([{ text: 'Prompt 1.', profileA: 'graph', profileB: 'graph,fault=stale-feedback@2', seed: 3, sampling: SUMMARY.sampling }]);
+    expect(store.getState().status).toBe('done');
+  });
+
+  it("says how to see a trace sweep's case instead of synthesizing it", async () => {
+    const f = fakeStudio();
+    const store = createStudioStore(f.studio);
+    store.getState().openSweep('sweep.json', bytes({ ...SUMMARY, mode: 'traces', a: 'A/', b: 'B/', cases: [{ ...SUMMARY.cases[1], seed: null, text: undefined }] }));
+    await store.getState().openSweepCase(store.getState().sweep!.summary.cases[0]);
+    expect(f.asked).toEqual([]);
+    expect(store.getState().notices.at(-1)?.hint).toBe('Import p1.jsonl from A/ and from B/ (and their WAVs) to see it.');
+  });
+});
