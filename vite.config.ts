@@ -5,12 +5,27 @@ import { defineConfig } from 'vite';
 const root = fileURLToPath(new URL('.', import.meta.url));
 
 /**
- * Two builds: the renderer (default mode) into dist/renderer, and with `--mode preload` the Electron
+ * Three builds: the renderer (default mode) into dist/renderer; with `--mode preload` the Electron
  * preload as one self-contained CommonJS file (dist/preload/preload.cjs), because a sandboxed preload
- * can require nothing but 'electron'.
+ * can require nothing but 'electron'; with `--mode report` the page of report.html as one script and
+ * one stylesheet (dist/report-page), which electron/host/report-html inlines into every report.html.
  */
+const reportPage = {
+  plugins: [react()],
+  // Library mode keeps process.env.NODE_ENV as written; the page ships React's production build.
+  define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+  build: {
+    outDir: `${root}dist/report-page`,
+    emptyOutDir: true,
+    sourcemap: false,
+    lib: { entry: `${root}renderer/report/report-page.tsx`, formats: ['iife' as const], name: 'parityReportPage', fileName: () => 'report-page.js', cssFileName: 'report-page' },
+  },
+};
+
 export default defineConfig(({ mode }) =>
-  mode === 'preload'
+  mode === 'report'
+    ? reportPage
+    : mode === 'preload'
     ? {
         build: {
           outDir: `${root}dist/preload`,

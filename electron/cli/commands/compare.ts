@@ -11,6 +11,7 @@ import { openEngine } from '../../engine/comparison/open-engine.js';
 import { DEFAULT_DRILL_TOLERANCE, drillDivergence } from '../../engine/drill/drill-step.js';
 import { reportTime } from '../../engine/comparison/read-inputs.js';
 import { checkFixtureTarget, writeFixtureFolder } from '../../host/fixture/write-fixture-folder.js';
+import { shareableFiles, withFigureLinks } from '../../host/report-html/shareable-files.js';
 import { action } from '../fail.js';
 import { exitOnInterrupt } from '../interrupt.js';
 import { OUT_DIR, wroteFolderLine } from '../write-output.js';
@@ -35,7 +36,7 @@ export function registerCompare(program: Command): void {
     .requiredOption('--b <profile>', 'profile B, e.g. graph,vocoder=stream')
     .option('--bundle <dir>', 'bundle folder (default: the built-in demo bundle)')
     .option('--seed <n>', 'sampler seed (default 0)', parseSeed)
-    .option('--out <dir>', 'write a.wav, b.wav, diff.wav, a.jsonl, b.jsonl, report.json, report.md into this new folder')
+    .option('--out <dir>', 'write a.wav, b.wav, diff.wav, a.jsonl, b.jsonl, report.json, report.md (with PNG figures) and report.html into this new folder')
     .option('--force', 'replace the --out folder if it exists')
     .option('--json', 'print the report as JSON instead of the summary')
     .option('--teacher-force', "feed B A's codes at every step: B's own per-step drift and would-flip steps, without the cascade after a first flip")
@@ -79,7 +80,10 @@ export function registerCompare(program: Command): void {
           report.rerun.drill = o.drillTol === undefined ? {} : { tolerance: o.drillTol };
         }
         const view = profileComparisonView(report, o.out);
-        const files = o.out === undefined ? undefined : profileFixtureFiles(comparison, renderComparisonMarkdown(view));
+        // report.html and the PNGs are views of the sealed files, added after the seal (docs/report-format.md).
+        const shared = { report, frameRate: report.a.frameRate, audio: { a: comparison.resultA.audio, b: comparison.resultB.audio, diff: comparison.diff, sampleRate: comparison.resultA.sampleRate } };
+        const markdown = withFigureLinks(renderComparisonMarkdown(view), shared);
+        const files = o.out === undefined ? undefined : { ...profileFixtureFiles(comparison, markdown), ...(await shareableFiles({ ...shared, markdown })) };
         if (o.out !== undefined && files) await writeFixtureFolder(o.out, files, { force: o.force, words: OUT_DIR });
         process.stdout.write(o.json ? stringifyReport(report) + '\n' : renderComparisonText(view));
         if (o.out !== undefined && files && !o.json) process.stdout.write(`\n${wroteFolderLine(o.out, Object.keys(files))}`);

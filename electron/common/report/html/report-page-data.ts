@@ -1,0 +1,126 @@
+import { divergenceLines } from '../../forensics/divergence-summary.js';
+import type { Divergence } from '../../forensics/divergence.js';
+import type { StepDelta } from '../figures/draw-steps.js';
+import { drillLines } from '../drill-lines.js';
+import type { DrillReport } from '../drill.js';
+import { metricRows, type Row } from '../format/metric-rows.js';
+import type { Metrics } from '../metrics.js';
+import { moduleDrillLines } from '../module-drill-lines.js';
+import type { ModuleDrillReport } from '../module-drill.js';
+
+/** The audio of a report.html: embedded 16-bit WAVs, or (past the size limit) envelopes and the WAVs beside it. */
+export type PageAudio = EmbeddedAudio | BesideAudio;
+
+interface AudioCommon {
+  sampleRate: number;
+  /** Samples of A, B and A − B. */
+  lengths: { a: number; b: number; diff: number };
+  /** Largest |A − B|: the difference is embedded scaled to full scale and played at this volume. */
+  diffMax: number;
+  /** Loudness B − A (LU) from the report, for loudness matching; null when not measured or not finite. */
+  loudnessDeltaLU: number | null;
+}
+
+export interface EmbeddedAudio extends AudioCommon {
+  embedded: true;
+  /** 16-bit PCM mono WAV files, base64; diff holds (A − B) × diffGainFor(diffMax), played at volume 1 / that gain. */
+  wav: { a: string; b: string; diff: string };
+}
+
+export interface BesideAudio extends AudioCommon {
+  embedded: false;
+  /** Why the audio is not inside the page, in words the page shows. */
+  note: string;
+  /** The fixture's own WAVs, beside report.html. */
+  files: { a: string; b: string; diff: string };
+  /** Max/min pairs (track-envelope.ts `envelopePeaks`); diff scaled by diffGainFor(diffMax). */
+  peaks: { a: number[]; b: number[]; diff: number[] };
+}
+
+/** Everything report.html shows, computed where the fixture is written (one JSON object in the page). */
+export interface ReportPageData {
+  title: string;
+  verdict: string | null;
+  /** The verdict and where it diverges, in the words of report.md. */
+  words: string[];
+  warnings: string[];
+  metrics: Row[];
+  tolerances: Row[];
+  drill: string[];
+  markdown: string;
+  steps: StepDelta[];
+  /** Codes per step, A and B (null where that side has no step); empty without a step trace. */
+  codes: { a: (number[] | null)[]; b: (number[] | null)[] };
+  firstStep: number | null;
+  stage: string | null;
+  logitTolerance: number;
+  frameRate: number | null;
+  /** Where the first divergence is on the timeline. */
+  marker: { sec: number; label: string } | null;
+  audio: PageAudio | null;
+}
+
+/** The fields of any report kind (profiles, traces, WAV pair) that the page reads. */
+export interface ReportForPage {
+  verdict?: string;
+  metrics?: Metrics;
+  divergence?: Divergence;
+  drill?: DrillReport;
+  moduleDrill?: ModuleDrillReport;
+  warnings?: string[];
+}
+
+/** The first heading of report.md, without its #s: the page's title is the report's. */
+function titleOf(markdown: string): string {
+  const line = markdown.split('\n').find((l) => l.startsWith('#'));
+  return line ? line.replace(/^#+\s*/, '') : 'Parity report';
+}
+
+function toleranceRows(d: Divergence): Row[] {
+  const t = d.tolerances;
+  const rows: Row[] = [
+    ['Talker logit statistics', `|Δ| ≤ ${t.logitAbs}${t.logitRel ? ` + ${t.logitRel}·|x|` : ''}`],
+    ['Codes', t.codes],
+    ['Audio samples', `|A−B| ≤ ${t.audioAbs}`],
+  ];
+  if (t.nearTieGap !== undefined) rows.push(['Near-tie gap (top-1 − top-2)', `≤ ${t.nearTieGap}`]);
+  return rows;
+}
+
+/** Where the first divergence stands on the timeline: the reported time, else the start of its frame. */
+function markerOf(d: Divergence | undefined, frameRate: number | null, sampleRate: number | null): ReportPageData['marker'] {
+  if (!d) return null;
+  if (d.firstStep !== null) {
+    const sec = typeof d.timeSec === 'number' && Number.isFinite(d.timeSec) ? d.timeSec : frameRate ? (d.firstStep - 1) / frameRate : null;
+    return sec === null ? null : { sec, label: `first divergence: step ${d.firstStep}` };
+  }
+  if (d.firstDifferingSample !== undefined && sampleRate) return { sec: d.firstDifferingSample / sampleRate, label: 'first differing sample' };
+  return null;
+}
+
+/**
+ * The page's data but its audio: title and words as report.md has them, metric and tolerance rows,
+ * drill-down lines, per-step |Δ| (the report's maxStatDiff) and codes. `frameRate` maps steps to time.
+ */
+export function reportPageData(report: ReportForPage, markdown: string, frameRate: number | null): Omit<ReportPageData, 'audio'> {
+  const d = report.divergence;
+  const verdict = report.verdict ?? null;
+  const steps = d?.steps ?? [];
+  return {
+    title: titleOf(markdown),
+    verdict,
+    words: d && report.verdict ? divergenceLines(report.verdict as Parameters<typeof divergenceLines>[0], d).map((l) => l.trim()) : [],
+    warnings: report.warnings ?? [],
+    metrics: report.metrics ? metricRows(report.metrics) : [],
+    tolerances: d ? toleranceRows(d) : [],
+    drill: [...(report.drill ? drillLines(report.drill) : []), ...(report.moduleDrill ? moduleDrillLines(report.moduleDrill) : [])].map((l) => l.trim()),
+    markdown,
+    steps: steps.map((s) => ({ step: s.step, delta: s.maxStatDiff })),
+    codes: { a: steps.map((s) => s.codesA), b: steps.map((s) => s.codesB) },
+    firstStep: d?.firstStep ?? null,
+    stage: d?.stage ?? null,
+    logitTolerance: d?.tolerances.logitAbs ?? 0,
+    frameRate,
+    marker: markerOf(d, frameRate, report.metrics?.sampleRate ?? null),
+  };
+}
