@@ -31,6 +31,8 @@ describe('parity sweep over a corpus', () => {
     const s = summaryAt(merged);
     expect(s.firstStep.histogram).toEqual([{ step: 2, count: 30 }]);
     expect(s.cases.every((c) => c.firstStep === 2 && c.stage === 'talker-logits')).toBe(true);
+    // A stale feedback is a real bug, not numeric drift: every first code flip is classified real.
+    expect(s.flips).toEqual({ 'near-tie': 0, real: 30, unknown: 0 });
     expect(s.worst).toHaveLength(1);
     const fixture = join(merged, s.worst[0].fixture!);
     const report = JSON.parse(readFileSync(join(fixture, 'report.json'), 'utf8'));
@@ -55,6 +57,11 @@ describe('parity sweep over a corpus', () => {
     const [a, b] = [join(dir, 'm-whole'), join(dir, 'm-shards')];
     expect((await runParity(['sweep', 'merge', join(dir, 'whole'), '--out', a, '--worst', '0'])).status).toBe(0);
     expect((await runParity(['sweep', 'merge', shards, '--out', b, '--worst', '0'])).status).toBe(0);
+    // An existing --out is refused unless --force.
+    const again = await runParity(['sweep', 'merge', shards, '--out', b, '--worst', '0']);
+    expect(again.status).toBe(2);
+    expect(again.stderr).toContain('already exists (use --force to write into it)');
+    expect((await runParity(['sweep', 'merge', shards, '--out', b, '--worst', '0', '--force'])).status).toBe(0);
     expect(readFileSync(join(b, 'sweep.json'), 'utf8')).toBe(readFileSync(join(a, 'sweep.json'), 'utf8'));
     expect(readFileSync(join(b, 'sweep.md'), 'utf8')).toBe(readFileSync(join(a, 'sweep.md'), 'utf8'));
   }, 120_000);
@@ -69,6 +76,15 @@ describe('parity sweep over a corpus', () => {
     const none = await runParity(['sweep', 'gate', join(dir, 'whole')]);
     expect(none.status).toBe(2);
     expect(none.stderr).toContain('give at least one threshold');
+    // The same thresholds from a file; a flag overrides the file's value; an unknown key is refused.
+    const file = join(dir, 'thresholds.json');
+    writeFileSync(file, JSON.stringify({ maxDivergedRate: 0.5, maxOutliers: 40 }));
+    expect((await runParity(['sweep', 'gate', join(dir, 'whole'), '--thresholds', file])).status).toBe(1);
+    expect((await runParity(['sweep', 'gate', join(dir, 'whole'), '--thresholds', file, '--max-diverged-rate', '1'])).status).toBe(0);
+    writeFileSync(file, JSON.stringify({ maxDivergedRatio: 0.5 }));
+    const unknown = await runParity(['sweep', 'gate', join(dir, 'whole'), '--thresholds', file]);
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain(`${file}: not sweep gate thresholds`);
   }, 30_000);
 });
 

@@ -6,7 +6,7 @@ import type { SweepCase } from './sweep-case.js';
 /** What a case line keeps of a comparison report (profile or trace comparison). */
 export interface CaseReport {
   verdict: Verdict;
-  divergence: Pick<Divergence, 'firstStep' | 'stage' | 'codebook' | 'reconverges'>;
+  divergence: Pick<Divergence, 'firstStep' | 'stage' | 'codebook' | 'reconverges' | 'flip'>;
   metrics?: Pick<Metrics, 'correlation' | 'nullDepthDb' | 'loudnessDeltaLU' | 'lsdDb' | 'mcdDb'>;
   /** Engine comparisons: each side's synthesis time. */
   a?: { timings: Record<string, unknown> };
@@ -41,6 +41,7 @@ export function caseFromReport(who: CaseIdentity, report: CaseReport, wallMs: nu
     stage: d.stage,
     codebook: d.firstStep === null ? null : (d.codebook ?? null),
     reconverges: d.firstStep === null ? null : d.reconverges,
+    flip: d.flip?.kind ?? null,
     correlation: m?.correlation ?? null,
     nullDepthDb: m?.nullDepthDb ?? null,
     loudnessDeltaLU: m?.loudnessDeltaLU ?? null,
@@ -59,6 +60,7 @@ export function caseFromError(who: CaseIdentity, message: string, wallMs: number
     stage: null,
     codebook: null,
     reconverges: null,
+    flip: null,
     correlation: null,
     nullDepthDb: null,
     loudnessDeltaLU: null,

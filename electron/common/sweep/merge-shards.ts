@@ -90,6 +90,11 @@ export function mergeShards(shards: NamedShard[], options: MergeOptions = {}): S
       error: count('error'),
       missing: Math.max(0, header.totalCases - cases.length),
     },
+    flips: {
+      'near-tie': cases.filter((c) => c.flip === 'near-tie').length,
+      real: cases.filter((c) => c.flip === 'real').length,
+      unknown: cases.filter((c) => c.flip === 'unknown').length,
+    },
     firstStep: {
       histogram: stepHistogram,
       byStage: stages.map((stage) => ({ stage, histogram: histogram(diverged.filter((c) => c.stage === stage).map((c) => c.firstStep)) })),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Sampling } from '../api/primitives.js';
 import { DivergenceStage } from '../forensics/divergence.js';
+import { FlipKind } from '../forensics/near-tie.js';
 import { JsonNumber } from '../report/json-number.js';
 import { Verdict } from '../report/report.js';
 
@@ -28,6 +29,8 @@ export const SweepCase = z.object({
   stage: DivergenceStage.nullable(),
   codebook: z.number().int().nonnegative().nullable(),
   reconverges: z.boolean().nullable(),
+  /** Where the picked codes first differ: a near-tie (numeric drift could swap them), real, or unknown (near-tie.ts); null when they never differ. */
+  flip: FlipKind.nullable(),
   correlation: JsonNumber.nullable(),
   nullDepthDb: JsonNumber.nullable(),
   loudnessDeltaLU: JsonNumber.nullable(),

@@ -37,6 +37,8 @@ export function renderSweepMarkdown(s: SweepSummary): string {
     '## First divergent step',
     '',
   ];
+  const f = s.flips;
+  if (f['near-tie'] + f.real + f.unknown > 0) out.push(`First code flips: ${f['near-tie']} near-tie (numeric drift could swap the codes), ${f.real} real, ${f.unknown} unknown.`, '');
   if (s.firstStep.histogram.length === 0) out.push('No case diverged.', '');
   else {
     out.push(`Most frequent: step ${s.firstStep.mode}.`, '', '```', ...bars(s.firstStep.histogram), '```', '');
@@ -56,11 +58,11 @@ export function renderSweepMarkdown(s: SweepSummary): string {
   );
   if (s.worst.length > 0) {
     const byKey = new Map(s.cases.map((c) => [caseKey(c), c]));
-    out.push('## Worst cases', '', '| case | verdict | first step | stage | correlation | ΔLU | MCD | fixture |', '| --- | --- | ---: | --- | ---: | ---: | ---: | --- |');
+    out.push('## Worst cases', '', '| case | verdict | first step | stage | flip | correlation | ΔLU | MCD | fixture |', '| --- | --- | ---: | --- | --- | ---: | ---: | ---: | --- |');
     for (const w of s.worst) {
       const c = byKey.get(w.key);
       if (!c) continue;
-      out.push(`| ${w.key} | ${c.verdict} | ${c.firstStep ?? '—'} | ${c.stage ?? '—'} | ${num(c.correlation, 6)} | ${num(c.loudnessDeltaLU, 3)} | ${num(c.mcdDb, 3)} | ${w.fixture ? `\`${w.fixture}\`` : '—'} |`);
+      out.push(`| ${w.key} | ${c.verdict} | ${c.firstStep ?? '—'} | ${c.stage ?? '—'} | ${c.flip ?? '—'} | ${num(c.correlation, 6)} | ${num(c.loudnessDeltaLU, 3)} | ${num(c.mcdDb, 3)} | ${w.fixture ? `\`${w.fixture}\`` : '—'} |`);
     }
     out.push('');
   }

@@ -34,6 +34,8 @@ export const SweepSummary = z.object({
     /** Planned but absent from every shard file (a shard not run, or stopped early). */
     missing: z.number().int().nonnegative(),
   }),
+  /** Diverged cases by the kind of their first code flip (near-tie.ts); cases whose codes never differ are not counted. */
+  flips: z.object({ 'near-tie': z.number().int().nonnegative(), real: z.number().int().nonnegative(), unknown: z.number().int().nonnegative() }),
   firstStep: z.object({
     histogram: z.array(StepCount),
     byStage: z.array(z.object({ stage: DivergenceStage, histogram: z.array(StepCount) })),

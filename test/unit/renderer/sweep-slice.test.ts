@@ -5,7 +5,7 @@ import { sweepSelectors } from '../../../renderer/src/store/sweep/sweep-selector
 import { createStudioStore } from '../../../renderer/src/store/studio-store.js';
 
 function summaryCase(index: number, verdict: SummaryCase['verdict'], correlation: number | null, firstStep: number | null): SummaryCase {
-  return { index, id: `p${index}`, seed: 3, text: `Prompt ${index}.`, verdict, firstStep, stage: firstStep === null ? null : 'talker-logits', codebook: null, reconverges: null, correlation, nullDepthDb: null, loudnessDeltaLU: null, lsdDb: null, mcdDb: null };
+  return { index, id: `p${index}`, seed: 3, text: `Prompt ${index}.`, verdict, firstStep, stage: firstStep === null ? null : 'talker-logits', codebook: null, reconverges: null, flip: firstStep === null ? null : 'real', correlation, nullDepthDb: null, loudnessDeltaLU: null, lsdDb: null, mcdDb: null };
 }
 
 const quantiles = { count: 0, nonFinite: 0, min: null, p05: null, p25: null, p50: null, p75: null, p95: null, max: null };
@@ -19,6 +19,7 @@ const SUMMARY: SweepSummary = {
   corpusSha256: 'c'.repeat(64),
   totalCases: 3,
   counts: { identical: 1, 'within-tolerance': 0, diverged: 1, error: 1, missing: 0 },
+  flips: { 'near-tie': 0, real: 1, unknown: 0 },
   firstStep: { histogram: [{ step: 2, count: 1 }], byStage: [{ stage: 'talker-logits', histogram: [{ step: 2, count: 1 }] }], mode: 2 },
   distributions: { correlation: quantiles, loudnessDeltaLU: quantiles, mcdDb: quantiles },
   worst: [{ key: 'p1@3' }],

@@ -16,6 +16,7 @@ function makeCase(index: number, verdict: SweepCase['verdict'], correlation: num
     stage,
     codebook: firstStep === null ? null : 0,
     reconverges: firstStep === null ? null : false,
+    flip: firstStep === null ? null : index === 2 ? 'near-tie' : 'real',
     correlation,
     nullDepthDb: verdict === 'identical' ? -Infinity : -10,
     loudnessDeltaLU: correlation === null ? null : (index % 3) - 1,
@@ -79,6 +80,7 @@ describe('mergeShards', () => {
       { stage: 'vocoder', histogram: [{ step: 7, count: 1 }] },
     ]);
     expect(s.firstStep.mode).toBe(2);
+    expect(s.flips).toEqual({ 'near-tie': 1, real: 3, unknown: 0 });
   });
 
   it('gives quantiles of the finite values (type 7) and counts the others', () => {
