@@ -30,9 +30,11 @@ TIMED_STAGES = ("talker", "codePredictor", "vocoder")
 
 
 class TraceWriter:
-    def __init__(self, path, *, engine, q, frame_rate, sample_rate, profile=None, seed=None, text=None, modules=None):
+    def __init__(self, path, *, engine, q, frame_rate, sample_rate, profile=None, seed=None, text=None, modules=None, teacher_forced=None):
         """Opens the trace. `modules` names a module-output sidecar (`*.modules.safetensors`) relative to
-        the trace's folder, written by tts_parity's module recorder; the other fields are the header's."""
+        the trace's folder, written by tts_parity's module recorder. `teacher_forced` names the run whose
+        codes this run was fed instead of its own picks (header `teacherForced`; then give step() the
+        run's own picks as `codes`; docs/forensics.md "Teacher forcing"). The other fields are the header's."""
         self.path = os.fspath(path)
         self.wav_path = None
         self.q = q
@@ -40,7 +42,7 @@ class TraceWriter:
         self.frame_rate = frame_rate
         self.steps_written = 0
         header = {"schema": TRACE_SCHEMA, "engine": engine, "q": q, "frameRate": frame_rate, "sampleRate": sample_rate}
-        optional = {"profile": profile, "seed": seed, "text": text, "modules": modules}
+        optional = {"profile": profile, "seed": seed, "text": text, "modules": modules, "teacherForced": teacher_forced}
         header.update({k: v for k, v in optional.items() if v is not None})
         check_header(header)
         self._header = header
