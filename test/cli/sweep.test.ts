@@ -37,6 +37,8 @@ describe('parity sweep over a corpus', () => {
     const fixture = join(merged, s.worst[0].fixture!);
     const report = JSON.parse(readFileSync(join(fixture, 'report.json'), 'utf8'));
     expect(report.divergence.firstStep).toBe(2);
+    // The files parity compare --out writes, report.html and the figures included.
+    for (const name of ['a.wav', 'b.wav', 'diff.wav', 'a.jsonl', 'b.jsonl', 'report.md', 'report.html']) expect(existsSync(join(fixture, name)), name).toBe(true);
     expect(readFileSync(join(merged, 'sweep.md'), 'utf8')).toContain('step    2 | ######################################## 30');
     // The fixture is a real comparison fixture: parity gate re-runs it and it passes.
     expect((await runParity(['gate', fixture], { timeoutMs: 30_000 })).status).toBe(0);

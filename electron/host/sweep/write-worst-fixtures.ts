@@ -10,6 +10,7 @@ import { profileFixtureFiles } from '../../engine/comparison/comparison-files.js
 import { openEngine } from '../../engine/comparison/open-engine.js';
 import { reportTime } from '../../engine/comparison/read-inputs.js';
 import { writeFixtureFolder, type FixtureTargetWords } from '../fixture/write-fixture-folder.js';
+import { shareableFiles, withFigureLinks } from '../report-html/shareable-files.js';
 
 export interface WorstFixtures {
   /** Fixture folder (relative to the merge's folder) by case key. */
@@ -21,8 +22,10 @@ export interface WorstFixtures {
 const WORDS: FixtureTargetWords = { target: '--out DIR', allowReplace: 'pass --force' };
 
 /**
- * Re-runs the worst cases of a profile sweep (as `parity compare --out` would) and writes each as a full
- * comparison fixture under `dir`, named by worstFixtureName, so `parity gate` and the studio can open them.
+ * Re-runs the worst cases of a profile sweep and writes each as the fixture `parity compare --out` writes
+ * (with report.html and the PNG figures) under `dir`, named by worstFixtureName, so `parity gate` and the
+ * studio can open them. When the report page cannot be made (not built), the fixture is written without
+ * report.html and the figures, and a warning says why.
  * A case that errored in the sweep is skipped (it has no comparison to write). Trace sweeps have nothing to
  * re-run: the caller does not call this for them.
  */
@@ -47,7 +50,18 @@ export async function writeWorstFixtures(summary: SweepSummary, worst: SummaryCa
         );
       }
       const target = join(dir, name);
-      await writeFixtureFolder(target, profileFixtureFiles(comparison, renderComparisonMarkdown(profileComparisonView(report, target))), { force: true, words: WORDS });
+      // As parity compare --out: report.html and the PNGs are views of the sealed files, added after the seal.
+      const shared = { report, frameRate: report.a.frameRate, audio: { a: comparison.resultA.audio, b: comparison.resultB.audio, diff: comparison.diff, sampleRate: comparison.resultA.sampleRate } };
+      const plain = renderComparisonMarkdown(profileComparisonView(report, target));
+      let files: Record<string, Uint8Array | string>;
+      try {
+        const markdown = withFigureLinks(plain, shared);
+        files = { ...profileFixtureFiles(comparison, markdown), ...(await shareableFiles({ ...shared, markdown })) };
+      } catch (error) {
+        warnings.push(`${name}: written without report.html and figures (${error instanceof Error ? error.message : String(error)})`);
+        files = profileFixtureFiles(comparison, plain);
+      }
+      await writeFixtureFolder(target, files, { force: true, words: WORDS });
       fixtures.set(caseKey(c), name);
       onFixture?.(name);
     }
