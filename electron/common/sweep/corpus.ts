@@ -15,7 +15,8 @@ export interface CorpusPrompt {
  * `file:line` and what was expected.
  */
 export function parseCorpus(content: string, file: string): CorpusPrompt[] {
-  const lines = content.split('\n').map((l) => l.replace(/\r$/, ''));
+  // A byte-order mark (some editors write one) is not part of the first prompt.
+  const lines = content.replace(/^\uFEFF/, '').split('\n').map((l) => l.replace(/\r$/, ''));
   const jsonl = lines.find((l) => l.trim() !== '')?.trimStart().startsWith('{') ?? false;
   const prompts: CorpusPrompt[] = [];
   const seenAt = new Map<string, number>();

@@ -39,7 +39,11 @@ export function resolveShard(flag: string | undefined, shardCount: number | unde
     return { ...parseShardText(flag), from: '--shard' };
   }
   const slurmId = envInteger(env, 'SLURM_ARRAY_TASK_ID');
-  if (slurmId !== undefined) return { ...slurmShard(slurmId, env), from: `SLURM_ARRAY_TASK_ID=${slurmId}` };
+  if (slurmId !== undefined) {
+    const shard = slurmShard(slurmId, env);
+    if (shardCount !== undefined && shardCount !== shard.count) throw new InputError(`--shard-count ${shardCount} disagrees with the Slurm array's ${shard.count} tasks; leave --shard-count out under Slurm`);
+    return { ...shard, from: `SLURM_ARRAY_TASK_ID=${slurmId}` };
+  }
   const k8sIndex = envInteger(env, 'JOB_COMPLETION_INDEX');
   if (k8sIndex !== undefined) {
     if (shardCount === undefined) throw new InputError(`JOB_COMPLETION_INDEX=${k8sIndex} is set but no --shard-count n says how many shards there are (the Job's completions)`);

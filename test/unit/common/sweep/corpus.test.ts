@@ -17,6 +17,11 @@ describe('parseCorpus', () => {
     ]);
   });
 
+  it('ignores a byte-order mark before the first line', () => {
+    expect(parseCorpus('\uFEFF{"id":"a","text":"Hi."}\n', 'c.jsonl')).toEqual([{ id: 'a', text: 'Hi.', line: 1 }]);
+    expect(parseCorpus('\uFEFFHello.\n', 'c.txt')).toEqual([{ id: 'line-1', text: 'Hello.', line: 1 }]);
+  });
+
   it.each([
     ['{"id":"a","text":"Hi."}\n{"id":"b","text":\n', 'c.jsonl:2: not valid JSON'],
     ['{"id":"a","text":"Hi."}\n{"id":"a","text":"Ho."}\n', 'c.jsonl:2: id "a" is already used on line 1'],

@@ -29,6 +29,11 @@ describe('resolveShard', () => {
     );
   });
 
+  it('refuses a --shard-count that disagrees with the Slurm array', () => {
+    expect(() => resolveShard(undefined, 4, { SLURM_ARRAY_TASK_ID: '0', SLURM_ARRAY_TASK_COUNT: '3' })).toThrow('--shard-count 4 disagrees with the Slurm array\'s 3 tasks');
+    expect(pick(undefined, 3, { SLURM_ARRAY_TASK_ID: '0', SLURM_ARRAY_TASK_COUNT: '3' })).toBe('1/3');
+  });
+
   it('refuses a Slurm task id with no way to know the count', () => {
     expect(() => resolveShard(undefined, undefined, { SLURM_ARRAY_TASK_ID: '1' })).toThrow('the number of shards is unknown');
   });
