@@ -11,6 +11,8 @@ export const CompareRequest = z.object({
   profileB: ProfileText,
   seed: Seed.default(0),
   sampling: Sampling.default(Sampling.parse({})),
+  /** Feed B A's codes at every step (docs/forensics.md "Teacher forcing"): the report gains `teacherForced`. */
+  teacherForce: z.boolean().optional(),
 });
 export type CompareRequest = z.infer<typeof CompareRequest>;
 

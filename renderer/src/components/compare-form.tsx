@@ -93,6 +93,7 @@ export function CompareForm() {
   const store = useContext(StoreContext)!;
   const text = useStudio((s) => s.form.text);
   const seed = useStudio((s) => s.form.seed);
+  const teacherForce = useStudio((s) => s.form.teacherForce);
   const tokenizer = useStudio((s) => s.bundle?.tokenizer);
   const length = promptLength(text, tokenizer);
   const running = useStudio(jobSelectors.running);
@@ -119,6 +120,9 @@ export function CompareForm() {
         <NumberField id="field-seed" bounds={FORM_BOUNDS.seed} step={1} value={seed} onValue={(value) => store.getState().setForm({ seed: value })} />
       </div>
       <SamplingFields />
+      <label className="inline" title="B computes its own logits and picks but is fed A's codes at every step: its per-step drift and would-flip steps, without the cascade after a first flip">
+        <input type="checkbox" checked={teacherForce} onChange={(e) => store.getState().setForm({ teacherForce: e.target.checked })} /> Teacher-force B on A&apos;s codes
+      </label>
       <div className="actions">
         <button type="submit" disabled={running || blocked !== undefined} aria-describedby={blocked ? 'synth-blocked' : undefined} title={`Synthesize A/B (${shortcutLabel('mod+enter')})`} aria-keyshortcuts="Control+Enter Meta+Enter">
           Synthesize A/B

@@ -16,6 +16,8 @@ export interface JobForm {
   profileB: string;
   seed: number;
   sampling: Sampling;
+  /** Teacher-force B on A's codes (docs/forensics.md). */
+  teacherForce: boolean;
 }
 
 export interface JobSlice {
@@ -50,6 +52,7 @@ export const createJobSlice =
       profileB: 'graph',
       seed: 0,
       sampling: { mode: 'greedy', temperature: 1, topK: 0, topP: 1, repetitionPenalty: 1 },
+      teacherForce: false,
     },
     status: 'idle',
     setForm: (patch) => set((s) => ({ form: { ...s.form, ...patch } })),
@@ -61,11 +64,11 @@ export const createJobSlice =
     },
     async start() {
       if (get().status === 'running' || formSelectors.synthBlocked(get()) !== undefined) return;
-      const { text, profileA, profileB, seed, sampling } = get().form;
+      const { text, profileA, profileB, seed, sampling, teacherForce } = get().form;
       get().clearActionNotices();
       set({ status: 'running', progress: undefined, error: undefined, result: undefined, jobId: undefined });
       try {
-        const { jobId } = await studio.compare({ text, profileA, profileB, seed, sampling });
+        const { jobId } = await studio.compare({ text, profileA, profileB, seed, sampling, ...(teacherForce ? { teacherForce } : {}) });
         set({ jobId });
         const result = await studio.comparisonResult({ jobId });
         set({ status: 'done', result });

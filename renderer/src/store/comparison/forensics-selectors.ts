@@ -1,0 +1,35 @@
+import { baselineLines, type Baseline } from '../../../../electron/common/forensics/baseline.js';
+import type { Divergence } from '../../../../electron/common/forensics/divergence.js';
+import { teacherForcedLines, type TeacherForcedDrift } from '../../../../electron/common/forensics/drift.js';
+import { seamLines, type SeamReport } from '../../../../electron/common/forensics/seams.js';
+import { memoByRef } from '../memo.js';
+import type { StudioState } from '../studio-store.js';
+
+/** The forensics a report may carry beyond the first divergence (docs/forensics.md). */
+interface ForensicParts {
+  divergence?: Divergence;
+  teacherForced?: TeacherForcedDrift;
+  seams?: SeamReport;
+  baseline?: Baseline;
+}
+
+export interface ForensicSection {
+  key: 'teacher-forcing' | 'seams' | 'baseline';
+  title: string;
+  lines: string[];
+}
+
+const sections = memoByRef((r: ForensicParts): ForensicSection[] => {
+  const out: ForensicSection[] = [];
+  if (r.teacherForced) out.push({ key: 'teacher-forcing', title: 'Teacher forcing', lines: teacherForcedLines(r.teacherForced) });
+  if (r.seams) out.push({ key: 'seams', title: 'Seams', lines: seamLines(r.seams) });
+  if (r.baseline) out.push({ key: 'baseline', title: 'Determinism baseline', lines: baselineLines(r.baseline, r.divergence?.firstStep ?? null) });
+  return out;
+});
+
+const NONE: ForensicSection[] = [];
+
+export const forensicsSelectors = {
+  /** The teacher-forcing, seam and baseline lines of the comparison on screen, as the CLI prints them. */
+  sections: (s: StudioState): ForensicSection[] => (s.comparison ? sections(s.comparison.report as ForensicParts) : NONE),
+};
