@@ -26,7 +26,7 @@ const step = (n: number, pairs: [number, number][], code: number) =>
 const PLAIN: [number, number][] = [[7, 3], [8, 2], [9, 1.5], [10, 1.25], [11, 1]];
 const trace = (second: [number, number][], code: number) => [HEADER, step(1, PLAIN, 7), step(2, second, code)].join('\n') + '\n';
 
-describe('studio UI: a near-tie flip', () => {
+describe('studio UI: near-tie flips and teacher forcing', () => {
   it('the verdict bar says "diverged at a near-tie (numerically equivalent)" and names the flip with both gaps', async () => {
     const dir = join(dataDir, 'traces');
     mkdirSync(dir, { recursive: true });
@@ -40,4 +40,22 @@ describe('studio UI: a near-tie flip', () => {
     expect(await page.getByTestId('flip-summary').textContent()).toBe('Codes first differ: step 2, codebook 0 (A 81, B 65): near-tie flip; top-1 − top-2 gap A 0.063, B 0.031');
     expect(problems).toEqual([]);
   }, 60_000);
+
+  it('synthesizes graph vs graph,precision=fp16 teacher-forced: the drift and its near-tie would-flips are listed', async () => {
+    const before = await page.locator('[data-history-id]').count();
+    await page.getByLabel('Prompt').fill('Hello world, this is a parity test.');
+    await page.getByLabel('Profile A').fill('graph');
+    await page.getByLabel('Profile B').fill('graph,precision=fp16');
+    await page.getByLabel("Teacher-force B on A's codes").check();
+    await page.getByRole('button', { name: 'Synthesize A/B' }).click();
+    await expect.poll(() => page.locator('[data-history-id]').count(), { timeout: 60_000 }).toBe(before + 1);
+    await page.getByTestId('forensics-teacher-forcing').waitFor({ timeout: 10_000 });
+    expect(await page.getByTestId('verdict').textContent()).toMatch(/^Diverged at a near-tie \(numerically equivalent\)/);
+    const text = (await page.getByTestId('forensics-teacher-forcing').textContent())!;
+    // The same run as docs/forensics.md "Teacher forcing": two near-tie would-flips, none real.
+    expect(text).toContain("B was fed A's codes at every step (teacher forcing)");
+    await page.screenshot({ path: 'test-results/ui-teacher-forcing-1280.png' });
+    expect(text).toMatch(/Would-flip steps \(B's own pick ≠ A's code\): 2 near-tie, 0 real, 0 unknown/);
+    expect(problems).toEqual([]);
+  }, 90_000);
 });

@@ -2,6 +2,7 @@ import { useEffect, useState } from 'react';
 import { BundlePanel } from './bundle-panel.js';
 import { CompareForm } from './compare-form.js';
 import { DetailTabs } from './detail-tabs.js';
+import { ForensicSections } from './forensic-sections.js';
 import { HistoryPanel } from './history-panel.js';
 import { ImportPanel, readFiles } from './import-panel.js';
 import { Notices } from './notices.js';
@@ -60,6 +61,7 @@ export function App({ transportKind }: { transportKind: string }) {
         <Notices />
         <StaleNote />
         <VerdictBar />
+        <ForensicSections />
         <WaveformView />
         <TransportBar />
         <DetailTabs />

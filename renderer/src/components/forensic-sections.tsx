@@ -11,7 +11,7 @@ export function ForensicSections() {
       {sections.map((s) => (
         <details key={s.key} open data-testid={`forensics-${s.key}`}>
           <summary>{s.title}</summary>
-          <pre className="small-text">{s.lines.map(minusSigns).join('\n')}</pre>
+          <pre className="small-text" style={{ whiteSpace: 'pre-wrap', margin: 0 }}>{s.lines.map(minusSigns).join('\n')}</pre>
         </details>
       ))}
     </div>
