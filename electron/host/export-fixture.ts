@@ -13,6 +13,7 @@ import { difference } from '../engine/comparison/compare-profiles.js';
 import { traceHeader } from '../engine/comparison/comparison-files.js';
 import { sealReport } from '../engine/comparison/fixture-integrity.js';
 import { writeFixtureFolder, type FixtureTargetWords } from './fixture/write-fixture-folder.js';
+import { shareableFiles, withFigureLinks, type ShareableInput } from './report-html/shareable-files.js';
 import type { KeptTraces } from './history-store.js';
 
 /** How a refusal names the studio's target and its replace (the export dialog's Replace button). */
@@ -36,6 +37,9 @@ export async function exportFixture(entry: ComparisonResult, dir: string, overwr
   if (a) files['a.wav'] = encodeWav([a.samples], a.sampleRate, 'float32');
   if (b) files['b.wav'] = encodeWav([b.samples], b.sampleRate, 'float32');
   if (a && b) files['diff.wav'] = diffWav(a, b, entry.historyId);
+  // report.html and the PNGs (shareable-files.ts): the takes as the WAVs hold them, A − B by the same function.
+  const audio = a && b ? { a: a.samples, b: b.samples, diff: difference(a.samples, b.samples), sampleRate: a.sampleRate } : undefined;
+  let shared: Omit<ShareableInput, 'markdown'>;
   if (entry.abx) files['abx.json'] = JSON.stringify(entry.abx, null, 2) + '\n';
   const profiles = ComparisonReport.safeParse(entry.report);
   const imported = TraceComparisonReport.safeParse(entry.report);
@@ -45,7 +49,8 @@ export async function exportFixture(entry: ComparisonResult, dir: string, overwr
       : profiles.data;
     files['a.jsonl'] = sideTrace(report, report.a);
     files['b.jsonl'] = sideTrace(report, report.b);
-    files['report.md'] = reportMarkdown(report, dir);
+    shared = { report, frameRate: report.a.frameRate, audio };
+    files['report.md'] = withFigureLinks(reportMarkdown(report, dir), shared);
     files['report.json'] = sealReport(report, files);
   } else if (imported.success && traces) {
     // As `parity compare-trace --out` writes it: the trace files as imported, sealed with the rest.
@@ -55,16 +60,20 @@ export async function exportFixture(entry: ComparisonResult, dir: string, overwr
       files['a.modules.safetensors'] = traces.modules.a;
       files['b.modules.safetensors'] = traces.modules.b;
     }
-    files['report.md'] = traceReportMarkdown(imported.data, traces, dir);
+    shared = { report: imported.data, frameRate: imported.data.traces.a.header.frameRate, audio };
+    files['report.md'] = withFigureLinks(traceReportMarkdown(imported.data, traces, dir), shared);
     files['report.json'] = sealReport(imported.data, files);
   } else {
     // Imported WAVs, or traces saved before the history kept them: nothing to re-run, so the report
     // is written as it was measured.
     const measured = ParityReport.safeParse(entry.report);
     if (!measured.success) throw new InputError(`history entry ${entry.historyId} has neither audio metrics nor its traces kept (imported before the history kept traces): import the traces again to export them`, 'historyId');
-    files['report.md'] = reportMarkdown(measured.data, dir);
+    shared = { report: measured.data, frameRate: null, audio };
+    files['report.md'] = withFigureLinks(reportMarkdown(measured.data, dir), shared);
     files['report.json'] = stringifyReport(measured.data);
   }
+  // Views of the sealed files, added after the seal, as parity compare --out adds them.
+  Object.assign(files, await shareableFiles({ ...shared, markdown: files['report.md'] as string }));
   await writeFixtureFolder(dir, files, { force: overwrite, words: EXPORT_FOLDER });
   return { dir, files: Object.keys(files).sort() };
 }

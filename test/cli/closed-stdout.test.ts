@@ -33,7 +33,7 @@ describe('stdout closed by the reader (EPIPE)', () => {
     const run = await runWithClosedStdout(['compare-trace', join(dir, 'a.jsonl'), join(dir, 'b.jsonl'), '--wav-a', join(dir, 'a.wav'), '--wav-b', join(dir, 'b.wav'), '--out', out]);
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
-    expect(readdirSync(out).sort()).toEqual(['a.jsonl', 'a.wav', 'b.jsonl', 'b.wav', 'diff.wav', 'report.json', 'report.md']);
+    expect(readdirSync(out).sort()).toEqual(['a.jsonl', 'a.wav', 'b.jsonl', 'b.wav', 'diff.wav', 'overlay.png', 'report.html', 'report.json', 'report.md', 'spectrogram-diff.png', 'steps.png']);
   });
 
   it('compare-trace --fail-on diverged keeps its own status 1 (the verdict), not an EPIPE crash', async () => {

@@ -43,7 +43,7 @@ describe('parity compare-trace', () => {
     expect(md).toContain(`### Reproduce\n\n\`\`\`sh\nnpx parity compare-trace ${out}/a.jsonl ${out}/b.jsonl --out ${out}-rerun\n\`\`\`\n`);
     expect(md).toContain(`npx parity gate ${out}\n`);
     // The same "wrote" line as compare --out: the folder and its files.
-    expect(run.stdout).toContain(`wrote ${out}/ (a.jsonl, b.jsonl, report.json, report.md)\n`);
+    expect(run.stdout).toContain(`wrote ${out}/ (a.jsonl, b.jsonl, report.json, report.md, report.html, steps.png)\n`);
     const again = await runParity(['compare-trace', a, b, '--out', out]);
     expect(again.status).toBe(2);
     expect(again.stderr).toContain('already exists; pass --force');

@@ -44,7 +44,7 @@ describe('parity compare-wav', () => {
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(run.stdout).toMatch(/Cross-correlation peak .* at lag 37 samples/);
-    expect(run.stdout.endsWith(`\nwrote ${out}/ (a.wav, b.wav, diff.wav, report.json, report.md)\n`)).toBe(true);
+    expect(run.stdout.endsWith(`\nwrote ${out}/ (a.wav, b.wav, diff.wav, report.json, report.md, report.html, overlay.png, spectrogram-diff.png)\n`)).toBe(true);
 
     const report = ParityReport.parse(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')));
     expect(report.schema).toBe('tts-parity-report/1');

@@ -8,6 +8,7 @@ import { sealReport } from '../../engine/comparison/fixture-integrity.js';
 import { readFileChecked, readTraceFile, readWavFile, reportTime } from '../../engine/comparison/read-inputs.js';
 import { InputError } from '../../common/errors.js';
 import { checkFixtureTarget, writeFixtureFolder } from '../../host/fixture/write-fixture-folder.js';
+import { shareableFiles, withFigureLinks } from '../../host/report-html/shareable-files.js';
 import { action } from '../fail.js';
 import { exitOnInterrupt } from '../interrupt.js';
 import { OUT_DIR, wroteFolderLine } from '../write-output.js';
@@ -71,17 +72,22 @@ export function registerCompareTrace(program: Command): void {
             files['a.modules.safetensors'] = await readFileChecked(report.moduleDrill.sidecars.a);
             files['b.modules.safetensors'] = await readFileChecked(report.moduleDrill.sidecars.b);
           }
-          if (a.audio && b.audio) {
-            const rate = a.trace.header.sampleRate;
-            files['a.wav'] = encodeWav([a.audio.signal], rate, 'float32');
-            files['b.wav'] = encodeWav([b.audio.signal], rate, 'float32');
-            files['diff.wav'] = encodeWav([difference(a.audio.signal, b.audio.signal)], rate, 'float32');
+          const rate = a.trace.header.sampleRate;
+          const audio = a.audio && b.audio ? { a: a.audio.signal, b: b.audio.signal, diff: difference(a.audio.signal, b.audio.signal), sampleRate: rate } : undefined;
+          if (audio) {
+            files['a.wav'] = encodeWav([audio.a], rate, 'float32');
+            files['b.wav'] = encodeWav([audio.b], rate, 'float32');
+            files['diff.wav'] = encodeWav([audio.diff], rate, 'float32');
           }
-          files['report.md'] = renderComparisonMarkdown(view);
+          const shared = { report, frameRate: a.trace.header.frameRate, audio };
+          const markdown = withFigureLinks(renderComparisonMarkdown(view), shared);
+          files['report.md'] = markdown;
           const reportJson = sealReport(report, files);
           TraceComparisonReport.parse(JSON.parse(reportJson));
-          await writeFixtureFolder(o.out, { ...files, 'report.json': reportJson }, { force: o.force, words: OUT_DIR });
-          written = [...Object.keys(files), 'report.json'];
+          // report.html and the PNGs are views of the sealed files, added after the seal (docs/report-format.md).
+          const views = await shareableFiles({ ...shared, markdown });
+          await writeFixtureFolder(o.out, { ...files, 'report.json': reportJson, ...views }, { force: o.force, words: OUT_DIR });
+          written = [...Object.keys(files), 'report.json', ...Object.keys(views)];
         }
         process.stdout.write(o.json ? stringifyReport(report) + '\n' : renderComparisonText(view));
         if (o.out !== undefined && !o.json) process.stdout.write(`\n${wroteFolderLine(o.out, written)}`);

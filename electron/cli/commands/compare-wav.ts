@@ -6,6 +6,7 @@ import { compareWavs } from '../../common/wav/compare-wavs.js';
 import { encodeWav } from '../../common/wav/encode-wav.js';
 import { readWavInput, reportTime } from '../../engine/comparison/read-inputs.js';
 import { checkFixtureTarget, writeFixtureFolder } from '../../host/fixture/write-fixture-folder.js';
+import { shareableFiles, withFigureLinks } from '../../host/report-html/shareable-files.js';
 import { action } from '../fail.js';
 import { exitOnInterrupt } from '../interrupt.js';
 import { OUT_DIR, wroteFolderLine } from '../write-output.js';
@@ -17,7 +18,7 @@ export function registerCompareWav(program: Command): void {
     .description('compare two WAV files: correlation, lag, null depth, loudness, spectral distance')
     .argument('<a>', 'WAV file A (the reference)')
     .argument('<b>', 'WAV file B (compared against A)')
-    .option('--out <dir>', 'write a.wav, b.wav, diff.wav, report.json and report.md into this new folder')
+    .option('--out <dir>', 'write a.wav, b.wav, diff.wav, report.json, report.md (with PNG figures) and report.html into this new folder')
     .option('--json', "print only the report's metrics as one JSON object")
     .option('--max-lag-ms <ms>', 'cross-correlation lag search range, ± milliseconds (default 50)', parseMaxLag)
     .option('--force', 'replace the --out folder if it exists')
@@ -35,12 +36,15 @@ export function registerCompareWav(program: Command): void {
           const checked = ParityReport.safeParse(JSON.parse(reportJson));
           if (!checked.success) throw new Error(`report.json does not match its schema: ${checked.error.message}`);
           const rate = report.metrics.sampleRate;
+          const shared = { report, frameRate: null, audio: { a: comparison.a, b: comparison.b, diff: comparison.diff, sampleRate: rate } };
+          const markdown = withFigureLinks(renderMarkdownReport(report), shared);
           const files = {
             'a.wav': encodeWav([comparison.a], rate, 'float32'),
             'b.wav': encodeWav([comparison.b], rate, 'float32'),
             'diff.wav': encodeWav([comparison.diff], rate, 'float32'),
             'report.json': reportJson + '\n',
-            'report.md': renderMarkdownReport(report),
+            'report.md': markdown,
+            ...(await shareableFiles({ ...shared, markdown })),
           };
           await writeFixtureFolder(options.out, files, { force: options.force, words: OUT_DIR });
           written = Object.keys(files);

@@ -38,7 +38,7 @@ describe('a studio export is a fixture parity gate re-runs', () => {
   it('carries the traces, the drill in report.json, abx.json, a seal over all of them, and passes the gate', async () => {
     const out = join(root, 'with-drill');
     await exportFixture(entry, out, false);
-    expect(readdirSync(out).sort()).toEqual(['a.jsonl', 'a.wav', 'abx.json', 'b.jsonl', 'b.wav', 'diff.wav', 'report.json', 'report.md']);
+    expect(readdirSync(out).sort()).toEqual(['a.jsonl', 'a.wav', 'abx.json', 'b.jsonl', 'b.wav', 'diff.wav', 'overlay.png', 'report.html', 'report.json', 'report.md', 'spectrogram-diff.png', 'steps.png']);
     // The traces are byte for byte what `parity compare --out` writes for the same renderings.
     expect(readFileSync(join(out, 'a.jsonl'), 'utf8')).toBe(traceText(c.resultA, c.report.a.frameRate, request.text));
     expect(readFileSync(join(out, 'b.jsonl'), 'utf8')).toBe(traceText(c.resultB, c.report.b.frameRate, request.text));

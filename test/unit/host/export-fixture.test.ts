@@ -28,7 +28,7 @@ describe('exportFixture', () => {
     const entry = { historyId: '20231114-221320-abcdef', report: c.report, a: { sampleRate: c.resultA.sampleRate, samples: c.resultA.audio }, b: { sampleRate: c.resultB.sampleRate, samples: c.resultB.audio } };
     const written = await exportFixture(entry, out, false);
     expect(written.files).toContain('report.md');
-    expect(readdirSync(out).sort()).toEqual(['a.jsonl', 'a.wav', 'b.jsonl', 'b.wav', 'diff.wav', 'report.json', 'report.md']);
+    expect(readdirSync(out).sort()).toEqual(['a.jsonl', 'a.wav', 'b.jsonl', 'b.wav', 'diff.wav', 'overlay.png', 'report.html', 'report.json', 'report.md', 'spectrogram-diff.png', 'steps.png']);
     const md = readFileSync(join(out, 'report.md'), 'utf8');
     expect(md).toContain(`## Parity report: graph vs ${c.report.rerun.profileB}`);
     expect(md).toContain('- Verdict: diverged');

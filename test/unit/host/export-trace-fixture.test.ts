@@ -56,7 +56,7 @@ describe('an exported trace import is a fixture parity gate re-checks', () => {
     const out = join(root, 'export');
     const exported = await studio.exportFixture({ id: imported.historyId, dir: out });
     // The files `parity compare-trace --out` writes with --wav-a/--wav-b.
-    expect(exported.files).toEqual(['a.jsonl', 'a.wav', 'b.jsonl', 'b.wav', 'diff.wav', 'report.json', 'report.md']);
+    expect(exported.files).toEqual(['a.jsonl', 'a.wav', 'b.jsonl', 'b.wav', 'diff.wav', 'overlay.png', 'report.html', 'report.json', 'report.md', 'spectrogram-diff.png', 'steps.png']);
     expect(readFileSync(join(out, 'a.jsonl'), 'utf8')).toBe(traces.a);
     const report = JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
     expect(report.kind).toBe('traces');

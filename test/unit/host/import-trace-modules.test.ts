@@ -55,7 +55,7 @@ describe('studio trace import with module sidecars', () => {
 
     const out = join(root, 'export');
     const exported = await studio.exportFixture({ id: imported.historyId, dir: out });
-    expect(exported.files).toEqual(['a.jsonl', 'a.modules.safetensors', 'b.jsonl', 'b.modules.safetensors', 'report.json', 'report.md']);
+    expect(exported.files).toEqual(['a.jsonl', 'a.modules.safetensors', 'b.jsonl', 'b.modules.safetensors', 'report.html', 'report.json', 'report.md', 'steps.png']);
     const md = readFileSync(join(out, 'report.md'), 'utf8');
     expect(md).toContain('- Module drill-down: step 2: first module whose output differs: layers.1.mlp, max |Δ| 0.25 over 1 element(s)');
     expect(md).toContain(`--modules-a ${out}/a.modules.safetensors --modules-b ${out}/b.modules.safetensors`);

@@ -54,9 +54,9 @@ describe('StudioHost history through the worker', () => {
     expect(reopened.report.metrics?.gainDb).toBe(result.report.metrics?.gainDb);
 
     const out = join(dataDir, 'fixture');
-    await expect(again.exportFixture({ id: result.historyId, dir: out })).resolves.toEqual({ dir: out, files: ['a.wav', 'b.wav', 'diff.wav', 'report.json', 'report.md'] });
+    await expect(again.exportFixture({ id: result.historyId, dir: out })).resolves.toEqual({ dir: out, files: ['a.wav', 'b.wav', 'diff.wav', 'overlay.png', 'report.html', 'report.json', 'report.md', 'spectrogram-diff.png'] });
     await expect(again.exportFixture({ id: result.historyId, dir: out })).rejects.toThrow(/already exists/);
-    expect(readdirSync(out).sort()).toEqual(['a.wav', 'b.wav', 'diff.wav', 'report.json', 'report.md']);
+    expect(readdirSync(out).sort()).toEqual(['a.wav', 'b.wav', 'diff.wav', 'overlay.png', 'report.html', 'report.json', 'report.md', 'spectrogram-diff.png']);
 
     await expect(again.deleteHistory({ id: result.historyId })).resolves.toEqual({ deleted: true });
     await expect(again.listHistory()).resolves.toEqual({ entries: [] });

@@ -75,7 +75,7 @@ describe('browser mode: Export fixture writes only inside <data dir>/exports', (
     for (const dir of [proposed, join(exportsDir, 'my name'), join(exportsDir, 'team', 'case-1')]) {
       const exported = await browser.exportFixture({ id, dir });
       expect(exported.dir).toBe(dir);
-      expect(readdirSync(dir).sort()).toEqual(['a.wav', 'b.wav', 'diff.wav', 'report.json', 'report.md']);
+      expect(readdirSync(dir).sort()).toEqual(['a.wav', 'b.wav', 'diff.wav', 'overlay.png', 'report.html', 'report.json', 'report.md', 'spectrogram-diff.png']);
     }
     // The overwrite guard still applies inside.
     expect((await refusal(proposed)).message).toMatch(/already exists/);

@@ -73,7 +73,7 @@ describe('browser mode: GET /download/<id> of an exported fixture', () => {
     const entries = unzipSync(new Uint8Array(res.body));
     // One folder inside, named as the exported one: unzipping gives what `parity gate <folder>` takes.
     expect(Object.keys(entries).sort()).toEqual(exported.files.map((name) => `${folder}/${name}`));
-    expect(exported.files).toEqual(['a.wav', 'b.wav', 'diff.wav', 'report.json', 'report.md']);
+    expect(exported.files).toEqual(['a.wav', 'b.wav', 'diff.wav', 'overlay.png', 'report.html', 'report.json', 'report.md', 'spectrogram-diff.png']);
     expect(readdirSync(exported.dir).sort()).toEqual([...exported.files, 'notes.txt'].sort());
     for (const name of exported.files) expect(sha256(entries[`${folder}/${name}`]), name).toBe(sha256(readFileSync(join(exported.dir, name))));
   }, 60_000);
