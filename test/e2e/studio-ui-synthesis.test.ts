@@ -29,9 +29,9 @@ beforeAll(async () => {
 afterAll(() => stopStudio(browser, served));
 
 /** Runs one comparison and waits until it is the one on screen (a new history entry is current). */
-async function synthesize(profileB: string): Promise<void> {
+async function synthesize(profileB: string, text = LONG): Promise<void> {
   const before = await page.locator('[data-history-id]').count();
-  await page.getByLabel('Prompt').fill(LONG);
+  await page.getByLabel('Prompt').fill(text);
   await page.getByLabel('Profile B').fill(profileB);
   await page.getByRole('button', { name: 'Synthesize A/B' }).click();
   await expect.poll(() => page.locator('[data-history-id]').count(), { timeout: 60_000 }).toBe(before + 1);
@@ -280,5 +280,24 @@ describe('studio UI in Chromium (browser mode): synthesized comparisons', () => 
     expect(await warning.textContent()).toMatch(/^The fault was not applied.*B \(graph,fault=stale-feedback@200\): fault stale-feedback@200 was not applied: step 200 never ran: the synthesis ended after \d+ steps/);
     expect((await page.getByTestId('sides').innerText()).replace(/\s+/g, ' ').trim()).toBe('A: eager B: graph,fault=stale-feedback@200');
     await page.screenshot({ path: `${SHOTS}/ui-fault-not-applied-1280.png` });
+  }, 90_000);
+
+  it('graph vs graph,precision=fp16: diverged under the default tolerances, within tolerance under the suggested ones', async () => {
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.getByLabel('Profile A').fill('graph');
+    // A prompt for which fp16 keeps every code of the demo: the suggestion below is offered only then.
+    await synthesize('graph,precision=fp16', 'A long prompt so that the demo talker runs to its frame limit.');
+    const verdict = page.getByTestId('verdict');
+    expect(await verdict.textContent()).toMatch(/^Diverged/);
+    // How close it came: the largest logit |Δ| and its step, and the audio's largest difference.
+    expect(await page.getByTestId('closeness').textContent()).toMatch(/^Closest: largest logit \|Δ\| [\d.e-]+ at step \d+ \(.+\); audio max \|A−B\| [\d.]+$/);
+    // The codes match at every step, so tolerances exist that admit it (the CLI's --logit-tol/--audio-tol).
+    await page.getByRole('button', { name: /^Use logit / }).click();
+    await expect.poll(() => verdict.textContent()).toMatch(/^Within tolerance/);
+    expect(Number(await page.getByLabel('Logit tolerance').inputValue())).toBeGreaterThan(1e-3);
+    await page.screenshot({ path: `${SHOTS}/ui-fp16-within-tolerance-1280.png` });
+    await page.getByRole('button', { name: 'Reset to the run’s tolerances' }).click();
+    await expect.poll(() => verdict.textContent()).toMatch(/^Diverged/);
+    await page.getByLabel('Profile A').fill('eager');
   }, 90_000);
 });

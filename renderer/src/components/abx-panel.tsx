@@ -1,4 +1,5 @@
-import { pGuessText } from '../lib/abx-stats.js';
+import { levelGivesAway, pGuessText } from '../lib/abx-stats.js';
+import { fmt } from '../lib/format.js';
 import { abxSelectors } from '../store/abx/abx-slice.js';
 import { comparisonSelectors } from '../store/comparison/comparison-selectors.js';
 import { playbackSelectors } from '../store/playback/playback-selectors.js';
@@ -15,6 +16,8 @@ export function AbxPanel() {
   const previous = useStudio(abxSelectors.savedSession);
   const take = useStudio(playbackSelectors.activeTake);
   const historyId = useStudio(comparisonSelectors.historyId);
+  const deltaLU = useStudio(comparisonSelectors.deltaLU);
+  const match = useStudio(playbackSelectors.matchLoudness);
   const s = () => store.getState();
   const listen = (t: 'A' | 'B' | 'X') => {
     s().selectTake(t);
@@ -32,6 +35,17 @@ export function AbxPanel() {
         say which one X is. p(guessing) is the chance of scoring at least as well by pure guessing: near 1 means no audible difference
         shown; under 0.05 (e.g. 5 of 5, or 12 of 16) means you can tell them apart.
       </p>
+      {levelGivesAway(deltaLU, match) && (
+        <p role="alert" className="fault-warning" data-testid="abx-level-warning">
+          <strong>
+            B is {fmt(Math.abs(deltaLU), 2, ' LU')} {deltaLU < 0 ? 'quieter' : 'louder'} than A: the level alone gives X away.
+          </strong>{' '}
+          <button type="button" className="small" onClick={() => s().toggleMatchLoudness()}>
+            Match loudness
+          </button>{' '}
+          plays B at A’s loudness, so the test asks about the content.
+        </p>
+      )}
       {!active ? (
         <button type="button" onClick={() => s().startAbx()} disabled={!historyId}>
           Start ABX blind test

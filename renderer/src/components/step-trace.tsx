@@ -1,6 +1,7 @@
 import type { KeyboardEvent } from 'react';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import type uPlot from 'uplot';
+import { deltaRange } from '../lib/step-delta.js';
 import { comparisonSelectors, stepStartSec } from '../store/comparison/comparison-selectors.js';
 import { useStoreApi, useStudio } from './store-context.js';
 import { integerIncrs } from '../lib/axis-ticks.js';
@@ -9,12 +10,14 @@ import { colors, useColorScheme } from './theme.js';
 import { lineChartOptions, UplotChart } from './uplot-chart.js';
 
 /**
- * Talker logit mean and max per step for A and B; the first divergence marked; a click, or Left/Right on
- * the focused chart, picks a step and seeks to its frame.
+ * Per step, |Δ| of the talker logit statistics (the largest |A − B| of mean, std, min, max) on a log
+ * scale, so a 0.019 difference shows beside a 1e-6 one; the logit tolerance as a dashed line; a step
+ * whose statistics are not finite on a side as a red band labelled NaN/Inf; the first divergence marked.
+ * A click, or Left/Right on the focused chart, picks a step and seeks to its frame.
  */
 export function StepTrace() {
   const store = useStoreApi();
-  const series = useStudio(comparisonSelectors.stepSeries);
+  const series = useStudio(comparisonSelectors.stepDeltas);
   const divergence = useStudio(comparisonSelectors.divergence);
   const frameRate = useStudio(comparisonSelectors.frameRate);
   // A pick belongs to the series it was made on: a new comparison starts with none (no stale marker,
@@ -28,7 +31,10 @@ export function StepTrace() {
   const chartRef = useRef<uPlot | undefined>(undefined);
   const scheme = useColorScheme();
   const firstStep = divergence?.firstStep ?? null;
-  const data = useMemo(() => (series ? ([series.steps, series.meanA, series.maxA, series.meanB, series.maxB] as uPlot.AlignedData) : undefined), [series]);
+  const tolerance = divergence?.tolerances.logitAbs;
+  // uPlot's log scale takes positive values only: an equal step (|Δ| 0) has no point, like a missing one.
+  const data = useMemo(() => (series ? ([series.map((d) => d.step), series.map((d) => (d.delta !== null && d.delta > 0 ? d.delta : null))] as uPlot.AlignedData) : undefined), [series]);
+  const steps = series?.map((d) => d.step) ?? [];
   const seekStep = useCallback(
     (step: number) => {
       setPick({ series, step });
@@ -40,13 +46,13 @@ export function StepTrace() {
   );
   const make = useCallback((): uPlot.Options => {
     const c = colors();
-    const options = lineChartOptions('step', 'talker logit', () => [
+    const options = lineChartOptions('step', '|Δ| logit stats (log)', () => [
       { label: 'step' },
-      { label: 'mean A', stroke: c.a, width: 1.5 },
-      { label: 'max A', stroke: c.a, width: 1, dash: [4, 3] },
-      { label: 'mean B', stroke: c.b, width: 1.5 },
-      { label: 'max B', stroke: c.b, width: 1, dash: [4, 3] },
+      { label: '|Δ|', stroke: c.d, width: 1.5, points: { show: true, size: 5, fill: c.d } },
     ]);
+    const range = deltaRange(series ?? []);
+    options.scales = { ...options.scales, y: { distr: 3, range: [range.min, range.max] } };
+    options.axes![1] = { ...options.axes![1], values: (_u: uPlot, splits: (number | null)[]) => splits.map((v) => (v === null ? "" : v >= 0.01 && v < 1000 ? String(+v.toPrecision(3)) : v.toExponential(0))) };
     // Steps are whole numbers: ticks at 1, 2, 5, 10, … apart, never at "step 2.5".
     options.axes![0] = { ...options.axes![0], incrs: integerIncrs() };
     return {
@@ -54,6 +60,40 @@ export function StepTrace() {
       cursor: { drag: { x: false, y: false } },
       hooks: {
         draw: [
+          (u: uPlot) => {
+            const ctx = u.ctx;
+            ctx.save();
+            if (tolerance !== undefined && tolerance > 0 && tolerance >= range.min && tolerance <= range.max) {
+              const y = u.valToPos(tolerance, 'y', true);
+              ctx.strokeStyle = c.muted;
+              ctx.setLineDash([4 * devicePixelRatio, 3 * devicePixelRatio]);
+              ctx.beginPath();
+              ctx.moveTo(u.bbox.left, y);
+              ctx.lineTo(u.bbox.left + u.bbox.width, y);
+              ctx.stroke();
+              ctx.setLineDash([]);
+              ctx.fillStyle = c.muted;
+              ctx.font = `${11 * devicePixelRatio}px system-ui`;
+              ctx.textAlign = 'right';
+              ctx.textBaseline = 'bottom';
+              ctx.fillText(`tolerance ${tolerance}`, u.bbox.left + u.bbox.width - 4 * devicePixelRatio, y - 2 * devicePixelRatio);
+            }
+            // Not finite on a side: a band over the step, labelled, never a silent gap.
+            const half = Math.abs(u.valToPos(1.5, 'x', true) - u.valToPos(1, 'x', true));
+            for (const d of series ?? []) {
+              if (!d.nonFinite && !d.missing) continue;
+              const x = u.valToPos(d.step, 'x', true);
+              ctx.fillStyle = c.marker;
+              ctx.globalAlpha = 0.3;
+              ctx.fillRect(x - half, u.bbox.top, Math.max(2, 2 * half), u.bbox.height);
+              ctx.globalAlpha = 1;
+              ctx.font = `${11 * devicePixelRatio}px system-ui`;
+              ctx.textAlign = 'center';
+              ctx.textBaseline = 'bottom';
+              ctx.fillText(d.nonFinite ?? `${d.missing === 'A' ? 'B' : 'A'} only`, x, u.bbox.top + u.bbox.height - 2 * devicePixelRatio);
+            }
+            ctx.restore();
+          },
           (u: uPlot) => {
             const step = pickedRef.current;
             if (step === undefined) return;
@@ -100,10 +140,10 @@ export function StepTrace() {
         ],
       },
     };
-  }, [firstStep, seekStep, scheme]);
+  }, [firstStep, seekStep, scheme, series, tolerance]);
   if (!data || !series) return <p className="muted">No step trace: this comparison has no per-step records (WAV import).</p>;
-  const first = series.steps[0];
-  const last = series.steps[series.steps.length - 1];
+  const first = steps[0];
+  const last = steps[steps.length - 1];
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
     const next = stepAfterKey(first, last, picked, e.key);
     if (next === undefined) return;
@@ -134,7 +174,7 @@ export function StepTrace() {
         className="step-slider"
         role="slider"
         tabIndex={0}
-        aria-label="Step on the chart of talker logit mean and max per step, A and B"
+        aria-label="Step on the chart of per-step |Δ| of the talker logit statistics, A vs B"
         aria-valuemin={first}
         aria-valuemax={last}
         aria-valuenow={picked ?? first}
@@ -142,7 +182,7 @@ export function StepTrace() {
         data-testid="step-slider"
         onKeyDown={onKeyDown}
       >
-        <UplotChart data={data} make={make} height={220} label="Talker logit mean and max per step, A and B" testId="step-chart" />
+        <UplotChart data={data} make={make} height={220} label="Per-step |Δ| of the talker logit statistics (largest |A − B| of mean, std, min, max), log scale" testId="step-chart" />
       </div>
     </div>
   );

@@ -5,6 +5,7 @@ import { sidesSelectors } from '../store/comparison/sides-selectors.js';
 import { historySelectors } from '../store/history/history-slice.js';
 import { ExportFixtureButton } from './export-fixture-button.js';
 import { useStoreApi, useStudio } from './store-context.js';
+import { ToleranceLine } from './tolerance-line.js';
 
 const VERDICT_TEXT: Record<string, string> = {
   identical: 'Identical: A and B are bit-identical',
@@ -31,6 +32,7 @@ export function VerdictBar() {
       <FaultWarning />
       <ReportWarnings />
       <SidesLine />
+      <ToleranceLine />
     </>
   );
 }

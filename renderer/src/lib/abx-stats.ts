@@ -93,3 +93,14 @@ export function abxTake(seed: number, index: number): 'A' | 'B' {
 export function randomSeed(): number {
   return crypto.getRandomValues(new Uint32Array(1))[0];
 }
+
+/**
+ * Above this |ΔLU| a listener can pick X by its level alone. 0.5 LU is the issue's threshold: about half
+ * the ~1 LU just-noticeable loudness change, so a blind test stays about the content.
+ */
+export const ABX_MAX_DELTA_LU = 0.5;
+
+/** True when the takes' loudness differs audibly and Match loudness is off. */
+export function levelGivesAway(deltaLU: number, matchLoudness: boolean): boolean {
+  return !matchLoudness && Number.isFinite(deltaLU) && Math.abs(deltaLU) > ABX_MAX_DELTA_LU;
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { abxTake, binomialPGuess, binomialTail, pGuessText } from '../../../renderer/src/lib/abx-stats.js';
+import { abxTake, binomialPGuess, binomialTail, levelGivesAway, pGuessText } from '../../../renderer/src/lib/abx-stats.js';
 
 // P(≥k of 5) under guessing = Σ_{j≥k} C(5,j)/32 with C(5,j) = 1 5 10 10 5 1 (Pascal's triangle), by hand:
 // k = 0: 32/32, 1: 31/32, 2: 26/32 = 13/16, 3: 16/32 = 1/2, 4: 6/32 = 3/16, 5: 1/32. Literals, not recomputed here.
@@ -81,5 +81,15 @@ describe('ABX statistics (pure)', () => {
     const as = seq(7).filter((x) => x === 'A').length;
     // 200 fair draws: A count within 100 ± 4σ (σ = √50 ≈ 7.1).
     expect(Math.abs(as - 100)).toBeLessThan(29);
+  });
+});
+
+describe('ABX level warning', () => {
+  it('warns above 0.5 LU with Match loudness off: the README pair’s −1.94 LU gives X away', () => {
+    expect(levelGivesAway(-1.94, false)).toBe(true);
+    expect(levelGivesAway(-1.94, true)).toBe(false);
+    expect(levelGivesAway(0.001, false)).toBe(false);
+    expect(levelGivesAway(0.5, false)).toBe(false);
+    expect(levelGivesAway(NaN, false)).toBe(false);
   });
 });

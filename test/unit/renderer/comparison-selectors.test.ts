@@ -7,7 +7,7 @@ const state = (report: unknown) => ({ comparison: { historyId: '20250101-000000-
 
 const report = {
   verdict: 'diverged',
-  metrics: { correlation: 0.5, lagSamples: 3, lagMs: 0.125, nullDepthDb: '-Infinity', matchedNullDepthDb: -40, loudnessA: -23, loudnessB: -24, loudnessDeltaLU: -1, peakA: -1, peakB: -2, maxAbsDiff: 0.1, lsdDb: 1.5, mcdDb: 0.7, lengthA: 10, lengthB: 12 },
+  metrics: { correlation: 0.5, xcorrPeak: 0.97, lagSamples: 3, lagMs: 0.125, nullDepthDb: '-Infinity', matchedNullDepthDb: -40, loudnessA: -23, loudnessB: -24, loudnessDeltaLU: -1, peakA: -1, peakB: -2, maxAbsDiff: 0.1, lsdDb: 1.5, mcdDb: 0.7, lengthA: 10, lengthB: 12 },
   a: { frameRate: 12.5, profile: 'eager', executionProvider: 'cpu', numerics: { nan: { talker: 0, codePredictor: 0, vocoder: 0 }, inf: { talker: 0, codePredictor: 0, vocoder: 0 } }, steps: [] },
   b: {
     frameRate: 12.5,
@@ -37,20 +37,25 @@ describe('comparison selectors (pure)', () => {
     // Negative values carry the typographic minus U+2212 (lib/format.ts), as every displayed metric.
     expect(byKey.deltaLU.value).toBe('\u22121.000 LU');
     expect(byKey.peaks.value).toBe('\u22121.00 / \u22122.00 dBFS');
-    expect(byKey.lag.value).toBe('3 samples (0.13 ms)');
+    expect(byKey.lag.value).toBe('3 samples (0.13 ms), peak 0.97');
     const late = comparisonSelectors.metricRows(state({ ...report, metrics: { ...report.metrics, lagSamples: -103, lagMs: -4.2917 } }))!;
-    expect(late.find((r) => r.key === 'lag')!.value).toBe('\u2212103 samples (\u22124.29 ms)');
+    expect(late.find((r) => r.key === 'lag')!.value).toBe('\u2212103 samples (\u22124.29 ms), peak 0.97');
+    // The issue's unrelated takes: −103 samples at a peak of 0.09 is no lag at all, and says so.
+    const unrelated = comparisonSelectors.metricRows(state({ ...report, metrics: { ...report.metrics, lagSamples: -103, lagMs: -4.2917, xcorrPeak: 0.09 } }))!;
+    expect(unrelated.find((r) => r.key === 'lag')!.value).toBe('unreliable: cross-correlation peak 0.09 < 0.5 (the takes are not shifted copies)');
     for (const r of rows) expect(r.value, r.key).not.toMatch(/-\d/);
     for (const r of rows) expect(r.explain.length).toBeGreaterThan(20);
     // The same report gives the same array (zustand compares by reference).
     expect(comparisonSelectors.metricRows(state(report))).toBe(rows);
   });
 
-  it('step series: NaN and missing steps become gaps (null), not zeros', () => {
-    const s = comparisonSelectors.stepSeries(state(report))!;
-    expect(s.steps).toEqual([1, 2, 3]);
-    expect(s.meanB).toEqual([0.1, null, null]);
-    expect(s.maxA).toEqual([3, 4, 5]);
+  it('step |Δ|: equal steps 0, a NaN side marked (not a zero, not dropped), a missing side named', () => {
+    const s = comparisonSelectors.stepDeltas(state(report))!;
+    expect(s.map((d) => d.step)).toEqual([1, 2, 3]);
+    expect(s.map((d) => d.delta)).toEqual([0, null, null]);
+    expect(s[1].nonFinite).toBe('B NaN');
+    expect(s[2].missing).toBe('B');
+    expect(comparisonSelectors.stepDeltas(state(report))).toBe(s);
   });
 
   it('codes matrix marks differing cells, −1 where a side has no frame', () => {
@@ -76,7 +81,7 @@ describe('comparison selectors (pure)', () => {
   it('a WAV import (no sides, no divergence) has metrics but no steps, codes or numerics', () => {
     const wav = state({ verdict: 'diverged', metrics: report.metrics });
     expect(comparisonSelectors.metricRows(wav)).toBeDefined();
-    expect(comparisonSelectors.stepSeries(wav)).toBeUndefined();
+    expect(comparisonSelectors.stepDeltas(wav)).toBeUndefined();
     expect(comparisonSelectors.codes(wav)).toBeUndefined();
     expect(comparisonSelectors.numericsA(wav)).toBeUndefined();
   });

@@ -141,7 +141,7 @@ export function laneSpecs(s: StudioState, c: Colors, fftReady: boolean): LaneSpe
     const range = deltaRange(deltas);
     lanes.push({
       id: 'steps',
-      label: `|Δ| logits ${range.max.toExponential(0)}…${range.min.toExponential(0)}`,
+      label: `|Δ| ${range.max.toExponential(0)}…${range.min.toExponential(0)}`,
       aria: 'Per-step |Δ| of the talker logit statistics, log scale',
       testId: 'step-lane',
       height: 64,

@@ -34,12 +34,13 @@ export function Lanes() {
   const diffAligned = useStudio(viewSelectors.diffAligned);
   const ampGain = useStudio(viewSelectors.ampGain);
   const ampDb = useStudio(viewSelectors.ampDb);
+  const tolerances = useStudio(viewSelectors.tolerances);
   const scheme = useColorScheme();
   const fft = useFft(spectrogram);
   const lanes = useMemo(
     () => laneSpecs(store.getState(), colors(), fft.ready),
     // The lanes follow exactly these parts of the state (read again from the store inside).
-    [store, comparison, layout, spectrogram, diffAligned, ampGain, ampDb, scheme, fft.ready],
+    [store, comparison, layout, spectrogram, diffAligned, ampGain, ampDb, tolerances, scheme, fft.ready],
   );
   const columnRef = useRef<HTMLDivElement>(null);
   const overlayRef = useRef<HTMLCanvasElement>(null);

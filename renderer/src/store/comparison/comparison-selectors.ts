@@ -4,8 +4,10 @@ import type { ComparisonSide } from '../../../../electron/common/report/comparis
 import type { Metrics } from '../../../../electron/common/report/metrics.js';
 import type { LoudnessCurves } from '../../../../electron/common/report/report.js';
 import { fmt } from '../../lib/format.js';
+import { LAG_MIN_PEAK, lagIsReliable } from '../../lib/lag-confidence.js';
 import { stepDeltas } from '../../lib/step-delta.js';
 import { memoByRef } from '../memo.js';
+import { rejudge } from '../tolerance/judgement.js';
 import type { StudioState } from '../studio-store.js';
 
 /** The optional parts a report may carry (profiles: sides and divergence; traces: divergence; WAVs: neither). */
@@ -28,6 +30,7 @@ interface SourceNotes {
   warnings?: string[];
 }
 const parts = (c: ComparisonResult | undefined): ReportParts => (c?.report ?? {}) as ReportParts;
+const judged = (s: StudioState) => (s.comparison && s.tolerances ? rejudge(s.comparison, s.tolerances) : undefined);
 const num = (v: number | string | undefined): number => (typeof v === 'string' ? Number(v) : (v ?? NaN));
 
 /**
@@ -53,7 +56,14 @@ export interface MetricRow {
 
 const metricRows = memoByRef((m: Metrics): MetricRow[] => [
   { key: 'correlation', label: 'Correlation (lag 0)', value: fmt(m.correlation, 6), explain: 'Pearson correlation of A and B at lag 0: 1 = same shape, 0 = unrelated.' },
-  { key: 'lag', label: 'Lag', value: `${fmt(m.lagSamples, 0, ' samples')} (${fmt(m.lagMs, 2, ' ms')})`, explain: 'Shift of B against A at the cross-correlation peak; positive = B is late.' },
+  {
+    key: 'lag',
+    label: 'Lag',
+    value: lagIsReliable(m.xcorrPeak)
+      ? `${fmt(m.lagSamples, 0, ' samples')} (${fmt(m.lagMs, 2, ' ms')}), peak ${fmt(m.xcorrPeak, 2)}`
+      : `unreliable: cross-correlation peak ${fmt(m.xcorrPeak, 2)} < ${LAG_MIN_PEAK} (the takes are not shifted copies)`,
+    explain: `Shift of B against A at the cross-correlation peak; positive = B is late. Reported only when the normalised peak is at least ${LAG_MIN_PEAK}.`,
+  },
   { key: 'nullDepth', label: 'Null depth', value: fmt(m.nullDepthDb, 1, ' dB'), explain: 'Level of A − B relative to A: −∞ = identical, around 0 dB = as loud as the signal itself.' },
   { key: 'matchedNull', label: 'Matched null', value: fmt(m.matchedNullDepthDb, 1, ' dB'), explain: 'Null depth after removing the best gain and sub-sample lag: what is left is a real difference.' },
   { key: 'loudnessA', label: 'Loudness A', value: fmt(m.loudnessA, 2, ' LUFS'), explain: 'Integrated loudness of A, ITU-R BS.1770-4, over all its channels (a stereo or 5.1 file is not downmixed first).' },
@@ -66,30 +76,7 @@ const metricRows = memoByRef((m: Metrics): MetricRow[] => [
   { key: 'length', label: 'Length A / B', value: `${m.lengthA} / ${m.lengthB} samples`, explain: 'Samples in each take; a difference means one rendering ran longer.' },
 ]);
 
-export interface StepSeries {
-  steps: number[];
-  meanA: (number | null)[];
-  maxA: (number | null)[];
-  meanB: (number | null)[];
-  maxB: (number | null)[];
-  divergedSteps: Set<number>;
-}
-
-const finiteOrNull = (v: number | string | undefined): number | null => {
-  const n = num(v);
-  return Number.isFinite(n) ? n : null;
-};
-
 const deltasOf = memoByRef((d: Divergence) => stepDeltas(d));
-
-const stepSeries = memoByRef((d: Divergence): StepSeries => ({
-  steps: d.steps.map((s) => s.step),
-  meanA: d.steps.map((s) => finiteOrNull(s.a?.mean)),
-  maxA: d.steps.map((s) => finiteOrNull(s.a?.max)),
-  meanB: d.steps.map((s) => finiteOrNull(s.b?.mean)),
-  maxB: d.steps.map((s) => finiteOrNull(s.b?.max)),
-  divergedSteps: new Set(d.divergedSteps),
-}));
 
 export interface CodesMatrix {
   frames: number;
@@ -151,7 +138,8 @@ const numericsB = numericsRow('B');
 export const comparisonSelectors = {
   comparison: (s: StudioState) => s.comparison,
   historyId: (s: StudioState) => s.comparison?.historyId,
-  verdict: (s: StudioState) => parts(s.comparison).verdict,
+  /** The verdict under the studio's tolerances when set (judged again, tolerance/judgement.ts), else the report's. */
+  verdict: (s: StudioState) => judged(s)?.verdict ?? parts(s.comparison).verdict,
   kind: (s: StudioState) => parts(s.comparison).kind,
   /** The report's own warnings (report.warnings); undefined when it has none. */
   warnings: (s: StudioState): string[] | undefined => {
@@ -170,7 +158,10 @@ export const comparisonSelectors = {
   },
   deltaLU: (s: StudioState) => num(parts(s.comparison).metrics?.loudnessDeltaLU),
   curves: (s: StudioState) => parts(s.comparison).curves,
-  divergence: (s: StudioState) => parts(s.comparison).divergence,
+  /** The divergence under the studio's tolerances when set, else the report's. */
+  divergence: (s: StudioState) => judged(s)?.divergence ?? parts(s.comparison).divergence,
+  /** The report's own divergence, whatever the studio's tolerances. */
+  reportDivergence: (s: StudioState) => parts(s.comparison).divergence,
   /** Frames per second of the step trace (frame N comes from step N). */
   frameRate: (s: StudioState) => {
     const p = parts(s.comparison);
@@ -178,16 +169,12 @@ export const comparisonSelectors = {
   },
   /** Where the first divergence is on the timeline, seconds; undefined when none or unknown. */
   divergenceTime: (s: StudioState): number | undefined => {
-    const d = parts(s.comparison).divergence;
+    const d = comparisonSelectors.divergence(s);
     if (!d || d.firstStep === null) return undefined;
     const t = num(d.timeSec);
     if (Number.isFinite(t)) return t;
     const rate = comparisonSelectors.frameRate(s);
     return rate > 0 ? stepStartSec(d.firstStep, rate) : undefined;
-  },
-  stepSeries: (s: StudioState) => {
-    const d = parts(s.comparison).divergence;
-    return d && d.steps.length > 0 ? stepSeries(d) : undefined;
   },
   /** Per-step |Δ| of the talker logit statistics, non-finite sides marked (step-delta.ts). */
   stepDeltas: (s: StudioState) => {

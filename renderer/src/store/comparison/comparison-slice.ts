@@ -23,6 +23,7 @@ const VIEW_RESET = {
   loop: undefined,
   loopOn: false,
   hover: undefined,
+  tolerances: undefined,
   abx: undefined,
   lastExport: undefined,
   pendingOverwrite: undefined,

@@ -1,6 +1,7 @@
 import type { StateCreator } from 'zustand/vanilla';
 import { centredOn, clampViewport, fitViewport, panBy, zoomAt, type Viewport } from '../../lib/viewport.js';
 import type { StudioState } from '../studio-store.js';
+import type { UiTolerances } from '../tolerance/judgement.js';
 import { timelineDuration, timelineMinSpan } from './timeline.js';
 
 export type Layout = 'overlay' | 'stacked';
@@ -27,8 +28,11 @@ export interface ViewSlice {
   ampDb: boolean;
   /** The difference lane and D playback: B aligned by the measured lag and gain (true), or raw A − B at lag 0. */
   diffAligned: boolean;
+  /** Tolerances set in the studio (the verdict is judged again under them); undefined: the report's own. */
+  tolerances?: UiTolerances;
   tab: DetailTab;
   shortcutsOpen: boolean;
+  setTolerances(tol: UiTolerances | undefined): void;
   setLayout(layout: Layout): void;
   toggleSpectrogram(): void;
   setViewport(vp: Viewport): void;
@@ -63,8 +67,10 @@ export const createViewSlice: StateCreator<StudioState, [], [], ViewSlice> = (se
     laneWidth: 1000,
     hover: undefined,
     diffAligned: true,
+    tolerances: undefined,
     tab: 'metrics',
     shortcutsOpen: false,
+    setTolerances: (tolerances) => set({ tolerances }),
     setLayout: (layout) => set({ layout }),
     toggleSpectrogram: () => set((s) => ({ spectrogram: !s.spectrogram })),
     setViewport: apply,
@@ -110,6 +116,7 @@ export const viewSelectors = {
   diffAligned: (s: StudioState) => s.diffAligned,
   ampGain: (s: StudioState) => s.ampGain,
   ampDb: (s: StudioState) => s.ampDb,
+  tolerances: (s: StudioState) => s.tolerances,
   tab: (s: StudioState) => s.tab,
   shortcutsOpen: (s: StudioState) => s.shortcutsOpen,
 };

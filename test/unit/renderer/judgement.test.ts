@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import type { ComparisonResult } from '../../../electron/common/api/comparison.js';
+import { localise } from '../../../electron/common/forensics/localise.js';
+import { DEFAULT_TOLERANCES } from '../../../electron/common/forensics/tolerances.js';
+import type { StepRecord } from '../../../electron/common/trace/step-record.js';
+import { createStudioStore } from '../../../renderer/src/store/studio-store.js';
+import { comparisonSelectors } from '../../../renderer/src/store/comparison/comparison-selectors.js';
+import { niceCeil, rejudge, suggestTolerances } from '../../../renderer/src/store/tolerance/judgement.js';
+import type { StudioApi } from '../../../electron/common/api/studio-api.js';
+
+// The fp16 case of the issue, by hand: the same codes at every step, one logit statistic 0.019 apart at
+// step 2, and audio 3e-5 apart at one sample. Under the CLI's defaults (logit 1e-3, audio 1e-4) the
+// logits diverge; under logit 0.02 everything is within tolerance.
+const logits = (max: number) => ({ mean: 0.5, std: 2, min: -5, max, argmax: 3, top5: [{ id: 3, logit: max }] });
+const record = (step: number, max: number): StepRecord => ({ step, logits: logits(max), codes: [3, 4] });
+const stepsA = [record(1, 9), record(2, 9), record(3, 9)];
+const stepsB = [record(1, 9), record(2, 9.019), record(3, 9)];
+const rate = 1000;
+const a = Float32Array.from({ length: 240 }, (_, i) => Math.sin(i / 5));
+const b = a.map((v, i) => (i === 100 ? v + 3e-5 : v));
+
+function comparison(): ComparisonResult {
+  const divergence = localise(stepsA, stepsB, { frameRate: 12.5, audio: { a, b, sampleRate: rate } });
+  return {
+    historyId: 'fp16',
+    a: { sampleRate: rate, samples: a },
+    b: { sampleRate: rate, samples: b },
+    report: { kind: 'profiles', verdict: 'diverged', divergence, metrics: { bitIdentical: false, maxAbsDiff: 3e-5, lengthA: 240, lengthB: 240 }, a: { steps: stepsA, frameRate: 12.5 }, b: { steps: stepsB } },
+  } as unknown as ComparisonResult;
+}
+
+describe('tolerances in the studio: the verdict judged again by the CLI rule', () => {
+  it('diverges at step 2 under the defaults and is within tolerance under the suggested logit 0.02', () => {
+    const c = comparison();
+    const byDefault = rejudge(c, { logitAbs: DEFAULT_TOLERANCES.logitAbs, audioAbs: DEFAULT_TOLERANCES.audioAbs })!;
+    expect(byDefault.verdict).toBe('diverged');
+    expect(byDefault.divergence.firstStep).toBe(2);
+    const report = (c.report as { divergence: Parameters<typeof suggestTolerances>[0] }).divergence;
+    const suggested = suggestTolerances(report, 3e-5, true)!;
+    // 0.019 → 0.02 (1-2-5 ceiling); the audio's 3e-5 is under the default 1e-4, which is kept.
+    expect(suggested).toEqual({ logitAbs: 0.02, audioAbs: 1e-4 });
+    const judged = rejudge(c, suggested)!;
+    expect(judged.verdict).toBe('within-tolerance');
+    expect(judged.divergence.largestLogitDiff).toMatchObject({ step: 2, field: 'talker max' });
+    expect(judged.divergence.largestLogitDiff!.value).toBeCloseTo(0.019, 9);
+    // A tighter audio tolerance than the 3e-5 difference diverges at the vocoder again.
+    expect(rejudge(c, { logitAbs: 0.02, audioAbs: 1e-5 })!.divergence.stage).toBe('vocoder');
+  });
+
+  it('the store’s verdict and divergence follow the tolerances set, and a new comparison starts from the report’s', () => {
+    const store = createStudioStore({} as StudioApi);
+    store.getState().showComparison(comparison());
+    expect(comparisonSelectors.verdict(store.getState())).toBe('diverged');
+    store.getState().setTolerances({ logitAbs: 0.02, audioAbs: 1e-4 });
+    expect(comparisonSelectors.verdict(store.getState())).toBe('within-tolerance');
+    expect(comparisonSelectors.divergence(store.getState())!.firstStep).toBeNull();
+    store.getState().showComparison(comparison());
+    expect(store.getState().tolerances).toBeUndefined();
+    expect(comparisonSelectors.verdict(store.getState())).toBe('diverged');
+  });
+
+  it('suggests nothing when a code differs (no tolerance admits it), and rounds up to 1-2-5', () => {
+    const flipped = localise(stepsA, [record(1, 9), { ...record(2, 9), codes: [5, 4] }, record(3, 9)], { frameRate: 12.5 });
+    expect(suggestTolerances(flipped, 0, true)).toBeUndefined();
+    expect([niceCeil(0.019), niceCeil(3.1e-5), niceCeil(0.001), niceCeil(0.6)]).toEqual([0.02, 5e-5, 0.001, 1]);
+  });
+});
