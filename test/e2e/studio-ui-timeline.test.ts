@@ -1,10 +1,11 @@
-import { readFileSync } from 'node:fs';
-import { mkdtempSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeWav } from '../../electron/common/wav/decode-wav.js';
+import { encodeWav } from '../../electron/common/wav/encode-wav.js';
 import { fmt } from '../../renderer/src/lib/format.js';
 import { startStudio, stopStudio, writeImportFiles, type StudioSession } from './studio-ui-helpers.js';
 
@@ -70,6 +71,39 @@ describe('studio timeline: one viewport for every lane', () => {
     // fmt(…, 5): the readout's own rounding; the values come from decodeWav of the same files.
     expect(text).toContain(`sample ${n} · A ${fmt(a[n], 5)} · B ${fmt(b[n], 5)}`);
   }, 30_000);
+
+  it('a selected region is measured as parity compare-wav measures the two cut files', async () => {
+    const box = (await page.getByTestId('lane-overlay').boundingBox())!;
+    await page.mouse.move(box.x + box.width * 0.3, box.y + 60);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.6, box.y + 60, { steps: 6 });
+    await page.mouse.up();
+    const panel = page.getByTestId('region-metrics');
+    await panel.locator('table').waitFor({ timeout: 10_000 });
+    const from = Number(await panel.getAttribute('data-from'));
+    const to = Number(await panel.getAttribute('data-to'));
+    expect(to - from).toBeGreaterThan(10_000);
+    // Cut the same samples out of the WAVs (16-bit in, 16-bit out: the values are kept exactly) and ask the CLI.
+    const dir = mkdtempSync(join(tmpdir(), 'parity-cut-'));
+    const cut = (path: string, name: string) => {
+      const x = decodeWav(new Uint8Array(readFileSync(path)), path).channels[0].slice(from, to);
+      writeFileSync(join(dir, name), encodeWav([x], 24000, 'pcm16'));
+      return join(dir, name);
+    };
+    const m = JSON.parse(execFileSync(process.execPath, ['bin/parity.js', 'compare-wav', cut(SPEECH, 'a.wav'), cut(LATE, 'b.wav'), '--json'], { encoding: 'utf8' })) as Record<string, number>;
+    const cell = async (key: string) => (await panel.locator(`tr[data-key="${key}"] td`).first().textContent())!;
+    // The panel's own formatting of the CLI's numbers (region-rows.ts): equal text means equal to that precision.
+    expect(await cell('correlation')).toBe(fmt(m.correlation, 4));
+    expect(await cell('nullDepth')).toBe(fmt(m.nullDepthDb, 1, ' dB'));
+    expect(await cell('matchedNull')).toBe(fmt(m.matchedNullDepthDb, 1, ' dB'));
+    expect(await cell('deltaLU')).toBe(fmt(m.loudnessDeltaLU, 2, ' LU'));
+    expect(await cell('lsd')).toBe(fmt(m.lsdDb, 2, ' dB'));
+    expect(await cell('mcd')).toBe(fmt(m.mcdDb, 2, ' dB'));
+    // The loop region is drawn across every lane (the overlay spans them): the Loop button shows it.
+    expect(await page.getByRole('button', { name: /^Loop/ }).getAttribute('aria-pressed')).toBe('true');
+    await page.screenshot({ path: `${SHOTS}/ui-region-metrics-1440.png` });
+    await page.keyboard.press('l');
+  }, 60_000);
 
   it('Ctrl+wheel zooms every lane about the pointer, not the page; the spectrogram is redrawn for the new range', async () => {
     // engine-b.wav holds a 1500 Hz burst from 1.000 s (sample 24000) on: studio-ui-helpers.

@@ -4,6 +4,7 @@ import { comparisonSelectors } from '../store/comparison/comparison-selectors.js
 import { playbackSelectors } from '../store/playback/playback-selectors.js';
 import { timelineDuration } from '../store/view/timeline.js';
 import { viewSelectors } from '../store/view/view-slice.js';
+import { RegionMetrics } from './region-metrics.js';
 import { useStudio } from './store-context.js';
 import { Lanes } from './timeline/lanes.js';
 import { ZoomBar } from './zoom-bar.js';
@@ -24,6 +25,7 @@ export function WaveformView() {
       <ZoomBar />
       <Lanes />
       <ViewLine />
+      <RegionMetrics />
     </section>
   );
 }
