@@ -4,8 +4,12 @@ import type { Command } from '@commander-js/extra-typings';
 import { InvalidArgumentError } from 'commander';
 import { InputError, ParityError } from '../../common/errors.js';
 import { checkFixture, EngineCache, isWavPairReport, type FixtureCheck } from '../../engine/comparison/check-fixture.js';
+import { gateHtml } from '../../common/report/gate/gate-html.js';
+import { gateJunitXml } from '../../common/report/gate/gate-junit.js';
+import type { GateEntry } from '../../common/report/gate/gate-entry.js';
 import { action } from '../fail.js';
 import { exitOnInterrupt } from '../interrupt.js';
+import { checkReportTarget, gateEntry, writeReportFile } from './gate-reports.js';
 
 interface Shard {
   index: number;
@@ -71,12 +75,17 @@ export function registerGate(program: Command): void {
     .option('--shard <i/n>', 'check only the i-th of n equal shares of the sorted fixtures (for parallel CI jobs)', parseShard)
     .option('--bundle <dir>', 'use this bundle folder instead of the one each fixture recorded')
     .option('--json', 'print the results as JSON')
+    .option('--html <file>', "write an HTML index (gate.html): each fixture's result, recorded verdict, what changed since it was sealed, and a link to its report.html")
+    .option('--junit <file>', 'write the results as JUnit XML (one test case per fixture) for CI systems')
     .action(
       action('gate', async (dirs: string[], o) => {
         const all = expandFixtures(dirs);
+        if (o.html !== undefined) await checkReportTarget(o.html, '--html');
+        if (o.junit !== undefined) await checkReportTarget(o.junit, '--junit');
         const mine = o.shard ? all.filter((_, i) => i % o.shard!.count === o.shard!.index - 1) : all;
         const engines = new EngineCache();
         const results: FixtureCheck[] = [];
+        const entries: GateEntry[] = [];
         const failedSoFar = () => results.filter((r) => !r.ok).length;
         exitOnInterrupt('gate', () => `${results.length} of ${mine.length} fixtures checked, ${failedSoFar()} failed`);
         // On a terminal, say which fixture is running (a re-run can take minutes on a real model); piped output stays clean.
@@ -87,6 +96,7 @@ export function registerGate(program: Command): void {
           for (const [i, dir] of mine.entries()) {
             const checking = `gate: checking ${dir} (${i + 1}/${mine.length})`;
             status(`${checking}…`);
+            const started = performance.now();
             // A fixture that cannot be read fails alone, with its reason; the others still run.
             const result = await checkFixture(dir, engines, o.bundle, (p) => status(`${checking}: ${p.side} ${p.stage} step ${p.step}/${p.totalSteps}`)).catch(
               (error: unknown): FixtureCheck => {
@@ -96,6 +106,7 @@ export function registerGate(program: Command): void {
             );
             status('');
             results.push(result);
+            entries.push(gateEntry(result, (performance.now() - started) / 1000, o.html));
             if (!o.json) {
               process.stdout.write(`${result.ok ? 'PASS' : 'FAIL'} ${dir}${result.summary ? `: ${result.summary}` : ''}\n`);
               for (const p of result.problems) process.stdout.write(`  - ${p}\n`);
@@ -108,6 +119,9 @@ export function registerGate(program: Command): void {
         const shard = o.shard ? ` (shard ${o.shard.index}/${o.shard.count} of ${all.length} fixtures)` : '';
         // passed + failed = checked (this shard's fixtures); total counts every fixture given, in all shards.
         const counts = { passed: results.length - failed, failed, checked: results.length, total: all.length, shard: o.shard ?? { index: 1, count: 1 } };
+        const run = { entries, total: all.length, shard: counts.shard };
+        if (o.html !== undefined) writeReportFile(o.html, gateHtml(run), '--html');
+        if (o.junit !== undefined) writeReportFile(o.junit, gateJunitXml(run), '--junit');
         if (o.json) process.stdout.write(JSON.stringify({ ...counts, results }, null, 2) + '\n');
         else process.stdout.write(`gate: ${results.length - failed} passed, ${failed} failed${shard}\n`);
         process.exitCode = failed > 0 ? 1 : 0;
