@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { InputError } from '../../common/errors.js';
 import { fsReason } from '../../common/fs-reason.js';
@@ -6,7 +6,7 @@ import type { GateEntry } from '../../common/report/gate/gate-entry.js';
 import type { FixtureCheck } from '../../engine/comparison/check-fixture.js';
 import { parentProblem } from '../../host/fs/writable-target.js';
 
-/** Refuses, before any fixture runs, a --html/--junit path that cannot be written (one line, exit 2). */
+/** Refuses, before any fixture runs, a --html/--junit path that cannot be written (one line, exit 2); missing folders on the way are fine. */
 export async function checkReportTarget(file: string, option: string): Promise<void> {
   const problem = await parentProblem(resolve(file));
   if (problem) throw new InputError(`${option} ${file}: cannot write there (${problem})`, file);
@@ -42,10 +42,11 @@ export function gateEntry(check: FixtureCheck, seconds: number, indexFile: strin
   };
 }
 
-/** Writes `text` to `file` through a temporary beside it, so a reader never sees half a file. */
+/** Writes `text` to `file` through a temporary beside it, so a reader never sees half a file; missing folders are created. */
 export function writeReportFile(file: string, text: string, option: string): void {
   const temp = `${file}.tmp-${process.pid}`;
   try {
+    mkdirSync(dirname(resolve(file)), { recursive: true });
     writeFileSync(temp, text);
     renameSync(temp, file);
   } catch (error) {
