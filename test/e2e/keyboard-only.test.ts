@@ -163,7 +163,7 @@ describe('studio UI with the keyboard only (browser mode, 1440×900)', () => {
       requestAnimationFrame(tick);
     })()`);
     await page.keyboard.press('Enter');
-    await page.getByTestId('drill-lines').waitFor({ timeout: 60_000 });
+    await page.getByTestId('drill-graph').waitFor({ timeout: 60_000 });
     await page.evaluate('globalThis.__focusStop = true');
     const seen = (await page.evaluate('globalThis.__focusSeen')) as string[];
     expect(seen).toContain('BUTTON:Cancel');
@@ -180,10 +180,11 @@ describe('studio UI with the keyboard only (browser mode, 1440×900)', () => {
     expect(await focused()).toMatchObject({ tag: 'A', text: 'Download .zip' });
     await page.screenshot({ path: `${SHOTS}/07-export-download-link.png` });
     await page.keyboard.press('Shift+Tab');
-    // Back from the results: one stop for the two history rows (the one on screen), then the file input.
-    await page.keyboard.press('Shift+Tab');
+    // Back from the results, past the sweep panel's file input under the history: one stop for the two
+    // history rows (the one on screen), then the import's file input.
+    const { path: back } = await pressUntil('Shift+Tab', (f) => /eager vs eager,fault=stale-feedback@8/.test(f.text), 3);
+    expect(back.filter((f) => f.text.includes(' vs '))).toHaveLength(1);
     const current = await page.locator('li.current[data-history-id]').getAttribute('data-history-id');
-    expect((await focused()).text).toMatch(/eager vs eager,fault=stale-feedback@8/);
     await page.keyboard.press('Shift+Tab');
     expect((await focused()).id).toBe('import-files');
     await page.keyboard.press('Tab');

@@ -2,6 +2,7 @@ import { useLayoutEffect, useRef } from 'react';
 import { drillFocusTarget, type DrillStatus } from '../lib/drill-focus.js';
 import { drillSelectors } from '../store/drill/drill-slice.js';
 import { shortcutLabel } from '../lib/shortcut-keys.js';
+import { DrillGraph } from './drill-graph.js';
 import { useStoreApi, useStudio } from './store-context.js';
 
 /** "Drill down" on a diverged synthesized comparison: the first input and node that differ inside the first divergent step. */
@@ -14,6 +15,7 @@ export function DrillPanel() {
   const label = useStudio(drillSelectors.progressLabel);
   const error = useStudio(drillSelectors.error);
   const lines = useStudio(drillSelectors.lines);
+  const report = useStudio(drillSelectors.report);
   const moduleLines = useStudio(drillSelectors.moduleLines);
   const section = useRef<HTMLElement>(null);
   const drillButton = useRef<HTMLButtonElement>(null);
@@ -55,9 +57,13 @@ export function DrillPanel() {
           <h3 ref={resultHeading} tabIndex={-1} className="drill-result-title">
             Drill-down result
           </h3>
-          <pre className="drill-lines" data-testid="drill-lines">
-            {lines.join('\n')}
-          </pre>
+          {report && <DrillGraph report={report} />}
+          <details className="drill-text">
+            <summary>As text (for copying)</summary>
+            <pre className="drill-lines" data-testid="drill-lines">
+              {lines.join('\n')}
+            </pre>
+          </details>
         </>
       )}
     </section>

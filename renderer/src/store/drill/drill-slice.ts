@@ -119,6 +119,8 @@ export const drillSelectors = {
     const report = (s.comparison?.report as { moduleDrill?: ModuleDrillReport } | undefined)?.moduleDrill;
     return report ? moduleLinesOf(report) : undefined;
   },
+  /** The drill report of the comparison on screen (this session's, else the one saved with it). */
+  report: (s: StudioState): DrillReport | undefined => current(s)?.report,
   /** The lines `parity compare --drill` prints, for the comparison on screen. */
   lines: (s: StudioState): string[] | undefined => {
     const report = current(s)?.report;
