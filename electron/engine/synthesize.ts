@@ -16,6 +16,7 @@ import { predictCodes } from './run/code-predictor-loop.js';
 import type { DecoderRunner } from './run/decoder-runners.js';
 import type { EmbeddingTable } from './run/embedding-table.js';
 import type { RunClock } from './run/run-clock.js';
+import { jitterInput } from './run/jitter.js';
 import { TeacherForcing } from './run/teacher-force.js';
 import { Vocoding } from './run/vocode.js';
 import { tokenizeText } from './text-input.js';
@@ -56,6 +57,7 @@ export async function synthesizeWith(plan: SynthesisPlan, req: SynthesisRequest,
   };
   const stale = faultOf(plan.profile, 'stale-feedback');
   const nanFault = faultOf(plan.profile, 'nan');
+  const jitter = faultOf(plan.profile, 'nondeterministic');
   const poisoned = (stage: string, step: number): boolean => nanFault?.stage === stage && nanFault.step === step;
   const graph = plan.profile.preset === 'graph';
 
@@ -110,6 +112,7 @@ export async function synthesizeWith(plan: SynthesisPlan, req: SynthesisRequest,
       if (c) plan.table.addText(input, c.ids[s - 2] ?? c.pad); // trailing text token s−2, then pad
     }
     if (poisoned('talker', s)) input[0] = NaN;
+    if (jitter && s >= jitter.step) jitterInput(input);
     const out = await atStep(`step ${s}`, () => plan.talker.forward(input, s === 1 ? text.prefill.length : 1));
     const talkerStats = logitStats(out.logits); // the raw row: EOS and special ids included
     masked.set(out.logits);

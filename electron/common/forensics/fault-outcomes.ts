@@ -21,6 +21,7 @@ function whyNot(f: Fault, profile: ExecutionProfile, frames: number, chunkFrames
       if (f.step < 2) return 'step 1 is the text prefill: it has no audio feedback to make stale';
       return stepsLeft(f.step, frames);
     case 'nan':
+    case 'nondeterministic':
       return stepsLeft(f.step, frames);
     case 'no-left-context':
       if (profile.vocoder !== 'stream') return 'it acts only under vocoder=stream';

@@ -28,7 +28,7 @@ export const PROFILE_KEYS: readonly ProfileKeySpec[] = [
   { key: 'backend', values: ['ort', 'native'], default: 'ort', repeatable: false, description: 'ONNX Runtime or the native CUDA addon' },
   {
     key: 'fault',
-    values: ['stale-feedback@N', 'no-left-context', 'nan@talker:N', 'nan@code-predictor:N', 'nan@vocoder:N', 'fp16-overflow'],
+    values: ['stale-feedback@N', 'no-left-context', 'nan@talker:N', 'nan@code-predictor:N', 'nan@vocoder:N', 'fp16-overflow', 'nondeterministic@N'],
     repeatable: true,
     description: 'a deliberate, documented parity bug (docs/faults.md)',
   },
@@ -184,6 +184,8 @@ function parseFault(value: string): Fault | null | string {
   if (value === 'fp16-overflow') return { kind: 'fp16-overflow' };
   const stale = /^stale-feedback@(.*)$/.exec(value);
   if (stale) return STEP.test(stale[1]) ? { kind: 'stale-feedback', step: Number(stale[1]) } : STALE_RULE;
+  const jitter = /^nondeterministic@(.*)$/.exec(value);
+  if (jitter) return STEP.test(jitter[1]) ? { kind: 'nondeterministic', step: Number(jitter[1]) } : NAN_RULE;
   const nan = /^nan@([a-z-]+):(.*)$/.exec(value);
   if (nan && STAGES.includes(nan[1] as Stage)) {
     return STEP.test(nan[2]) ? { kind: 'nan', stage: nan[1] as Stage, step: Number(nan[2]) } : NAN_RULE;
@@ -197,6 +199,8 @@ export function formatFault(f: Fault): string {
       return `stale-feedback@${f.step}`;
     case 'nan':
       return `nan@${f.stage}:${f.step}`;
+    case 'nondeterministic':
+      return `nondeterministic@${f.step}`;
     default:
       return f.kind;
   }

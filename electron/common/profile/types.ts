@@ -14,7 +14,9 @@ export type Fault =
   /** A NaN appears in STAGE at step N, as from a fallback attention path (seed 003). */
   | { kind: 'nan'; stage: Stage; step: number }
   /** An activation exceeds the fp16 range in one layer. */
-  | { kind: 'fp16-overflow' };
+  | { kind: 'fp16-overflow' }
+  /** From talker step N on, unseeded ~1e-6 relative noise, as run-to-run reduction order (docs/faults.md). */
+  | { kind: 'nondeterministic'; step: number };
 
 export interface ExecutionProfile {
   preset: Preset;
