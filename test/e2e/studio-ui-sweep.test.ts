@@ -32,11 +32,15 @@ afterAll(async () => {
 });
 
 describe('studio UI in Chromium: sweep view', () => {
-  it('shows the counts, the step histogram and a sortable case table; a case opens as a comparison', async () => {
+  it('shows the counts, the step histogram, correlation vs ΔLU and a sortable case table; a case opens as a comparison', async () => {
     await page.getByLabel('Open sweep.json').setInputFiles(join(merged, 'sweep.json'));
     await page.getByTestId('sweep-summary').waitFor({ timeout: 10_000 });
     expect(await page.getByTestId('sweep-counts').textContent()).toBe('1 identical, 0 within tolerance, 1 diverged, 0 errors, 0 missing');
     expect(await page.getByTestId('sweep-bar').allInnerTexts()).toEqual([expect.stringMatching(/^step 20\s+1$/)]);
+    // One dot per case with a finite correlation and ΔLU: "Hi." is too short for BS.1770's gating on
+    // either side, so its ΔLU is NaN and it is counted as not shown.
+    expect(await page.getByTestId('sweep-dot').count()).toBe(1);
+    expect(await page.locator('.sweep-scatter figcaption').textContent()).toContain('1 case without both values not shown');
     const firstCell = () => page.getByTestId('sweep-case').first().locator('td').first().textContent();
     expect(await firstCell()).toBe('short@0');
     // Correlation ascending: the diverged case (lower correlation) first.

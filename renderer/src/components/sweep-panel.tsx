@@ -3,6 +3,7 @@ import './sweep-panel.css';
 import type { SummaryCase } from '../../../electron/common/sweep/sweep-summary.js';
 import type { SweepSortKey } from '../store/sweep/sweep-slice.js';
 import { sweepSelectors } from '../store/sweep/sweep-selectors.js';
+import { SweepScatter } from './sweep-scatter.js';
 import { useStoreApi, useStudio } from './store-context.js';
 
 const COLUMNS: { key: SweepSortKey; label: string }[] = [
@@ -21,8 +22,8 @@ function fixed(v: number | null, digits: number): string {
 
 /**
  * A merged sweep (sweep.json from `parity sweep merge`): the counts, the histogram of the first
- * divergent step, and the cases in a table sorted by any column; a case's button synthesizes that case
- * again (profile sweeps) so its comparison opens as any other.
+ * divergent step, correlation against ΔLU, and the cases in a table sorted by any column; a case's button
+ * (or its dot) synthesizes that case again (profile sweeps) so its comparison opens as any other.
  */
 export function SweepPanel() {
   const store = useStoreApi();
@@ -87,6 +88,7 @@ export function SweepPanel() {
               ))}
             </ul>
           )}
+          <SweepScatter cases={summary.cases} onOpen={(c) => void store.getState().openSweepCase(c)} />
           <div className="sweep-table-wrap">
             <table className="sweep-table">
               <thead>
