@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 
@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
  * typecheck step reports them); a missing entry point afterwards does.
  */
 export default async function setup(): Promise<void> {
+  await buildReportPageIfStale();
   if (!runIncludesCliTests()) return;
   const started = Date.now();
   try {
@@ -31,4 +32,20 @@ function runIncludesCliTests(): boolean {
   if (filters.length === 0) return true;
   const cliFiles = existsSync('test/cli') ? readdirSync('test/cli').map((f) => join('test/cli', f)) : [];
   return cliFiles.some((file) => filters.some((filter) => file.includes(filter.replace(/^\.\//, ''))));
+}
+
+/** The sources of the report page (vite --mode report) that every fixture writer inlines into report.html. */
+const REPORT_PAGE_SOURCES = ['renderer/report', 'renderer/src/lib', 'electron/common/report/figures', 'electron/common/report/html'];
+const REPORT_PAGE = 'dist/report-page/report-page.js';
+
+/**
+ * Every fixture writer (CLI and studio export, so unit tests too) inlines dist/report-page into report.html:
+ * build it (about a second) when it is missing or older than its sources.
+ */
+async function buildReportPageIfStale(): Promise<void> {
+  const built = existsSync(REPORT_PAGE) ? statSync(REPORT_PAGE).mtimeMs : 0;
+  const newest = Math.max(...REPORT_PAGE_SOURCES.flatMap((dir) => readdirSync(dir, { recursive: true }).map((f) => statSync(join(dir, String(f))).mtimeMs)));
+  if (built >= newest) return;
+  // vitest sets NODE_ENV=test; the page ships React's production build, as npm run build makes it.
+  await promisify(execFile)('npx', ['vite', 'build', '--mode', 'report', '--logLevel', 'error'], { env: { ...process.env, NODE_ENV: 'production' } });
 }

@@ -1,0 +1,99 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { overlayX } from '../../electron/common/report/figures/draw-overlay.js';
+import { runParity } from '../cli/run-parity.js';
+import { ensureBuiltFrom } from '../unit/host/ensure-built.js';
+import { CHROMIUM_FLAGS } from './studio-ui-helpers.js';
+
+// Tests are typechecked without the DOM lib: the little of it used here, as the page has it.
+type MediaEl = { currentTime: number; paused: boolean; play(): Promise<void>; pause(): void };
+type CanvasEl = { width: number; getContext(kind: '2d'): { getImageData(x: number, y: number, w: number, h: number): { data: ArrayLike<number> } } };
+
+const dir = mkdtempSync(join(tmpdir(), 'report-html-e2e-'));
+const out = join(dir, 'stale');
+let browser: Browser;
+let page: Page;
+const requests: string[] = [];
+const problems: string[] = [];
+
+beforeAll(async () => {
+  ensureBuiltFrom(['electron/host', 'electron/engine', 'electron/common', 'electron/cli']);
+  const run = await runParity(['compare', '--text', 'Share me, and listen to both.', '--a', 'graph', '--b', 'graph,fault=stale-feedback@2', '--out', out], { timeoutMs: 60_000 });
+  expect(run.stderr).toBe('');
+  // Playback started from a script, as a listener's click would start it.
+  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: [...CHROMIUM_FLAGS, '--autoplay-policy=no-user-gesture-required'] });
+  const context = await browser.newContext({ offline: true, viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
+  // Network disabled twice over: the context is offline, and anything but the file itself and its blob:/data: URLs is aborted.
+  await context.route('**/*', (route) => (route.request().url().startsWith('file:') ? route.continue() : route.abort()));
+  page = await context.newPage();
+  page.on('request', (r) => requests.push(r.url()));
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(m.text());
+  });
+  await page.goto(pathToFileURL(join(out, 'report.html')).href);
+  await page.getByTestId('overlay').waitFor();
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const report = () => JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'));
+const media = (take: 'a' | 'b') => page.getByTestId(`player-${take}`).evaluate((el) => ({ t: (el as unknown as MediaEl).currentTime, paused: (el as unknown as MediaEl).paused }));
+/** RGB of one CSS pixel of the overlay canvas (deviceScaleFactor 1: canvas pixels are CSS pixels). */
+const overlayPixel = (x: number, y: number) =>
+  page.getByTestId('overlay').evaluate((el, [px, py]) => Array.from((el as unknown as CanvasEl).getContext('2d').getImageData(px, py, 1, 1).data).slice(0, 3), [x, y] as const);
+
+describe('report.html from file:// with the network off', () => {
+  it('loads with no request leaving the page and no page error', () => {
+    const outside = requests.filter((u) => !u.startsWith('blob:') && !u.startsWith('data:') && u !== pathToFileURL(join(out, 'report.html')).href);
+    expect(outside).toEqual([]);
+    expect(problems).toEqual([]);
+  });
+
+  it('draws the first divergence marker at the reported step’s time', async () => {
+    const r = report();
+    const sec = (r.divergence.firstStep - 1) / r.a.frameRate;
+    const duration = Math.max(r.metrics.lengthA, r.metrics.lengthB) / r.metrics.sampleRate;
+    const width = await page.getByTestId('overlay').evaluate((el) => (el as unknown as CanvasEl).width);
+    const x = Math.floor(overlayX(sec, { fromSec: 0, toSec: duration }, width));
+    // y = 22: inside the plot, above the waveform's reach; the marker is #d0021b, the background white.
+    const [r0, g0, b0] = await overlayPixel(x, 22);
+    expect(r0).toBeGreaterThan(180);
+    expect(g0 + b0).toBeLessThan(160);
+    expect(await overlayPixel(x - 25, 22)).not.toEqual([r0, g0, b0]);
+  });
+
+  it('plays A (currentTime advances) and the switch moves to B at the same position, playing on', async () => {
+    await page.getByTestId('player-a').evaluate((el) => (el as unknown as MediaEl).play());
+    await expect.poll(async () => (await media('a')).t, { timeout: 10_000 }).toBeGreaterThan(0.2);
+    await page.getByTestId('switch-ab').click();
+    const [a, b] = [await media('a'), await media('b')];
+    expect(a.paused).toBe(true);
+    // B starts where A stopped; between the two reads B may have played a few milliseconds.
+    expect(b.t).toBeGreaterThanOrEqual(a.t - 0.01);
+    expect(b.t - a.t).toBeLessThan(0.15);
+    await expect.poll(async () => (await media('b')).t, { timeout: 10_000 }).toBeGreaterThan(b.t + 0.1);
+    expect((await media('b')).paused).toBe(false);
+  });
+
+  it('a zoom changes the view: a shorter time range and different pixels', async () => {
+    // Stopped first, so the moving playhead cannot be what changes the pixels.
+    await page.getByTestId('player-b').evaluate((el) => (el as unknown as MediaEl).pause());
+    const overlay = page.getByTestId('overlay');
+    expect((await overlay.screenshot()).equals(await overlay.screenshot())).toBe(true);
+    const before = { from: Number(await overlay.getAttribute('data-from-sec')), to: Number(await overlay.getAttribute('data-to-sec')) };
+    const pixelsBefore = await overlay.screenshot();
+    await page.getByTestId('zoom-in').click();
+    const after = { from: Number(await overlay.getAttribute('data-from-sec')), to: Number(await overlay.getAttribute('data-to-sec')) };
+    expect(after.to - after.from).toBeCloseTo((before.to - before.from) / 2, 6);
+    expect((await overlay.screenshot()).equals(pixelsBefore)).toBe(false);
+    expect(problems).toEqual([]);
+  });
+});
