@@ -1,6 +1,9 @@
 import { flipLines } from '../../../electron/common/forensics/divergence-summary.js';
+import { verdictWords } from '../../../electron/common/forensics/verdict.js';
+import type { Verdict as VerdictValue } from '../../../electron/common/report/report.js';
 import { minusSigns } from '../lib/format.js';
 import { comparisonSelectors } from '../store/comparison/comparison-selectors.js';
+import { forensicsSelectors } from '../store/comparison/forensics-selectors.js';
 import { sidesSelectors } from '../store/comparison/sides-selectors.js';
 import { historySelectors } from '../store/history/history-slice.js';
 import { ExportFixtureButton } from './export-fixture-button.js';
@@ -13,7 +16,11 @@ const VERDICT_TEXT: Record<string, string> = {
   diverged: 'Diverged: A and B are different renderings',
 };
 
-const NEAR_TIE_TEXT = 'Diverged at a near-tie (numerically equivalent): the first differing code was nearly tied on both sides';
+/** verdictWords' numerically-equivalent readings (docs/forensics.md), said for the studio. */
+const EQUIVALENT_TEXT: Record<string, string> = {
+  'diverged at a near-tie (numerically equivalent)': 'Diverged at a near-tie (numerically equivalent): the differing codes were nearly tied on both sides',
+  'diverged by numeric drift only (numerically equivalent under teacher forcing)': 'Diverged by numeric drift only (numerically equivalent under teacher forcing)',
+};
 
 /** The verdict, what A and B are, a fault that never ran, the report's warnings and WAV reading notes, and the actions on the comparison on screen. */
 export function VerdictBar() {
@@ -40,6 +47,7 @@ export function VerdictBar() {
 function Verdict() {
   const verdict = useStudio(comparisonSelectors.verdict);
   const divergence = useStudio(comparisonSelectors.divergence);
+  const teacherForced = useStudio(forensicsSelectors.teacherForced);
   if (!verdict) {
     return (
       <>
@@ -53,7 +61,7 @@ function Verdict() {
   return (
     <>
       <h2 data-testid="verdict" className={`badge verdict-${verdict}`}>
-        {verdict === 'diverged' && divergence?.flip?.numericallyEquivalent ? NEAR_TIE_TEXT : (VERDICT_TEXT[verdict] ?? verdict)}
+        {EQUIVALENT_TEXT[verdictWords(verdict as VerdictValue, divergence, teacherForced)] ?? VERDICT_TEXT[verdict] ?? verdict}
       </h2>
       {divergence?.firstStep != null && (
         <span className="muted" data-testid="divergence-summary">

@@ -28,5 +28,6 @@ describe('forensics selectors (no React)', () => {
     expect(sections.map((s) => s.key)).toEqual(['teacher-forcing']);
     expect(sections[0].lines[3]).toBe("Would-flip steps: none: B's own pick equals A's code at every step and codebook");
     expect(forensicsSelectors.sections(store.getState())).toBe(sections);
+    expect(forensicsSelectors.teacherForced(store.getState())).toBe(drift);
   });
 });

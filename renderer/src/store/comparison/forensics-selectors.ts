@@ -30,6 +30,8 @@ const sections = memoByRef((r: ForensicParts): ForensicSection[] => {
 const NONE: ForensicSection[] = [];
 
 export const forensicsSelectors = {
+  /** The teacher-forced drift of the comparison on screen, when B was fed A's codes. */
+  teacherForced: (s: StudioState): TeacherForcedDrift | undefined => (s.comparison?.report as ForensicParts | undefined)?.teacherForced,
   /** The teacher-forcing, seam and baseline lines of the comparison on screen, as the CLI prints them. */
   sections: (s: StudioState): ForensicSection[] => (s.comparison ? sections(s.comparison.report as ForensicParts) : NONE),
 };
