@@ -1,7 +1,8 @@
 import { useCallback, useMemo } from 'react';
 import type uPlot from 'uplot';
 import { comparisonSelectors } from '../store/comparison/comparison-selectors.js';
-import { useStudio } from './store-context.js';
+import { followViewport } from './follow-viewport.js';
+import { useStoreApi, useStudio } from './store-context.js';
 import { useColorScheme } from './theme.js';
 import { lineChartOptions, UplotChart } from './uplot-chart.js';
 
@@ -31,6 +32,7 @@ export function MetricsPanel() {
 }
 
 function LoudnessChart() {
+  const store = useStoreApi();
   const curves = useStudio(comparisonSelectors.curves);
   const scheme = useColorScheme();
   const data = useMemo((): uPlot.AlignedData | undefined => {
@@ -40,15 +42,18 @@ function LoudnessChart() {
     const clean = (v: number | string | undefined) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
     return [t, curves.shortTermA.map(clean), curves.shortTermB.map(clean)] as uPlot.AlignedData;
   }, [curves]);
-  const make = useCallback(
-    (): uPlot.Options =>
-      lineChartOptions('seconds', 'LUFS (short-term)', (c) => [
+  const make = useCallback((): uPlot.Options => {
+    let unfollow: (() => void) | undefined;
+    return {
+      ...lineChartOptions('seconds', 'LUFS (short-term)', (c) => [
         { label: 't (s)' },
         { label: 'A', stroke: c.a, width: 1.5 },
         { label: 'B', stroke: c.b, width: 1.5 },
       ]),
-    [scheme],
-  );
+      // The lanes' time window, so this chart and the timeline show the same seconds.
+      hooks: { ready: [(u: uPlot) => (unfollow = followViewport(store, u, (sec) => sec))], destroy: [() => unfollow?.()] },
+    };
+  }, [scheme, store]);
   if (!data || data[0].length === 0) return <p className="muted">Too short for short-term loudness (3 s windows).</p>;
   return <UplotChart data={data} make={make} height={190} label="Short-term loudness of A and B over time" testId="loudness-chart" />;
 }

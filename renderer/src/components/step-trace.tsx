@@ -6,6 +6,7 @@ import { comparisonSelectors, stepStartSec } from '../store/comparison/compariso
 import { useStoreApi, useStudio } from './store-context.js';
 import { integerIncrs } from '../lib/axis-ticks.js';
 import { stepAfterKey } from '../lib/roving-keys.js';
+import { followViewport } from './follow-viewport.js';
 import { colors, useColorScheme } from './theme.js';
 import { lineChartOptions, UplotChart } from './uplot-chart.js';
 
@@ -45,6 +46,7 @@ export function StepTrace() {
     [frameRate, store, series],
   );
   const make = useCallback((): uPlot.Options => {
+    let unfollow: (() => void) | undefined;
     const c = colors();
     const options = lineChartOptions('step', '|Δ| logit stats (log)', () => [
       { label: 'step' },
@@ -59,6 +61,7 @@ export function StepTrace() {
       ...options,
       cursor: { drag: { x: false, y: false } },
       hooks: {
+        destroy: [() => unfollow?.()],
         draw: [
           (u: uPlot) => {
             const ctx = u.ctx;
@@ -131,6 +134,8 @@ export function StepTrace() {
         ready: [
           (u: uPlot) => {
             chartRef.current = u;
+            // The same time window as the lanes above, in steps (frame N from step N).
+            if (frameRate > 0) unfollow = followViewport(store, u, (sec) => sec * frameRate + 1);
             u.over.addEventListener('click', (e) => {
               const step = Math.round(u.posToVal(e.offsetX, 'x'));
               const steps = u.data[0];
@@ -140,7 +145,7 @@ export function StepTrace() {
         ],
       },
     };
-  }, [firstStep, seekStep, scheme, series, tolerance]);
+  }, [firstStep, seekStep, scheme, series, tolerance, frameRate, store]);
   if (!data || !series) return <p className="muted">No step trace: this comparison has no per-step records (WAV import).</p>;
   const first = steps[0];
   const last = steps[steps.length - 1];
