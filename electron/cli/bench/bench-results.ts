@@ -1,3 +1,5 @@
+import type { ReportBench } from './report-bench.js';
+
 /**
  * The JSON that `parity bench` writes (bench/results.json): machine, engine timings per execution
  * profile, their ratios (all from one interleaved run), memory over repeated syntheses, and analysis.
@@ -103,6 +105,8 @@ export interface BenchResults {
   createdAt: string;
   machine: MachineInfo;
   analysis: AnalysisBench;
+  /** report.html and the PNGs of a 60 s pair (report-bench.ts). */
+  report?: ReportBench;
   engine?: EngineBenchMeta;
   profiles?: Record<string, ProfileBench>;
   ratios?: EngineRatios;

@@ -11,6 +11,7 @@ import { benchEngine } from '../bench/engine-bench.js';
 import { renderEngineTable } from '../bench/engine-table.js';
 import { benchLazyTable } from '../bench/lazy-table-bench.js';
 import { benchMemory } from '../bench/memory-bench.js';
+import { benchReport } from '../bench/report-bench.js';
 import { machineInfo } from '../bench/machine-info.js';
 import { action } from '../fail.js';
 
@@ -31,12 +32,15 @@ export function registerBench(program: Command): void {
         const progress = (what: string) => process.stderr.write(`bench: ${what}…\n`);
         const engineResults = options.engine ? await runEngineBench(options.bundle, options.reps, progress) : {};
         const analysis = await benchAnalysis({ runs: options.runs, onStep: progress });
+        progress('report.html and PNG figures, a 60 s 24 kHz pair');
+        const report = await benchReport(Math.max(1, options.runs ?? 5));
         const results: BenchResults = {
           schema: 'tts-parity-bench/1',
           createdAt: new Date().toISOString(),
           machine: machineInfo(),
           ...engineResults,
           analysis,
+          report,
         };
         const json = stringifyReport(results);
         if (options.out !== undefined) {
