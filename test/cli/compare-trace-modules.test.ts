@@ -47,7 +47,7 @@ describe('parity compare-trace with module sidecars', () => {
   });
 
   it.each([
-    ['a sidecar the header names is missing', 'lost', 'lost.modules.safetensors: cannot open the module sidecar (no such file or folder)'],
+    ['a sidecar the header names is missing', 'lost', 'lost.modules.safetensors: cannot open the module sidecar (no such file or folder); the trace header names it: was the ModuleRecorder closed (it writes the file on close)? Compare without it with --no-modules'],
     ['a sidecar of another schema', 'bad', 'bad.modules.safetensors: __metadata__.schema is "tts-parity-modules/9", expected "tts-parity-modules/1"'],
   ])('%s: exit 2, one line naming it', async (_what, name, words) => {
     const run = await runParity(['compare-trace', a, join(dir, `${name}.jsonl`)]);

@@ -53,6 +53,12 @@ export function readTrace(text: string, file: string, options: ReadTraceOptions 
       continue;
     }
     const expected = steps.length + 1;
+    // Numbering is checked before the schema, so step 0 reads "expected step 1, found step 0", not a
+    // schema message about step 1 being too small.
+    const numbered = (value as { step?: unknown } | null)?.step;
+    if (typeof numbered === 'number' && numbered !== expected) {
+      throw new TraceError(file, n, `expected step ${expected}, found step ${numbered} (steps are 1, 2, 3… in order; 1 = prefill)`);
+    }
     const result = StepRecord.safeParse(value);
     if (!result.success) throw new TraceError(file, n, `step ${expected}: ${describeIssue(result.error)}`);
     const step = result.data;

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { InputError } from '../../common/errors.js';
 import { fsReason } from '../../common/fs-reason.js';
@@ -26,6 +26,20 @@ function readAt(fd: number, length: number, position: number, file: string): Uin
  * when compared (a sidecar of many steps is never read whole). `close()` releases the file.
  */
 export function openSidecarFile(path: string, label = path): ModuleSidecar & { close(): void } {
+  // Checked before opening: opening a FIFO for reading would block until something writes to it.
+  let found: Stats | undefined;
+  try {
+    found = statSync(path, { throwIfNoEntry: false });
+  } catch (error) {
+    throw new InputError(`${label}: cannot open the module sidecar (${fsReason(error)})`, label);
+  }
+  if (!found) {
+    throw new InputError(
+      `${label}: cannot open the module sidecar (no such file or folder); the trace header names it: was the ModuleRecorder closed (it writes the file on close)? Compare without it with --no-modules`,
+      label,
+    );
+  }
+  if (!found.isFile()) throw new InputError(`${label}: the module sidecar is not a regular file`, label);
   let fd: number;
   try {
     fd = openSync(path, 'r');

@@ -3,7 +3,7 @@ import { logitStats } from '../../../../electron/common/trace/logit-stats.js';
 import { header, logitRow, makeSteps } from '../forensics/synthetic-trace.js';
 
 /**
- * Sixteen malformed tts-parity-trace/1 files made from a good 3-step trace (q = 4):
+ * Seventeen malformed tts-parity-trace/1 files made from a good 3-step trace (q = 4):
  * [what, text, line number the error must name, words the message must contain].
  * Shared by the reader's unit test and the CLI test of `parity compare-trace`.
  */
@@ -28,6 +28,7 @@ export function malformedTraces(): [string, string, number, string][] {
       '"q"',
     ],
     ['step out of order', replace(3, lines[3]), 3, 'expected step 2, found step 3'],
+    ['0-based steps', replace(2, lines[1].replace(/"step":1/, '"step":0')), 2, 'expected step 1, found step 0 (steps are 1, 2, 3… in order; 1 = prefill)'],
     ['codes short', replace(4, lines[3].replace(/"codes":\[(\d+),/, '"codes":[')), 4, 'expected 4 codes'],
     [
       'argmax not an integer',

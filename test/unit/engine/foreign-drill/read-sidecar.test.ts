@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,10 +44,16 @@ describe('module sidecar file reader', () => {
   });
 
   it('refuses a missing file, a folder, an empty file and a hostile header length, naming the file', () => {
-    expect(refusal(join(dir, 'none.safetensors'))).toBe(`${join(dir, 'none.safetensors')}: cannot open the module sidecar (no such file or folder)`);
+    expect(refusal(join(dir, 'none.safetensors'))).toBe(
+      `${join(dir, 'none.safetensors')}: cannot open the module sidecar (no such file or folder); the trace header names it: was the ModuleRecorder closed (it writes the file on close)? Compare without it with --no-modules`,
+    );
     const folder = join(dir, 'folder.safetensors');
     mkdirSync(folder);
     expect(refusal(folder)).toContain('is not a regular file');
+    // A FIFO is refused before it is opened (opening one for reading blocks until a writer comes).
+    const fifo = join(dir, 'fifo.safetensors');
+    execFileSync('mkfifo', [fifo]);
+    expect(refusal(fifo)).toBe(`${fifo}: the module sidecar is not a regular file`);
     const empty = join(dir, 'empty.safetensors');
     writeFileSync(empty, '');
     expect(refusal(empty)).toContain(`${empty}: 0 bytes, too short`);
