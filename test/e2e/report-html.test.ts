@@ -1,10 +1,14 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { overlayX } from '../../electron/common/report/figures/draw-overlay.js';
+import { reportPageData } from '../../electron/common/report/html/report-page-data.js';
+import { decodeWav } from '../../electron/common/wav/decode-wav.js';
+import { pageAudio } from '../../electron/host/report-html/page-audio.js';
+import { renderReportHtml } from '../../electron/host/report-html/render-report-html.js';
 import { runParity } from '../cli/run-parity.js';
 import { ensureBuiltFrom } from '../unit/host/ensure-built.js';
 import { CHROMIUM_FLAGS } from './studio-ui-helpers.js';
@@ -96,4 +100,23 @@ describe('report.html from file:// with the network off', () => {
     expect((await overlay.screenshot()).equals(pixelsBefore)).toBe(false);
     expect(problems).toEqual([]);
   });
+
+  it('past the embedding limit, says so and plays the fixture’s own WAVs beside it', async () => {
+    // The same fixture's page made with a 1 kB limit (the real one is 32 MiB: too big for a test).
+    const r = report();
+    const wav = (name: string) => decodeWav(new Uint8Array(readFileSync(join(out, name))), name).channels[0];
+    const audio = { a: wav('a.wav'), b: wav('b.wav'), diff: wav('diff.wav'), sampleRate: r.metrics.sampleRate };
+    const data = { ...reportPageData(r, readFileSync(join(out, 'report.md'), 'utf8'), r.a.frameRate), audio: pageAudio(audio, r.metrics.loudnessDeltaLU, 1000) };
+    writeFileSync(join(out, 'beside.html'), renderReportHtml(data));
+    const seen: string[] = [];
+    page.on('request', (req) => seen.push(req.url()));
+    await page.goto(pathToFileURL(join(out, 'beside.html')).href);
+    expect(await page.getByTestId('audio-note').textContent()).toContain("past this page's embedding limit");
+    await page.getByTestId('player-a').evaluate((el) => (el as unknown as MediaEl).play());
+    await expect.poll(async () => (await media('a')).t, { timeout: 10_000 }).toBeGreaterThan(0.2);
+    expect(seen).toContain(pathToFileURL(join(out, 'a.wav')).href);
+    expect(seen.filter((u) => !u.startsWith('file:') && !u.startsWith('blob:') && !u.startsWith('data:'))).toEqual([]);
+    expect(problems).toEqual([]);
+  });
 });
+
