@@ -48,7 +48,7 @@ export async function exportFixture(entry: ComparisonResult, dir: string, overwr
       ? { ...profiles.data, drill: entry.drill, rerun: { ...profiles.data.rerun, drill: profiles.data.rerun.drill ?? {} } }
       : profiles.data;
     files['a.jsonl'] = sideTrace(report, report.a);
-    files['b.jsonl'] = sideTrace(report, report.b);
+    files['b.jsonl'] = sideTrace(report, report.b, report.rerun.teacherForce ? `A: ${report.a.profile}` : undefined);
     shared = { report, frameRate: report.a.frameRate, audio };
     files['report.md'] = withFigureLinks(reportMarkdown(report, dir), shared);
     files['report.json'] = sealReport(report, files);
@@ -94,8 +94,12 @@ function diffWav(a: Audio, b: Audio, id: string): Uint8Array {
   return encodeWav([difference(a.samples, b.samples)], a.sampleRate, 'float32');
 }
 
-/** One side's step trace in `tts-parity-trace/1`, the header as `parity compare --out` writes it (`traceHeader`). */
-function sideTrace(report: ComparisonReport, side: ComparisonSide): string {
+/**
+ * One side's step trace in `tts-parity-trace/1`, the header as `parity compare --out` writes it
+ * (`traceHeader`; B of a teacher-forced comparison says so, as comparison-files.ts writes it).
+ */
+function sideTrace(report: ComparisonReport, side: ComparisonSide, teacherForced?: string): string {
   const { q, frameRate, sampleRate, profile } = side;
-  return writeTrace(traceHeader({ q, frameRate, sampleRate, profile, seed: report.rerun.seed, text: report.rerun.text }), side.steps);
+  const header = traceHeader({ q, frameRate, sampleRate, profile, seed: report.rerun.seed, text: report.rerun.text });
+  return writeTrace(teacherForced === undefined ? header : { ...header, teacherForced }, side.steps);
 }

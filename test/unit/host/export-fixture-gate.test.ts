@@ -53,6 +53,19 @@ describe('a studio export is a fixture parity gate re-runs', () => {
     expect(check.ok).toBe(true);
   }, 60_000);
 
+  it('a teacher-forced comparison exports B\'s trace with its teacherForced header, as parity compare --out writes it', async () => {
+    const forcedRequest = { ...request, profileB: 'graph,precision=fp16', teacherForce: true };
+    const forced = await compareProfiles(engine, { ...forcedRequest, bundle: 'demo' }, { createdAt: '2023-11-14T22:13:20.000Z' });
+    const audio = (r: typeof forced.resultA) => ({ sampleRate: r.sampleRate, samples: r.audio });
+    const forcedEntry = { historyId: '20231114-221320-abcdef', report: forced.report, a: audio(forced.resultA), b: audio(forced.resultB) } as ComparisonResult;
+    const out = join(root, 'teacher-forced');
+    await exportFixture(forcedEntry, out, false);
+    const bTrace = readFileSync(join(out, 'b.jsonl'), 'utf8');
+    expect(JSON.parse(bTrace.split('\n')[0]).teacherForced).toBe('A: graph');
+    expect(bTrace).toBe(traceText(forced.resultB, forced.report.b.frameRate, request.text, 'A: graph'));
+    expect(readFileSync(join(out, 'a.jsonl'), 'utf8')).toBe(traceText(forced.resultA, forced.report.a.frameRate, request.text));
+  }, 60_000);
+
   it('the gate re-runs the exported drill: a different recorded finding fails it', async () => {
     const out = join(root, 'drill-edited');
     await exportFixture(entry, out, false);
