@@ -6,7 +6,7 @@
  * cap off, so it is the real frame time: every lane redrawn) and the JS heap before and after the zoom
  * sweep. Prints one JSON object. Not a timed assertion.
  *
- *   npm run bench:ui            (or: npx tsx test/e2e/bench-zoom.ts)
+ *   npm run bench:ui            (or: npx tsx test/e2e/bench-zoom.ts; BENCH_SPECTROGRAMS=0 leaves them off)
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -57,8 +57,11 @@ try {
   await page.getByLabel('Open WAV or trace files').setInputFiles([pa, pb]);
   await page.getByTestId('waveform-ab').waitFor({ timeout: 300_000 });
   const importMs = Date.now() - t0;
-  await page.getByRole('button', { name: 'Spectrogram' }).click();
-  await page.getByTestId('specD').waitFor({ timeout: 30_000 });
+  const spectrograms = process.env.BENCH_SPECTROGRAMS !== '0';
+  if (spectrograms) {
+    await page.getByRole('button', { name: 'Spectrogram' }).click();
+    await page.getByTestId('specD').waitFor({ timeout: 30_000 });
+  }
   // Plain JavaScript run in the page (this file is type-checked without the DOM library).
   const result = (await page.evaluate(`(async () => {
     const store = window.__studio.store;
@@ -103,7 +106,7 @@ try {
   console.log(
     JSON.stringify(
       {
-        bench: 'studio timeline zoom/scroll/hover, 10-minute 24 kHz pair, all lanes (A/B, difference, 3 spectrograms, loudness)',
+        bench: `studio timeline zoom/scroll/hover, 10-minute 24 kHz pair, lanes: ruler, A/B, difference, loudness${spectrograms ? ', 3 spectrograms' : ' (BENCH_SPECTROGRAMS=0)'}`,
         importAndFirstDrawMs: importMs,
         lanes: result.lanes,
         zoomSweep: { levels: '2 → 100000 → 2 px/s, 100 steps', frameMs: stats(result.frameMs), heapGrowthMB: +((result.heapAfter - result.heapBefore) / 2 ** 20).toFixed(1) },

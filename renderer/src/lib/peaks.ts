@@ -95,9 +95,3 @@ export function buildPeakPyramid(samples: Float32Array, totalLength: number, min
   }
   return tiers;
 }
-
-/** The coarsest tier with at least one bucket per pixel of the timeline (the finest when none has). */
-export function pickTier(tiers: PeakTier[], timelinePx: number): number {
-  for (let i = tiers.length - 1; i >= 0; i--) if (tiers[i].buckets >= timelinePx) return i;
-  return 0;
-}

@@ -10,20 +10,12 @@ export interface Spectrogram {
 }
 
 /**
- * Magnitude spectrogram (Hann window, dB re full scale) with at most `maxColumns` columns spread over
- * the whole signal, so a 10-minute track costs maxColumns FFTs however long it is. Runs on the shared
+ * Magnitude spectrogram (Hann window, dB re full scale) of samples [from, to) in `columns` columns:
+ * column c is the window centred on from + (c + ½)·(to − from)/columns (moved inside the signal at its
+ * ends). A lane asks for one column per pixel of the range in view, so a zoomed-in view gets its own,
+ * finer columns and a 10-minute take costs one FFT per pixel however long it is. Runs on the shared
  * PFFFT wrapper: `initFft` must have resolved (in the page, `loadFft` in fft-loader.ts does that).
  * fftSize must be a PFFFT size (`goodFftSize`), e.g. a power of two ≥ 32.
- */
-export function computeSpectrogram(samples: Float32Array, sampleRate: number, fftSize = 512, maxColumns = 2000, floorDb = -100): Spectrogram {
-  const columns = Math.max(1, Math.min(maxColumns, Math.ceil(samples.length / (fftSize / 4))));
-  return spectrogramOfRange(samples, sampleRate, 0, samples.length, columns, fftSize, floorDb);
-}
-
-/**
- * The spectrogram of samples [from, to) in `columns` columns: column c is the window centred on
- * from + (c + ½)·(to − from)/columns (moved inside the signal at its ends). A lane asks for one column
- * per pixel of the range in view, so a zoomed-in view gets its own, finer columns.
  */
 export function spectrogramOfRange(samples: Float32Array, sampleRate: number, from: number, to: number, columns: number, fftSize = 512, floorDb = -100): Spectrogram {
   const fft = realFft(fftSize);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildPeakPyramid, computePeaks, difference, maxAbs, pickTier } from '../../../renderer/src/lib/peaks.js';
+import { buildPeakPyramid, computePeaks, difference, maxAbs } from '../../../renderer/src/lib/peaks.js';
 
 describe('peaks (pure, no DOM)', () => {
   it('keeps short signals as they are (clamped to ±1, NaN drawn at full scale)', () => {
@@ -36,14 +36,6 @@ describe('peaks (pure, no DOM)', () => {
     expect(tiers[0].buckets).toBe(1000);
     expect(tiers[0].peaks.length).toBe(1000);
     expect(tiers[1].buckets).toBe(500);
-  });
-
-  it('picks the coarsest tier with a bucket per pixel', () => {
-    const tiers = [4096, 2048, 1024, 512].map((buckets) => ({ peaks: new Float32Array(0), buckets }));
-    expect(pickTier(tiers, 300)).toBe(3);
-    expect(pickTier(tiers, 1000)).toBe(2);
-    expect(pickTier(tiers, 1025)).toBe(1);
-    expect(pickTier(tiers, 1e6)).toBe(0);
   });
 
   it('difference is A − B over the common length; maxAbs its largest magnitude', () => {

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initFft } from '../../../electron/common/analysis/fft.js';
-import { computeSpectrogram } from '../../../renderer/src/lib/spectrogram.js';
+import { spectrogramOfRange } from '../../../renderer/src/lib/spectrogram.js';
 
 // The spectrogram runs on the shared PFFFT wrapper; in Node the module finds its own .wasm.
 beforeAll(() => initFft());
@@ -18,7 +18,7 @@ describe('renderer spectrogram (PFFFT)', () => {
     // transform on an exact bin has three non-zero lines: the bin at wsum/2 (0 dB after scaling) and
     // its two neighbours at half that, 20·log10(0.5) = −6.02 dB → code 240. Tolerance 1 code (0.4 dB)
     // covers float32 rounding; every other bin is below the floor in exact arithmetic.
-    const spec = computeSpectrogram(sine(1000, 1), rate, fft, 50);
+    const spec = spectrogramOfRange(sine(1000, 1), rate, 0, rate, 50, fft);
     expect([spec.columns, spec.bins]).toEqual([50, 128]);
     for (const c of [0, 10, 40]) {
       const col = Array.from(spec.data.subarray(c * spec.bins, (c + 1) * spec.bins));
@@ -32,10 +32,10 @@ describe('renderer spectrogram (PFFFT)', () => {
 
   it('a sine at amplitude 0.1 on bin 64 reads −20 dB; silence reads the floor', () => {
     // 2000 Hz → bin 64; 20·log10(0.1) = −20 dB → code 204.
-    const spec = computeSpectrogram(sine(2000, 0.1), rate, fft, 20);
+    const spec = spectrogramOfRange(sine(2000, 0.1), rate, 0, rate, 20, fft);
     const col = spec.data.subarray(5 * spec.bins, 6 * spec.bins);
     expect(Math.abs(col[64] - code(-20))).toBeLessThanOrEqual(1);
-    const silent = computeSpectrogram(new Float32Array(4000), rate, fft, 10);
+    const silent = spectrogramOfRange(new Float32Array(4000), rate, 0, 4000, 10, fft);
     expect(Math.max(...silent.data)).toBe(0);
   });
 
@@ -43,7 +43,7 @@ describe('renderer spectrogram (PFFFT)', () => {
     // Deterministic noise (32-bit LCG) plus a DC offset, so bin 0 and the packed layout are exercised.
     let state = 12345;
     const x = Float32Array.from({ length: fft }, () => 0.2 + ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32 - 0.5));
-    const spec = computeSpectrogram(x, rate, fft, 1);
+    const spec = spectrogramOfRange(x, rate, 0, x.length, 1, fft);
     const w = Array.from({ length: fft }, (_, i) => 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / fft));
     const wsum = w.reduce((a, b) => a + b, 0);
     for (let k = 0; k < fft / 2; k++) {
@@ -59,7 +59,19 @@ describe('renderer spectrogram (PFFFT)', () => {
     }
   });
 
+  it('a sub-range gets its own columns, centred across it (what a zoomed-in lane draws)', () => {
+    // Silence, then a full-scale 1000 Hz sine from sample 4000 on. Samples 3000..5000 in 20 columns:
+    // column c is centred on 3000 + (c + ½)·100, its 256-point window ±128 around that. Columns 0–7
+    // (centres ≤ 3750) hold only silence; columns 12–19 (centres ≥ 4250) only the sine.
+    const x = sine(1000, 1).map((v, i) => (i < 4000 ? 0 : v));
+    const spec = spectrogramOfRange(x, rate, 3000, 5000, 20, fft);
+    expect(spec.columns).toBe(20);
+    expect(spec.hopSec).toBeCloseTo(100 / rate, 12);
+    for (let c = 0; c <= 7; c++) expect(spec.data[c * spec.bins + 32], `column ${c}`).toBe(0);
+    for (let c = 12; c < 20; c++) expect(Math.abs(spec.data[c * spec.bins + 32] - code(0)), `column ${c}`).toBeLessThanOrEqual(1);
+  });
+
   it('refuses a size PFFFT cannot do, naming it', () => {
-    expect(() => computeSpectrogram(new Float32Array(100), rate, 100)).toThrow(/size 100 is not a PFFFT size/);
+    expect(() => spectrogramOfRange(new Float32Array(100), rate, 0, 100, 1, 100)).toThrow(/size 100 is not a PFFFT size/);
   });
 });
