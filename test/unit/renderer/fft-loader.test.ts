@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadFft } from '../../../renderer/src/lib/fft-loader.js';
-import { computeSpectrogram } from '../../../renderer/src/lib/spectrogram.js';
+import { spectrogramOfRange } from '../../../renderer/src/lib/spectrogram.js';
 
 // The page's path: fetch the .wasm Vite ships, hand it over as wasmBinary. The order of these tests
 // matters: the failures must come before the module is loaded once (it stays loaded for the process).
@@ -35,7 +35,7 @@ describe('loadFft (PFFFT in the page from a fetched .wasm)', () => {
     expect(fetched).toBe(1); // once per page
     // 1000 Hz at 8 kHz, 256 points: bin 32 at 0 dB (code 255, ±1 for float32) — see spectrogram.test.ts.
     const x = Float32Array.from({ length: 8000 }, (_, i) => Math.sin((2 * Math.PI * 1000 * i) / 8000));
-    const spec = computeSpectrogram(x, 8000, 256, 4);
+    const spec = spectrogramOfRange(x, 8000, 0, x.length, 4, 256);
     expect(spec.data[spec.bins + 32]).toBeGreaterThanOrEqual(254);
   });
 });
