@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react';
 import type { ReportPageData } from '../../electron/common/report/html/report-page-data.js';
 import { minusSigns } from '../src/lib/format.js';
 import { CodesView } from './codes-view.js';
+import { LogitsView } from './logits-view.js';
 import { OverlayView } from './overlay-view.js';
 import { pageTracks } from './page-tracks.js';
 import { Players } from './players.js';
@@ -44,6 +45,7 @@ export function ReportApp({ data }: { data: ReportPageData }) {
       )}
       {!data.audio && <p className="note">No audio in this comparison (traces only): nothing to play or draw as a waveform.</p>}
       {data.steps.length > 0 && <StepsView fig={steps} />}
+      {data.logits.length > 0 && <LogitsView logits={data.logits} firstStep={data.firstStep} />}
       {data.codes.a.length > 0 && <CodesView a={data.codes.a} b={data.codes.b} />}
       <div className="tables">
         {data.metrics.length > 0 && (

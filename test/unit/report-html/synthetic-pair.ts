@@ -34,6 +34,7 @@ export function syntheticPage(markdown = '## Parity report: eager vs graph\n'): 
     drill: [],
     markdown,
     steps,
+    logits: steps.map((s) => ({ step: s.step, meanA: 0.1, maxA: 9, meanB: s.delta ? 0.6 : 0.1, maxB: 9 })),
     codes: { a: steps.map(() => [1, 2]), b: steps.map((s) => (s.step < FIRST_STEP ? [1, 2] : [3, 2])) },
     firstStep: FIRST_STEP,
     stage: 'talker-logits',

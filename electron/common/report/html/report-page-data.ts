@@ -49,6 +49,8 @@ export interface ReportPageData {
   drill: string[];
   markdown: string;
   steps: StepDelta[];
+  /** Talker logit mean and max per step, A and B (null where a side has no step or a NaN), for the studio's step chart. */
+  logits: { step: number; meanA: number | null; maxA: number | null; meanB: number | null; maxB: number | null }[];
   /** Codes per step, A and B (null where that side has no step); empty without a step trace. */
   codes: { a: (number[] | null)[]; b: (number[] | null)[] };
   firstStep: number | null;
@@ -69,6 +71,8 @@ export interface ReportForPage {
   moduleDrill?: ModuleDrillReport;
   warnings?: string[];
 }
+
+const finite = (v: number | undefined): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 
 /** The first heading of report.md, without its #s: the page's title is the report's. */
 function titleOf(markdown: string): string {
@@ -116,6 +120,7 @@ export function reportPageData(report: ReportForPage, markdown: string, frameRat
     drill: [...(report.drill ? drillLines(report.drill) : []), ...(report.moduleDrill ? moduleDrillLines(report.moduleDrill) : [])].map((l) => l.trim()),
     markdown,
     steps: steps.map((s) => ({ step: s.step, delta: s.maxStatDiff })),
+    logits: steps.map((s) => ({ step: s.step, meanA: finite(s.a?.mean), maxA: finite(s.a?.max), meanB: finite(s.b?.mean), maxB: finite(s.b?.max) })),
     codes: { a: steps.map((s) => s.codesA), b: steps.map((s) => s.codesB) },
     firstStep: d?.firstStep ?? null,
     stage: d?.stage ?? null,
