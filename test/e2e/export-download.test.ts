@@ -40,7 +40,8 @@ describe('browser mode: download an exported fixture', () => {
     expect(download.suggestedFilename()).toBe(`${basename(dir)}.zip`);
     const entries = unzipSync(new Uint8Array(readFileSync((await download.path())!)));
     // Everything inside one folder named as the exported one, so `unzip` then `parity gate <folder>` works.
-    const names = ['a.wav', 'b.wav', 'diff.wav', 'report.json', 'report.md'];
+    // The shareable views (report.html and the PNGs) come with the rest: the zip is what a bug report needs.
+    const names = ['a.wav', 'b.wav', 'diff.wav', 'overlay.png', 'report.html', 'report.json', 'report.md', 'spectrogram-diff.png'];
     expect(Object.keys(entries).sort()).toEqual(names.map((name) => `${basename(dir)}/${name}`));
     for (const name of names) expect(sha256(entries[`${basename(dir)}/${name}`]), name).toBe(sha256(readFileSync(join(dir, name))));
     // Again: the host refuses the existing folder with reason "exists" (over the WebSocket), so the page

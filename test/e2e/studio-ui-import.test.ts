@@ -66,7 +66,7 @@ describe('studio UI in Chromium (browser mode): imports and fixture export', () 
   it('exports a fixture under the data dir, asks before replacing it', async () => {
     const dir = await exportShown();
     expect(dir.startsWith(join(dataDir, 'exports'))).toBe(true);
-    expect(readdirSync(dir).sort()).toEqual(['a.wav', 'b.wav', 'diff.wav', 'report.json', 'report.md']);
+    expect(readdirSync(dir).sort()).toEqual(['a.wav', 'b.wav', 'diff.wav', 'overlay.png', 'report.html', 'report.json', 'report.md', 'spectrogram-diff.png']);
     await page.getByRole('button', { name: 'Export fixture' }).click();
     await page.getByRole('alertdialog').waitFor();
     await page.screenshot({ path: `${SHOTS}/ui-export-confirm-1280.png` });
@@ -97,7 +97,7 @@ describe('studio UI in Chromium (browser mode): imports and fixture export', () 
   it('exports the imported traces as `parity compare-trace --out` writes them: step table, Reproduce and gate lines', async () => {
     const dir = await exportShown();
     expect(dir.startsWith(join(dataDir, 'exports'))).toBe(true);
-    expect(readdirSync(dir).sort()).toEqual(['a.jsonl', 'a.wav', 'b.jsonl', 'b.wav', 'diff.wav', 'report.json', 'report.md']);
+    expect(readdirSync(dir).sort()).toEqual(['a.jsonl', 'a.wav', 'b.jsonl', 'b.wav', 'diff.wav', 'overlay.png', 'report.html', 'report.json', 'report.md', 'spectrogram-diff.png', 'steps.png']);
     const md = readFileSync(join(dir, 'report.md'), 'utf8');
     expect(md).toContain('- A: run-a.jsonl (hand, 4 steps)\n');
     expect(md).toContain('### Steps around the first divergence');
