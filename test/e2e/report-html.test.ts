@@ -87,6 +87,20 @@ describe('report.html from file:// with the network off', () => {
     expect((await media('b')).paused).toBe(false);
   });
 
+  it('loudness matching turns the louder take down by |ΔLU| (report.json loudnessDeltaLU = B − A)', async () => {
+    const delta = report().metrics.loudnessDeltaLU;
+    const volumes = () => page.evaluate(`['a', 'b'].map((t) => document.querySelector('[data-testid=player-' + t + ']').volume)`) as Promise<number[]>;
+    expect(await volumes()).toEqual([1, 1]);
+    await page.getByTestId('match-loudness').check();
+    const down = 10 ** (-Math.abs(delta) / 20);
+    const [a, b] = await volumes();
+    // HTMLMediaElement.volume is a double: the gain comes back as set (1e-9 covers the decimal round trip).
+    expect(Math.abs((delta > 0 ? b : a) - down)).toBeLessThan(1e-9);
+    expect(delta > 0 ? a : b).toBe(1);
+    await page.getByTestId('match-loudness').uncheck();
+    expect(await volumes()).toEqual([1, 1]);
+  });
+
   it('a zoom changes the view: a shorter time range and different pixels', async () => {
     // Stopped first, so the moving playhead cannot be what changes the pixels.
     await page.getByTestId('player-b').evaluate((el) => (el as unknown as MediaEl).pause());
