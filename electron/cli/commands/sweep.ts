@@ -28,7 +28,7 @@ function caseLine(c: SweepCase, n: number, of: number): string {
 export function registerSweep(program: Command): void {
   const sweep = program
     .command('sweep')
-    .description('compare a corpus (prompts × seeds, profile A vs B) or two folders of traces, one JSON line per case, in shards any scheduler can run; then `sweep merge` and `sweep gate` (docs/sweep.md)')
+    .description('compare a corpus (prompts × seeds, profile A vs B) or two folders of traces, one JSON line per case, in shards any scheduler can run; then `sweep merge` and `sweep gate` (docs/sweeps.md)')
     .option('--corpus <file>', 'prompts: one per line, or JSON Lines {"id", "text", "seed"?}')
     .option('--traces <dirs...>', 'instead of --corpus: two folders of traces (NAME.jsonl, NAME.wav), paired by name')
     .option('--a <profile>', 'profile A, e.g. graph')

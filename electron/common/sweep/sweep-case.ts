@@ -5,7 +5,7 @@ import { FlipKind } from '../forensics/near-tie.js';
 import { JsonNumber } from '../report/json-number.js';
 import { Verdict } from '../report/report.js';
 
-/** The schema tag of a shard file's header line (docs/sweep.md). */
+/** The schema tag of a shard file's header line (docs/sweeps.md). */
 export const SWEEP_SCHEMA = 'tts-parity-sweep/1';
 
 /** A case's verdict, or `error` when its comparison failed (the message is in `error`). */

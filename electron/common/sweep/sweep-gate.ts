@@ -3,7 +3,7 @@ import { caseKey } from './sweep-case.js';
 import type { SweepSummary } from './sweep-summary.js';
 
 /**
- * The thresholds of `parity sweep gate` (flags, or the same names in a JSON file; docs/sweep.md).
+ * The thresholds of `parity sweep gate` (flags, or the same names in a JSON file; docs/sweeps.md).
  * Absent thresholds are not checked, except that an incomplete sweep (missing cases or shards) and
  * errors fail unless allowed, since a gate over part of a corpus would pass by not looking.
  */

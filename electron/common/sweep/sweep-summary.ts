@@ -15,7 +15,7 @@ export type SummaryCase = z.infer<typeof SummaryCase>;
 
 /**
  * `sweep.json`: what `parity sweep merge` writes. Its bytes depend only on the cases, never on how they
- * were sharded or how long they took (docs/sweep.md).
+ * were sharded or how long they took (docs/sweeps.md).
  */
 export const SweepSummary = z.object({
   schema: z.literal(SWEEP_SUMMARY_SCHEMA),

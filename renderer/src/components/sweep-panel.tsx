@@ -65,7 +65,7 @@ export function SweepPanel() {
           if (input.current) input.current.value = '';
         }}
       />
-      {!summary && <p className="muted small-text">Open the sweep.json written by parity sweep merge (docs/sweep.md).</p>}
+      {!summary && <p className="muted small-text">Open the sweep.json written by parity sweep merge (docs/sweeps.md).</p>}
       {summary && (
         <div data-testid="sweep-summary">
           <p className="small-text">
