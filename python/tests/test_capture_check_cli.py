@@ -62,11 +62,67 @@ def test_a_dict_of_steps_names_them(tmp_path, capsys):
     ]
 
 
+GENERATOR_TARGET = """import torch
+
+class Step:
+    def __init__(self):
+        self.position = torch.zeros(1)
+
+    def decode(self):
+        return self.position * 2
+
+step = Step()
+
+def steps():
+    for n in (2, 3, 4):
+        step.position.fill_(n)  # the host work before each replay, done between the check's steps
+        yield ()
+
+STEPS_OBJECT = steps()
+
+def one_step():
+    yield ()
+
+def not_tuples():
+    yield 5
+
+def failing():
+    yield ()
+    raise KeyError("cache")
+"""
+
+
+@pytest.mark.parametrize("steps", ["steps", "STEPS_OBJECT"])
+def test_a_generator_of_steps_and_a_dotted_bound_method_are_accepted(tmp_path, capsys, steps):
+    target = tmp_path / "engine.py"
+    target.write_text(GENERATOR_TARGET)
+    assert main([f"{target}:step.decode", "--steps", f"{target}:{steps}", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report == {"ok": True, "steps": ["steps[0]", "steps[1]", "steps[2]"], "findings": []}
+
+
+@pytest.mark.parametrize(
+    "steps, message",
+    [
+        ("one_step", "{f}:one_step holds 1 step(s); the check compares two or more consecutive steps"),
+        ("not_tuples", "{f}:not_tuples[0] is a int; each step is a tuple of the function's arguments"),
+        ("failing", "{f}:failing raised KeyError at {f}:27: 'cache'"),
+    ],
+)
+def test_a_bad_generator_of_steps_is_a_usage_error(tmp_path, capsys, steps, message):
+    target = tmp_path / "engine.py"
+    target.write_text(GENERATOR_TARGET)
+    assert main([f"{target}:step.decode", "--steps", f"{target}:{steps}"]) == 2
+    err = capsys.readouterr().err
+    assert err == f"capture_check: {message.replace('{f}', str(target))}\n"
+
+
 @pytest.mark.parametrize(
     "args, message",
     [
         (["missing.py:step", "--steps", "missing.py:STEPS"], "no such file"),
         (["{f}:nope", "--steps", "{f}:STEPS"], 'has no attribute "nope"'),
+        (["{f}:step.nope", "--steps", "{f}:STEPS"], 'decode.py:step has no attribute "nope"'),
         (["{f}:step", "--steps", "{f}:ONE_STEP"], "holds 1 step(s)"),
         (["{f}:step", "--steps", "{f}:NOT_STEPS"], "expected a list of argument tuples"),
         (["{f}", "--steps", "{f}:STEPS"], "expected FILE.py:NAME"),
@@ -74,7 +130,7 @@ def test_a_dict_of_steps_names_them(tmp_path, capsys):
         (["{f}:step"], "--steps"),
         (["{f}:broken", "--steps", "{f}:STEPS"], "raised ZeroDivisionError at {f}:9"),
     ],
-    ids=["missing-file", "missing-attribute", "one-step", "not-steps", "no-colon", "not-callable", "no-steps", "step-raises"],
+    ids=["missing-file", "missing-attribute", "missing-dotted-attribute", "one-step", "not-steps", "no-colon", "not-callable", "no-steps", "step-raises"],
 )
 def test_bad_usage_exits_2_with_one_line(tmp_path, capsys, args, message):
     target = tmp_path / "decode.py"

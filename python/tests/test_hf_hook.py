@@ -4,7 +4,9 @@ processor in list order on what the previous returned — and runs the code pred
 k inside the talker's forward of step k+1. The talker's raw row puts its largest logit on EOS, which the
 generation config suppresses: a raw trace must show it (max, argmax), a processed one cannot."""
 
+import gc
 import json
+import os
 
 import pytest
 import torch
@@ -88,7 +90,8 @@ def test_first_in_the_list_records_the_raw_row_special_ids_included(tmp_path):
 
 def test_after_the_suppression_a_processor_sees_processed_scores(tmp_path):
     model, rec = FakeQwenTTS(), recorder(tmp_path, "after.jsonl")
-    codes = model.generate(logits_processor=[SuppressTokens(), rec.talker], code_predictor_processor=[rec.code_predictor])
+    with pytest.warns(UserWarning, match="−inf"):
+        codes = model.generate(logits_processor=[SuppressTokens(), rec.talker], code_predictor_processor=[rec.code_predictor])
     rec.finish(codes)
     for s in steps_of(tmp_path / "after.jsonl"):
         assert s["logits"]["argmax"] != EOS and s["logits"]["min"] == "-Infinity" and s["inf"]["talker"] == 1
@@ -120,3 +123,36 @@ def test_finish_refuses_codes_that_do_not_match_the_calls(tmp_path):
         rec.finish(codes)
     with pytest.raises(ValueError, match=r"expected scores of shape \[batch, vocab\], found \[16\]"):
         rec.talker(None, torch.zeros(V))
+
+
+def test_a_batch_without_batch_index_is_refused_and_batch_index_picks_the_row(tmp_path):
+    rec = recorder(tmp_path, "batch.jsonl")
+    scores = torch.stack([torch.arange(V, dtype=torch.float32), -torch.arange(V, dtype=torch.float32)])
+    with pytest.raises(ValueError, match=r"^RawScoresRecorder \(talker\): scores hold a batch of 2 rows; pass batch_index="):
+        rec.talker(None, scores)
+    assert rec.talker.stats == []  # nothing was recorded from row 0
+    second = RawScoresRecorder(batch_index=1)
+    assert second(None, scores) is scores  # the same tensor, unchanged
+    assert torch.equal(scores[1], -torch.arange(V, dtype=torch.float32))
+    assert second.stats[0]["argmax"] == 0  # row 1's largest is at id 0 (row 0's would be V-1)
+    with pytest.raises(ValueError, match=r"batch_index 2 is outside the batch of 2 rows"):
+        RawScoresRecorder(batch_index=2)(None, scores)
+
+
+def test_a_recorder_behind_a_suppression_warns_once(tmp_path):
+    model, rec = FakeQwenTTS(), recorder(tmp_path, "behind.jsonl")
+    with pytest.warns(UserWarning, match=r"RawScoresRecorder \(talker\): call 1's row holds 1 −inf entries.*a logits processor that ran before this recorder") as caught:
+        codes = model.generate(logits_processor=[SuppressTokens(), rec.talker], code_predictor_processor=[rec.code_predictor])
+    assert len([w for w in caught if "−inf" in str(w.message)]) == 1  # once, not once per frame
+    rec.finish(codes)
+
+
+def test_a_failed_finish_leaves_no_temporary_once_dropped(tmp_path):
+    model, rec = FakeQwenTTS(), recorder(tmp_path, "failed.jsonl")
+    codes = model.generate(logits_processor=[rec.talker], code_predictor_processor=[rec.code_predictor])
+    with pytest.raises(ValueError, match="5 frames but the talker recorder saw 4 calls"):
+        rec.finish(torch.cat([codes, codes[:1]]))
+    with pytest.warns(UserWarning, match=r"failed.jsonl\) was never closed: it held no steps, so nothing was kept"):
+        del rec
+        gc.collect()
+    assert os.listdir(tmp_path) == []

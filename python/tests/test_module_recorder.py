@@ -1,6 +1,8 @@
 """ModuleRecorder and the numpy safetensors writer: what lands in the sidecar, in which order, under which key."""
 
+import gc
 import json
+import os
 import struct
 
 import numpy as np
@@ -166,3 +168,58 @@ def test_bad_arguments_are_named(tmp_path):
 
 def test_sidecar_path_for_a_trace():
     assert sidecar_path_for("run/a.jsonl") == "run/a.modules.safetensors"
+
+
+def test_static_flush_refuses_buffers_no_static_call_refreshed(tmp_path):
+    """On CPU (no capture) a step called outside `static()` leaves step 2's outputs in the buffers: flushing
+    them as step 3 would name the wrong module later, so flush refuses, and close names the unrecorded calls."""
+    net = model()
+    path = tmp_path / "s.modules.safetensors"
+    rec = ModuleRecorder(net, path, modules="mlp")
+    with rec.static():
+        net(torch.zeros(1, 4))
+    rec.flush(2)
+    net(torch.ones(1, 4))  # step 3, outside `with rec.static():`
+    with pytest.raises(RuntimeError, match=r"^flush\(3\): no `with recorder.static\(\):` call refreshed the module buffers since the last flush"):
+        rec.flush(3)
+    with pytest.raises(RuntimeError, match=r"^flush\(4\): no `with recorder.static\(\):`"):
+        rec.flush(4)  # flushing twice without a call in between is the same mistake
+    with pytest.warns(UserWarning, match=r"2 forward call\(s\) of recorded modules ran outside `recorder.step\(n\)` and `recorder.static\(\)` and were not recorded \(0.mlp ×1, 1.mlp ×1\)"):
+        rec.close()
+    tensors, _ = read_safetensors(path)
+    assert list(tensors) == ["2/00000/0.mlp", "2/00001/1.mlp"]
+
+
+def test_static_flush_after_each_static_call_does_not_warn(tmp_path, recwarn):
+    net = model()
+    with ModuleRecorder(net, tmp_path / "ok.modules.safetensors", modules="mlp", steps=[3]) as rec:
+        for step in (2, 3):
+            with rec.static():
+                net(torch.full((1, 4), float(step)))
+            rec.flush(step)  # step 2 is not wanted: still checked, not stored
+    assert not [w for w in recwarn if "ModuleRecorder" in str(w.message)]
+    tensors, _ = read_safetensors(tmp_path / "ok.modules.safetensors")
+    assert list(tensors) == ["3/00000/0.mlp", "3/00001/1.mlp"]
+
+
+def test_an_unclosed_recorder_writes_what_it_recorded_and_warns(tmp_path):
+    net = model()
+    path = tmp_path / "u.modules.safetensors"
+    rec = ModuleRecorder(net, path, modules="mlp")
+    with rec.step(1):
+        net(torch.zeros(1, 4))
+    with pytest.warns(UserWarning, match=r"u.modules.safetensors\) was never closed: wrote the 2 output\(s\) it recorded \(step 1\); call close\(\) or use `with`"):
+        del rec, net  # the hooks keep the recorder alive as long as the model
+        gc.collect()
+    tensors, _ = read_safetensors(path)
+    assert list(tensors) == ["1/00000/0.mlp", "1/00001/1.mlp"]
+
+
+def test_an_unclosed_recorder_that_recorded_nothing_says_so(tmp_path):
+    net = model()
+    rec = ModuleRecorder(net, tmp_path / "n.modules.safetensors", modules="mlp")
+    net(torch.zeros(1, 4))  # outside any step: dropped, and counted
+    with pytest.warns(UserWarning, match=r"never closed: it had recorded nothing, so no sidecar was written; .*2 forward call\(s\)"):
+        del rec, net
+        gc.collect()
+    assert os.listdir(tmp_path) == []

@@ -1,5 +1,6 @@
 """TraceWriter: what it writes (read back with json and scipy, not with our own code), what it refuses."""
 
+import gc
 import json
 import os
 import struct
@@ -117,8 +118,8 @@ def test_other_bad_input_is_refused_naming_the_field(tmp_path):
 def test_the_json_schema_check_of_step_lines_runs_at_close_and_keeps_the_partial_trace(tmp_path):
     tw = writer(tmp_path)
     tw.step(np.zeros(8, dtype=np.float32), [0] * Q)
-    tw.step(np.zeros(8, dtype=np.float32), [0] * Q, nan={"talker": -1})  # counts are >= 0: the schema says so
-    with pytest.raises(ValueError, match=r'^step 2: "nan.talker": -1 is less than the minimum of 0$'):
+    tw.step(np.zeros(8, dtype=np.float32), [0] * Q, nan={"talker": 2**53})  # counts are exact JSON integers: the schema says so
+    with pytest.raises(ValueError, match=r'^step 2: "nan.talker": 9007199254740992 is greater than the maximum of 9007199254740991$'):
         tw.close()
     assert sorted(os.listdir(tmp_path)) == ["t.jsonl.partial"]
 
@@ -144,3 +145,60 @@ def test_the_wav_is_float32_mono_bit_exact_and_fills_the_vocoder_counts(tmp_path
 
 def _stats():
     return {"mean": 0.0, "std": 0.0, "min": 0.0, "max": 0.0, "argmax": 0, "top5": [{"id": 0, "logit": 0.0}]}
+
+
+def test_integer_and_multichannel_audio_are_refused_in_one_line(tmp_path):
+    tw = writer(tmp_path)
+    tw.step(np.zeros(8, dtype=np.float32), [0] * Q)
+    with pytest.raises(ValueError, match=r"^audio is int16: give float samples in \[−1, 1\], e.g. x / 32768$"):
+        tw.close(torch.full((1920,), 16000, dtype=torch.int16))  # once written as 16000.0 samples
+    with pytest.raises(ValueError, match=r"^audio is int32: give float samples in \[−1, 1\], e.g. x / 2147483648$"):
+        tw.close(np.zeros(1920, dtype=np.int32))
+    with pytest.raises(ValueError, match=r"^audio: expected mono samples, 1-D or \[1, …, 1, N\]; found \[1920, 2\]: mix or pick a channel$"):
+        tw.close(np.zeros((1920, 2), dtype=np.float32))
+    tw.close(np.zeros((1, 1920), dtype=np.float32))  # a batch of one is one channel
+    assert sorted(os.listdir(tmp_path)) == ["t.jsonl", "t.wav"]
+
+
+def test_counts_and_times_given_by_the_caller_are_checked_naming_the_field(tmp_path):
+    tw = writer(tmp_path)
+    row = np.zeros(8, dtype=np.float32)
+    cases = [
+        ({"nan": {"talker": 1.5}}, r'^step 1: "nan.talker": expected a count \(an integer >= 0\), found 1.5$'),
+        ({"inf": {"vocoder": -1}}, r'^step 1: "inf.vocoder": expected a count \(an integer >= 0\), found -1$'),
+        ({"nan": {"talker": True}}, r'^step 1: "nan.talker": expected a count'),
+        ({"times_ms": {"talker": 1.0, "codePredictor": "2"}}, r'^step 1: "timesMs.codePredictor": expected a time in ms \(a number\), found \'2\'$'),
+        ({"times_ms": {"talker": float("nan"), "codePredictor": 0.0}}, r'^step 1: "timesMs.talker": nan is not JSON'),
+    ]
+    for extra, message in cases:
+        with pytest.raises(ValueError, match=message):
+            tw.step(row, [0] * Q, **extra)
+    # A count straight from torch (a 0-d integer tensor) or numpy is a count.
+    tw.step(row, [0] * Q, nan={"talker": torch.isnan(torch.tensor([np.nan, 1.0])).sum()}, inf={"codePredictor": np.int64(2)})
+    tw.close()
+    step = lines(tmp_path / "t.jsonl")[1]
+    assert step["nan"]["talker"] == 1 and step["inf"]["codePredictor"] == 2
+
+
+def _dropped_writer(tmp_path, steps):
+    """A writer that is never closed, dropped after `steps` steps (then collected, as at the end of a script)."""
+    tw = writer(tmp_path)
+    for _ in range(steps):
+        tw.step(np.zeros(8, dtype=np.float32), [0] * Q)
+    with pytest.raises(ValueError, match="expected 4 codes"):
+        tw.step(np.zeros(8, dtype=np.float32), [0, 0])  # refused outside a `with` block
+    del tw
+    gc.collect()
+
+
+def test_an_unclosed_writer_keeps_its_lines_as_partial_and_warns(tmp_path):
+    with pytest.warns(UserWarning, match=r"t.jsonl\) was never closed: its 2 step line\(s\) are kept as .*t.jsonl.partial.*call close\(\) or use `with`"):
+        _dropped_writer(tmp_path, 2)
+    assert sorted(os.listdir(tmp_path)) == ["t.jsonl.partial"]  # no temporary left behind
+    assert [line.get("step") for line in lines(tmp_path / "t.jsonl.partial")] == [None, 1, 2]
+
+
+def test_an_unclosed_writer_with_no_steps_leaves_nothing(tmp_path):
+    with pytest.warns(UserWarning, match=r"never closed: it held no steps, so nothing was kept"):
+        _dropped_writer(tmp_path, 0)
+    assert os.listdir(tmp_path) == []

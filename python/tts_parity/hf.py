@@ -20,21 +20,32 @@ the statistics of each row in call order; `HFTraceRecorder.finish(codes)` pairs 
 codes (which only the model's output holds) and writes the trace.
 """
 
+import warnings
+
+import numpy as np
+
 from .arrays import as_numpy
 from .logit_stats import count_non_finite, logit_stats
 from .trace_schema import json_stats
 
 
 class RawScoresRecorder:
-    """Keeps the statistics and NaN/Inf counts of one row per call, in call order; changes nothing."""
+    """Keeps the statistics and NaN/Inf counts of one row per call, in call order; changes nothing.
 
-    def __init__(self, batch_index=0):
+    batch_index: the row of a batch to record; None (the default) takes a batch of one and refuses a
+    larger batch, which would otherwise record row 0 whatever utterance you meant. `name` labels messages.
+    """
+
+    def __init__(self, batch_index=None, name="scores"):
         self.batch_index = batch_index
+        self.name = name
         self.stats = []
         self.counts = []
+        self._warned_neg_inf = False
 
     def __call__(self, input_ids, scores):
-        """LogitsProcessor protocol: scores [batch, vocab] -> the same scores, untouched."""
+        """LogitsProcessor protocol: scores [batch, vocab] -> the same `scores` object, unchanged (nothing
+        is written into it), so it can sit anywhere in a LogitsProcessorList."""
         self._keep(scores, "scores")
         return scores
 
@@ -50,9 +61,30 @@ class RawScoresRecorder:
         array = as_numpy(batch)
         if array.ndim != 2:
             raise ValueError(f"RawScoresRecorder: expected {what} of shape [batch, vocab], found {list(array.shape)}")
-        row = array[self.batch_index]
+        rows = array.shape[0]
+        if self.batch_index is None and rows != 1:
+            raise ValueError(f"RawScoresRecorder ({self.name}): {what} hold a batch of {rows} rows; pass batch_index= "
+                             "(HFTraceRecorder(writer, batch_index=i)) to choose the utterance to record")
+        index = 0 if self.batch_index is None else self.batch_index
+        if not -rows <= index < rows:
+            raise ValueError(f"RawScoresRecorder ({self.name}): batch_index {index} is outside the batch of {rows} rows")
+        row = array[index]
+        self._warn_neg_inf(row, what)
         self.stats.append(logit_stats(row))
         self.counts.append(count_non_finite(row))
+
+    def _warn_neg_inf(self, row, what):
+        """Raw logits are finite in a healthy model: −inf entries mean something masked the row first."""
+        if self._warned_neg_inf:
+            return
+        masked = int(np.count_nonzero(np.isneginf(row)))
+        if masked:
+            self._warned_neg_inf = True
+            cause = ("a logits processor that ran before this recorder (a suppression mask, bad_words_ids, "
+                     "min_new_tokens…) probably masked it: put the recorder first, or record the head with "
+                     "forward_hook (docs/python.md)") if what == "scores" else "the head itself produced them"
+            warnings.warn(f"RawScoresRecorder ({self.name}): call {len(self.stats) + 1}'s row holds {masked} −inf "
+                          f"entries, but raw logits are finite in a healthy model; {cause}", stacklevel=4)
 
     def clear(self):
         self.stats.clear()
@@ -66,10 +98,11 @@ class HFTraceRecorder:
     has no frame and is not written). code_predictor: q−1 calls per frame, frame after frame.
     """
 
-    def __init__(self, writer, batch_index=0):
+    def __init__(self, writer, batch_index=None):
+        """batch_index: the utterance of a batch to record; None accepts a batch of one only."""
         self.writer = writer
-        self.talker = RawScoresRecorder(batch_index)
-        self.code_predictor = RawScoresRecorder(batch_index)
+        self.talker = RawScoresRecorder(batch_index, "talker")
+        self.code_predictor = RawScoresRecorder(batch_index, "code predictor")
 
     def finish(self, codes, audio=None, wav_path=None):
         """codes: the generated frames, [frames, q] (e.g. Qwen3-TTS's talker codes of one utterance).

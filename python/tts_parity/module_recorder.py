@@ -5,19 +5,27 @@ Torch helper: imports torch (1.13 through 2.x). Two ways to record:
 
 - eager: `with recorder.step(n): model(...)` — forward hooks copy each output to host memory;
 - static buffers (graph-safe): `with recorder.static(): ...` around the CUDA-graph capture (or, without a
-  graph, around each call of the static-buffer step) — the hooks copy each output into a device buffer
+  graph, around EVERY call of the static-buffer step) — the hooks copy each output into a device buffer
   allocated once, a copy that is part of the captured work, so every replay refreshes the buffers; after
   each replay `recorder.flush(n)` reads them into the sidecar. The numbers are the graph's own.
+
+Hooks run on every forward call, so the recorder knows when no hook refreshed the buffers: without a
+capture, `flush(n)` refuses buffers that no `static()` call has written since the previous flush (they
+would hold an older step's outputs). Once a `static()` block has run inside a CUDA-graph capture, the
+buffers are fed by the graph's replays, which no hook sees, and that check is off.
 """
 
+import collections
 import contextlib
 import os
 import re
+import weakref
 
 import torch
 
 from .safetensors_io import write_safetensors
 from .static_buffers import StaticBuffers
+from .unclosed import creation_site, warn_at
 
 SIDECAR_SCHEMA = "tts-parity-modules/1"
 SIDECAR_SUFFIX = ".modules.safetensors"
@@ -97,8 +105,14 @@ class ModuleRecorder:
         self._buffers = StaticBuffers()  # named "{seq:05d}/{label}": the order the capture called them
         self._labels = []
         self._static = []  # (label, buffer) by seq: the hook's short path after the first call
+        self._refreshed = False  # a static() block ran since the last flush (the buffers hold its outputs)
+        self._graph_fed = False  # a static() block ran inside a CUDA-graph capture: replays refresh the buffers
+        self._dropped = collections.Counter()  # module name -> forward calls outside step()/static()
         self._closed = False
         self._handles = [m.register_forward_hook(self._hook(name)) for name, m in targets]
+        self._site = creation_site()
+        # Never closed: at garbage collection or interpreter exit, write what was recorded and say so.
+        self._finalizer = weakref.finalize(self, _close_unclosed, self.path, self._tensors, self._metadata(), self._dropped, self._site)
 
     @staticmethod
     def _check_step(step):
@@ -127,8 +141,8 @@ class ModuleRecorder:
 
     @contextlib.contextmanager
     def static(self):
-        """Graph-safe recording: inside the block (the CUDA-graph capture, or each call of a step that runs
-        on static buffers without a graph) each output is copied into a device buffer allocated on its
+        """Graph-safe recording: inside the block (the CUDA-graph capture, or EVERY call of a step that
+        runs on static buffers without a graph) each output is copied into a device buffer allocated on its
         first call; `flush(step)` after the replay reads the buffers. The step must call the same modules
         in the same order every time (as a captured graph does)."""
         self._check_open()
@@ -139,6 +153,7 @@ class ModuleRecorder:
             yield self
             if self._seq != len(self._labels):
                 raise RuntimeError(f"static recording: this call made {self._seq} module outputs, the first made {len(self._labels)}; a static (captured) step must call the same modules every time")
+            self._refreshed = True
         finally:
             self._mode = None
 
@@ -148,20 +163,32 @@ class ModuleRecorder:
         self._check_step(step)
         if not self._labels:
             raise RuntimeError(f"flush({step}): no static buffers; record the capture inside `with recorder.static():`")
+        if not (self._refreshed or self._graph_fed):
+            raise RuntimeError(
+                f"flush({step}): no `with recorder.static():` call refreshed the module buffers since the last flush, so they "
+                "hold an older step's outputs; without a captured CUDA graph, run every step call inside `recorder.static()`"
+            )
+        self._refreshed = False
         if not self.wants(step):
             return
         buffers = [self._buffers[f"{seq:05d}/{label}"] for seq, label in enumerate(self._labels)]
         self._store(step, self._labels, buffers, copy=True)
 
     def close(self):
-        """Removes the hooks and writes the sidecar (once)."""
+        """Removes the hooks and writes the sidecar (once). Warns when forward calls of recorded modules ran
+        outside `step(n)` and `static()` (they were not recorded)."""
         if self._closed:
             return
         self._closed = True
+        self._finalizer.detach()
         for handle in self._handles:
             handle.remove()
-        metadata = {"schema": SIDECAR_SCHEMA, "modules": self._pattern, "tuple_outputs": self._tuple_outputs}
-        write_safetensors(self.path, {k: t.numpy() for k, t in self._tensors.items()}, metadata)
+        _write_sidecar(self.path, self._tensors, self._metadata())
+        if self._dropped:
+            warn_at(self._site, f"ModuleRecorder({self.path}): {_dropped_calls(self._dropped)}")
+
+    def _metadata(self):
+        return {"schema": SIDECAR_SCHEMA, "modules": self._pattern, "tuple_outputs": self._tuple_outputs}
 
     def __enter__(self):
         return self
@@ -191,8 +218,12 @@ class ModuleRecorder:
                     return
                 for suffix, tensor in _selected_tensors(output, self._tuple_outputs):
                     self._pending.append((name + suffix, tensor.detach().to(torch.float32, copy=True)))
+            elif mode is None:
+                self._dropped[name] += 1
             elif mode == "static":
                 seq = self._seq
+                if seq == 0 and not self._graph_fed:
+                    self._graph_fed = _capturing(output)
                 if isinstance(output, torch.Tensor) and seq < len(self._static):  # every call after the first
                     label, buffer = self._static[seq]
                     if label == name and buffer.shape == output.shape and buffer.dtype == output.dtype and buffer.device == output.device:
@@ -217,3 +248,32 @@ class ModuleRecorder:
         buffer = self._buffers.record(f"{seq:05d}/{label}", tensor)
         if seq == len(self._static):
             self._static.append((label, buffer))
+
+
+def _capturing(output):
+    """True while the current CUDA stream captures a graph (the output's device decides; CPU never does)."""
+    tensor = output if isinstance(output, torch.Tensor) else next((t for _, t in _selected_tensors(output, "first")), None)
+    return tensor is not None and tensor.is_cuda and torch.cuda.is_current_stream_capturing()
+
+
+def _write_sidecar(path, tensors, metadata):
+    write_safetensors(path, {k: t.numpy() for k, t in tensors.items()}, metadata)
+
+
+def _dropped_calls(dropped):
+    calls = ", ".join(f"{name} ×{count}" for name, count in dropped.items())
+    return (f"{sum(dropped.values())} forward call(s) of recorded modules ran outside `recorder.step(n)` and "
+            f"`recorder.static()` and were not recorded ({calls})")
+
+
+def _close_unclosed(path, tensors, metadata, dropped, site):
+    """The finalizer of a recorder nobody closed (garbage collection or interpreter exit)."""
+    if tensors:
+        _write_sidecar(path, tensors, metadata)
+        steps = sorted({int(key.split("/", 1)[0]) for key in tensors})
+        span = f"step {steps[0]}" if len(steps) == 1 else f"steps {steps[0]}–{steps[-1]}"
+        done = f"wrote the {len(tensors)} output(s) it recorded ({span})"
+    else:
+        done = "it had recorded nothing, so no sidecar was written"
+    dropped_note = f"; {_dropped_calls(dropped)}" if dropped else ""
+    warn_at(site, f"ModuleRecorder({path}) was never closed: {done}; call close() or use `with`{dropped_note}")

@@ -13,16 +13,19 @@ JSON Schema check (about 2 ms a step with jsonschema 4.10, more than the statist
 before the trace is renamed into place, to keep it out of the decode loop; write_record()'s lines, whose
 structure comes from the caller, are checked at once. The files are written under a temporary name and
 renamed on close; if the `with` block (or close's check) fails, the lines so far are kept as
-`<trace>.partial` for inspection and no trace appears under the real name.
+`<trace>.partial` for inspection and no trace appears under the real name. A writer dropped without
+close() (garbage collection, interpreter exit) does the same and warns, naming the line that created it.
 """
 
 import os
+import weakref
 
 import numpy as np
 
 from .arrays import as_numpy, as_row
 from .logit_stats import count_non_finite, hidden_stats, logit_stats
 from .trace_schema import TRACE_SCHEMA, check_header, check_step, check_step_schema, encode_line, json_stats
+from .unclosed import creation_site, warn_at
 from .wav import write_wav_float32
 
 STAGES = ("talker", "codePredictor", "vocoder")
@@ -51,6 +54,7 @@ class TraceWriter:
         self._schema_deferred = []  # step() records: checked against the JSON Schema at close
         self._temporary = f"{self.path}.tmp-{os.getpid()}"
         self._file = open(self._temporary, "w", encoding="utf-8", newline="\n")
+        self._finalizer = weakref.finalize(self, _keep_unclosed, self._file, self._temporary, self.path, creation_site())
         self._write_line(header)
 
     def step(self, talker_logits, codes, *, code_predictor_logits=None, nan=None, inf=None, times_ms=None, hidden=None):
@@ -116,7 +120,7 @@ class TraceWriter:
         if self.steps_written == 0:
             self._abandon()
             raise ValueError(f"{self.path}: no steps were recorded (a trace needs at least step 1, the prefill)")
-        samples = None if audio is None else as_row(audio, "audio")
+        samples = None if audio is None else _mono_samples(audio)
         refilled = samples is not None and self._fill_vocoder_counts(samples)
         try:
             for record in self._schema_deferred:
@@ -130,8 +134,7 @@ class TraceWriter:
         if samples is not None:
             self.wav_path = os.fspath(wav_path) if wav_path is not None else os.path.splitext(self.path)[0] + ".wav"
             write_wav_float32(self.wav_path, samples, self.sample_rate)
-        self._file.close()
-        self._file = None
+        self._release()
         os.replace(self._temporary, self.path)
 
     def __enter__(self):
@@ -144,9 +147,13 @@ class TraceWriter:
             self._keep_partial()
         return False
 
-    def _keep_partial(self):
+    def _release(self):
+        self._finalizer.detach()
         self._file.close()
         self._file = None
+
+    def _keep_partial(self):
+        self._release()
         os.replace(self._temporary, self.path + ".partial")
 
     def _write_line(self, value):
@@ -176,9 +183,33 @@ class TraceWriter:
             self._write_line(record)
 
     def _abandon(self):
-        self._file.close()
-        self._file = None
+        self._release()
         os.remove(self._temporary)
+
+
+def _keep_unclosed(file, temporary, path, site):
+    """The finalizer of a writer nobody closed: its lines become `<trace>.partial` (none: nothing is kept)."""
+    file.close()
+    with open(temporary, encoding="utf-8") as lines:
+        steps = sum(1 for _ in lines) - 1
+    if steps > 0:
+        os.replace(temporary, path + ".partial")
+        done = f"its {steps} step line(s) are kept as {path}.partial and no trace was written"
+    else:
+        os.remove(temporary)
+        done = "it held no steps, so nothing was kept"
+    warn_at(site, f"TraceWriter({path}) was never closed: {done}; call close() or use `with`")
+
+
+def _mono_samples(audio):
+    """The audio as one row of float samples: integer PCM and several channels are refused, saying what to do."""
+    array = as_numpy(audio)
+    if np.issubdtype(array.dtype, np.integer):
+        scale = f", e.g. x / {2 ** (8 * array.dtype.itemsize - 1)}" if np.issubdtype(array.dtype, np.signedinteger) else ""
+        raise ValueError(f"audio is {array.dtype}: give float samples in [−1, 1]{scale}")
+    if array.ndim == 0 or any(d != 1 for d in array.shape[:-1]):
+        raise ValueError(f"audio: expected mono samples, 1-D or [1, …, 1, N]; found {list(array.shape)}: mix or pick a channel")
+    return as_row(array, "audio")
 
 
 def _codes(codes, n):
@@ -200,8 +231,16 @@ def _stage_counts(given, counted, n, field):
         unknown = sorted(set(given) - set(STAGES))
         if unknown:
             raise ValueError(f'step {n}: "{field}": unknown stage "{unknown[0]}" (known: {", ".join(STAGES)})')
-        out.update({k: int(v) for k, v in given.items()})
+        out.update({k: _count(v, f'step {n}: "{field}.{k}"') for k, v in given.items()})
     return out
+
+
+def _count(value, where):
+    """A count given by the caller: an integer >= 0 (Python, numpy or a 0-d integer tensor), else refused."""
+    array = as_numpy(value)
+    if isinstance(value, bool) or array.ndim != 0 or not np.issubdtype(array.dtype, np.integer) or int(array) < 0:
+        raise ValueError(f"{where}: expected a count (an integer >= 0), found {value!r}")
+    return int(array)
 
 
 def _times(times_ms, n):
@@ -211,4 +250,11 @@ def _times(times_ms, n):
     missing = [k for k in ("talker", "codePredictor") if k not in times_ms]
     if missing:
         raise ValueError(f'step {n}: "timesMs": "{missing[0]}" is missing (talker and codePredictor are required, vocoder is optional)')
-    return {k: float(times_ms[k]) for k in TIMED_STAGES if k in times_ms}
+    return {k: _milliseconds(times_ms[k], f'step {n}: "timesMs.{k}"') for k in TIMED_STAGES if k in times_ms}
+
+
+def _milliseconds(value, where):
+    array = as_numpy(value)
+    if isinstance(value, bool) or array.ndim != 0 or not np.issubdtype(array.dtype, np.number):
+        raise ValueError(f"{where}: expected a time in ms (a number), found {value!r}")
+    return float(array)

@@ -1,12 +1,15 @@
 """`python3 -m tts_parity.capture_check FILE.py:FUNCTION --steps FILE.py:STEP_INPUTS [--json]`.
 
-STEP_INPUTS names a list of step argument tuples, a dict {step name: argument tuple}, or a function of no
-arguments returning either. Both FILE.py may be the same file; it is then loaded once, so the step function
-and its inputs share that module's state (a model built at import, say).
+STEP_INPUTS names a list of step argument tuples, a dict {step name: argument tuple}, a generator (object,
+or generator function of no arguments: consumed one step at a time, so it can do the host work before each
+step), or a function of no arguments returning any of these. NAME may be dotted (`step.decode`, a bound
+method). Both FILE.py may be the same file; it is then loaded once, so the step function and its inputs
+share that module's state (a model built at import, say).
 Exit codes: 0 no findings, 1 findings, 2 bad usage or the step itself raised (one line), 3 internal error.
 """
 
 import argparse
+import collections.abc
 import contextlib
 import importlib.util
 import os
@@ -43,7 +46,7 @@ def _run(argv):
                      "step that would break or silently corrupt a captured CUDA graph.")
     parser.add_argument("function", metavar="FILE.py:FUNCTION", help="the decode step to check")
     parser.add_argument("--steps", required=True, metavar="FILE.py:STEP_INPUTS",
-                        help="two or more consecutive steps' arguments (list of tuples, dict, or a function returning one)")
+                        help="two or more consecutive steps' arguments (list of tuples, dict, generator, or a function returning one)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     options = parser.parse_args(argv)
 
@@ -56,7 +59,11 @@ def _run(argv):
     with contextlib.redirect_stdout(sys.stderr) if options.json else contextlib.nullcontext():
         try:
             report = capture_check(fn, steps, names=names)
+        except UsageError:
+            raise
         except Exception as error:  # noqa: BLE001 - the user's step failed: say where, no stack trace
+            if steps.exhausted and steps.count < 2:  # a generator's step count is known once it is consumed
+                raise UsageError(f"{options.steps} holds {steps.count} step(s); the check compares two or more consecutive steps") from None
             raise UsageError(f"{options.function} raised {type(error).__name__} at {_raise_site(error)}: {error}") from None
     print(report.to_json() if options.json else report)
     return 0 if report.ok else 1
@@ -71,10 +78,14 @@ def _load_attribute(spec, modules):
         raise UsageError(f"{spec}: no such file {path}")
     if path not in modules:
         modules[path] = _import_file(path)
-    module = modules[path]
-    if not hasattr(module, attribute):
-        raise UsageError(f'{spec}: {os.path.basename(path)} has no attribute "{attribute}"')
-    return getattr(module, attribute)
+    value, walked = modules[path], []
+    for part in attribute.split("."):  # `step.decode`: an attribute of a module-level object (a bound method)
+        if not hasattr(value, part):
+            owner = os.path.basename(path) + "".join(f"{':' if i == 0 else '.'}{name}" for i, name in enumerate(walked))
+            raise UsageError(f'{spec}: {owner} has no attribute "{part}"')
+        value = getattr(value, part)
+        walked.append(part)
+    return value
 
 
 def _import_file(path):
@@ -93,23 +104,45 @@ def _import_file(path):
 
 
 def _step_inputs(spec, value):
-    """(names or None, list of argument tuples) from the STEP_INPUTS attribute."""
+    """(names or None, a _CheckedSteps over the argument tuples) from the STEP_INPUTS attribute."""
     if callable(value):
         try:
-            value = value()
+            value = value()  # a generator function returns its generator, consumed lazily below
         except Exception as error:  # noqa: BLE001
             raise UsageError(f"{spec} raised {type(error).__name__}: {error}") from None
     names = None
     if isinstance(value, dict):
         names, value = [str(name) for name in value], list(value.values())
-    if not isinstance(value, (list, tuple)):
-        raise UsageError(f"{spec} is a {type(value).__name__}; expected a list of argument tuples, one per step")
-    if len(value) < 2:
-        raise UsageError(f"{spec} holds {len(value)} step(s); the check compares two or more consecutive steps")
-    for index, args in enumerate(value):
+    if isinstance(value, (list, tuple)):
+        if len(value) < 2:
+            raise UsageError(f"{spec} holds {len(value)} step(s); the check compares two or more consecutive steps")
+    elif not isinstance(value, collections.abc.Iterator):
+        raise UsageError(f"{spec} is a {type(value).__name__}; expected a list of argument tuples, one per step, or a generator of them")
+    return names, _CheckedSteps(spec, value)
+
+
+class _CheckedSteps:
+    """The step argument tuples, handed to capture_check one at a time (a generator's host work between
+    steps runs in order); a non-tuple step or a generator that raises is a usage error naming STEP_INPUTS."""
+
+    def __init__(self, spec, steps):
+        self.spec, self.count, self.exhausted, self._steps = spec, 0, False, iter(steps)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        try:
+            args = next(self._steps)
+        except StopIteration:
+            self.exhausted = True
+            raise
+        except Exception as error:  # noqa: BLE001 - the user's generator failed: one line naming where
+            raise UsageError(f"{self.spec} raised {type(error).__name__} at {_raise_site(error)}: {error}") from None
         if not isinstance(args, (tuple, list)):
-            raise UsageError(f"{spec}[{index}] is a {type(args).__name__}; each step is a tuple of the function's arguments")
-    return names, list(value)
+            raise UsageError(f"{self.spec}[{self.count}] is a {type(args).__name__}; each step is a tuple of the function's arguments")
+        self.count += 1
+        return args
 
 
 def _raise_site(error):
