@@ -1,5 +1,5 @@
 import { diffGainFor } from '../../common/report/figures/draw-overlay.js';
-import { envelopePeaks } from '../../common/report/figures/track-envelope.js';
+import { envelopePeaks, maxAbs } from '../../common/report/figures/track-envelope.js';
 import type { PageAudio } from '../../common/report/html/report-page-data.js';
 import { encodeWav } from '../../common/wav/encode-wav.js';
 
@@ -21,15 +21,6 @@ export const EMBED_LIMIT_BYTES = 32 * 1024 * 1024;
 
 /** Max/min pairs drawn when the audio is not embedded: enough for a 4k-wide screen at full view. */
 const BESIDE_BUCKETS = 4096;
-
-function maxAbs(x: Float32Array): number {
-  let m = 0;
-  for (let i = 0; i < x.length; i++) {
-    const v = Math.abs(x[i]);
-    if (v > m) m = v;
-  }
-  return m;
-}
 
 /** The difference at full scale (16 bits keep its shape however small it is); the page plays it at `diffMax`. */
 function scaled(x: Float32Array, gain: number): Float32Array {

@@ -4,7 +4,7 @@ import { diffGainFor, drawOverlay } from '../../common/report/figures/draw-overl
 import { drawSteps } from '../../common/report/figures/draw-steps.js';
 import type { FigureBox, FigureContext } from '../../common/report/figures/figure-context.js';
 import { drawSpectrogramDiff, spectrogramDiff } from '../../common/report/figures/spectrogram-diff.js';
-import { samplesEnvelope } from '../../common/report/figures/track-envelope.js';
+import { maxAbs, samplesEnvelope } from '../../common/report/figures/track-envelope.js';
 import type { ReportPageData } from '../../common/report/html/report-page-data.js';
 import type { ReportAudio } from './page-audio.js';
 
@@ -54,12 +54,6 @@ export async function reportFigures(page: Omit<ReportPageData, 'audio'>, audio: 
     out['spectrogram-diff.png'] = png(SPECTRO, (ctx) => drawSpectrogramDiff(ctx, s, SPECTRO, marker));
   }
   return out;
-}
-
-function maxAbs(x: Float32Array): number {
-  let m = 0;
-  for (let i = 0; i < x.length; i++) if (Math.abs(x[i]) > m) m = Math.abs(x[i]);
-  return m;
 }
 
 /** The section report.md ends with, so the PNGs show where the folder's files are dropped into an issue. */

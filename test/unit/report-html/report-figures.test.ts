@@ -52,4 +52,13 @@ describe('report figures (PNG)', () => {
     expect(isMarkerRed(steps.at(sx, 60))).toBe(true);
     expect(isWhite(steps.at(sx - 20, 60))).toBe(true);
   });
+
+  it('a NaN |Δ| is drawn on its own row above the scale (y 22), not as a value on it', async () => {
+    const page = syntheticPage();
+    page.steps = page.steps.map((s) => (s.step === 20 ? { ...s, delta: NaN } : s));
+    const img = await pixels((await reportFigures(page, undefined))['steps.png']);
+    const fig = { steps: page.steps, firstStep: FIRST_STEP, tolerance: 1e-3 };
+    expect(isMarkerRed(img.at(Math.round(stepX(20, fig, img.width)), 22))).toBe(true);
+    expect(isWhite(img.at(Math.round(stepX(19, fig, img.width)), 22))).toBe(true);
+  });
 });

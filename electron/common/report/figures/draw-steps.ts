@@ -36,14 +36,17 @@ export function stepX(step: number, fig: StepsFigure, width: number): number {
 }
 
 /**
- * Per-step |Δ| on a log scale: equal steps sit on the bottom line ("0"), NaN steps at the top in the
- * marker colour, the tolerance dashed, the first divergent step marked.
+ * Per-step |Δ| on a log scale: equal steps sit on the bottom line ("0"), NaN steps on a row of their own
+ * above the scale ("NaN") in the marker colour, the tolerance dashed, the first divergent step marked.
  */
 export function drawSteps(ctx: FigureContext, fig: StepsFigure, box: FigureBox): void {
   const { left, right, top, bottom } = STEPS_MARGIN;
   const plotBottom = box.height - bottom;
   const [lo, hi] = stepsDecades(fig);
-  const y = (v: number) => plotBottom - ((Math.log10(v) - lo) / (hi - lo)) * (plotBottom - top);
+  // A NaN (or infinite) |Δ| has no place on the scale: it gets its own row above it, labelled NaN.
+  const nanRow = fig.steps.some((s) => s.delta !== null && !Number.isFinite(s.delta)) ? top + 2 : undefined;
+  const scaleTop = nanRow === undefined ? top : top + 20;
+  const y = (v: number) => plotBottom - ((Math.log10(v) - lo) / (hi - lo)) * (plotBottom - scaleTop);
   ctx.save();
   ctx.fillStyle = C.background;
   ctx.fillRect(0, 0, box.width, box.height);
@@ -51,7 +54,8 @@ export function drawSteps(ctx: FigureContext, fig: StepsFigure, box: FigureBox):
   ctx.fillStyle = C.fg;
   ctx.textAlign = 'right';
   ctx.textBaseline = 'middle';
-  const every = Math.max(1, Math.ceil((hi - lo) / Math.max(2, Math.floor((plotBottom - top) / 22))));
+  if (nanRow !== undefined) ctx.fillText('NaN', left - 6, nanRow);
+  const every = Math.max(1, Math.ceil((hi - lo) / Math.max(2, Math.floor((plotBottom - scaleTop) / 22))));
   for (let k = lo; k <= hi; k += every) {
     ctx.fillStyle = C.grid;
     ctx.fillRect(left, Math.round(y(10 ** k)), box.width - left - right, 1);
@@ -94,10 +98,10 @@ export function drawSteps(ctx: FigureContext, fig: StepsFigure, box: FigureBox):
   for (const s of fig.steps) {
     if (s.delta === null) continue;
     const x = stepX(s.step, fig, box.width);
-    const nan = Number.isNaN(s.delta) || s.delta === Infinity;
-    const v = nan ? 10 ** hi : Math.max(10 ** lo, s.delta);
+    const nan = !Number.isFinite(s.delta);
+    const py = nan && nanRow !== undefined ? nanRow : y(Math.max(10 ** lo, s.delta));
     ctx.fillStyle = nan || (fig.firstStep !== null && s.step >= fig.firstStep && s.delta > fig.tolerance) ? C.marker : C.a;
-    ctx.fillRect(Math.round(x - size / 2), Math.round(y(v) - size / 2), size, size);
+    ctx.fillRect(Math.round(x - size / 2), Math.round(py - size / 2), size, size);
   }
   ctx.restore();
 }
