@@ -271,6 +271,7 @@ describe('studio UI with the keyboard only (browser mode, 1440×900)', () => {
       'Codes grid',
       'Step chart',
       'A / B / Difference',
+      'Timeline lanes',
       'Detail tabs',
     ]);
     await page.screenshot({ path: `${SHOTS}/09-shortcuts-sheet.png` });

@@ -136,6 +136,15 @@ describe('studio timeline: one viewport for every lane', () => {
     expect(await rowLevel('Spectrogram of B', 0.875, 0.05, 0.4)).toBeLessThan(100);
     expect(await rowLevel('Spectrogram of B', 0.875, 0.6, 0.95)).toBeGreaterThan(200);
     expect(await page.getByTestId('time-ruler').getAttribute('aria-label')).toBe('Time ruler');
+    // The lanes' own keys: + halves the window, 0 fits the take again.
+    const span = async () => Number(await range.getAttribute('data-end')) - Number(await range.getAttribute('data-start'));
+    const before2 = await span();
+    await page.getByTestId('lanes').focus();
+    await page.keyboard.press('+');
+    // data-start/end are written to 6 decimals: 1e-5 s is their rounding twice over.
+    await expect.poll(span).toBeCloseTo(before2 / 2, 5);
+    await page.keyboard.press('0');
+    await expect.poll(span).toBeCloseTo(2, 5);
     await page.screenshot({ path: `${SHOTS}/ui-zoom-spectrogram-1440.png` });
     expect(problems).toEqual([]);
   }, 60_000);

@@ -85,6 +85,16 @@ export const WIDGET_KEYS = [
     rows: [{ keys: ['ArrowLeft', 'ArrowRight'], action: 'Previous / next take (↑ ↓ too), same position' }],
   },
   {
+    widget: 'Timeline lanes',
+    rows: [
+      { keys: ['+', '-'], action: 'Zoom in / out (×2, about the playhead when in view)' },
+      { keys: ['ArrowLeft', 'ArrowRight'], action: 'Scroll a tenth of the view back / on' },
+      { keys: ['mod+ArrowLeft', 'mod+ArrowRight'], action: 'Scroll a whole view back / on' },
+      { keys: ['Home', 'End'], action: 'Start / end of the take' },
+      { keys: ['0'], action: 'Fit the whole take' },
+    ],
+  },
+  {
     widget: 'Detail tabs',
     rows: [
       { keys: ['ArrowLeft', 'ArrowRight'], action: 'Previous / next tab' },

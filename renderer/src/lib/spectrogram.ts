@@ -29,23 +29,32 @@ export function spectrogramOfRange(samples: Float32Array, sampleRate: number, fr
   // Power instead of magnitude: 10·log10(|X|²·scale²) = 20·log10(|X|·scale), without a square root.
   const scale2 = (2 / wsum) ** 2;
   const perDb = 255 / -floorDb;
+  const floorPower = 10 ** (floorDb / 10);
   const data = new Uint8Array(columns * bins);
   const lastStart = Math.max(0, samples.length - fftSize);
   for (let c = 0; c < columns; c++) {
     const start = Math.min(lastStart, Math.max(0, Math.round(from + (c + 0.5) * hop - fftSize / 2)));
     const buf = fft.buffer();
-    for (let i = 0; i < fftSize; i++) {
-      const v = samples[start + i] ?? 0;
-      buf[i] = (Number.isFinite(v) ? v : 0) * window[i];
+    const have = Math.min(fftSize, samples.length - start);
+    for (let i = 0; i < have; i++) {
+      const v = samples[start + i];
+      // v − v is 0 for a finite sample and NaN for NaN/±Inf, which are drawn as silence.
+      buf[i] = v - v === 0 ? v * window[i] : 0;
     }
+    for (let i = have; i < fftSize; i++) buf[i] = 0;
     fft.forwardInPlace();
     // PFFFT's ordered real spectrum: slot 0 = DC, slot 1 = Nyquist (not shown), then (re, im) of bin k at 2k, 2k+1.
     const out = fft.buffer();
     const row = c * bins;
     for (let k = 0; k < bins; k++) {
-      const power = k === 0 ? out[0] * out[0] : out[2 * k] * out[2 * k] + out[2 * k + 1] * out[2 * k + 1];
-      const db = 10 * Math.log10(power * scale2 + 1e-24);
-      data[row + k] = Math.round(Math.min(255, Math.max(0, (db - floorDb) * perDb)));
+      const power = (k === 0 ? out[0] * out[0] : out[2 * k] * out[2 * k] + out[2 * k + 1] * out[2 * k + 1]) * scale2;
+      // Below the floor is code 0 without a logarithm (most bins of quiet audio).
+      if (power <= floorPower) {
+        data[row + k] = 0;
+        continue;
+      }
+      const db = 10 * Math.log10(power);
+      data[row + k] = Math.round(Math.min(255, (db - floorDb) * perDb));
     }
   }
   return { data, columns, bins, hopSec: hop / sampleRate };

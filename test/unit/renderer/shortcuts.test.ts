@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { gridCellAfterKey } from '../../../renderer/src/lib/grid-keys.js';
 import { listKeyAction, radioAfterKey, stepAfterKey } from '../../../renderer/src/lib/roving-keys.js';
+import { timelineKeyAction } from '../../../renderer/src/lib/timeline-keys.js';
 import { SHORTCUTS, WIDGET_KEYS, keyChip, shortcutAction, shortcutLabel, type KeyPress } from '../../../renderer/src/lib/shortcut-keys.js';
 import { tabAfterKey } from '../../../renderer/src/lib/tab-keys.js';
 
@@ -64,6 +65,7 @@ describe('WIDGET_KEYS: the ? sheet’s "In lists and charts" section, display on
     'Codes grid': (k) => gridCellAfterKey({ frame: 15, codebook: 2 }, 30, 4, { key: k.key, ctrlKey: k.mod, metaKey: false }),
     'Step chart': (k) => stepAfterKey(1, 30, 15, k.key),
     'A / B / Difference': (k) => radioAfterKey(['A', 'B', 'D'], 'B', k.key),
+    'Timeline lanes': (k) => timelineKeyAction(k.key, k.mod),
     'Detail tabs': (k) => tabAfterKey(['waveform', 'steps', 'codes'], 'steps', k.key),
   };
 

@@ -108,7 +108,8 @@ export function laneSpecs(s: StudioState, c: Colors, fftReady: boolean): LaneSpe
         axis: frequencyTicks(rate, 2),
         lastSpectrogram: last,
         draw: (ctx, vp, w, h) => {
-          last.spec = spectrogramOfRange(samples, rate, vp.start * rate, vp.end * rate, w);
+          // One column per 2 px: half the FFTs of one per pixel (bench:ui), finer than the 512-point window at most zooms.
+          last.spec = spectrogramOfRange(samples, rate, vp.start * rate, vp.end * rate, Math.ceil(w / 2));
           const img = ctx.createImageData(w, h);
           paintSpectrogram(img, last.spec);
           ctx.putImageData(img, 0, 0);

@@ -14,7 +14,7 @@ import { viewSelectors } from '../../store/view/view-slice.js';
 import { useStoreApi, useStudio } from '../store-context.js';
 import { colors, useColorScheme } from '../theme.js';
 import { laneSpecs, type LaneSpec } from './lane-specs.js';
-import { timelineKeyAction } from './timeline-keys.js';
+import { timelineKeyAction } from '../../lib/timeline-keys.js';
 
 /** A drag shorter than this (px) is a click: it seeks instead of selecting a region. */
 const CLICK_PX = 4;
