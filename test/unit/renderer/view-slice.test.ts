@@ -26,3 +26,23 @@ describe('view slice: one viewport for every lane', () => {
     expect(store.getState().viewport).toEqual({ start: 0, end: 2 });
   });
 });
+
+describe('Difference playback follows the difference on screen', () => {
+  it('loads the aligned difference (B shifted by the report’s lag, gain-matched) and the raw one after the toggle', () => {
+    // B = 0.5 × A delayed by 3 samples: the report says lag 3, gain 20·log10(2) dB (g·B ≈ A, g = 2).
+    const a = Float32Array.from({ length: 4800 }, (_, i) => Math.sin(i / 9));
+    const b = Float32Array.from({ length: 4800 }, (_, i) => (i >= 3 ? 0.5 * a[i - 3] : 0));
+    const loaded: Float32Array[] = [];
+    const player = { load: (t: { d?: Float32Array }) => loaded.push(t.d!), unload: () => undefined, duration: () => 0.2, play: async () => undefined, pause: () => 0, position: () => 0, setGains: () => undefined, setLoop: () => undefined, onFrame: () => () => undefined };
+    const store = createStudioStore({} as StudioApi, player);
+    const report = { metrics: { lagSamples: 3, fractionalLagSamples: 3, gainDb: 20 * Math.log10(2), xcorrPeak: 0.99 } };
+    store.getState().showComparison({ historyId: 'h2', a: { sampleRate: rate, samples: a }, b: { sampleRate: rate, samples: b }, report } as unknown as ComparisonResult);
+    // Aligned: A[n] − 2·B[n + 3] = 0 wherever B[n + 3] exists (the last 3 samples have no partner: 0).
+    expect(Math.max(...loaded[0].map(Math.abs))).toBeLessThan(1e-6);
+    store.getState().toggleDiffAligned();
+    // Raw: A − B at lag 0, as loud as the signal.
+    expect(loaded).toHaveLength(2);
+    expect(loaded[1][100]).toBeCloseTo(a[100] - b[100], 6);
+    expect(Math.max(...loaded[1].map(Math.abs))).toBeGreaterThan(0.3);
+  });
+});
