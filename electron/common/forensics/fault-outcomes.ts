@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { staleTailBoundaries } from '../profile/bucket.js';
 import { formatFault } from '../profile/parse-profile.js';
 import type { ExecutionProfile, Fault } from '../profile/types.js';
 
@@ -15,7 +16,7 @@ export type FaultOutcome = z.infer<typeof FaultOutcome>;
 const stepsLeft = (step: number, frames: number): string | null =>
   step > frames ? `step ${step} never ran: the synthesis ended after ${frames} step${frames === 1 ? '' : 's'}` : null;
 
-function whyNot(f: Fault, profile: ExecutionProfile, frames: number, chunkFrames: number): string | null {
+function whyNot(f: Fault, profile: ExecutionProfile, frames: number, chunkFrames: number, leftContextFrames: number): string | null {
   switch (f.kind) {
     case 'stale-feedback':
       if (f.step < 2) return 'step 1 is the text prefill: it has no audio feedback to make stale';
@@ -27,16 +28,22 @@ function whyNot(f: Fault, profile: ExecutionProfile, frames: number, chunkFrames
       if (profile.vocoder !== 'stream') return 'it acts only under vocoder=stream';
       if (frames <= chunkFrames) return `the synthesis had one vocoder chunk (${frames} frames, ${chunkFrames} per chunk) and the first chunk has no left context anyway`;
       return null;
+    case 'stale-tail':
+      if (profile.vocoder !== 'stream' || profile.bucket === undefined) return 'it acts only under vocoder=stream with bucket=K';
+      if (staleTailBoundaries(frames, { chunkFrames, leftContextFrames }, profile.bucket).length === 0) {
+        return `no chunk before the last was padded (${frames} frames, ${chunkFrames} per chunk, up to ${leftContextFrames} of left context, bucket=${profile.bucket})`;
+      }
+      return null;
     case 'fp16-overflow':
       if (profile.precision !== 'fp16') return `it acts only under precision=fp16 (under ${profile.precision} the 2^16 scaling is exact: the output is bit-identical to no fault)`;
       return null;
   }
 }
 
-/** One outcome per fault of `profile`, for a synthesis that ran `frames` steps. */
-export function faultOutcomes(profile: ExecutionProfile, frames: number, chunkFrames: number): FaultOutcome[] {
+/** One outcome per fault of `profile`, for a synthesis that ran `frames` steps (the vocoder's chunking: stream-chunk.ts). */
+export function faultOutcomes(profile: ExecutionProfile, frames: number, chunkFrames: number, leftContextFrames = 0): FaultOutcome[] {
   return profile.faults.map((f) => {
-    const reason = whyNot(f, profile, frames, chunkFrames);
+    const reason = whyNot(f, profile, frames, chunkFrames, leftContextFrames);
     return reason === null ? { fault: formatFault(f), applied: true } : { fault: formatFault(f), applied: false, reason };
   });
 }

@@ -10,8 +10,8 @@ import type { ExecutionProfile, Fault, Preset, Stage } from './types.js';
 export const PRESETS: readonly Preset[] = ['eager', 'graph'];
 
 export interface ProfileKeySpec {
-  key: 'vocoder' | 'cache' | 'ep' | 'precision' | 'backend' | 'fault';
-  /** Valid values; for `fault`, patterns where N is a step number. */
+  key: 'vocoder' | 'bucket' | 'cache' | 'ep' | 'precision' | 'backend' | 'fault';
+  /** Valid values; for `fault`, patterns where N is a step number; for `bucket`, N is a number of frames. */
   values: readonly string[];
   /** Value used when the key is absent (none for `fault`). */
   default?: string;
@@ -22,19 +22,20 @@ export interface ProfileKeySpec {
 /** Every key a profile accepts with its valid values, in the order error messages and the UI list them. */
 export const PROFILE_KEYS: readonly ProfileKeySpec[] = [
   { key: 'vocoder', values: ['full', 'stream'], default: 'full', repeatable: false, description: 'whole-utterance or chunked streaming vocoder' },
+  { key: 'bucket', values: ['N'], repeatable: false, description: 'vocoder=stream: pad each chunk to a multiple of N frames, as a captured graph runs it' },
   { key: 'cache', values: ['kv', 'recompute'], default: 'kv', repeatable: false, description: 'incremental KV cache or full recompute every step' },
   { key: 'ep', values: ['cpu', 'cuda'], default: 'cpu', repeatable: false, description: 'ONNX Runtime execution provider' },
   { key: 'precision', values: ['fp32', 'fp16'], default: 'fp32', repeatable: false, description: 'weights and activations' },
   { key: 'backend', values: ['ort', 'native'], default: 'ort', repeatable: false, description: 'ONNX Runtime or the native CUDA addon' },
   {
     key: 'fault',
-    values: ['stale-feedback@N', 'no-left-context', 'nan@talker:N', 'nan@code-predictor:N', 'nan@vocoder:N', 'fp16-overflow', 'nondeterministic@N'],
+    values: ['stale-feedback@N', 'no-left-context', 'nan@talker:N', 'nan@code-predictor:N', 'nan@vocoder:N', 'fp16-overflow', 'nondeterministic@N', 'stale-tail'],
     repeatable: true,
     description: 'a deliberate, documented parity bug (docs/faults.md)',
   },
 ];
 
-type SettingKey = Exclude<ProfileKeySpec['key'], 'fault'>;
+type SettingKey = Exclude<ProfileKeySpec['key'], 'fault' | 'bucket'>;
 
 /** Where in the profile string a problem is, so a text field can underline it while the user types. */
 export interface ProfileIssue {
@@ -89,6 +90,7 @@ const KNOWN_KEYS = PROFILE_KEYS.map((k) => k.key).join(', ');
 const STEP = /^[1-9][0-9]{0,8}$/;
 const STALE_RULE = 'the step must be an integer >= 2 (step 1 is the prefill, which has no audio feedback)';
 const NAN_RULE = 'the step must be an integer >= 1 (step 1 is the prefill)';
+const BUCKET = /^[1-9][0-9]{0,3}$/;
 
 export function parseProfile(text: string): ExecutionProfile {
   const fail = (item: Item, message: string): never => {
@@ -103,6 +105,7 @@ export function parseProfile(text: string): ExecutionProfile {
   const seen = new Set<string>();
   const faults: Fault[] = [];
   const faultTexts = new Set<string>();
+  let bucket: number | undefined;
 
   items.forEach((item, i) => {
     if (item.token === '') fail(item, `empty item at position ${i + 1} (two commas in a row, or a trailing comma)`);
@@ -135,6 +138,11 @@ export function parseProfile(text: string): ExecutionProfile {
     }
     if (seen.has(key)) fail(item, `key "${key}" given twice`);
     seen.add(key);
+    if (spec!.key === 'bucket') {
+      if (!BUCKET.test(value)) fail(item, `bucket "${value}": expected a whole number of frames from 1 to 9999`);
+      bucket = Number(value);
+      return;
+    }
     if (!spec!.values.includes(value)) fail(item, `unknown value "${value}" for ${key} (valid: ${spec!.values.join(', ')})`);
     settings[spec!.key] = value;
   });
@@ -143,6 +151,7 @@ export function parseProfile(text: string): ExecutionProfile {
     preset,
     cache: settings.cache as ExecutionProfile['cache'],
     vocoder: settings.vocoder as ExecutionProfile['vocoder'],
+    ...(bucket === undefined ? {} : { bucket }),
     backend: settings.backend as ExecutionProfile['backend'],
     ep: settings.ep as ExecutionProfile['ep'],
     precision: settings.precision as ExecutionProfile['precision'],
@@ -155,6 +164,14 @@ export function parseProfile(text: string): ExecutionProfile {
 }
 
 function checkCombination(text: string, items: Item[], p: ExecutionProfile): void {
+  const refuse = (pattern: RegExp, message: string): never => {
+    const item = items.find((it) => pattern.test(it.token))!;
+    throw new ProfileSyntaxError(text, { message, token: item.token, start: item.start, end: item.end });
+  };
+  if (p.bucket !== undefined && p.vocoder !== 'stream') refuse(/^\s*bucket\s*=/, 'bucket=K needs vocoder=stream (it pads the streaming vocoder\'s chunks)');
+  if (p.bucket === undefined && p.faults.some((f) => f.kind === 'stale-tail')) {
+    refuse(/stale-tail/, 'fault "stale-tail" needs vocoder=stream and bucket=K (it leaks the padded chunk buffer\'s tail)');
+  }
   if (p.vocoder !== 'stream' && p.faults.some((f) => f.kind === 'no-left-context')) {
     const item = items.find((it) => /no-left-context/.test(it.token))!;
     throw new ProfileSyntaxError(text, {
@@ -182,6 +199,7 @@ const STAGES: readonly Stage[] = ['talker', 'code-predictor', 'vocoder'];
 function parseFault(value: string): Fault | null | string {
   if (value === 'no-left-context') return { kind: 'no-left-context' };
   if (value === 'fp16-overflow') return { kind: 'fp16-overflow' };
+  if (value === 'stale-tail') return { kind: 'stale-tail' };
   const stale = /^stale-feedback@(.*)$/.exec(value);
   if (stale) return STEP.test(stale[1]) ? { kind: 'stale-feedback', step: Number(stale[1]) } : STALE_RULE;
   const jitter = /^nondeterministic@(.*)$/.exec(value);
@@ -212,7 +230,7 @@ function sortFaults(faults: Fault[]): Fault[] {
 
 /**
  * The canonical text: the preset, then the overrides that differ from their defaults in a fixed order
- * (cache, vocoder, backend, ep, precision), then faults sorted by their text. Equal profiles give equal
+ * (cache, vocoder, bucket, backend, ep, precision), then faults sorted by their text. Equal profiles give equal
  * strings, so `parseProfile(formatProfile(p))` is `p`.
  */
 export function formatProfile(p: Omit<ExecutionProfile, 'text'>): string {
@@ -221,6 +239,7 @@ export function formatProfile(p: Omit<ExecutionProfile, 'text'>): string {
   for (const key of order) {
     const spec = PROFILE_KEYS.find((k) => k.key === key)!;
     if (p[key] !== spec.default) parts.push(`${key}=${p[key]}`);
+    if (key === 'vocoder' && p.bucket !== undefined) parts.push(`bucket=${p.bucket}`);
   }
   for (const f of sortFaults(p.faults)) parts.push(`fault=${formatFault(f)}`);
   return parts.join(',');

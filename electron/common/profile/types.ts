@@ -16,12 +16,16 @@ export type Fault =
   /** An activation exceeds the fp16 range in one layer. */
   | { kind: 'fp16-overflow' }
   /** From talker step N on, unseeded ~1e-6 relative noise, as run-to-run reduction order (docs/faults.md). */
-  | { kind: 'nondeterministic'; step: number };
+  | { kind: 'nondeterministic'; step: number }
+  /** bucket=K stream chunks: each chunk after a padded one starts with the padded buffer's stale tail (vllm-omni 4466). */
+  | { kind: 'stale-tail' };
 
 export interface ExecutionProfile {
   preset: Preset;
   cache: 'kv' | 'recompute';
   vocoder: 'full' | 'stream';
+  /** vocoder=stream only: pad each chunk's decoded span to a multiple of this many frames (bucket.ts); absent: no padding. */
+  bucket?: number;
   backend: 'ort' | 'native';
   ep: 'cpu' | 'cuda';
   precision: 'fp32' | 'fp16';

@@ -131,7 +131,7 @@ function side(r: SynthesisResult, profile: ExecutionProfile, info: BundleInfo): 
   };
   if (r.fallback !== undefined) s.fallback = r.fallback;
   // The native backend does not record outcomes; the rule is the same (fault-outcomes.ts).
-  const faults = r.faults ?? faultOutcomes(profile, r.frames, info.vocoder.chunkFrames);
+  const faults = r.faults ?? faultOutcomes(profile, r.frames, info.vocoder.chunkFrames, info.vocoder.leftContextFrames);
   if (faults.length > 0) s.faults = faults;
   return s;
 }

@@ -1,3 +1,4 @@
+import { bucketPadding } from '../../common/profile/bucket.js';
 import type { StepRecord } from '../../common/trace/step-record.js';
 import { recordVocoderCounts } from '../../common/trace/vocoder-counts.js';
 import type { SynthesisPlan } from '../synthesize.js';
@@ -10,8 +11,10 @@ import { decodeFrames, type VocoderShape } from './vocoder-runner.js';
  * vocoder=stream: chunks of `chunkFrames` frames, each decoded as soon as its last frame exists (so
  * the first audio arrives while the talker is still running), re-decoding up to `leftContextFrames`
  * earlier frames as left context and starting from the phase the previous chunk ended on; fault
- * no-left-context drops both (context 0, phase 0). NaN/Inf counts of the audio are added to each
- * frame's step record (stage vocoder) by finish().
+ * no-left-context drops both (context 0, phase 0). bucket=K pads each chunk's span to a multiple of K
+ * frames and trims the audio back (see decodeChunk for the carried phase); fault stale-tail then starts
+ * each chunk after a padded one with the padding's audio (vllm-omni 4466). NaN/Inf counts of the audio
+ * are added to each frame's step record (stage vocoder) by finish().
  */
 export class Vocoding {
   readonly audio: Float32Array;
@@ -25,6 +28,9 @@ export class Vocoding {
   private next = 0;
   private chunks = 0;
   private phase = 0;
+  /** Fault stale-tail: the last STALE_TAIL_MS of the previous chunk's padded output buffer. */
+  private staleTail?: Float32Array;
+  private readonly leakSamples: number;
 
   constructor(
     private readonly plan: SynthesisPlan,
@@ -40,6 +46,7 @@ export class Vocoding {
     this.stream = plan.profile.vocoder === 'stream';
     this.chunk = m.vocoder.chunkFrames;
     this.totalChunks = Math.ceil(frames / this.chunk);
+    this.leakSamples = plan.profile.faults.some((f) => f.kind === 'stale-tail') ? Math.round((STALE_TAIL_MS / 1000) * m.sampleRate) : 0;
   }
 
   /** `done` frames of `codes` [frames, q] exist: stream decodes every chunk they complete. */
@@ -70,8 +77,18 @@ export class Vocoding {
     const noContext = dropsLeftContext(this.plan.profile);
     const start = this.next;
     const { from, end, context } = streamChunk(start, this.frames, this.plan.manifest.vocoder, noContext);
-    const out = await decodeFrames(this.plan.vocoder, this.shape, this.plan.clock, codes, from, end, context, noContext ? 0 : this.phase, this.poison);
-    this.phase = out.endPhase;
+    const phase0 = noContext ? 0 : this.phase;
+    const bucket = this.plan.profile.bucket;
+    const pad = bucket === undefined ? 0 : bucketPadding(end - from, bucket);
+    const run = (padFrames: number) =>
+      decodeFrames(this.plan.vocoder, this.shape, this.plan.clock, codes, from, end, context, phase0, this.poison, padFrames);
+    const out = await run(pad);
+    // The vocoder's end_phase is past the padding; the next chunk must start from the phase after the
+    // real frames, which the graph has no output for, so a padded chunk with a successor is decoded
+    // once more unpadded for its end phase only (its audio equals the padded run's: the vocoder is causal).
+    this.phase = pad > 0 && end < this.frames && !noContext ? (await run(0)).endPhase : out.endPhase;
+    if (this.staleTail) out.audio.set(this.staleTail.subarray(0, Math.min(this.staleTail.length, out.audio.length)));
+    this.staleTail = this.leakSamples > 0 && pad > 0 ? out.padAudio.subarray(Math.max(0, out.padAudio.length - this.leakSamples)) : undefined;
     this.audio.set(out.audio, start * this.shape.hop);
     this.next = end;
     this.chunks++;
@@ -80,3 +97,6 @@ export class Vocoding {
     this.opts.onProgress?.({ stage: 'vocoder', step: this.chunks, totalSteps: this.totalChunks });
   }
 }
+
+/** Fault stale-tail: how much of the padded buffer's tail leaks per chunk, as vllm-omni 4466 measured (~46 ms). */
+export const STALE_TAIL_MS = 46;

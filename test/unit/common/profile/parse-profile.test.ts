@@ -55,7 +55,7 @@ describe('parseProfile', () => {
 
   it('names an unknown key with the known ones (STYLE.md example, verbatim)', () => {
     expect(errorOf('graph,vocodr=stream').message).toBe(
-      'profile "graph,vocodr=stream": unknown key "vocodr" (known: vocoder, cache, ep, precision, backend, fault)',
+      'profile "graph,vocodr=stream": unknown key "vocodr" (known: vocoder, bucket, cache, ep, precision, backend, fault)',
     );
   });
 
@@ -109,7 +109,7 @@ describe('parseProfile', () => {
     for (const spec of PROFILE_KEYS) {
       for (const value of spec.values) {
         const v = value.replace('N', '4');
-        const extra = v === 'no-left-context' ? ',vocoder=stream' : '';
+        const extra = v === 'no-left-context' || spec.key === 'bucket' ? ',vocoder=stream' : v === 'stale-tail' ? ',vocoder=stream,bucket=4' : '';
         expect(() => parseProfile(`graph,${spec.key}=${v}${extra}`)).not.toThrow();
       }
     }
