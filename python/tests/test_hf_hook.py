@@ -111,6 +111,7 @@ def test_forward_hooks_on_the_heads_record_the_raw_rows_whatever_generate_does(t
     assert steps_of(tmp_path / "hook.jsonl") == steps_of(tmp_path / "processor.jsonl")
 
 
+@pytest.mark.filterwarnings("ignore:TraceWriter.*was never closed")  # refusals leave the writer open on purpose
 def test_finish_refuses_codes_that_do_not_match_the_calls(tmp_path):
     model, rec = FakeQwenTTS(), recorder(tmp_path, "bad.jsonl")
     codes = model.generate(logits_processor=[rec.talker], code_predictor_processor=[rec.code_predictor])
@@ -125,10 +126,11 @@ def test_finish_refuses_codes_that_do_not_match_the_calls(tmp_path):
         rec.talker(None, torch.zeros(V))
 
 
+@pytest.mark.filterwarnings("ignore:TraceWriter.*was never closed")  # refusals leave the writer open on purpose
 def test_a_batch_without_batch_index_is_refused_and_batch_index_picks_the_row(tmp_path):
     rec = recorder(tmp_path, "batch.jsonl")
     scores = torch.stack([torch.arange(V, dtype=torch.float32), -torch.arange(V, dtype=torch.float32)])
-    with pytest.raises(ValueError, match=r"^RawScoresRecorder \(talker\): scores hold a batch of 2 rows; pass batch_index="):
+    with pytest.raises(ValueError, match=r"^RawScoresRecorder \(talker\): scores \[2, 16\] is a batch of 2 rows; pass batch_index="):
         rec.talker(None, scores)
     assert rec.talker.stats == []  # nothing was recorded from row 0
     second = RawScoresRecorder(batch_index=1)

@@ -56,6 +56,29 @@ def test_graph_safe_records_each_replays_buffers_equal_to_eager(tmp_path):
     assert len(graph[1]["codePredictorLogits"]) == 3 and "hidden" in graph[1]
 
 
+def test_without_a_graph_a_flush_with_no_capture_since_the_last_is_refused(tmp_path):
+    """On CPU nothing but capture() writes the buffers: a second flush_step() would write the same step
+    twice under two step numbers, so it is refused; the next capture() makes flushing possible again."""
+    model = TinyDecoder()
+    recorder = StepRecorder(new_writer(tmp_path / "g.jsonl"), graph_safe=True)
+    feedback, state = model.initial_state()
+
+    def step():
+        logits, codes, rows, hidden = model.step(feedback, state)
+        recorder.capture(talker_logits=logits, codes=codes, code_predictor_logits=rows, hidden=hidden)
+
+    step()
+    recorder.flush_step()
+    with pytest.raises(ValueError, match=r"^step 2: flush_step\(\) with no capture\(\) since the last flush_step\(\): the buffers still hold the previous step"):
+        recorder.flush_step()
+    step()
+    recorder.flush_step()
+    recorder.writer.close()
+    steps = trace_lines(tmp_path / "g.jsonl")[1:]
+    assert [s["step"] for s in steps] == [1, 2] and steps[0]["logits"] != steps[1]["logits"]
+
+
+@pytest.mark.filterwarnings("ignore:TraceWriter.*was never closed")  # refusals leave the writer open on purpose
 def test_mode_misuse_and_flush_before_capture_are_refused(tmp_path):
     graph = StepRecorder(new_writer(tmp_path / "g.jsonl"), graph_safe=True)
     with pytest.raises(ValueError, match=r"^step 1: flush_step\(\) before any capture\(\)"):

@@ -65,6 +65,7 @@ def test_a_failing_loop_leaves_the_partial_trace_and_no_trace(tmp_path):
     assert len(lines(tmp_path / "t.jsonl.partial")) == 2
 
 
+@pytest.mark.filterwarnings("ignore:TraceWriter.*was never closed")  # refusals leave the writer open on purpose
 def test_a_q_entry_code_predictor_list_is_refused_naming_the_field(tmp_path):
     tw = writer(tmp_path)
     rows = [np.zeros(8, dtype=np.float32)] * Q
@@ -75,6 +76,7 @@ def test_a_q_entry_code_predictor_list_is_refused_naming_the_field(tmp_path):
         tw.write_record(record)
 
 
+@pytest.mark.filterwarnings("ignore:TraceWriter.*was never closed")  # refusals leave the writer open on purpose
 def test_a_bare_nan_is_refused_naming_the_field(tmp_path):
     tw = writer(tmp_path)
     with pytest.raises(ValueError, match=r'^step 1: "logits.mean": nan is not JSON: .* the string "NaN"'):
@@ -85,6 +87,7 @@ def test_a_bare_nan_is_refused_naming_the_field(tmp_path):
         tw.write_record({"step": 1, "logits": {**_stats(), "max": "inf"}, "codes": [0] * Q})
 
 
+@pytest.mark.filterwarnings("ignore:TraceWriter.*was never closed")  # refusals leave the writer open on purpose
 def test_a_0_based_step_is_refused(tmp_path):
     tw = writer(tmp_path)
     with pytest.raises(ValueError, match=r"^expected step 1, found step 0 \(steps are 1, 2, 3… in order; 1 = prefill\)$"):

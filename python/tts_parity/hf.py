@@ -63,7 +63,7 @@ class RawScoresRecorder:
             raise ValueError(f"RawScoresRecorder: expected {what} of shape [batch, vocab], found {list(array.shape)}")
         rows = array.shape[0]
         if self.batch_index is None and rows != 1:
-            raise ValueError(f"RawScoresRecorder ({self.name}): {what} hold a batch of {rows} rows; pass batch_index= "
+            raise ValueError(f"RawScoresRecorder ({self.name}): {what} {list(array.shape)} is a batch of {rows} rows; pass batch_index= "
                              "(HFTraceRecorder(writer, batch_index=i)) to choose the utterance to record")
         index = 0 if self.batch_index is None else self.batch_index
         if not -rows <= index < rows:

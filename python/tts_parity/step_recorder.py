@@ -9,7 +9,9 @@ codes=..., code_predictor_logits=...)`; this copies the tensors into static devi
 and during CUDA-graph capture those copies become part of the graph. After each replay the loop calls
 `recorder.flush_step()`, which reads the buffers and writes the line: the trace holds the numbers the graph
 computed at that replay, not an eager re-run. The same calls work without a graph (the eager prefill, or
-a CPU run of the static-buffer step), so one loop serves both modes.
+a CPU run of the static-buffer step), so one loop serves both modes. Without a capture, flush_step()
+refuses buffers no capture() call has written since the previous flush (they would repeat a step); once
+capture() has run inside a CUDA-graph capture, the replays write the buffers unseen and that check is off.
 """
 
 from .trace_writer import TraceWriter
@@ -32,6 +34,8 @@ class StepRecorder:
         self.graph_safe = graph_safe
         self._cp_count = None
         self._has_hidden = False
+        self._refreshed = False  # capture() ran since the last flush_step()
+        self._graph_fed = False  # capture() ran inside a CUDA-graph capture: replays refresh the buffers
         if graph_safe:
             from .static_buffers import StaticBuffers  # imports torch
 
@@ -50,6 +54,10 @@ class StepRecorder:
         after the first call."""
         if not self.graph_safe:
             raise ValueError("StepRecorder(graph_safe=False): call record() after each step (or create it with graph_safe=True)")
+        if not self._graph_fed and getattr(talker_logits, "is_cuda", False):
+            import torch
+
+            self._graph_fed = torch.cuda.is_current_stream_capturing()
         self.buffers.record(TALKER, talker_logits)
         self.buffers.record(CODES, codes)
         if code_predictor_logits is not None:
@@ -60,6 +68,7 @@ class StepRecorder:
         if hidden is not None:
             self.buffers.record(HIDDEN, hidden)
             self._has_hidden = True
+        self._refreshed = True
 
     def flush_step(self, *, nan=None, inf=None, times_ms=None):
         """Graph-safe mode, after each replay (or eager call) of the step: writes the next line from the
@@ -73,6 +82,10 @@ class StepRecorder:
             names += [_cp_name(i) for i in range(self._cp_count)]
         if self._has_hidden:
             names.append(HIDDEN)
+        if not (self._refreshed or self._graph_fed):
+            raise ValueError(f"step {self.writer.steps_written + 1}: flush_step() with no capture() since the last flush_step(): the buffers "
+                             "still hold the previous step; without a captured CUDA graph, run the step (which calls capture()) before each flush_step()")
+        self._refreshed = False
         host = self.buffers.flush(names)
         cp = None if self._cp_count is None else [host[_cp_name(i)] for i in range(self._cp_count)]
         self.writer.step(host[TALKER], host[CODES], code_predictor_logits=cp, nan=nan, inf=inf, times_ms=times_ms,
