@@ -43,6 +43,8 @@ describe('comparison selectors (pure)', () => {
     // The unrelated takes: −103 samples at a peak of 0.09 is no lag at all, and says so.
     const unrelated = comparisonSelectors.metricRows(state({ ...report, metrics: { ...report.metrics, lagSamples: -103, lagMs: -4.2917, xcorrPeak: 0.09 } }))!;
     expect(unrelated.find((r) => r.key === 'lag')!.value).toBe('unreliable: cross-correlation peak 0.09 < 0.5 (the takes are not shifted copies)');
+    expect(unrelated.find((r) => r.key === 'matchedNull')!.value).toBe('\u221240.0 dB (lag unreliable: not a shifted copy)');
+    expect(byKey.matchedNull.value).toBe('\u221240.0 dB');
     for (const r of rows) expect(r.value, r.key).not.toMatch(/-\d/);
     for (const r of rows) expect(r.explain.length).toBeGreaterThan(20);
     // The same report gives the same array (zustand compares by reference).

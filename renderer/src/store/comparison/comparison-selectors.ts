@@ -65,7 +65,13 @@ const metricRows = memoByRef((m: Metrics): MetricRow[] => [
     explain: `Shift of B against A at the cross-correlation peak; positive = B is late. Reported only when the normalised peak is at least ${LAG_MIN_PEAK}.`,
   },
   { key: 'nullDepth', label: 'Null depth', value: fmt(m.nullDepthDb, 1, ' dB'), explain: 'Level of A − B relative to A: −∞ = identical, around 0 dB = as loud as the signal itself.' },
-  { key: 'matchedNull', label: 'Matched null', value: fmt(m.matchedNullDepthDb, 1, ' dB'), explain: 'Null depth after removing the best gain and sub-sample lag: what is left is a real difference.' },
+  {
+    key: 'matchedNull',
+    label: 'Matched null',
+    // Aligned by a lag that means nothing, the number says nothing about a difference either.
+    value: `${fmt(m.matchedNullDepthDb, 1, ' dB')}${lagIsReliable(m.xcorrPeak) ? '' : ' (lag unreliable: not a shifted copy)'}`,
+    explain: 'Null depth after removing the best gain and sub-sample lag: what is left is a real difference.',
+  },
   { key: 'loudnessA', label: 'Loudness A', value: fmt(m.loudnessA, 2, ' LUFS'), explain: 'Integrated loudness of A, ITU-R BS.1770-4, over all its channels (a stereo or 5.1 file is not downmixed first).' },
   { key: 'loudnessB', label: 'Loudness B', value: fmt(m.loudnessB, 2, ' LUFS'), explain: 'Integrated loudness of B, ITU-R BS.1770-4, over all its channels (a stereo or 5.1 file is not downmixed first).' },
   { key: 'deltaLU', label: 'ΔLoudness', value: fmt(m.loudnessDeltaLU, 3, ' LU'), explain: 'B − A in loudness units; about 1 LU is the smallest change most listeners notice.' },
