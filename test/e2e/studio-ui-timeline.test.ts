@@ -58,6 +58,18 @@ describe('studio timeline: one viewport for every lane', () => {
     await expect.poll(async () => Number(await shown.getAttribute('data-null-db'))).toBeGreaterThan(0);
     expect(await shown.textContent()).toMatch(/Difference raw A − B at lag 0/);
     await page.getByRole('button', { name: 'Aligned difference' }).click();
+    // B is 1.94 LU quieter: ABX warns that the level gives X away until Match loudness is on.
+    await page.getByRole('tab', { name: 'ABX blind test' }).click();
+    const warning = page.getByTestId('abx-level-warning');
+    expect(await warning.textContent()).toMatch(/^B is 1\.94 LU quieter than A: the level alone gives X away\./);
+    await warning.getByRole('button', { name: 'Match loudness' }).click();
+    await expect.poll(() => warning.count()).toBe(0);
+    expect(await page.getByRole('checkbox', { name: 'Match loudness' }).isChecked()).toBe(true);
+    await page.getByRole('checkbox', { name: 'Match loudness' }).uncheck();
+    await page.getByRole('tab', { name: 'Metrics' }).click();
+    await page.setViewportSize({ width: 1024, height: 700 });
+    await page.screenshot({ path: `${SHOTS}/ui-aligned-difference-1024.png` });
+    await page.setViewportSize({ width: 1440, height: 900 });
   }, 60_000);
 
   it('the hover readout gives the sample under the pointer and A’s and B’s values there, as the WAVs hold them', async () => {
