@@ -5,6 +5,7 @@ import { drillLines } from '../drill-lines.js';
 import type { DrillReport } from '../drill.js';
 import { metricRows, type Row } from '../format/metric-rows.js';
 import type { Metrics } from '../metrics.js';
+import type { AudioSource } from '../report.js';
 import { moduleDrillLines } from '../module-drill-lines.js';
 import type { ModuleDrillReport } from '../module-drill.js';
 
@@ -70,6 +71,13 @@ export interface ReportForPage {
   drill?: DrillReport;
   moduleDrill?: ModuleDrillReport;
   warnings?: string[];
+  sources?: { a: AudioSource; b: AudioSource };
+}
+
+/** A WAV pair's words: which files, as what (its report has no divergence to tell). */
+function sourceLines(sources: { a: AudioSource; b: AudioSource }): string[] {
+  const line = (label: string, s: AudioSource) => `${label}: ${s.path ?? '(synthesis)'}, ${s.sampleRate} Hz, ${s.channels} channel${s.channels === 1 ? '' : 's'}${s.format ? `, ${s.format}` : ''}`;
+  return [line('A', sources.a), line('B', sources.b)];
 }
 
 const finite = (v: number | undefined): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
@@ -113,7 +121,7 @@ export function reportPageData(report: ReportForPage, markdown: string, frameRat
   return {
     title: titleOf(markdown),
     verdict,
-    words: d && report.verdict ? divergenceLines(report.verdict as Parameters<typeof divergenceLines>[0], d).map((l) => l.trim()) : [],
+    words: d && report.verdict ? divergenceLines(report.verdict as Parameters<typeof divergenceLines>[0], d).map((l) => l.trim()) : report.sources ? sourceLines(report.sources) : [],
     warnings: report.warnings ?? [],
     metrics: report.metrics ? metricRows(report.metrics) : [],
     tolerances: d ? toleranceRows(d) : [],
