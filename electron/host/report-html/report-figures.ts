@@ -1,4 +1,3 @@
-import { createCanvas } from '@napi-rs/canvas';
 import { initFft } from '../../common/analysis/fft.js';
 import { diffGainFor, drawOverlay } from '../../common/report/figures/draw-overlay.js';
 import { drawSteps } from '../../common/report/figures/draw-steps.js';
@@ -13,7 +12,9 @@ const OVERLAY: FigureBox = { width: 1200, height: 320 };
 const STEPS: FigureBox = { width: 1200, height: 260 };
 const SPECTRO: FigureBox = { width: 1200, height: 300 };
 
-function png(box: FigureBox, draw: (ctx: FigureContext) => void): Uint8Array {
+type CreateCanvas = typeof import('@napi-rs/canvas').createCanvas;
+
+function png(createCanvas: CreateCanvas, box: FigureBox, draw: (ctx: FigureContext) => void): Uint8Array {
   const canvas = createCanvas(box.width, box.height);
   draw(canvas.getContext('2d') as unknown as FigureContext);
   return new Uint8Array(canvas.toBuffer('image/png'));
@@ -39,19 +40,22 @@ export async function reportFigures(page: Omit<ReportPageData, 'audio'>, audio: 
   const out: Record<string, Uint8Array> = {};
   const names = figureNames(page, audio);
   const marker = page.marker ?? undefined;
+  if (names.length === 0) return out;
+  // Loaded here, not at import: the native canvas costs ~70 ms, which every other CLI command would pay.
+  const { createCanvas } = await import('@napi-rs/canvas');
   if (audio && names.includes('overlay.png')) {
     const gain = diffGainFor(maxAbs(audio.diff));
     const duration = Math.max(audio.a.length, audio.b.length) / audio.sampleRate;
     const fig = { a: samplesEnvelope(audio.a), b: samplesEnvelope(audio.b), diff: samplesEnvelope(audio.diff, gain), diffGain: gain, sampleRate: audio.sampleRate, marker };
-    out['overlay.png'] = png(OVERLAY, (ctx) => drawOverlay(ctx, fig, OVERLAY, { fromSec: 0, toSec: duration || 1 }));
+    out['overlay.png'] = png(createCanvas, OVERLAY, (ctx) => drawOverlay(ctx, fig, OVERLAY, { fromSec: 0, toSec: duration || 1 }));
   }
   if (names.includes('steps.png')) {
-    out['steps.png'] = png(STEPS, (ctx) => drawSteps(ctx, { steps: page.steps, firstStep: page.firstStep, tolerance: page.logitTolerance }, STEPS));
+    out['steps.png'] = png(createCanvas, STEPS, (ctx) => drawSteps(ctx, { steps: page.steps, firstStep: page.firstStep, tolerance: page.logitTolerance }, STEPS));
   }
   if (audio && names.includes('spectrogram-diff.png')) {
     await initFft();
     const s = spectrogramDiff(audio.a, audio.b, audio.sampleRate, 300, 96);
-    out['spectrogram-diff.png'] = png(SPECTRO, (ctx) => drawSpectrogramDiff(ctx, s, SPECTRO, marker));
+    out['spectrogram-diff.png'] = png(createCanvas, SPECTRO, (ctx) => drawSpectrogramDiff(ctx, s, SPECTRO, marker));
   }
   return out;
 }
