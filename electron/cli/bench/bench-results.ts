@@ -1,4 +1,5 @@
 import type { ReportBench } from './report-bench.js';
+import type { SweepBench } from './sweep-bench.js';
 
 /**
  * The JSON that `parity bench` writes (bench/results.json): machine, engine timings per execution
@@ -112,4 +113,6 @@ export interface BenchResults {
   ratios?: EngineRatios;
   memory?: MemoryBench;
   lazyTable?: LazyTableBench;
+  /** parity sweep at scale (sweep-bench.ts). */
+  sweep?: SweepBench;
 }

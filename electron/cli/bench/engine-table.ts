@@ -9,6 +9,7 @@ export const TARGETS = {
   firstAudioMs: 150,
   heapGrowthMb: 5,
   lazyTableGrowthMb: 100,
+  sweepMergeMs: 2000,
 };
 
 const pad = (rows: string[][]): string => {
@@ -19,7 +20,7 @@ const mark = (ok: boolean): string => (ok ? 'met' : 'NOT met');
 
 /** The engine part of the bench table: one row per profile, then ratios and memory against the targets. */
 export function renderEngineTable(results: BenchResults): string {
-  const { profiles, ratios, memory, engine, lazyTable } = results;
+  const { profiles, ratios, memory, engine, lazyTable, sweep } = results;
   if (!profiles || !ratios || !engine) return '';
   const rows = [['profile', 'prefill ms', 'talker step ms (p90)', 'code pred. frame ms (p90)', 'vocoder ms/s', 'rtf', 'first audio ms', 'JS share']];
   for (const [name, p] of Object.entries(profiles)) {
@@ -60,6 +61,13 @@ export function renderEngineTable(results: BenchResults): string {
     lines.push(
       `  lazy table: ${t.textRows} × ${t.hidden} float16 (${t.tableFileMb.toFixed(0)} MB file): open grows RSS ${t.openGrowthMb.largeTable.toFixed(1)} MB vs ${t.openGrowthMb.smallTable.toFixed(1)} MB with a 262-row table, ` +
         `${t.tableGrowthMb.toFixed(1)} MB beyond the sessions (< ${TARGETS.lazyTableGrowthMb}: ${mark(t.tableGrowthMb < TARGETS.lazyTableGrowthMb)}); open ${t.openMs.largeTable.toFixed(0)} ms (hashes the file)`,
+    );
+  }
+  if (sweep) {
+    const rss = sweep.peakRssMb.map((p) => `${p.cases} cases ${p.mb === null ? 'n/a (no /usr/bin/time)' : `${p.mb.toFixed(0)} MB`}`).join(', ');
+    lines.push(
+      `  sweep: ${sweep.a} vs ${sweep.b}, ${sweep.rateCases} cases: ${sweep.casesPerMinute.jobs1.toFixed(1)} cases/min with --jobs 1, ${sweep.casesPerMinute.jobs2.toFixed(1)} with --jobs 2; peak RSS ${rss}; ` +
+        `merge of ${sweep.merge.cases} cases ${sweep.merge.medianMs.toFixed(0)} ms (< ${TARGETS.sweepMergeMs}: ${mark(sweep.merge.medianMs < TARGETS.sweepMergeMs)}); ${(sweep.benchMs / 1000).toFixed(0)} s in all`,
     );
   }
   return lines.join('\n') + '\n';

@@ -12,6 +12,7 @@ import { renderEngineTable } from '../bench/engine-table.js';
 import { benchLazyTable } from '../bench/lazy-table-bench.js';
 import { benchMemory } from '../bench/memory-bench.js';
 import { benchReport } from '../bench/report-bench.js';
+import { benchSweep } from '../bench/sweep-bench.js';
 import { machineInfo } from '../bench/machine-info.js';
 import { action } from '../fail.js';
 
@@ -19,18 +20,21 @@ export function registerBench(program: Command): void {
   program
     .command('bench')
     .description(
-      'time the engine on the demo bundle (eager, graph, graph,vocoder=stream, graph,cache=recompute, interleaved; memory over 20 syntheses; RSS of opening a bundle with a 151936 × 1024 float16 embedding table file) and the analysis (two 60 s signals; 10 min loudness vs ffmpeg ebur128)',
+      'time the engine on the demo bundle (eager, graph, graph,vocoder=stream, graph,cache=recompute, interleaved; memory over 20 syntheses; RSS of opening a bundle with a 151936 × 1024 float16 embedding table file), parity sweep (cases/min with --jobs 1 and 2, peak memory for 20 and 100 cases, a 1,000-case merge) and the analysis (two 60 s signals; 10 min loudness vs ffmpeg ebur128)',
     )
     .option('--json', 'print the results as one JSON object on stdout (the table goes to stderr)')
     .option('--out <file>', 'also write the JSON results to this file (its folder is created)')
     .option('--runs <n>', 'analysis: timed runs per measurement, after one warm-up (default 5)', parseRuns)
     .option('--reps <n>', 'engine: interleaved rounds of all profiles, after 2 warm-up rounds (default 8)', parseRuns)
     .option('--bundle <dir>', 'engine: bundle folder (default: the built-in demo bundle)')
-    .option('--no-engine', 'skip the engine and memory bench (analysis only)')
+    .option('--no-engine', 'skip the engine, memory and sweep bench (analysis only)')
+    .option('--no-sweep', 'skip the sweep bench (about a minute of parity sweep runs and merges)')
     .action(
       action('bench', async (options) => {
         const progress = (what: string) => process.stderr.write(`bench: ${what}…\n`);
         const engineResults = options.engine ? await runEngineBench(options.bundle, options.reps, progress) : {};
+        // After the engine bench has closed its engine: the sweep runs are child processes of their own.
+        const sweep = options.engine && options.sweep ? await benchSweep(progress) : undefined;
         const analysis = await benchAnalysis({ runs: options.runs, onStep: progress });
         progress('report.html and PNG figures, a 60 s 24 kHz pair');
         const report = await benchReport(Math.max(1, options.runs ?? 5));
@@ -39,6 +43,7 @@ export function registerBench(program: Command): void {
           createdAt: new Date().toISOString(),
           machine: machineInfo(),
           ...engineResults,
+          ...(sweep ? { sweep } : {}),
           analysis,
           report,
         };
