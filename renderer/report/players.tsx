@@ -90,7 +90,7 @@ export function Players({ audio, tracks, onTime, seek }: { audio: PageAudio; tra
         </label>
         {audio.embedded && (
           <label>
-            <input type="checkbox" checked={amplified} onChange={(e) => setAmplified(e.target.checked)} />
+            <input type="checkbox" checked={amplified} onChange={(e) => setAmplified(e.target.checked)} data-testid="diff-full-scale" />
             Play the difference at full scale (its real peak is {audio.diffMax.toPrecision(3)})
           </label>
         )}

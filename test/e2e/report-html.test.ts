@@ -101,6 +101,16 @@ describe('report.html from file:// with the network off', () => {
     expect(await volumes()).toEqual([1, 1]);
   });
 
+  it('plays the difference at its real level (volume = its peak, as it is embedded at full scale) unless asked for full scale', async () => {
+    const diffMax = Math.max(...decodeWav(new Uint8Array(readFileSync(join(out, 'diff.wav'))), 'diff.wav').channels[0].map(Math.abs));
+    const volume = () => page.evaluate(`document.querySelector('[data-testid=player-diff]').volume`) as Promise<number>;
+    // The page's peak comes from the float samples, as diff.wav holds them (float32 both ways).
+    expect(Math.abs((await volume()) - diffMax)).toBeLessThan(1e-6);
+    await page.getByTestId('diff-full-scale').check();
+    expect(await volume()).toBe(1);
+    await page.getByTestId('diff-full-scale').uncheck();
+  });
+
   it('a zoom changes the view: a shorter time range and different pixels', async () => {
     // Stopped first, so the moving playhead cannot be what changes the pixels.
     await page.getByTestId('player-b').evaluate((el) => (el as unknown as MediaEl).pause());
