@@ -15,6 +15,7 @@ let page: Page;
 const problems: string[] = [];
 const dir = mkdtempSync(join(tmpdir(), 'parity-ui-sweep-'));
 const merged = join(dir, 'merged');
+const mergedWithFixture = join(dir, 'merged-fixture');
 
 beforeAll(async () => {
   // stale-feedback@20 acts on the long prompt only (the short one ends before step 20): one identical, one diverged.
@@ -23,6 +24,8 @@ beforeAll(async () => {
   const sweep = await runParity(['sweep', '--corpus', corpus, '--a', 'graph', '--b', 'graph,fault=stale-feedback@20', '--out', join(dir, 'runs')], { timeoutMs: 60_000 });
   expect(sweep.status, sweep.stderr).toBe(0);
   expect((await runParity(['sweep', 'merge', join(dir, 'runs'), '--out', merged, '--worst', '0'])).status).toBe(0);
+  // The same shards merged with the worst case (long@0, the diverged one) re-run as a fixture.
+  expect((await runParity(['sweep', 'merge', join(dir, 'runs'), '--out', mergedWithFixture, '--worst', '1'], { timeoutMs: 60_000 })).status).toBe(0);
   mkdirSync('test-results', { recursive: true });
   ({ served, browser, page } = await startStudio(join(dir, 'data'), problems));
 }, 180_000);
@@ -52,6 +55,19 @@ describe('studio UI in Chromium: sweep view', () => {
     // The form took the case's prompt and profiles, so what ran is on screen.
     expect(await page.getByLabel('Profile B', { exact: true }).inputValue()).toBe('graph,fault=stale-feedback@20');
     await page.screenshot({ path: 'test-results/ui-sweep-1280.png' });
+    expect(problems).toEqual([]);
+  }, 60_000);
+
+  it('opens a worst case from its fixture (an import of its traces and WAVs, nothing synthesized) when the merged folder is opened', async () => {
+    await page.getByLabel('Open sweep folder').setInputFiles(mergedWithFixture);
+    await expect.poll(() => page.getByTestId('sweep-counts').textContent(), { timeout: 10_000 }).toBe('1 identical, 0 within tolerance, 1 diverged, 0 errors, 0 missing');
+    const before = await page.getByTestId('history-list').locator('li').count();
+    await page.getByRole('button', { name: 'Open case long@0' }).click();
+    await expect.poll(() => page.getByTestId('history-list').locator('li').count(), { timeout: 30_000 }).toBe(before + 1);
+    // The new history entry is the import of the fixture's two traces, named by its folder.
+    expect(await page.getByTestId('history-list').textContent()).toContain('worst-01-long_0-a.jsonl vs worst-01-long_0-b.jsonl');
+    await expect.poll(() => page.getByTestId('verdict').textContent(), { timeout: 30_000 }).toMatch(/^Diverged/);
+    expect(await page.getByTestId('divergence-summary').textContent()).toMatch(/^First divergence: step 20 \(talker-logits\)/);
     expect(problems).toEqual([]);
   }, 60_000);
 });

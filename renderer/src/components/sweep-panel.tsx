@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import './sweep-panel.css';
 import type { SummaryCase } from '../../../electron/common/sweep/sweep-summary.js';
 import type { SweepSortKey } from '../store/sweep/sweep-slice.js';
@@ -23,7 +23,8 @@ function fixed(v: number | null, digits: number): string {
 /**
  * A merged sweep (sweep.json from `parity sweep merge`): the counts, the histogram of the first
  * divergent step, correlation against ΔLU, and the cases in a table sorted by any column; a case's button
- * (or its dot) synthesizes that case again (profile sweeps) so its comparison opens as any other.
+ * (or its dot) opens its comparison: imported from its fixture when the merged folder was opened and it
+ * is one of the worst, otherwise synthesized again (profile sweeps).
  */
 export function SweepPanel() {
   const store = useStoreApi();
@@ -32,6 +33,9 @@ export function SweepPanel() {
   const sort = useStudio(sweepSelectors.sort);
   const cases = useStudio(sweepSelectors.cases);
   const input = useRef<HTMLInputElement>(null);
+  const folder = useRef<HTMLInputElement>(null);
+  // A folder picker (Chromium, Firefox, Safari); React has no prop for the attribute.
+  useEffect(() => folder.current?.setAttribute('webkitdirectory', ''), []);
   const worst = summary ? sweepSelectors.worstKeys(summary) : undefined;
   const top = summary ? Math.max(1, ...summary.firstStep.histogram.map((h) => h.count)) : 1;
   const row = (c: SummaryCase) => {
@@ -65,7 +69,21 @@ export function SweepPanel() {
           if (input.current) input.current.value = '';
         }}
       />
-      {!summary && <p className="muted small-text">Open the sweep.json written by parity sweep merge (docs/sweeps.md).</p>}
+      <input
+        ref={folder}
+        type="file"
+        aria-label="Open sweep folder"
+        onChange={async (e) => {
+          const files = [...(e.target.files ?? [])].map((f) => ({ path: f.webkitRelativePath || f.name, read: async () => new Uint8Array(await f.arrayBuffer()) }));
+          if (files.length > 0) await store.getState().openSweepFolder(files);
+          if (folder.current) folder.current.value = '';
+        }}
+      />
+      {!summary && (
+        <p className="muted small-text">
+          Open the sweep.json written by parity sweep merge, or its whole folder so the worst cases open from their fixtures (docs/sweeps.md).
+        </p>
+      )}
       {summary && (
         <div data-testid="sweep-summary">
           <p className="small-text">

@@ -81,4 +81,39 @@ describe('sweep slice and selectors (no React)', () => {
     expect(f.asked).toEqual([]);
     expect(store.getState().notices.at(-1)?.hint).toBe('Import p1.jsonl from A/ and from B/ (and their WAVs) to see it.');
   });
+
+  it("opens a worst case from its fixture's traces and WAVs when the merged folder was opened, and synthesizes the others", async () => {
+    const f = fakeStudio();
+    const imported: { a: { name: string; text: string }; b: { name: string; text: string }; wavA?: { name: string }; wavB?: { name: string } }[] = [];
+    (f.studio as unknown as Record<string, unknown>).importTraces = async (req: (typeof imported)[number]) => (
+      imported.push(req), { historyId: '20250101-000000-abcdef', report: { verdict: 'diverged', metrics: { correlation: 0.2 } } }
+    );
+    const store = createStudioStore(f.studio);
+    const wav = new Uint8Array([82, 73, 70, 70, 0, 0, 0, 0, 87, 65, 86, 69]); // RIFF....WAVE
+    const file = (path: string, content: Uint8Array | string) => ({ path, read: async () => (typeof content === 'string' ? bytes(content) : content) });
+    await store.getState().openSweepFolder([
+      file('merged/worst-01-p1_3/b.jsonl', 'trace B'),
+      file('merged/worst-01-p1_3/a.wav', wav),
+      file('merged/sweep.json', JSON.stringify({ ...SUMMARY, worst: [{ key: 'p1@3', fixture: 'worst-01-p1_3' }] })),
+      file('merged/worst-01-p1_3/a.jsonl', 'trace A'),
+      file('merged/worst-01-p1_3/b.wav', wav),
+    ]);
+    expect(store.getState().sweep?.name).toBe('merged/sweep.json');
+    await store.getState().openSweepCase(SUMMARY.cases[1]);
+    expect(f.asked).toEqual([]);
+    expect(imported.map((r) => [r.a.name, r.a.text, r.b.name, r.b.text, r.wavA?.name, r.wavB?.name])).toEqual([
+      ['worst-01-p1_3-a.jsonl', 'trace A', 'worst-01-p1_3-b.jsonl', 'trace B', 'worst-01-p1_3-a.wav', 'worst-01-p1_3-b.wav'],
+    ]);
+    // p0 is not among the worst: it has no fixture and is synthesized again.
+    await store.getState().openSweepCase(SUMMARY.cases[0]);
+    expect(f.asked).toHaveLength(1);
+    expect(imported).toHaveLength(1);
+  });
+
+  it('says so when a picked folder holds no sweep.json', async () => {
+    const store = createStudioStore(fakeStudio().studio);
+    await store.getState().openSweepFolder([{ path: 'runs/shard-001-of-1.jsonl', read: async () => bytes('{}') }]);
+    expect(store.getState().sweep).toBeUndefined();
+    expect(store.getState().notices.at(-1)?.message).toBe('No sweep.json in the folder');
+  });
 });

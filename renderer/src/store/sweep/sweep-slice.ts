@@ -1,24 +1,42 @@
 import type { StateCreator } from 'zustand/vanilla';
 import { Sampling } from '../../../../electron/common/api/primitives.js';
+import { caseKey } from '../../../../electron/common/sweep/sweep-case.js';
 import { SweepSummary, type SummaryCase } from '../../../../electron/common/sweep/sweep-summary.js';
+import type { PickedFile } from '../history/classify-import.js';
 import type { StudioState } from '../studio-store.js';
 
 /** Columns the case table sorts by. */
 export type SweepSortKey = 'index' | 'verdict' | 'firstStep' | 'correlation' | 'loudnessDeltaLU' | 'mcdDb';
 
+/** A file of a picked folder: its path inside the pick (webkitRelativePath, `merged/sweep.json`) and its bytes on demand. */
+export interface FolderFile {
+  path: string;
+  read(): Promise<Uint8Array>;
+}
+
+/** What a worst case's fixture folder holds that an import takes: its two traces, and its two WAVs when both are there. */
+const FIXTURE_FILES = ['a.jsonl', 'b.jsonl', 'a.wav', 'b.wav'] as const;
+
 export interface SweepSlice {
-  /** A merged sweep (sweep.json) opened in the studio, with the name of its file. */
-  sweep?: { name: string; summary: SweepSummary };
+  /**
+   * A merged sweep (sweep.json) opened in the studio, with the name of its file; when its whole folder was
+   * opened, the files of the worst cases' fixtures by case key.
+   */
+  sweep?: { name: string; summary: SweepSummary; fixtures?: Record<string, FolderFile[]> };
   sweepSort: { key: SweepSortKey; descending: boolean };
   /** Reads a sweep.json the user picked (its bytes: the page names no path); a bad file is a notice. */
   openSweep(name: string, bytes: Uint8Array): void;
+  /** Opens a merged folder (the --out of parity sweep merge): its sweep.json, and its worst cases' fixtures. */
+  openSweepFolder(files: FolderFile[]): Promise<void>;
   closeSweep(): void;
   /** Sorts by `key`; the same key again reverses the order. */
   sortSweep(key: SweepSortKey): void;
   /**
-   * Opens one case's comparison: a profile sweep's case is synthesized again with its prompt, seed,
-   * profiles and sampling (the form takes them, so what runs is on screen); a trace sweep's case has
-   * nothing to synthesize, so a notice says to import its two traces.
+   * Opens one case's comparison: from its fixture's traces and WAVs when the merged folder was opened
+   * and the case is one of the worst (an import: nothing is synthesized); otherwise a profile sweep's
+   * case is synthesized again with its prompt, seed, profiles and sampling (the form takes them, so
+   * what runs is on screen); a trace sweep's case has nothing to synthesize, so a notice says to import
+   * its two traces.
    */
   openSweepCase(c: SummaryCase): Promise<void>;
 }
@@ -41,11 +59,44 @@ export const createSweepSlice: StateCreator<StudioState, [], [], SweepSlice> = (
     }
     set({ sweep: { name, summary: parsed.data }, sweepSort: { key: 'index', descending: false } });
   },
+  async openSweepFolder(files) {
+    // The shallowest sweep.json: the merged folder's own (a fixture folder holds none).
+    const summaryFile = files.filter((f) => /(^|\/)sweep\.json$/.test(f.path)).sort((x, y) => x.path.split('/').length - y.path.split('/').length)[0];
+    if (!summaryFile) {
+      get().notify('error', 'No sweep.json in the folder', 'Open the --out folder of parity sweep merge.');
+      return;
+    }
+    get().openSweep(summaryFile.path, await summaryFile.read());
+    const opened = get().sweep;
+    if (!opened || opened.name !== summaryFile.path) return;
+    const root = summaryFile.path.slice(0, summaryFile.path.length - 'sweep.json'.length);
+    const byPath = new Map(files.map((f) => [f.path, f]));
+    const fixtures: Record<string, FolderFile[]> = {};
+    for (const w of opened.summary.worst) {
+      if (w.fixture === undefined) continue;
+      const [a, b, wavA, wavB] = FIXTURE_FILES.map((name) => byPath.get(`${root}${w.fixture}/${name}`));
+      if (a && b) fixtures[w.key] = wavA && wavB ? [a, b, wavA, wavB] : [a, b];
+    }
+    set({ sweep: { ...opened, fixtures } });
+  },
   closeSweep: () => set({ sweep: undefined }),
   sortSweep: (key) => set((s) => ({ sweepSort: { key, descending: s.sweepSort.key === key ? !s.sweepSort.descending : key !== 'index' && key !== 'correlation' } })),
   async openSweepCase(c) {
     const summary = get().sweep?.summary;
     if (!summary) return;
+    const fixture = get().sweep?.fixtures?.[caseKey(c)];
+    if (fixture) {
+      let picked: PickedFile[];
+      try {
+        // Named by the fixture folder, so the history entry says which case it is.
+        picked = await Promise.all(fixture.map(async (f) => ({ name: f.path.split('/').slice(-2).join('-'), bytes: await f.read() })));
+      } catch (error) {
+        get().notify('error', `${caseKey(c)}: its fixture could not be read (${error instanceof Error ? error.message : String(error)})`, 'Open the merged folder again.');
+        return;
+      }
+      await get().importFiles(picked);
+      return;
+    }
     if (summary.mode !== 'profiles' || c.text === undefined || c.seed === null) {
       get().notify('info', `${c.id}: a trace sweep's case is not synthesized here`, `Import ${c.id}.jsonl from ${summary.a} and from ${summary.b} (and their WAVs) to see it.`);
       return;
