@@ -58,6 +58,20 @@ export function Players({ audio, tracks, onTime, seek }: { audio: PageAudio; tra
     setActive(to);
     if (playing) void dst.play();
   };
+  // S switches from anywhere on the page (as the studio's transport does), but not while typing or with a modifier.
+  const switchRef = useRef(switchAB);
+  switchRef.current = switchAB;
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.key !== 's' && e.key !== 'S') || e.ctrlKey || e.metaKey || e.altKey) return;
+      const target = e.target as HTMLElement | null;
+      if (target && (target.tagName === 'INPUT' || target.tagName === 'TEXTAREA' || target.isContentEditable)) return;
+      e.preventDefault();
+      switchRef.current();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
   return (
     <section className="players" aria-label="Listen">
       <h2>Listen</h2>
@@ -81,8 +95,8 @@ export function Players({ audio, tracks, onTime, seek }: { audio: PageAudio; tra
         ))}
       </div>
       <div className="player-tools">
-        <button type="button" onClick={switchAB} data-testid="switch-ab" title="Switch between A and B at the same position">
-          Switch to {active === 'b' ? 'A' : 'B'} at {fmtTime(position)}
+        <button type="button" onClick={switchAB} data-testid="switch-ab" title="Switch between A and B at the same position (S)" aria-keyshortcuts="S">
+          Switch to {active === 'b' ? 'A' : 'B'} at {fmtTime(position)} (S)
         </button>
         <label>
           <input type="checkbox" checked={matched} disabled={audio.loudnessDeltaLU === null} onChange={(e) => setMatched(e.target.checked)} data-testid="match-loudness" />

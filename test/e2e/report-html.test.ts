@@ -74,7 +74,7 @@ describe('report.html from file:// with the network off', () => {
     expect(await overlayPixel(x - 25, 22)).not.toEqual([r0, g0, b0]);
   });
 
-  it('plays A (currentTime advances) and the switch moves to B at the same position, playing on', async () => {
+  it('plays A (currentTime advances); the switch (button, then S) moves to the other take at the same position, playing on', async () => {
     await page.getByTestId('player-a').evaluate((el) => (el as unknown as MediaEl).play());
     await expect.poll(async () => (await media('a')).t, { timeout: 10_000 }).toBeGreaterThan(0.2);
     await page.getByTestId('switch-ab').click();
@@ -85,6 +85,14 @@ describe('report.html from file:// with the network off', () => {
     expect(b.t - a.t).toBeLessThan(0.15);
     await expect.poll(async () => (await media('b')).t, { timeout: 10_000 }).toBeGreaterThan(b.t + 0.1);
     expect((await media('b')).paused).toBe(false);
+    // The S key switches back the same way.
+    await page.locator('h1').click();
+    await page.keyboard.press('s');
+    const [b2, a2] = [await media('b'), await media('a')];
+    expect(b2.paused).toBe(true);
+    expect(a2.t).toBeGreaterThanOrEqual(b2.t - 0.01);
+    expect(a2.t - b2.t).toBeLessThan(0.15);
+    await expect.poll(async () => (await media('a')).paused, { timeout: 10_000 }).toBe(false);
   });
 
   it('loudness matching turns the louder take down by |ΔLU| (report.json loudnessDeltaLU = B − A)', async () => {
@@ -113,7 +121,7 @@ describe('report.html from file:// with the network off', () => {
 
   it('a zoom changes the view: a shorter time range and different pixels', async () => {
     // Stopped first, so the moving playhead cannot be what changes the pixels.
-    await page.getByTestId('player-b').evaluate((el) => (el as unknown as MediaEl).pause());
+    for (const take of ['a', 'b', 'diff']) await page.getByTestId(`player-${take}`).evaluate((el) => (el as unknown as MediaEl).pause());
     const overlay = page.getByTestId('overlay');
     expect((await overlay.screenshot()).equals(await overlay.screenshot())).toBe(true);
     const before = { from: Number(await overlay.getAttribute('data-from-sec')), to: Number(await overlay.getAttribute('data-to-sec')) };
