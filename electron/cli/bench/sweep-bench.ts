@@ -30,7 +30,7 @@ export interface SweepBench {
   casesPerMinute: { jobs1: number; jobs2: number };
   rateCases: number;
   rateRuns: number;
-  /** Peak RSS of the largest process of a `--jobs 1` shard run (the larger of its runs), MB, per corpus size; null without GNU time (/usr/bin/time). */
+  /** Peak RSS of the largest process of a `--jobs 1` shard run over `Prompt N.` prompts, MB, per corpus size; null without GNU time (/usr/bin/time). */
   peakRssMb: { cases: number; mb: number | null }[];
   /** `parity sweep merge DIR --out OUT --worst 0` over synthesized case lines (no engine), Node's start included. Target < 2000 ms. */
   merge: { cases: number; shards: number; lineBytes: number; medianMs: number; runs: number };
@@ -40,8 +40,9 @@ export interface SweepBench {
 
 const cli = fileURLToPath(new URL('../main.js', import.meta.url));
 
-function corpus(n: number): string {
-  return Array.from({ length: n }, (_, i) => `Prompt ${i}: the quick brown fox jumps over the lazy dog.\n`).join('');
+/** The rate runs' prompts (about 55 characters), or the memory runs' short ones (a case takes a third of the time). */
+function corpus(n: number, short: boolean): string {
+  return Array.from({ length: n }, (_, i) => (short ? `Prompt ${i}.\n` : `Prompt ${i}: the quick brown fox jumps over the lazy dog.\n`)).join('');
 }
 
 /** Runs the CLI (under GNU time when it is there); returns its wall time and peak RSS. */
@@ -56,9 +57,9 @@ async function runCli(args: string[], root: string): Promise<{ ms: number; peakM
   return { ms, peakMb: timed ? Number((await readFile(rssFile, 'utf8')).trim()) / 1024 : null };
 }
 
-async function sweep(root: string, name: string, cases: number, jobs: number): Promise<{ ms: number; peakMb: number | null }> {
+async function sweep(root: string, name: string, cases: number, jobs: number, short = false): Promise<{ ms: number; peakMb: number | null }> {
   const file = join(root, `${name}.txt`);
-  await writeFile(file, corpus(cases));
+  await writeFile(file, corpus(cases, short));
   return runCli(['sweep', '--corpus', file, '--a', A, '--b', B, '--jobs', String(jobs), '--out', join(root, name)], root);
 }
 
@@ -128,11 +129,8 @@ export async function benchSweep(onStep: (what: string) => void, mergeRuns = 3):
     const fastest = (jobs: 1 | 2) => Math.min(...runs[jobs].map((r) => r.ms));
     const peakRssMb: SweepBench['peakRssMb'] = [];
     for (const cases of MEMORY_CASES) {
-      onStep(`sweep: peak memory of a --jobs 1 shard of ${cases} cases`);
-      // The --jobs 1 rate runs are that reading for RATE_CASES already.
-      const measured = cases === RATE_CASES ? runs[1] : [await sweep(root, `memory-${cases}`, cases, 1)];
-      const mb = measured.map((r) => r.peakMb);
-      peakRssMb.push({ cases, mb: mb.includes(null) ? null : Math.max(...(mb as number[])) });
+      onStep(`sweep: peak memory of a --jobs 1 shard of ${cases} short prompts`);
+      peakRssMb.push({ cases, mb: (await sweep(root, `memory-${cases}`, cases, 1, true)).peakMb });
     }
     onStep(`sweep: merge of ${MERGE_CASES} synthesized cases in ${MERGE_SHARDS} shards, ${mergeRuns} runs`);
     const shards = join(root, 'merge-shards');
