@@ -57,7 +57,8 @@ const mediaPair = (first: 'a' | 'b', second: 'a' | 'b') =>
   page.evaluate(
     ([x, y]) =>
       [x, y].map((take) => {
-        const el = document.querySelector(`[data-testid="player-${take}"]`) as unknown as MediaEl;
+        const doc = (globalThis as unknown as { document: { querySelector(selector: string): unknown } }).document;
+        const el = doc.querySelector(`[data-testid="player-${take}"]`) as MediaEl;
         return { t: el.currentTime, paused: el.paused };
       }),
     [first, second] as const,
