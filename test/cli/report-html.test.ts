@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateXML } from 'xmllint-wasm';
+import { NO_REPORT_PAGE, NO_REPORT_PAGE_WARNING } from './no-report-page.js';
 import { runParity } from './run-parity.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'parity-report-html-'));
@@ -81,4 +82,15 @@ describe('gate --html and --junit', () => {
     expect(xml).toContain(`<testcase classname="parity.gate" name="${out}"`);
     expect(xml).toContain('tests="1" failures="0"');
   }, 90_000);
+});
+
+describe('compare --out without a built report page (an install built with tsc alone)', () => {
+  it('writes the fixture without report.html, says so in one warning line, exits 0', async () => {
+    const folder = join(dir, 'no-page');
+    const run = await runParity([...compareArgs.slice(0, -1), folder], { env, timeoutMs: 60_000, imports: [NO_REPORT_PAGE] });
+    expect(run.status).toBe(0);
+    expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(NO_REPORT_PAGE_WARNING)]);
+    expect(run.stdout).toContain(`wrote ${folder}/ (a.wav, b.wav, diff.wav, a.jsonl, b.jsonl, report.json, report.md, overlay.png, steps.png, spectrogram-diff.png)`);
+    expect(existsSync(join(folder, 'report.html'))).toBe(false);
+  }, 60_000);
 });

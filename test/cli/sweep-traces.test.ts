@@ -46,7 +46,7 @@ describe('parity sweep --traces', () => {
     expect(s.cases[1].correlation).toBeNull();
     expect(s.cases[2].error).toContain('p3.jsonl');
     expect(s.problems.unpaired).toEqual([`only-a (only in ${A})`]);
-    expect(readdirSync(merged).sort()).toEqual(['sweep.json', 'sweep.md']);
+    expect(readdirSync(merged).sort()).toEqual(['sweep.html', 'sweep.json', 'sweep.md']);
     expect(existsSync(join(merged, 'sweep.md'))).toBe(true);
   }, 60_000);
 

@@ -1,8 +1,10 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SweepSummary } from '../../electron/common/sweep/sweep-summary.js';
+import { NO_REPORT_PAGE, NO_REPORT_PAGE_WARNING } from './no-report-page.js';
 import { runParity } from './run-parity.js';
 
 // The demo bundle; 30 short prompts (a few frames each). Seed 000's signature: a stale audio feedback at
@@ -13,6 +15,13 @@ const PAIR = ['--a', 'graph', '--b', 'graph,fault=stale-feedback@2'];
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const summaryAt = (folder: string) => SweepSummary.parse(JSON.parse(readFileSync(join(folder, 'sweep.json'), 'utf8')));
+
+/** The files sweep.html's links point at, resolved as a browser does from file:// (relative to sweep.html). */
+function linkedFiles(folder: string): string[] {
+  const page = pathToFileURL(join(folder, 'sweep.html'));
+  const hrefs = [...readFileSync(join(folder, 'sweep.html'), 'utf8').matchAll(/<a href="([^"]*)"/g)].map((m) => m[1]);
+  return hrefs.map((href) => fileURLToPath(new URL(href, page)));
+}
 
 describe('parity sweep over a corpus', () => {
   beforeAll(async () => {
@@ -40,6 +49,10 @@ describe('parity sweep over a corpus', () => {
     // The files parity compare --out writes, report.html and the figures included.
     for (const name of ['a.wav', 'b.wav', 'diff.wav', 'a.jsonl', 'b.jsonl', 'report.md', 'report.html']) expect(existsSync(join(fixture, name)), name).toBe(true);
     expect(readFileSync(join(merged, 'sweep.md'), 'utf8')).toContain('step    2 | ######################################## 30');
+    expect(run.stdout).toContain(`wrote ${merged}/ (sweep.json, sweep.md, sweep.html, ${s.worst[0].fixture}/)`);
+    expect(readdirSync(merged).sort()).toEqual([s.worst[0].fixture!.split('/')[0], 'sweep.html', 'sweep.json', 'sweep.md'].sort());
+    // sweep.html links the worst case to its fixture's report.html, relative to itself.
+    expect(linkedFiles(merged)).toEqual([join(fixture, 'report.html')]);
     // The fixture is a real comparison fixture: parity gate re-runs it and it passes.
     expect((await runParity(['gate', fixture], { timeoutMs: 30_000 })).status).toBe(0);
   }, 60_000);
@@ -57,16 +70,31 @@ describe('parity sweep over a corpus', () => {
     expect(runs[2].stderr).toContain('shard 3/3 (JOB_COMPLETION_INDEX=2): 10 cases');
     for (const i of [1, 2, 3]) expect(existsSync(join(shards, `shard-00${i}-of-3.jsonl`))).toBe(true);
     const [a, b] = [join(dir, 'm-whole'), join(dir, 'm-shards')];
-    expect((await runParity(['sweep', 'merge', join(dir, 'whole'), '--out', a, '--worst', '0'])).status).toBe(0);
+    // --worst 1: sweep.html then links a re-run fixture, so its links are compared too.
+    expect((await runParity(['sweep', 'merge', join(dir, 'whole'), '--out', a, '--worst', '1'], { timeoutMs: 30_000 })).status).toBe(0);
     expect((await runParity(['sweep', 'merge', shards, '--out', b, '--worst', '0'])).status).toBe(0);
     // An existing --out is refused unless --force.
     const again = await runParity(['sweep', 'merge', shards, '--out', b, '--worst', '0']);
     expect(again.status).toBe(2);
     expect(again.stderr).toContain('already exists (use --force to write into it)');
-    expect((await runParity(['sweep', 'merge', shards, '--out', b, '--worst', '0', '--force'])).status).toBe(0);
-    expect(readFileSync(join(b, 'sweep.json'), 'utf8')).toBe(readFileSync(join(a, 'sweep.json'), 'utf8'));
-    expect(readFileSync(join(b, 'sweep.md'), 'utf8')).toBe(readFileSync(join(a, 'sweep.md'), 'utf8'));
+    expect((await runParity(['sweep', 'merge', shards, '--out', b, '--worst', '1', '--force'], { timeoutMs: 30_000 })).status).toBe(0);
+    for (const file of ['sweep.json', 'sweep.md', 'sweep.html']) expect(readFileSync(join(b, file), 'utf8'), file).toBe(readFileSync(join(a, file), 'utf8'));
+    const links = linkedFiles(b);
+    expect(links).toHaveLength(1);
+    expect(existsSync(links[0])).toBe(true);
   }, 120_000);
+
+  it('without a built report page: one warning line, the fixture without report.html, sweep.html linking its report.md', async () => {
+    const merged = join(dir, 'merged-no-page');
+    const run = await runParity(['sweep', 'merge', join(dir, 'whole'), '--out', merged, '--worst', '1'], { timeoutMs: 30_000, imports: [NO_REPORT_PAGE] });
+    expect(run.status).toBe(0);
+    expect(run.stderr.split('\n').filter((line) => line.startsWith('warning:'))).toEqual([expect.stringMatching(NO_REPORT_PAGE_WARNING)]);
+    const fixture = join(merged, summaryAt(merged).worst[0].fixture!);
+    expect(existsSync(join(fixture, 'report.html'))).toBe(false);
+    expect(existsSync(join(fixture, 'overlay.png'))).toBe(true);
+    expect(linkedFiles(merged)).toEqual([join(fixture, 'report.md')]);
+    expect(existsSync(join(fixture, 'report.md'))).toBe(true);
+  }, 60_000);
 
   it('gates on the diverged rate: exit 1 above it, 0 at it; exit 2 with no threshold', async () => {
     const fail = await runParity(['sweep', 'gate', join(dir, 'whole'), '--max-diverged-rate', '0.5']);

@@ -11,6 +11,7 @@ import { checkFixtureTarget, writeFixtureFolder } from '../../host/fixture/write
 import { shareableFiles, withFigureLinks } from '../../host/report-html/shareable-files.js';
 import { action } from '../fail.js';
 import { exitOnInterrupt } from '../interrupt.js';
+import { warnIfNoReportPage } from '../report-page-warning.js';
 import { OUT_DIR, wroteFolderLine } from '../write-output.js';
 import { addVerdictOptions, failOnStatus, nonNegative, tolerancesFrom } from './compare-options.js';
 import { renderComparisonMarkdown } from '../../common/report/comparison-markdown.js';
@@ -38,7 +39,10 @@ export function registerCompareTrace(program: Command): void {
   addVerdictOptions(command).action(
     action('compare-trace', async (pathA: string, pathB: string, o) => {
         if ((o.wavA === undefined) !== (o.wavB === undefined)) throw new InputError('give both --wav-a and --wav-b, or neither');
-        if (o.out !== undefined) await checkFixtureTarget(o.out, { force: o.force, words: OUT_DIR });
+        if (o.out !== undefined) {
+          await checkFixtureTarget(o.out, { force: o.force, words: OUT_DIR });
+          warnIfNoReportPage();
+        }
         exitOnInterrupt('compare-trace');
         const side = async (file: string, wav: string | undefined): Promise<TraceSide> => ({
           file,

@@ -9,6 +9,7 @@ import { checkFixtureTarget, writeFixtureFolder } from '../../host/fixture/write
 import { shareableFiles, withFigureLinks } from '../../host/report-html/shareable-files.js';
 import { action } from '../fail.js';
 import { exitOnInterrupt } from '../interrupt.js';
+import { warnIfNoReportPage } from '../report-page-warning.js';
 import { OUT_DIR, wroteFolderLine } from '../write-output.js';
 import { renderMarkdownReport, renderTextSummary } from '../../common/report/format/report-summary.js';
 
@@ -24,7 +25,10 @@ export function registerCompareWav(program: Command): void {
     .option('--force', 'replace the --out folder if it exists')
     .action(
       action('compare-wav', async (pathA: string, pathB: string, options) => {
-        if (options.out !== undefined) await checkFixtureTarget(options.out, { force: options.force, words: OUT_DIR });
+        if (options.out !== undefined) {
+          await checkFixtureTarget(options.out, { force: options.force, words: OUT_DIR });
+          warnIfNoReportPage();
+        }
         exitOnInterrupt('compare-wav');
         const a = await readWavInput(pathA);
         const b = await readWavInput(pathB);

@@ -14,6 +14,7 @@ import { checkFixtureTarget, writeFixtureFolder } from '../../host/fixture/write
 import { shareableFiles, withFigureLinks } from '../../host/report-html/shareable-files.js';
 import { action } from '../fail.js';
 import { exitOnInterrupt } from '../interrupt.js';
+import { warnIfNoReportPage } from '../report-page-warning.js';
 import { OUT_DIR, wroteFolderLine } from '../write-output.js';
 import {
   addSamplingOptions,
@@ -48,7 +49,10 @@ export function registerCompare(program: Command): void {
       // Parse first, so a bad profile fails before the bundle is built or opened.
       parseProfile(o.a);
       parseProfile(o.b);
-      if (o.out !== undefined) await checkFixtureTarget(o.out, { force: o.force, words: OUT_DIR });
+      if (o.out !== undefined) {
+        await checkFixtureTarget(o.out, { force: o.force, words: OUT_DIR });
+        warnIfNoReportPage();
+      }
       exitOnInterrupt('compare');
       const sampling = samplingFrom(o);
       const { engine, bundle } = await openEngine(o.bundle);

@@ -1,14 +1,17 @@
 import { join } from 'node:path';
 import type { Command } from '@commander-js/extra-typings';
 import { InputError } from '../../common/errors.js';
+import { sweepHtml } from '../../common/report/sweep-html/sweep-html.js';
 import { mergeShards } from '../../common/sweep/merge-shards.js';
 import { renderSweepMarkdown } from '../../common/sweep/sweep-markdown.js';
 import { worstCases } from '../../common/sweep/sweep-order.js';
 import { stringifySummary, type SweepSummary } from '../../common/sweep/sweep-summary.js';
+import { reportPageMissing } from '../../host/report-html/page-bundle.js';
 import { readShardFolders } from '../../host/sweep/read-shards.js';
 import { writeWorstFixtures } from '../../host/sweep/write-worst-fixtures.js';
 import { action } from '../fail.js';
 import { exitOnInterrupt } from '../interrupt.js';
+import { warnIfNoReportPage } from '../report-page-warning.js';
 import { checkOutputFolder, writeOutputFiles } from '../write-output.js';
 import { parseInteger } from './compare-options.js';
 
@@ -27,16 +30,16 @@ function countsLine(s: SweepSummary): string {
 export function registerSweepMerge(sweep: Command, parentOut: () => string | undefined): void {
   sweep
     .command('merge')
-    .description('merge the shard files of one sweep into sweep.json and sweep.md; re-run the worst cases as comparison fixtures')
+    .description('merge the shard files of one sweep into sweep.json, sweep.md and sweep.html; re-run the worst cases as comparison fixtures')
     .argument('<dirs...>', 'the --out folders of the shards (all shard-*.jsonl files in them are read)')
-    .option('--out <dir>', 'write sweep.json, sweep.md and the worst cases\' fixture folders here')
+    .option('--out <dir>', 'write sweep.json, sweep.md, sweep.html and the worst cases\' fixture folders here')
     .option('--worst <n>', `how many worst cases to name and (profile sweeps) re-run as fixtures (default ${DEFAULT_WORST}; 0 = none)`, parseInteger('a number of cases'))
-    .option('--force', 'write into an existing --out folder (its sweep.json, sweep.md and worst-* fixtures are replaced)')
+    .option('--force', 'write into an existing --out folder (its sweep.json, sweep.md, sweep.html and worst-* fixtures are replaced)')
     .option('--json', 'print sweep.json to stdout as well')
     .action(
       action('sweep merge', async (dirs: string[], options) => {
         const out = options.out ?? parentOut();
-        if (out === undefined) throw new InputError('give --out DIR, the folder for sweep.json, sweep.md and the worst cases\' fixtures');
+        if (out === undefined) throw new InputError('give --out DIR, the folder for sweep.json, sweep.md, sweep.html and the worst cases\' fixtures');
         const o = { ...options, out };
         await checkOutputFolder('--out', o.out, { force: o.force });
         exitOnInterrupt('sweep merge');
@@ -48,6 +51,7 @@ export function registerSweepMerge(sweep: Command, parentOut: () => string | und
         if (summary.mode === 'profiles' && worst > 0) {
           const cases = worstCases(summary.cases, worst);
           process.stderr.write(`sweep merge: re-running the ${cases.length} worst cases as fixtures\n`);
+          warnIfNoReportPage();
           const result = await writeWorstFixtures(summary, cases, o.out, (name) => process.stderr.write(`sweep merge: wrote ${join(o.out, name)}/\n`));
           for (const w of result.warnings) process.stderr.write(`warning: ${w}\n`);
           summary = mergeShards(shards, { worst, fixtures: result.fixtures });
@@ -58,6 +62,7 @@ export function registerSweepMerge(sweep: Command, parentOut: () => string | und
           [
             { flag: '--out', path: join(o.out, 'sweep.json'), data: json },
             { flag: '--out', path: join(o.out, 'sweep.md'), data: renderSweepMarkdown(summary) },
+            { flag: '--out', path: join(o.out, 'sweep.html'), data: sweepHtml(summary, reportPageMissing() === null ? 'report.html' : 'report.md') },
           ],
           { force: true },
         );
@@ -67,7 +72,7 @@ export function registerSweepMerge(sweep: Command, parentOut: () => string | und
         if (p.duplicates.length) process.stderr.write(`warning: ${p.duplicates.length} cases are in more than one shard file with the same result (e.g. ${p.duplicates[0]}); kept once\n`);
         if (p.conflicts.length) process.stderr.write(`warning: ${p.conflicts.length} cases are in more than one shard file with different results (e.g. ${p.conflicts[0]}); the first file's is kept\n`);
         if (o.json) process.stdout.write(json);
-        else process.stdout.write(`${countsLine(summary)}wrote ${o.out.replace(/[\\/]+$/, '')}/ (${['sweep.json', 'sweep.md', ...written].join(', ')})\n`);
+        else process.stdout.write(`${countsLine(summary)}wrote ${o.out.replace(/[\\/]+$/, '')}/ (${['sweep.json', 'sweep.md', 'sweep.html', ...written].join(', ')})\n`);
       }),
     );
 }

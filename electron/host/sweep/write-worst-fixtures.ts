@@ -24,8 +24,8 @@ const WORDS: FixtureTargetWords = { target: '--out DIR', allowReplace: 'pass --f
 /**
  * Re-runs the worst cases of a profile sweep and writes each as the fixture `parity compare --out` writes
  * (with report.html and the PNG figures) under `dir`, named by worstFixtureName, so `parity gate` and the
- * studio can open them. When the report page cannot be made (not built), the fixture is written without
- * report.html and the figures, and a warning says why.
+ * studio can open them. Without a built report page the fixture has no report.html (`shareableFiles`; the
+ * CLI warns once before the re-runs).
  * A case that errored in the sweep is skipped (it has no comparison to write). Trace sweeps have nothing to
  * re-run: the caller does not call this for them.
  */
@@ -52,15 +52,8 @@ export async function writeWorstFixtures(summary: SweepSummary, worst: SummaryCa
       const target = join(dir, name);
       // As parity compare --out: report.html and the PNGs are views of the sealed files, added after the seal.
       const shared = { report, frameRate: report.a.frameRate, audio: { a: comparison.resultA.audio, b: comparison.resultB.audio, diff: comparison.diff, sampleRate: comparison.resultA.sampleRate } };
-      const plain = renderComparisonMarkdown(profileComparisonView(report, target));
-      let files: Record<string, Uint8Array | string>;
-      try {
-        const markdown = withFigureLinks(plain, shared);
-        files = { ...profileFixtureFiles(comparison, markdown), ...(await shareableFiles({ ...shared, markdown })) };
-      } catch (error) {
-        warnings.push(`${name}: written without report.html and figures (${error instanceof Error ? error.message : String(error)})`);
-        files = profileFixtureFiles(comparison, plain);
-      }
+      const markdown = withFigureLinks(renderComparisonMarkdown(profileComparisonView(report, target)), shared);
+      const files = { ...profileFixtureFiles(comparison, markdown), ...(await shareableFiles({ ...shared, markdown })) };
       await writeFixtureFolder(target, files, { force: true, words: WORDS });
       fixtures.set(caseKey(c), name);
       onFixture?.(name);

@@ -35,6 +35,12 @@ describe('sweep.html', () => {
     expect(html).not.toMatch(/<script|\ssrc=|https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
   });
 
+  it('links report.md instead when the fixtures were written without report.html', () => {
+    const html = sweepHtml(summary, 'report.md');
+    expect(html).toContain(`<a href="worst/01%20p2%20%3C%26%3E/report.md">p2@0</a>`);
+    expect(html).not.toContain('/report.html"');
+  });
+
   it('has the same bytes for the same summary', () => {
     expect(sweepHtml(summary)).toBe(sweepHtml(SweepSummary.parse(JSON.parse(JSON.stringify(summary)))));
   });

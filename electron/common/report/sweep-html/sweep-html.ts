@@ -14,17 +14,18 @@ table{border-collapse:collapse}th,td{text-align:left;padding:3px 12px 3px 0;bord
 /**
  * sweep.html, beside sweep.json and sweep.md (the merge's folder): verdict counts, the first-divergent-step
  * histogram, a scatter of correlation against loudness difference per case (coloured by verdict), and the
- * worst cases, each linked to its fixture's report.html (fixture folders are relative to the merge's
- * folder). Static HTML and inline SVG: no script, no request. Same summary, same bytes.
+ * worst cases, each linked to its fixture's report.html, or its report.md where the fixtures were written
+ * without report.html (no built report page); fixture folders are relative to the merge's folder, so the
+ * links work from file://. Static HTML and inline SVG: no script, no request. Same inputs, same bytes.
  */
-export function sweepHtml(s: SweepSummary): string {
+export function sweepHtml(s: SweepSummary, fixturePage: 'report.html' | 'report.md' = 'report.html'): string {
   const byKey = new Map(s.cases.map((c) => [caseKey(c), c] as const));
   const points = s.cases
     .filter((c): c is SummaryCase & { correlation: number; loudnessDeltaLU: number } => Number.isFinite(c.correlation) && Number.isFinite(c.loudnessDeltaLU) && c.correlation !== null && c.loudnessDeltaLU !== null)
     .map((c) => ({ x: c.loudnessDeltaLU, y: c.correlation, color: VERDICT_COLOR[c.verdict] ?? '#5b6570', title: `${caseKey(c)}: ${c.verdict}` }));
   const worst = s.worst.map((w) => {
     const c = byKey.get(w.key);
-    const name = w.fixture ? `<a href="${esc(`${w.fixture.split('/').map(encodeURIComponent).join('/')}/report.html`)}">${esc(w.key)}</a>` : esc(w.key);
+    const name = w.fixture ? `<a href="${esc(`${w.fixture.split('/').map(encodeURIComponent).join('/')}/${fixturePage}`)}">${esc(w.key)}</a>` : esc(w.key);
     return `<tr><td>${name}</td><td>${esc(c?.verdict ?? '—')}</td><td>${c?.firstStep ?? '—'}</td><td>${esc(c?.stage ?? '—')}</td><td>${num(c?.correlation ?? null, 6)}</td><td>${num(c?.loudnessDeltaLU ?? null, 3)}</td></tr>`;
   });
   const counts = Object.entries(s.counts).map(([k, v]) => `<tr><th scope="row">${esc(k)}</th><td>${v}</td></tr>`);
@@ -49,7 +50,7 @@ export function sweepHtml(s: SweepSummary): string {
     scatterSvg(points, 'loudness B − A (LU)', 'correlation', 'Correlation against loudness difference per case'),
     '<h2>Worst cases</h2>',
     worst.length
-      ? `<table data-section="worst"><thead><tr><th>Case (its report.html)</th><th>Verdict</th><th>First step</th><th>Stage</th><th>Correlation</th><th>ΔLU</th></tr></thead><tbody>${worst.join('')}</tbody></table>`
+      ? `<table data-section="worst"><thead><tr><th>Case (its ${fixturePage})</th><th>Verdict</th><th>First step</th><th>Stage</th><th>Correlation</th><th>ΔLU</th></tr></thead><tbody>${worst.join('')}</tbody></table>`
       : '<p>None.</p>',
     '</main></body>',
     '</html>',
