@@ -1,4 +1,4 @@
-import type { LogitStats, StageCounts, StepRecord } from '../trace/step-record.js';
+import type { StageCounts, TraceLogitStats, TraceStep } from '../trace/step-record.js';
 import type { DivergenceStage } from './divergence.js';
 import { closeEnough, type Tolerances } from './tolerances.js';
 
@@ -10,10 +10,15 @@ export interface StepDifference {
 
 const fmt = (x: number): string => (Number.isFinite(x) ? String(Number(x.toPrecision(6))) : String(x));
 
-/** Largest |a − b| over mean, std, min, max and the top-5 logits; NaN when one side is NaN and the other not. */
-export function maxStatDiff(a: LogitStats, b: LogitStats): number {
+/**
+ * Largest |a − b| over the mean, std, min, max and top-5 logits both sides have; NaN when one side is
+ * NaN and the other not; null when they share none.
+ */
+export function maxStatDiff(a: TraceLogitStats, b: TraceLogitStats): number | null {
+  const pairs = statPairs(a, b);
+  if (pairs.length === 0) return null;
   let worst = 0;
-  for (const [x, y] of statPairs(a, b)) {
+  for (const [x, y] of pairs) {
     if (Number.isNaN(x) && Number.isNaN(y)) continue;
     if (x === y) continue;
     const d = Math.abs(x - y);
@@ -24,8 +29,8 @@ export function maxStatDiff(a: LogitStats, b: LogitStats): number {
 }
 
 /** The largest finite |a − b| of one step over the talker and code-predictor logit statistics, and where; null when all equal. */
-export function largestStepDiff(a: StepRecord, b: StepRecord): { value: number; field: string } | null {
-  const groups: [LogitStats | undefined, LogitStats | undefined, string][] = [[a.logits, b.logits, 'talker']];
+export function largestStepDiff(a: TraceStep, b: TraceStep): { value: number; field: string } | null {
+  const groups: [TraceLogitStats | undefined, TraceLogitStats | undefined, string][] = [[a.logits, b.logits, 'talker']];
   const n = Math.min(a.codePredictorLogits?.length ?? 0, b.codePredictorLogits?.length ?? 0);
   for (let c = 0; c < n; c++) groups.push([a.codePredictorLogits![c], b.codePredictorLogits![c], `code-predictor codebook ${c + 1}`]);
   let best: { value: number; field: string } | null = null;
@@ -40,20 +45,24 @@ export function largestStepDiff(a: StepRecord, b: StepRecord): { value: number; 
   return best;
 }
 
-function statPairs(a: LogitStats, b: LogitStats): [number, number, string][] {
-  const pairs: [number, number, string][] = [
-    [a.mean, b.mean, 'mean'],
-    [a.std, b.std, 'std'],
-    [a.min, b.min, 'min'],
-    [a.max, b.max, 'max'],
-  ];
-  const n = Math.min(a.top5.length, b.top5.length);
-  for (let i = 0; i < n; i++) pairs.push([a.top5[i].logit, b.top5[i].logit, `top-${i + 1} logit`]);
+/** The statistics compared, in this order; argmax is not (the codes are the pick). */
+export const COMPARED_STATS = ['mean', 'std', 'min', 'max', 'top5'] as const;
+
+/** Both sides' values of every statistic both have (a partial trace may lack some). */
+function statPairs(a: TraceLogitStats, b: TraceLogitStats): [number, number, string][] {
+  const pairs: [number, number, string][] = [];
+  for (const name of ['mean', 'std', 'min', 'max'] as const) {
+    const x = a[name];
+    const y = b[name];
+    if (x !== undefined && y !== undefined) pairs.push([x, y, name]);
+  }
+  const n = Math.min(a.top5?.length ?? 0, b.top5?.length ?? 0);
+  for (let i = 0; i < n; i++) pairs.push([a.top5![i].logit, b.top5![i].logit, `top-${i + 1} logit`]);
   return pairs;
 }
 
 /** The first statistic outside tolerance, in words, or null when all match. */
-export function statsDiffer(a: LogitStats, b: LogitStats, tol: Tolerances, what: string): string | null {
+export function statsDiffer(a: TraceLogitStats, b: TraceLogitStats, tol: Tolerances, what: string): string | null {
   for (const [x, y, name] of statPairs(a, b)) {
     if (!closeEnough(x, y, tol)) {
       return `${what} ${name}: ${fmt(x)} vs ${fmt(y)} (|Δ| ${fmt(Math.abs(x - y))} > ${tol.logitAbs}${tol.logitRel ? ` + ${tol.logitRel}·|x|` : ''})`;
@@ -62,7 +71,7 @@ export function statsDiffer(a: LogitStats, b: LogitStats, tol: Tolerances, what:
   return null;
 }
 
-function countsDiffer(a: StepRecord, b: StepRecord, key: keyof StageCounts): string | null {
+function countsDiffer(a: TraceStep, b: TraceStep, key: keyof StageCounts): string | null {
   const nanA = a.nan?.[key] ?? 0;
   const nanB = b.nan?.[key] ?? 0;
   const infA = a.inf?.[key] ?? 0;
@@ -74,20 +83,22 @@ function countsDiffer(a: StepRecord, b: StepRecord, key: keyof StageCounts): str
 /**
  * Compares one step of both runs in pipeline order — talker logits, sampled code 0, code predictor
  * (codebook by codebook: its logits, then its code), vocoder non-finite counts — and returns the first
- * difference, or null when the step matches under `tol`.
+ * difference, or null when the step matches under `tol`. Only what both sides recorded is compared
+ * (partial traces; compared-fields.ts reports the rest).
  */
-export function compareStep(a: StepRecord, b: StepRecord, tol: Tolerances): StepDifference | null {
-  const talker = countsDiffer(a, b, 'talker') ?? statsDiffer(a.logits, b.logits, tol, 'talker logit');
+export function compareStep(a: TraceStep, b: TraceStep, tol: Tolerances): StepDifference | null {
+  const talker = countsDiffer(a, b, 'talker') ?? (a.logits && b.logits ? statsDiffer(a.logits, b.logits, tol, 'talker logit') : null);
   if (talker) return { stage: 'talker-logits', codebook: 0, detail: talker };
-  if (a.codes[0] !== b.codes[0]) return { stage: 'sampled-code', codebook: 0, detail: `code 0: ${a.codes[0]} vs ${b.codes[0]}` };
+  const codes = a.codes && b.codes ? { a: a.codes, b: b.codes } : null;
+  if (codes && codes.a[0] !== codes.b[0]) return { stage: 'sampled-code', codebook: 0, detail: `code 0: ${codes.a[0]} vs ${codes.b[0]}` };
 
-  const q = Math.max(a.codes.length, b.codes.length);
+  const q = Math.max(a.codes?.length ?? 0, b.codes?.length ?? 0, (a.codePredictorLogits?.length ?? 0) + 1, (b.codePredictorLogits?.length ?? 0) + 1);
   for (let c = 1; c < q; c++) {
     const la = a.codePredictorLogits?.[c - 1];
     const lb = b.codePredictorLogits?.[c - 1];
     const logits = la && lb ? statsDiffer(la, lb, tol, `code-predictor codebook ${c} logit`) : null;
     if (logits) return { stage: 'code-predictor', codebook: c, detail: logits };
-    if (a.codes[c] !== b.codes[c]) return { stage: 'code-predictor', codebook: c, detail: `code ${c}: ${a.codes[c]} vs ${b.codes[c]}` };
+    if (codes && codes.a[c] !== codes.b[c]) return { stage: 'code-predictor', codebook: c, detail: `code ${c}: ${codes.a[c]} vs ${codes.b[c]}` };
   }
   const predictor = countsDiffer(a, b, 'codePredictor');
   if (predictor) return { stage: 'code-predictor', detail: predictor };

@@ -5,6 +5,7 @@ import { REPORT_SCHEMA } from '../report/report.js';
 import { VERDICT_RULE, type TraceComparisonReport } from '../report/comparison-report.js';
 import type { Trace } from '../trace/trace-format.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
+import { oneSidedWarnings } from './compared-fields.js';
 import { teacherForcedDrift } from './drift.js';
 import { localise } from './localise.js';
 import { DEFAULT_NEAR_TIE_GAP } from './near-tie.js';
@@ -69,6 +70,7 @@ export async function compareTraces(a: TraceSide, b: TraceSide, options: Compare
   const warnings = headerWarnings(a, b);
   const audio = a.audio && b.audio ? { a: a.audio.signal, b: b.audio.signal, sampleRate: ha.sampleRate } : undefined;
   const divergence = localise(a.trace.steps, b.trace.steps, { tolerances: options.tolerances, frameRate: ha.frameRate, audio });
+  if (divergence.compared) warnings.push(...oneSidedWarnings(divergence.compared, a.file, b.file));
   const report: TraceComparisonReport = {
     schema: REPORT_SCHEMA,
     kind: 'traces',

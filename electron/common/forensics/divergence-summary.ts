@@ -1,5 +1,6 @@
 import { num } from '../report/format/numbers.js';
 import type { Verdict } from '../report/report.js';
+import { comparedLine } from './compared-fields.js';
 import type { Divergence, StepComparison } from './divergence.js';
 import type { TeacherForcedDrift } from './drift.js';
 import type { CodeFlip } from './near-tie.js';
@@ -19,11 +20,14 @@ export function divergenceLines(verdict: Verdict, d: Divergence, teacherForced?:
   const t = d.tolerances;
   const noAudio = d.audioCompared === false;
   const lines = [`Verdict: ${verdictWords(verdict, d, teacherForced)}${noAudio ? ' (over the traces only: audio not compared)' : ''}`];
+  const compared = d.compared ? comparedLine(d.compared) : null;
+  if (compared) lines.push(compared);
+  const codes = !d.compared || d.compared.fields.includes('codes') ? ', codes exact' : ', codes not compared';
   if (d.firstStep === null) {
     const audio = noAudio ? 'audio not compared' : `audio within ${t.audioAbs}`;
     lines.push(d.firstDifferingSample !== undefined
       ? `Audio differs from sample ${d.firstDifferingSample} (no step trace to localise it)`
-      : `No divergence: ${d.stepsA} steps compared, codes exact, logit statistics within ${t.logitAbs}, ${audio}`);
+      : `No divergence: ${d.stepsA} steps compared${codes}, logit statistics within ${t.logitAbs}, ${audio}`);
     const big = d.largestLogitDiff;
     if (big) lines.push(`Largest logit |Δ|: ${small(big.value)} at step ${big.step} (${big.field}), within ${t.logitAbs}${t.logitRel ? ` + ${t.logitRel}·|x|` : ''}`);
   } else {
@@ -67,7 +71,7 @@ const HEADER = ['step', 'mean A', 'mean B', 'std A', 'std B', 'max A', 'max B', 
 function row(s: StepComparison): string[] {
   return [
     String(s.step), n4(s.a?.mean), n4(s.b?.mean), n4(s.a?.std), n4(s.b?.std), n4(s.a?.max), n4(s.b?.max),
-    s.a ? String(s.a.argmax) : '—', s.b ? String(s.b.argmax) : '—',
+    s.a?.argmax !== undefined ? String(s.a.argmax) : '—', s.b?.argmax !== undefined ? String(s.b.argmax) : '—',
     s.codesA ? s.codesA.join(' ') : '—', s.codesB ? s.codesB.join(' ') : '—', s.stage ?? '',
   ];
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { JsonNumber } from '../report/json-number.js';
-import { LogitStats } from '../trace/step-record.js';
+import { TraceLogitStats } from '../trace/step-record.js';
+import { ComparedFields } from './compared-fields.js';
 import { CodeFlip } from './near-tie.js';
 import { Tolerances } from './tolerances.js';
 
@@ -11,13 +12,13 @@ export type DivergenceStage = z.infer<typeof DivergenceStage>;
 /** One step of both sides, kept so the studio can chart logit statistics with the divergence marked. */
 export const StepComparison = z.object({
   step: z.number().int().positive(),
-  a: LogitStats.nullable(),
-  b: LogitStats.nullable(),
+  a: TraceLogitStats.nullable(),
+  b: TraceLogitStats.nullable(),
   codesA: z.array(z.number().int()).nullable(),
   codesB: z.array(z.number().int()).nullable(),
   /** The first stage that differs at this step, null when the step matches. */
   stage: DivergenceStage.nullable(),
-  /** Largest |a − b| over the compared talker logit statistics (NaN where one side has NaN). */
+  /** Largest |a − b| over the compared talker logit statistics (NaN where one side has NaN; null when none are shared). */
   maxStatDiff: JsonNumber.nullable(),
 });
 export type StepComparison = z.infer<typeof StepComparison>;
@@ -56,6 +57,8 @@ export const Divergence = z.object({
   audioCompared: z.boolean().optional(),
   /** Where the picked codes first differ, and whether that flip is a near-tie (near-tie.ts); absent when the codes never differ. */
   flip: CodeFlip.optional(),
+  /** Which fields were compared and which one side lacked (partial traces); absent in reports made before it existed. */
+  compared: ComparedFields.optional(),
   steps: z.array(StepComparison),
 });
 export type Divergence = z.infer<typeof Divergence>;

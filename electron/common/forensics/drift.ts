@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { JsonNumber } from '../report/json-number.js';
-import type { StepRecord } from '../trace/step-record.js';
-import { CodeFlip, classifyFlip, rowDrift, rowStats } from './near-tie.js';
+import type { TraceStep } from '../trace/step-record.js';
+import { CodeFlip, classifyFlip, rowDrift, rowStats, rowsOf } from './near-tie.js';
 
 /**
  * Teacher-forced drift (docs/forensics.md "Teacher forcing"). B was fed A's codes at every step, so
@@ -56,7 +56,7 @@ export function driftTrend(curve: readonly number[]): DriftTrend {
 }
 
 /** The drift curve, its trend and the classified would-flips of a teacher-forced pair (B fed A's codes). */
-export function teacherForcedDrift(stepsA: readonly StepRecord[], stepsB: readonly StepRecord[], threshold: number): TeacherForcedDrift {
+export function teacherForcedDrift(stepsA: readonly TraceStep[], stepsB: readonly TraceStep[], threshold: number): TeacherForcedDrift {
   const curve: number[] = [];
   const wouldFlip: CodeFlip[] = [];
   let before: number | null = null; // running drift of every row so far, in pipeline order
@@ -64,8 +64,8 @@ export function teacherForcedDrift(stepsA: readonly StepRecord[], stepsB: readon
     const a = stepsA[i];
     const b = stepsB[i];
     let worst = 0;
-    for (let c = 0; c < Math.max(a.codes.length, b.codes.length); c++) {
-      if (a.codes[c] !== b.codes[c]) wouldFlip.push(classifyFlip(a, b, i + 1, c, threshold, before));
+    for (let c = 0; c < Math.max(rowsOf(a), rowsOf(b)); c++) {
+      if (a.codes && b.codes && a.codes[c] !== b.codes[c]) wouldFlip.push(classifyFlip(a, b, i + 1, c, threshold, before));
       const ra = rowStats(a, c);
       const rb = rowStats(b, c);
       if (!ra || !rb) continue;

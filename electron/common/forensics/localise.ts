@@ -1,6 +1,7 @@
-import type { StepRecord } from '../trace/step-record.js';
+import type { TraceStep } from '../trace/step-record.js';
 import { differingFrames, firstDifferingSample, frameOfSample } from './audio-divergence.js';
 import { compareStep, largestStepDiff, maxStatDiff, type StepDifference } from './compare-step.js';
+import { comparedFields } from './compared-fields.js';
 import type { Divergence, FirstNonFinite, StepComparison } from './divergence.js';
 import { DEFAULT_NEAR_TIE_GAP, firstCodeFlip } from './near-tie.js';
 import { DEFAULT_TOLERANCES, type Tolerances } from './tolerances.js';
@@ -19,9 +20,10 @@ export interface LocaliseOptions {
  * 'sampled-code' (one run stopped). If every step matches and the audio differs beyond
  * `audioAbs`, the stage is 'vocoder' at the frame of the first differing sample, and frames take the
  * place of steps for `divergedSteps` and re-convergence. Re-convergence: every step after the last
- * divergent one matches, and there is at least one such step.
+ * divergent one matches, and there is at least one such step. Partial traces: only fields both sides
+ * recorded are compared, and `compared` names them and the one-sided ones (compared-fields.ts).
  */
-export function localise(stepsA: readonly StepRecord[], stepsB: readonly StepRecord[], options: LocaliseOptions = {}): Divergence {
+export function localise(stepsA: readonly TraceStep[], stepsB: readonly TraceStep[], options: LocaliseOptions = {}): Divergence {
   const tolerances: Tolerances = { ...DEFAULT_TOLERANCES, ...options.tolerances, codes: 'exact' };
   const total = Math.max(stepsA.length, stepsB.length);
   const steps: StepComparison[] = [];
@@ -43,7 +45,7 @@ export function localise(stepsA: readonly StepRecord[], stepsB: readonly StepRec
       codesA: a?.codes ?? null,
       codesB: b?.codes ?? null,
       stage: difference?.stage ?? null,
-      maxStatDiff: a && b ? maxStatDiff(a.logits, b.logits) : null,
+      maxStatDiff: a?.logits && b?.logits ? maxStatDiff(a.logits, b.logits) : null,
     });
   }
 
@@ -58,6 +60,7 @@ export function localise(stepsA: readonly StepRecord[], stepsB: readonly StepRec
     firstNonFinite: { a: firstNonFinite(stepsA), b: firstNonFinite(stepsB) },
     largestLogitDiff: largest,
     audioCompared: options.audio !== undefined,
+    compared: comparedFields(stepsA, stepsB),
     steps,
   };
   const flip = firstCodeFlip(stepsA, stepsB, tolerances.nearTieGap ?? DEFAULT_NEAR_TIE_GAP);
@@ -101,7 +104,7 @@ function describeSample(a: Float32Array, b: Float32Array, i: number, tol: number
   return `differs from sample ${i}: ${a[i]} vs ${b[i]} (|Δ| ${d} > ${tol})`;
 }
 
-function firstNonFinite(steps: readonly StepRecord[]): FirstNonFinite | null {
+function firstNonFinite(steps: readonly TraceStep[]): FirstNonFinite | null {
   const stages = [['talker', 'talker'], ['codePredictor', 'code-predictor'], ['vocoder', 'vocoder']] as const;
   for (const s of steps) {
     for (const [key, stage] of stages) {

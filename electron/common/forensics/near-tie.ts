@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { JsonNumber } from '../report/json-number.js';
-import type { LogitStats, StepRecord } from '../trace/step-record.js';
+import type { TraceLogitStats, TraceStep } from '../trace/step-record.js';
 
 /**
  * Near-tie flips (docs/forensics.md "Near-tie flips"). Where the two runs first pick different codes,
@@ -61,35 +61,42 @@ export const CodeFlip = z.object({
 export type CodeFlip = z.infer<typeof CodeFlip>;
 
 /** The logit statistics of codebook c at a step (talker for 0, code predictor for 1..Q-1), if recorded. */
-export function rowStats(s: StepRecord, codebook: number): LogitStats | undefined {
+export function rowStats<S extends TraceStep>(s: S, codebook: number): S['logits'] | NonNullable<S['codePredictorLogits']>[number] | undefined {
   return codebook === 0 ? s.logits : s.codePredictorLogits?.[codebook - 1];
 }
 
+/** Rows (codebooks) a step recorded: its codes, or 1 + its code-predictor rows in a partial trace without codes. */
+export function rowsOf(s: TraceStep): number {
+  return Math.max(s.codes?.length ?? 0, (s.codePredictorLogits?.length ?? 0) + 1);
+}
+
 /** Top-1 − top-2 of a recorded top-5, null when fewer than two are recorded. */
-export function topGap(stats: LogitStats | undefined): number | null {
-  if (!stats || stats.top5.length < 2) return null;
+export function topGap(stats: TraceLogitStats | undefined): number | null {
+  if (!stats?.top5 || stats.top5.length < 2) return null;
   return stats.top5[0].logit - stats.top5[1].logit;
 }
 
-const logitOf = (stats: LogitStats, id: number): number | undefined => stats.top5.find((t) => t.id === id)?.logit;
+const logitOf = (top5: NonNullable<TraceLogitStats['top5']>, id: number): number | undefined => top5.find((t) => t.id === id)?.logit;
 
 /** Own pick's logit minus the other pick's (exact), or a lower bound from the 5th logit, or null. */
-function margin(stats: LogitStats | undefined, own: number, other: number): { value: number; exact: boolean } | null {
-  if (!stats) return null;
-  const mine = logitOf(stats, own);
+function margin(stats: TraceLogitStats | undefined, own: number, other: number): { value: number; exact: boolean } | null {
+  const top5 = stats?.top5;
+  if (!top5) return null;
+  const mine = logitOf(top5, own);
   if (mine === undefined || !Number.isFinite(mine)) return null;
-  const theirs = logitOf(stats, other);
+  const theirs = logitOf(top5, other);
   if (theirs !== undefined) return Number.isFinite(theirs) ? { value: mine - theirs, exact: true } : null;
-  const last = stats.top5[stats.top5.length - 1];
+  const last = top5[top5.length - 1];
   // A vocabulary of ≤ 5 ids lists every id: a code not listed there was never a candidate.
-  if (stats.top5.length < 5 || !Number.isFinite(last.logit)) return null;
+  if (top5.length < 5 || !Number.isFinite(last.logit)) return null;
   return { value: mine - last.logit, exact: false };
 }
 
-/** Largest |a − b| of the statistics of one row pair; NaN when a non-finite value differs. */
-export function rowDrift(a: LogitStats, b: LogitStats): number {
-  const pairs: [number, number][] = [[a.mean, b.mean], [a.std, b.std], [a.min, b.min], [a.max, b.max]];
-  for (let i = 0; i < Math.min(a.top5.length, b.top5.length); i++) pairs.push([a.top5[i].logit, b.top5[i].logit]);
+/** Largest |a − b| of the statistics both rows recorded; NaN when a non-finite value differs. */
+export function rowDrift(a: TraceLogitStats, b: TraceLogitStats): number {
+  const pairs: [number, number][] = [];
+  for (const k of ['mean', 'std', 'min', 'max'] as const) if (a[k] !== undefined && b[k] !== undefined) pairs.push([a[k], b[k]]);
+  for (let i = 0; i < Math.min(a.top5?.length ?? 0, b.top5?.length ?? 0); i++) pairs.push([a.top5![i].logit, b.top5![i].logit]);
   let worst = 0;
   for (const [x, y] of pairs) {
     if (Object.is(x, y) || (Number.isNaN(x) && Number.isNaN(y))) continue;
@@ -101,12 +108,12 @@ export function rowDrift(a: LogitStats, b: LogitStats): number {
 }
 
 /** Drift of every recorded row before (step, codebook) in pipeline order; null when no row was compared. */
-function driftBefore(stepsA: readonly StepRecord[], stepsB: readonly StepRecord[], step: number, codebook: number): number | null {
+function driftBefore(stepsA: readonly TraceStep[], stepsB: readonly TraceStep[], step: number, codebook: number): number | null {
   let worst: number | null = null;
   for (let i = 0; i < step; i++) {
     const a = stepsA[i];
     const b = stepsB[i];
-    const rows = i + 1 < step ? Math.max(a.codes.length, b.codes.length) : codebook;
+    const rows = i + 1 < step ? Math.max(rowsOf(a), rowsOf(b)) : codebook;
     for (let c = 0; c < rows; c++) {
       const ra = rowStats(a, c);
       const rb = rowStats(b, c);
@@ -123,13 +130,15 @@ const f = (x: number): string => (x !== 0 && Math.abs(x) < 0.01 ? x.toExponentia
 
 /**
  * The first step and codebook (pipeline order) where both runs ran and picked different codes,
- * classified as near-tie, real or unknown (file comment), or null when the codes never differ.
+ * classified as near-tie, real or unknown (file comment), or null when the codes never differ (or were
+ * not recorded on both sides).
  */
-export function firstCodeFlip(stepsA: readonly StepRecord[], stepsB: readonly StepRecord[], threshold = DEFAULT_NEAR_TIE_GAP): CodeFlip | null {
+export function firstCodeFlip(stepsA: readonly TraceStep[], stepsB: readonly TraceStep[], threshold = DEFAULT_NEAR_TIE_GAP): CodeFlip | null {
   const n = Math.min(stepsA.length, stepsB.length);
   for (let i = 0; i < n; i++) {
     const a = stepsA[i];
     const b = stepsB[i];
+    if (!a.codes || !b.codes) continue;
     const q = Math.min(a.codes.length, b.codes.length);
     for (let c = 0; c < q; c++) {
       if (a.codes[c] !== b.codes[c]) return classifyFlip(a, b, i + 1, c, threshold, driftBefore(stepsA, stepsB, i + 1, c));
@@ -141,10 +150,11 @@ export function firstCodeFlip(stepsA: readonly StepRecord[], stepsB: readonly St
 /**
  * Classifies the flip at step `step` (1-based), codebook `codebook`, where a and b picked differently. `before` is the
  * drift of every recorded row before it in pipeline order (null: none compared; NaN: non-finite).
+ * Both steps must have codes.
  */
-export function classifyFlip(a: StepRecord, b: StepRecord, step: number, codebook: number, threshold: number, before: number | null): CodeFlip {
-  const codeA = a.codes[codebook];
-  const codeB = b.codes[codebook];
+export function classifyFlip(a: TraceStep, b: TraceStep, step: number, codebook: number, threshold: number, before: number | null): CodeFlip {
+  const codeA = a.codes![codebook];
+  const codeB = b.codes![codebook];
   const ra = rowStats(a, codebook);
   const rb = rowStats(b, codebook);
   const mA = margin(ra, codeA, codeB);

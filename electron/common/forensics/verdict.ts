@@ -1,5 +1,6 @@
 import type { Metrics } from '../report/metrics.js';
 import type { Verdict } from '../report/report.js';
+import { comparedFieldsPhrase, isPartial } from './compared-fields.js';
 import type { Divergence } from './divergence.js';
 import type { TeacherForcedDrift } from './drift.js';
 
@@ -8,13 +9,14 @@ import type { TeacherForcedDrift } from './drift.js';
  * - diverged: the localiser found a divergent step, or some audio sample differs beyond audioAbs
  *   (or the lengths differ);
  * - identical: not diverged, every step's logit statistics (talker and code predictor) equal exactly,
- *   and the audio compared and bit-identical;
+ *   the audio compared and bit-identical, and the comparison not partial (compared-fields.ts isPartial);
  * - within-tolerance: otherwise — including equal traces whose audio was not given
  *   (`audioCompared: false`): a stage that was not checked cannot be called identical.
  */
 export function verdictOf(divergence: Divergence, metrics?: Pick<Metrics, 'bitIdentical'>): Verdict {
   if (divergence.firstStep !== null || divergence.firstDifferingSample !== undefined) return 'diverged';
   if (divergence.audioCompared === false) return 'within-tolerance';
+  if (divergence.compared && isPartial(divergence.compared)) return 'within-tolerance';
   const exactSteps = divergence.steps.every((s) => s.maxStatDiff === 0 || s.maxStatDiff === null) && !divergence.largestLogitDiff;
   const exactAudio = metrics ? metrics.bitIdentical : true;
   return exactSteps && exactAudio ? 'identical' : 'within-tolerance';
@@ -25,9 +27,13 @@ export function verdictOf(divergence: Divergence, metrics?: Pick<Metrics, 'bitId
  * every logit statistic before it within the near-tie gap (flip.numericallyEquivalent) reads "diverged
  * at a near-tie (numerically equivalent)". With it (`teacherForced`), every would-flip must be a
  * near-tie and the drift within the gap at every step. The verdict value itself stays "diverged"
- * (docs/forensics.md).
+ * (docs/forensics.md). A within-tolerance verdict over a partial comparison names what it covered:
+ * "within tolerance over logits.mean only", never a bare "within-tolerance".
  */
-export function verdictWords(verdict: Verdict, divergence: Pick<Divergence, 'flip'> | undefined, teacherForced?: TeacherForcedDrift): string {
+export function verdictWords(verdict: Verdict, divergence: Pick<Divergence, 'flip' | 'compared'> | undefined, teacherForced?: TeacherForcedDrift): string {
+  if (verdict === 'within-tolerance' && divergence?.compared && isPartial(divergence.compared)) {
+    return `within tolerance over ${comparedFieldsPhrase(divergence.compared)}`;
+  }
   if (verdict !== 'diverged') return verdict;
   if (teacherForced) {
     if (!teacherForced.numericallyEquivalent) return verdict;

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { ParityError } from '../errors.js';
-import { StepRecord } from './step-record.js';
+import { TraceStep } from './step-record.js';
 import { TraceError } from './trace-error.js';
 import { TRACE_SCHEMA, TraceHeader, type Trace } from './trace-format.js';
 
@@ -36,7 +36,7 @@ export function readTrace(text: string, file: string, options: ReadTraceOptions 
   }
   const lines = text.split(/\r?\n/);
   let header: TraceHeader | undefined;
-  const steps: StepRecord[] = [];
+  const steps: TraceStep[] = [];
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i].trim();
     if (line === '') continue;
@@ -59,15 +59,20 @@ export function readTrace(text: string, file: string, options: ReadTraceOptions 
     if (typeof numbered === 'number' && numbered !== expected) {
       throw new TraceError(file, n, `expected step ${expected}, found step ${numbered} (steps are 1, 2, 3… in order; 1 = prefill)`);
     }
-    const result = StepRecord.safeParse(value);
+    const result = TraceStep.safeParse(value);
     if (!result.success) throw new TraceError(file, n, `step ${expected}: ${describeIssue(result.error)}`);
     const step = result.data;
     if (step.step !== expected) {
       throw new TraceError(file, n, `expected step ${expected}, found step ${step.step} (steps are 1, 2, 3… in order; 1 = prefill)`);
     }
-    if (step.codes.length !== header.q) {
+    if (!hasData(step)) {
+      throw new TraceError(file, n, `step ${step.step}: no "logits" statistic, "codes" or "codePredictorLogits" (a step needs at least one; docs/trace-format.md)`);
+    }
+    if (step.codes && step.codes.length !== header.q) {
       throw new TraceError(file, n, `step ${step.step}: "codes": expected ${header.q} codes (q in the header), found ${step.codes.length}`);
     }
+    const outside = step.codes ? codeOutsideCodebook(step.codes, header.codebookSize) : null;
+    if (outside) throw new TraceError(file, n, `step ${step.step}: ${outside}`);
     const cp = step.codePredictorLogits;
     if (cp && cp.length !== header.q - 1) {
       throw new TraceError(file, n, `step ${step.step}: "codePredictorLogits": expected ${header.q - 1} entries (q−1), found ${cp.length}`);
@@ -77,6 +82,22 @@ export function readTrace(text: string, file: string, options: ReadTraceOptions 
   if (!header) throw new TraceError(file, 1, `empty trace (expected a header line {"schema":"${TRACE_SCHEMA}",...})`);
   if (steps.length === 0) throw new TraceError(file, lines.length, 'no steps after the header');
   return { header, steps };
+}
+
+/** At least one logit statistic (talker or code predictor) or the codes. */
+function hasData(step: TraceStep): boolean {
+  const some = (stats: object | undefined) => stats !== undefined && Object.keys(stats).length > 0;
+  return some(step.logits) || step.codes !== undefined || (step.codePredictorLogits ?? []).some(some);
+}
+
+/** The first code at or above its codebook's size (header `codebookSize`), in words; null when none or no size. */
+function codeOutsideCodebook(codes: readonly number[], size: TraceHeader['codebookSize']): string | null {
+  if (size === undefined) return null;
+  for (let c = 0; c < codes.length; c++) {
+    const limit = typeof size === 'number' ? size : size[c];
+    if (codes[c] >= limit) return `"codes.${c}": ${codes[c]} is outside codebook ${c} (codebookSize ${limit} in the header: codes 0…${limit - 1})`;
+  }
+  return null;
 }
 
 /** A NaN or Infinity written as a bare literal where a JSON value belongs (Python's json.dumps does this). */
@@ -101,6 +122,10 @@ function parseHeader(value: unknown, file: string, n: number): TraceHeader {
   }
   const result = TraceHeader.safeParse(value);
   if (!result.success) throw new TraceError(file, n, `header: ${describeIssue(result.error)}`);
+  const size = result.data.codebookSize;
+  if (Array.isArray(size) && size.length !== result.data.q) {
+    throw new TraceError(file, n, `header: "codebookSize": expected one size or q = ${result.data.q} sizes, found ${size.length}`);
+  }
   return result.data;
 }
 

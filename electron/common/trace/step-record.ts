@@ -17,6 +17,13 @@ export const LogitStats = z.object({
 });
 export type LogitStats = z.infer<typeof LogitStats>;
 
+/**
+ * Logit statistics as a trace file may hold them: each one optional, for engines that log only some
+ * (seed 000's author logged only the mean). Our engine always writes all of them.
+ */
+export const TraceLogitStats = LogitStats.partial();
+export type TraceLogitStats = z.infer<typeof TraceLogitStats>;
+
 export const StageCounts = z.object({
   talker: z.number().int().nonnegative(),
   codePredictor: z.number().int().nonnegative(),
@@ -56,3 +63,15 @@ export const StepRecord = z.object({
   hidden: HiddenStats.optional(),
 });
 export type StepRecord = z.infer<typeof StepRecord>;
+
+/**
+ * One step as a `tts-parity-trace/1` line: a StepRecord whose logit statistics, codes and code-predictor
+ * list may each be missing (partial traces from foreign engines). readTrace refuses a step with none of
+ * them; the localiser compares the fields both sides have and reports the rest (compared-fields.ts).
+ */
+export const TraceStep = StepRecord.extend({
+  logits: TraceLogitStats.optional(),
+  codes: z.array(z.number().int().nonnegative()).optional(),
+  codePredictorLogits: z.array(TraceLogitStats).optional(),
+});
+export type TraceStep = z.infer<typeof TraceStep>;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { StepRecord } from './step-record.js';
+import type { TraceStep } from './step-record.js';
 
 /**
- * `tts-parity-trace/1`: JSON Lines. Line 1 is the header, then one StepRecord per line, steps 1, 2, 3…
+ * `tts-parity-trace/1`: JSON Lines. Line 1 is the header, then one TraceStep per line, steps 1, 2, 3…
  * in order (1 = the prefill that yields frame 1). Non-finite numbers are the strings "NaN",
  * "Infinity", "-Infinity". Documented in docs/trace-format.md.
  */
@@ -15,6 +15,11 @@ export const TraceHeader = z
     engine: z.string().min(1).max(500),
     /** Codebooks per frame: every step's `codes` has exactly q entries. */
     q: z.number().int().positive().max(64),
+    /**
+     * Codebook size: one number for every codebook, or q numbers, one per codebook (optional). Where it
+     * is given, readTrace refuses a code outside 0…size−1.
+     */
+    codebookSize: z.union([z.number().int().positive(), z.array(z.number().int().positive()).min(1).max(64)]).optional(),
     /** Frames (= steps) per second of audio. */
     frameRate: z.number().positive(),
     sampleRate: z.number().int().positive(),
@@ -39,5 +44,6 @@ export type TraceHeader = z.infer<typeof TraceHeader>;
 
 export interface Trace {
   header: TraceHeader;
-  steps: StepRecord[];
+  /** Partial where the writer logged only some fields (TraceStep); our engine's steps are full StepRecords. */
+  steps: TraceStep[];
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { JsonNumber } from '../report/json-number.js';
-import { HiddenStats, LogitStats, StageCounts, StepRecord } from './step-record.js';
+import { HiddenStats, StageCounts, TraceLogitStats, TraceStep } from './step-record.js';
 import { TraceHeader } from './trace-format.js';
 
 /** A JSON number, or a non-finite one written as a string (JsonNumber as it stands in a file). */
@@ -9,7 +9,7 @@ const JSON_NUMBER_SCHEMA = { anyOf: [{ type: 'number' }, { enum: ['NaN', 'Infini
 /** Shared parts named in `$defs` (otherwise each use is written out in full). */
 const named = z.registry<{ id: string }>();
 named.add(JsonNumber, { id: 'JsonNumber' });
-named.add(LogitStats, { id: 'LogitStats' });
+named.add(TraceLogitStats, { id: 'LogitStats' });
 named.add(StageCounts, { id: 'StageCounts' });
 named.add(HiddenStats, { id: 'HiddenStats' });
 
@@ -18,13 +18,14 @@ named.add(HiddenStats, { id: 'HiddenStats' });
  * writers in other languages: python/tts_parity/schema/<name>. `npm run generate:schemas` rewrites the
  * files; test/unit/common/trace/trace-json-schema.test.ts fails when they drift from these.
  * Describes the file (zod's input side): non-finite numbers as the strings "NaN", "Infinity", "-Infinity".
- * Rules across lines (steps 1, 2, 3…; q codes; q−1 code-predictor entries) are not expressible here:
+ * Rules across lines (steps 1, 2, 3…; q codes; q−1 code-predictor entries; codes below codebookSize) and
+ * "at least one of logits, codes, codePredictorLogits" are not expressed here:
  * each writer checks them as readTrace does.
  */
 export function traceJsonSchemas(): Record<string, object> {
   return {
     'trace-header.schema.json': toJsonSchema(TraceHeader, 'tts-parity-trace/1 header (line 1)'),
-    'trace-step.schema.json': toJsonSchema(StepRecord, 'tts-parity-trace/1 step (lines 2…)'),
+    'trace-step.schema.json': toJsonSchema(TraceStep, 'tts-parity-trace/1 step (lines 2…)'),
   };
 }
 

@@ -22,6 +22,12 @@ const EQUIVALENT_TEXT: Record<string, string> = {
   'diverged by numeric drift only (numerically equivalent under teacher forcing)': 'Diverged by numeric drift only (numerically equivalent under teacher forcing)',
 };
 
+/** The studio's sentence for a verdict and its words; a partial comparison's "within tolerance over … only" is said as such. */
+function verdictText(verdict: string, words: string): string {
+  if (verdict === 'within-tolerance' && words !== verdict) return `${words[0].toUpperCase()}${words.slice(1)}: partial traces, the other fields were not compared`;
+  return EQUIVALENT_TEXT[words] ?? VERDICT_TEXT[verdict] ?? verdict;
+}
+
 /** The verdict, what A and B are, a fault that never ran, the report's warnings and WAV reading notes, and the actions on the comparison on screen. */
 export function VerdictBar() {
   const hasComparison = useStudio((s) => s.comparison !== undefined);
@@ -61,7 +67,7 @@ function Verdict() {
   return (
     <>
       <h2 data-testid="verdict" className={`badge verdict-${verdict}`}>
-        {EQUIVALENT_TEXT[verdictWords(verdict as VerdictValue, divergence, teacherForced)] ?? VERDICT_TEXT[verdict] ?? verdict}
+        {verdictText(verdict, verdictWords(verdict as VerdictValue, divergence, teacherForced))}
       </h2>
       {divergence?.firstStep != null && (
         <span className="muted" data-testid="divergence-summary">

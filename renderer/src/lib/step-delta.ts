@@ -21,9 +21,10 @@ export interface StepDelta {
 const FIELDS = ['mean', 'std', 'min', 'max'] as const;
 const num = (v: number | string | undefined): number => (typeof v === 'string' ? Number(v) : (v ?? NaN));
 
-function badness(stats: Record<(typeof FIELDS)[number], number | string> | null): string | undefined {
+function badness(stats: Partial<Record<(typeof FIELDS)[number], number | string>> | null): string | undefined {
   if (!stats) return undefined;
-  const values = FIELDS.map((f) => num(stats[f]));
+  // A partial trace may lack a statistic: only the recorded ones count.
+  const values = FIELDS.filter((f) => stats[f] !== undefined).map((f) => num(stats[f]));
   if (values.some(Number.isNaN)) return 'NaN';
   if (values.some((v) => !Number.isFinite(v))) return 'Inf';
   return undefined;
@@ -45,7 +46,7 @@ export function stepDeltas(d: Pick<Divergence, 'steps'>): StepDelta[] {
       return out;
     }
     let delta = 0;
-    for (const f of FIELDS) delta = Math.max(delta, Math.abs(num(s.a[f]) - num(s.b[f])));
+    for (const f of FIELDS) if (s.a[f] !== undefined && s.b[f] !== undefined) delta = Math.max(delta, Math.abs(num(s.a[f]) - num(s.b[f])));
     out.delta = delta;
     return out;
   });

@@ -3,7 +3,7 @@ import { logitStats } from '../../../../electron/common/trace/logit-stats.js';
 import { header, logitRow, makeSteps } from '../forensics/synthetic-trace.js';
 
 /**
- * Seventeen malformed tts-parity-trace/1 files made from a good 3-step trace (q = 4):
+ * Twenty malformed tts-parity-trace/1 files made from a good 3-step trace (q = 4):
  * [what, text, line number the error must name, words the message must contain].
  * Shared by the reader's unit test and the CLI test of `parity compare-trace`.
  */
@@ -37,7 +37,16 @@ export function malformedTraces(): [string, string, number, string][] {
       '"logits.argmax"',
     ],
     ['mean a bad string', replace(4, lines[3].replace(/"mean":[^,]+/, '"mean":"big"')), 4, '"logits.mean"'],
-    ['logits missing', replace(2, '{"step":1,"codes":[1,2,3,4]}'), 2, '"logits"'],
+    // Partial steps are fine (any one of logits statistics, codes, codePredictorLogits), none is not.
+    ['step with no logits, codes or code-predictor list', replace(2, '{"step":1,"nan":{"talker":0,"codePredictor":0,"vocoder":0}}'), 2, 'step 1: no "logits" statistic, "codes" or "codePredictorLogits"'],
+    ['step whose only logits object is empty', replace(3, '{"step":2,"logits":{}}'), 3, 'step 2: no "logits" statistic'],
+    [
+      'code outside the header\'s codebookSize',
+      [withHeader(lines[0], { codebookSize: 64 }), lines[1], lines[2].replace(/"codes":\[[^\]]*\]/, '"codes":[1,2,3,64]'), lines[3]].join('\n'),
+      3,
+      'step 2: "codes.3": 64 is outside codebook 3 (codebookSize 64 in the header: codes 0…63)',
+    ],
+    ['codebookSize list not q long', replace(1, withHeader(lines[0], { codebookSize: [64, 64] })), 1, 'header: "codebookSize": expected one size or q = 4 sizes, found 2'],
     // q entries (one per codebook 0..q-1) instead of q-1 (codebooks 1..q-1): read as is, codebook 1 would
     // be compared with the other side's codebook 0 statistics, a false divergence at step 1.
     ['code-predictor list of q entries', replace(2, withCodePredictorLogits(lines[1], 4)), 2, 'step 1: "codePredictorLogits": expected 3 entries (q−1), found 4'],
@@ -47,6 +56,10 @@ export function malformedTraces(): [string, string, number, string][] {
     ['negative code', replace(2, lines[1].replace(/"codes":\[\d+/, '"codes":[-1')), 2, '"codes.0"'],
     ['hidden count negative', replace(3, lines[2].replace(/}$/, ',"hidden":{"mean":0,"std":1,"min":-1,"max":1,"nan":-1,"inf":0}}')), 3, '"hidden.nan"'],
   ];
+}
+
+function withHeader(line: string, extra: object): string {
+  return JSON.stringify({ ...(JSON.parse(line) as object), ...extra });
 }
 
 function withCodePredictorLogits(line: string, entries: number): string {

@@ -57,6 +57,28 @@ describe('tts-parity-trace/1 read/write', () => {
     ]);
   });
 
+  it('accepts partial steps: any one of a logit statistic, the codes or the code-predictor list', () => {
+    const text = [
+      '{"schema":"tts-parity-trace/1","engine":"hand","q":2,"frameRate":12.5,"sampleRate":24000,"codebookSize":[2048,16]}',
+      '{"step":1,"logits":{"mean":13.43}}',
+      '{"step":2,"codes":[2047,15]}',
+      '{"step":3,"codePredictorLogits":[{"max":"Infinity"}]}',
+      '{"step":4,"logits":{"argmax":7,"top5":[{"id":7,"logit":3}]},"codes":[7,0]}',
+    ].join('\n');
+    const trace = readTrace(text, 'partial.jsonl');
+    expect(trace.header.codebookSize).toEqual([2048, 16]);
+    expect(trace.steps).toEqual([
+      { step: 1, logits: { mean: 13.43 } },
+      { step: 2, codes: [2047, 15] },
+      { step: 3, codePredictorLogits: [{ max: Infinity }] },
+      { step: 4, logits: { argmax: 7, top5: [{ id: 7, logit: 3 }] }, codes: [7, 0] },
+    ]);
+    // Per codebook: 16 is outside codebook 1's size 16, though inside codebook 0's 2048.
+    expect(failure(text.replace('[2047,15]', '[2047,16]')).message).toBe(
+      't.jsonl:3: step 2: "codes.1": 16 is outside codebook 1 (codebookSize 16 in the header: codes 0…15)',
+    );
+  });
+
   it('names a WAV given as a trace (as the studio reads it: bytes decoded as UTF-8), with the caller\'s hint if any', () => {
     // RIFF, a 4-byte size that is not UTF-8 (each byte becomes U+FFFD) or is ASCII, then WAVE.
     const bytes = (size: number[]) => new TextDecoder().decode(Uint8Array.from([...Buffer.from('RIFF'), ...size, ...Buffer.from('WAVEfmt '), 0x10, 0, 0, 0]));
