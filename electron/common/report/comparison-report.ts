@@ -72,7 +72,7 @@ export const Integrity = z.object({
 export type Integrity = z.infer<typeof Integrity>;
 
 export const VERDICT_RULE =
-  'identical: audio compared and bit-identical, and every step equal (codes and logit statistics exactly); ' +
+  'identical: audio compared and bit-identical, and every step equal (codes and logit statistics exactly, none missing on either side: divergence.compared); ' +
   'within-tolerance: codes equal at every step, logit statistics within tolerances.logitAbs/logitRel, ' +
   'every audio sample within tolerances.audioAbs and the same length (or audio not compared: divergence.audioCompared false); ' +
   'diverged: anything else';
