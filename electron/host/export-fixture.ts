@@ -13,6 +13,7 @@ import { difference } from '../engine/comparison/compare-profiles.js';
 import { traceHeader } from '../engine/comparison/comparison-files.js';
 import { sealReport } from '../engine/comparison/fixture-integrity.js';
 import { writeFixtureFolder, type FixtureTargetWords } from './fixture/write-fixture-folder.js';
+import { parityCommand } from './parity-command.js';
 import { shareableFiles, withFigureLinks, type ShareableInput } from './report-html/shareable-files.js';
 import type { KeptTraces } from './history-store.js';
 
@@ -50,7 +51,7 @@ export async function exportFixture(entry: ComparisonResult, dir: string, overwr
     files['a.jsonl'] = sideTrace(report, report.a);
     files['b.jsonl'] = sideTrace(report, report.b, report.rerun.teacherForce ? `A: ${report.a.profile}` : undefined);
     shared = { report, frameRate: report.a.frameRate, audio };
-    files['report.md'] = withFigureLinks(reportMarkdown(report, dir), shared);
+    files['report.md'] = withFigureLinks(reportMarkdown(report, dir, parityCommand()), shared);
     files['report.json'] = sealReport(report, files);
   } else if (imported.success && traces) {
     // As `parity compare-trace --out` writes it: the trace files as imported, sealed with the rest.
@@ -69,7 +70,7 @@ export async function exportFixture(entry: ComparisonResult, dir: string, overwr
     const measured = ParityReport.safeParse(entry.report);
     if (!measured.success) throw new InputError(`history entry ${entry.historyId} has neither audio metrics nor its traces kept (imported before the history kept traces): import the traces again to export them`, 'historyId');
     shared = { report: measured.data, frameRate: null, audio };
-    files['report.md'] = withFigureLinks(reportMarkdown(measured.data, dir), shared);
+    files['report.md'] = withFigureLinks(reportMarkdown(measured.data, dir, parityCommand()), shared);
     files['report.json'] = stringifyReport(measured.data);
   }
   // Views of the sealed files, added after the seal, as parity compare --out adds them.
@@ -81,7 +82,7 @@ export async function exportFixture(entry: ComparisonResult, dir: string, overwr
 /** report.md of an imported trace pair, byte for byte what `compare-trace --out dir` writes for it. */
 function traceReportMarkdown(report: TraceComparisonReport, traces: KeptTraces, dir: string): string {
   const steps = { a: readTrace(traces.a, report.traces.a.file).steps.length, b: readTrace(traces.b, report.traces.b.file).steps.length };
-  return renderComparisonMarkdown(traceComparisonView(report, steps, dir));
+  return renderComparisonMarkdown(traceComparisonView(report, steps, dir, parityCommand()));
 }
 
 /**

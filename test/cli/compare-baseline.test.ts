@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ComparisonReport } from '../../electron/common/report/comparison-report.js';
 import { runParity } from './run-parity.js';
+import { CHECKOUT_PARITY } from '../setup/checkout-parity.js';
 
 const TEXT = 'Hello world, this is a parity test.';
 const env = { SOURCE_DATE_EPOCH: '1700000000' };
@@ -24,7 +25,8 @@ describe('parity compare --baseline', () => {
     expect(report.rerun.baseline).toBe(true);
     const md = readFileSync(join(out, 'report.md'), 'utf8');
     expect(md).toContain('### Determinism baseline (each profile run twice)\n\n- A (graph): deterministic');
-    expect(md).toMatch(/npx parity compare .* --baseline --out /);
+    const reproduce = md.split('\n').find((line) => line.startsWith(`${CHECKOUT_PARITY} compare `));
+    expect(reproduce).toMatch(/ --baseline --out /);
     const gate = await runParity(['gate', out], { env, timeoutMs: 60_000 });
     expect(gate.stdout).toContain('PASS');
     expect(gate.status).toBe(0);

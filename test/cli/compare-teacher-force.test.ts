@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ComparisonReport, TraceComparisonReport } from '../../electron/common/report/comparison-report.js';
 import { readTrace } from '../../electron/common/trace/read-trace.js';
 import { runParity } from './run-parity.js';
+import { CHECKOUT_PARITY } from '../setup/checkout-parity.js';
 
 const TEXT = 'Hello world, this is a parity test.';
 const env = { SOURCE_DATE_EPOCH: '1700000000' };
@@ -22,7 +23,8 @@ describe('parity compare --teacher-force', () => {
     expect(report.teacherForced?.numericallyEquivalent).toBe(true);
     const md = readFileSync(join(out, 'report.md'), 'utf8');
     expect(md).toContain('### Teacher forcing');
-    expect(md).toMatch(/npx parity compare .* --teacher-force --out /);
+    const reproduce = md.split('\n').find((line) => line.startsWith(`${CHECKOUT_PARITY} compare `));
+    expect(reproduce).toMatch(/ --teacher-force --out /);
     expect(readTrace(readFileSync(join(out, 'b.jsonl'), 'utf8'), 'b.jsonl').header.teacherForced).toBe('A: graph');
     expect(readTrace(readFileSync(join(out, 'a.jsonl'), 'utf8'), 'a.jsonl').header.teacherForced).toBeUndefined();
 

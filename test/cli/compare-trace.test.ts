@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { TraceComparisonReport } from '../../electron/common/report/comparison-report.js';
 import { encodeWav } from '../../electron/common/wav/encode-wav.js';
 import { runParity } from './run-parity.js';
+import { CHECKOUT_PARITY } from '../setup/checkout-parity.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'parity-trace-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -40,8 +41,8 @@ describe('parity compare-trace', () => {
     const md = readFileSync(join(out, 'report.md'), 'utf8');
     expect(md).toMatch(/\| 3 \| 13\.2000 \| 0\.3100 \|/);
     // The reproduce command reads the copies stored in the folder and writes beside it; the gate re-checks the folder itself.
-    expect(md).toContain(`### Reproduce\n\n\`\`\`sh\nnpx parity compare-trace ${out}/a.jsonl ${out}/b.jsonl --out ${out}-rerun\n\`\`\`\n`);
-    expect(md).toContain(`npx parity gate ${out}\n`);
+    expect(md).toContain(`### Reproduce\n\n\`\`\`sh\n${CHECKOUT_PARITY} compare-trace ${out}/a.jsonl ${out}/b.jsonl --out ${out}-rerun\n\`\`\`\n`);
+    expect(md).toContain(`\n${CHECKOUT_PARITY} gate ${out}\n`);
     // The same "wrote" line as compare --out: the folder and its files.
     expect(run.stdout).toContain(`wrote ${out}/ (a.jsonl, b.jsonl, report.json, report.md, report.html, steps.png)\n`);
     const again = await runParity(['compare-trace', a, b, '--out', out]);
@@ -77,10 +78,10 @@ describe('parity compare-trace', () => {
     expect(run.status, run.stderr).toBe(0);
     for (const name of ['moved-a.jsonl', 'moved-b.jsonl', 'moved-a.wav', 'moved-b.wav']) renameSync(join(dir, name), join(dir, `gone-${name}`));
     const md = readFileSync(join(out, 'report.md'), 'utf8');
-    const line = /```sh\n(npx parity compare-trace .*)\n```/.exec(md)![1];
-    expect(line).toBe(`npx parity compare-trace ${out}/a.jsonl ${out}/b.jsonl --wav-a ${out}/a.wav --wav-b ${out}/b.wav --logit-tol 0.01 --out ${out}-rerun`);
-    // Through a shell, as a user pastes it; `npx parity` is this checkout's bin/parity.js.
-    const rerun = spawnSync('sh', ['-c', line.replace(/^npx parity /, `'${process.execPath}' bin/parity.js `)], { encoding: 'utf8', timeout: 30_000 });
+    const line = /```sh\n(.* compare-trace .*)\n```/.exec(md)![1];
+    expect(line).toBe(`${CHECKOUT_PARITY} compare-trace ${out}/a.jsonl ${out}/b.jsonl --wav-a ${out}/a.wav --wav-b ${out}/b.wav --logit-tol 0.01 --out ${out}-rerun`);
+    // Through a shell, as a user pastes it, from another folder than the checkout.
+    const rerun = spawnSync('sh', ['-c', line], { cwd: tmpdir(), encoding: 'utf8', timeout: 30_000 });
     expect(rerun.stderr).toBe('');
     expect(rerun.status).toBe(0);
     const first = TraceComparisonReport.parse(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')));

@@ -7,6 +7,7 @@ import { decodeWav } from '../../electron/common/wav/decode-wav.js';
 import { encodeWav } from '../../electron/common/wav/encode-wav.js';
 import { sealReport } from '../../electron/engine/comparison/fixture-integrity.js';
 import { runParity } from './run-parity.js';
+import { CHECKOUT_PARITY } from '../setup/checkout-parity.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'parity-gate-'));
 const fixture = join(dir, 'made', 'stale');
@@ -44,11 +45,12 @@ describe('parity gate', () => {
 
   it("report.md's reproduce command runs as written (into <folder>-rerun) and names the gate as the folder's re-check", () => {
     const md = readFileSync(join(fixture, 'report.md'), 'utf8');
-    expect(md).toContain(`\`\`\`sh\nnpx parity gate ${fixture}\n\`\`\``);
-    const line = /```sh\n(npx parity compare .*)\n```/.exec(md)![1];
+    expect(md).toContain(`\`\`\`sh\n${CHECKOUT_PARITY} gate ${fixture}\n\`\`\``);
+    const line = /```sh\n(.* compare .*)\n```/.exec(md)![1];
+    expect(line.startsWith(`${CHECKOUT_PARITY} compare `)).toBe(true);
     expect(line.endsWith(`--out ${fixture}-rerun`)).toBe(true);
-    // Through a shell, as a user pastes it; `npx parity` is this checkout's bin/parity.js.
-    const rerun = spawnSync('sh', ['-c', line.replace(/^npx parity /, `'${process.execPath}' bin/parity.js `)], { encoding: 'utf8', timeout: 60_000 });
+    // Through a shell, as a user pastes it, from another folder than the checkout.
+    const rerun = spawnSync('sh', ['-c', line], { cwd: tmpdir(), encoding: 'utf8', timeout: 60_000 });
     expect(rerun.stderr).toBe('');
     expect(rerun.status).toBe(0);
     expect(readFileSync(join(`${fixture}-rerun`, 'b.wav'))).toEqual(readFileSync(join(fixture, 'b.wav')));

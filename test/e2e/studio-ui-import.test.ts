@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Served } from './serve-process.js';
+import { CHECKOUT_PARITY } from '../setup/checkout-parity.js';
 import { startStudio, stopStudio, writeImportFiles, writeTraceImportFiles } from './studio-ui-helpers.js';
 
 // The studio UI end to end in Chromium against `parity serve` (browser mode): importing WAVs and traces
@@ -103,8 +104,8 @@ describe('studio UI in Chromium (browser mode): imports and fixture export', () 
     expect(md).toContain('### Steps around the first divergence');
     // The page gives file names, not paths, so Reproduce reads the copies stored in the export and writes
     // beside it; the studio searches the CLI's default ±50 ms, so no --max-lag-ms.
-    expect(md).toContain(`\`\`\`sh\nnpx parity compare-trace ${dir}/a.jsonl ${dir}/b.jsonl --wav-a ${dir}/a.wav --wav-b ${dir}/b.wav --out ${dir}-rerun\n\`\`\`\n`);
-    expect(md).toContain(`\`\`\`sh\nnpx parity gate ${dir}\n\`\`\`\n`);
+    expect(md).toContain(`\`\`\`sh\n${CHECKOUT_PARITY} compare-trace ${dir}/a.jsonl ${dir}/b.jsonl --wav-a ${dir}/a.wav --wav-b ${dir}/b.wav --out ${dir}-rerun\n\`\`\`\n`);
+    expect(md).toContain(`\`\`\`sh\n${CHECKOUT_PARITY} gate ${dir}\n\`\`\`\n`);
     expect(problems).toEqual([]);
   }, 30_000);
   it('imports two traces without their WAVs: the step localisation, and the audio said to be not compared', async () => {

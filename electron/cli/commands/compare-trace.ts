@@ -8,6 +8,7 @@ import { sealReport } from '../../engine/comparison/fixture-integrity.js';
 import { readFileChecked, readTraceFile, readWavFile, reportTime } from '../../engine/comparison/read-inputs.js';
 import { InputError } from '../../common/errors.js';
 import { checkFixtureTarget, writeFixtureFolder } from '../../host/fixture/write-fixture-folder.js';
+import { parityCommand } from '../../host/parity-command.js';
 import { shareableFiles, withFigureLinks } from '../../host/report-html/shareable-files.js';
 import { action } from '../fail.js';
 import { exitOnInterrupt } from '../interrupt.js';
@@ -64,7 +65,7 @@ export function registerCompareTrace(program: Command): void {
         }
         for (const warning of report.warnings ?? []) process.stderr.write(`warning: ${warning}\n`);
         // The same view as the studio's export of an imported trace pair: with --out, its reproduce command reads the stored copies.
-        const view = traceComparisonView(report, { a: a.trace.steps.length, b: b.trace.steps.length }, o.out);
+        const view = traceComparisonView(report, { a: a.trace.steps.length, b: b.trace.steps.length }, o.out, parityCommand());
         let written: string[] = [];
         if (o.out !== undefined) {
           const files: Record<string, Uint8Array | string> = {

@@ -11,6 +11,7 @@ import { openEngine } from '../../engine/comparison/open-engine.js';
 import { DEFAULT_DRILL_TOLERANCE, drillDivergence } from '../../engine/drill/drill-step.js';
 import { reportTime } from '../../engine/comparison/read-inputs.js';
 import { checkFixtureTarget, writeFixtureFolder } from '../../host/fixture/write-fixture-folder.js';
+import { parityCommand } from '../../host/parity-command.js';
 import { shareableFiles, withFigureLinks } from '../../host/report-html/shareable-files.js';
 import { action } from '../fail.js';
 import { exitOnInterrupt } from '../interrupt.js';
@@ -83,7 +84,7 @@ export function registerCompare(program: Command): void {
           }
           report.rerun.drill = o.drillTol === undefined ? {} : { tolerance: o.drillTol };
         }
-        const view = profileComparisonView(report, o.out);
+        const view = profileComparisonView(report, o.out, parityCommand());
         // report.html and the PNGs are views of the sealed files, added after the seal (docs/report-format.md).
         const shared = { report, frameRate: report.a.frameRate, audio: { a: comparison.resultA.audio, b: comparison.resultB.audio, diff: comparison.diff, sampleRate: comparison.resultA.sampleRate } };
         const markdown = withFigureLinks(renderComparisonMarkdown(view), shared);

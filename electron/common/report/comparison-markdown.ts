@@ -67,7 +67,15 @@ export function trimFolder(out: string): string {
   return out.replace(/[\\/]+$/, '') || out;
 }
 
-/** `npx parity gate DIR`: re-checks a written fixture folder. */
-export function gateCommand(out: string): string {
-  return ['npx', 'parity', 'gate', out].map(shellQuote).join(' ');
+/**
+ * The words that start a `parity` command in a report's Reproduce lines. Common code cannot know where
+ * it runs, so the host passes its own (host/parity-command.ts: `node <checkout>/bin/parity.js` from a
+ * checkout); the default is the installed command.
+ */
+export type ParityCommand = readonly string[];
+export const INSTALLED_PARITY: ParityCommand = ['parity'];
+
+/** `parity gate DIR`: re-checks a written fixture folder. */
+export function gateCommand(out: string, parity: ParityCommand = INSTALLED_PARITY): string {
+  return [...parity, 'gate', out].map(shellQuote).join(' ');
 }

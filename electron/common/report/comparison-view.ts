@@ -3,7 +3,7 @@ import { baselineLines } from '../forensics/baseline.js';
 import { unappliedFaultLines } from '../forensics/fault-outcomes.js';
 import { DEFAULT_TOLERANCES, type Tolerances } from '../forensics/tolerances.js';
 import type { ComparisonReport } from './comparison-report.js';
-import { gateCommand, rerunFolder, shellQuote, type ComparisonView } from './comparison-markdown.js';
+import { gateCommand, INSTALLED_PARITY, rerunFolder, shellQuote, type ComparisonView, type ParityCommand } from './comparison-markdown.js';
 import { drillLines } from './drill-lines.js';
 
 function sideLine(label: string, s: ComparisonReport['a']): string {
@@ -37,9 +37,10 @@ function toleranceFlags(t: Tolerances): string[] {
 /**
  * The command line that reproduces a comparison (what report.md shows and gate re-runs), drill flags
  * included, writing into `out`: give a folder that does not exist yet (`rerunFolder` for report.md).
+ * `parity` is how the command is started where the report is made.
  */
-export function compareCommand(r: ComparisonReport['rerun'], out = 'DIR'): string {
-  const args = ['npx', 'parity', 'compare', '--text', r.text, '--a', r.profileA, '--b', r.profileB, '--seed', String(r.seed), ...samplingFlags(r.sampling), ...toleranceFlags(r.tolerances)];
+export function compareCommand(r: ComparisonReport['rerun'], out = 'DIR', parity: ParityCommand = INSTALLED_PARITY): string {
+  const args = [...parity, 'compare', '--text', r.text, '--a', r.profileA, '--b', r.profileB, '--seed', String(r.seed), ...samplingFlags(r.sampling), ...toleranceFlags(r.tolerances)];
   if (r.bundle !== 'demo') args.push('--bundle', r.bundle);
   if (r.teacherForce) args.push('--teacher-force');
   if (r.baseline) args.push('--baseline');
@@ -51,9 +52,9 @@ export function compareCommand(r: ComparisonReport['rerun'], out = 'DIR'): strin
 /**
  * The summary of a profile comparison, for the CLI's output and any report.md (CLI or studio export).
  * `out` is the folder the report.md goes into: its reproduce command writes beside it (`<out>-rerun`),
- * and `parity gate <out>` is given as the re-check of the folder itself.
+ * and `parity gate <out>` is given as the re-check of the folder itself; both start with `parity`.
  */
-export function profileComparisonView(report: ComparisonReport, out?: string): ComparisonView {
+export function profileComparisonView(report: ComparisonReport, out?: string, parity: ParityCommand = INSTALLED_PARITY): ComparisonView {
   const r = report.rerun;
   return {
     title: `Parity report: ${r.profileA} vs ${r.profileB}`,
@@ -69,8 +70,8 @@ export function profileComparisonView(report: ComparisonReport, out?: string): C
     seams: report.seams,
     baseline: report.baseline ? baselineLines(report.baseline, report.divergence.firstStep) : undefined,
     drill: report.drill ? drillLines(report.drill) : undefined,
-    command: compareCommand(r, out === undefined ? undefined : rerunFolder(out)),
-    recheck: out === undefined ? undefined : gateCommand(out),
+    command: compareCommand(r, out === undefined ? undefined : rerunFolder(out), parity),
+    recheck: out === undefined ? undefined : gateCommand(out, parity),
     footer: `${report.tool.name} ${report.tool.version}, schema ${report.schema}, ${report.createdAt}`,
   };
 }

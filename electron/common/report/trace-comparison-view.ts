@@ -2,7 +2,7 @@ import { DEFAULT_MAX_LAG_MS } from '../analysis/lag-range.js';
 import { DEFAULT_MODULE_TOLERANCE } from '../forensics/module-drill.js';
 import { DEFAULT_TOLERANCES } from '../forensics/tolerances.js';
 import type { TraceComparisonReport } from './comparison-report.js';
-import { gateCommand, rerunFolder, shellQuote, trimFolder, type ComparisonView } from './comparison-markdown.js';
+import { gateCommand, INSTALLED_PARITY, rerunFolder, shellQuote, trimFolder, type ComparisonView, type ParityCommand } from './comparison-markdown.js';
 import { moduleDrillLines } from './module-drill-lines.js';
 
 /** How many steps each trace holds (the report keeps the headers, not the steps). */
@@ -16,18 +16,18 @@ function sideLine(label: string, file: string, header: TraceComparisonReport['tr
 }
 
 /**
- * `npx parity compare-trace A B [--wav-a WA --wav-b WB]` with the tolerance and lag-range flags whose
+ * `parity compare-trace A B [--wav-a WA --wav-b WB]` with the tolerance and lag-range flags whose
  * recorded values are not the CLI's defaults (an import request may give another lag range), so the
  * command measures what the report holds. With `out`, the folder the report.md goes into, it reads the
  * copies stored there (`out/a.jsonl`, `out/b.jsonl`, `out/a.wav`, `out/b.wav`), which the original
  * paths may no longer name, and writes beside it (`--out <out>-rerun`); else it names the files as
- * the report does and writes nowhere.
+ * the report does and writes nowhere. `parity` is how the command is started where the report is made.
  */
-export function compareTraceCommand(report: TraceComparisonReport, out?: string): string {
+export function compareTraceCommand(report: TraceComparisonReport, out?: string, parity: ParityCommand = INSTALLED_PARITY): string {
   const { a, b } = report.traces;
   const folder = out === undefined ? undefined : trimFolder(out);
   const stored = (name: string): string => `${folder}/${name}`;
-  const args = ['npx', 'parity', 'compare-trace', ...(out === undefined ? [a.file, b.file] : [stored('a.jsonl'), stored('b.jsonl')])];
+  const args = [...parity, 'compare-trace', ...(out === undefined ? [a.file, b.file] : [stored('a.jsonl'), stored('b.jsonl')])];
   if (report.sources) {
     if (out === undefined) args.push('--wav-a', report.sources.a.path ?? 'a.wav', '--wav-b', report.sources.b.path ?? 'b.wav');
     else args.push('--wav-a', stored('a.wav'), '--wav-b', stored('b.wav'));
@@ -54,9 +54,9 @@ export function compareTraceCommand(report: TraceComparisonReport, out?: string)
  * The summary of two compared traces, as `parity compare-trace` prints it and writes it into report.md
  * (the studio's export of an imported trace pair writes the same). `out` is the folder the report.md
  * goes into: the reproduce command reads the traces (and WAVs) stored there and writes `<out>-rerun`,
- * and `parity gate <out>` is given as its re-check.
+ * and `parity gate <out>` is given as its re-check; both start with `parity`.
  */
-export function traceComparisonView(report: TraceComparisonReport, steps: TraceStepCounts, out?: string): ComparisonView {
+export function traceComparisonView(report: TraceComparisonReport, steps: TraceStepCounts, out?: string, parity: ParityCommand = INSTALLED_PARITY): ComparisonView {
   const { a, b } = report.traces;
   return {
     title: 'Parity report (traces)',
@@ -67,8 +67,8 @@ export function traceComparisonView(report: TraceComparisonReport, steps: TraceS
     metrics: report.metrics,
     teacherForced: report.teacherForced,
     drill: report.moduleDrill ? moduleDrillLines(report.moduleDrill) : undefined,
-    command: compareTraceCommand(report, out),
-    recheck: out === undefined ? undefined : gateCommand(out),
+    command: compareTraceCommand(report, out, parity),
+    recheck: out === undefined ? undefined : gateCommand(out, parity),
     footer: `${report.tool.name} ${report.tool.version}, schema ${report.schema}, ${report.createdAt}`,
   };
 }

@@ -10,6 +10,7 @@ import { profileFixtureFiles } from '../../engine/comparison/comparison-files.js
 import { openEngine } from '../../engine/comparison/open-engine.js';
 import { reportTime } from '../../engine/comparison/read-inputs.js';
 import { writeFixtureFolder, type FixtureTargetWords } from '../fixture/write-fixture-folder.js';
+import { parityCommand } from '../parity-command.js';
 import { shareableFiles, withFigureLinks } from '../report-html/shareable-files.js';
 
 export interface WorstFixtures {
@@ -52,7 +53,7 @@ export async function writeWorstFixtures(summary: SweepSummary, worst: SummaryCa
       const target = join(dir, name);
       // As parity compare --out: report.html and the PNGs are views of the sealed files, added after the seal.
       const shared = { report, frameRate: report.a.frameRate, audio: { a: comparison.resultA.audio, b: comparison.resultB.audio, diff: comparison.diff, sampleRate: comparison.resultA.sampleRate } };
-      const markdown = withFigureLinks(renderComparisonMarkdown(profileComparisonView(report, target)), shared);
+      const markdown = withFigureLinks(renderComparisonMarkdown(profileComparisonView(report, target, parityCommand())), shared);
       const files = { ...profileFixtureFiles(comparison, markdown), ...(await shareableFiles({ ...shared, markdown })) };
       await writeFixtureFolder(target, files, { force: true, words: WORDS });
       fixtures.set(caseKey(c), name);

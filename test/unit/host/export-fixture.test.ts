@@ -6,6 +6,7 @@ import { GREEDY } from '../../../electron/common/sampling/types.js';
 import { compareProfiles } from '../../../electron/engine/comparison/compare-profiles.js';
 import { Engine, resolveDemoBundle } from '../../../electron/engine/engine.js';
 import { exportFixture } from '../../../electron/host/export-fixture.js';
+import { CHECKOUT_PARITY } from '../../setup/checkout-parity.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'export-fixture-'));
 let engine: Engine;
@@ -42,13 +43,13 @@ describe('exportFixture', () => {
       '### Reproduce',
       '',
       '```sh',
-      `npx parity compare --text 'Hello there.' --a graph --b ${c.report.rerun.profileB} --seed 0 --out ${out}-rerun`,
+      `${CHECKOUT_PARITY} compare --text 'Hello there.' --a graph --b ${c.report.rerun.profileB} --seed 0 --out ${out}-rerun`,
       '```',
       '',
       'Re-check this folder (re-runs the comparison and compares it with the files stored here; exit 1 on a regression):',
       '',
       '```sh',
-      `npx parity gate ${out}`,
+      `${CHECKOUT_PARITY} gate ${out}`,
       '```',
       '',
     ]);

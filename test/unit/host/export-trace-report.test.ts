@@ -14,6 +14,7 @@ import { StudioHost } from '../../../electron/host/studio-host.js';
 import { compareTraceTexts } from '../../../electron/host/tasks/compare-trace-texts.js';
 import { runParity } from '../../cli/run-parity.js';
 import { ensureBuilt } from './ensure-built.js';
+import { CHECKOUT_PARITY } from '../../setup/checkout-parity.js';
 
 // The studio's export of imported traces against `parity compare-trace --out` on the same files: the
 // studio is given the files' full paths as their names (what the desktop app's file dialog gives), and
@@ -112,8 +113,8 @@ describe('an exported trace import writes the report.md of `parity compare-trace
     expect(md).toMatch(/\| 3 \| 13\.2000 \| 0\.3100 \|/);
     expect(md).toContain(`- A: ${f.traceA} (hand, eager, 4 steps)\n`);
     // Reproduce reads the copies stored in the export (the imported paths may be gone) and writes beside it.
-    expect(md).toContain(`### Reproduce\n\n\`\`\`sh\nnpx parity compare-trace ${out}/a.jsonl ${out}/b.jsonl --wav-a ${out}/a.wav --wav-b ${out}/b.wav --out ${out}-rerun\n\`\`\`\n`);
-    expect(md).toContain(`\`\`\`sh\nnpx parity gate ${out}\n\`\`\`\n`);
+    expect(md).toContain(`### Reproduce\n\n\`\`\`sh\n${CHECKOUT_PARITY} compare-trace ${out}/a.jsonl ${out}/b.jsonl --wav-a ${out}/a.wav --wav-b ${out}/b.wav --out ${out}-rerun\n\`\`\`\n`);
+    expect(md).toContain(`\`\`\`sh\n${CHECKOUT_PARITY} gate ${out}\n\`\`\`\n`);
     const check = await checkFixture(out, engines);
     expect(check.problems).toEqual([]);
     expect(check.ok).toBe(true);
@@ -125,7 +126,7 @@ describe('an exported trace import writes the report.md of `parity compare-trace
     await studio.exportFixture({ id: await importAt(f, 100), dir: out });
     const exported = readFolder(out);
     const md = exported['report.md'].toString('utf8');
-    expect(md).toContain(`\nnpx parity compare-trace ${out}/a.jsonl ${out}/b.jsonl --wav-a ${out}/a.wav --wav-b ${out}/b.wav --max-lag-ms 100 --out ${out}-rerun\n`);
+    expect(md).toContain(`\n${CHECKOUT_PARITY} compare-trace ${out}/a.jsonl ${out}/b.jsonl --wav-a ${out}/a.wav --wav-b ${out}/b.wav --max-lag-ms 100 --out ${out}-rerun\n`);
     expect(md).toContain('searched ±100.0 ms |');
     rmSync(out, { recursive: true });
     const cli = await cliFixture([f.traceA, f.traceB, '--wav-a', f.wavA, '--wav-b', f.wavB, '--max-lag-ms', '100'], out);
@@ -149,7 +150,7 @@ describe('an exported trace import writes the report.md of `parity compare-trace
     const tolerances = { logitAbs: 0.01, logitRel: 0.001, audioAbs: 1e-4, codes: 'exact' as const };
     const traced = report as unknown as TraceComparisonReport;
     expect(compareTraceCommand({ ...traced, divergence: { ...traced.divergence, tolerances } })).toBe(
-      `npx parity compare-trace '${f.traceA}' ${f.traceB} --logit-tol 0.01 --logit-rel-tol 0.001`,
+      `parity compare-trace '${f.traceA}' ${f.traceB} --logit-tol 0.01 --logit-rel-tol 0.001`,
     );
   }, 60_000);
 });
