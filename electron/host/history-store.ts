@@ -11,6 +11,7 @@ import { stringifyReport } from '../common/report/json-number.js';
 import { decodeWav } from '../common/wav/decode-wav.js';
 import { encodeWav } from '../common/wav/encode-wav.js';
 import { writeFixtureFolder, type FixtureTargetWords } from './fixture/write-fixture-folder.js';
+import { keptImportFiles, readKeptImport, type KeptImport } from './kept-import.js';
 
 /** A new entry's id is fresh, so a refusal here is a clash of ids: the words say what to do. */
 const HISTORY_FOLDER: FixtureTargetWords = { target: 'the data folder', allowReplace: 'remove the old entry' };
@@ -24,6 +25,8 @@ export interface NewHistoryItem {
   b?: Audio;
   /** The imported `tts-parity-trace/1` texts (kind 'traces'), kept so an export can be re-checked by `parity gate`. */
   traces?: KeptTraces;
+  /** The files of an import as given, so Swap A/B can import them again the other way round. */
+  imported?: KeptImport;
 }
 
 export interface KeptTraces {
@@ -46,7 +49,8 @@ export const MAX_KEPT_SIDECAR_BYTES = 128 * 1024 * 1024;
 /**
  * Past comparisons, one folder each under `<dataDir>/history/<id>/`: entry.json, report.json, the
  * two renderings as float32 WAV (lossless for float32 audio) and, for imported traces, the two trace
- * files as given (a.jsonl, b.jsonl). Each folder is written atomically, so a
+ * files as given (a.jsonl, b.jsonl); for an import, its files as given (import.json, import-<role>:
+ * kept-import.ts) so Swap A/B works on a reopened entry. Each folder is written atomically, so a
  * crash leaves either the whole entry or none; ids sort by creation time.
  */
 export class HistoryStore {
@@ -66,6 +70,7 @@ export class HistoryStore {
       title: item.title,
       ...(item.text === undefined ? {} : { text: item.text }),
       ...(item.report.verdict === undefined ? {} : { verdict: item.report.verdict }),
+      ...(item.imported ? { swappable: true } : {}),
     };
     const files: Record<string, Uint8Array | string> = {
       'entry.json': JSON.stringify(entry, null, 2),
@@ -81,6 +86,7 @@ export class HistoryStore {
         files['b.modules.safetensors'] = item.traces.modules.b;
       }
     }
+    if (item.imported) Object.assign(files, keptImportFiles(item.imported));
     await writeFixtureFolder(join(this.root, id), files, { words: HISTORY_FOLDER });
     return { entry, historyId: id, report: item.report, a: item.a, b: item.b };
   }
@@ -122,6 +128,11 @@ export class HistoryStore {
     const [ma, mb] = [join(dir, 'a.modules.safetensors'), join(dir, 'b.modules.safetensors')];
     if (existsSync(ma) && existsSync(mb)) traces.modules = { a: new Uint8Array(await readFile(ma)), b: new Uint8Array(await readFile(mb)) };
     return traces;
+  }
+
+  /** The files an entry was imported from, or undefined (synthesized, or imported before they were kept). */
+  async readImport(id: string): Promise<KeptImport | undefined> {
+    return readKeptImport(this.dirOf(id));
   }
 
   /** Keeps the latest ABX session beside the entry (atomic: a reader sees the old file or the new). */

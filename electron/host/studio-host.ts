@@ -24,6 +24,7 @@ import { defaultDataDir } from './data-dir.js';
 import { exportFixture } from './export-fixture.js';
 import { HistoryStore, MAX_KEPT_TRACE_BYTES } from './history-store.js';
 import { JobTable } from './job-table.js';
+import { swapKeptImport } from './kept-import.js';
 import { readSidecarInput } from './read-sidecar-input.js';
 import type { DrillReport } from '../common/report/drill.js';
 import type { compareTraceTexts, CompareTraceTextsTask } from './tasks/compare-trace-texts.js';
@@ -32,7 +33,6 @@ import type { EngineCompareResult } from './tasks/engine-tasks.js';
 import type { WavPairResult } from './tasks/compare-wav-bytes.js';
 import type { WorkerOptions } from './tasks/run-task.js';
 import { engineWorkerUrl } from './worker-url.js';
-import { transferables } from './worker-protocol.js';
 import { WorkerSupervisor } from './worker-supervisor.js';
 
 export interface StudioHostOptions {
@@ -130,8 +130,10 @@ export class StudioHost implements StudioHandlers {
     const a = await readInput(request.a);
     const b = await readInput(request.b);
     const task = { kind: 'compare-wavs', a, b, maxLagMs: request.maxLagMs, createdAt: new Date().toISOString() };
-    const raw = (await this.runInternal(`comparison of ${a.name} and ${b.name}`, task, transferables([a.bytes, b.bytes]))) as WavPairResult;
-    const saved = await this.history.save({ kind: 'wavs', title: `${basename(a.name)} vs ${basename(b.name)}`, ...raw });
+    // Copied to the worker, not transferred: the history keeps the files as given, for Swap A/B.
+    const raw = (await this.runInternal(`comparison of ${a.name} and ${b.name}`, task)) as WavPairResult;
+    const imported = { kind: 'wavs' as const, request: { a, b, maxLagMs: request.maxLagMs } };
+    const saved = await this.history.save({ kind: 'wavs', title: `${basename(a.name)} vs ${basename(b.name)}`, ...raw, imported });
     this.events.emit('historyChanged');
     return { historyId: saved.historyId, report: saved.report, a: saved.a, b: saved.b };
   }
@@ -149,12 +151,13 @@ export class StudioHost implements StudioHandlers {
     const modulesA = request.modulesA && (await readSidecarInput(request.modulesA));
     const modulesB = request.modulesB && (await readSidecarInput(request.modulesB));
     const task: CompareTraceTextsTask = { kind: 'compare-traces', a: request.a, b: request.b, wavA, wavB, modulesA, modulesB, maxLagMs: request.maxLagMs, createdAt: new Date().toISOString() };
-    // The sidecars are copied to the worker, not transferred: the history keeps them with the entry.
-    const transfer = wavA && wavB ? transferables([wavA.bytes, wavB.bytes]) : [];
-    const raw = (await this.runInternal(`comparison of ${request.a.name} and ${request.b.name}`, task, transfer)) as Awaited<ReturnType<typeof compareTraceTexts>>;
+    // Copied to the worker, not transferred: the history keeps the files as given, for Swap A/B.
+    const raw = (await this.runInternal(`comparison of ${request.a.name} and ${request.b.name}`, task)) as Awaited<ReturnType<typeof compareTraceTexts>>;
     const kept = raw.report.moduleDrill && modulesA && modulesB ? { modules: { a: modulesA.bytes, b: modulesB.bytes } } : {};
     const traces = { a: request.a.text, b: request.b.text, ...kept };
-    const saved = await this.history.save({ kind: 'traces', title: `${basename(request.a.name)} vs ${basename(request.b.name)}`, ...raw, traces });
+    const sides = { ...(wavA && wavB ? { wavA, wavB } : {}), ...(modulesA && modulesB ? { modulesA, modulesB } : {}) };
+    const imported = { kind: 'traces' as const, request: { a: request.a, b: request.b, ...sides, maxLagMs: request.maxLagMs } };
+    const saved = await this.history.save({ kind: 'traces', title: `${basename(request.a.name)} vs ${basename(request.b.name)}`, ...raw, traces, imported });
     this.events.emit('historyChanged');
     return { historyId: saved.historyId, report: saved.report, a: saved.a, b: saved.b };
   }
@@ -170,6 +173,13 @@ export class StudioHost implements StudioHandlers {
 
   async openHistory({ id }: { id: string }): Promise<ComparisonResult> {
     return this.history.open(id);
+  }
+
+  async swapHistory({ id }: { id: string }): Promise<ComparisonResult> {
+    const kept = await this.history.readImport(id);
+    if (!kept) throw new InputError(`history entry ${id} keeps no imported files (a synthesized comparison, or imported before the history kept them): import the files again with A and B exchanged`, id);
+    const swapped = swapKeptImport(kept);
+    return swapped.kind === 'wavs' ? this.importWavs(swapped.request) : this.importTraces(swapped.request);
   }
 
   async deleteHistory({ id }: { id: string }): Promise<{ deleted: boolean }> {

@@ -62,6 +62,12 @@ describe('studio UI in Chromium (browser mode): imports and fixture export', () 
     expect(await page.locator('[data-history-id]').count()).toBe(2);
     await question.getByRole('button', { name: 'Delete', exact: true }).click();
     await expect.poll(() => page.locator('[data-history-id]').count()).toBe(1);
+    // Swap A/B stays with the entry: in a fresh page (the imported files no longer in memory) the reopened
+    // import still offers it, since the host kept its files.
+    await page.goto(served.url);
+    await page.locator('li[data-history-id] button', { hasText: 'engine-a.wav vs engine-b.wav' }).click();
+    await page.locator('li.current', { hasText: 'engine-a.wav vs engine-b.wav' }).waitFor({ timeout: 20_000 });
+    await page.getByRole('button', { name: 'Swap A/B' }).waitFor({ timeout: 10_000 });
   }, 60_000);
 
   it('exports a fixture under the data dir, asks before replacing it', async () => {

@@ -13,6 +13,8 @@ export const HistoryEntry = z.object({
   title: z.string(),
   text: z.string().optional(),
   verdict: Verdict.optional(),
+  /** The entry keeps the files it was imported from, so `swapHistory` can import them with A and B exchanged. */
+  swappable: z.boolean().optional(),
 });
 export type HistoryEntry = z.infer<typeof HistoryEntry>;
 

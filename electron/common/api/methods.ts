@@ -30,6 +30,11 @@ export const studioMethods = {
   listHistory: defineMethod('listHistory', Empty, HistoryList),
   openHistory: defineMethod('openHistory', HistoryRef, ComparisonResult),
   deleteHistory: defineMethod('deleteHistory', HistoryRef, Deleted),
+  /**
+   * Swap A/B: imports the files an entry was imported from again, with A and B exchanged (a new entry). Works
+   * after a reopen or a restart, since the entry keeps the files (`HistoryEntry.swappable`).
+   */
+  swapHistory: defineMethod('swapHistory', HistoryRef, ComparisonResult),
   /** Keeps an ABX blind-test session with a history entry (abx.json); `openHistory` returns it. */
   saveAbx: defineMethod('saveAbx', SaveAbxRequest, AbxSaved),
   /** The default export folder for an entry in browser mode: `<dataDir>/exports/<id>`. */

@@ -18,6 +18,7 @@ const wav = (name: string) => ({ name, bytes: new Uint8Array([...'RIFF'].map((c)
 /** A host whose first compare fails as the real one does for a blank prompt (the request check's text). */
 function fakeStudio() {
   const imports: string[] = [];
+  const swaps: string[] = [];
   let compareCalls = 0;
   const studio = {
     compare: async () => {
@@ -26,8 +27,14 @@ function fakeStudio() {
       return { jobId: 'job-2' };
     },
     comparisonResult: async () => synthesized,
-    listHistory: async () => ({ entries: [] }),
+    // Every import so far, listed as the host lists an entry that keeps its files.
+    listHistory: async () => ({ entries: imports.map((_, i) => ({ id: i === 0 ? ID1 : ID2, createdAt: '', kind: 'wavs', title: '', swappable: true })) }),
     openHistory: async () => synthesized,
+    swapHistory: async ({ id }: { id: string }) => {
+      swaps.push(id);
+      imports.push('swap');
+      return wavPair(ID2, 'engine-b.wav', 'engine-a.wav');
+    },
     importWavs: async ({ a, b }: { a: { name: string }; b: { name: string } }) => {
       imports.push(`${a.name} ${b.name}`);
       return wavPair(imports.length === 1 ? ID1 : ID2, a.name, b.name);
@@ -37,7 +44,7 @@ function fakeStudio() {
       return wavPair(imports.length === 1 ? ID1 : ID2, r.a.name, r.b.name);
     },
   } as unknown as StudioApi;
-  return { studio, imports };
+  return { studio, imports, swaps };
 }
 
 describe('a new action clears the notices of the previous one', () => {
@@ -90,33 +97,25 @@ describe('a new action clears the notices of the previous one', () => {
 });
 
 describe('Swap A/B of an imported pair', () => {
-  it('re-imports the same files in the other order; traces keep their own WAVs', async () => {
+  it('asks the host to import the entry on screen again the other way round, and shows the new entry', async () => {
     const f = fakeStudio();
     const store = createStudioStore(f.studio);
     await store.getState().importFiles([wav('engine-a.wav'), wav('engine-b.wav')]);
     expect(historySelectors.canSwap(store.getState())).toBe(true);
     await store.getState().swapImport();
-    expect(f.imports).toEqual(['engine-a.wav engine-b.wav', 'engine-b.wav engine-a.wav']);
+    expect(f.swaps).toEqual([ID1]);
     expect(store.getState().comparison?.historyId).toBe(ID2);
-    expect(historySelectors.canSwap(store.getState())).toBe(true);
-
-    const g = fakeStudio();
-    const store2 = createStudioStore(g.studio);
-    const trace = (name: string) => ({ name, bytes: new TextEncoder().encode('{}\n') });
-    await store2.getState().importFiles([trace('run-a.jsonl'), trace('run-b.jsonl'), wav('run-a.wav'), wav('run-b.wav')]);
-    await store2.getState().swapImport();
-    expect(g.imports).toEqual(['run-a.jsonl+run-a.wav run-b.jsonl+run-b.wav', 'run-b.jsonl+run-b.wav run-a.jsonl+run-a.wav']);
   });
 
-  it('is not offered for a comparison opened from history (its files are not in memory)', async () => {
+  it('is not offered for an entry the host keeps no files of', async () => {
     const f = fakeStudio();
     const store = createStudioStore(f.studio);
     expect(historySelectors.canSwap(store.getState())).toBe(false);
     await store.getState().importFiles([wav('engine-a.wav'), wav('engine-b.wav')]);
-    store.getState().showComparison(wavPair(ID2, 'other-a.wav', 'other-b.wav'));
+    store.getState().showComparison(wavPair('20250101-000009-cccccc', 'other-a.wav', 'other-b.wav'));
     expect(historySelectors.canSwap(store.getState())).toBe(false);
     await store.getState().swapImport();
-    expect(f.imports).toHaveLength(1);
+    expect(f.swaps).toEqual([]);
   });
 
   it('opening a synthesized entry puts its prompt, profiles and seed in the form', async () => {

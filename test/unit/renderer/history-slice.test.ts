@@ -92,20 +92,28 @@ describe('history slice: export and import (no React)', () => {
     expect(noticesSelectors.notices(store.getState())[0].message).toContain('only.wav');
   });
 
-  it('the imported files are let go when another entry is shown; reopening the import itself keeps them', async () => {
-    const f = fakeStudio();
-    const store = createStudioStore(f.studio);
-    await store.getState().importFiles([
-      { name: 'a.wav', bytes },
-      { name: 'b.wav', bytes },
-    ]);
-    expect(store.getState().lastImport?.historyId).toBe(ID);
-    await store.getState().openHistory(ID);
-    expect(historySelectors.canSwap(store.getState())).toBe(true);
-    await store.getState().openHistory('20250101-000001-bbbbbb');
-    expect(store.getState().lastImport).toBeUndefined();
-    // Back to the import: its files are gone, so Swap A/B is no longer offered.
-    await store.getState().openHistory(ID);
+  it('Swap A/B is offered for an entry whose files the host kept, reopened included, and asks the host for it', async () => {
+    const [KEPT, OLD, NEW] = [ID, '20250101-000001-bbbbbb', '20250101-000002-cccccc'];
+    const swaps: string[] = [];
+    const studio = {
+      ...fakeStudio().studio,
+      // OLD was imported before the host kept imported files: no `swappable`.
+      listHistory: async () => ({ entries: [{ id: KEPT, createdAt: '', kind: 'wavs', title: 'a.wav vs b.wav', swappable: true }, { id: OLD, createdAt: '', kind: 'wavs', title: 'c.wav vs d.wav' }] }),
+      swapHistory: async ({ id }: { id: string }) => {
+        swaps.push(id);
+        return { ...result, historyId: NEW };
+      },
+    } as unknown as StudioApi;
+    const store = createStudioStore(studio);
+    await store.getState().loadHistory();
+    await store.getState().openHistory(OLD);
     expect(historySelectors.canSwap(store.getState())).toBe(false);
+    await store.getState().swapImport();
+    expect(swaps).toEqual([]);
+    await store.getState().openHistory(KEPT);
+    expect(historySelectors.canSwap(store.getState())).toBe(true);
+    await store.getState().swapImport();
+    expect(swaps).toEqual([KEPT]);
+    expect(store.getState().comparison?.historyId).toBe(NEW);
   });
 });

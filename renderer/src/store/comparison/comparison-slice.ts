@@ -47,9 +47,6 @@ export const createComparisonSlice =
         ...VIEW_RESET,
         comparison: result,
         viewport: fitViewport(timelineDuration({ ...s, comparison: result })),
-        // The imported files (both takes' bytes, possibly hundreds of MB) are kept only while their
-        // comparison is on screen, for Swap A/B; another entry lets them go.
-        lastImport: s.lastImport?.historyId === result.historyId ? s.lastImport : undefined,
       }));
     },
     clearComparison() {
@@ -58,7 +55,7 @@ export const createComparisonSlice =
       player.unload();
       player.setLoop(null);
       if (get().drill?.historyId === id) void get().cancelDrill();
-      set({ ...VIEW_RESET, comparison: undefined, viewport: { start: 0, end: 0 }, lastImport: undefined });
+      set({ ...VIEW_RESET, comparison: undefined, viewport: { start: 0, end: 0 } });
     },
     reloadDifference() {
       const s = get();

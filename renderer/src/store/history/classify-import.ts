@@ -93,16 +93,3 @@ function pairSidecars(sidecars: PickedFile[], traces: PickedFile[]): { modulesA?
   const swapped = belongs(sidecars[0], traces[1]) && belongs(sidecars[1], traces[0]);
   return { modulesA: swapped ? sidecars[1] : sidecars[0], modulesB: swapped ? sidecars[0] : sidecars[1] };
 }
-
-/** The same files with A and B exchanged (each trace keeps its own WAV and sidecar). */
-export function swapPlan<P extends Extract<ImportPlan, { ok: true }>>(plan: P): P {
-  if (plan.kind === 'wavs') return { ...plan, a: plan.b, b: plan.a };
-  const { wavA, wavB, modulesA, modulesB, ...rest } = plan;
-  return {
-    ...rest,
-    a: plan.b,
-    b: plan.a,
-    ...(wavA && wavB ? { wavA: wavB, wavB: wavA } : {}),
-    ...(modulesA && modulesB ? { modulesA: modulesB, modulesB: modulesA } : {}),
-  } as P;
-}

@@ -5,7 +5,7 @@ import type { StudioShell } from '../../../../electron/common/api/studio-shell.j
 import { ParityError } from '../../../../electron/common/errors.js';
 import type { StudioState } from '../studio-store.js';
 import { userErrorText } from '../../lib/user-error.js';
-import { classifyImport, swapPlan, type ImportPlan, type PickedFile } from './classify-import.js';
+import { classifyImport, type ImportPlan, type PickedFile } from './classify-import.js';
 
 type OkPlan = Extract<ImportPlan, { ok: true }>;
 
@@ -15,11 +15,6 @@ export interface HistorySlice {
   lastExport?: ExportedFixture;
   /** An export refused because the folder exists: the user is asked before replacing it. */
   pendingOverwrite?: { dir: string };
-  /**
-   * The files of the last import, kept in memory so "Swap A/B" can send them again in the other order;
-   * dropped when another entry is shown (`showComparison`).
-   */
-  lastImport?: { historyId: string; plan: OkPlan };
   /** The entry whose row asks "Delete …?" first: the host removes the folder, which cannot be undone. */
   pendingDelete?: { id: string; title: string };
   /** What the history list last said in its live region; `shown` also on screen (the question is in its row). */
@@ -35,7 +30,10 @@ export interface HistorySlice {
   /** Answers the question with Delete; true when the entry is gone. */
   confirmDelete(): Promise<boolean>;
   importFiles(files: PickedFile[]): Promise<void>;
-  /** Imports the pair on screen again with A and B exchanged (a new history entry). */
+  /**
+   * Imports the pair on screen again with A and B exchanged (a new history entry), from the files the host
+   * kept with the entry, so it works on a reopened entry too.
+   */
   swapImport(): Promise<void>;
   exportCurrent(overwrite?: boolean): Promise<void>;
   cancelOverwrite(): void;
@@ -74,7 +72,6 @@ export const createHistorySlice =
                 ...(plan.modulesA && plan.modulesB ? { modulesA: plan.modulesA, modulesB: plan.modulesB } : {}),
               });
         get().showComparison(result);
-        set({ lastImport: { historyId: result.historyId, plan } });
         await get().loadHistory();
       });
     return {
@@ -135,10 +132,13 @@ export const createHistorySlice =
         await runImport(plan);
       },
       async swapImport() {
-        const last = get().lastImport;
-        if (!last || last.historyId !== get().comparison?.historyId) return;
+        const id = get().comparison?.historyId;
+        if (!id || !historySelectors.canSwap(get())) return;
         beginAction();
-        await runImport(swapPlan(last.plan));
+        await guard('Swap A/B', 'Import the two files again in the other order.', async () => {
+          get().showComparison(await studio.swapHistory({ id }));
+          await get().loadHistory();
+        });
       },
       async exportCurrent(overwrite = false) {
         const id = get().comparison?.historyId;
@@ -169,6 +169,6 @@ export const historySelectors = {
   pendingOverwrite: (s: StudioState) => s.pendingOverwrite,
   pendingDelete: (s: StudioState) => s.pendingDelete,
   status: (s: StudioState) => s.historyStatus,
-  /** True when the comparison on screen is the import just made, whose files are still in memory. */
-  canSwap: (s: StudioState) => s.lastImport !== undefined && s.lastImport.historyId === s.comparison?.historyId,
+  /** True when the comparison on screen is an import whose files the host kept (`HistoryEntry.swappable`). */
+  canSwap: (s: StudioState) => s.comparison !== undefined && s.history.some((e) => e.id === s.comparison?.historyId && e.swappable === true),
 };
