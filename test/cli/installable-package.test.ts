@@ -64,7 +64,9 @@ describe('the packed parity CLI, installed with npm install -g', () => {
     const reproduce = /### Reproduce\n\n```sh\n(.*)\n```/.exec(md)?.[1];
     expect(reproduce).toBe('parity compare --text hi --a graph --b graph --seed 0 --out cmp-rerun');
     expect(md).toContain('```sh\nparity gate cmp\n```');
-    readFileSync(join(work, 'cmp', 'report.html'));
+    // report.html inlines the report page, which only the package's dist/report-page can supply.
+    const page = readFileSync('dist/report-page/report-page.js', 'utf8').slice(0, 200);
+    expect(readFileSync(join(work, 'cmp', 'report.html'), 'utf8').includes(page), 'report.html inlines dist/report-page/report-page.js').toBe(true);
     // As a user pastes it, through a shell where the install put `parity` on PATH.
     const rerun = spawnSync('sh', ['-c', reproduce!], { cwd: work, env: childEnv(), encoding: 'utf8', timeout: 60_000 });
     expect(rerun.status).toBe(0);
