@@ -1,8 +1,8 @@
 import type { TensorSummary } from '../report/drill.js';
 
 /**
- * Element-wise comparison of two float tensors of one shape, by the ONNX drill-down's rule
- * (engine/drill/tensor-diff.ts): |a − b| ≤ abs + rel·max(|a|, |b|) matches, equal infinities match,
+ * Element-wise comparison of two float tensors of one shape, the rule of both drill-downs (the ONNX
+ * one in engine/drill/tensor-diff.ts, the module one of foreign traces): |a − b| ≤ abs + rel·max(|a|, |b|) matches, equal infinities match,
  * NaN matches no number (NaN against NaN is not a difference, but is counted as a NaN).
  */
 export interface FloatTolerance {
