@@ -22,6 +22,20 @@ export const TensorSummary = z.object({
 });
 export type TensorSummary = z.infer<typeof TensorSummary>;
 
+/** How one tensor of A compares with its counterpart of B (float-diff.ts); both drill-downs report it. */
+export const TensorComparison = z.object({
+  /** Largest |A − B| over the elements (NaN when one side is NaN where the other is not). */
+  maxAbsDiff: JsonNumber,
+  /** Elements beyond tolerance (NaN mismatches included). */
+  differing: z.number().int().nonnegative(),
+  /** NaN elements, both sides together. */
+  nanCount: z.number().int().nonnegative(),
+  /** Which side holds a NaN: A, B, both, or null when neither. */
+  side: z.enum(['A', 'B', 'both']).nullable(),
+  a: TensorSummary,
+  b: TensorSummary,
+});
+
 /** One tensor of both sides: a network input, or one output of a node. */
 export const DrillFinding = z.object({
   kind: z.enum(['input', 'node']),
@@ -34,16 +48,7 @@ export const DrillFinding = z.object({
   layer: z.number().int().nonnegative().optional(),
   /** What the input carries, e.g. "audio feedback: sum of the previous frame's code embeddings". */
   role: z.string().optional(),
-  /** Largest |A − B| over the elements (NaN when one side is NaN where the other is not). */
-  maxAbsDiff: JsonNumber,
-  /** Elements beyond tolerance (NaN mismatches included). */
-  differing: z.number().int().nonnegative(),
-  /** NaN elements, both sides together. */
-  nanCount: z.number().int().nonnegative(),
-  /** Which side holds a NaN: A, B, both, or null when neither. */
-  side: z.enum(['A', 'B', 'both']).nullable(),
-  a: TensorSummary,
-  b: TensorSummary,
+  ...TensorComparison.shape,
 });
 export type DrillFinding = z.infer<typeof DrillFinding>;
 

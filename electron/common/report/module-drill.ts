@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { TensorSummary } from './drill.js';
-import { JsonNumber } from './json-number.js';
+import { TensorComparison } from './drill.js';
 
 /**
  * `moduleDrill` section of a trace comparison report (`parity compare-trace` with module sidecars on
@@ -15,15 +14,7 @@ export const ModuleFinding = z.object({
   occurrence: z.number().int().nonnegative(),
   /** Its place in each side's execution order within the step (0-based). */
   seq: z.object({ a: z.number().int().nonnegative(), b: z.number().int().nonnegative() }),
-  /** Largest |A − B| over the elements (NaN when one side is NaN where the other is not). */
-  maxAbsDiff: JsonNumber,
-  /** Elements beyond tolerance (NaN mismatches included). */
-  differing: z.number().int().nonnegative(),
-  /** NaN elements, both sides together. */
-  nanCount: z.number().int().nonnegative(),
-  side: z.enum(['A', 'B', 'both']).nullable(),
-  a: TensorSummary,
-  b: TensorSummary,
+  ...TensorComparison.shape,
 });
 export type ModuleFinding = z.infer<typeof ModuleFinding>;
 
