@@ -2,11 +2,11 @@ import { createHash } from 'node:crypto';
 import type { ReportPageData } from '../../common/report/html/report-page-data.js';
 import { stringifyReport } from '../../common/report/json-number.js';
 import { pageBundle, type PageBundle } from './page-bundle.js';
+import { escapeHtml } from '../../common/report/escape-html.js';
 
 /** Text safe inside <script>…</script>: no "</script" can close it early ("<" written as \u003c in JSON). */
 const jsonForScript = (data: unknown) => stringifyReport(data, 0).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
 const scriptForScript = (code: string) => code.replace(/<\/(script)/gi, '<\\/$1');
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /**
  * report.html: the built report page with its data (and audio) inlined, one file that makes no request.

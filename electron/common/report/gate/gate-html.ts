@@ -1,6 +1,5 @@
 import type { GateEntry, GateRun } from './gate-entry.js';
-
-const esc = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+import { escapeHtml as esc } from '../escape-html.js';
 
 const STYLE = `body{font-family:system-ui,-apple-system,'Segoe UI','DejaVu Sans',sans-serif;color:#1d2330;margin:0}
 main{max-width:1200px;margin:0 auto;padding:16px 24px}h1{font-size:1.3rem}table{border-collapse:collapse;width:100%}

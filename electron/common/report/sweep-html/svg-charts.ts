@@ -1,6 +1,7 @@
+import { escapeHtml as esc } from '../escape-html.js';
+
 /** Small static SVG charts for index pages (no script, no request): bars and a scatter plot. */
 
-const esc = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const n = (v: number) => (Math.round(v * 10) / 10).toString();
 
 const W = 640;

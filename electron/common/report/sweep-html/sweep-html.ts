@@ -1,8 +1,8 @@
 import { caseKey } from '../../sweep/sweep-case.js';
 import type { SummaryCase, SweepSummary } from '../../sweep/sweep-summary.js';
 import { barChartSvg, scatterSvg } from './svg-charts.js';
+import { escapeHtml as esc } from '../escape-html.js';
 
-const esc = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 const VERDICT_COLOR: Record<string, string> = { identical: '#2e8540', 'within-tolerance': '#1f6fd1', diverged: '#d0021b', error: '#5b6570' };
 const num = (v: number | null, digits: number) => (v === null ? '—' : Number.isFinite(v) ? v.toFixed(digits) : String(v));
 
