@@ -5,7 +5,7 @@ import { REPORT_SCHEMA } from '../report/report.js';
 import { VERDICT_RULE, type TraceComparisonReport } from '../report/comparison-report.js';
 import type { Trace } from '../trace/trace-format.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
-import { oneSidedWarnings } from './compared-fields.js';
+import { oneSidedWarnings, type ComparedFields } from './compared-fields.js';
 import { teacherForcedDrift } from './drift.js';
 import { localise } from './localise.js';
 import { DEFAULT_NEAR_TIE_GAP } from './near-tie.js';
@@ -53,6 +53,18 @@ function headerWarnings(a: TraceSide, b: TraceSide): string[] {
 }
 
 /**
+ * Two partial traces that record no field in common (A only means, B only codes) and come without audio
+ * have nothing to compare: refused, rather than a verdict over no field at all.
+ */
+function refuseNothingShared(compared: ComparedFields | undefined, fileA: string, fileB: string, withAudio: boolean): void {
+  if (!compared || compared.fields.length > 0 || withAudio) return;
+  const list = (fields: string[]) => (fields.length > 0 ? fields.join(', ') : 'nothing');
+  throw new InputError(
+    `the traces record no field in common, so there is nothing to compare: ${fileA} has ${list(compared.missingB)}, ${fileB} has ${list(compared.missingA)} (record one field on both sides, or give both WAVs; docs/trace-format.md)`,
+  );
+}
+
+/**
  * Localises where two traces from any engines part, and, when both WAVs come with them, measures the
  * audio as compare-wav does. Header disagreements are refused or recorded in `warnings` (headerWarnings).
  */
@@ -71,6 +83,7 @@ export async function compareTraces(a: TraceSide, b: TraceSide, options: Compare
   const audio = a.audio && b.audio ? { a: a.audio.signal, b: b.audio.signal, sampleRate: ha.sampleRate } : undefined;
   const divergence = localise(a.trace.steps, b.trace.steps, { tolerances: options.tolerances, frameRate: ha.frameRate, audio });
   if (divergence.compared) warnings.push(...oneSidedWarnings(divergence.compared, a.file, b.file));
+  refuseNothingShared(divergence.compared, a.file, b.file, audio !== undefined);
   const report: TraceComparisonReport = {
     schema: REPORT_SCHEMA,
     kind: 'traces',

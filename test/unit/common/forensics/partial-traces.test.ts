@@ -91,6 +91,20 @@ describe('partial traces: what is compared', () => {
     expect(report.warnings).toEqual([`a.jsonl records ${PREDICTOR.join(', ')} where b.jsonl does not: not compared at those steps`]);
   });
 
+  it('traces that share no field and come without audio are refused: there is nothing to compare', async () => {
+    const a = meanOnly(fullSteps(3));
+    const b: TraceStep[] = fullSteps(3).map((s) => ({ step: s.step, codes: s.codes }));
+    await expect(
+      compareTraces(
+        { file: 'means.jsonl', trace: { header: header(Q), steps: a } },
+        { file: 'codes.jsonl', trace: { header: header(Q), steps: b } },
+        { createdAt: '2026-11-25T00:00:00Z' },
+      ),
+    ).rejects.toThrow(
+      'the traces record no field in common, so there is nothing to compare: means.jsonl has logits.mean, codes.jsonl has codes (record one field on both sides, or give both WAVs; docs/trace-format.md)',
+    );
+  });
+
   it('statistics that differ between the sides: only the shared ones are compared, each side\'s extras are named', () => {
     const steps = fullSteps(2);
     const a: TraceStep[] = steps.map((s) => ({ step: s.step, logits: { mean: s.logits.mean, std: s.logits.std } }));
