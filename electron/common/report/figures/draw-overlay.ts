@@ -1,4 +1,4 @@
-import { FIGURE_COLORS as C, FIGURE_FONT, verticalLine, type FigureBox, type FigureContext } from './figure-context.js';
+import { divergenceMarker, FIGURE_COLORS as C, FIGURE_FONT, verticalLine, type FigureBox, type FigureContext } from './figure-context.js';
 import { niceStep, ticksIn } from './nice-ticks.js';
 import type { TrackEnvelope } from './track-envelope.js';
 
@@ -97,14 +97,7 @@ export function drawOverlay(ctx: FigureContext, fig: OverlayFigure, box: FigureB
   ctx.fillText(`×${gainText(fig.diffGain)}`, 6, (diffTop + plotBottom) / 2 + 8);
   if (fig.marker && fig.marker.sec >= view.fromSec && fig.marker.sec <= view.toSec) {
     const x = overlayX(fig.marker.sec, view, box.width);
-    ctx.strokeStyle = C.marker;
-    ctx.lineWidth = 2;
-    verticalLine(ctx, x, top - 4, plotBottom);
-    ctx.fillStyle = C.marker;
-    ctx.textBaseline = 'top';
-    const rightHalf = x > left + (box.width - left - right) / 2;
-    ctx.textAlign = rightHalf ? 'right' : 'left';
-    ctx.fillText(`${fig.marker.label} (${fig.marker.sec.toFixed(3)} s)`, x + (rightHalf ? -5 : 5), 2);
+    divergenceMarker(ctx, x, { left, right, top, bottom: plotBottom }, box.width, `${fig.marker.label} (${fig.marker.sec.toFixed(3)} s)`);
   }
   ctx.restore();
 }

@@ -1,4 +1,4 @@
-import { FIGURE_COLORS as C, FIGURE_FONT, verticalLine, type FigureBox, type FigureContext } from './figure-context.js';
+import { divergenceMarker, FIGURE_COLORS as C, FIGURE_FONT, type FigureBox, type FigureContext } from './figure-context.js';
 import { niceStep, ticksIn } from './nice-ticks.js';
 
 /** One step of the |Δ| chart: the largest |A − B| of its talker logit statistics (the report's maxStatDiff). */
@@ -85,14 +85,7 @@ export function drawSteps(ctx: FigureContext, fig: StepsFigure, box: FigureBox):
   }
   if (fig.firstStep !== null) {
     const x = stepX(fig.firstStep, fig, box.width);
-    ctx.strokeStyle = C.marker;
-    ctx.lineWidth = 2;
-    verticalLine(ctx, x, top - 4, plotBottom);
-    ctx.fillStyle = C.marker;
-    ctx.textBaseline = 'top';
-    const rightHalf = x > left + (box.width - left - right) / 2;
-    ctx.textAlign = rightHalf ? 'right' : 'left';
-    ctx.fillText(`first divergence: step ${fig.firstStep}`, x + (rightHalf ? -5 : 5), 2);
+    divergenceMarker(ctx, x, { left, right, top, bottom: plotBottom }, box.width, `first divergence: step ${fig.firstStep}`);
   }
   const size = Math.max(2, Math.min(6, Math.floor((box.width - left - right) / Math.max(1, fig.steps.length)) - 1));
   for (const s of fig.steps) {

@@ -49,3 +49,18 @@ export function verticalLine(ctx: FigureContext, x: number, y0: number, y1: numb
   ctx.lineTo(px, y1);
   ctx.stroke();
 }
+
+/**
+ * The first-divergence marker: a 2 px line in the marker colour from just above the plot to its bottom,
+ * labelled at the top, the label on whichever side of the line has the room.
+ */
+export function divergenceMarker(ctx: FigureContext, x: number, plot: { left: number; right: number; top: number; bottom: number }, width: number, label: string): void {
+  ctx.strokeStyle = FIGURE_COLORS.marker;
+  ctx.lineWidth = 2;
+  verticalLine(ctx, x, plot.top - 4, plot.bottom);
+  ctx.fillStyle = FIGURE_COLORS.marker;
+  ctx.textBaseline = 'top';
+  const rightHalf = x > plot.left + (width - plot.left - plot.right) / 2;
+  ctx.textAlign = rightHalf ? 'right' : 'left';
+  ctx.fillText(label, x + (rightHalf ? -5 : 5), 2);
+}
