@@ -18,3 +18,13 @@ export function rmsDbfs(signal: Float32Array): number {
   for (let i = 0; i < signal.length; i++) sum += signal[i] * signal[i];
   return 10 * Math.log10(sum / signal.length);
 }
+
+/** Largest |x|, NaN samples skipped: the peak of a difference, for scaling its track so a tiny one is seen. */
+export function maxAbs(x: Float32Array): number {
+  let m = 0;
+  for (let i = 0; i < x.length; i++) {
+    const v = Math.abs(x[i]);
+    if (v > m) m = v;
+  }
+  return m;
+}

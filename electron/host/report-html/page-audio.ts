@@ -1,5 +1,6 @@
 import { diffGainFor } from '../../common/report/figures/draw-overlay.js';
-import { envelopePeaks, maxAbs } from '../../common/report/figures/track-envelope.js';
+import { maxAbs } from '../../common/analysis/levels.js';
+import { envelopePeaks } from '../../common/report/figures/track-envelope.js';
 import type { PageAudio } from '../../common/report/html/report-page-data.js';
 import { encodeWav } from '../../common/wav/encode-wav.js';
 

@@ -3,7 +3,8 @@ import { diffGainFor, drawOverlay } from '../../common/report/figures/draw-overl
 import { drawSteps } from '../../common/report/figures/draw-steps.js';
 import type { FigureBox, FigureContext } from '../../common/report/figures/figure-context.js';
 import { drawSpectrogramDiff, spectrogramDiff } from '../../common/report/figures/spectrogram-diff.js';
-import { maxAbs, samplesEnvelope } from '../../common/report/figures/track-envelope.js';
+import { maxAbs } from '../../common/analysis/levels.js';
+import { samplesEnvelope } from '../../common/report/figures/track-envelope.js';
 import type { ReportPageData } from '../../common/report/html/report-page-data.js';
 import type { ReportAudio } from './page-audio.js';
 

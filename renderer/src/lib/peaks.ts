@@ -46,16 +46,6 @@ export function difference(a: Float32Array, b: Float32Array): Float32Array {
   return d;
 }
 
-/** Largest |x| (for scaling the difference track so a tiny difference is still visible). */
-export function maxAbs(x: Float32Array): number {
-  let m = 0;
-  for (let i = 0; i < x.length; i++) {
-    const v = Math.abs(x[i]);
-    if (v > m) m = v;
-  }
-  return m;
-}
-
 /**
  * Peaks at several resolutions (level of detail): tier 0 is the finest (the samples themselves when
  * there are at most 2 × maxBuckets, else maxBuckets max/min pairs); each next tier halves the

@@ -71,13 +71,3 @@ export function envelopePeaks(samples: Float32Array, buckets: number, scale = 1)
 function round4(v: number): number {
   return Math.round(v * 1e4) / 1e4;
 }
-
-/** Largest |x| over the finite samples (NaN is skipped): the peak of a difference, for its gain and level. */
-export function maxAbs(x: Float32Array): number {
-  let m = 0;
-  for (let i = 0; i < x.length; i++) {
-    const v = Math.abs(x[i]);
-    if (v > m) m = v;
-  }
-  return m;
-}

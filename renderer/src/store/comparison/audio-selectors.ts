@@ -1,7 +1,8 @@
 import type { ComparisonResult } from '../../../../electron/common/api/comparison.js';
 import { alignedDifference, nullDepthDb } from '../../lib/aligned-difference.js';
 import { lagIsReliable } from '../../lib/lag-confidence.js';
-import { buildPeakPyramid, difference, maxAbs, type PeakTier } from '../../lib/peaks.js';
+import { maxAbs } from '../../../../electron/common/analysis/levels.js';
+import { buildPeakPyramid, difference, type PeakTier } from '../../lib/peaks.js';
 import { memoByRef } from '../memo.js';
 import type { StudioState } from '../studio-store.js';
 
