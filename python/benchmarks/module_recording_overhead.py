@@ -9,7 +9,7 @@ process's CPU time between the ends of consecutive steps (time.process_time: oth
 machine do not count), with torch on one thread; on CUDA it is the twin's own wall time per step. Writing
 the sidecar at close is outside the steps and reported apart, per recorded step.
 
-    /usr/bin/python3 python/bench/module_recording_overhead.py [--device cpu|cuda] [--rounds 15]
+    /usr/bin/python3 python/benchmarks/module_recording_overhead.py [--device cpu|cuda] [--rounds 15]
 """
 
 import argparse
