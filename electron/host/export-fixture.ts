@@ -11,6 +11,7 @@ import { writeTrace } from '../common/trace/write-trace.js';
 import { encodeWav } from '../common/wav/encode-wav.js';
 import { difference } from '../engine/comparison/compare-profiles.js';
 import { traceHeader } from '../engine/comparison/comparison-files.js';
+import { rerunForFixture } from '../engine/comparison/fixture-bundle.js';
 import { sealReport } from '../engine/comparison/fixture-integrity.js';
 import { writeFixtureFolder, type FixtureTargetWords } from './fixture/write-fixture-folder.js';
 import { parityCommand } from './parity-command.js';
@@ -45,9 +46,9 @@ export async function exportFixture(entry: ComparisonResult, dir: string, overwr
   const profiles = ComparisonReport.safeParse(entry.report);
   const imported = TraceComparisonReport.safeParse(entry.report);
   if (profiles.success) {
-    const report: ComparisonReport = entry.drill
-      ? { ...profiles.data, drill: entry.drill, rerun: { ...profiles.data.rerun, drill: profiles.data.rerun.drill ?? {} } }
-      : profiles.data;
+    // The bundle recorded as the gate finds it from this folder (fixture-bundle.ts).
+    const rerun = rerunForFixture(profiles.data.rerun, dir);
+    const report: ComparisonReport = entry.drill ? { ...profiles.data, drill: entry.drill, rerun: { ...rerun, drill: rerun.drill ?? {} } } : { ...profiles.data, rerun };
     files['a.jsonl'] = sideTrace(report, report.a);
     files['b.jsonl'] = sideTrace(report, report.b, report.rerun.teacherForce ? `A: ${report.a.profile}` : undefined);
     shared = { report, frameRate: report.a.frameRate, audio };

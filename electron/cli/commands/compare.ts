@@ -88,7 +88,7 @@ export function registerCompare(program: Command): void {
         // report.html and the PNGs are views of the sealed files, added after the seal (docs/report-format.md).
         const shared = { report, frameRate: report.a.frameRate, audio: { a: comparison.resultA.audio, b: comparison.resultB.audio, diff: comparison.diff, sampleRate: comparison.resultA.sampleRate } };
         const markdown = withFigureLinks(renderComparisonMarkdown(view), shared);
-        const files = o.out === undefined ? undefined : { ...profileFixtureFiles(comparison, markdown), ...(await shareableFiles({ ...shared, markdown })) };
+        const files = o.out === undefined ? undefined : { ...profileFixtureFiles(comparison, markdown, o.out), ...(await shareableFiles({ ...shared, markdown })) };
         if (o.out !== undefined && files) await writeFixtureFolder(o.out, files, { force: o.force, words: OUT_DIR });
         process.stdout.write(o.json ? stringifyReport(report) + '\n' : renderComparisonText(view));
         if (o.out !== undefined && files && !o.json) process.stdout.write(`\n${wroteFolderLine(o.out, Object.keys(files))}`);

@@ -44,8 +44,13 @@ export type ComparisonSide = z.infer<typeof ComparisonSide>;
 /** Everything `parity gate` needs to run the comparison again. */
 export const RerunSpec = z.object({
   text: z.string(),
-  /** The bundle folder as given, or "demo" for the embedded demo bundle (built on first use). */
+  /** The bundle folder as given (relative to the folder the comparison ran in), or "demo" for the embedded demo bundle (built on first use). */
   bundle: z.string(),
+  /**
+   * Written with a fixture folder: the bundle folder as `parity gate` finds it, relative to the fixture
+   * folder (`./…`, `../…`) when given relative, else absolute; absent for the demo bundle (fixture-bundle.ts).
+   */
+  bundleFromFixture: z.string().optional(),
   bundleHash: z.string(),
   profileA: z.string(),
   profileB: z.string(),

@@ -6,12 +6,14 @@ import { ComparisonReport, TraceComparisonReport } from '../../common/report/com
 import type { StepRecord } from '../../common/trace/step-record.js';
 import { readTrace } from '../../common/trace/read-trace.js';
 import { decodeWav } from '../../common/wav/decode-wav.js';
+import { ParityError } from '../../common/errors.js';
 import type { Engine } from '../engine.js';
 import { DEFAULT_DRILL_TOLERANCE, drillDivergence } from '../drill/drill-step.js';
 import type { DrillReport } from '../../common/report/drill.js';
 import { recheckModuleDrill } from '../foreign-drill/recheck-module-drill.js';
 import { compareProfiles, type CompareProgress } from './compare-profiles.js';
 import { verifySeal } from './fixture-integrity.js';
+import { fixtureBundle } from './fixture-bundle.js';
 import { openEngine } from './open-engine.js';
 import { readFixtureFileSync, readWavFile } from './read-inputs.js';
 
@@ -83,9 +85,17 @@ export async function checkFixture(
   const summary = `${r.profileA} vs ${r.profileB}: recorded ${describe(stored.verdict, stored.divergence)}`;
   if (problems.length) return { dir, ok: false, summary, problems };
 
-  const { engine } = await engines.get(bundle ?? r.bundle);
+  const bundleDir = bundle ?? fixtureBundle(dir, r);
+  let engine: Engine;
+  try {
+    ({ engine } = await engines.get(bundleDir));
+  } catch (error) {
+    // A bundle that cannot be opened fails this fixture alone; the line says where the path came from.
+    if (!(error instanceof ParityError) || error.kind === 'internal' || error.kind === 'cancelled') throw error;
+    return { dir, ok: false, summary, problems: [`${error.message} (${bundleSource(bundle, r)})`] };
+  }
   const hash = engine.info().hash;
-  if (hash !== r.bundleHash) problems.push(`bundle ${bundle ?? r.bundle} has sha256 ${hash.slice(0, 12)}…, the fixture was made with ${r.bundleHash.slice(0, 12)}…`);
+  if (hash !== r.bundleHash) problems.push(`bundle ${bundleDir} has sha256 ${hash.slice(0, 12)}…, the fixture was made with ${r.bundleHash.slice(0, 12)}…`);
   const fresh = await compareProfiles(
     engine,
     { text: r.text, profileA: r.profileA, profileB: r.profileB, seed: r.seed, sampling: r.sampling, bundle: r.bundle, tolerances: r.tolerances, teacherForce: r.teacherForce },
@@ -108,6 +118,13 @@ export async function checkFixture(
     if (drillKey(drill) !== drillKey(stored.drill)) problems.push(`drill: recorded ${drillKey(stored.drill)}, now ${drillKey(drill)}`);
   }
   return { dir, ok: problems.length === 0, summary, problems };
+}
+
+/** Where the gate's bundle path came from, for a bundle that would not open. */
+function bundleSource(override: string | undefined, r: ComparisonReport['rerun']): string {
+  if (override !== undefined) return 'given by --bundle';
+  if (r.bundleFromFixture !== undefined) return `rerun.bundleFromFixture "${r.bundleFromFixture}", resolved against the fixture folder`;
+  return `rerun.bundle "${r.bundle}" as recorded, resolved against the current folder: the fixture predates bundleFromFixture; pass --bundle`;
 }
 
 /** What a drill found, in words: status, step, network and the first differing input and node. */

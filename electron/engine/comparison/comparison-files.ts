@@ -3,6 +3,7 @@ import { TRACE_SCHEMA, type TraceHeader } from '../../common/trace/trace-format.
 import { writeTrace } from '../../common/trace/write-trace.js';
 import { TOOL_NAME, TOOL_VERSION } from '../../common/version.js';
 import type { SynthesisResult } from '../engine.js';
+import { rerunForFixture } from './fixture-bundle.js';
 import { sealReport } from './fixture-integrity.js';
 import type { ProfileComparison } from './compare-profiles.js';
 
@@ -20,9 +21,10 @@ export function traceText(r: SynthesisResult, frameRate: number, text: string, t
 
 /**
  * The files of a comparison fixture: a.wav, b.wav, diff.wav (float32, so a re-run compares exact
- * samples), a.jsonl, b.jsonl (the traces), report.md, and report.json sealed with their sha256.
+ * samples), a.jsonl, b.jsonl (the traces), report.md, and report.json sealed with their sha256; its
+ * `rerun` records the bundle as found from `dir`, the folder the files go into (fixture-bundle.ts).
  */
-export function profileFixtureFiles(c: ProfileComparison, markdown: string): Record<string, Uint8Array | string> {
+export function profileFixtureFiles(c: ProfileComparison, markdown: string, dir: string): Record<string, Uint8Array | string> {
   const rate = c.resultA.sampleRate;
   const frameRate = c.report.a.frameRate;
   const files: Record<string, Uint8Array | string> = {
@@ -33,5 +35,5 @@ export function profileFixtureFiles(c: ProfileComparison, markdown: string): Rec
     'b.jsonl': traceText(c.resultB, frameRate, c.report.rerun.text, c.report.rerun.teacherForce ? `A: ${c.report.a.profile}` : undefined),
     'report.md': markdown,
   };
-  return { ...files, 'report.json': sealReport(c.report, files) };
+  return { ...files, 'report.json': sealReport({ ...c.report, rerun: rerunForFixture(c.report.rerun, dir) }, files) };
 }

@@ -54,7 +54,7 @@ export async function writeWorstFixtures(summary: SweepSummary, worst: SummaryCa
       // As parity compare --out: report.html and the PNGs are views of the sealed files, added after the seal.
       const shared = { report, frameRate: report.a.frameRate, audio: { a: comparison.resultA.audio, b: comparison.resultB.audio, diff: comparison.diff, sampleRate: comparison.resultA.sampleRate } };
       const markdown = withFigureLinks(renderComparisonMarkdown(profileComparisonView(report, target, parityCommand())), shared);
-      const files = { ...profileFixtureFiles(comparison, markdown), ...(await shareableFiles({ ...shared, markdown })) };
+      const files = { ...profileFixtureFiles(comparison, markdown, target), ...(await shareableFiles({ ...shared, markdown })) };
       await writeFixtureFolder(target, files, { force: true, words: WORDS });
       fixtures.set(caseKey(c), name);
       onFixture?.(name);
