@@ -5,14 +5,21 @@ import { MEL_BANDS, mcdFrame, melLogAmplitude, melPlan } from './mel-cepstrum.js
  * Spectral distances of A[aStart + i] against B[bStart + i], i < length.
  *
  * Frames: a periodic Hann window of F = 2^round(log2(0.04·fs)) samples (~40 ms: 1024 at 24 kHz,
- * 2048 at 48 kHz), hop F/2 (Hann at 50 % overlap weighs every sample alike); every frame counts, silent ones included (they add 0 when both sides are
- * silent). A signal shorter than F is one zero-padded frame. Power spectra are normalised by (Σw)²
- * and floored at 1e-12 (−120 dB) so that silence is finite.
+ * 2048 at 48 kHz), hop F/2 (Hann at 50 % overlap weighs every sample alike). Every frame counts,
+ * silent ones included. A signal shorter than F is one zero-padded frame. Power spectra are normalised
+ * by (Σw)².
+ *
+ * Floor: each side's power bins are raised to at least that side's loudest bin over the compared frames
+ * minus 80 dB (and to at least 1e-12, −120 dB, so that digital silence is finite). This is librosa's
+ * `power_to_db(S, ref=1.0, top_db=80)` dynamic range, applied before the distance: what lies more than
+ * 80 dB below a side's own peak (dither, a noise floor, the empty band above a resampler's cut-off) is
+ * read as the floor on both sides instead of dominating the dB difference. Floors follow each side's
+ * level, so a pure gain g still reads |20·log10 g| in every bin and MCD 0.
  *
  * - Log-spectral distance: per frame sqrt(mean over bins 0..F/2 of (10·log10(P_A/P_B))²), in dB,
  *   averaged over frames.
  * - Mel-cepstral distortion: see mel-cepstrum.ts; (10/ln10)·sqrt(2·Σ_{n=1..24}(c_A,n − c_B,n)²) per
- *   frame, averaged over frames.
+ *   frame of the floored spectra, averaged over frames.
  */
 export interface SpectralDistances {
   lsdDb: number;
@@ -30,16 +37,29 @@ export interface Span {
   start: number;
 }
 
-const POWER_FLOOR = 1e-12;
+/** Bins more than this far below a side's loudest bin read as that floor (librosa's top_db default). */
+export const DYNAMIC_RANGE_DB = 80;
+const RELATIVE_FLOOR = Math.pow(10, -DYNAMIC_RANGE_DB / 10);
+const ABSOLUTE_FLOOR = 1e-12;
 const LN_TO_DB = 10 / Math.LN10;
 
 export function frameSize(sampleRate: number): number {
   return Math.max(32, Math.pow(2, Math.round(Math.log2(0.04 * sampleRate))));
 }
 
+interface SpanState {
+  span: Span;
+  /** The frame whose raw power spectrum `power` holds (−1: none yet). */
+  frame: number;
+  power: Float64Array;
+  /** The loudest bin of each frame (first pass). */
+  frameMax: Float64Array;
+}
+
 /**
  * Distances for several pairs at once, walking their frames in step so that a span shared by two
- * pairs (A at offset 0 at lag 0 and after alignment) is transformed once per frame.
+ * pairs (A at offset 0 at lag 0 and after alignment) is transformed once per frame and pass. Two passes:
+ * the first finds each side's loudest bin over the pair's frames (for the floor), the second measures.
  */
 export function spectralDistances(pairs: readonly SpectralPair[], sampleRate: number): SpectralDistances[] {
   const size = frameSize(sampleRate);
@@ -47,61 +67,80 @@ export function spectralDistances(pairs: readonly SpectralPair[], sampleRate: nu
   const bins = size / 2 + 1;
   const window = hann(size);
   const plan = melPlan(size, sampleRate);
+  const frameCount = (pair: SpectralPair) => (pair.length <= 0 ? 0 : pair.length >= size ? Math.floor((pair.length - size) / hop) + 1 : 1);
   // Spans are shared when they start at the same sample of the same signal; a pair shorter than a
   // frame (one zero-padded frame) gets spans of its own, since its frame holds fewer samples.
-  const spans: { span: Span; features: FrameFeatures }[] = [];
-  const spanIndex = (span: Span, shareable: boolean): number => {
-    const found = shareable
-      ? spans.findIndex((s) => s.span.signal === span.signal && s.span.start === span.start)
-      : -1;
-    if (found >= 0) return found;
-    spans.push({
-      span,
-      features: { frame: -1, power: new Float64Array(bins), melLog: new Float64Array(MEL_BANDS) },
-    });
+  const spans: SpanState[] = [];
+  const spanIndex = (span: Span, shareable: boolean, frames: number): number => {
+    const found = shareable ? spans.findIndex((s) => s.span.signal === span.signal && s.span.start === span.start) : -1;
+    if (found >= 0) {
+      if (spans[found].frameMax.length < frames) spans[found].frameMax = new Float64Array(frames);
+      return found;
+    }
+    spans.push({ span, frame: -1, power: new Float64Array(bins), frameMax: new Float64Array(frames) });
     return spans.length - 1;
   };
   const jobs = pairs.map((pair) => {
+    const frames = frameCount(pair);
     const shareable = pair.length >= size;
-    return {
-      length: pair.length,
-      frames: pair.length <= 0 ? 0 : shareable ? Math.floor((pair.length - size) / hop) + 1 : 1,
-      a: spanIndex(pair.a, shareable),
-      b: spanIndex(pair.b, shareable),
-      lsd: 0,
-      mcd: 0,
-    };
+    return { length: pair.length, frames, a: spanIndex(pair.a, shareable, frames), b: spanIndex(pair.b, shareable, frames), floorA: 0, floorB: 0, lsd: 0, mcd: 0 };
   });
-  const features = (index: number, offset: number, count: number, frame: number): FrameFeatures => {
-    const { span, features: f } = spans[index];
-    if (f.frame !== frame) {
-      powerSpectrum(span.signal, span.start + offset, count, window, f.power);
-      melLogAmplitude(plan, f.power, f.melLog);
-      f.frame = frame;
+  const power = (index: number, offset: number, count: number, frame: number): Float64Array => {
+    const s = spans[index];
+    if (s.frame !== frame) {
+      powerSpectrum(s.span.signal, s.span.start + offset, count, window, s.power);
+      s.frame = frame;
     }
-    return f;
+    return s.power;
   };
   const maxFrames = Math.max(0, ...jobs.map((j) => j.frames));
-  for (let frame = 0; frame < maxFrames; frame++) {
-    const offset = frame * hop;
-    for (const job of jobs) {
-      if (frame >= job.frames) continue;
-      const count = Math.min(size, job.length - offset);
-      const fa = features(job.a, offset, count, frame);
-      const fb = features(job.b, offset, count, frame);
-      job.lsd += lsdFrame(fa.power, fb.power);
-      job.mcd += mcdFrame(plan, fa.melLog, fb.melLog);
+  const walk = (visit: (job: (typeof jobs)[number], a: number, b: number, offset: number, count: number, frame: number) => void) => {
+    for (const s of spans) s.frame = -1;
+    for (let frame = 0; frame < maxFrames; frame++) {
+      const offset = frame * hop;
+      for (const job of jobs) {
+        if (frame < job.frames) visit(job, job.a, job.b, offset, Math.min(size, job.length - offset), frame);
+      }
     }
+  };
+  // Pass 1: each span's loudest bin per frame; a pair's floor is from its own frames only, so it does
+  // not depend on which other pairs were measured with it.
+  walk((_job, a, b, offset, count, frame) => {
+    for (const index of [a, b]) spans[index].frameMax[frame] = maxOf(power(index, offset, count, frame));
+  });
+  for (const job of jobs) {
+    job.floorA = floorOf(spans[job.a].frameMax, job.frames);
+    job.floorB = floorOf(spans[job.b].frameMax, job.frames);
   }
-  return jobs.map((j) =>
-    j.frames === 0 ? { lsdDb: NaN, mcdDb: NaN } : { lsdDb: j.lsd / j.frames, mcdDb: j.mcd / j.frames },
-  );
+  // Pass 2: floored spectra, their distances.
+  const floored = { a: new Float64Array(bins), b: new Float64Array(bins) };
+  const melLog = { a: new Float64Array(MEL_BANDS), b: new Float64Array(MEL_BANDS) };
+  walk((job, a, b, offset, count, frame) => {
+    applyFloor(power(a, offset, count, frame), job.floorA, floored.a);
+    applyFloor(power(b, offset, count, frame), job.floorB, floored.b);
+    melLogAmplitude(plan, floored.a, melLog.a);
+    melLogAmplitude(plan, floored.b, melLog.b);
+    job.lsd += lsdFrame(floored.a, floored.b);
+    job.mcd += mcdFrame(plan, melLog.a, melLog.b);
+  });
+  return jobs.map((j) => (j.frames === 0 ? { lsdDb: NaN, mcdDb: NaN } : { lsdDb: j.lsd / j.frames, mcdDb: j.mcd / j.frames }));
 }
 
-interface FrameFeatures {
-  frame: number;
-  power: Float64Array;
-  melLog: Float64Array;
+function maxOf(values: Float64Array): number {
+  let max = 0;
+  for (let k = 0; k < values.length; k++) if (values[k] > max) max = values[k];
+  return max;
+}
+
+/** The floor of a side: its loudest bin over its first `frames` frames − 80 dB, at least −120 dB. */
+function floorOf(frameMax: Float64Array, frames: number): number {
+  let max = 0;
+  for (let f = 0; f < frames; f++) if (frameMax[f] > max) max = frameMax[f];
+  return Math.max(ABSOLUTE_FLOOR, max * RELATIVE_FLOOR);
+}
+
+function applyFloor(power: Float64Array, floor: number, out: Float64Array): void {
+  for (let k = 0; k < power.length; k++) out[k] = power[k] > floor ? power[k] : floor;
 }
 
 function lsdFrame(powerA: Float64Array, powerB: Float64Array): number {
@@ -113,7 +152,7 @@ function lsdFrame(powerA: Float64Array, powerB: Float64Array): number {
   return LN_TO_DB * Math.sqrt(sq / powerA.length);
 }
 
-/** Windowed frame → floored, normalised power spectrum (bins 0..F/2) in `out`. */
+/** Windowed frame → normalised power spectrum (bins 0..F/2) in `out`. */
 function powerSpectrum(
   x: Float32Array,
   start: number,
@@ -129,12 +168,12 @@ function powerSpectrum(
   fft.forwardInPlace();
   const norm = 1 / (window.sum * window.sum);
   const half = size / 2;
-  out[0] = buf[0] * buf[0] * norm + POWER_FLOOR;
-  out[half] = buf[1] * buf[1] * norm + POWER_FLOOR;
+  out[0] = buf[0] * buf[0] * norm;
+  out[half] = buf[1] * buf[1] * norm;
   for (let k = 1; k < half; k++) {
     const re = buf[2 * k];
     const im = buf[2 * k + 1];
-    out[k] = (re * re + im * im) * norm + POWER_FLOOR;
+    out[k] = (re * re + im * im) * norm;
   }
 }
 

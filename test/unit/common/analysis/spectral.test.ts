@@ -19,9 +19,8 @@ describe('spectralDistances', () => {
     expect([frameSize(24000), frameSize(48000), frameSize(16000)]).toEqual([1024, 2048, 512]);
   });
 
-  // A pure gain g scales every power bin by g², so LSD = |20·log10 g| in every frame (the −120 dB floor
-  // is far below this signal's spectrum: ±0.01 dB), and only c0 moves, so MCD = 0 (±0.001 dB: the floor
-  // still weighs a little on the quietest bins).
+  // A pure gain g scales every power bin by g², and each side's floor (its loudest bin − 80 dB) with it,
+  // so LSD = |20·log10 g| in every frame (±0.01 dB: float32 FFT) and only c0 moves, so MCD = 0 (±0.001 dB).
   it('a pure gain: LSD = |20·log10 g|, MCD = 0', () => {
     const [d] = spectralDistances(
       [
