@@ -54,6 +54,11 @@ interface SpanState {
   power: Float64Array;
   /** The loudest bin of each frame (first pass). */
   frameMax: Float64Array;
+  /** `power` floored at `floor`, and its mel log amplitudes, for frame `flooredFrame` (second pass). */
+  flooredFrame: number;
+  floor: number;
+  floored: Float64Array;
+  melLog: Float64Array;
 }
 
 /**
@@ -67,23 +72,44 @@ export function spectralDistances(pairs: readonly SpectralPair[], sampleRate: nu
   const bins = size / 2 + 1;
   const window = hann(size);
   const plan = melPlan(size, sampleRate);
-  const frameCount = (pair: SpectralPair) => (pair.length <= 0 ? 0 : pair.length >= size ? Math.floor((pair.length - size) / hop) + 1 : 1);
+  const frameCount = (pair: SpectralPair) =>
+    pair.length <= 0 ? 0 : pair.length >= size ? Math.floor((pair.length - size) / hop) + 1 : 1;
   // Spans are shared when they start at the same sample of the same signal; a pair shorter than a
   // frame (one zero-padded frame) gets spans of its own, since its frame holds fewer samples.
   const spans: SpanState[] = [];
   const spanIndex = (span: Span, shareable: boolean, frames: number): number => {
-    const found = shareable ? spans.findIndex((s) => s.span.signal === span.signal && s.span.start === span.start) : -1;
+    const found = shareable
+      ? spans.findIndex((s) => s.span.signal === span.signal && s.span.start === span.start)
+      : -1;
     if (found >= 0) {
       if (spans[found].frameMax.length < frames) spans[found].frameMax = new Float64Array(frames);
       return found;
     }
-    spans.push({ span, frame: -1, power: new Float64Array(bins), frameMax: new Float64Array(frames) });
+    spans.push({
+      span,
+      frame: -1,
+      power: new Float64Array(bins),
+      frameMax: new Float64Array(frames),
+      flooredFrame: -1,
+      floor: NaN,
+      floored: new Float64Array(bins),
+      melLog: new Float64Array(MEL_BANDS),
+    });
     return spans.length - 1;
   };
   const jobs = pairs.map((pair) => {
     const frames = frameCount(pair);
     const shareable = pair.length >= size;
-    return { length: pair.length, frames, a: spanIndex(pair.a, shareable, frames), b: spanIndex(pair.b, shareable, frames), floorA: 0, floorB: 0, lsd: 0, mcd: 0 };
+    return {
+      length: pair.length,
+      frames,
+      a: spanIndex(pair.a, shareable, frames),
+      b: spanIndex(pair.b, shareable, frames),
+      floorA: 0,
+      floorB: 0,
+      lsd: 0,
+      mcd: 0,
+    };
   });
   const power = (index: number, offset: number, count: number, frame: number): Float64Array => {
     const s = spans[index];
@@ -94,7 +120,28 @@ export function spectralDistances(pairs: readonly SpectralPair[], sampleRate: nu
     return s.power;
   };
   const maxFrames = Math.max(0, ...jobs.map((j) => j.frames));
-  const walk = (visit: (job: (typeof jobs)[number], a: number, b: number, offset: number, count: number, frame: number) => void) => {
+  // A span's floored spectrum and mel amplitudes are shared by the pairs whose floor for it is the same
+  // (in compareSignals A's span at lag 0 and aligned, nearly always).
+  const floored = (index: number, floor: number, offset: number, count: number, frame: number): SpanState => {
+    const s = spans[index];
+    if (s.flooredFrame !== frame || s.floor !== floor) {
+      applyFloor(power(index, offset, count, frame), floor, s.floored);
+      melLogAmplitude(plan, s.floored, s.melLog);
+      s.flooredFrame = frame;
+      s.floor = floor;
+    }
+    return s;
+  };
+  const walk = (
+    visit: (
+      job: (typeof jobs)[number],
+      a: number,
+      b: number,
+      offset: number,
+      count: number,
+      frame: number,
+    ) => void,
+  ) => {
     for (const s of spans) s.frame = -1;
     for (let frame = 0; frame < maxFrames; frame++) {
       const offset = frame * hop;
@@ -106,24 +153,23 @@ export function spectralDistances(pairs: readonly SpectralPair[], sampleRate: nu
   // Pass 1: each span's loudest bin per frame; a pair's floor is from its own frames only, so it does
   // not depend on which other pairs were measured with it.
   walk((_job, a, b, offset, count, frame) => {
-    for (const index of [a, b]) spans[index].frameMax[frame] = maxOf(power(index, offset, count, frame));
+    spans[a].frameMax[frame] = maxOf(power(a, offset, count, frame));
+    spans[b].frameMax[frame] = maxOf(power(b, offset, count, frame));
   });
   for (const job of jobs) {
     job.floorA = floorOf(spans[job.a].frameMax, job.frames);
     job.floorB = floorOf(spans[job.b].frameMax, job.frames);
   }
   // Pass 2: floored spectra, their distances.
-  const floored = { a: new Float64Array(bins), b: new Float64Array(bins) };
-  const melLog = { a: new Float64Array(MEL_BANDS), b: new Float64Array(MEL_BANDS) };
   walk((job, a, b, offset, count, frame) => {
-    applyFloor(power(a, offset, count, frame), job.floorA, floored.a);
-    applyFloor(power(b, offset, count, frame), job.floorB, floored.b);
-    melLogAmplitude(plan, floored.a, melLog.a);
-    melLogAmplitude(plan, floored.b, melLog.b);
-    job.lsd += lsdFrame(floored.a, floored.b);
-    job.mcd += mcdFrame(plan, melLog.a, melLog.b);
+    const fa = floored(a, job.floorA, offset, count, frame);
+    const fb = floored(b, job.floorB, offset, count, frame);
+    job.lsd += lsdFrame(fa.floored, fb.floored);
+    job.mcd += mcdFrame(plan, fa.melLog, fb.melLog);
   });
-  return jobs.map((j) => (j.frames === 0 ? { lsdDb: NaN, mcdDb: NaN } : { lsdDb: j.lsd / j.frames, mcdDb: j.mcd / j.frames }));
+  return jobs.map((j) =>
+    j.frames === 0 ? { lsdDb: NaN, mcdDb: NaN } : { lsdDb: j.lsd / j.frames, mcdDb: j.mcd / j.frames },
+  );
 }
 
 function maxOf(values: Float64Array): number {
