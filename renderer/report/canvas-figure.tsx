@@ -1,11 +1,12 @@
 import { useEffect, useRef, type HTMLAttributes } from 'react';
-import type { FigureBox, FigureContext } from '../../electron/common/report/figures/figure-context.js';
+import type { DrawBox, DrawContext } from '../../electron/common/draw/draw-context.js';
 
 /**
- * A canvas that draws with one of the shared figure functions at the device's pixel ratio, redrawn when
- * `draw` changes (the same functions draw the PNGs beside report.md).
+ * A canvas that draws with one of the shared drawing functions (electron/common/draw: the studio's lanes
+ * and the PNGs beside report.md are drawn by the same ones) at the device's pixel ratio, redrawn when
+ * `draw` changes.
  */
-export function CanvasFigure({ box, draw, label, ...rest }: { box: FigureBox; draw: (ctx: FigureContext, box: FigureBox) => void; label: string } & HTMLAttributes<HTMLCanvasElement>) {
+export function CanvasFigure({ box, draw, label, ...rest }: { box: DrawBox; draw: (ctx: DrawContext, box: DrawBox) => void; label: string } & HTMLAttributes<HTMLCanvasElement>) {
   const ref = useRef<HTMLCanvasElement>(null);
   useEffect(() => {
     const canvas = ref.current;

@@ -1,7 +1,7 @@
 import { useCallback, useMemo } from 'react';
 import type uPlot from 'uplot';
 import type { ReportPageData } from '../../electron/common/report/html/report-page-data.js';
-import { integerIncrs } from '../src/lib/axis-ticks.js';
+import { integerIncrs } from '../../electron/common/draw/axis-ticks.js';
 import { colors } from '../src/components/theme.js';
 import { lineChartOptions, UplotChart } from '../src/components/uplot-chart.js';
 

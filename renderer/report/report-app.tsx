@@ -14,7 +14,7 @@ export function ReportApp({ data }: { data: ReportPageData }) {
   const tracks = useMemo(() => (data.audio ? pageTracks(data.audio) : null), [data.audio]);
   const [position, setPosition] = useState(0);
   const [seek, setSeek] = useState<{ sec: number }>();
-  const steps = useMemo(() => ({ steps: data.steps.map((s) => ({ step: s.step, delta: s.delta === null ? null : Number(s.delta) })), firstStep: data.firstStep, tolerance: data.logitTolerance }), [data]);
+  const steps = useMemo(() => ({ deltas: data.steps, firstStep: data.firstStep, tolerance: data.logitTolerance }), [data]);
   return (
     <main>
       <header>
@@ -40,7 +40,7 @@ export function ReportApp({ data }: { data: ReportPageData }) {
       {data.audio && tracks && (
         <>
           <Players audio={data.audio} tracks={tracks} onTime={setPosition} seek={seek} />
-          <OverlayView tracks={tracks} sampleRate={data.audio.sampleRate} marker={data.marker} position={position} onSeek={(sec) => setSeek({ sec })} />
+          <OverlayView tracks={tracks} sampleRate={data.audio.sampleRate} marker={data.marker} seams={data.seams} position={position} onSeek={(sec) => setSeek({ sec })} />
         </>
       )}
       {!data.audio && <p className="note">No audio in this comparison (traces only): nothing to play or draw as a waveform.</p>}

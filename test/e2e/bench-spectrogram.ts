@@ -1,7 +1,7 @@
 // Spectrogram time of a 10-minute 24 kHz track as a studio lane computes it for the whole take (512-point
 // FFT, one column per pixel of a 1280 px lane), 7 runs after loading PFFFT once: `npm run bench:spectrogram`.
 import { initFft } from '../../electron/common/analysis/fft.js';
-import { spectrogramOfRange } from '../../renderer/src/lib/spectrogram.js';
+import { spectrogramOfRange } from '../../electron/common/draw/spectrogram.js';
 
 await initFft();
 const rate = 24000;

@@ -45,7 +45,7 @@ function buildIfStale(): void {
   ensureBuiltFrom(['electron/host', 'electron/engine', 'electron/common', 'electron/server', 'electron/cli']);
   if (!existsSync('dist/electron/cli/main.js')) execFileSync('npx', ['tsc', '-p', 'tsconfig.build.json'], { stdio: 'pipe' });
   const index = 'dist/renderer/index.html';
-  const stale = !existsSync(index) || statSync(index).mtimeMs < Math.max(newestMtime('renderer'), newestMtime('electron/common/api'));
+  const stale = !existsSync(index) || statSync(index).mtimeMs < Math.max(newestMtime('renderer'), newestMtime('electron/common/api'), newestMtime('electron/common/draw'));
   // vitest sets NODE_ENV=test, which Vite would carry into the bundle (React's development build, with
   // its StrictMode double effects); test what `npm run build` ships.
   if (stale) execFileSync('npx', ['vite', 'build', '--logLevel', 'error'], { stdio: 'pipe', env: { ...process.env, NODE_ENV: 'production' } });

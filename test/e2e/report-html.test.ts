@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { overlayX } from '../../electron/common/report/figures/draw-overlay.js';
+import { waveFigureLanes, waveFigureX } from '../../electron/common/draw/wave-figure.js';
 import { reportPageData } from '../../electron/common/report/html/report-page-data.js';
 import { decodeWav } from '../../electron/common/wav/decode-wav.js';
 import { pageAudio } from '../../electron/host/report-html/page-audio.js';
@@ -79,13 +79,15 @@ describe('report.html from file:// with the network off', () => {
     const r = report();
     const sec = (r.divergence.firstStep - 1) / r.a.frameRate;
     const duration = Math.max(r.metrics.lengthA, r.metrics.lengthB) / r.metrics.sampleRate;
-    const width = await page.getByTestId('overlay').evaluate((el) => (el as unknown as CanvasEl).width);
-    const x = Math.floor(overlayX(sec, { fromSec: 0, toSec: duration }, width));
-    // y = 22: inside the plot, above the waveform's reach; the marker is #d0021b, the background white.
-    const [r0, g0, b0] = await overlayPixel(x, 22);
+    const { width, height } = await page.getByTestId('overlay').evaluate((el) => ({ width: (el as unknown as CanvasEl).width, height: (el as unknown as CanvasEl & { height: number }).height }));
+    // Marks stand on the pixel column their time rounds to (marks.ts).
+    const x = Math.round(waveFigureX(sec, { start: 0, end: duration }, width));
+    // 3 px into the A + B lane, above the waveform's reach; the marker is #d0021b, the background white.
+    const y = waveFigureLanes(height).ab[0] + 3;
+    const [r0, g0, b0] = await overlayPixel(x, y);
     expect(r0).toBeGreaterThan(180);
     expect(g0 + b0).toBeLessThan(160);
-    expect(await overlayPixel(x - 25, 22)).not.toEqual([r0, g0, b0]);
+    expect(await overlayPixel(x - 25, y)).not.toEqual([r0, g0, b0]);
   });
 
   it('plays A (currentTime advances); the switch (button, then S) moves to the other take at the same position, playing on', async () => {

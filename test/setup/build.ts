@@ -35,7 +35,7 @@ function runIncludesCliTests(): boolean {
 }
 
 /** The sources of the report page (vite --mode report) that every fixture writer inlines into report.html. */
-const REPORT_PAGE_SOURCES = ['renderer/report', 'renderer/src/lib', 'electron/common/report/figures', 'electron/common/report/html'];
+const REPORT_PAGE_SOURCES = ['renderer/report', 'renderer/src/lib', 'electron/common/draw', 'electron/common/report/html'];
 const REPORT_PAGE = 'dist/report-page/report-page.js';
 
 /**

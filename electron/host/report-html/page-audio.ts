@@ -1,6 +1,7 @@
-import { diffGainFor } from '../../common/report/figures/draw-overlay.js';
 import { maxAbs } from '../../common/analysis/levels.js';
-import { envelopePeaks } from '../../common/report/figures/track-envelope.js';
+import { computePeaks } from '../../common/draw/peaks.js';
+import { diffGainFor } from '../../common/draw/wave.js';
+import { BESIDE_BUCKETS } from '../../common/report/html/beside-buckets.js';
 import type { PageAudio } from '../../common/report/html/report-page-data.js';
 import { encodeWav } from '../../common/wav/encode-wav.js';
 
@@ -20,8 +21,6 @@ export interface ReportAudio {
  */
 export const EMBED_LIMIT_BYTES = 32 * 1024 * 1024;
 
-/** Max/min pairs drawn when the audio is not embedded: enough for a 4k-wide screen at full view. */
-const BESIDE_BUCKETS = 4096;
 
 /** The difference at full scale (16 bits keep its shape however small it is); the page plays it at `diffMax`. */
 function scaled(x: Float32Array, gain: number): Float32Array {
@@ -29,6 +28,11 @@ function scaled(x: Float32Array, gain: number): Float32Array {
   const out = new Float32Array(x.length);
   for (let i = 0; i < x.length; i++) out[i] = x[i] * gain;
   return out;
+}
+
+/** The page's envelope of a track (computePeaks), at four decimals: a 1 px waveform needs no more, and the page stays small. */
+function besidePeaks(x: Float32Array): number[] {
+  return Array.from(computePeaks(x, BESIDE_BUCKETS), (v) => Math.round(v * 1e4) / 1e4);
 }
 
 export function pageAudio(audio: ReportAudio, loudnessDeltaLU: number | undefined, limitBytes = EMBED_LIMIT_BYTES): PageAudio {
@@ -52,6 +56,6 @@ export function pageAudio(audio: ReportAudio, loudnessDeltaLU: number | undefine
     embedded: false,
     note: `The audio (${mib(pcmBytes)} as 16-bit PCM) is past this page's embedding limit of ${mib(limitBytes)}: the players play a.wav, b.wav and diff.wav from this page's folder, and the waveforms are drawn from embedded envelopes.`,
     files: { a: 'a.wav', b: 'b.wav', diff: 'diff.wav' },
-    peaks: { a: envelopePeaks(a, BESIDE_BUCKETS), b: envelopePeaks(b, BESIDE_BUCKETS), diff: envelopePeaks(diff, BESIDE_BUCKETS, gain) },
+    peaks: { a: besidePeaks(a), b: besidePeaks(b), diff: besidePeaks(scaled(diff, gain)) },
   };
 }

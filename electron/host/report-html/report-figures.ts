@@ -1,23 +1,23 @@
 import { initFft } from '../../common/analysis/fft.js';
-import { diffGainFor, drawOverlay } from '../../common/report/figures/draw-overlay.js';
-import { drawSteps } from '../../common/report/figures/draw-steps.js';
-import type { FigureBox, FigureContext } from '../../common/report/figures/figure-context.js';
-import { drawSpectrogramDiff, spectrogramDiff } from '../../common/report/figures/spectrogram-diff.js';
 import { maxAbs } from '../../common/analysis/levels.js';
-import { samplesEnvelope } from '../../common/report/figures/track-envelope.js';
+import { FIGURE_PALETTE, type DrawBox } from '../../common/draw/draw-context.js';
+import { drawSpectrogramDiffFigure } from '../../common/draw/spectrogram-diff-figure.js';
+import { drawStepsFigure } from '../../common/draw/steps-figure.js';
+import { drawWaveFigure } from '../../common/draw/wave-figure.js';
+import { diffGainFor, type WaveSource } from '../../common/draw/wave.js';
 import type { ReportPageData } from '../../common/report/html/report-page-data.js';
 import type { ReportAudio } from './page-audio.js';
 
 /** PNG sizes (px): wide enough for a GitHub issue column at 2× zoom-out, small enough to paste. */
-const OVERLAY: FigureBox = { width: 1200, height: 320 };
-const STEPS: FigureBox = { width: 1200, height: 260 };
-const SPECTRO: FigureBox = { width: 1200, height: 300 };
+const OVERLAY: DrawBox = { width: 1200, height: 320 };
+const STEPS: DrawBox = { width: 1200, height: 260 };
+const SPECTRO: DrawBox = { width: 1200, height: 300 };
 
 type CreateCanvas = typeof import('@napi-rs/canvas').createCanvas;
 
-function png(createCanvas: CreateCanvas, box: FigureBox, draw: (ctx: FigureContext) => void): Uint8Array {
+function png(createCanvas: CreateCanvas, box: DrawBox, draw: (ctx: ReturnType<ReturnType<CreateCanvas>['getContext']>) => void): Uint8Array {
   const canvas = createCanvas(box.width, box.height);
-  draw(canvas.getContext('2d') as unknown as FigureContext);
+  draw(canvas.getContext('2d'));
   return new Uint8Array(canvas.toBuffer('image/png'));
 }
 
@@ -36,7 +36,10 @@ export function figureNames(page: Pick<ReportPageData, 'steps'>, audio: ReportAu
   return names;
 }
 
-/** The PNGs of `figureNames`, drawn by the same functions as report.html's figures. Same inputs, same bytes. */
+/**
+ * The PNGs of `figureNames`, drawn by the functions that draw report.html's figures and the studio's lanes
+ * (electron/common/draw). Same inputs, same bytes.
+ */
 export async function reportFigures(page: Omit<ReportPageData, 'audio'>, audio: ReportAudio | undefined): Promise<Record<string, Uint8Array>> {
   const out: Record<string, Uint8Array> = {};
   const names = figureNames(page, audio);
@@ -46,17 +49,18 @@ export async function reportFigures(page: Omit<ReportPageData, 'audio'>, audio: 
   const { createCanvas } = await import('@napi-rs/canvas');
   if (audio && names.includes('overlay.png')) {
     const gain = diffGainFor(maxAbs(audio.diff));
-    const duration = Math.max(audio.a.length, audio.b.length) / audio.sampleRate;
-    const fig = { a: samplesEnvelope(audio.a), b: samplesEnvelope(audio.b), diff: samplesEnvelope(audio.diff, gain), diffGain: gain, sampleRate: audio.sampleRate, marker };
-    out['overlay.png'] = png(createCanvas, OVERLAY, (ctx) => drawOverlay(ctx, fig, OVERLAY, { fromSec: 0, toSec: duration || 1 }));
+    const total = Math.max(audio.a.length, audio.b.length);
+    // No peak pyramid: one drawing scans the samples once.
+    const source = (samples: Float32Array): WaveSource => ({ samples, tiers: [], total, sampleRate: audio.sampleRate });
+    const fig = { a: source(audio.a), b: source(audio.b), diff: source(audio.diff), diffDrawGain: gain, diffShownGain: gain, sampleRate: audio.sampleRate, marker, seams: page.seams };
+    out['overlay.png'] = png(createCanvas, OVERLAY, (ctx) => drawWaveFigure(ctx, fig, OVERLAY, { start: 0, end: total / audio.sampleRate || 1 }, FIGURE_PALETTE));
   }
   if (names.includes('steps.png')) {
-    out['steps.png'] = png(createCanvas, STEPS, (ctx) => drawSteps(ctx, { steps: page.steps, firstStep: page.firstStep, tolerance: page.logitTolerance }, STEPS));
+    out['steps.png'] = png(createCanvas, STEPS, (ctx) => drawStepsFigure(ctx, { deltas: page.steps, firstStep: page.firstStep, tolerance: page.logitTolerance }, STEPS, FIGURE_PALETTE));
   }
   if (audio && names.includes('spectrogram-diff.png')) {
     await initFft();
-    const s = spectrogramDiff(audio.a, audio.b, audio.sampleRate, 300, 96);
-    out['spectrogram-diff.png'] = png(createCanvas, SPECTRO, (ctx) => drawSpectrogramDiff(ctx, s, SPECTRO, marker));
+    out['spectrogram-diff.png'] = png(createCanvas, SPECTRO, (ctx) => drawSpectrogramDiffFigure(ctx, audio.a, audio.b, audio.sampleRate, SPECTRO, FIGURE_PALETTE, marker?.sec));
   }
   return out;
 }

@@ -1,10 +1,10 @@
 import type { KeyboardEvent } from 'react';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import type uPlot from 'uplot';
-import { deltaRange } from '../lib/step-delta.js';
+import { deltaRange } from '../../../electron/common/draw/step-delta.js';
 import { comparisonSelectors, stepStartSec } from '../store/comparison/comparison-selectors.js';
 import { useStoreApi, useStudio } from './store-context.js';
-import { integerIncrs } from '../lib/axis-ticks.js';
+import { integerIncrs } from '../../../electron/common/draw/axis-ticks.js';
 import { stepAfterKey } from '../lib/roving-keys.js';
 import { followViewport } from './follow-viewport.js';
 import { colors, useColorScheme } from './theme.js';

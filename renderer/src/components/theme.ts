@@ -15,6 +15,7 @@ export const colors = () => ({
   grid: cssColor('--border', '#d8dde3'),
   fg: cssColor('--fg', '#1d232a'),
   muted: cssColor('--muted', '#5b6570'),
+  seam: cssColor('--seam', '#00897b'),
 });
 
 const darkQuery = () => window.matchMedia('(prefers-color-scheme: dark)');

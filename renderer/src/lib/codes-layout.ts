@@ -1,4 +1,4 @@
-import { integerIncrs } from './axis-ticks.js';
+import { integerIncrs } from '../../../electron/common/draw/axis-ticks.js';
 
 /**
  * Where the codes grid draws: frames are columns numbered from 1 (frame N comes from step N, as in

@@ -1,13 +1,6 @@
+import type { CodesData } from '../../../electron/common/draw/codes.js';
+import type { StepDelta } from '../../../electron/common/draw/step-delta.js';
 import { fmt } from './format.js';
-import type { StepDelta } from './step-delta.js';
-
-/** Codes of both sides: frames × q row-major, -1 where a side has no frame. */
-export interface CodesData {
-  frames: number;
-  q: number;
-  a: Int32Array;
-  b: Int32Array;
-}
 
 /** What the readout needs to say what is under the pointer (all optional: a comparison may lack any). */
 export interface ReadoutSources {

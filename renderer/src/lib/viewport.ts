@@ -1,12 +1,12 @@
+import type { Viewport } from '../../../electron/common/draw/viewport.js';
+
 /**
- * The one time window every lane draws (waveforms, difference, spectrograms, loudness, steps, codes):
- * seconds from `start` to `end` across a lane `width` px wide. Pure math, no store and no DOM, so the
- * studio and the self-contained report draw from the same functions.
+ * Zoom and scroll of the one time window every lane draws (waveforms, difference, spectrograms,
+ * loudness, steps, codes). Pure math, no store and no DOM. The window itself, and the x of a time in it,
+ * are in electron/common/draw/viewport.ts, which the drawing functions of the studio and the report share.
  */
-export interface Viewport {
-  start: number;
-  end: number;
-}
+export type { Viewport };
+export { timeToX, xToTime } from '../../../electron/common/draw/viewport.js';
 
 /** At the deepest zoom one sample is this many px apart, so single samples are drawn as points. */
 export const MAX_PX_PER_SAMPLE = 32;
@@ -46,8 +46,6 @@ export function centredOn(centre: number, span: number, duration: number, least:
   return clampViewport({ start: centre - span / 2, end: centre + span / 2 }, duration, least);
 }
 
-export const timeToX = (vp: Viewport, width: number, t: number): number => ((t - vp.start) / (vp.end - vp.start)) * width;
-export const xToTime = (vp: Viewport, width: number, x: number): number => vp.start + (x / width) * (vp.end - vp.start);
 export const pxPerSec = (vp: Viewport, width: number): number => width / (vp.end - vp.start);
 
 /**

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadFft } from '../../../renderer/src/lib/fft-loader.js';
-import { spectrogramOfRange } from '../../../renderer/src/lib/spectrogram.js';
+import { spectrogramOfRange } from '../../../electron/common/draw/spectrogram.js';
 
 // The page's path: fetch the .wasm Vite ships, hand it over as wasmBinary. The order of these tests
 // matters: the failures must come before the module is loaded once (it stays loaded for the process).

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fmt } from '../../../renderer/src/lib/format.js';
 import { hoverReadout } from '../../../renderer/src/lib/hover-readout.js';
-import { stepDeltas } from '../../../renderer/src/lib/step-delta.js';
+import { stepDeltas } from '../../../electron/common/draw/step-delta.js';
 import type { Divergence } from '../../../electron/common/forensics/divergence.js';
 
 const rate = 24000;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { frequencyTicks, integerIncrs } from '../../../renderer/src/lib/axis-ticks.js';
+import { frequencyTicks, integerIncrs } from '../../../electron/common/draw/axis-ticks.js';
 import { fmt, fmtTick, minusSigns } from '../../../renderer/src/lib/format.js';
 import { historyLabel } from '../../../renderer/src/lib/history-label.js';
 

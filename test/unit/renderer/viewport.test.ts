@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { timeTicks } from '../../../renderer/src/lib/time-ticks.js';
+import { timeTicks } from '../../../electron/common/draw/time-ticks.js';
 import { clampViewport, minSpan, MAX_PX_PER_SAMPLE, panBy, sliderFromSpan, spanFromSlider, timeToX, xToTime, zoomAt } from '../../../renderer/src/lib/viewport.js';
 
 // Exact arithmetic on small binary-friendly numbers; 1e-9 s covers float rounding of sums of seconds.

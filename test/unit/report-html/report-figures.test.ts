@@ -1,7 +1,7 @@
 import { loadImage, createCanvas } from '@napi-rs/canvas';
 import { describe, expect, it } from 'vitest';
-import { overlayX } from '../../../electron/common/report/figures/draw-overlay.js';
-import { stepX } from '../../../electron/common/report/figures/draw-steps.js';
+import { stepsFigureX } from '../../../electron/common/draw/steps-figure.js';
+import { waveFigureLanes, waveFigureX } from '../../../electron/common/draw/wave-figure.js';
 import { figureNames, figuresMarkdown, reportFigures } from '../../../electron/host/report-html/report-figures.js';
 import { DIVERGENCE_SEC, FIRST_STEP, syntheticAudio, syntheticPage } from './synthetic-pair.js';
 
@@ -16,8 +16,11 @@ async function pixels(png: Uint8Array): Promise<{ width: number; height: number;
   return { width: image.width, height: image.height, at: (x, y) => [data[4 * (y * image.width + x)], data[4 * (y * image.width + x) + 1], data[4 * (y * image.width + x) + 2]] };
 }
 
-// The marker is drawn in #d0021b (figure-context.ts); the background is white.
+// The marker is drawn in #d0021b, seams in #00897b (FIGURE_PALETTE, draw-context.ts); the background is white.
 const isMarkerRed = ([r, g, b]: [number, number, number]) => r > 180 && g < 90 && b < 90;
+// A NaN step is a full-height bar of the marker colour at 35 % over white: (238, 166, 175).
+const isMarkerTint = ([r, g, b]: [number, number, number]) => r > 220 && r - g > 50 && r - b > 40;
+const isSeamTeal = ([r, g, b]: [number, number, number]) => r < 40 && g > 110 && g < 170 && b > 90 && b < 160;
 const isWhite = ([r, g, b]: [number, number, number]) => r === 255 && g === 255 && b === 255;
 
 describe('report figures (PNG)', () => {
@@ -43,22 +46,45 @@ describe('report figures (PNG)', () => {
   it('marks the first divergence: pixels at its time (overlay) and step (steps) are the marker colour, beside it the background', async () => {
     const figs = await reportFigures(syntheticPage(), syntheticAudio());
     const overlay = await pixels(figs['overlay.png']);
-    // y = 22: inside the plot (top margin 18) and above the half-scale tone, so only grid and marker draw there.
-    const x = Math.round(overlayX(DIVERGENCE_SEC, { fromSec: 0, toSec: 1 }, overlay.width));
-    expect(isMarkerRed(overlay.at(x, 22))).toBe(true);
-    expect(isWhite(overlay.at(x - 25, 22))).toBe(true);
+    // 5 px into the A + B lane: above the half-scale tone, so only the marker draws there.
+    const y = waveFigureLanes(overlay.height).ab[0] + 5;
+    const x = Math.round(waveFigureX(DIVERGENCE_SEC, { start: 0, end: 1 }, overlay.width));
+    expect(isMarkerRed(overlay.at(x, y))).toBe(true);
+    expect(isWhite(overlay.at(x - 25, y))).toBe(true);
     const steps = await pixels(figs['steps.png']);
-    const sx = Math.round(stepX(FIRST_STEP, { steps: syntheticPage().steps, firstStep: FIRST_STEP, tolerance: 1e-3 }, steps.width));
+    // y = 60: above the bars of |Δ| 0.5 (70 % of the log scale 0.1..1 from the bottom), so only the marker draws there.
+    const sx = Math.round(stepsFigureX(FIRST_STEP, { deltas: syntheticPage().steps, firstStep: FIRST_STEP, tolerance: 1e-3 }, steps.width));
     expect(isMarkerRed(steps.at(sx, 60))).toBe(true);
     expect(isWhite(steps.at(sx - 20, 60))).toBe(true);
   });
 
-  it('a NaN |Δ| is drawn on its own row above the scale (y 22), not as a value on it', async () => {
+  it('a NaN step is drawn as a full-height bar in the marker tint, above where any value on the scale reaches', async () => {
     const page = syntheticPage();
-    page.steps = page.steps.map((s) => (s.step === 20 ? { ...s, delta: NaN } : s));
+    // As stepDeltas gives a step whose B statistics hold a NaN: no |Δ|, marked not finite.
+    page.steps = page.steps.map((s) => (s.step === 20 ? { step: 20, delta: null, nonFinite: 'B NaN' } : s));
     const img = await pixels((await reportFigures(page, undefined))['steps.png']);
-    const fig = { steps: page.steps, firstStep: FIRST_STEP, tolerance: 1e-3 };
-    expect(isMarkerRed(img.at(Math.round(stepX(20, fig, img.width)), 22))).toBe(true);
-    expect(isWhite(img.at(Math.round(stepX(19, fig, img.width)), 22))).toBe(true);
+    const fig = { deltas: page.steps, firstStep: FIRST_STEP, tolerance: 1e-3 };
+    // The middle of each step's column (its bar starts at stepsFigureX), y = 50: above the 0.5 bars (from y 83).
+    const mid = (step: number) => Math.round((stepsFigureX(step, fig, img.width) + stepsFigureX(step + 1, fig, img.width)) / 2);
+    expect(isMarkerTint(img.at(mid(20), 50))).toBe(true);
+    expect(isWhite(img.at(mid(19), 50))).toBe(true);
+    expect(isWhite(img.at(mid(21), 50))).toBe(true);
+  });
+
+  it('marks each seam with a triangle atop the waveforms at its time, and draws none without seams', async () => {
+    const page = { ...syntheticPage(), seams: [{ boundary: 1, timeSec: 0.2 }, { boundary: 2, timeSec: 0.6 }] };
+    const overlay = await pixels((await reportFigures(page, syntheticAudio()))['overlay.png']);
+    const top = waveFigureLanes(overlay.height).ab[0];
+    for (const seam of page.seams) {
+      const x = Math.round(waveFigureX(seam.timeSec, { start: 0, end: 1 }, overlay.width));
+      expect(isSeamTeal(overlay.at(x, top + 2)), `seam ${seam.boundary}`).toBe(true);
+      // The triangle is 8 px wide at its top: 15 px either side is background.
+      expect(isWhite(overlay.at(x - 15, top + 2))).toBe(true);
+      expect(isWhite(overlay.at(x + 15, top + 2))).toBe(true);
+    }
+    const clean = await pixels((await reportFigures(syntheticPage(), syntheticAudio()))['overlay.png']);
+    let teal = 0;
+    for (let y = 0; y < clean.height; y++) for (let x = 0; x < clean.width; x++) if (isSeamTeal(clean.at(x, y))) teal++;
+    expect(teal).toBe(0);
   });
 });

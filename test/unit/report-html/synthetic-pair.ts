@@ -41,5 +41,6 @@ export function syntheticPage(markdown = '## Parity report: eager vs graph\n'): 
     logitTolerance: 1e-3,
     frameRate: FRAME_RATE,
     marker: { sec: DIVERGENCE_SEC, label: `first divergence: step ${FIRST_STEP}` },
+    seams: [],
   };
 }

@@ -1,6 +1,8 @@
 import { divergenceLines } from '../../forensics/divergence-summary.js';
 import type { Divergence } from '../../forensics/divergence.js';
-import type { StepDelta } from '../figures/draw-steps.js';
+import { seamMarks, type SeamMark } from '../../draw/seam-marks.js';
+import { stepDeltas, type StepDelta } from '../../draw/step-delta.js';
+import type { SeamReport } from '../../forensics/seams.js';
 import { drillLines } from '../drill-lines.js';
 import type { DrillReport } from '../drill.js';
 import { metricRows, type Row } from '../format/metric-rows.js';
@@ -34,7 +36,10 @@ export interface BesideAudio extends AudioCommon {
   note: string;
   /** The fixture's own WAVs, beside report.html. */
   files: { a: string; b: string; diff: string };
-  /** Max/min pairs (track-envelope.ts `envelopePeaks`); diff scaled by diffGainFor(diffMax). */
+  /**
+   * Per track `computePeaks(x, BESIDE_BUCKETS)` (beside-buckets.ts) (draw/peaks.ts): max/min pairs, or the samples themselves when
+   * a track has no more than that many; diff scaled by diffGainFor(diffMax).
+   */
   peaks: { a: number[]; b: number[]; diff: number[] };
 }
 
@@ -49,6 +54,7 @@ export interface ReportPageData {
   tolerances: Row[];
   drill: string[];
   markdown: string;
+  /** Per-step |Δ| as the studio's step lane has it (stepDeltas), without the readout's per-side summaries. */
   steps: StepDelta[];
   /** Talker logit mean and max per step, A and B (null where a side has no step or a NaN), for the studio's step chart. */
   logits: { step: number; meanA: number | null; maxA: number | null; meanB: number | null; maxB: number | null }[];
@@ -60,6 +66,8 @@ export interface ReportPageData {
   frameRate: number | null;
   /** Where the first divergence is on the timeline. */
   marker: { sec: number; label: string } | null;
+  /** Seams at streaming-vocoder chunk boundaries (report.json `seams`); empty without. */
+  seams: SeamMark[];
   audio: PageAudio | null;
 }
 
@@ -72,6 +80,7 @@ export interface ReportForPage {
   moduleDrill?: ModuleDrillReport;
   warnings?: string[];
   sources?: { a: AudioSource; b: AudioSource };
+  seams?: SeamReport;
 }
 
 /** A WAV pair's words: which files, as what (its report has no divergence to tell). */
@@ -127,7 +136,7 @@ export function reportPageData(report: ReportForPage, markdown: string, frameRat
     tolerances: d ? toleranceRows(d) : [],
     drill: [...(report.drill ? drillLines(report.drill) : []), ...(report.moduleDrill ? moduleDrillLines(report.moduleDrill) : [])].map((l) => l.trim()),
     markdown,
-    steps: steps.map((s) => ({ step: s.step, delta: s.maxStatDiff })),
+    steps: d ? stepDeltas(d).map(({ step, delta, nonFinite, missing }) => ({ step, delta, nonFinite, missing })) : [],
     logits: steps.map((s) => ({ step: s.step, meanA: finite(s.a?.mean), maxA: finite(s.a?.max), meanB: finite(s.b?.mean), maxB: finite(s.b?.max) })),
     codes: { a: steps.map((s) => s.codesA), b: steps.map((s) => s.codesB) },
     firstStep: d?.firstStep ?? null,
@@ -135,5 +144,6 @@ export function reportPageData(report: ReportForPage, markdown: string, frameRat
     logitTolerance: d?.tolerances.logitAbs ?? 0,
     frameRate,
     marker: markerOf(d, frameRate, report.metrics?.sampleRate ?? null),
+    seams: seamMarks(report.seams),
   };
 }

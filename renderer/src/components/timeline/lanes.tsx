@@ -1,11 +1,13 @@
 import type { KeyboardEvent } from 'react';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { drawOverlay } from '../../draw/overlay.js';
+import { drawMarks } from '../../../../electron/common/draw/marks.js';
+import { seamMarks, seamNear, seamText, type SeamMark } from '../../../../electron/common/draw/seam-marks.js';
+import type { SeamReport } from '../../../../electron/common/forensics/seams.js';
 import { loadFft } from '../../lib/fft-loader.js';
 import { hoverReadout } from '../../lib/hover-readout.js';
 import { PFFFT_WASM_URL } from '../../lib/pffft-wasm-url.js';
-import { codeToDb } from '../../lib/spectrogram.js';
-import { xToTime } from '../../lib/viewport.js';
+import { codeToDb } from '../../../../electron/common/draw/spectrogram.js';
+import { xToTime } from '../../../../electron/common/draw/viewport.js';
 import { audioSelectors } from '../../store/comparison/audio-selectors.js';
 import { comparisonSelectors } from '../../store/comparison/comparison-selectors.js';
 import type { StudioState } from '../../store/studio-store.js';
@@ -65,7 +67,7 @@ export function Lanes() {
     const drawMarks = () => {
       overlayFrame = 0;
       const canvas = overlayRef.current;
-      if (canvas) paintOverlay(canvas, store.getState());
+      if (canvas) paintOverlay(canvas, store.getState(), lanes);
     };
     const schedule = () => (frame ||= requestAnimationFrame(drawLanes));
     const scheduleMarks = () => (overlayFrame ||= requestAnimationFrame(drawMarks));
@@ -247,7 +249,19 @@ function paintLane(canvas: HTMLCanvasElement, lane: LaneSpec, s: StudioState): v
   if (s.viewport.end > s.viewport.start) lane.draw(ctx, s.viewport, width, height);
 }
 
-function paintOverlay(canvas: HTMLCanvasElement, s: StudioState): void {
+/** The seams of a stream-vocoder comparison (docs/forensics.md "Seams"); none for any other. */
+function comparisonSeams(s: StudioState): SeamMark[] {
+  return seamMarks((s.comparison?.report as { seams?: SeamReport } | undefined)?.seams);
+}
+
+/** The y range of the waveform lanes (A/B and difference), where seams are marked. */
+function waveBand(lanes: LaneSpec[]): { top: number; bottom: number } | undefined {
+  const tops = laneTops(lanes);
+  const rows = lanes.map((lane, i) => ({ id: lane.id, top: tops[i], bottom: tops[i + 1] })).filter((r) => r.id === 'ab' || r.id === 'diff');
+  return rows.length > 0 ? { top: rows[0].top, bottom: rows[rows.length - 1].bottom } : undefined;
+}
+
+function paintOverlay(canvas: HTMLCanvasElement, s: StudioState, lanes: LaneSpec[]): void {
   const width = Math.max(1, s.laneWidth);
   const height = canvas.clientHeight || 1;
   const ratio = window.devicePixelRatio || 1;
@@ -256,7 +270,16 @@ function paintOverlay(canvas: HTMLCanvasElement, s: StudioState): void {
   const ctx = canvas.getContext('2d')!;
   ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
   const c = colors();
-  drawOverlay(ctx, s.viewport, width, height, { position: s.position, hover: s.hover?.time, loop: s.loop, loopOn: s.loopOn, divergence: comparisonSelectors.divergenceTime(s) }, c);
+  const band = waveBand(lanes);
+  const seams = comparisonSeams(s);
+  drawMarks(ctx, s.viewport, width, height, {
+    position: s.position,
+    hover: s.hover?.time,
+    loop: s.loop,
+    loopOn: s.loopOn,
+    divergence: comparisonSelectors.divergenceTime(s),
+    seams: band && seams.length > 0 ? { marks: seams, ...band } : undefined,
+  }, c);
 }
 
 function readoutText(s: StudioState, lane: LaneSpec, time: number, y: number, x: number): string {
@@ -269,7 +292,8 @@ function readoutText(s: StudioState, lane: LaneSpec, time: number, y: number, x:
     const bin = Math.min(spec.bins - 1, Math.max(0, Math.floor((1 - y) * spec.bins)));
     spectrogramDb = codeToDb(spec.data[col * spec.bins + bin]);
   }
-  return hoverReadout(time, lane.id, y, {
+  const seam = lane.id === 'ab' || lane.id === 'diff' ? seamNear(comparisonSeams(s), s.viewport, Math.max(1, s.laneWidth), x) : undefined;
+  const text = hoverReadout(time, lane.id, y, {
     sampleRate: audioSelectors.sampleRate(s),
     a: c?.a?.samples,
     b: c?.b?.samples,
@@ -280,6 +304,7 @@ function readoutText(s: StudioState, lane: LaneSpec, time: number, y: number, x:
     loudness: curves && { hopMs: curves.hopMs, a: curves.shortTermA, b: curves.shortTermB },
     spectrogramDb,
   });
+  return seam ? `${text} · ${seamText(seam)}` : text;
 }
 
 /** Loads the FFT (PFFFT, WASM) when spectrograms are first asked for. */

@@ -2,7 +2,7 @@ import type { ComparisonResult } from '../../../../electron/common/api/compariso
 import { alignedDifference, nullDepthDb } from '../../lib/aligned-difference.js';
 import { lagIsReliable } from '../../lib/lag-confidence.js';
 import { maxAbs } from '../../../../electron/common/analysis/levels.js';
-import { buildPeakPyramid, difference, type PeakTier } from '../../lib/peaks.js';
+import { buildPeakPyramid, difference, type PeakTier } from '../../../../electron/common/draw/peaks.js';
 import { memoByRef } from '../memo.js';
 import type { StudioState } from '../studio-store.js';
 

@@ -5,7 +5,7 @@ import type { Metrics } from '../../../../electron/common/report/metrics.js';
 import type { LoudnessCurves } from '../../../../electron/common/report/report.js';
 import { fmt } from '../../lib/format.js';
 import { LAG_MIN_PEAK, lagIsReliable } from '../../lib/lag-confidence.js';
-import { stepDeltas } from '../../lib/step-delta.js';
+import { stepDeltas } from '../../../../electron/common/draw/step-delta.js';
 import { memoByRef } from '../memo.js';
 import { rejudge } from '../tolerance/judgement.js';
 import type { StudioState } from '../studio-store.js';

@@ -1,13 +1,14 @@
-import type { TimeTick, TimeUnit } from '../lib/time-ticks.js';
+import type { DrawContext } from './draw-context.js';
+import type { TimeTick, TimeUnit } from './time-ticks.js';
 
 const UNIT_TEXT: Record<TimeUnit, string> = { s: 's', ms: 'ms', samples: 'sample' };
 
 /** The time ruler: a tick and its label per TimeTick, the unit at the right end. */
-export function drawRuler(ctx: CanvasRenderingContext2D, ticks: TimeTick[], unit: TimeUnit, width: number, height: number, fg: string, muted: string): void {
+export function drawRuler(ctx: DrawContext, ticks: TimeTick[], unit: TimeUnit, width: number, height: number, fg: string, muted: string, font = '11px system-ui, sans-serif'): void {
   ctx.strokeStyle = muted;
   ctx.fillStyle = fg;
   ctx.lineWidth = 1;
-  ctx.font = '11px system-ui, sans-serif';
+  ctx.font = font;
   ctx.textBaseline = 'top';
   ctx.textAlign = 'left';
   ctx.beginPath();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Divergence } from '../../../electron/common/forensics/divergence.js';
-import { deltaRange, logFraction, stepDeltas } from '../../../renderer/src/lib/step-delta.js';
+import type { Divergence } from '../../../../electron/common/forensics/divergence.js';
+import { deltaRange, logFraction, stepDeltas } from '../../../../electron/common/draw/step-delta.js';
 
 const stats = (mean: number | string, max = 9, std = 2, min = -5) => ({ mean, std, min, max, argmax: 1, top5: [] });
 const step = (n: number, a: ReturnType<typeof stats> | null, b: ReturnType<typeof stats> | null) =>

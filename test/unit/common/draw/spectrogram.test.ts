@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { initFft } from '../../../electron/common/analysis/fft.js';
-import { spectrogramOfRange } from '../../../renderer/src/lib/spectrogram.js';
+import { initFft } from '../../../../electron/common/analysis/fft.js';
+import { spectrogramOfRange } from '../../../../electron/common/draw/spectrogram.js';
 
 // The spectrogram runs on the shared PFFFT wrapper; in Node the module finds its own .wasm.
 beforeAll(() => initFft());

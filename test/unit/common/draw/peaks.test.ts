@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { maxAbs } from '../../../electron/common/analysis/levels.js';
-import { buildPeakPyramid, computePeaks, difference } from '../../../renderer/src/lib/peaks.js';
+import { maxAbs } from '../../../../electron/common/analysis/levels.js';
+import { buildPeakPyramid, computePeaks, difference } from '../../../../electron/common/draw/peaks.js';
 
 describe('peaks (pure, no DOM)', () => {
   it('keeps short signals as they are (clamped to ±1, NaN drawn at full scale)', () => {

@@ -1,4 +1,5 @@
-import type { Viewport } from '../lib/viewport.js';
+import type { DrawContext } from './draw-context.js';
+import type { Viewport } from './viewport.js';
 
 /** Short-term loudness (LUFS) of a take, one value every `hopMs`, as the report's curves hold it. */
 export interface LoudnessSeries {
@@ -23,7 +24,7 @@ export function loudnessRange(series: readonly LoudnessSeries[]): { min: number;
 }
 
 /** Each series as a line on the shared timeline (value i at i·hop; a gap where it is not finite). */
-export function drawLoudness(ctx: CanvasRenderingContext2D, series: readonly LoudnessSeries[], range: { min: number; max: number }, vp: Viewport, width: number, height: number): void {
+export function drawLoudness(ctx: DrawContext, series: readonly LoudnessSeries[], range: { min: number; max: number }, vp: Viewport, width: number, height: number): void {
   const span = vp.end - vp.start;
   if (!(span > 0)) return;
   const y = (v: number) => height - ((v - range.min) / (range.max - range.min)) * height;

@@ -1,4 +1,5 @@
-import { realFft } from '../../../electron/common/analysis/fft.js';
+import { realFft } from '../analysis/fft.js';
+import type { PixelImage } from './draw-context.js';
 
 export interface Spectrogram {
   /** columns × bins, column-major (column c starts at c * bins), bin 0 = DC; 0..255 over `floorDb`..0 dB. */
@@ -62,3 +63,52 @@ export function spectrogramOfRange(samples: Float32Array, sampleRate: number, fr
 
 /** The level in dB re full scale a spectrogram code stands for (inverse of the 0..255 mapping). */
 export const codeToDb = (code: number, floorDb = -100): number => floorDb + (code / 255) * -floorDb;
+
+/** Colour of a spectrogram code 0..255: a dark-blue → yellow ramp, readable in both themes. */
+export function rampRgb(v: number): [number, number, number] {
+  return [Math.min(255, v * 1.2), Math.max(0, v * 1.1 - 40), Math.max(0, 120 - v * 0.4)];
+}
+
+/**
+ * Paints into `img` what `colour(col, bin)` gives for the bin at each pixel: columns stretched across the
+ * width, 0 Hz at the bottom, Nyquist at the top.
+ */
+function paintBins(img: PixelImage, columns: number, bins: number, colour: (col: number, bin: number) => [number, number, number]): void {
+  const { width, height, data } = img;
+  for (let x = 0; x < width; x++) {
+    const col = Math.min(columns - 1, Math.floor((x * columns) / width));
+    for (let y = 0; y < height; y++) {
+      // The bin at the pixel row's centre (row y spans y..y+1 from the top, Nyquist at 0).
+      const bin = Math.min(bins - 1, Math.floor(((height - y - 0.5) / height) * bins));
+      const [r, g, b] = colour(col, bin);
+      const i = 4 * (y * width + x);
+      data[i] = r;
+      data[i + 1] = g;
+      data[i + 2] = b;
+      data[i + 3] = 255;
+    }
+  }
+}
+
+/** Paints a spectrogram whose columns span the lane's (or figure's) time range into `img`, one pixel per image pixel. */
+export function paintSpectrogram(img: PixelImage, spec: Spectrogram): void {
+  paintBins(img, spec.columns, spec.bins, (col, bin) => rampRgb(spec.data[col * spec.bins + bin]));
+}
+
+/** Differences past ±this many dB paint at full colour. */
+export const SPECTRO_DIFF_RANGE_DB = 20;
+
+/** Blue (B quieter) through white (equal) to red (B louder). */
+export function diffRgb(db: number): [number, number, number] {
+  const t = Math.max(-1, Math.min(1, db / SPECTRO_DIFF_RANGE_DB));
+  const fade = (v: number) => Math.round(255 - (255 - v) * Math.abs(t));
+  return t >= 0 ? [fade(208), fade(2), fade(27)] : [fade(31), fade(111), fade(209)];
+}
+
+/**
+ * Paints the level difference B − A (dB) of two spectrograms of the same range and shape: white where
+ * they agree (silence on both sides too, since both sit at the floor), red where B is louder, blue quieter.
+ */
+export function paintSpectrogramDiff(img: PixelImage, a: Spectrogram, b: Spectrogram): void {
+  paintBins(img, a.columns, a.bins, (col, bin) => diffRgb(codeToDb(b.data[col * b.bins + bin]) - codeToDb(a.data[col * a.bins + bin])));
+}

@@ -1,4 +1,4 @@
-import type { Divergence } from '../../../electron/common/forensics/divergence.js';
+import type { Divergence } from '../forensics/divergence.js';
 
 /**
  * Per step, how far A's and B's talker logit statistics are apart: |Δ| = the largest |a − b| over mean,

@@ -1,7 +1,12 @@
-import type { PeakTier } from '../lib/peaks.js';
-import type { Viewport } from '../lib/viewport.js';
+import type { DrawContext } from './draw-context.js';
+import type { PeakTier } from './peaks.js';
+import type { Viewport } from './viewport.js';
 
-/** A waveform to draw: its samples, its peak pyramid (buildPeakPyramid over `total` samples) and rate. */
+/**
+ * A waveform to draw: its samples, its peak pyramid (buildPeakPyramid over `total` samples) and rate.
+ * Without samples (report.html past its audio size limit embeds max/min pairs only) the finest tier is
+ * drawn at every zoom; without tiers the samples are scanned per redraw (a PNG, drawn once).
+ */
 export interface WaveSource {
   samples: Float32Array;
   tiers: PeakTier[];
@@ -40,7 +45,7 @@ const RAW_MINMAX_MAX = 256;
  * single samples when zoomed in that far, else each pixel column's min and max (from the samples or
  * the coarsest pyramid tier with two or more buckets per column, so the cost follows the width).
  */
-export function drawWave(ctx: CanvasRenderingContext2D, src: WaveSource, vp: Viewport, width: number, top: number, height: number, color: string, scale: AmplitudeScale = LINEAR): void {
+export function drawWave(ctx: DrawContext, src: WaveSource, vp: Viewport, width: number, top: number, height: number, color: string, scale: AmplitudeScale = LINEAR): void {
   const span = vp.end - vp.start;
   if (!(span > 0) || width <= 0 || src.total === 0) return;
   const mid = top + height / 2;
@@ -49,7 +54,7 @@ export function drawWave(ctx: CanvasRenderingContext2D, src: WaveSource, vp: Vie
   const perPx = (span * rate) / width;
   ctx.fillStyle = color;
   ctx.strokeStyle = color;
-  if (perPx <= SAMPLE_DRAW_MAX) {
+  if (perPx <= SAMPLE_DRAW_MAX && src.samples.length > 0) {
     const first = Math.max(0, Math.floor(vp.start * rate) - 1);
     const last = Math.min(src.samples.length - 1, Math.ceil(vp.end * rate) + 1);
     const x = (n: number) => ((n / rate - vp.start) / span) * width;
@@ -65,7 +70,7 @@ export function drawWave(ctx: CanvasRenderingContext2D, src: WaveSource, vp: Vie
     if (1 / perPx >= 6) for (let n = first; n <= last; n++) ctx.fillRect(x(n) - 1.5, mid - amplitudeY(src.samples[n], scale) * half - 1.5, 3, 3);
     return;
   }
-  const column = perPx <= RAW_MINMAX_MAX ? rawColumns(src.samples, vp, width, rate) : tierColumns(src, vp, width, perPx);
+  const column = perPx <= RAW_MINMAX_MAX && src.samples.length > 0 ? rawColumns(src.samples, vp, width, rate) : tierColumns(src, vp, width, perPx);
   for (let x = 0; x < width; x++) {
     const hi = column[2 * x];
     const lo = column[2 * x + 1];
@@ -101,7 +106,9 @@ function tierColumns(src: WaveSource, vp: Viewport, width: number, perPx: number
   const out = new Float32Array(2 * width);
   // Pair tiers hold 2 values per bucket; tier 0 of short audio is the samples themselves (buckets = total).
   let tier: PeakTier | undefined;
-  for (const t of src.tiers) if (t.peaks.length === 2 * t.buckets && src.total / t.buckets <= perPx / 2) tier = t;
+  const pairs = src.tiers.filter((t) => t.peaks.length === 2 * t.buckets);
+  for (const t of pairs) if (src.total / t.buckets <= perPx / 2) tier = t;
+  if (!tier && src.samples.length === 0) tier = pairs[0];
   if (!tier) return rawColumns(src.samples, vp, width, src.sampleRate);
   const per = src.total / tier.buckets;
   const base = vp.start * src.sampleRate;
@@ -118,4 +125,9 @@ function tierColumns(src: WaveSource, vp: Viewport, width: number, perPx: number
     out[2 * x + 1] = lo;
   }
   return out;
+}
+
+/** The gain that makes a difference of peak `maxAbs` fill its lane (1 when there is none), capped at 10⁶. */
+export function diffGainFor(maxAbs: number): number {
+  return maxAbs > 0 && Number.isFinite(maxAbs) ? Math.min(1e6, 1 / maxAbs) : 1;
 }

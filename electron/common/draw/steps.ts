@@ -1,5 +1,6 @@
-import { logFraction, type StepDelta } from '../lib/step-delta.js';
-import type { Viewport } from '../lib/viewport.js';
+import type { DrawContext } from './draw-context.js';
+import { logFraction, type StepDelta } from './step-delta.js';
+import type { Viewport } from './viewport.js';
 
 export interface StepLaneColors {
   bar: string;
@@ -20,7 +21,7 @@ export function stepSpan(step: number, frameRate: number, vp: Viewport, width: n
  * labelled "NaN"/"Inf"; a step one side never ran is labelled "A only"/"B only".
  */
 export function drawStepDeltas(
-  ctx: CanvasRenderingContext2D,
+  ctx: DrawContext,
   deltas: readonly StepDelta[],
   range: { min: number; max: number },
   tolerance: number | undefined,

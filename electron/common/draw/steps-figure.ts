@@ -1,0 +1,70 @@
+import { integerIncrs } from './axis-ticks.js';
+import { inPlot, markerLabel, type DrawBox, type DrawContext, type Margins, type Palette } from './draw-context.js';
+import { drawMarks } from './marks.js';
+import { deltaRange, logFraction, type StepDelta } from './step-delta.js';
+import { drawStepDeltas } from './steps.js';
+import { timeToX, type Viewport } from './viewport.js';
+
+/**
+ * report.html's per-step |Δ| figure and steps.png: the studio's step lane (drawStepDeltas, the same
+ * log scale and colours) on an axis of steps instead of time, with decade, step and tolerance labels.
+ */
+export interface StepsFigure {
+  deltas: readonly StepDelta[];
+  firstStep: number | null;
+  /** The absolute logit tolerance (divergence.tolerances.logitAbs), drawn dashed; 0 for none. */
+  tolerance: number;
+}
+
+export const STEPS_MARGIN: Margins = { left: 56, right: 10, top: 20, bottom: 30 };
+
+/** The figure's window in steps: step N spans [N − 1, N), as frame N spans [(N − 1)/fps, N/fps) on the timeline. */
+export function stepsView(fig: StepsFigure): Viewport {
+  const first = fig.deltas[0]?.step ?? 1;
+  const last = fig.deltas[fig.deltas.length - 1]?.step ?? first;
+  return { start: first - 1, end: last };
+}
+
+/** The x where step N's bar starts, which is where its divergence marker stands. */
+export function stepsFigureX(step: number, fig: StepsFigure, width: number): number {
+  return STEPS_MARGIN.left + timeToX(stepsView(fig), width - STEPS_MARGIN.left - STEPS_MARGIN.right, step - 1);
+}
+
+export function drawStepsFigure(ctx: DrawContext, fig: StepsFigure, box: DrawBox, c: Palette): void {
+  const { left, right, top, bottom } = STEPS_MARGIN;
+  const w = box.width - left - right;
+  const h = box.height - top - bottom;
+  const vp = stepsView(fig);
+  const range = deltaRange(fig.deltas);
+  const tolerance = fig.tolerance > 0 ? fig.tolerance : undefined;
+  ctx.save();
+  ctx.fillStyle = c.background;
+  ctx.fillRect(0, 0, box.width, box.height);
+  ctx.font = c.font;
+  inPlot(ctx, left, top, w, h, () => {
+    drawStepDeltas(ctx, fig.deltas, range, tolerance, 1, vp, w, h, { bar: c.a, marker: c.marker, grid: c.grid, muted: c.muted });
+    drawMarks(ctx, vp, w, h, { divergence: fig.firstStep === null ? undefined : fig.firstStep - 1 }, c);
+  });
+  ctx.fillStyle = c.fg;
+  ctx.textAlign = 'right';
+  ctx.textBaseline = 'middle';
+  for (let e = Math.ceil(Math.log10(range.min)); e <= Math.floor(Math.log10(range.max)); e++) {
+    ctx.fillText(`1e${e}`, left - 6, top + h - logFraction(10 ** e, range) * h);
+  }
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'top';
+  const perStep = w / Math.max(1, vp.end - vp.start);
+  const every = integerIncrs().find((n) => n * perStep >= 40) ?? vp.end - vp.start;
+  for (let s = vp.start + 1; s <= vp.end; s++) {
+    if (s === vp.start + 1 || s % every === 0) ctx.fillText(String(s), left + timeToX(vp, w, s - 0.5), top + h + 4);
+  }
+  ctx.fillText('step', left + w / 2, top + h + 16);
+  if (tolerance !== undefined && tolerance >= range.min && tolerance <= range.max) {
+    ctx.fillStyle = c.muted;
+    ctx.textAlign = 'right';
+    ctx.textBaseline = 'bottom';
+    ctx.fillText(`tolerance ${tolerance}`, left + w - 2, top + h - logFraction(tolerance, range) * h - 2);
+  }
+  if (fig.firstStep !== null) markerLabel(ctx, stepsFigureX(fig.firstStep, fig, box.width), left, w, `first divergence: step ${fig.firstStep}`, c.marker);
+  ctx.restore();
+}
