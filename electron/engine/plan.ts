@@ -3,8 +3,11 @@ import { BundleError, ProfileError } from '../common/errors.js';
 import type { ExecutionProfile } from '../common/profile/types.js';
 import type { LoadedBundle } from './bundle/load-bundle.js';
 import { FeedTap, type FeedRecorder } from './drill/feed-tap.js';
+import { pickBatchExports } from './bundle/batch-support.js';
 import { codePredictorInputHidden, type NetworkExport } from './bundle/manifest.js';
-import type { OpenedSession } from './ort-session.js';
+import type { OpenedSession, OrtSession } from './ort-session.js';
+import { BatchRows } from './run/batch-rows.js';
+import { BatchedEagerDecoder, BatchedGraphDecoder } from './run/batched-decoder-runners.js';
 import { EagerDecoder, GraphDecoder, RecomputeDecoder, type DecoderRunner, type DecoderShape } from './run/decoder-runners.js';
 import type { EmbeddingTable } from './run/embedding-table.js';
 import { RunClock } from './run/run-clock.js';
@@ -63,9 +66,12 @@ export async function makePlan(
   if (profile.backend === 'native') throw new ProfileError(`profile "${profile.text}": ${NATIVE_HAS_NO_PLAN}`, profile.text);
   const m = bundle.manifest;
   const optimize = profile.preset === 'graph';
-  const { talker: talkerKey, codePredictor: cpKey } = exportKeys(profile);
-  const talkerExp = pick(bundle, 'talker', talkerKey, profile);
-  const cpExp = pick(bundle, 'code-predictor', cpKey, profile);
+  const batch = profile.batch ?? 1;
+  if (batch > 1 && recorder) throw new ProfileError(`profile "${profile.text}": the drill-down re-runs one row; run it on the profile without batch=${batch}`, profile.text);
+  const batched = batch > 1 ? pickBatchExports(bundle.dir, m, profile, batch) : undefined;
+  const { talker: talkerKey, codePredictor: cpKey } = batched ? { talker: `batch ${batched.key}`, codePredictor: `batch ${batched.key}` } : exportKeys(profile);
+  const talkerExp = batched ? batched.talker : pick(bundle, 'talker', talkerKey, profile);
+  const cpExp = batched ? batched.codePredictor : pick(bundle, 'code-predictor', cpKey, profile);
   const vocExp = m.vocoder.exports[profile.precision];
   if (!vocExp) {
     const where = join(bundle.dir, 'bundle.json');
@@ -90,12 +96,13 @@ export async function makePlan(
   const runner = (i: number, shape: DecoderShape, mode: 'eager' | 'graph' | 'recompute'): DecoderRunner =>
     mode === 'recompute' ? new RecomputeDecoder(sessions[i], shape, clock) : mode === 'graph' ? new GraphDecoder(sessions[i], shape, clock) : new EagerDecoder(sessions[i], shape, clock);
   const fallback = opened.find((s) => s.fallback)?.fallback;
+  const rows = batched ? batchRows(profile, bundle, table, batch, batched.rows, sessions, talkerShape, cpShape, clock) : undefined;
   return {
     manifest: m,
     tokenizer: bundle.tokenizer,
     profile,
-    talker: runner(0, talkerShape, profile.cache === 'recompute' ? 'recompute' : profile.preset),
-    codePredictor: runner(1, cpShape, profile.preset),
+    talker: rows ? rows.talker : runner(0, talkerShape, profile.cache === 'recompute' ? 'recompute' : profile.preset),
+    codePredictor: rows ? rows.codePredictor : runner(1, cpShape, profile.preset),
     vocoder: sessions[2],
     ...(tap ? { tap } : {}),
     table,
@@ -104,4 +111,21 @@ export async function makePlan(
     ...(fallback ? { fallback } : {}),
     bundleHash: bundle.hash,
   };
+}
+
+/** batch=N (docs/profiles.md "Batch invariance"): the batched runners at `rows` rows (the graph bucket), driven with row 0 as the request. */
+function batchRows(
+  profile: ExecutionProfile,
+  bundle: LoadedBundle,
+  table: EmbeddingTable,
+  batch: number,
+  rows: number,
+  sessions: OrtSession[],
+  talkerShape: DecoderShape,
+  cpShape: DecoderShape,
+  clock: RunClock,
+): BatchRows {
+  const Runner = profile.preset === 'graph' ? BatchedGraphDecoder : BatchedEagerDecoder;
+  const gather = profile.faults.find((f) => f.kind === 'batch-gather');
+  return new BatchRows(bundle.manifest, bundle.tokenizer, table, new Runner(sessions[0], talkerShape, clock, rows), new Runner(sessions[1], cpShape, clock, rows), batch, gather?.step);
 }

@@ -82,6 +82,6 @@ describe('parity compare (demo bundle)', () => {
     expect(run.status).toBe(1);
     const bad = await runParity(['compare', '--text', TEXT, '--a', 'graph', '--b', 'graph,vocodr=stream']);
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toBe('parity compare: profile "graph,vocodr=stream": unknown key "vocodr" (known: vocoder, bucket, cache, ep, precision, backend, fault)\n');
+    expect(bad.stderr).toBe('parity compare: profile "graph,vocodr=stream": unknown key "vocodr" (known: vocoder, bucket, cache, batch, ep, precision, backend, fault)\n');
   });
 });

@@ -24,6 +24,9 @@ function whyNot(f: Fault, profile: ExecutionProfile, frames: number, chunkFrames
     case 'nan':
     case 'nondeterministic':
       return stepsLeft(f.step, frames);
+    case 'batch-gather':
+      if ((profile.batch ?? 1) === 1) return 'at batch=1 there is no other row: the gather picks the only row, so the output is that of no fault';
+      return stepsLeft(f.step, frames);
     case 'no-left-context':
       if (profile.vocoder !== 'stream') return 'it acts only under vocoder=stream';
       if (frames <= chunkFrames) return `the synthesis had one vocoder chunk (${frames} frames, ${chunkFrames} per chunk) and the first chunk has no left context anyway`;

@@ -10,8 +10,8 @@ import type { ExecutionProfile, Fault, Preset, Stage } from './types.js';
 export const PRESETS: readonly Preset[] = ['eager', 'graph'];
 
 export interface ProfileKeySpec {
-  key: 'vocoder' | 'bucket' | 'cache' | 'ep' | 'precision' | 'backend' | 'fault';
-  /** Valid values; for `fault`, patterns where N is a step number; for `bucket`, N is a number of frames. */
+  key: 'vocoder' | 'bucket' | 'cache' | 'batch' | 'ep' | 'precision' | 'backend' | 'fault';
+  /** Valid values; for `fault`, patterns where N is a step number; for `bucket`, N is a number of frames; for `batch`, of rows. */
   values: readonly string[];
   /** Value used when the key is absent (none for `fault`). */
   default?: string;
@@ -24,18 +24,19 @@ export const PROFILE_KEYS: readonly ProfileKeySpec[] = [
   { key: 'vocoder', values: ['full', 'stream'], default: 'full', repeatable: false, description: 'whole-utterance or chunked streaming vocoder' },
   { key: 'bucket', values: ['N'], repeatable: false, description: 'vocoder=stream: pad each chunk to a multiple of N frames, as a captured graph runs it' },
   { key: 'cache', values: ['kv', 'recompute'], default: 'kv', repeatable: false, description: 'incremental KV cache or full recompute every step' },
+  { key: 'batch', values: ['N'], default: '1', repeatable: false, description: 'run the prompt as row 0 of a batch of N prompts of other lengths, padded and masked' },
   { key: 'ep', values: ['cpu', 'cuda'], default: 'cpu', repeatable: false, description: 'ONNX Runtime execution provider' },
   { key: 'precision', values: ['fp32', 'fp16'], default: 'fp32', repeatable: false, description: 'weights and activations' },
   { key: 'backend', values: ['ort', 'native'], default: 'ort', repeatable: false, description: 'ONNX Runtime or the native CUDA addon' },
   {
     key: 'fault',
-    values: ['stale-feedback@N', 'no-left-context', 'nan@talker:N', 'nan@code-predictor:N', 'nan@vocoder:N', 'fp16-overflow', 'nondeterministic@N', 'stale-tail'],
+    values: ['stale-feedback@N', 'no-left-context', 'nan@talker:N', 'nan@code-predictor:N', 'nan@vocoder:N', 'fp16-overflow', 'nondeterministic@N', 'stale-tail', 'batch-gather@N'],
     repeatable: true,
     description: 'a deliberate, documented parity bug (docs/faults.md)',
   },
 ];
 
-type SettingKey = Exclude<ProfileKeySpec['key'], 'fault' | 'bucket'>;
+type SettingKey = Exclude<ProfileKeySpec['key'], 'fault' | 'bucket' | 'batch'>;
 
 /** Where in the profile string a problem is, so a text field can underline it while the user types. */
 export interface ProfileIssue {
@@ -91,6 +92,8 @@ const STEP = /^[1-9][0-9]{0,8}$/;
 const STALE_RULE = 'the step must be an integer >= 2 (step 1 is the prefill, which has no audio feedback)';
 const NAN_RULE = 'the step must be an integer >= 1 (step 1 is the prefill)';
 const BUCKET = /^[1-9][0-9]{0,3}$/;
+/** Most rows a batch=N profile runs: the prompt and up to 63 others (run/batch-texts.ts). */
+export const MAX_BATCH = 64;
 
 export function parseProfile(text: string): ExecutionProfile {
   const fail = (item: Item, message: string): never => {
@@ -106,6 +109,7 @@ export function parseProfile(text: string): ExecutionProfile {
   const faults: Fault[] = [];
   const faultTexts = new Set<string>();
   let bucket: number | undefined;
+  let batch = 1;
 
   items.forEach((item, i) => {
     if (item.token === '') fail(item, `empty item at position ${i + 1} (two commas in a row, or a trailing comma)`);
@@ -143,6 +147,11 @@ export function parseProfile(text: string): ExecutionProfile {
       bucket = Number(value);
       return;
     }
+    if (spec!.key === 'batch') {
+      if (!/^[1-9][0-9]?$/.test(value) || Number(value) > MAX_BATCH) fail(item, `batch "${value}": expected a whole number of rows from 1 to ${MAX_BATCH}`);
+      batch = Number(value);
+      return;
+    }
     if (!spec!.values.includes(value)) fail(item, `unknown value "${value}" for ${key} (valid: ${spec!.values.join(', ')})`);
     settings[spec!.key] = value;
   });
@@ -152,6 +161,7 @@ export function parseProfile(text: string): ExecutionProfile {
     cache: settings.cache as ExecutionProfile['cache'],
     vocoder: settings.vocoder as ExecutionProfile['vocoder'],
     ...(bucket === undefined ? {} : { bucket }),
+    ...(batch === 1 ? {} : { batch }),
     backend: settings.backend as ExecutionProfile['backend'],
     ep: settings.ep as ExecutionProfile['ep'],
     precision: settings.precision as ExecutionProfile['precision'],
@@ -172,6 +182,8 @@ function checkCombination(text: string, items: Item[], p: ExecutionProfile): voi
   if (p.bucket === undefined && p.faults.some((f) => f.kind === 'stale-tail')) {
     refuse(/stale-tail/, 'fault "stale-tail" needs vocoder=stream and bucket=K (it leaks the padded chunk buffer\'s tail)');
   }
+  if (p.batch !== undefined && p.cache === 'recompute') refuse(/^\s*batch\s*=/, 'batch=N runs the KV-cached decoders; cache=recompute is not batched');
+  if (p.batch !== undefined && p.backend === 'native') refuse(/^\s*batch\s*=/, 'batch=N runs on ONNX Runtime only (backend=ort); the native addon decodes one row');
   if (p.vocoder !== 'stream' && p.faults.some((f) => f.kind === 'no-left-context')) {
     const item = items.find((it) => /no-left-context/.test(it.token))!;
     throw new ProfileSyntaxError(text, {
@@ -202,6 +214,8 @@ function parseFault(value: string): Fault | null | string {
   if (value === 'stale-tail') return { kind: 'stale-tail' };
   const stale = /^stale-feedback@(.*)$/.exec(value);
   if (stale) return STEP.test(stale[1]) ? { kind: 'stale-feedback', step: Number(stale[1]) } : STALE_RULE;
+  const gather = /^batch-gather@(.*)$/.exec(value);
+  if (gather) return STEP.test(gather[1]) ? { kind: 'batch-gather', step: Number(gather[1]) } : NAN_RULE;
   const jitter = /^nondeterministic@(.*)$/.exec(value);
   if (jitter) return STEP.test(jitter[1]) ? { kind: 'nondeterministic', step: Number(jitter[1]) } : NAN_RULE;
   const nan = /^nan@([a-z-]+):(.*)$/.exec(value);
@@ -219,6 +233,8 @@ export function formatFault(f: Fault): string {
       return `nan@${f.stage}:${f.step}`;
     case 'nondeterministic':
       return `nondeterministic@${f.step}`;
+    case 'batch-gather':
+      return `batch-gather@${f.step}`;
     default:
       return f.kind;
   }
@@ -230,7 +246,7 @@ function sortFaults(faults: Fault[]): Fault[] {
 
 /**
  * The canonical text: the preset, then the overrides that differ from their defaults in a fixed order
- * (cache, vocoder, bucket, backend, ep, precision), then faults sorted by their text. Equal profiles give equal
+ * (cache, vocoder, bucket, batch, backend, ep, precision), then faults sorted by their text. Equal profiles give equal
  * strings, so `parseProfile(formatProfile(p))` is `p`.
  */
 export function formatProfile(p: Omit<ExecutionProfile, 'text'>): string {
@@ -240,6 +256,7 @@ export function formatProfile(p: Omit<ExecutionProfile, 'text'>): string {
     const spec = PROFILE_KEYS.find((k) => k.key === key)!;
     if (p[key] !== spec.default) parts.push(`${key}=${p[key]}`);
     if (key === 'vocoder' && p.bucket !== undefined) parts.push(`bucket=${p.bucket}`);
+    if (key === 'vocoder' && p.batch !== undefined && p.batch !== 1) parts.push(`batch=${p.batch}`);
   }
   for (const f of sortFaults(p.faults)) parts.push(`fault=${formatFault(f)}`);
   return parts.join(',');

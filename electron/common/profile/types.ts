@@ -18,7 +18,9 @@ export type Fault =
   /** From talker step N on, unseeded ~1e-6 relative noise, as run-to-run reduction order (docs/faults.md). */
   | { kind: 'nondeterministic'; step: number }
   /** bucket=K stream chunks: each chunk after a padded one starts with the padded buffer's stale tail (vllm-omni 4466). */
-  | { kind: 'stale-tail' };
+  | { kind: 'stale-tail' }
+  /** batch=N: from talker step N, the gather of each row's last-position logits/hidden reads the next row's (sglang-omni 578). */
+  | { kind: 'batch-gather'; step: number };
 
 export interface ExecutionProfile {
   preset: Preset;
@@ -26,6 +28,8 @@ export interface ExecutionProfile {
   vocoder: 'full' | 'stream';
   /** vocoder=stream only: pad each chunk's decoded span to a multiple of this many frames (bucket.ts); absent: no padding. */
   bucket?: number;
+  /** Rows of the batch the prompt runs in as row 0 (batch=N, run/batch-rows.ts); absent: 1, the unbatched run. */
+  batch?: number;
   backend: 'ort' | 'native';
   ep: 'cpu' | 'cuda';
   precision: 'fp32' | 'fp16';

@@ -2,7 +2,7 @@ import { BundleError } from '../../common/errors.js';
 import type { FoundTensor } from '../ort-session.js';
 import { decoderField, dimSource } from './dim-source.js';
 import type { NetworkExport, TensorSpec } from './manifest.js';
-import { formatShape, type Contract } from './tensor-contract.js';
+import { BATCH_DIM, formatShape, type Contract } from './tensor-contract.js';
 
 type Shape = readonly (number | string)[];
 
@@ -36,7 +36,8 @@ function shapeProblem(expected: Shape, found: Shape, where: { label: string; ten
           : ': a graph export has static shapes only (is this a dynamic-shape eager export?)';
       return `dimension ${i}: expected fixed ${e}${why}, found symbolic "${f}"${hint}`;
     }
-    if (typeof e === 'string' && typeof f === 'number' && !(i === 0 && f === 1)) {
+    // A batched eager export's batch dimension must stay symbolic: the engine feeds N rows there.
+    if (typeof e === 'string' && typeof f === 'number' && !(i === 0 && f === 1 && e !== BATCH_DIM)) {
       return `dimension ${i}: expected symbolic ("${e}": the engine feeds varying sizes here), found fixed ${f} in ${where.source} (is this a static-shape graph export declared as eager?)`;
     }
   }
@@ -118,9 +119,11 @@ export function checkExportAgainstSession(label: string, exp: NetworkExport, fou
 
 /** Where an export's declared tensors sit in bundle.json: `talker.exports["eager-fp32"].inputs`, `embed.export.outputs`. */
 function tensorListPath(label: string, kind: 'inputs' | 'outputs'): string {
-  const [network, key] = label.split(' ');
+  const [network, key, batchKey] = label.split(' ');
   if (key === undefined) return `${network}.export.${kind}`;
-  return `${network === 'code-predictor' ? 'codePredictor' : network}.exports["${key}"].${kind}`;
+  const field = network === 'code-predictor' ? 'codePredictor' : network;
+  if (key === 'batch') return `batch.${field}["${batchKey}"].${kind}`;
+  return `${field}.exports["${key}"].${kind}`;
 }
 
 /**

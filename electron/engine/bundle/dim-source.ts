@@ -5,7 +5,7 @@
  */
 export function dimSource(label: string, tensor: string, dim: number): string | undefined {
   const network = label.split(' ')[0];
-  if (dim === 0) return undefined; // batch: always 1, fed by the engine
+  if (dim === 0) return undefined; // batch: 1, or a batched export's own (bundle.json batch), fed by the engine
   if (network === 'embed') return tensor === 'inputs_embeds' && dim === 2 ? 'talker.hidden' : undefined;
   if (network === 'vocoder') return tensor === 'audio_codes' && dim === 2 ? 'codebooks' : undefined;
   const field = network === 'code-predictor' ? 'codePredictor' : network === 'talker' ? 'talker' : undefined;

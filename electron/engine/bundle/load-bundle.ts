@@ -6,10 +6,11 @@ import { fsReason } from '../../common/fs-reason.js';
 import { checkExportAgainstContract } from './check-tensors.js';
 import { jsonSyntaxMessage } from './json-syntax.js';
 import { openTableFile, type TableFile } from './embed-table-file.js';
+import { checkBatchSection, parseBatchKey } from './batch-support.js';
 import { BundleManifest, codebookSizeOf, codePredictorInputHidden, type NetworkExport } from './manifest.js';
 import { checkTalkerText, maxPrefillPositions } from './prefill-template.js';
 import { loadTextTokenizer, type TextTokenizer } from './text-tokenizer.js';
-import { codePredictorContract, embedContract, talkerContract, vocoderContract, type Contract } from './tensor-contract.js';
+import { BATCH_DIM, codePredictorContract, embedContract, talkerContract, vocoderContract, type Contract } from './tensor-contract.js';
 
 export interface LoadedBundle {
   dir: string;
@@ -75,6 +76,14 @@ export async function loadBundle(dirArg: string): Promise<LoadedBundle> {
     add(`code-predictor ${key}`, exp, codePredictorContract(m.codePredictor, m.codebookSize, presetOf(key), floatOf(key), codePredictorInputHidden(m)));
   }
   for (const [key, exp] of Object.entries(m.vocoder.exports)) add(`vocoder ${key}`, exp, vocoderContract(m.codebooks));
+  for (const [key, exp] of Object.entries(m.batch?.talker ?? {})) {
+    const k = parseBatchKey(key);
+    add(`talker batch ${key}`, exp, talkerContract(m.talker, m.talker.vocab, k.preset, k.precision === 'fp16' ? 'float16' : 'float32', k.bucket ?? BATCH_DIM));
+  }
+  for (const [key, exp] of Object.entries(m.batch?.codePredictor ?? {})) {
+    const k = parseBatchKey(key);
+    add(`code-predictor batch ${key}`, exp, codePredictorContract(m.codePredictor, m.codebookSize, k.preset, k.precision === 'fp16' ? 'float16' : 'float32', codePredictorInputHidden(m), k.bucket ?? BATCH_DIM));
+  }
 
   const files = new Map<string, Uint8Array>();
   const hash = createHash('sha256').update(text);
@@ -132,6 +141,7 @@ function checkConsistency(m: BundleManifest, where: string): void {
   checkTalkerVocab(m, fail);
   checkEmbedSource(m, fail);
   checkTalkerText(m, where);
+  if (m.batch) checkBatchSection(m.batch, fail);
   const textRows = m.embed.codecRowOffset;
   if (m.text.bos !== undefined && m.text.bos >= textRows) fail(`text.bos (${m.text.bos}) must be a text embedding row (< embed.codecRowOffset ${textRows})`);
   if (m.text.tokenizer === 'byte' && textRows < 256) fail(`embed.codecRowOffset (${textRows}) must be at least 256: byte-level text ids are 0..255`);

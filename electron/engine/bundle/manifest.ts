@@ -129,6 +129,20 @@ export const EmbedTableFile = z.strictObject({
 });
 export type EmbedTableFile = z.infer<typeof EmbedTableFile>;
 
+/**
+ * Batched exports (docs/bundle-format.md "Batch support"): `eager-<precision>` with a symbolic batch
+ * dimension, `graph-<precision>@B` with every shape fixed at batch bucket B. No `batch` field: the
+ * bundle runs batch 1 only, and a `batch=N` profile is refused.
+ */
+export const BatchExportKey = z.string().regex(/^(eager-(fp32|fp16)|graph-(fp32|fp16)@[1-9][0-9]{0,3})$/, 'expected eager-<fp32|fp16> (dynamic batch) or graph-<fp32|fp16>@B (batch bucket B)');
+export const BatchSection = z.strictObject({
+  /** The batch sizes of the graph exports, ascending: a batch=N graph run pads its batch to the smallest one ≥ N. */
+  graphBuckets: z.array(z.number().int().min(1).max(9999)).min(1).optional(),
+  talker: z.record(BatchExportKey, NetworkExport),
+  codePredictor: z.record(BatchExportKey, NetworkExport),
+});
+export type BatchSection = z.infer<typeof BatchSection>;
+
 export const BundleManifest = z.strictObject({
   format: z.literal(BUNDLE_FORMAT),
   name: z.string().min(1),
@@ -174,6 +188,7 @@ export const BundleManifest = z.strictObject({
     // partialRecord: a plain z.record over an enum requires every key (zod 4), and only fp32 is required.
     exports: z.partialRecord(z.enum(['fp32', 'fp16']), NetworkExport).refine((e) => 'fp32' in e, { message: 'an "fp32" export is required' }),
   }),
+  batch: BatchSection.optional(),
 });
 export type BundleManifest = z.infer<typeof BundleManifest>;
 export type DecoderManifest = BundleManifest['talker'] | BundleManifest['codePredictor'];

@@ -20,41 +20,49 @@ export interface DecoderSizes {
   maxPositions: number;
 }
 
-function decoderTensors(d: DecoderSizes, mode: 'eager' | 'graph', float: Float): Contract {
+/**
+ * Rows per run: 1 (every unbatched export), a fixed batch bucket (a batched graph export), or
+ * `BATCH_DIM`, the symbolic batch of a batched eager export (bundle.json `batch`, docs/bundle-format.md).
+ */
+export type BatchDim = number | typeof BATCH_DIM;
+export const BATCH_DIM = 'batch_size';
+
+function decoderTensors(d: DecoderSizes, mode: 'eager' | 'graph', float: Float, B: BatchDim): Contract {
   const eager = mode === 'eager';
   const S = eager ? 'sequence_length' : 1;
   const P = eager ? 'past_sequence_length' : d.maxPositions;
   const T = eager ? 'total_sequence_length' : d.maxPositions;
   const inputs: TensorSpec[] = [
-    { name: 'inputs_embeds', dtype: float, shape: [1, S, d.hidden] },
-    { name: 'attention_mask', dtype: 'int64', shape: [1, T] },
-    { name: 'position_ids', dtype: 'int64', shape: [1, S] },
+    { name: 'inputs_embeds', dtype: float, shape: [B, S, d.hidden] },
+    { name: 'attention_mask', dtype: 'int64', shape: [B, T] },
+    { name: 'position_ids', dtype: 'int64', shape: [B, S] },
   ];
   const outputs: TensorSpec[] = [];
   for (let i = 0; i < d.layers; i++) {
     for (const kv of ['key', 'value']) {
-      inputs.push({ name: `past_key_values.${i}.${kv}`, dtype: float, shape: [1, d.kvHeads, P, d.headDim] });
-      outputs.push({ name: `present.${i}.${kv}`, dtype: float, shape: [1, d.kvHeads, T, d.headDim] });
+      inputs.push({ name: `past_key_values.${i}.${kv}`, dtype: float, shape: [B, d.kvHeads, P, d.headDim] });
+      outputs.push({ name: `present.${i}.${kv}`, dtype: float, shape: [B, d.kvHeads, T, d.headDim] });
     }
   }
   return { inputs, outputs };
 }
 
-export function talkerContract(d: DecoderSizes, vocab: number, mode: 'eager' | 'graph', float: Float): Contract {
-  const c = decoderTensors(d, mode, float);
+export function talkerContract(d: DecoderSizes, vocab: number, mode: 'eager' | 'graph', float: Float, batch: BatchDim = 1): Contract {
+  const c = decoderTensors(d, mode, float, batch);
   const S = mode === 'eager' ? 'sequence_length' : 1;
   c.outputs.unshift(
-    { name: 'logits', dtype: float, shape: [1, S, vocab] },
-    { name: 'last_hidden_state', dtype: float, shape: [1, S, d.hidden] },
+    { name: 'logits', dtype: float, shape: [batch, S, vocab] },
+    { name: 'last_hidden_state', dtype: float, shape: [batch, S, d.hidden] },
   );
   return c;
 }
 
 /** `inputHidden`: width of inputs_embeds, talker.hidden when the export projects its inputs (codePredictor.projection). */
-export function codePredictorContract(d: DecoderSizes, codebookSize: number, mode: 'eager' | 'graph', float: Float, inputHidden = d.hidden): Contract {
-  const c = decoderTensors({ ...d, hidden: inputHidden }, mode, float);
+export function codePredictorContract(d: DecoderSizes, codebookSize: number, mode: 'eager' | 'graph', float: Float, inputHidden = d.hidden, batch: BatchDim = 1): Contract {
+  const c = decoderTensors({ ...d, hidden: inputHidden }, mode, float, batch);
+  // One head for the whole batch: every row is at the same codebook.
   c.inputs.unshift({ name: 'generation_step', dtype: 'int64', shape: [1] });
-  c.outputs.unshift({ name: 'logits', dtype: float, shape: [1, mode === 'eager' ? 'sequence_length' : 1, codebookSize] });
+  c.outputs.unshift({ name: 'logits', dtype: float, shape: [batch, mode === 'eager' ? 'sequence_length' : 1, codebookSize] });
   return c;
 }
 

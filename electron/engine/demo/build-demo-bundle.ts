@@ -1,8 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { BUNDLE_FORMAT, type BundleManifest, type NetworkExport } from '../bundle/manifest.js';
-import { codePredictorContract, embedContract, talkerContract, vocoderContract, type Contract } from '../bundle/tensor-contract.js';
+import { BUNDLE_FORMAT, type BatchSection, type BundleManifest, type NetworkExport } from '../bundle/manifest.js';
+import { BATCH_DIM, codePredictorContract, embedContract, talkerContract, vocoderContract, type Contract } from '../bundle/tensor-contract.js';
 import { buildCodePredictor, buildEmbed, buildTalker, codecRow, embedTableValues, type Precision } from './decoder-models.js';
 import type { DecoderMode } from './decoder-graph.js';
 import { demoConfigProblems } from './demo-config-checks.js';
@@ -22,7 +22,16 @@ export interface DemoBuildOptions {
   precisions?: readonly Precision[];
   /** Write the `*-fp16-overflow` talker variants (default true). */
   faultVariants?: boolean;
+  /**
+   * The batched exports (bundle.json `batch`), fp32 only: eager with a symbolic batch, graph at each of
+   * `graphBuckets`, for the presets built. `false`: none, a batch-1-only bundle. Default: DEMO_GRAPH_BUCKETS
+   * with the built-in config (no `config` given), none with another.
+   */
+  batch?: false | { graphBuckets: readonly number[] };
 }
+
+/** The demo's graph batch buckets, as a CUDA-graph runner captures a few batch sizes (batch 1 runs the unbatched exports). */
+export const DEMO_GRAPH_BUCKETS: readonly number[] = [2, 4, 8];
 
 /** Sizes the builder's graphs assume; the loader checks the rest of the manifest itself. */
 function checkConfig(c: DemoConfig, faultVariants: boolean): void {
@@ -87,6 +96,9 @@ export function demoBundleFiles(seed = DEMO_SEED, opts: DemoBuildOptions = {}): 
       cpExports[`${mode}-${p}`] = exp(cp, codePredictorContract(cfg.codePredictor, cfg.codebookSize, mode, floatOf(p), cpInput));
     }
   }
+  // The built-in demo's sizes get the batched exports unless told otherwise; another config only when asked.
+  const batchOpt = opts.batch ?? (opts.config === undefined ? { graphBuckets: DEMO_GRAPH_BUCKETS } : false);
+  const batch = batchOpt === false || !PRECISIONS.includes('fp32') ? undefined : batchExports(files, seed, cfg, PRESETS, batchOpt.graphBuckets);
   for (const p of PRECISIONS) {
     const file = `vocoder.${p}.onnx`;
     files.set(file, buildVocoder(seed, p, cfg));
@@ -134,9 +146,34 @@ export function demoBundleFiles(seed = DEMO_SEED, opts: DemoBuildOptions = {}): 
       exports: cpExports,
     },
     vocoder: { leftContextFrames: cfg.vocoder.leftContextFrames, chunkFrames: cfg.vocoder.chunkFrames, exports: vocoderExports },
+    ...(batch ? { batch } : {}),
   };
   files.set('bundle.json', new TextEncoder().encode(JSON.stringify(manifest, null, 2) + '\n'));
   return files;
+}
+
+/**
+ * Builds the fp32 batched exports into `files` and returns bundle.json's `batch`: the same weights as
+ * the batch-1 exports, whose bytes these leave untouched (they are separate files).
+ */
+function batchExports(files: Map<string, Uint8Array>, seed: number, cfg: DemoConfig, presets: readonly DecoderMode[], graphBuckets: readonly number[]): BatchSection {
+  const talker: Record<string, NetworkExport> = {};
+  const codePredictor: Record<string, NetworkExport> = {};
+  const vocab = talkerVocabOf(cfg);
+  const cpInput = cfg.codePredictorProjection ? cfg.talker.hidden : cfg.codePredictor.hidden;
+  const add = (mode: DecoderMode, batch: number | typeof BATCH_DIM): void => {
+    const key = mode === 'eager' ? 'eager-fp32' : `graph-fp32@${batch}`;
+    const suffix = batch === BATCH_DIM ? 'batch' : `batch${batch}`;
+    const t = `talker.${mode}.fp32.${suffix}.onnx`;
+    const c = `code-predictor.${mode}.fp32.${suffix}.onnx`;
+    files.set(t, buildTalker(seed, mode, 'fp32', false, cfg, batch));
+    files.set(c, buildCodePredictor(seed, mode, 'fp32', cfg, batch));
+    talker[key] = { file: t, ...talkerContract(cfg.talker, vocab, mode, 'float32', batch) };
+    codePredictor[key] = { file: c, ...codePredictorContract(cfg.codePredictor, cfg.codebookSize, mode, 'float32', cpInput, batch) };
+  };
+  if (presets.includes('eager')) add('eager', BATCH_DIM);
+  if (presets.includes('graph')) for (const b of graphBuckets) add('graph', b);
+  return { ...(presets.includes('graph') ? { graphBuckets: [...graphBuckets] } : {}), talker, codePredictor };
 }
 
 /** Writes the demo bundle into `outDir` (created if missing). */

@@ -36,6 +36,13 @@ export interface DecoderOptions {
    * bias-free Linear (`small_to_mtp_projection`, as Qwen3-TTS's code predictor) before the first layer.
    */
   inputHidden?: number;
+  /**
+   * A batched export (bundle.json `batch`): `batch_size` (eager, symbolic) or the graph export's fixed
+   * bucket. Absent: the batch-1 export, whose bytes do not change. Batched, a query also sees its own
+   * key (so a padding position attends to itself instead of to nothing, which would give NaN), and
+   * eager's causal mask compares cache indices, not position_ids (left padding makes them differ).
+   */
+  batch?: number | 'batch_size';
 }
 
 export interface DecoderIo {
@@ -54,24 +61,25 @@ export function buildDecoder(o: Ops, spec: DecoderSpec, opts: DecoderOptions): D
   const S: Dim = 'sequence_length';
   const P: Dim = 'past_sequence_length';
   const T: Dim = 'total_sequence_length';
+  const B: Dim = opts.batch ?? 1;
   const x0 = decoderInput(o, spec, opts, S);
-  const mask = g.input('attention_mask', 'int64', [1, T]);
-  const pos = g.input('position_ids', 'int64', [1, S]);
+  const mask = g.input('attention_mask', 'int64', [B, T]);
+  const pos = g.input('position_ids', 'int64', [B, S]);
   const past = Array.from({ length: spec.layers }, (_, i) => ({
-    key: g.input(`past_key_values.${i}.key`, o.float, [1, spec.kvHeads, P, spec.headDim]),
-    value: g.input(`past_key_values.${i}.value`, o.float, [1, spec.kvHeads, P, spec.headDim]),
+    key: g.input(`past_key_values.${i}.key`, o.float, [B, spec.kvHeads, P, spec.headDim]),
+    value: g.input(`past_key_values.${i}.value`, o.float, [B, spec.kvHeads, P, spec.headDim]),
   }));
 
   const rope = g.within('rope', () => ropeTables(o, pos, spec));
-  const allowed = g.within('mask', () => attentionMask(o, mask, pos, past[0].key));
+  const allowed = g.within('mask', () => (opts.batch === undefined ? attentionMask(o, mask, pos, past[0].key) : batchedAttentionMask(o, mask, pos, past[0].key)));
 
   let x = x0;
   for (let i = 0; i < spec.layers; i++) {
     x = g.within(`layers.${i}`, () => {
       const attnIn = g.within('input_layernorm', () => namedRmsNorm(o, x, o.param('weight', [spec.hidden], 0.1, 1), spec.eps));
-      const attn = g.within('attn', () => attention(o, attnIn, past[i], rope, allowed, spec));
-      g.output(attn.presentKey, `present.${i}.key`, o.float, [1, spec.kvHeads, T, spec.headDim]);
-      g.output(attn.presentValue, `present.${i}.value`, o.float, [1, spec.kvHeads, T, spec.headDim]);
+      const attn = g.within('attn', () => attention(o, attnIn, past[i], rope, allowed, spec, opts.batch === undefined ? 1 : 0));
+      g.output(attn.presentKey, `present.${i}.key`, o.float, [B, spec.kvHeads, T, spec.headDim]);
+      g.output(attn.presentValue, `present.${i}.value`, o.float, [B, spec.kvHeads, T, spec.headDim]);
       const h = o.op('Add', [x, attn.out], undefined, g.fullName('residual_1'));
       const mlpIn = g.within('post_attention_layernorm', () => namedRmsNorm(o, h, o.param('weight', [spec.hidden], 0.1, 1), spec.eps));
       const scale = opts.overflow?.layer === i ? opts.overflow.scale : undefined;
@@ -106,13 +114,32 @@ function attentionMask(o: Ops, mask: string, pos: string, pastKey: string): stri
   return o.op('Unsqueeze', [o.op('And', [causal, visible]), o.ints([1, 2])]);
 }
 
+/**
+ * [B, 1, 1, S, T] bool for a batched eager export: key j visible to query i when j ≤ i's cache index
+ * (past length + i) and attention_mask[b, j] is 1, or j is i itself. Rows are left-padded (docs/bundle-format.md
+ * "Batch support"), so a row's position_ids (RoPE) start after its padding while cache indices do not.
+ */
+function batchedAttentionMask(o: Ops, mask: string, pos: string, pastKey: string): string {
+  const pastLen = o.op('Squeeze', [o.op('Shape', [pastKey], { start: 2, end: 3 }), o.ints([0])]);
+  const seqLen = o.op('Squeeze', [o.op('Shape', [pos], { start: 1, end: 2 }), o.ints([0])]);
+  const kpos = o.op('Range', [o.intScalar(0), o.op('Add', [pastLen, seqLen]), o.intScalar(1)]);
+  const qidx = o.op('Unsqueeze', [o.op('Add', [o.op('Range', [o.intScalar(0), seqLen, o.intScalar(1)]), pastLen]), o.ints([1])]);
+  const causal = o.op('LessOrEqual', [kpos, qidx]);
+  const own = o.op('Equal', [kpos, qidx]);
+  const visible = o.op('Or', [o.op('Unsqueeze', [o.cast(mask, 'bool'), o.ints([1])]), own]);
+  return o.op('Unsqueeze', [o.op('And', [causal, visible]), o.ints([1, 2])]);
+}
+
 interface AttentionOut {
   out: string;
   presentKey: string;
   presentValue: string;
 }
 
-/** Grouped-query attention: heads/kvHeads query heads share each KV head (HF repeat_kv order). */
+/**
+ * Grouped-query attention: heads/kvHeads query heads share each KV head (HF repeat_kv order). `b` is
+ * the reshapes' batch dimension: 1 (the batch-1 export), or 0 (copy the input's, a batched export).
+ */
 function attention(
   o: Ops,
   x: string,
@@ -120,6 +147,7 @@ function attention(
   rope: Rope,
   allowed: string,
   spec: DecoderSpec,
+  b: 0 | 1,
 ): AttentionOut {
   const { heads, kvHeads, headDim, hidden } = spec;
   const group = heads / kvHeads;
@@ -137,14 +165,14 @@ function attention(
   const v = proj('v_proj', kvHeads, g.shared('v'));
   const presentKey = o.g.node('Concat', [past.key, k], { attrs: { axis: 2 }, name: g.privateName('kv_write.key') });
   const presentValue = o.g.node('Concat', [past.value, v], { attrs: { axis: 2 }, name: g.privateName('kv_write.value') });
-  const qg = o.reshape(q, [1, kvHeads, group, -1, headDim]);
-  const kt = o.transpose(o.reshape(presentKey, [1, kvHeads, 1, -1, headDim]), [0, 1, 2, 4, 3]);
+  const qg = o.reshape(q, [b, kvHeads, group, -1, headDim]);
+  const kt = o.transpose(o.reshape(presentKey, [b, kvHeads, 1, -1, headDim]), [0, 1, 2, 4, 3]);
   const scores = o.op('Mul', [o.matmul(qg, kt), o.floatScalar(1 / Math.sqrt(headDim))], undefined, g.privateName('scores'));
   // scores/masked/probs span the cache's T positions here and the graph export's whole buffer: not shared.
   const masked = o.op('Where', [allowed, scores, o.floatScalar(-Infinity)], undefined, g.privateName('masked'));
   const probs = o.op('Softmax', [masked], { axis: -1 }, g.privateName('probs'));
-  const ctx = o.matmul(probs, o.reshape(presentValue, [1, kvHeads, 1, -1, headDim]));
-  const merged = o.op('Reshape', [o.transpose(o.reshape(ctx, [1, heads, -1, headDim]), [0, 2, 1, 3]), o.ints([0, 0, heads * headDim])], undefined, g.shared('context'));
+  const ctx = o.matmul(probs, o.reshape(presentValue, [b, kvHeads, 1, -1, headDim]));
+  const merged = o.op('Reshape', [o.transpose(o.reshape(ctx, [b, heads, -1, headDim]), [0, 2, 1, 3]), o.ints([0, 0, heads * headDim])], undefined, g.shared('context'));
   const out = o.op('MatMul', [merged, o.param('o_proj.weight', [heads * headDim, hidden], 1 / Math.sqrt(heads * headDim))], undefined, g.shared('o_proj.out'));
   return { out, presentKey, presentValue };
 }

@@ -18,20 +18,24 @@ export function weightSource(seed: number, network: string) {
 
 const floatOf = (p: Precision): 'float32' | 'float16' => (p === 'fp16' ? 'float16' : 'float32');
 
+/** A batched export's batch: `batch_size` (eager, symbolic) or a graph bucket; absent: the batch-1 export. */
+export type Batch = number | 'batch_size';
+const batchSuffix = (batch?: Batch): string => (batch === undefined ? '' : batch === 'batch_size' ? '-batch' : `-batch${batch}`);
+
 /**
  * Talker: inputs_embeds [1, S, hidden] -> logits [1, S, codebookSize + 1] (codebook 0 plus EOS; or
  * talkerVocab, special codec ids included) and last_hidden_state [1, S, hidden] (final-normed, fed to the code predictor).
  */
-export function buildTalker(seed: number, mode: DecoderMode, precision: Precision, overflow = false, cfg: DemoConfig = DEMO): Uint8Array {
+export function buildTalker(seed: number, mode: DecoderMode, precision: Precision, overflow = false, cfg: DemoConfig = DEMO, batch?: Batch): Uint8Array {
   const spec = cfg.talker;
-  const g = new ExportGraphBuilder(`talker-${mode}-${precision}${overflow ? '-overflow' : ''}`, mode);
+  const g = new ExportGraphBuilder(`talker-${mode}-${precision}${overflow ? '-overflow' : ''}${batchSuffix(batch)}`, mode);
   const o = new Ops(g, floatOf(precision), weightSource(seed, 'talker'));
-  const { hidden } = buildDecoder(o, spec, { mode, overflow: overflow ? cfg.overflow : undefined });
+  const { hidden } = buildDecoder(o, spec, { mode, overflow: overflow ? cfg.overflow : undefined, ...(batch === undefined ? {} : { batch }) });
   const vocab = talkerVocabOf(cfg);
   const logits = o.matmul(hidden, o.param('lm_head.weight', [spec.hidden, vocab], 1 / Math.sqrt(spec.hidden)));
   const S = mode === 'eager' ? 'sequence_length' : 1;
-  g.output(logits, 'logits', o.float, [1, S, vocab]);
-  g.output(hidden, 'last_hidden_state', o.float, [1, S, spec.hidden]);
+  g.output(logits, 'logits', o.float, [batch ?? 1, S, vocab]);
+  g.output(hidden, 'last_hidden_state', o.float, [batch ?? 1, S, spec.hidden]);
   return g.toBytes('TTS Parity Studio demo talker (untrained, fixed-seed weights)');
 }
 
@@ -40,17 +44,17 @@ export function buildTalker(seed: number, mode: DecoderMode, precision: Precisio
  * codebook; generation_step [1] (0-based head index: codebook j uses head j-1) picks the step's head.
  * logits [1, S, codebookSize].
  */
-export function buildCodePredictor(seed: number, mode: DecoderMode, precision: Precision, cfg: DemoConfig = DEMO): Uint8Array {
+export function buildCodePredictor(seed: number, mode: DecoderMode, precision: Precision, cfg: DemoConfig = DEMO, batch?: Batch): Uint8Array {
   const spec = cfg.codePredictor;
-  const g = new ExportGraphBuilder(`code-predictor-${mode}-${precision}`, mode);
+  const g = new ExportGraphBuilder(`code-predictor-${mode}-${precision}${batchSuffix(batch)}`, mode);
   const o = new Ops(g, floatOf(precision), weightSource(seed, 'code_predictor'));
   const step = g.input('generation_step', 'int64', [1]);
   const inputHidden = cfg.codePredictorProjection ? cfg.talker.hidden : undefined;
-  const { hidden } = buildDecoder(o, spec, { mode, ...(inputHidden === undefined ? {} : { inputHidden }) });
+  const { hidden } = buildDecoder(o, spec, { mode, ...(inputHidden === undefined ? {} : { inputHidden }), ...(batch === undefined ? {} : { batch }) });
   const heads = o.param('lm_heads.weight', [cfg.codebooks - 1, spec.hidden, cfg.codebookSize], 1 / Math.sqrt(spec.hidden));
   const head = g.node('Gather', [heads, step], { attrs: { axis: 0 }, name: 'lm_heads.select' });
   const logits = o.matmul(hidden, head);
-  g.output(logits, 'logits', o.float, [1, mode === 'eager' ? 'sequence_length' : 1, cfg.codebookSize]);
+  g.output(logits, 'logits', o.float, [batch ?? 1, mode === 'eager' ? 'sequence_length' : 1, cfg.codebookSize]);
   return g.toBytes('TTS Parity Studio demo code predictor (untrained, fixed-seed weights)');
 }
 

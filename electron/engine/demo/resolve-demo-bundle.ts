@@ -6,7 +6,7 @@ import { writeDemoBundle } from './build-demo-bundle.js';
 import { DEMO_SEED } from './demo-config.js';
 
 /** Bump when the demo builder's output changes, so an old cached bundle is not reused. */
-export const DEMO_BUNDLE_VERSION = 4;
+export const DEMO_BUNDLE_VERSION = 5;
 
 function demoCacheRoot(): string {
   if (process.env.PARITY_CACHE_DIR) return process.env.PARITY_CACHE_DIR;

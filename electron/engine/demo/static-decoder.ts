@@ -17,12 +17,15 @@ import { ropeTables } from './rope-tables.js';
 export function buildStaticDecoder(o: Ops, spec: DecoderSpec, opts: DecoderOptions): DecoderIo {
   const g = exportBuilder(o.g);
   const { hidden, heads, kvHeads, headDim: D, maxPositions: M } = spec;
+  if (typeof opts.batch === 'string') throw new Error('graph decoder: a graph export has a fixed batch bucket, not a symbolic batch');
+  // B rows (a batched graph export's bucket), each at its own position: row b writes its K/V at position_ids[b].
+  const B = opts.batch ?? 1;
   const x0 = decoderInput(o, spec, opts, 1);
-  const mask = g.input('attention_mask', 'int64', [1, M]);
-  const pos = g.input('position_ids', 'int64', [1, 1]);
+  const mask = g.input('attention_mask', 'int64', [B, M]);
+  const pos = g.input('position_ids', 'int64', [B, 1]);
   const past = Array.from({ length: spec.layers }, (_, i) => ({
-    key: g.input(`past_key_values.${i}.key`, o.float, [1, kvHeads, M, D]),
-    value: g.input(`past_key_values.${i}.value`, o.float, [1, kvHeads, M, D]),
+    key: g.input(`past_key_values.${i}.key`, o.float, [B, kvHeads, M, D]),
+    value: g.input(`past_key_values.${i}.value`, o.float, [B, kvHeads, M, D]),
   }));
 
   const rope = g.within('rope', () => {
@@ -33,18 +36,7 @@ export function buildStaticDecoder(o: Ops, spec: DecoderSpec, opts: DecoderOptio
     const rotate = o.constant(`rotate_half_${D}`, o.float, [D, D], rotateHalf(D));
     return o.op('Add', [o.op('Mul', [identity, full(r.cos)]), o.op('Mul', [rotate, full(r.sin)])], undefined, g.fullName('rotation'));
   });
-  const { bias, writeAt } = g.within('mask', () => {
-    const kpos = o.constant(`positions_${M}`, 'int64', [M], Array.from({ length: M }, (_, i) => i));
-    const flat = o.reshape(pos, [1]);
-    const causal = o.op('LessOrEqual', [kpos, flat]);
-    const visible = o.op('And', [causal, o.reshape(o.cast(mask, 'bool'), [M])]);
-    // ScatterND indices [1, kvHeads, 1, 3]: (0, h, position) for each KV head.
-    const base = o.constant(`kv_rows_${kvHeads}`, 'int64', [1, kvHeads, 1, 3], Array.from({ length: kvHeads }, (_, h) => [0, h, 0]).flat());
-    const at = o.op('Add', [base, o.op('Mul', [flat, o.ints([0, 0, 1])])]);
-    // Additive mask, built once per run: 0 where visible, -inf elsewhere (scores + 0 is exact).
-    const bias = o.op('Where', [o.reshape(visible, [1, 1, 1, M]), o.floatScalar(0), o.floatScalar(-Infinity)]);
-    return { bias, writeAt: at };
-  });
+  const { bias, writeAt } = g.within('mask', () => (opts.batch === undefined ? maskAndWriteRows(o, mask, pos, kvHeads, M) : batchedMaskAndWriteRows(o, mask, pos, kvHeads, M, B)));
 
   let x = x0;
   for (let i = 0; i < spec.layers; i++) {
@@ -54,7 +46,7 @@ export function buildStaticDecoder(o: Ops, spec: DecoderSpec, opts: DecoderOptio
         const std = 1 / Math.sqrt(hidden);
         const w = (name: string, n: number): string => o.param(`${name}.weight`, [hidden, n * D], std);
         const qkvW = g.node('Concat', [w('q_proj', heads), w('k_proj', kvHeads), w('v_proj', kvHeads)], { attrs: { axis: 1 } });
-        const qkv = o.reshape(o.matmul(attnIn, qkvW), [1, heads + 2 * kvHeads, 1, D]);
+        const qkv = o.reshape(o.matmul(attnIn, qkvW), [B, heads + 2 * kvHeads, 1, D]);
         const [qk, v] = g.nodeMulti('Split', [qkv, o.ints([heads + kvHeads, kvHeads])], { attrs: { axis: 1 }, outputNames: [g.privateName('qk'), g.shared('v')] });
         const rotated = g.within('rope', () => o.matmul(qk, rope));
         const [q, k] = g.nodeMulti('Split', [rotated, o.ints([heads, kvHeads])], { attrs: { axis: 1 }, outputNames: [g.shared('q_rope'), g.shared('k_rope')] });
@@ -62,16 +54,16 @@ export function buildStaticDecoder(o: Ops, spec: DecoderSpec, opts: DecoderOptio
           g.node('ScatterND', [from, writeAt, update], { name: g.privateName(`kv_write.${which}`), outputNames: [`present.${i}.${which}`] });
         const presentKey = write('key', past[i].key, k);
         const presentValue = write('value', past[i].value, v);
-        const qg = o.reshape(q, [1, kvHeads, heads / kvHeads, D]);
+        const qg = o.reshape(q, [B, kvHeads, heads / kvHeads, D]);
         const scores = o.op('Mul', [o.matmul(qg, o.transpose(presentKey, [0, 1, 3, 2])), o.floatScalar(1 / Math.sqrt(D))], undefined, g.privateName('scores'));
         // scores/masked/probs span the whole buffer here and the cache's T positions in eager: not shared.
         const masked = o.op('Add', [scores, bias], undefined, g.privateName('masked'));
         const probs = o.op('Softmax', [masked], { axis: -1 }, g.privateName('probs'));
-        const merged = o.op('Reshape', [o.matmul(probs, presentValue), o.ints([1, 1, heads * D])], undefined, g.shared('context'));
+        const merged = o.op('Reshape', [o.matmul(probs, presentValue), o.ints([B, 1, heads * D])], undefined, g.shared('context'));
         return o.op('MatMul', [merged, o.param('o_proj.weight', [heads * D, hidden], 1 / Math.sqrt(heads * D))], undefined, g.shared('o_proj.out'));
       });
-      g.output(`present.${i}.key`, `present.${i}.key`, o.float, [1, kvHeads, M, D]);
-      g.output(`present.${i}.value`, `present.${i}.value`, o.float, [1, kvHeads, M, D]);
+      g.output(`present.${i}.key`, `present.${i}.key`, o.float, [B, kvHeads, M, D]);
+      g.output(`present.${i}.value`, `present.${i}.value`, o.float, [B, kvHeads, M, D]);
       const h = o.op('Add', [x, attn], undefined, g.shared('residual_1'));
       const mlpIn = g.within('post_attention_layernorm', () => namedRmsNorm(o, h, o.param('weight', [hidden], 0.1, 1), spec.eps));
       const scale = opts.overflow?.layer === i ? opts.overflow.scale : undefined;
@@ -91,6 +83,38 @@ export function buildStaticDecoder(o: Ops, spec: DecoderSpec, opts: DecoderOptio
   }
   const hiddenOut = g.within('norm', () => namedRmsNorm(o, x, o.param('weight', [hidden], 0.1, 1), spec.eps));
   return { hidden: hiddenOut };
+}
+
+/**
+ * The batch-1 export's additive mask [1, 1, 1, M] (0 where visible: causal and attention_mask; -inf
+ * elsewhere, so scores + 0 is exact) and its ScatterND write indices [1, kvHeads, 1, 3]: (0, h, position).
+ */
+function maskAndWriteRows(o: Ops, mask: string, pos: string, kvHeads: number, M: number): { bias: string; writeAt: string } {
+  const kpos = o.constant(`positions_${M}`, 'int64', [M], Array.from({ length: M }, (_, i) => i));
+  const flat = o.reshape(pos, [1]);
+  const causal = o.op('LessOrEqual', [kpos, flat]);
+  const visible = o.op('And', [causal, o.reshape(o.cast(mask, 'bool'), [M])]);
+  const base = o.constant(`kv_rows_${kvHeads}`, 'int64', [1, kvHeads, 1, 3], Array.from({ length: kvHeads }, (_, h) => [0, h, 0]).flat());
+  const at = o.op('Add', [base, o.op('Mul', [flat, o.ints([0, 0, 1])])]);
+  const bias = o.op('Where', [o.reshape(visible, [1, 1, 1, M]), o.floatScalar(0), o.floatScalar(-Infinity)]);
+  return { bias, writeAt: at };
+}
+
+/**
+ * The same for B rows at their own positions: bias [B, 1, 1, M], write indices [B, kvHeads, 1, 3] =
+ * (b, h, position_ids[b]). A query also sees its own key, so an idle row (padding: nothing visible)
+ * attends to itself and stays finite instead of giving NaN.
+ */
+function batchedMaskAndWriteRows(o: Ops, mask: string, pos: string, kvHeads: number, M: number, B: number): { bias: string; writeAt: string } {
+  const kpos = o.constant(`positions_${M}`, 'int64', [M], Array.from({ length: M }, (_, i) => i));
+  const col = o.reshape(pos, [B, 1]);
+  const causal = o.op('LessOrEqual', [kpos, col]);
+  const visible = o.op('And', [causal, o.op('Or', [o.cast(mask, 'bool'), o.op('Equal', [kpos, col])])]);
+  const rows = Array.from({ length: B }, (_, b) => Array.from({ length: kvHeads }, (_, h) => [b, h, 0]).flat()).flat();
+  const base = o.constant(`kv_rows_${B}x${kvHeads}`, 'int64', [B, kvHeads, 1, 3], rows);
+  const at = o.op('Add', [base, o.op('Mul', [o.reshape(pos, [B, 1, 1, 1]), o.ints([0, 0, 1])])]);
+  const bias = o.op('Where', [o.reshape(visible, [B, 1, 1, M]), o.floatScalar(0), o.floatScalar(-Infinity)]);
+  return { bias, writeAt: at };
 }
 
 /** R [D, D] with x·R = rotate_half(x) = [-x2, x1]. */

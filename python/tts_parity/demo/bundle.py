@@ -14,7 +14,7 @@ from pathlib import Path
 from .errors import TwinInputError
 
 # electron/engine/demo/resolve-demo-bundle.ts DEMO_BUNDLE_VERSION and demo-config.ts DEMO_SEED.
-DEMO_BUNDLE_VERSION = 4
+DEMO_BUNDLE_VERSION = 5
 DEMO_SEED = 20240611
 BUILD_COMMAND = "node bin/parity.js bundle build-demo --out"
 

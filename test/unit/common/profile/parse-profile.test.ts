@@ -55,7 +55,7 @@ describe('parseProfile', () => {
 
   it('names an unknown key with the known ones (STYLE.md example, verbatim)', () => {
     expect(errorOf('graph,vocodr=stream').message).toBe(
-      'profile "graph,vocodr=stream": unknown key "vocodr" (known: vocoder, bucket, cache, ep, precision, backend, fault)',
+      'profile "graph,vocodr=stream": unknown key "vocodr" (known: vocoder, bucket, cache, batch, ep, precision, backend, fault)',
     );
   });
 
