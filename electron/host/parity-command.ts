@@ -1,4 +1,5 @@
-import { sep } from 'node:path';
+import { existsSync, realpathSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ParityCommand } from '../common/report/comparison-markdown.js';
 
@@ -8,12 +9,40 @@ function ownLauncher(): string {
   return fileURLToPath(here.endsWith('.ts') ? new URL('../../bin/parity.js', here) : new URL('../../../bin/parity.js', here));
 }
 
+const realpath = (path: string): string | undefined => {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+};
+
 /**
- * How a report's Reproduce lines start a `parity` command where the report is made. A launcher inside a
- * node_modules folder belongs to an installed package (`npm install -g` links it onto PATH as `parity`);
- * anywhere else it is a checkout, where only `node <absolute path>/bin/parity.js` works from any folder
- * (`npx parity` does nothing outside the checkout).
+ * The `parity` a shell started in `PATH` would run, as a real path. A `node_modules/.bin` folder is
+ * passed over: npm exec, npx and npm run put one first on PATH for the command they start only, so a
+ * `parity` found there is not what the user's own shell finds afterwards.
  */
-export function parityCommand(launcher: string = ownLauncher()): ParityCommand {
-  return launcher.split(sep).includes('node_modules') ? ['parity'] : ['node', launcher];
+function parityOnPath(path: string): string | undefined {
+  for (const dir of path.split(delimiter)) {
+    if (dir === '' || dir.split(/[\\/]/).slice(-2).join('/') === 'node_modules/.bin') continue;
+    const candidate = join(dir, 'parity');
+    if (existsSync(candidate)) return realpath(candidate);
+  }
+  return undefined;
+}
+
+/**
+ * How a report's Reproduce lines start a `parity` command, so that the line runs where the report was
+ * made: the bare `parity` only when the `parity` on PATH is this very launcher (`npm install -g`);
+ * otherwise `node <absolute path>/bin/parity.js`, which works from any folder (a checkout, a local
+ * `npm install`, an `npx --package` run, an install whose bin folder is not on PATH). Inside a packaged
+ * studio app (the launcher in an .asar archive, which plain node cannot read) no command of the app can
+ * run it: the line names the installed `parity` and says that the app does not include it.
+ */
+export function parityCommand(launcher: string = ownLauncher(), path: string = process.env.PATH ?? ''): ParityCommand {
+  if (launcher.split(/[\\/]/).some((part) => part.endsWith('.asar'))) {
+    return { words: ['parity'], note: 'made in the packaged studio app, which does not include the parity command: install it (README, "Installing parity on a server") to run this' };
+  }
+  const own = realpath(launcher) ?? launcher;
+  return parityOnPath(path) === own ? { words: ['parity'] } : { words: ['node', launcher] };
 }

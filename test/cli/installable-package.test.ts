@@ -73,6 +73,18 @@ describe('the packed parity CLI, installed with npm install -g', () => {
     expect(readFileSync(join(work, 'cmp-rerun', 'report.md'), 'utf8')).toContain('parity gate cmp-rerun');
   });
 
+  it('run by its path with its bin folder not on PATH, report.md names node and the installed launcher, and that runs', () => {
+    const env = { ...childEnv(), PATH: process.env.PATH ?? '' };
+    const run = spawnSync(join(prefix, 'bin', 'parity'), ['compare', '--text', 'hi', '--a', 'graph', '--b', 'graph', '--out', 'off-path'], { cwd: work, env, encoding: 'utf8', timeout: 60_000 });
+    expect(run.status, run.stderr).toBe(0);
+    const launcher = join(prefix, 'lib', 'node_modules', 'tts-parity-studio', 'bin', 'parity.js');
+    const reproduce = /### Reproduce\n\n```sh\n(.*)\n```/.exec(readFileSync(join(work, 'off-path', 'report.md'), 'utf8'))?.[1];
+    expect(reproduce).toBe(`node ${launcher} compare --text hi --a graph --b graph --seed 0 --out off-path-rerun`);
+    // Through a shell that has no `parity` at all.
+    const rerun = spawnSync('sh', ['-c', reproduce!], { cwd: work, env, encoding: 'utf8', timeout: 60_000 });
+    expect(rerun.status, rerun.stderr).toBe(0);
+  });
+
   it('serves the studio page and its script', async () => {
     const child = spawn('parity', ['serve', '--port', '0', '--data-dir', join(root, 'history')], { cwd: work, env: childEnv() });
     try {

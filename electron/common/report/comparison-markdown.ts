@@ -68,14 +68,25 @@ export function trimFolder(out: string): string {
 }
 
 /**
- * The words that start a `parity` command in a report's Reproduce lines. Common code cannot know where
- * it runs, so the host passes its own (host/parity-command.ts: `node <checkout>/bin/parity.js` from a
- * checkout); the default is the installed command.
+ * How a report's Reproduce lines start a `parity` command. Common code cannot know where it runs, so the
+ * host passes its own (host/parity-command.ts: `parity` when that is this install on PATH, else `node
+ * <absolute path>/bin/parity.js`); the default is the installed command.
  */
-export type ParityCommand = readonly string[];
-export const INSTALLED_PARITY: ParityCommand = ['parity'];
+export interface ParityCommand {
+  /** The words that start the command: `['parity']` or `['node', '/abs/bin/parity.js']`. */
+  words: readonly string[];
+  /** Where no command runs as written where the report was made: why, as a `#` line above the command. */
+  note?: string;
+}
+export const INSTALLED_PARITY: ParityCommand = { words: ['parity'] };
+
+/** A `parity` command line: the words, then `args`, each quoted for a POSIX shell where needed. */
+export function parityCommandLine(parity: ParityCommand, args: readonly string[]): string {
+  const line = [...parity.words, ...args].map(shellQuote).join(' ');
+  return parity.note === undefined ? line : `# ${parity.note}\n${line}`;
+}
 
 /** `parity gate DIR`: re-checks a written fixture folder. */
 export function gateCommand(out: string, parity: ParityCommand = INSTALLED_PARITY): string {
-  return [...parity, 'gate', out].map(shellQuote).join(' ');
+  return parityCommandLine(parity, ['gate', out]);
 }

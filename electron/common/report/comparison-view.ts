@@ -3,7 +3,7 @@ import { baselineLines } from '../forensics/baseline.js';
 import { unappliedFaultLines } from '../forensics/fault-outcomes.js';
 import { DEFAULT_TOLERANCES, type Tolerances } from '../forensics/tolerances.js';
 import type { ComparisonReport } from './comparison-report.js';
-import { gateCommand, INSTALLED_PARITY, rerunFolder, shellQuote, type ComparisonView, type ParityCommand } from './comparison-markdown.js';
+import { gateCommand, INSTALLED_PARITY, parityCommandLine, rerunFolder, type ComparisonView, type ParityCommand } from './comparison-markdown.js';
 import { drillLines } from './drill-lines.js';
 
 function sideLine(label: string, s: ComparisonReport['a']): string {
@@ -40,13 +40,13 @@ function toleranceFlags(t: Tolerances): string[] {
  * `parity` is how the command is started where the report is made.
  */
 export function compareCommand(r: ComparisonReport['rerun'], out = 'DIR', parity: ParityCommand = INSTALLED_PARITY): string {
-  const args = [...parity, 'compare', '--text', r.text, '--a', r.profileA, '--b', r.profileB, '--seed', String(r.seed), ...samplingFlags(r.sampling), ...toleranceFlags(r.tolerances)];
+  const args = ['compare', '--text', r.text, '--a', r.profileA, '--b', r.profileB, '--seed', String(r.seed), ...samplingFlags(r.sampling), ...toleranceFlags(r.tolerances)];
   if (r.bundle !== 'demo') args.push('--bundle', r.bundle);
   if (r.teacherForce) args.push('--teacher-force');
   if (r.baseline) args.push('--baseline');
   if (r.drill) args.push('--drill', ...(r.drill.tolerance === undefined ? [] : ['--drill-tol', String(r.drill.tolerance)]));
   args.push('--out', out);
-  return args.map(shellQuote).join(' ');
+  return parityCommandLine(parity, args);
 }
 
 /**

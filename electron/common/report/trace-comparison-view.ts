@@ -2,7 +2,7 @@ import { DEFAULT_MAX_LAG_MS } from '../analysis/lag-range.js';
 import { DEFAULT_MODULE_TOLERANCE } from '../forensics/module-drill.js';
 import { DEFAULT_TOLERANCES } from '../forensics/tolerances.js';
 import type { TraceComparisonReport } from './comparison-report.js';
-import { gateCommand, INSTALLED_PARITY, rerunFolder, shellQuote, trimFolder, type ComparisonView, type ParityCommand } from './comparison-markdown.js';
+import { gateCommand, INSTALLED_PARITY, parityCommandLine, rerunFolder, trimFolder, type ComparisonView, type ParityCommand } from './comparison-markdown.js';
 import { moduleDrillLines } from './module-drill-lines.js';
 
 /** How many steps each trace holds (the report keeps the headers, not the steps). */
@@ -27,7 +27,7 @@ export function compareTraceCommand(report: TraceComparisonReport, out?: string,
   const { a, b } = report.traces;
   const folder = out === undefined ? undefined : trimFolder(out);
   const stored = (name: string): string => `${folder}/${name}`;
-  const args = [...parity, 'compare-trace', ...(out === undefined ? [a.file, b.file] : [stored('a.jsonl'), stored('b.jsonl')])];
+  const args = ['compare-trace', ...(out === undefined ? [a.file, b.file] : [stored('a.jsonl'), stored('b.jsonl')])];
   if (report.sources) {
     if (out === undefined) args.push('--wav-a', report.sources.a.path ?? 'a.wav', '--wav-b', report.sources.b.path ?? 'b.wav');
     else args.push('--wav-a', stored('a.wav'), '--wav-b', stored('b.wav'));
@@ -47,7 +47,7 @@ export function compareTraceCommand(report: TraceComparisonReport, out?: string,
     if (m.tolerance.rel !== DEFAULT_MODULE_TOLERANCE.rel) args.push('--drill-rel-tol', String(m.tolerance.rel));
   }
   if (out !== undefined) args.push('--out', rerunFolder(out));
-  return args.map(shellQuote).join(' ');
+  return parityCommandLine(parity, args);
 }
 
 /**

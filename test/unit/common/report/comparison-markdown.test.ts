@@ -21,7 +21,7 @@ describe('report.md reproduce section', () => {
     expect(rerunFolder('/data/exports/run 1')).toBe('/data/exports/run 1-rerun');
     expect(gateCommand('/data/exports/run 1')).toBe("parity gate '/data/exports/run 1'");
     // From a checkout the host passes `node <launcher>`; each word is quoted where the shell needs it.
-    expect(gateCommand('cmp1', ['node', '/home/me/my work/bin/parity.js'])).toBe("node '/home/me/my work/bin/parity.js' gate cmp1");
+    expect(gateCommand('cmp1', { words: ['node', '/home/me/my work/bin/parity.js'] })).toBe("node '/home/me/my work/bin/parity.js' gate cmp1");
   });
 
   it('shows the gate as the re-check of the folder itself, when the report.md was written into one', () => {
