@@ -58,7 +58,9 @@ export async function loadBundle(dirArg: string): Promise<LoadedBundle> {
   const parsed = BundleManifest.safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new BundleError(`${manifestPath}: ${issue.path.join('.') || '(root)'}: ${issue.message}`, manifestPath);
+    // A record's bad key: zod says "Invalid key in record"; the key pattern's own message says what is expected.
+    const message = issue.code === 'invalid_key' ? (issue.issues[0]?.message ?? issue.message) : issue.message;
+    throw new BundleError(`${manifestPath}: ${issue.path.join('.') || '(root)'}: ${message}`, manifestPath);
   }
   const m = parsed.data;
   checkConsistency(m, manifestPath);

@@ -19,6 +19,13 @@ interface OtherRow {
   hidden: Float32Array;
 }
 
+/** The prompt, cut by whole characters to the bundle's text limit (a small bundle takes fewer tokens than BATCH_TEXTS' longest). */
+function fitText(text: string, tokenizer: TextTokenizer): string {
+  const chars = [...text];
+  while (chars.length > 1 && tokenizer.encode(chars.join('')).length > tokenizer.info.limit) chars.pop();
+  return chars.join('');
+}
+
 const argmax = (row: Float32Array, size: number): number => {
   let best = 0;
   for (let i = 1; i < size; i++) if (row[i] > row[best]) best = i;
@@ -54,7 +61,7 @@ export class BatchRows {
     private readonly gatherFault?: number,
   ) {
     this.others = Array.from({ length: batch - 1 }, (_, i) => {
-      const text = tokenizeText(batchText(i + 1), m, tokenizer);
+      const text = tokenizeText(fitText(batchText(i + 1), tokenizer), m, tokenizer);
       const t = text.talker;
       return {
         prefill: table.prefill(t.prefill),
