@@ -52,14 +52,21 @@ export function stepDeltas(d: Pick<Divergence, 'steps'>): StepDelta[] {
   });
 }
 
-/** Log-scale y range for the |Δ| lane: a decade below the smallest non-zero |Δ| to a decade above the largest. */
-export function deltaRange(deltas: readonly StepDelta[]): { min: number; max: number } {
+/**
+ * Log-scale y range for the |Δ| lane: a decade below the smallest non-zero |Δ| to a decade above the largest,
+ * widened to hold the tolerance when one is given, so its line is on the scale.
+ */
+export function deltaRange(deltas: readonly StepDelta[], tolerance?: number): { min: number; max: number } {
   let lo = Infinity;
   let hi = 0;
   for (const d of deltas) {
     if (d.delta === null || d.delta <= 0) continue;
     lo = Math.min(lo, d.delta);
     hi = Math.max(hi, d.delta);
+  }
+  if (tolerance !== undefined && tolerance > 0 && Number.isFinite(tolerance) && hi > 0) {
+    lo = Math.min(lo, tolerance);
+    hi = Math.max(hi, tolerance);
   }
   if (!(hi > 0)) return { min: 1e-7, max: 1 };
   return { min: 10 ** Math.floor(Math.log10(lo) - 0.5), max: 10 ** Math.ceil(Math.log10(hi) + 0.1) };

@@ -35,8 +35,8 @@ export function drawStepsFigure(ctx: DrawContext, fig: StepsFigure, box: DrawBox
   const w = box.width - left - right;
   const h = box.height - top - bottom;
   const vp = stepsView(fig);
-  const range = deltaRange(fig.deltas);
   const tolerance = fig.tolerance > 0 ? fig.tolerance : undefined;
+  const range = deltaRange(fig.deltas, tolerance);
   ctx.save();
   ctx.fillStyle = c.background;
   ctx.fillRect(0, 0, box.width, box.height);

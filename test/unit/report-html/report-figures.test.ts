@@ -52,10 +52,10 @@ describe('report figures (PNG)', () => {
     expect(isMarkerRed(overlay.at(x, y))).toBe(true);
     expect(isWhite(overlay.at(x - 25, y))).toBe(true);
     const steps = await pixels(figs['steps.png']);
-    // y = 60: above the bars of |Δ| 0.5 (70 % of the log scale 0.1..1 from the bottom), so only the marker draws there.
+    // y = 24, 4 px into the plot: above the bars of |Δ| 0.5 (they start 7.5 % down the 1e-4..1 scale, y 36), so only the marker draws there.
     const sx = Math.round(stepsFigureX(FIRST_STEP, { deltas: syntheticPage().steps, firstStep: FIRST_STEP, tolerance: 1e-3 }, steps.width));
-    expect(isMarkerRed(steps.at(sx, 60))).toBe(true);
-    expect(isWhite(steps.at(sx - 20, 60))).toBe(true);
+    expect(isMarkerRed(steps.at(sx, 24))).toBe(true);
+    expect(isWhite(steps.at(sx - 20, 24))).toBe(true);
   });
 
   it('a NaN step is drawn as a full-height bar in the marker tint, above where any value on the scale reaches', async () => {
@@ -64,11 +64,12 @@ describe('report figures (PNG)', () => {
     page.steps = page.steps.map((s) => (s.step === 20 ? { step: 20, delta: null, nonFinite: 'B NaN' } : s));
     const img = await pixels((await reportFigures(page, undefined))['steps.png']);
     const fig = { deltas: page.steps, firstStep: FIRST_STEP, tolerance: 1e-3 };
-    // The middle of each step's column (its bar starts at stepsFigureX), y = 50: above the 0.5 bars (from y 83).
-    const mid = (step: number) => Math.round((stepsFigureX(step, fig, img.width) + stepsFigureX(step + 1, fig, img.width)) / 2);
-    expect(isMarkerTint(img.at(mid(20), 50))).toBe(true);
-    expect(isWhite(img.at(mid(19), 50))).toBe(true);
-    expect(isWhite(img.at(mid(21), 50))).toBe(true);
+    // Near the right end of each step's column (its "NaN" label is at the left), 4 px into the plot (y 24): the
+    // tolerance 1e-3 puts the scale at 1e-4..1, so the 0.5 bars start 7.5 % down it (y 36) and do not reach there.
+    const right = (step: number) => Math.round(stepsFigureX(step + 1, fig, img.width)) - 4;
+    expect(isMarkerTint(img.at(right(20), 24))).toBe(true);
+    expect(isWhite(img.at(right(19), 24))).toBe(true);
+    expect(isWhite(img.at(right(21), 24))).toBe(true);
   });
 
   it('marks each seam with a triangle atop the waveforms at its time, and draws none without seams', async () => {

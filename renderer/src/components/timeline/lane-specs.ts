@@ -139,7 +139,7 @@ export function laneSpecs(s: StudioState, c: Colors, fftReady: boolean): LaneSpe
   const deltas = comparisonSelectors.stepDeltas(s);
   const divergence = comparisonSelectors.divergence(s);
   if (deltas && frameRate > 0) {
-    const range = deltaRange(deltas);
+    const range = deltaRange(deltas, divergence?.tolerances.logitAbs);
     lanes.push({
       id: 'steps',
       label: `|Δ| ${range.max.toExponential(0)}…${range.min.toExponential(0)}`,

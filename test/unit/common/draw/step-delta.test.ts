@@ -34,4 +34,17 @@ describe('per-step |Δ| of the logit statistics', () => {
     expect(small).toBeGreaterThan(0.05);
     expect(big - small).toBeGreaterThan(0.4);
   });
+
+  it('widens the scale to hold the tolerance, so its dashed line is drawn on it', () => {
+    // |Δ| 0.1 to 2 alone spans 1e-2..1e1; a tolerance of 1e-3 below that moves the bottom to 1e-4 (half a decade under it, floored).
+    const deltas = stepDeltas({ steps: [step(1, stats(0.5), stats(0.6)), step(2, stats(0.5), stats(2.5))] });
+    expect(deltaRange(deltas)).toEqual({ min: 1e-2, max: 10 });
+    const range = deltaRange(deltas, 1e-3);
+    expect(range.max).toBe(10);
+    // 10 ** -4 in floating point: equal to 1e-4 within a few ulps.
+    expect(range.min / 1e-4).toBeCloseTo(1, 12);
+    expect(logFraction(1e-3, range)).toBeGreaterThan(0);
+    // Without any |Δ| the default scale stays: a tolerance alone does not make one.
+    expect(deltaRange([], 1e-3)).toEqual({ min: 1e-7, max: 1 });
+  });
 });
