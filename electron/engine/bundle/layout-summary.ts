@@ -1,8 +1,10 @@
+import { parseBatchKey } from './batch-support.js';
 import { codebookSizeOf, type BundleManifest } from './manifest.js';
 
 /**
  * One line per bundle.json field beyond the demo's shape, saying what the engine does with it (for
- * `parity bundle check` and Engine.info()); none for a bundle of the demo's shape.
+ * `parity bundle check` and Engine.info()); none for a bundle of the demo's shape (the built-in demo
+ * has only the batch line).
  */
 export function layoutLines(m: BundleManifest): string[] {
   const lines: string[] = [];
@@ -27,5 +29,14 @@ export function layoutLines(m: BundleManifest): string[] {
   }
   const c = m.talker.textConditioning;
   if (c) lines.push(`text conditioning: each decode step adds the next trailing text token${c.end === undefined ? '' : `, then ${c.end}`}, then pad ${c.pad}`);
+  if (m.batch) lines.push(batchLine(m.batch));
   return lines;
+}
+
+/** "batch=N: eager-fp32 (any N); graph-fp32 at batch buckets 2, 4, 8 (a graph run pads its batch to the next)". */
+function batchLine(b: NonNullable<BundleManifest['batch']>): string {
+  const keys = Object.keys(b.talker).map(parseBatchKey);
+  const eager = keys.filter((k) => k.preset === 'eager').map((k) => `eager-${k.precision} (any N)`);
+  const graph = [...new Set(keys.filter((k) => k.preset === 'graph').map((k) => k.precision))].map((p) => `graph-${p} at batch buckets ${(b.graphBuckets ?? []).join(', ')}`);
+  return `batch=N: ${[...eager, ...graph].join('; ')}${graph.length ? ' (a graph run pads its batch to the smallest bucket ≥ N)' : ''}`;
 }

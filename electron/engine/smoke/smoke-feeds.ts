@@ -39,11 +39,12 @@ export function smokeFeeds(m: BundleManifest, inputs: TensorSpec[], s: SmokeSize
     const ints = (value: (i: number) => number): OrtTensor => i64Tensor(BigInt64Array.from({ length: n }, (_, i) => BigInt(value(i))), dims);
     const randomInt = (below: number) => ints(() => Math.floor(next() * below));
     switch (spec.name) {
+      // Per row ([batch, length]): a batched graph export (bundle.json `batch`) has more than one.
       case 'attention_mask':
-        feeds[spec.name] = ints((i) => (!graph || i <= s.past ? 1 : 0));
+        feeds[spec.name] = ints((i) => (!graph || i % dims[1] <= s.past ? 1 : 0));
         break;
       case 'position_ids':
-        feeds[spec.name] = ints((i) => s.past + i);
+        feeds[spec.name] = ints((i) => s.past + (i % dims[1]));
         break;
       case 'generation_step':
         feeds[spec.name] = randomInt(Math.max(1, m.codebooks - 1));

@@ -15,10 +15,13 @@ export interface SmokeSizes {
   short: string;
 }
 
-/** An export's label as the loader writes it: "talker eager-fp32" → talker, not graph; "embed" → embed, not graph. */
+/**
+ * An export's label as the loader writes it: "talker eager-fp32" → talker, not graph; "embed" → embed,
+ * not graph; "talker batch graph-fp32@8" (bundle.json `batch`) → talker, graph.
+ */
 export function splitLabel(label: string): { network: string; graph: boolean } {
-  const [network, key = ''] = label.split(' ');
-  return { network, graph: key.startsWith('graph') };
+  const [network, ...rest] = label.split(' ');
+  return { network, graph: (rest[rest.length - 1] ?? '').startsWith('graph') };
 }
 
 const unique = (xs: number[]): number[] => [...new Set(xs)];

@@ -12,6 +12,11 @@ describe('smokeSizes', () => {
     expect(pairs(manifest(256, 8), 'code-predictor eager-fp16')).toEqual([[1, 0], [1, 4], [3, 0], [3, 4]]);
   });
 
+  it('batched exports (bundle.json batch): a graph bucket runs as a graph export, the dynamic-batch one as eager', () => {
+    expect(pairs(manifest(256, 8), 'talker batch graph-fp32@8')).toEqual([[1, 1], [1, 255]]);
+    expect(pairs(manifest(256, 8), 'code-predictor batch eager-fp32')).toEqual([[1, 0], [1, 4], [3, 0], [3, 4]]);
+  });
+
   it('never past maxPositions (RoPE tables and graph buffers have that many rows)', () => {
     expect(pairs(manifest(256, 4), 'code-predictor eager-fp32')).toEqual([[1, 0], [1, 3], [3, 0]]);
     expect(pairs(manifest(256, 2), 'code-predictor eager-fp32')).toEqual([[1, 0], [1, 1], [2, 0]]);
