@@ -3,7 +3,7 @@ import type uPlot from 'uplot';
 import type { ReportPageData } from '../../electron/common/report/html/report-page-data.js';
 import { integerIncrs } from '../../electron/common/draw/axis-ticks.js';
 import { colors } from '../src/components/theme.js';
-import { lineChartOptions, UplotChart } from '../src/components/uplot-chart.js';
+import { drawChartDivergence, lineChartOptions, UplotChart } from '../src/components/uplot-chart.js';
 
 /**
  * The studio's step-trace chart (talker logit mean and max per step, A and B), drawn by the studio's own
@@ -25,16 +25,7 @@ export function LogitsView({ logits, firstStep }: { logits: ReportPageData['logi
     ]);
     options.axes![0] = { ...options.axes![0], incrs: integerIncrs() };
     const marker = (u: uPlot) => {
-      if (firstStep === null) return;
-      const x = u.valToPos(firstStep, 'x', true);
-      u.ctx.save();
-      u.ctx.strokeStyle = c.marker;
-      u.ctx.lineWidth = 2 * devicePixelRatio;
-      u.ctx.beginPath();
-      u.ctx.moveTo(x, u.bbox.top);
-      u.ctx.lineTo(x, u.bbox.top + u.bbox.height);
-      u.ctx.stroke();
-      u.ctx.restore();
+      if (firstStep !== null) drawChartDivergence(u, firstStep, c);
     };
     return { ...options, cursor: { drag: { x: false, y: false } }, hooks: { draw: [marker] } };
   }, [firstStep]);

@@ -8,7 +8,7 @@ import { integerIncrs } from '../../../electron/common/draw/axis-ticks.js';
 import { stepAfterKey } from '../lib/roving-keys.js';
 import { followViewport } from './follow-viewport.js';
 import { colors, useColorScheme } from './theme.js';
-import { lineChartOptions, UplotChart } from './uplot-chart.js';
+import { drawChartDivergence, lineChartOptions, UplotChart } from './uplot-chart.js';
 
 /**
  * Per step, |Δ| of the talker logit statistics (the largest |A − B| of mean, std, min, max) on a log
@@ -113,22 +113,7 @@ export function StepTrace() {
             ctx.restore();
           },
           (u: uPlot) => {
-            if (firstStep === null) return;
-            const x = u.valToPos(firstStep, 'x', true);
-            const ctx = u.ctx;
-            ctx.save();
-            ctx.strokeStyle = c.marker;
-            ctx.lineWidth = 2 * devicePixelRatio;
-            ctx.beginPath();
-            ctx.moveTo(x, u.bbox.top);
-            ctx.lineTo(x, u.bbox.top + u.bbox.height);
-            ctx.stroke();
-            ctx.fillStyle = c.marker;
-            ctx.font = `${12 * devicePixelRatio}px system-ui`;
-            ctx.textAlign = 'left';
-            ctx.textBaseline = 'top';
-            ctx.fillText(`first divergence: step ${firstStep}`, x + 4 * devicePixelRatio, u.bbox.top + 2 * devicePixelRatio);
-            ctx.restore();
+            if (firstStep !== null) drawChartDivergence(u, firstStep, c);
           },
         ],
         ready: [

@@ -1,6 +1,8 @@
 import { useEffect, useRef } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
+import { markerLabel } from '../../../electron/common/draw/draw-context.js';
+import { drawMarks, type OverlayColors } from '../../../electron/common/draw/marks.js';
 import { fmtTick } from '../lib/format.js';
 import { colors } from './theme.js';
 
@@ -42,4 +44,21 @@ export function lineChartOptions(
     axes: [{ ...axis, label: xLabel }, { ...axis, label: yLabel }],
     series: series(c),
   };
+}
+
+/**
+ * The first divergence on a chart whose x is the step, drawn by the function that marks it on the lanes,
+ * report.html and the PNGs (drawMarks), over the plot area, labelled at its top.
+ */
+export function drawChartDivergence(u: uPlot, step: number, c: OverlayColors & { fg: string }): void {
+  const ratio = devicePixelRatio || 1;
+  const width = u.bbox.width / ratio;
+  const vp = { start: u.scales.x.min ?? 0, end: u.scales.x.max ?? 1 };
+  u.ctx.save();
+  u.ctx.translate(u.bbox.left, u.bbox.top);
+  u.ctx.scale(ratio, ratio);
+  drawMarks(u.ctx, vp, width, u.bbox.height / ratio, { divergence: step }, c);
+  u.ctx.font = '12px system-ui';
+  if (step >= vp.start && step <= vp.end) markerLabel(u.ctx, ((step - vp.start) / (vp.end - vp.start)) * width, 0, width, `first divergence: step ${step}`, c.marker);
+  u.ctx.restore();
 }

@@ -6,7 +6,6 @@ import type { Viewport } from '../../../electron/common/draw/viewport.js';
  * are in electron/common/draw/viewport.ts, which the drawing functions of the studio and the report share.
  */
 export type { Viewport };
-export { timeToX, xToTime } from '../../../electron/common/draw/viewport.js';
 
 /** At the deepest zoom one sample is this many px apart, so single samples are drawn as points. */
 export const MAX_PX_PER_SAMPLE = 32;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { timeTicks } from '../../../electron/common/draw/time-ticks.js';
-import { clampViewport, minSpan, MAX_PX_PER_SAMPLE, panBy, sliderFromSpan, spanFromSlider, timeToX, xToTime, zoomAt } from '../../../renderer/src/lib/viewport.js';
+import { timeToX, xToTime } from '../../../electron/common/draw/viewport.js';
+import { clampViewport, minSpan, MAX_PX_PER_SAMPLE, panBy, sliderFromSpan, spanFromSlider, zoomAt } from '../../../renderer/src/lib/viewport.js';
 
 // Exact arithmetic on small binary-friendly numbers; 1e-9 s covers float rounding of sums of seconds.
 const EPS = 1e-9;
