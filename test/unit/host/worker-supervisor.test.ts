@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { WorkerSupervisor, type SupervisorOptions } from '../../../electron/host/worker-supervisor.js';
 
 const url = new URL('./fixtures/test-worker.mjs', import.meta.url);
@@ -14,8 +14,20 @@ function start(options: Partial<SupervisorOptions> = {}) {
 const run = (s: WorkerSupervisor, jobId: string, task: unknown, progress: unknown[] = []) =>
   s.run(jobId, 'test task', task, (p) => progress.push(p.step));
 
+// A process worker's stderr is forwarded to ours (the host's log). The deliberate crashes below print
+// stack traces there: keep them out of the test output and assert on them instead.
+let workerStderr = '';
+beforeEach(() => {
+  workerStderr = '';
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+    workerStderr += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString();
+    return true;
+  });
+});
+
 afterEach(async () => {
   await supervisor?.dispose();
+  vi.restoreAllMocks();
 });
 
 describe.each(['process', 'thread'] as const)('WorkerSupervisor (%s)', (mode) => {
@@ -33,6 +45,8 @@ describe.each(['process', 'thread'] as const)('WorkerSupervisor (%s)', (mode) =>
   it('survives a crash: the task fails saying so, and the next task runs in a new worker', async () => {
     const s = start();
     await expect(run(s, 'job-1', { do: 'crash' })).rejects.toThrow(/engine worker crashed: boom from the test worker during test task \(job-1\); a new worker was started/);
+    // A worker thread's error reaches the supervisor as an event; a process's trace comes on its stderr.
+    if (mode === 'process') expect(workerStderr).toContain('Error: boom from the test worker');
     expect(restarts).toHaveLength(1);
     await expect(run(s, 'job-2', { do: 'echo', value: 7 })).resolves.toMatchObject({ echo: 7 });
     expect(s.generation).toBe(2);
@@ -49,6 +63,7 @@ describe.each(['process', 'thread'] as const)('WorkerSupervisor (%s)', (mode) =>
   it('survives running out of memory under resourceLimits', async () => {
     const s = start({ resourceLimits: { maxOldGenerationSizeMb: 24, maxYoungGenerationSizeMb: 4 } });
     await expect(run(s, 'job-1', { do: 'oom' })).rejects.toThrow(/ran out of memory \(limit 24 MB heap\)/);
+    if (mode === 'process') expect(workerStderr).toContain('JavaScript heap out of memory');
     await expect(run(s, 'job-2', { do: 'echo', value: 1 })).resolves.toMatchObject({ echo: 1 });
   });
 
@@ -91,6 +106,7 @@ describe('WorkerSupervisor (process isolation)', () => {
     isolation = 'process';
     const s = start();
     await expect(run(s, 'job-1', { do: 'native-abort' })).rejects.toThrow(/engine worker was killed by SIGABRT during test task/);
+    expect(workerStderr).toContain('Native stack trace');
     await expect(run(s, 'job-2', { do: 'echo', value: 5 })).resolves.toMatchObject({ echo: 5 });
   });
 });
