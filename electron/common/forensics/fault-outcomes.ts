@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { staleTailBoundaries } from '../profile/bucket.js';
+import { formatBucket, staleTailBoundaries } from '../profile/bucket.js';
 import { formatFault } from '../profile/parse-profile.js';
 import type { ExecutionProfile, Fault } from '../profile/types.js';
 
@@ -34,7 +34,7 @@ function whyNot(f: Fault, profile: ExecutionProfile, frames: number, chunkFrames
     case 'stale-tail':
       if (profile.vocoder !== 'stream' || profile.bucket === undefined) return 'it acts only under vocoder=stream with bucket=K';
       if (staleTailBoundaries(frames, { chunkFrames, leftContextFrames }, profile.bucket).length === 0) {
-        return `no chunk before the last was padded (${frames} frames, ${chunkFrames} per chunk, up to ${leftContextFrames} of left context, bucket=${profile.bucket})`;
+        return `no chunk before the last was padded (${frames} frames, ${chunkFrames} per chunk, up to ${leftContextFrames} of left context, bucket=${formatBucket(profile.bucket)})`;
       }
       return null;
     case 'fp16-overflow':

@@ -1,4 +1,5 @@
 import { ProfileError } from '../errors.js';
+import { formatBucket } from './bucket.js';
 import type { ExecutionProfile, Fault, Preset, Stage } from './types.js';
 
 /**
@@ -22,7 +23,7 @@ export interface ProfileKeySpec {
 /** Every key a profile accepts with its valid values, in the order error messages and the UI list them. */
 export const PROFILE_KEYS: readonly ProfileKeySpec[] = [
   { key: 'vocoder', values: ['full', 'stream'], default: 'full', repeatable: false, description: 'whole-utterance or chunked streaming vocoder' },
-  { key: 'bucket', values: ['N'], repeatable: false, description: 'vocoder=stream: pad each chunk to a multiple of N frames, as a captured graph runs it' },
+  { key: 'bucket', values: ['N'], repeatable: false, description: 'vocoder=stream: pad each chunk to a multiple of N frames, or to the smallest of a list (bucket=8|16|32), as captured graphs run it' },
   { key: 'cache', values: ['kv', 'recompute'], default: 'kv', repeatable: false, description: 'incremental KV cache or full recompute every step' },
   { key: 'batch', values: ['N'], default: '1', repeatable: false, description: 'run the prompt as row 0 of a batch of N prompts of other lengths, padded and masked' },
   { key: 'ep', values: ['cpu', 'cuda'], default: 'cpu', repeatable: false, description: 'ONNX Runtime execution provider' },
@@ -108,7 +109,7 @@ export function parseProfile(text: string): ExecutionProfile {
   const seen = new Set<string>();
   const faults: Fault[] = [];
   const faultTexts = new Set<string>();
-  let bucket: number | undefined;
+  let bucket: number | number[] | undefined;
   let batch = 1;
 
   items.forEach((item, i) => {
@@ -143,8 +144,11 @@ export function parseProfile(text: string): ExecutionProfile {
     if (seen.has(key)) fail(item, `key "${key}" given twice`);
     seen.add(key);
     if (spec!.key === 'bucket') {
-      if (!BUCKET.test(value)) fail(item, `bucket "${value}": expected a whole number of frames from 1 to 9999`);
-      bucket = Number(value);
+      const sizes = value.split('|');
+      if (!sizes.every((k) => BUCKET.test(k))) fail(item, `bucket "${value}": expected a whole number of frames from 1 to 9999, or a list of them (8|16|32)`);
+      const ks = sizes.map(Number);
+      if (ks.some((k, j) => j > 0 && k <= ks[j - 1])) fail(item, `bucket "${value}": the sizes of a list must be strictly ascending (e.g. 8|16|32)`);
+      bucket = ks.length === 1 ? ks[0] : ks;
       return;
     }
     if (spec!.key === 'batch') {
@@ -255,7 +259,7 @@ export function formatProfile(p: Omit<ExecutionProfile, 'text'>): string {
   for (const key of order) {
     const spec = PROFILE_KEYS.find((k) => k.key === key)!;
     if (p[key] !== spec.default) parts.push(`${key}=${p[key]}`);
-    if (key === 'vocoder' && p.bucket !== undefined) parts.push(`bucket=${p.bucket}`);
+    if (key === 'vocoder' && p.bucket !== undefined) parts.push(`bucket=${formatBucket(p.bucket)}`);
     if (key === 'vocoder' && p.batch !== undefined && p.batch !== 1) parts.push(`batch=${p.batch}`);
   }
   for (const f of sortFaults(p.faults)) parts.push(`fault=${formatFault(f)}`);

@@ -26,8 +26,11 @@ export interface ExecutionProfile {
   preset: Preset;
   cache: 'kv' | 'recompute';
   vocoder: 'full' | 'stream';
-  /** vocoder=stream only: pad each chunk's decoded span to a multiple of this many frames (bucket.ts); absent: no padding. */
-  bucket?: number;
+  /**
+   * vocoder=stream only: pad each chunk's decoded span to a multiple of K frames (a number), or to the
+   * smallest of the listed sizes that holds it (ascending; bucket.ts); absent: no padding.
+   */
+  bucket?: number | number[];
   /** Rows of the batch the prompt runs in as row 0 (batch=N, run/batch-rows.ts); absent: 1, the unbatched run. */
   batch?: number;
   backend: 'ort' | 'native';

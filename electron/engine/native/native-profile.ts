@@ -1,4 +1,5 @@
 import { InputError, ProfileError } from '../../common/errors.js';
+import { formatBucket } from '../../common/profile/bucket.js';
 import type { ExecutionProfile } from '../../common/profile/types.js';
 import { checkSample } from '../../common/sampling/sample-token.js';
 import type { SamplingParams } from '../../common/sampling/types.js';
@@ -16,7 +17,7 @@ export function checkNativeProfile(profile: ExecutionProfile, sampling: Sampling
   if (profile.cache !== 'kv') refuse(`cache=${profile.cache} (only cache=kv: the static KV buffer)`);
   if (profile.precision !== 'fp32') refuse(`precision=${profile.precision} (only fp32 kernels)`);
   if (profile.ep !== 'cpu') refuse(`ep=${profile.ep} (ep chooses ONNX Runtime's execution provider; backend=native always runs its own CUDA kernels)`);
-  if (profile.bucket !== undefined) refuse(`bucket=${profile.bucket} (the native vocoder decodes each chunk at its own size)`);
+  if (profile.bucket !== undefined) refuse(`bucket=${formatBucket(profile.bucket)} (the native vocoder decodes each chunk at its own size)`);
   for (const f of profile.faults) {
     if (f.kind !== 'stale-feedback' && f.kind !== 'no-left-context') refuse(`fault=${f.kind} (only stale-feedback@N and no-left-context)`);
     if (f.kind === 'stale-feedback' && f.step < 2) refuse(`fault=stale-feedback@${f.step} (step 1 is the prefill, which has no feedback; use N >= 2)`);

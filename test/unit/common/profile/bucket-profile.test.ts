@@ -38,7 +38,7 @@ describe('bucket=K', () => {
       return c.issue;
     };
     expect(issue('graph,bucket=13')).toMatchObject({ token: 'bucket=13', message: 'bucket=K needs vocoder=stream (it pads the streaming vocoder\'s chunks)' });
-    expect(issue('graph,vocoder=stream,bucket=0').message).toBe('bucket "0": expected a whole number of frames from 1 to 9999');
+    expect(issue('graph,vocoder=stream,bucket=0').message).toBe('bucket "0": expected a whole number of frames from 1 to 9999, or a list of them (8|16|32)');
     expect(issue('graph,vocoder=stream,bucket=1.5').token).toBe('bucket=1.5');
     expect(issue('graph,vocoder=stream,bucket=8,bucket=9').message).toBe('key "bucket" given twice');
     expect(issue('graph,vocoder=stream,fault=stale-tail')).toMatchObject({ token: 'fault=stale-tail', message: expect.stringContaining('needs vocoder=stream and bucket=K') });
