@@ -66,10 +66,10 @@ export function pickBatchExports(dir: string, m: BundleManifest, profile: Execut
     return { talker: b.talker[key], codePredictor: b.codePredictor[key], key, rows: batch };
   }
   const buckets = (b.graphBuckets ?? []).filter((n) => b.talker[`graph-${precision}@${n}`]);
+  if (buckets.length === 0) refuse(`bundle.json batch has no "graph-${precision}@B" export (it has: ${Object.keys(b.talker).join(', ')})`, 'batch.talker');
   const bucket = buckets.find((n) => n >= batch);
   if (bucket === undefined) {
-    const have = buckets.length ? `its graph-${precision} batch buckets are ${buckets.join(', ')}` : `it has no graph-${precision} batched export`;
-    return refuse(`${have} (bundle.json batch.graphBuckets); a graph run needs a bucket of at least ${batch} rows`, 'batch.graphBuckets');
+    return refuse(`its graph-${precision} batch buckets are ${buckets.join(', ')} (bundle.json batch.graphBuckets); a graph run needs a bucket of at least ${batch} rows`, 'batch.graphBuckets');
   }
   const key = `graph-${precision}@${bucket}`;
   return { talker: b.talker[key], codePredictor: b.codePredictor[key], key, rows: bucket };
