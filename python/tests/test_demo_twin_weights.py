@@ -14,7 +14,7 @@ from tts_parity.demo.weights import read_initializers
 
 def test_the_protobuf_reader_gives_onnx_s_arrays_on_every_demo_file():
     files = sorted(demo_bundle().glob("*.onnx"))
-    assert len(files) == 15
+    assert len(files) == 23  # 15 batch-1 model files and 8 batched exports (demo bundle v5)
     for path in files:
         expected = {t.name: numpy_helper.to_array(t) for t in onnx.load(str(path)).graph.initializer}
         found = read_initializers_without_onnx(path)
