@@ -16,9 +16,10 @@ import type {
   StudioHandlers,
   SynthesisResult,
   SynthesizeRequest,
+  UploadRef,
 } from '../common/api/index.js';
 import { TypedEmitter } from '../common/api/event-emitter.js';
-import { InputError, toErrorPayload } from '../common/errors.js';
+import { CancelledError, InputError, toErrorPayload } from '../common/errors.js';
 import { fsReason } from '../common/fs-reason.js';
 import { defaultDataDir } from './data-dir.js';
 import { exportFixture } from './export-fixture.js';
@@ -54,6 +55,9 @@ export class StudioHost implements StudioHandlers {
   private readonly supervisor: WorkerSupervisor;
   private readonly jobs = new JobTable();
   private internal = 0;
+  /** WAV import jobs not yet saved, and those of them a cancel was asked for (startImportWavs). */
+  private readonly stoppable = new Set<string>();
+  private readonly cancelAsked = new Set<string>();
 
   constructor(options: StudioHostOptions = {}) {
     this.dataDir = options.dataDir ?? defaultDataDir();
@@ -123,16 +127,49 @@ export class StudioHost implements StudioHandlers {
   }
 
   async cancel({ jobId }: { jobId: string }): Promise<{ cancelled: boolean }> {
-    return { cancelled: this.supervisor.cancel(jobId) };
+    if (this.stoppable.has(jobId)) this.cancelAsked.add(jobId);
+    return { cancelled: this.supervisor.cancel(jobId) || this.stoppable.has(jobId) };
   }
 
   async importWavs(request: ImportWavsRequest): Promise<ComparisonResult> {
     const a = await readInput(request.a);
     const b = await readInput(request.b);
-    const task = { kind: 'compare-wavs', a, b, maxLagMs: request.maxLagMs, createdAt: new Date().toISOString() };
+    return this.compareWavPair(a, b, request.maxLagMs, (what, task) => this.runInternal(what, task));
+  }
+
+  /** importWavs as a job: the files are read before the job id is returned (an upload may be released then). */
+  async startImportWavs(request: ImportWavsRequest): Promise<{ jobId: string }> {
+    const a = await readInput(request.a);
+    const b = await readInput(request.b);
+    const jobId = this.jobs.newId();
+    const onProgress = this.progress(jobId);
+    onProgress({ phase: 'compare', step: 0, totalSteps: 0, fraction: 0, message: `measuring ${basename(b.name)} against ${basename(a.name)}` });
+    // The worker's comparison of two WAVs has no steps to stop at: a cancel that comes while it runs (or
+    // after) is honoured before anything is saved.
+    this.stoppable.add(jobId);
+    const run = async (what: string, task: unknown) => {
+      const raw = await this.supervisor.run(jobId, what, task, onProgress);
+      if (this.cancelAsked.has(jobId)) throw new CancelledError(`${jobId} cancelled; nothing was saved`);
+      return raw;
+    };
+    const work = this.compareWavPair(a, b, request.maxLagMs, run).then((result): ComparisonResult => {
+      onProgress({ phase: 'save', step: 0, totalSteps: 0, fraction: 1, message: 'saved to history' });
+      return request.withoutAudio ? { historyId: result.historyId, report: result.report } : result;
+    });
+    const forget = () => {
+      this.stoppable.delete(jobId);
+      this.cancelAsked.delete(jobId);
+    };
+    work.then(forget, forget);
+    this.jobs.add(jobId, 'comparison', this.track(jobId, work));
+    return { jobId };
+  }
+
+  private async compareWavPair(a: FileBytes, b: FileBytes, maxLagMs: number, run: (what: string, task: unknown) => Promise<unknown>): Promise<ComparisonResult> {
+    const task = { kind: 'compare-wavs', a, b, maxLagMs, createdAt: new Date().toISOString() };
     // Copied to the worker, not transferred: the history keeps the files as given, for Swap A/B.
-    const raw = (await this.runInternal(`comparison of ${a.name} and ${b.name}`, task)) as WavPairResult;
-    const imported = { kind: 'wavs' as const, request: { a, b, maxLagMs: request.maxLagMs } };
+    const raw = (await run(`comparison of ${a.name} and ${b.name}`, task)) as WavPairResult;
+    const imported = { kind: 'wavs' as const, request: { a, b, maxLagMs } };
     const saved = await this.history.save({ kind: 'wavs', title: `${basename(a.name)} vs ${basename(b.name)}`, ...raw, imported });
     this.events.emit('historyChanged');
     return { historyId: saved.historyId, report: saved.report, a: saved.a, b: saved.b };
@@ -245,8 +282,9 @@ export class StudioHost implements StudioHandlers {
   }
 }
 
-async function readInput(input: FileInput): Promise<FileBytes> {
+async function readInput(input: FileInput | UploadRef): Promise<FileBytes> {
   if ('bytes' in input) return input;
+  if ('upload' in input) throw new InputError(`upload ${input.upload}: an uploaded file is known only to the browser-mode server that received it (parity serve); send its bytes or path here`, input.upload);
   try {
     return { name: input.path, bytes: new Uint8Array(await readFile(input.path)) };
   } catch (error) {

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { InputError } from '../common/errors.js';
-import type { FileInput } from '../common/api/primitives.js';
+import type { FileInput, WavInput } from '../common/api/primitives.js';
 import type { StudioHandlers } from '../common/api/studio-api.js';
 import { passThrough } from '../host/pass-through.js';
 
@@ -24,13 +24,18 @@ export class DialogGrants {
 /** StudioApi with every path argument checked against `grants`; file bytes pass as they are. */
 export function withGrantedPathsOnly(studio: StudioHandlers, grants: DialogGrants): StudioHandlers {
   const handlers = passThrough(studio);
-  const check = (input: FileInput | undefined, field: string) => {
+  const check = (input: FileInput | WavInput | undefined, field: string) => {
     if (input !== undefined && 'path' in input && !grants.has(input.path)) refuse(field, input.path);
   };
   const importWavs: StudioHandlers['importWavs'] = async (request) => {
     check(request.a, 'a');
     check(request.b, 'b');
     return studio.importWavs(request);
+  };
+  const startImportWavs: StudioHandlers['startImportWavs'] = async (request) => {
+    check(request.a, 'a');
+    check(request.b, 'b');
+    return studio.startImportWavs(request);
   };
   const importTraces: StudioHandlers['importTraces'] = async (request) => {
     for (const field of ['wavA', 'wavB', 'modulesA', 'modulesB'] as const) check(request[field], field);
@@ -45,7 +50,7 @@ export function withGrantedPathsOnly(studio: StudioHandlers, grants: DialogGrant
     if (!grants.has(request.dir)) refuse('dir', request.dir);
     return studio.exportFixture(request);
   };
-  Object.assign(handlers, { importWavs, importTraces, exportLocation, exportFixture });
+  Object.assign(handlers, { importWavs, startImportWavs, importTraces, exportLocation, exportFixture });
   return handlers as unknown as StudioHandlers;
 }
 

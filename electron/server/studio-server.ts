@@ -11,6 +11,7 @@ import { folderName, streamFixtureZip, zipDisposition } from './fixture-zip.js';
 import { openExport } from './open-export.js';
 import { checkRequest, cookieName, isLoopbackHost, newToken, type GuardConfig } from './request-guard.js';
 import { readStatic } from './static-files.js';
+import { Uploads, UploadRefused } from './uploads.js';
 import { serveSocket } from './ws-api.js';
 
 export interface ServeOptions {
@@ -25,6 +26,10 @@ export interface ServeOptions {
   token?: string;
   /** A download that makes no progress this long is dropped (DOWNLOAD_IDLE_MS unless a test passes less). */
   downloadIdleMs?: number;
+  /** Largest file one POST /upload may carry (MAX_UPLOAD_BYTES unless a test passes less). */
+  maxUploadBytes?: number;
+  /** Where uploads are written, in a private folder removed on close (the system's temporary folder unless given). */
+  uploadsIn?: string;
   /** Where the server reports a connection it dropped (one line each); stderr unless a caller collects them. */
   log?: (line: string) => void;
 }
@@ -68,13 +73,14 @@ export async function startStudioServer(options: ServeOptions): Promise<RunningS
   const guard: GuardConfig = { token, port: 0, bindHost: host };
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   const downloads = new FixtureDownloads();
+  const uploads = new Uploads(options.maxUploadBytes, options.uploadsIn);
   // The page names export folders (only inside the server's exports folder: export-targets.ts) and sends
-  // imported files as bytes (never server paths: file-inputs.ts).
-  const studio = withFixtureDownloads(withExportsFolderOnly(withUploadedFilesOnly(options.studio)), downloads);
+  // imported files as bytes or uploads (never server paths: file-inputs.ts).
+  const studio = withFixtureDownloads(withExportsFolderOnly(withUploadedFilesOnly(options.studio, uploads)), downloads);
 
   const idleMs = options.downloadIdleMs ?? DOWNLOAD_IDLE_MS;
   const log = options.log ?? ((line: string) => process.stderr.write(`serve: ${line}\n`));
-  const server = createServer((req, res) => void handleHttp(req, res, guard, options.staticDir, downloads, idleMs));
+  const server = createServer((req, res) => void handleHttp(req, res, guard, options.staticDir, downloads, uploads, idleMs));
   server.on('upgrade', (req, socket, head) => {
     const verdict = checkRequest(req, guard);
     if (!verdict.ok || new URL(req.url ?? '/', 'http://x').pathname !== '/ws') {
@@ -104,16 +110,17 @@ export async function startStudioServer(options: ServeOptions): Promise<RunningS
         for (const client of wss.clients) client.terminate();
         wss.close();
         server.closeAllConnections();
-        server.close(() => resolve());
+        server.close(() => void uploads.close().then(resolve));
       }),
   };
 }
 
-async function handleHttp(req: IncomingMessage, res: ServerResponse, guard: GuardConfig, staticDir: string, downloads: FixtureDownloads, idleMs: number): Promise<void> {
+async function handleHttp(req: IncomingMessage, res: ServerResponse, guard: GuardConfig, staticDir: string, downloads: FixtureDownloads, uploads: Uploads, idleMs: number): Promise<void> {
   const verdict = checkRequest(req, guard);
-  if (!verdict.ok) return reply(res, verdict.status, `refused: ${verdict.reason}\n`);
-  if (req.method !== 'GET' && req.method !== 'HEAD') return reply(res, 405, 'only GET\n');
+  if (!verdict.ok) return refuseBody(req, res, verdict.status, `refused: ${verdict.reason}\n`);
   const url = new URL(req.url ?? '/', 'http://x');
+  if (url.pathname === UPLOAD_PATH) return receiveUpload(req, res, uploads, url);
+  if (req.method !== 'GET' && req.method !== 'HEAD') return refuseBody(req, res, 405, `only GET (POST only to ${UPLOAD_PATH})\n`);
   if (url.pathname.startsWith(DOWNLOAD_PREFIX)) return serveDownload(req, res, downloads, url.pathname.slice(DOWNLOAD_PREFIX.length), idleMs);
   const file = await readStatic(staticDir, url.pathname);
   if (!file) {
@@ -127,6 +134,23 @@ async function handleHttp(req: IncomingMessage, res: ServerResponse, guard: Guar
 }
 
 const DOWNLOAD_PREFIX = '/download/';
+const UPLOAD_PATH = '/upload';
+
+/**
+ * POST /upload?name=<file name>: the body is one file, streamed to disk (uploads.ts); the answer is
+ * `{"upload": id, "name", "bytes"}` for an import to name. Over the cap: 413 with one line saying so.
+ */
+async function receiveUpload(req: IncomingMessage, res: ServerResponse, uploads: Uploads, url: URL): Promise<void> {
+  if (req.method !== 'POST') return refuseBody(req, res, 405, `only POST to ${UPLOAD_PATH}\n`);
+  try {
+    const ref = await uploads.receive(req, url.searchParams.get('name') ?? '');
+    res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'application/json' });
+    res.end(JSON.stringify(ref));
+  } catch (error) {
+    if (!(error instanceof UploadRefused)) throw error;
+    refuseBody(req, res, error.status, `refused: ${error.message}\n`);
+  }
+}
 
 /** One exported fixture folder as `<folder>.zip`, named by the id its export returned. */
 async function serveDownload(req: IncomingMessage, res: ServerResponse, downloads: FixtureDownloads, id: string, idleMs: number): Promise<void> {
@@ -149,6 +173,16 @@ async function serveDownload(req: IncomingMessage, res: ServerResponse, download
   } finally {
     await opened.close();
   }
+}
+
+/**
+ * A refusal of a request whose body was not read (an upload over the cap, a POST elsewhere): the answer
+ * goes out at once and the rest of the body is read and dropped as it arrives, never buffered, so a
+ * browser still sending it gets the answer rather than a reset connection.
+ */
+function refuseBody(req: IncomingMessage, res: ServerResponse, status: number, text: string): void {
+  reply(res, status, text);
+  req.resume();
 }
 
 function reply(res: ServerResponse, status: number, text: string): void {

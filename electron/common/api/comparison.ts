@@ -3,7 +3,7 @@ import { DEFAULT_MAX_LAG_MS } from '../analysis/lag-range.js';
 import { DrillReport } from '../report/drill.js';
 import { StoredReport } from '../report/comparison-report.js';
 import { AbxSession } from './abx.js';
-import { Audio, FileInput, HistoryId, ProfileText, PromptText, Sampling, Seed } from './primitives.js';
+import { Audio, FileInput, HistoryId, ProfileText, PromptText, Sampling, Seed, WavInput } from './primitives.js';
 
 export const CompareRequest = z.object({
   text: PromptText,
@@ -31,10 +31,15 @@ export const ComparisonResult = z.object({
 export type ComparisonResult = z.infer<typeof ComparisonResult>;
 
 export const ImportWavsRequest = z.object({
-  a: FileInput,
-  b: FileInput,
+  a: WavInput,
+  b: WavInput,
   /** Largest lag searched when aligning B to A (the CLI's default, so a studio import and compare-wav agree). */
   maxLagMs: z.number().nonnegative().max(10_000).default(DEFAULT_MAX_LAG_MS),
+  /**
+   * The caller decoded the two files itself (the studio page, to draw them at once): the result leaves out
+   * `a` and `b` rather than send both renderings back (for 10 minutes at 24 kHz, 115 MB).
+   */
+  withoutAudio: z.boolean().optional(),
 });
 export type ImportWavsRequest = z.infer<typeof ImportWavsRequest>;
 

@@ -25,6 +25,11 @@ export const studioMethods = {
   cancel: defineMethod('cancel', JobRef, Cancelled),
   /** Compares two WAVs from any engine (paths on the host, or bytes); saved to history. */
   importWavs: defineMethod('importWavs', ImportWavsRequest, ComparisonResult),
+  /**
+   * The same comparison as a job (progress as `progress` events, `cancel` stops it), so the page can show
+   * the audio it decoded itself while the host measures; the result from `comparisonResult`, saved to history.
+   */
+  startImportWavs: defineMethod('startImportWavs', ImportWavsRequest, JobStarted),
   importTraces: defineMethod('importTraces', ImportTracesRequest, ComparisonResult),
   exportFixture: defineMethod('exportFixture', ExportFixtureRequest, ExportedFixture),
   listHistory: defineMethod('listHistory', Empty, HistoryList),

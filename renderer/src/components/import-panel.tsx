@@ -1,16 +1,20 @@
 import { useRef } from 'react';
+import { comparisonSelectors } from '../store/comparison/comparison-selectors.js';
 import { IMPORT_RULE, type PickedFile } from '../store/history/classify-import.js';
 import { historySelectors } from '../store/history/history-slice.js';
+import { rememberSource } from '../transport/upload-sources.js';
 import { useStoreApi, useStudio } from './store-context.js';
 
+/** The picked files' bytes; each remembers its File, so an upload streams it from disk (upload-sources.ts). */
 export async function readFiles(list: FileList | File[]): Promise<PickedFile[]> {
-  return Promise.all([...list].map(async (f) => ({ name: f.name, bytes: new Uint8Array(await f.arrayBuffer()) })));
+  return Promise.all([...list].map(async (f) => ({ name: f.name, bytes: rememberSource(new Uint8Array(await f.arrayBuffer()), f) })));
 }
 
 /** Open two WAVs (any engine), two traces, or both, to compare without synthesis; dropping them anywhere works too. */
 export function ImportPanel() {
   const store = useStoreApi();
   const busy = useStudio(historySelectors.busy);
+  const measuring = useStudio(comparisonSelectors.measuring);
   const input = useRef<HTMLInputElement>(null);
   return (
     <section className="panel" aria-labelledby="import-title">
@@ -31,7 +35,7 @@ export function ImportPanel() {
           if (input.current) input.current.value = '';
         }}
       />
-      {busy === 'Import' && <p className="muted">Comparing…</p>}
+      {measuring ? <p className="muted">Measuring; progress and Cancel are under the verdict.</p> : busy === 'Import' && <p className="muted">Comparing…</p>}
     </section>
   );
 }

@@ -8,6 +8,8 @@ import { lineChartOptions, UplotChart } from './uplot-chart.js';
 
 export function MetricsPanel() {
   const rows = useStudio(comparisonSelectors.metricRows);
+  const measuring = useStudio(comparisonSelectors.measuring);
+  if (measuring) return <p className="muted">Measuring on the host: the metrics follow.</p>;
   if (!rows) return <p className="muted">No audio metrics for this comparison (traces only).</p>;
   return (
     <div className="metrics">

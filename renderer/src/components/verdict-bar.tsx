@@ -7,6 +7,7 @@ import { forensicsSelectors } from '../store/comparison/forensics-selectors.js';
 import { sidesSelectors } from '../store/comparison/sides-selectors.js';
 import { historySelectors } from '../store/history/history-slice.js';
 import { ExportFixtureButton } from './export-fixture-button.js';
+import { MeasuringStatus } from './measuring-status.js';
 import { useStoreApi, useStudio } from './store-context.js';
 import { ToleranceLine } from './tolerance-line.js';
 
@@ -54,6 +55,17 @@ function Verdict() {
   const verdict = useStudio(comparisonSelectors.verdict);
   const divergence = useStudio(comparisonSelectors.divergence);
   const teacherForced = useStudio(forensicsSelectors.teacherForced);
+  const measuring = useStudio(comparisonSelectors.measuring);
+  if (measuring) {
+    return (
+      <>
+        <h2 data-testid="verdict" className="badge verdict-none">
+          Measuring…
+        </h2>
+        <MeasuringStatus />
+      </>
+    );
+  }
   if (!verdict) {
     return (
       <>

@@ -1,11 +1,12 @@
 import { createClient } from '../../../electron/common/api/create-client.js';
 import { createSocketChannel, type SocketLike } from '../../../electron/common/api/socket-channel.js';
+import { httpUpload, withStreamedUploads } from './streamed-uploads.js';
 import type { Transport } from './transport.js';
 
 /**
  * Browser mode: StudioApi over a WebSocket to the server that served this page. The token comes from
  * the URL `parity serve` printed (then removed from the address bar; the server's cookie keeps the page
- * authorised on reload).
+ * authorised on reload). WAV imports go as streamed uploads beside the socket (streamed-uploads.ts).
  */
 export async function wsTransport(location: Location, history: History): Promise<Transport> {
   const token = new URLSearchParams(location.search).get('token');
@@ -17,5 +18,6 @@ export async function wsTransport(location: Location, history: History): Promise
     socket.addEventListener('open', () => resolve(), { once: true });
     socket.addEventListener('error', () => reject(new Error(`could not connect to the studio at ${scheme}//${location.host}/ws (is \`parity serve\` running, and was the page opened with its token?)`)), { once: true });
   });
-  return { studio: createClient(createSocketChannel(socket as unknown as SocketLike)), kind: 'browser' };
+  const studio = createClient(createSocketChannel(socket as unknown as SocketLike));
+  return { studio: withStreamedUploads(studio, httpUpload(`${location.protocol}//${location.host}`)), kind: 'browser' };
 }

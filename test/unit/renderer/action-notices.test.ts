@@ -19,6 +19,7 @@ const wav = (name: string) => ({ name, bytes: new Uint8Array([...'RIFF'].map((c)
 function fakeStudio() {
   const imports: string[] = [];
   const swaps: string[] = [];
+  const importJobs = new Map<string, unknown>();
   let compareCalls = 0;
   const studio = {
     compare: async () => {
@@ -26,7 +27,8 @@ function fakeStudio() {
       if (compareCalls === 1) throw new ParityError('input', 'compare: text: the prompt is empty');
       return { jobId: 'job-2' };
     },
-    comparisonResult: async () => synthesized,
+    // The synthesis's job, or a WAV import's (startImportWavs: job-import-<n>).
+    comparisonResult: async ({ jobId }: { jobId: string }) => importJobs.get(jobId) ?? synthesized,
     // Every import so far, listed as the host lists an entry that keeps its files.
     listHistory: async () => ({ entries: imports.map((_, i) => ({ id: i === 0 ? ID1 : ID2, createdAt: '', kind: 'wavs', title: '', swappable: true })) }),
     openHistory: async () => synthesized,
@@ -35,9 +37,11 @@ function fakeStudio() {
       imports.push('swap');
       return wavPair(ID2, 'engine-b.wav', 'engine-a.wav');
     },
-    importWavs: async ({ a, b }: { a: { name: string }; b: { name: string } }) => {
+    startImportWavs: async ({ a, b }: { a: { name: string }; b: { name: string } }) => {
       imports.push(`${a.name} ${b.name}`);
-      return wavPair(imports.length === 1 ? ID1 : ID2, a.name, b.name);
+      const jobId = `job-import-${imports.length}`;
+      importJobs.set(jobId, wavPair(imports.length === 1 ? ID1 : ID2, a.name, b.name));
+      return { jobId };
     },
     importTraces: async (r: { a: { name: string }; b: { name: string }; wavA?: { name: string }; wavB?: { name: string } }) => {
       imports.push(`${r.a.name}+${r.wavA?.name} ${r.b.name}+${r.wavB?.name}`);

@@ -24,10 +24,12 @@ function fakeStudio(refusal = (dir: string) => new InputError(`${dir} is already
       existing.add(dir);
       return { dir, files: ['a.wav', 'b.wav', 'diff.wav', 'report.json'] };
     },
-    importWavs: async ({ b }: { b: { name: string } }) => {
+    // A WAV import is a job: the host reads the files when it starts (so a bad one is refused then).
+    startImportWavs: async ({ b }: { b: { name: string } }) => {
       if (b.name.endsWith('.txt')) throw new WavError(b.name, 'not a WAV file: starts with "this", expected "RIFF"');
-      return result;
+      return { jobId: 'job-1' };
     },
+    comparisonResult: async () => result,
     openHistory: async ({ id }: { id: string }) => ({ ...result, historyId: id }),
     listHistory: async () => ({ entries: [] }),
   } as unknown as StudioApi;

@@ -9,9 +9,27 @@ import type { StudioState } from '../studio-store.js';
 const EMPTY = new Float32Array(0);
 const NO_TIERS: PeakTier[] = [];
 const totalLength = (c: ComparisonResult) => Math.max(c.a?.samples.length ?? 0, c.b?.samples.length ?? 0);
-const peaksA = memoByRef((c: ComparisonResult) => (c.a ? buildPeakPyramid(c.a.samples, totalLength(c)) : NO_TIERS));
-const peaksB = memoByRef((c: ComparisonResult) => (c.b ? buildPeakPyramid(c.b.samples, totalLength(c)) : NO_TIERS));
-const diffOf = memoByRef((c: ComparisonResult) => (c.a && c.b ? difference(c.a.samples, c.b.samples) : EMPTY));
+// Keyed by the sample arrays, not the comparison: an import's result arrives as a new comparison holding
+// the arrays already on screen (comparison-slice.ts showMeasuring), whose pyramids and raw difference stand.
+const pyramids = new WeakMap<Float32Array, { total: number; tiers: PeakTier[] }>();
+function pyramidOf(samples: Float32Array, total: number): PeakTier[] {
+  const hit = pyramids.get(samples);
+  if (hit?.total === total) return hit.tiers;
+  const tiers = buildPeakPyramid(samples, total);
+  pyramids.set(samples, { total, tiers });
+  return tiers;
+}
+const peaksA = memoByRef((c: ComparisonResult) => (c.a ? pyramidOf(c.a.samples, totalLength(c)) : NO_TIERS));
+const peaksB = memoByRef((c: ComparisonResult) => (c.b ? pyramidOf(c.b.samples, totalLength(c)) : NO_TIERS));
+const differences = new WeakMap<Float32Array, { b: Float32Array; d: Float32Array }>();
+const diffOf = memoByRef((c: ComparisonResult) => {
+  if (!c.a || !c.b) return EMPTY;
+  const hit = differences.get(c.a.samples);
+  if (hit?.b === c.b.samples) return hit.d;
+  const d = difference(c.a.samples, c.b.samples);
+  differences.set(c.a.samples, { b: c.b.samples, d });
+  return d;
+});
 
 /** How B is aligned to A for the aligned difference: the report's lag (samples, sub-sample) and gain, and whether the lag is reliable. */
 export interface Alignment {
@@ -52,7 +70,13 @@ function differenceView(c: ComparisonResult, samples: Float32Array, aligned: boo
   return { samples, aligned, tiers: buildPeakPyramid(samples, totalLength(c)), scale, nullDb: c.a ? nullDepthDb(c.a.samples, samples) : NaN };
 }
 
-const rawView = memoByRef((c: ComparisonResult) => differenceView(c, diffOf(c), false));
+const rawViews = new WeakMap<Float32Array, DifferenceView>();
+const rawView = memoByRef((c: ComparisonResult) => {
+  const d = diffOf(c);
+  const view = rawViews.get(d) ?? differenceView(c, d, false);
+  rawViews.set(d, view);
+  return view;
+});
 const alignedView = memoByRef((c: ComparisonResult): DifferenceView | undefined => {
   const al = alignment(c);
   if (!c.a || !c.b || !al?.reliable) return undefined;

@@ -143,6 +143,16 @@ const numericsB = numericsRow('B');
 
 export const comparisonSelectors = {
   comparison: (s: StudioState) => s.comparison,
+  /** A WAV import whose audio is on screen while the host measures it (comparison-slice.ts). */
+  measuring: (s: StudioState) => s.measuring,
+  /** What the measuring is doing, for its status line. */
+  measuringLabel: (s: StudioState): string => {
+    const m = s.measuring;
+    if (!m) return '';
+    if (m.cancelling) return 'Cancelling…';
+    if (!m.jobId) return `Sending ${m.names[0]} and ${m.names[1]} to the host…`;
+    return `Measuring on the host${m.progress?.message ? `: ${m.progress.message}` : '…'} The metrics, verdict and aligned difference follow.`;
+  },
   historyId: (s: StudioState) => s.comparison?.historyId,
   /** The verdict under the studio's tolerances when set (judged again, tolerance/judgement.ts), else the report's. */
   verdict: (s: StudioState) => judged(s)?.verdict ?? parts(s.comparison).verdict,

@@ -1,15 +1,45 @@
 import type { StateCreator } from 'zustand/vanilla';
 import type { ComparisonResult } from '../../../../electron/common/api/comparison.js';
+import type { JobProgress } from '../../../../electron/common/api/jobs.js';
+import type { Audio } from '../../../../electron/common/api/primitives.js';
+import type { StoredReport } from '../../../../electron/common/report/comparison-report.js';
 import type { PlayerLike } from '../../audio/player.js';
 import type { StudioState } from '../studio-store.js';
 import { fitViewport } from '../../lib/viewport.js';
 import { timelineDuration } from '../view/timeline.js';
 import { audioSelectors } from './audio-selectors.js';
 
+/**
+ * A WAV import the host is still measuring: its audio, decoded in the page, is already on screen (the
+ * lanes that need only the audio), the metrics and verdict come with the host's result.
+ */
+export interface Measuring {
+  /** Identifies this import: a result that arrives for another one is not shown. */
+  token: object;
+  names: [a: string, b: string];
+  /** Once the host has started the job (after the upload). */
+  jobId?: string;
+  progress?: JobProgress;
+  /** Cancel was asked for: before the job id is known, it is cancelled as soon as it is. */
+  cancelling?: boolean;
+}
+
+/**
+ * The report of a comparison being measured: none yet. Every report field the studio reads is optional
+ * there (a WAV pair has no steps, traces without audio no metrics), so the panels show nothing of it;
+ * `historyId` is empty, so nothing offers to export, save or drill it.
+ */
+const NO_REPORT_YET = {} as StoredReport;
+
 export interface ComparisonSlice {
-  /** The comparison on screen: from a synthesis, an import or history. */
+  /** The comparison on screen: from a synthesis, an import or history (historyId '' while `measuring`). */
   comparison?: ComparisonResult;
-  showComparison(result: ComparisonResult): void;
+  measuring?: Measuring;
+  /** `keepView`: the same audio measured (an import's result after its audio): the zoom, position and loop stay. */
+  showComparison(result: ComparisonResult, options?: { keepView?: boolean }): void;
+  /** Shows an import's audio, decoded in the page, while the host measures it. */
+  showMeasuring(audio: { a: Audio; b: Audio }, measuring: Measuring): void;
+  patchMeasuring(token: object, patch: Partial<Measuring>): void;
   /** Back to the empty results pane (the entry on screen was deleted): audio stopped, its state dropped. */
   clearComparison(): void;
   /** Gives the player the difference now on screen (aligned or raw), keeping the position and play state. */
@@ -33,7 +63,7 @@ export const createComparisonSlice =
   (player: PlayerLike): StateCreator<StudioState, [], [], ComparisonSlice> =>
   (set, get) => ({
     comparison: undefined,
-    showComparison(result) {
+    showComparison(result, options = {}) {
       const { a, b } = result;
       // A synthesized comparison carries its settings: show them, so "Synthesize" re-runs it.
       const rerun = (result.report as { rerun?: { text: string; profileA: string; profileB: string; seed: number; sampling: StudioState['form']['sampling'] } }).rerun;
@@ -42,12 +72,27 @@ export const createComparisonSlice =
       // A comparison without audio (traces only) must not leave the previous one's takes playable.
       if (sampleRate) player.load({ sampleRate, a: a?.samples, b: b?.samples, d: audioSelectors.difference({ ...get(), comparison: result }).samples });
       else player.unload();
+      if (options.keepView) {
+        const s = get();
+        player.setLoop(s.loopOn && s.loop ? s.loop : null);
+        set({ comparison: result, measuring: undefined, playing: false, position: s.position });
+        return;
+      }
       player.setLoop(null);
       set((s) => ({
         ...VIEW_RESET,
         comparison: result,
+        measuring: undefined,
         viewport: fitViewport(timelineDuration({ ...s, comparison: result })),
       }));
+    },
+    showMeasuring({ a, b }, measuring) {
+      get().showComparison({ historyId: '', report: NO_REPORT_YET, a, b });
+      set({ measuring });
+    },
+    patchMeasuring(token, patch) {
+      const m = get().measuring;
+      if (m?.token === token) set({ measuring: { ...m, ...patch } });
     },
     clearComparison() {
       const id = get().comparison?.historyId;
@@ -55,7 +100,7 @@ export const createComparisonSlice =
       player.unload();
       player.setLoop(null);
       if (get().drill?.historyId === id) void get().cancelDrill();
-      set({ ...VIEW_RESET, comparison: undefined, viewport: { start: 0, end: 0 } });
+      set({ ...VIEW_RESET, comparison: undefined, measuring: undefined, viewport: { start: 0, end: 0 } });
     },
     reloadDifference() {
       const s = get();

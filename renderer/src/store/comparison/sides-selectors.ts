@@ -2,6 +2,7 @@ import type { FaultOutcome } from '../../../../electron/common/forensics/fault-o
 import { noFaultApplied, unappliedFaultLines } from '../../../../electron/common/forensics/fault-outcomes.js';
 import { memoByRef } from '../memo.js';
 import type { StudioState } from '../studio-store.js';
+import type { Measuring } from './comparison-slice.js';
 
 /** What the report says about where A and B came from (each report kind carries its own part). */
 interface SourceParts {
@@ -52,10 +53,13 @@ const faultWarning = memoByRef((r: SourceParts): FaultWarning | undefined => {
 });
 
 const report = (s: StudioState) => s.comparison?.report as SourceParts | undefined;
+/** An import being measured has no report yet: its names are the files picked. */
+const measuringNames = memoByRef((m: Measuring): SideNames => ({ kind: 'wavs', a: basename(m.names[0])!, b: basename(m.names[1])! }));
 
 export const sidesSelectors = {
   /** Names of A and B: profiles for a synthesis, file names for an import. */
   names: (s: StudioState): SideNames | undefined => {
+    if (s.measuring) return measuringNames(s.measuring);
     const r = report(s);
     return r ? sideNames(r) : undefined;
   },

@@ -6,8 +6,10 @@ import { ParityError } from '../../../../electron/common/errors.js';
 import type { StudioState } from '../studio-store.js';
 import { userErrorText } from '../../lib/user-error.js';
 import { classifyImport, type ImportPlan, type PickedFile } from './classify-import.js';
+import { decodePair } from './decode-pair.js';
 
 type OkPlan = Extract<ImportPlan, { ok: true }>;
+type WavPlan = Extract<OkPlan, { kind: 'wavs' }>;
 
 export interface HistorySlice {
   history: HistoryEntry[];
@@ -30,6 +32,8 @@ export interface HistorySlice {
   /** Answers the question with Delete; true when the entry is gone. */
   confirmDelete(): Promise<boolean>;
   importFiles(files: PickedFile[]): Promise<void>;
+  /** Stops the host's measuring of the WAV import on screen; nothing is saved and its audio leaves the screen. */
+  cancelMeasuring(): Promise<void>;
   /**
    * Imports the pair on screen again with A and B exchanged (a new history entry), from the files the host
    * kept with the entry, so it works on a reopened entry too.
@@ -60,17 +64,48 @@ export const createHistorySlice =
       get().clearFailure();
       set({ historyStatus: undefined });
     };
-    const runImport = (plan: OkPlan) =>
+    /**
+     * Two WAVs: their audio is decoded here and drawn at once (showMeasuring), the host measures them as a
+     * job (progress, cancelMeasuring), and its result replaces the provisional view, keeping the zoom.
+     * A result for an import that is no longer on screen (cancelled, or another action since) is dropped.
+     */
+    const runWavImport = (plan: WavPlan) =>
       guard('Import', IMPORT_HINT, async () => {
-        const result =
-          plan.kind === 'wavs'
-            ? await studio.importWavs({ a: plan.a, b: plan.b })
-            : await studio.importTraces({
-                a: plan.a,
-                b: plan.b,
-                ...(plan.wavA && plan.wavB ? { wavA: plan.wavA, wavB: plan.wavB } : {}),
-                ...(plan.modulesA && plan.modulesB ? { modulesA: plan.modulesA, modulesB: plan.modulesB } : {}),
-              });
+        const token = {};
+        const audio = decodePair(plan.a, plan.b);
+        if (audio) get().showMeasuring(audio, { token, names: [plan.a.name, plan.b.name] });
+        const current = () => !audio || get().measuring?.token === token;
+        try {
+          const { jobId } = await studio.startImportWavs({ a: plan.a, b: plan.b, ...(audio ? { withoutAudio: true } : {}) });
+          get().patchMeasuring(token, { jobId });
+          if (!current() || get().measuring?.cancelling) {
+            await studio.cancel({ jobId });
+            if (!current()) return;
+          }
+          const result = await studio.comparisonResult({ jobId });
+          if (!current()) return;
+          // The same arrays as on screen (the host decodes the same bytes with the same decoder), so the
+          // lanes' pyramids and the raw difference are not built again.
+          get().showComparison(audio ? { ...result, ...audio } : result, { keepView: Boolean(audio) });
+        } catch (error) {
+          if (!current()) return;
+          if (audio) get().clearComparison();
+          if (error instanceof ParityError && error.kind === 'cancelled') {
+            get().notify('info', `Import of ${plan.a.name} and ${plan.b.name} cancelled; nothing was saved.`);
+            return;
+          }
+          throw error;
+        }
+        await get().loadHistory();
+      });
+    const runTraceImport = (plan: Extract<OkPlan, { kind: 'traces' }>) =>
+      guard('Import', IMPORT_HINT, async () => {
+        const result = await studio.importTraces({
+          a: plan.a,
+          b: plan.b,
+          ...(plan.wavA && plan.wavB ? { wavA: plan.wavA, wavB: plan.wavB } : {}),
+          ...(plan.modulesA && plan.modulesB ? { modulesA: plan.modulesA, modulesB: plan.modulesB } : {}),
+        });
         get().showComparison(result);
         await get().loadHistory();
       });
@@ -129,7 +164,13 @@ export const createHistorySlice =
           get().notify('error', plan.message, plan.hint);
           return;
         }
-        await runImport(plan);
+        await (plan.kind === 'wavs' ? runWavImport(plan) : runTraceImport(plan));
+      },
+      async cancelMeasuring() {
+        const m = get().measuring;
+        if (!m || m.cancelling) return;
+        get().patchMeasuring(m.token, { cancelling: true });
+        if (m.jobId) await studio.cancel({ jobId: m.jobId });
       },
       async swapImport() {
         const id = get().comparison?.historyId;

@@ -61,6 +61,8 @@ export const createJobSlice =
     },
     trackProgress(jobId, progress) {
       if (get().jobId === jobId && get().status === 'running') set({ progress });
+      const m = get().measuring;
+      if (m?.jobId === jobId) get().patchMeasuring(m.token, { progress });
     },
     async start() {
       if (get().status === 'running' || formSelectors.synthBlocked(get()) !== undefined) return;

@@ -1,0 +1,117 @@
+import { existsSync, mkdtempSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebSocket } from 'ws';
+import { createClient } from '../../../electron/common/api/create-client.js';
+import type { StudioApi } from '../../../electron/common/api/studio-api.js';
+import { createSocketChannel, type SocketLike } from '../../../electron/common/api/socket-channel.js';
+import { ParityError } from '../../../electron/common/errors.js';
+import { encodeWav } from '../../../electron/common/wav/encode-wav.js';
+import { StudioHost } from '../../../electron/host/studio-host.js';
+import { startStudioServer, type RunningServer } from '../../../electron/server/studio-server.js';
+import { ensureBuilt } from '../host/ensure-built.js';
+
+// Browser mode's streamed upload (POST /upload, electron/server/uploads.ts): a WAV pair imported by
+// upload ids measures the same as the same bytes sent in the WebSocket message; an upload over the cap
+// is refused with one line; an upload serves one import; no token, no upload.
+
+const CAP = 256 * 1024;
+let server: RunningServer;
+let host: StudioHost;
+let studio: StudioApi;
+let ws: WebSocket;
+let uploadsIn: string;
+/** The server's private upload folders (one per server). */
+const uploadFolders = () => readdirSync(uploadsIn).map((f) => join(uploadsIn, f));
+
+function tone(seconds: number, gain: number): Uint8Array {
+  const n = Math.round(24_000 * seconds);
+  const x = new Float32Array(n);
+  for (let i = 0; i < n; i++) x[i] = gain * Math.sin((2 * Math.PI * 220 * i) / 24_000) * (0.6 + 0.4 * Math.sin(i / 900));
+  return encodeWav([x], 24_000, 'pcm16');
+}
+const A = tone(2, 0.5);
+const B = tone(2, 0.45);
+
+const post = (name: string, body: Uint8Array, auth = true) =>
+  fetch(`http://127.0.0.1:${server.port}/upload?name=${encodeURIComponent(name)}`, {
+    method: 'POST',
+    body,
+    headers: auth ? { Authorization: `Bearer ${server.token}` } : {},
+  });
+
+beforeAll(async () => {
+  ensureBuilt();
+  const root = mkdtempSync(join(tmpdir(), 'streamed-upload-'));
+  mkdirSync(join(root, 'renderer'));
+  writeFileSync(join(root, 'renderer', 'index.html'), '<!doctype html><title>studio</title>');
+  host = new StudioHost({ dataDir: join(root, 'data') });
+  uploadsIn = join(root, 'uploads');
+  mkdirSync(uploadsIn);
+  server = await startStudioServer({ studio: host, staticDir: join(root, 'renderer'), port: 0, maxUploadBytes: CAP, uploadsIn });
+  ws = new WebSocket(`ws://127.0.0.1:${server.port}/ws?token=${server.token}`);
+  await new Promise((resolve, reject) => {
+    ws.on('open', resolve);
+    ws.on('error', reject);
+  });
+  studio = createClient(createSocketChannel(ws as unknown as SocketLike));
+}, 60_000);
+afterAll(async () => {
+  ws?.close();
+  await server?.close();
+  await host?.dispose();
+});
+
+describe('browser mode: WAVs by streamed upload', () => {
+  it('imports a pair by upload ids, measured exactly as the same bytes sent in the message', async () => {
+    expect(A.byteLength).toBeLessThan(CAP);
+    const ra = await post('take-a.wav', A);
+    const rb = await post('take-b.wav', B);
+    expect([ra.status, rb.status]).toEqual([200, 200]);
+    const a = (await ra.json()) as { upload: string; name: string; bytes: number };
+    const b = (await rb.json()) as { upload: string; name: string; bytes: number };
+    expect(a).toMatchObject({ name: 'take-a.wav', bytes: A.byteLength });
+    const { jobId } = await studio.startImportWavs({ a: { upload: a.upload }, b: { upload: b.upload } });
+    const uploaded = await studio.comparisonResult({ jobId });
+    const inMessage = await studio.importWavs({ a: { name: 'take-a.wav', bytes: A }, b: { name: 'take-b.wav', bytes: B } });
+    // Same decoder, same bytes: every metric is the same number, not merely close.
+    expect(uploaded.report.metrics).toEqual(inMessage.report.metrics);
+    expect(uploaded.a?.samples).toEqual(inMessage.a?.samples);
+    const entry = (await studio.listHistory()).entries.find((e) => e.id === uploaded.historyId);
+    expect(entry?.title).toBe('take-a.wav vs take-b.wav');
+    // Each upload serves one import, and its file is gone once read.
+    const again = await studio.startImportWavs({ a: { upload: a.upload }, b: { upload: b.upload } }).catch((e: unknown) => e);
+    expect(again).toBeInstanceOf(ParityError);
+    expect((again as ParityError).message).toBe(`a: no upload ${a.upload} on this server (each upload serves one import; send the file again)`);
+    for (const folder of uploadFolders()) expect(readdirSync(folder)).toEqual([]);
+  }, 60_000);
+
+  it('refuses an upload over the cap with one line naming the file, its size and the cap; nothing is kept', async () => {
+    const big = new Uint8Array(CAP + 1);
+    const res = await post('long-take.wav', big);
+    expect(res.status).toBe(413);
+    expect(await res.text()).toBe('refused: long-take.wav is 0.3 MB; browser mode takes uploads up to 0.3 MB each (compare larger files with parity compare-wav on the server)\n');
+    for (const folder of uploadFolders()) expect(readdirSync(folder)).toEqual([]);
+  });
+
+  it('refuses an upload without the token, a GET of /upload, and an upload id sent to the host directly', async () => {
+    const res = await post('a.wav', A, false);
+    expect(res.status).toBe(401);
+    expect(await res.text()).toMatch(/^refused: no token/);
+    const get = await fetch(`http://127.0.0.1:${server.port}/upload`, { headers: { Authorization: `Bearer ${server.token}` } });
+    expect(get.status).toBe(405);
+    const direct = await host.importWavs({ a: { upload: 'up-0123456789abcdef0123' }, b: { upload: 'up-0123456789abcdef0123' }, maxLagMs: 100 }).catch((e: unknown) => e);
+    expect((direct as ParityError).message).toMatch(/^upload up-0123456789abcdef0123: an uploaded file is known only to the browser-mode server/);
+  });
+
+  it('removes its upload folder when the server closes', async () => {
+    const r = await post('left.wav', A);
+    expect(r.status).toBe(200);
+    const folders = uploadFolders();
+    expect(folders.map((f) => readdirSync(f).length)).toEqual([1]);
+    ws.close();
+    await server.close();
+    for (const folder of folders) expect(existsSync(folder)).toBe(false);
+  });
+});
