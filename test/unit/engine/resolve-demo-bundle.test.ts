@@ -32,7 +32,7 @@ describe('resolveDemoBundle', () => {
     expect(a).toBe(b);
     const names = await readdir(a);
     expect(names).toContain('bundle.json');
-    expect(names.length).toBe(16);
+    expect(names.length).toBe(24); // demo bundle v5: 15 batch-1 model files, 8 batched exports, bundle.json
     // no temp folder left behind by the loser of the rename
     expect((await readdir(cacheDir)).filter((n) => n.startsWith('.tmp'))).toEqual([]);
   });
