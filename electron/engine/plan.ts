@@ -54,7 +54,8 @@ export function exportKeys(profile: Pick<ExecutionProfile, 'preset' | 'cache' | 
 /**
  * Chooses the exports and session options a profile runs with and builds fresh runners around the
  * pooled sessions. eager: graphOptimizationLevel 'disabled', dynamic-shape exports; graph: 'all',
- * static-shape exports; cache=recompute: the dynamic-shape talker re-run over the whole sequence.
+ * static-shape exports; cache=recompute: the dynamic-shape talker re-run over the whole sequence;
+ * batch=N: the bundle's batched exports (bundle.json `batch`) driven for N rows, the request as row 0.
  */
 export async function makePlan(
   bundle: LoadedBundle,
