@@ -12,8 +12,8 @@ describe('parity compare: bucket=K with fault stale-tail (docs/forensics.md "Buc
     const lines = run.stdout.split('\n');
     const head = lines.findIndex((l) => l.startsWith('Seams at vocoder chunk boundaries'));
     expect(lines[head]).toMatch(/: 2 of 6 boundaries$/);
-    expect(lines[head + 1]).toMatch(/^ {2}t = 0\.400 s \(sample 9600, frame 6\): ratio Infinity/);
-    expect(lines[head + 2]).toMatch(/^ {2}t = 0\.800 s \(sample 19200, frame 11\): ratio Infinity/);
+    expect(lines[head + 1]).toMatch(/^ {2}t = 0\.400 s \(sample 9600, frame 6\): B − A flat in the 20 ms before/);
+    expect(lines[head + 2]).toMatch(/^ {2}t = 0\.800 s \(sample 19200, frame 11\): B − A flat in the 20 ms before/);
     expect(lines[head + 3]).not.toMatch(/^ {2}t = /);
   });
 

@@ -90,5 +90,7 @@ const f = (x: number): string => (Number.isFinite(x) ? String(Number(x.toPrecisi
 /** The seams in words, for the CLI summary and report.md. */
 export function seamLines(r: SeamReport): string[] {
   const head = `Seams at vocoder chunk boundaries (every ${r.chunkFrames} frames; curvature of B − A over the largest in the ${r.windowMs} ms before > ${r.ratio}): ${r.seams.length} of ${r.checked} boundaries`;
-  return [head, ...r.seams.map((s) => `  t = ${s.timeSec.toFixed(3)} s (sample ${s.sample}, frame ${s.frame}): ratio ${f(s.ratio)}, curvature ${f(s.curvature)}`)];
+  // windowMax 0: B − A had no curvature at all in the window, so the ratio is infinite; say that in words.
+  const sharpness = (s: Seam): string => (s.windowMax === 0 ? `B − A flat in the ${r.windowMs} ms before` : `ratio ${f(s.ratio)}`);
+  return [head, ...r.seams.map((s) => `  t = ${s.timeSec.toFixed(3)} s (sample ${s.sample}, frame ${s.frame}): ${sharpness(s)}, curvature ${f(s.curvature)}`)];
 }

@@ -37,6 +37,12 @@ describe('findSeams (synthetic signals with known discontinuities)', () => {
     const b = a.map((x, i) => (i >= 3200 ? x + 0.01 : x));
     const lines = seamLines(findSeams(a, b, RATES));
     expect(lines[0]).toBe('Seams at vocoder chunk boundaries (every 2 frames; curvature of B − A over the largest in the 20 ms before > 1.5): 1 of 4 boundaries');
-    expect(lines[1]).toMatch(/^ {2}t = 0\.400 s \(sample 3200, frame 5\): ratio Infinity, curvature 0\.01$/);
+    expect(lines[1]).toMatch(/^ {2}t = 0\.400 s \(sample 3200, frame 5\): B − A flat in the 20 ms before, curvature 0\.01$/);
+  });
+
+  it('seamLines: a seam with curvature before it gives its ratio', () => {
+    const seam = { boundary: 1, frame: 3, sample: 1600, timeSec: 0.2, curvature: 0.01, windowMax: 0.004, ratio: 2.5 };
+    const lines = seamLines({ chunkFrames: 2, checked: 4, ratio: 1.5, windowMs: 20, audioAbs: 1e-4, seams: [seam] });
+    expect(lines[1]).toBe('  t = 0.200 s (sample 1600, frame 3): ratio 2.5, curvature 0.01');
   });
 });
