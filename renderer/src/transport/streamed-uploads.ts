@@ -14,7 +14,7 @@ export type SendUpload = (file: FileBytes) => Promise<UploadRef>;
  */
 export function withStreamedUploads(studio: StudioApi, send: SendUpload): StudioApi {
   const upload = async (input: WavInput): Promise<WavInput> => ('bytes' in input ? send(input) : input);
-  const uploaded = async (request: ImportWavsRequest): Promise<ImportWavsRequest> => {
+  const uploaded = async <R extends Pick<ImportWavsRequest, 'a' | 'b'>>(request: R): Promise<R> => {
     const [a, b] = await Promise.all([upload(request.a), upload(request.b)]);
     return { ...request, a, b };
   };
