@@ -165,12 +165,13 @@ describe('studio UI in Chromium (browser mode): synthesized comparisons', () => 
     expect(await page.getByTestId('drill-status').textContent()).toBe('Drill-down cancelled; nothing was saved.');
     expect(await page.getByTestId('drill-lines').count()).toBe(0);
     await page.getByRole('button', { name: 'Drill down', exact: true }).click();
-    // The result as a path: the input the stale feedback entered through, then the first node that
-    // differs, coloured by |Δ|; the CLI's text is kept (folded) for copying.
+    // The result as a graph: the input the stale feedback entered through, joined to the first node that
+    // differs, coloured by |Δ| (studio-ui-drill-graph.test.ts tests it further); the CLI's text is kept
+    // (folded) for copying.
     const graph = page.getByTestId('drill-graph');
     await graph.waitFor({ timeout: 30_000 });
-    expect(await graph.locator('li[data-kind="input"] strong').textContent()).toBe('inputs_embeds');
-    expect(await page.getByTestId('drill-input-delta').textContent()).toMatch(/^max \|Δ\| [\d.e-]+ over \d+ elements?$/);
+    await graph.locator('[data-id="input:inputs_embeds"]').hover();
+    expect((await page.getByTestId('drill-node-details').innerText()).replace(/\s+/g, ' ')).toMatch(/\|Δ\| max \|Δ\| [\d.e-]+ over \d+ elements?$/);
     expect(await page.getByTestId('drill-lines').textContent()).toMatch(/^Drill-down: input inputs_embeds \(audio feedback[^)]*\) differs at step 8 \(talker\)/);
     await graph.scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${SHOTS}/ui-drill-1280.png` });

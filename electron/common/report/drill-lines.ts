@@ -1,4 +1,4 @@
-import type { DrillFinding, DrillReport } from './drill.js';
+import type { DrillFinding, DrillGraphNode, DrillNeighbourhood, DrillReport } from './drill.js';
 import { nonFinite } from './format/numbers.js';
 
 const num = (x: number): string => (Number.isFinite(x) ? String(Number(x.toPrecision(3))) : nonFinite(x));
@@ -20,6 +20,27 @@ function howText(f: DrillFinding): string {
   // With a NaN on one side the largest |Δ| is NaN: the NaN count says it.
   if (f.differing > 0 && !Number.isNaN(f.maxAbsDiff)) parts.push(`max |Δ| ${num(f.maxAbsDiff)} over ${f.differing} element(s)`);
   return parts.join(', ');
+}
+
+/** "0", "3.1e-5", "NaN", "not compared": a tensor's max |Δ| in a path line. */
+function deltaText(c: DrillGraphNode['comparison']): string {
+  if (!c) return 'not compared';
+  return c.nanCount > 0 ? `${c.nanCount} NaN` : num(Number(c.maxAbsDiff));
+}
+
+/** The neighbourhood as text: the path back to the network input, and the first node's direct inputs, each with its max |Δ|. */
+function neighbourhoodLines(n: DrillNeighbourhood): string[] {
+  const byId = new Map(n.nodes.map((x) => [x.id, x]));
+  const step = (id: string) => {
+    const x = byId.get(id)!;
+    return `${x.kind === 'input' ? 'input ' : ''}${x.name} (${deltaText(x.comparison)})`;
+  };
+  const firstId = n.path[n.path.length - 1];
+  const inputs = n.edges.filter((e) => e.to === firstId).map((e) => step(e.from));
+  return [
+    `  path${n.truncated ? ' (cut before the network input)' : ' from the network input'}, max |Δ| of each: ${n.path.map(step).join(' → ')}`,
+    `  inputs of ${byId.get(firstId)!.name}: ${inputs.length ? inputs.join(', ') : 'weights and constants only'}`,
+  ];
 }
 
 /** The one-line `summary` of a drill report. */
@@ -53,5 +74,6 @@ export function drillLines(d: DrillReport): string[] {
   const replay = d.replayMaxAbsDiff ? `; re-run vs recorded outputs max |Δ| A ${num(d.replayMaxAbsDiff.a)}, B ${num(d.replayMaxAbsDiff.b)}` : '';
   lines.push(`  tolerance |Δ| ≤ ${d.tolerance.abs}${d.tolerance.rel ? ` + ${d.tolerance.rel}·|x|` : ''} per element; ${d.compared} tensors compared, ${d.skipped} skipped (shapes differ), ${d.unmatched} node outputs of A without a counterpart in B${replay}`);
   if (d.inputShapesDiffer?.length) lines.push(`  inputs with different shapes on A and B (not compared): ${d.inputShapesDiffer.join(', ')}`);
+  if (d.neighbourhood) lines.push(...neighbourhoodLines(d.neighbourhood));
   return lines;
 }

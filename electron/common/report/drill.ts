@@ -52,6 +52,57 @@ export const DrillFinding = z.object({
 });
 export type DrillFinding = z.infer<typeof DrillFinding>;
 
+/**
+ * One tensor of the neighbourhood drawn as a graph node: a network input, or a node (by the output of it
+ * that the neighbourhood follows). `comparison` is null when the tensor has no comparable counterpart in
+ * B (no corresponding node, or shapes that differ).
+ */
+export const DrillGraphNode = z.object({
+  /** `input:<name>` or `node:<name>`: unique in the neighbourhood. */
+  id: z.string(),
+  kind: z.enum(['input', 'node']),
+  name: z.string(),
+  opType: z.string().optional(),
+  layer: z.number().int().nonnegative().optional(),
+  /** What a network input carries. */
+  role: z.string().optional(),
+  /** The tensor compared: the input itself, or the node output the neighbourhood follows. */
+  tensor: z.string(),
+  comparison: TensorComparison.nullable(),
+  /** The first divergent node (the report's `node`). */
+  first: z.boolean(),
+  /** On the path from the network input to the first divergent node. */
+  onPath: z.boolean(),
+});
+export type DrillGraphNode = z.infer<typeof DrillGraphNode>;
+
+/** A tensor flowing from the node (or input) that produces it to one that reads it. */
+export const DrillGraphEdge = z.object({
+  from: z.string(),
+  to: z.string(),
+  tensor: z.string(),
+  /** max |A − B| of the tensor; null when it was not compared. */
+  maxAbsDiff: JsonNumber.nullable(),
+  nanCount: z.number().int().nonnegative(),
+});
+export type DrillGraphEdge = z.infer<typeof DrillGraphEdge>;
+
+/**
+ * The first divergent node's graph neighbourhood in A's network (neighbourhood.ts): the node, its direct
+ * inputs (network inputs, or the nodes producing them; weights and constants left out) and the path
+ * back to a network input, each step taking the input with the largest |Δ| (a NaN first; ties: the
+ * first input), each tensor compared with B's as the walk compares them.
+ */
+export const DrillNeighbourhood = z.object({
+  nodes: z.array(DrillGraphNode),
+  edges: z.array(DrillGraphEdge),
+  /** Node ids from the network input (or where the path stopped) to the first divergent node. */
+  path: z.array(z.string()),
+  /** The path was cut at MAX_PATH nodes before reaching a network input. */
+  truncated: z.boolean(),
+});
+export type DrillNeighbourhood = z.infer<typeof DrillNeighbourhood>;
+
 export const DrillModel = z.object({ file: z.string(), optimize: z.boolean(), provider: z.string(), runs: z.number().int().nonnegative() });
 
 export const DrillReport = z.object({
@@ -87,6 +138,8 @@ export const DrillReport = z.object({
   inputShapesDiffer: z.array(z.string()).optional(),
   /** Largest |Δ| between each side's declared outputs in the drill re-run and in the recorded run (0: reproduced exactly). */
   replayMaxAbsDiff: z.object({ a: JsonNumber, b: JsonNumber }).optional(),
+  /** The first divergent node's neighbourhood, as a graph (absent in reports made before it was recorded). */
+  neighbourhood: DrillNeighbourhood.optional(),
   /** One line: where the difference starts. */
   summary: z.string(),
 });

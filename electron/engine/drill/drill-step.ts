@@ -4,7 +4,7 @@ import { CancelledError } from '../../common/errors.js';
 import type { DivergenceStage } from '../../common/forensics/divergence.js';
 import { parseProfile } from '../../common/profile/parse-profile.js';
 import { drillSummary } from '../../common/report/drill-lines.js';
-import type { DrillReport } from '../../common/report/drill.js';
+import type { DrillNeighbourhood, DrillReport } from '../../common/report/drill.js';
 import type { SamplingParams } from '../../common/sampling/types.js';
 import type { Engine } from '../engine.js';
 import { openSession, run, type Feeds, type OrtSession } from '../ort-session.js';
@@ -12,6 +12,7 @@ import { stopIfCancelled, type DrillControl } from './drill-progress.js';
 import type { DrillNetwork, RecordedRun } from './feed-tap.js';
 import { inputRole, runLabel } from './input-roles.js';
 import { correspondingOutputs } from './correspondence.js';
+import { neighbourhood } from './neighbourhood.js';
 import { promoteAllOutputs, type PromotedModel } from './promote-outputs.js';
 import { copyTensor, toOrtTensor, type TensorCopy } from './tensor-copy.js';
 import { diffTensors, type DrillTolerance } from './tensor-diff.js';
@@ -152,7 +153,7 @@ export async function drillStep(engine: Engine, req: DrillRequest, control: Dril
       stopIfCancelled(control.signal, 'before promoting the node outputs');
       await sessions.get(r);
     }
-    let last: { walk: WalkResult; index: number; what: string; replayA: number; replayB: number } | undefined;
+    let last: { walk: WalkResult; index: number; what: string; replayA: number; replayB: number; around?: DrillNeighbourhood } | undefined;
     let compared = 0;
     let skipped = 0;
     let unmatched = 0;
@@ -166,11 +167,13 @@ export async function drillStep(engine: Engine, req: DrillRequest, control: Dril
       const b = await replay(sessions, rb);
       stopIfCancelled(control.signal, `while comparing run ${i + 1} of ${n}`);
       const corresponding = correspondingOutputs(a.model, b.model);
-      const walk = walkGraphs(a.side, b.side, corresponding, tolerance, (name) => inputRole(network, name, req.step, ra.feeds));
+      const describe = (name: string) => inputRole(network, name, req.step, ra.feeds);
+      const walk = walkGraphs(a.side, b.side, corresponding, tolerance, describe);
       compared += walk.compared;
       skipped += walk.skipped;
       unmatched += walk.unmatched;
-      last = { walk, index: i, what, replayA: a.replayDiff, replayB: b.replayDiff };
+      const around = walk.firstNode && walk.node?.output ? neighbourhood(a.side, b.side, corresponding, tolerance, walk.firstNode, walk.node.output, describe) : undefined;
+      last = { walk, index: i, what, replayA: a.replayDiff, replayB: b.replayDiff, ...(around ? { around } : {}) };
       if (walk.input || walk.node) break;
     }
     const found = last!;
@@ -187,6 +190,7 @@ export async function drillStep(engine: Engine, req: DrillRequest, control: Dril
       unmatched,
       ...(found.walk.inputShapesDiffer.length ? { inputShapesDiffer: found.walk.inputShapesDiffer } : {}),
       replayMaxAbsDiff: { a: found.replayA, b: found.replayB },
+      ...(found.around ? { neighbourhood: found.around } : {}),
     };
     return { ...partial, summary: drillSummary(partial) };
   } finally {

@@ -16,6 +16,8 @@ export interface SideValues {
 export interface WalkResult {
   input: DrillFinding | null;
   node: DrillFinding | null;
+  /** The graph node of `node`, for its neighbourhood (neighbourhood.ts). */
+  firstNode: ModelNode | null;
   compared: number;
   skipped: number;
   /** Inputs fed on both sides with different shapes (e.g. a dynamic vs a fixed-size KV cache). */
@@ -80,8 +82,8 @@ export function walkGraphs(
         continue;
       }
       const d = check(a.values[out], b.values[out], true);
-      if (d && isFinding(d)) return { input, node: finding('node', node.name, d, { opType: node.opType, output: out }), compared, skipped, inputShapesDiffer, unmatched };
+      if (d && isFinding(d)) return { input, node: finding('node', node.name, d, { opType: node.opType, output: out }), firstNode: node, compared, skipped, inputShapesDiffer, unmatched };
     }
   }
-  return { input, node: null, compared, skipped, inputShapesDiffer, unmatched };
+  return { input, node: null, firstNode: null, compared, skipped, inputShapesDiffer, unmatched };
 }

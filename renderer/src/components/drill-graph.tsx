@@ -1,19 +1,26 @@
-import type { DrillReport, TensorSummary } from '../../../electron/common/report/drill.js';
-import { drillPath, drillWhere } from '../lib/drill-path.js';
+import type { DrillReport } from '../../../electron/common/report/drill.js';
 import { fmt, minusSigns } from '../lib/format.js';
+import { drillPath, drillWhere } from '../lib/drill-path.js';
+import { heatColour, NeighbourhoodGraph, tensorStats as stats } from './drill-neighbourhood.js';
 
 const num = (v: number) => (Number.isFinite(v) ? minusSigns(String(+v.toPrecision(3))) : fmt(v, 0));
-const stats = (t: TensorSummary) => `[${num(t.min)}, ${num(t.max)}] mean ${num(t.mean)}${t.nan ? ` · ${t.nan} NaN` : ''}${t.inf ? ` · ${t.inf} Inf` : ''} · shape [${t.shape.join('×')}]`;
-
-/** Colour of a heat 0..1: green (matches) through amber to red (differs a lot, or NaN). */
-const heatColour = (heat: number) => `hsl(${Math.round(130 - 130 * heat)}, 70%, 42%)`;
 
 /**
- * The drill-down as a path inside the divergent step: the network input the difference entered
- * through, then the first node whose output differs, each box coloured by its |Δ| (log scale), both
- * sides' tensor statistics in its tooltip and in the table below.
+ * The drill-down inside the divergent step: the first divergent node's graph neighbourhood
+ * (drill-neighbourhood.tsx) when the report has it; a report made before it was recorded shows the
+ * path it does name: the network input the difference entered through, then the first node whose
+ * output differs, each box coloured by its |Δ| (log scale), both sides' statistics in its tooltip and
+ * in the table below.
  */
 export function DrillGraph({ report }: { report: DrillReport }) {
+  if (report.neighbourhood) {
+    return (
+      <div className="drill-graph" data-testid="drill-graph">
+        <p className="muted drill-where">{drillWhere(report)}</p>
+        <NeighbourhoodGraph neighbourhood={report.neighbourhood} />
+      </div>
+    );
+  }
   const boxes = drillPath(report);
   if (boxes.length === 0) return null;
   return (
