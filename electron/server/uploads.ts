@@ -11,8 +11,11 @@ import { InputError } from '../common/errors.js';
 
 /** Largest file one upload may carry unless the server is started with another cap (docs/studio.md). */
 export const MAX_UPLOAD_BYTES = 1024 * 1024 * 1024;
+/** An upload no import has named this long is deleted (a page closed between its upload and its import). */
+export const UPLOAD_TTL_MS = 10 * 60_000;
 
-const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
+/** A size in words: bytes under 1 MB (so a cap and a size just over it never read alike), else MB. */
+const size = (n: number) => (n < 1024 * 1024 ? `${n} bytes` : `${(n / 1024 / 1024).toFixed(1)} MB`);
 
 export interface Upload {
   /** The file name the page gave (for the history's title and messages; never a path here). */
@@ -35,7 +38,7 @@ export class UploadRefused extends Error {
  * Files the page sent by POST /upload, streamed to a private temporary folder as they arrive (memory
  * stays at the stream's buffers, whatever the size), each named by a random id the page then passes to
  * an import (`{upload: id}`). An upload is used once: `take` hands its file to an import and forgets
- * it; the folder goes when the server closes.
+ * it; one never taken goes after `ttlMs` (UPLOAD_TTL_MS), and the folder when the server closes.
  */
 export class Uploads {
   private readonly files = new Map<string, Upload>();
@@ -45,21 +48,22 @@ export class Uploads {
     readonly maxBytes: number = MAX_UPLOAD_BYTES,
     /** Where the private folder is made. */
     private readonly parent: string = tmpdir(),
+    private readonly ttlMs: number = UPLOAD_TTL_MS,
   ) {}
 
   /** Streams the request body to a file; refuses a body (announced or actual) over the cap. */
   async receive(req: IncomingMessage, name: string): Promise<UploadRef & { name: string; bytes: number }> {
     if (!/^[^/\\\0]{1,500}$/.test(name)) throw new UploadRefused(400, `upload: the file name "${name.slice(0, 80)}" is empty, too long or holds a path separator (give ?name=<file name>)`);
     const announced = Number(req.headers['content-length']);
-    const cap = `browser mode takes uploads up to ${mb(this.maxBytes)} each (compare larger files with parity compare-wav on the server)`;
-    if (Number.isFinite(announced) && announced > this.maxBytes) throw new UploadRefused(413, `${name} is ${mb(announced)}; ${cap}`);
+    const cap = `browser mode takes uploads up to ${size(this.maxBytes)} each (compare larger files with parity compare-wav on the server)`;
+    if (Number.isFinite(announced) && announced > this.maxBytes) throw new UploadRefused(413, `${name} is ${size(announced)}; ${cap}`);
     const id = `up-${randomBytes(18).toString('base64url')}`;
     const path = join(await this.folder(), id);
     let bytes = 0;
     const limit = new Transform({
       transform: (chunk: Buffer, _encoding, done) => {
         bytes += chunk.length;
-        done(bytes > this.maxBytes ? new UploadRefused(413, `${name} is over ${mb(this.maxBytes)}; ${cap}`) : null, chunk);
+        done(bytes > this.maxBytes ? new UploadRefused(413, `${name} is over ${size(this.maxBytes)}; ${cap}`) : null, chunk);
       },
     });
     try {
@@ -70,6 +74,12 @@ export class Uploads {
       throw new UploadRefused(400, `${name}: the upload broke off after ${bytes} bytes (${(error as Error).message})`);
     }
     this.files.set(id, { name, path, bytes });
+    setTimeout(() => {
+      const file = this.files.get(id);
+      if (!file) return;
+      this.files.delete(id);
+      void this.discard(file);
+    }, this.ttlMs).unref();
     return { upload: id, name, bytes };
   }
 

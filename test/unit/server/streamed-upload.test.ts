@@ -1,4 +1,6 @@
 import { existsSync, mkdtempSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { request, type IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +12,7 @@ import { ParityError } from '../../../electron/common/errors.js';
 import { encodeWav } from '../../../electron/common/wav/encode-wav.js';
 import { StudioHost } from '../../../electron/host/studio-host.js';
 import { startStudioServer, type RunningServer } from '../../../electron/server/studio-server.js';
+import { Uploads } from '../../../electron/server/uploads.js';
 import { ensureBuilt } from '../host/ensure-built.js';
 
 // Browser mode's streamed upload (POST /upload, electron/server/uploads.ts): a WAV pair imported by
@@ -63,6 +66,21 @@ afterAll(async () => {
   await host?.dispose();
 });
 
+describe('Uploads: an upload no import names', () => {
+  it('is deleted after its time to live, and its id then refused', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'uploads-ttl-'));
+    const uploads = new Uploads(CAP, parent, 50);
+    const body = Object.assign(Readable.from([Buffer.from(A)]), { headers: { 'content-length': String(A.byteLength) } }) as unknown as IncomingMessage;
+    const ref = await uploads.receive(body, 'late.wav');
+    const folder = join(parent, readdirSync(parent)[0]);
+    expect(readdirSync(folder)).toEqual([ref.upload]);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(readdirSync(folder)).toEqual([]);
+    expect(() => uploads.take({ upload: ref.upload }, 'a')).toThrow(`a: no upload ${ref.upload} on this server`);
+    await uploads.close();
+  });
+});
+
 describe('browser mode: WAVs by streamed upload', () => {
   it('imports a pair by upload ids, measured exactly as the same bytes sent in the message', async () => {
     expect(A.byteLength).toBeLessThan(CAP);
@@ -91,8 +109,25 @@ describe('browser mode: WAVs by streamed upload', () => {
     const big = new Uint8Array(CAP + 1);
     const res = await post('long-take.wav', big);
     expect(res.status).toBe(413);
-    expect(await res.text()).toBe('refused: long-take.wav is 0.3 MB; browser mode takes uploads up to 0.3 MB each (compare larger files with parity compare-wav on the server)\n');
+    expect(await res.text()).toBe('refused: long-take.wav is 262145 bytes; browser mode takes uploads up to 262144 bytes each (compare larger files with parity compare-wav on the server)\n');
     for (const folder of uploadFolders()) expect(readdirSync(folder)).toEqual([]);
+  });
+
+  it('stops a chunked upload (no length announced) once it passes the cap, keeps nothing, and serves on', async () => {
+    const outcome = await new Promise<string>((resolve) => {
+      const req = request({ host: '127.0.0.1', port: server.port, method: 'POST', path: '/upload?name=stream.wav', headers: { Authorization: `Bearer ${server.token}`, 'Transfer-Encoding': 'chunked' } }, (res) => {
+        let body = '';
+        res.on('data', (c) => (body += c));
+        res.on('end', () => resolve(`${res.statusCode} ${body}`));
+      });
+      // The server may answer 413 or drop the connection while the body is still being sent.
+      req.on('error', (e) => resolve(`dropped: ${(e as NodeJS.ErrnoException).code}`));
+      for (let i = 0; i < 5; i++) req.write(new Uint8Array(CAP / 2));
+      req.end();
+    });
+    expect(outcome).toMatch(/^(413 refused: stream\.wav is over 262144 bytes; browser mode takes uploads up to 262144 bytes each|dropped: )/);
+    for (const folder of uploadFolders()) expect(readdirSync(folder)).toEqual([]);
+    expect((await post('after.wav', A)).status).toBe(200);
   });
 
   it('refuses an upload without the token, a GET of /upload, and an upload id sent to the host directly', async () => {
@@ -106,10 +141,12 @@ describe('browser mode: WAVs by streamed upload', () => {
   });
 
   it('removes its upload folder when the server closes', async () => {
+    const before = uploadFolders().map((f) => readdirSync(f).length);
     const r = await post('left.wav', A);
     expect(r.status).toBe(200);
     const folders = uploadFolders();
-    expect(folders.map((f) => readdirSync(f).length)).toEqual([1]);
+    // One folder per server; the upload not used by an import stays in it until the server closes.
+    expect(folders.map((f) => readdirSync(f).length)).toEqual([before[0] + 1]);
     ws.close();
     await server.close();
     for (const folder of folders) expect(existsSync(folder)).toBe(false);
