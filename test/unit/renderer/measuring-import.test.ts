@@ -4,7 +4,7 @@ import { CancelledError } from '../../../electron/common/errors.js';
 import { encodeWav } from '../../../electron/common/wav/encode-wav.js';
 import { comparisonSelectors } from '../../../renderer/src/store/comparison/comparison-selectors.js';
 import { noticesSelectors } from '../../../renderer/src/store/notices/notices-slice.js';
-import { createStudioStore } from '../../../renderer/src/store/studio-store.js';
+import { createStudioStore, silentPlayer } from '../../../renderer/src/store/studio-store.js';
 
 // A WAV import in the store (no React): the page's own decode is on screen while the host measures
 // (historyId '', `measuring`), the host's result replaces it with the same sample arrays, and Cancel
@@ -49,11 +49,14 @@ function slowHost() {
 const tick = () => new Promise((r) => setTimeout(r, 0));
 
 describe('a WAV import while the host measures it', () => {
-  it('shows the decoded audio at once, then the host result with the same arrays', async () => {
+  it('shows the decoded audio at once (the player filled after the first paint), then the host result with the same arrays', async () => {
     const host = slowHost();
-    const store = createStudioStore(host.studio);
+    const loads: (Float32Array | undefined)[] = [];
+    const store = createStudioStore(host.studio, { ...silentPlayer, load: (t) => void loads.push(t.a) });
     const done = store.getState().importFiles(files);
+    expect(loads).toEqual([]); // not before the lanes are drawn
     await tick();
+    expect(loads).toEqual([samples]);
     const shown = store.getState().comparison!;
     expect(shown.historyId).toBe('');
     expect(shown.a?.samples).toEqual(samples); // float32 WAV: decoded exactly

@@ -35,8 +35,11 @@ export interface ComparisonSlice {
   /** The comparison on screen: from a synthesis, an import or history (historyId '' while `measuring`). */
   comparison?: ComparisonResult;
   measuring?: Measuring;
-  /** `keepView`: the same audio measured (an import's result after its audio): the zoom, position and loop stay. */
-  showComparison(result: ComparisonResult, options?: { keepView?: boolean }): void;
+  /**
+   * `keepView`: the same audio measured (an import's result after its audio): the zoom, position and loop
+   * stay. `playerAfterPaint`: the player's buffers are filled once the lanes are drawn, not before.
+   */
+  showComparison(result: ComparisonResult, options?: { keepView?: boolean; playerAfterPaint?: boolean }): void;
   /** Shows an import's audio, decoded in the page, while the host measures it. */
   showMeasuring(audio: { a: Audio; b: Audio }, measuring: Measuring): void;
   patchMeasuring(token: object, patch: Partial<Measuring>): void;
@@ -59,6 +62,14 @@ const VIEW_RESET = {
   pendingOverwrite: undefined,
 } as const;
 
+/** Runs `work` after the next two animation frames (the lanes draw in the first), or at once outside a page. */
+function afterPaint(work: () => void): void {
+  // Through globalThis: the store is also type-checked (and unit-tested) without the DOM.
+  const frame = (globalThis as { requestAnimationFrame?: (callback: () => void) => number }).requestAnimationFrame;
+  if (!frame) return void setTimeout(work, 0);
+  frame(() => frame(() => setTimeout(work, 0)));
+}
+
 export const createComparisonSlice =
   (player: PlayerLike): StateCreator<StudioState, [], [], ComparisonSlice> =>
   (set, get) => ({
@@ -69,9 +80,16 @@ export const createComparisonSlice =
       const rerun = (result.report as { rerun?: { text: string; profileA: string; profileB: string; seed: number; sampling: StudioState['form']['sampling'] } }).rerun;
       if (rerun) set((s) => ({ form: { ...s.form, text: rerun.text, profileA: rerun.profileA, profileB: rerun.profileB, seed: rerun.seed, sampling: rerun.sampling } }));
       const sampleRate = a?.sampleRate ?? b?.sampleRate;
+      const load = () => player.load({ sampleRate: sampleRate!, a: a?.samples, b: b?.samples, d: audioSelectors.difference({ ...get(), comparison: result }).samples });
       // A comparison without audio (traces only) must not leave the previous one's takes playable.
-      if (sampleRate) player.load({ sampleRate, a: a?.samples, b: b?.samples, d: audioSelectors.difference({ ...get(), comparison: result }).samples });
-      else player.unload();
+      if (!sampleRate) player.unload();
+      else if (!options.playerAfterPaint) load();
+      else {
+        player.unload();
+        afterPaint(() => {
+          if (get().comparison === result) load();
+        });
+      }
       if (options.keepView) {
         const s = get();
         player.setLoop(s.loopOn && s.loop ? s.loop : null);
@@ -87,7 +105,8 @@ export const createComparisonSlice =
       }));
     },
     showMeasuring({ a, b }, measuring) {
-      get().showComparison({ historyId: '', report: NO_REPORT_YET, a, b });
+      // First paint first: copying three takes into the player's buffers can wait a frame or two.
+      get().showComparison({ historyId: '', report: NO_REPORT_YET, a, b }, { playerAfterPaint: true });
       set({ measuring });
     },
     patchMeasuring(token, patch) {
