@@ -12,6 +12,7 @@ function recordingHost(reached: string[]): StudioHandlers {
   };
   return {
     importWavs: record('importWavs'),
+    startImportWavs: record('startImportWavs', { jobId: 'job-1' }),
     importTraces: record('importTraces'),
     exportFixture: record('exportFixture'),
     exportLocation: record('exportLocation', { dir: '/data/exports/20260101-120000-1a2b3c' }),
@@ -28,6 +29,8 @@ describe('withGrantedPathsOnly: the window names only paths the user chose in a 
     await expect(studio.importWavs({ a: { path: '/home/me/.ssh/id_rsa' }, b: { path: '/x.wav' }, maxLagMs: 50 })).rejects.toThrow(
       'a: "/home/me/.ssh/id_rsa" was not chosen in one of the app\'s dialogs; the window may only name files and folders picked there',
     );
+    // The same import as a job (the studio page's way since it draws the audio while the host measures).
+    await expect(studio.startImportWavs({ a: { name: 'a.wav', bytes: new Uint8Array([1]) }, b: { path: '/etc/passwd' }, maxLagMs: 50 })).rejects.toThrow('b: "/etc/passwd" was not chosen');
     const trace = { name: 'a.jsonl', text: '' };
     await expect(studio.importTraces({ a: trace, b: trace, modulesA: { path: '/etc/shadow' } } as never)).rejects.toThrow('modulesA: "/etc/shadow" was not chosen');
     await expect(studio.exportFixture({ id: ID, dir: '/etc/cron.d/x', overwrite: true })).rejects.toThrow('dir: "/etc/cron.d/x" was not chosen');
@@ -51,9 +54,10 @@ describe('withGrantedPathsOnly: the window names only paths the user chose in a 
     await handlers.get('shell:openWavs')!();
     await handlers.get('shell:chooseExportDir')!();
     await studio.importWavs({ a: { path: '/home/me/a.wav' }, b: { name: 'b.wav', bytes: new Uint8Array([1]) } as never, maxLagMs: 50 });
+    await studio.startImportWavs({ a: { path: '/home/me/a.wav' }, b: { path: '/home/me/b.wav' }, maxLagMs: 50 });
     await studio.exportFixture({ id: ID, dir: '/home/me/fixture', overwrite: false });
     const { dir } = await studio.exportLocation({ id: ID });
     await studio.exportFixture({ id: ID, dir, overwrite: false });
-    expect(reached).toEqual(['importWavs', 'exportFixture', 'exportLocation', 'exportFixture']);
+    expect(reached).toEqual(['importWavs', 'startImportWavs', 'exportFixture', 'exportLocation', 'exportFixture']);
   });
 });

@@ -130,12 +130,14 @@ describe('browser mode: WAVs by streamed upload', () => {
     expect((await post('after.wav', A)).status).toBe(200);
   });
 
-  it('refuses an upload without the token, a GET of /upload, and an upload id sent to the host directly', async () => {
+  it('refuses an upload without the token, a GET of /upload, a server path in a WAV import, and an upload id sent to the host directly', async () => {
     const res = await post('a.wav', A, false);
     expect(res.status).toBe(401);
     expect(await res.text()).toMatch(/^refused: no token/);
     const get = await fetch(`http://127.0.0.1:${server.port}/upload`, { headers: { Authorization: `Bearer ${server.token}` } });
     expect(get.status).toBe(405);
+    const byPath = await studio.startImportWavs({ a: { path: '/etc/passwd' }, b: { upload: 'up-0123456789abcdef0123' } }).catch((e: unknown) => e);
+    expect((byPath as ParityError).message).toMatch(/^a: "\/etc\/passwd" is a path on the server, which browser mode does not read/);
     const direct = await host.importWavs({ a: { upload: 'up-0123456789abcdef0123' }, b: { upload: 'up-0123456789abcdef0123' }, maxLagMs: 100 }).catch((e: unknown) => e);
     expect((direct as ParityError).message).toMatch(/^upload up-0123456789abcdef0123: an uploaded file is known only to the browser-mode server/);
   });
