@@ -1,7 +1,9 @@
+import { once } from 'node:events';
 import type { Stats } from 'node:fs';
 import { mkdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from '../common/errors.js';
+import { joinedPieces } from '../common/report/json-number.js';
 import { fsReason } from '../common/fs-reason.js';
 import { trackTemporary, untrackTemporary } from '../host/fixture/pending-temporaries.js';
 import { FIXTURE_FILE_NAMES, type FixtureTargetWords } from '../host/fixture/write-fixture-folder.js';
@@ -127,4 +129,11 @@ export function wroteFolderLine(dir: string, names: Iterable<string>): string {
   const rank = (n: string) => (FIXTURE_FILE_NAMES.includes(n) ? FIXTURE_FILE_NAMES.indexOf(n) : FIXTURE_FILE_NAMES.length);
   const sorted = [...names].sort((x, y) => rank(x) - rank(y) || (x < y ? -1 : x > y ? 1 : 0));
   return `wrote ${dir.replace(/[\\/]+$/, '')}/ (${sorted.join(', ')})\n`;
+}
+
+/** Writes text given in pieces (reportJsonChunks) to stdout about 1 MiB at a time, waiting while the pipe is full. */
+export async function writeStdoutPieces(pieces: readonly string[]): Promise<void> {
+  for (const text of joinedPieces(pieces)) {
+    if (!process.stdout.write(text)) await once(process.stdout, 'drain');
+  }
 }

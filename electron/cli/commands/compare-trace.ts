@@ -1,10 +1,10 @@
 import type { Command } from '@commander-js/extra-typings';
 import { compareTraces, type TraceSide } from '../../common/forensics/compare-traces.js';
-import { stringifyReport } from '../../common/report/json-number.js';
+import { reportJsonChunks } from '../../common/report/json-number.js';
 import { TraceComparisonReport } from '../../common/report/comparison-report.js';
 import { encodeWav } from '../../common/wav/encode-wav.js';
 import { difference } from '../../engine/comparison/compare-profiles.js';
-import { sealReport } from '../../engine/comparison/fixture-integrity.js';
+import { sealReportChunks } from '../../engine/comparison/fixture-integrity.js';
 import { readFileChecked, readTraceFile, readWavFile, reportTime } from '../../engine/comparison/read-inputs.js';
 import { InputError } from '../../common/errors.js';
 import { checkFixtureTarget, writeFixtureFolder } from '../../host/fixture/write-fixture-folder.js';
@@ -13,7 +13,7 @@ import { shareableFiles, withFigureLinks } from '../../host/report-html/shareabl
 import { action } from '../fail.js';
 import { exitOnInterrupt } from '../interrupt.js';
 import { warnIfNoReportPage } from '../report-page-warning.js';
-import { OUT_DIR, wroteFolderLine } from '../write-output.js';
+import { OUT_DIR, writeStdoutPieces, wroteFolderLine } from '../write-output.js';
 import { addVerdictOptions, failOnStatus, nonNegative, tolerancesFrom } from './compare-options.js';
 import { renderComparisonMarkdown } from '../../common/report/comparison-markdown.js';
 import { traceComparisonView } from '../../common/report/trace-comparison-view.js';
@@ -87,14 +87,15 @@ export function registerCompareTrace(program: Command): void {
           const shared = { report, frameRate: a.trace.header.frameRate, audio };
           const markdown = withFigureLinks(renderComparisonMarkdown(view), shared);
           files['report.md'] = markdown;
-          const reportJson = sealReport(report, files);
-          TraceComparisonReport.parse(JSON.parse(reportJson));
+          TraceComparisonReport.parse(report);
+          const reportJson = sealReportChunks(report, files);
           // report.html and the PNGs are views of the sealed files, added after the seal (docs/report-format.md).
           const views = await shareableFiles({ ...shared, markdown });
           await writeFixtureFolder(o.out, { ...files, 'report.json': reportJson, ...views }, { force: o.force, words: OUT_DIR });
           written = [...Object.keys(files), 'report.json', ...Object.keys(views)];
         }
-        process.stdout.write(o.json ? stringifyReport(report) + '\n' : renderComparisonText(view));
+        if (o.json) await writeStdoutPieces([...reportJsonChunks(report), '\n']);
+        else process.stdout.write(renderComparisonText(view));
         if (o.out !== undefined && !o.json) process.stdout.write(`\n${wroteFolderLine(o.out, written)}`);
         process.exitCode = failOnStatus(report.verdict, o.failOn);
       }),

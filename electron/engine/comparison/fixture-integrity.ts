@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { stringifyReport } from '../../common/report/json-number.js';
+import { reportJsonChunks } from '../../common/report/json-number.js';
 
 export function sha256Hex(content: Uint8Array | string): string {
   return createHash('sha256').update(content).digest('hex');
@@ -13,11 +13,21 @@ const DIGEST_FIELD = /"reportSha256": "([0-9a-f]{64})"/;
  * report or the files (an integrity check against accidents and careless edits, not a signature).
  */
 export function sealReport(report: Record<string, unknown>, files: Record<string, Uint8Array | string>): string {
+  return sealReportChunks(report, files).join('');
+}
+
+/** sealReport's text in pieces (reportJsonChunks), for reports too large for one string. */
+export function sealReportChunks(report: Record<string, unknown>, files: Record<string, Uint8Array | string>): string[] {
   const hashes: Record<string, string> = {};
   for (const name of Object.keys(files).sort()) hashes[name] = sha256Hex(files[name]);
-  const unsealed = stringifyReport({ ...report, integrity: { files: hashes, reportSha256: '' } }) + '\n';
-  const digest = sha256Hex(unsealed);
-  return unsealed.replace('"reportSha256": ""', `"reportSha256": "${digest}"`);
+  const chunks = [...reportJsonChunks({ ...report, integrity: { files: hashes, reportSha256: '' } }), '\n'];
+  const hash = createHash('sha256');
+  for (const chunk of chunks) hash.update(chunk);
+  const digest = hash.digest('hex');
+  // reportJsonChunks writes a key and its value as separate pieces.
+  const at = chunks.findLastIndex((c, i) => c === '""' && chunks[i - 1]?.endsWith('"reportSha256": '));
+  chunks[at] = `"${digest}"`;
+  return chunks;
 }
 
 /** Problems found in a sealed fixture, in words; empty when report.json and every listed file are intact. */

@@ -43,6 +43,9 @@ export interface BesideAudio extends AudioCommon {
   peaks: { a: number[]; b: number[]; diff: number[] };
 }
 
+/** Steps a report.html charts (about 27 minutes at 12.5 frames/s); docs/report-format.md. */
+export const PAGE_STEP_LIMIT = 20_000;
+
 /** Everything report.html shows, computed where the fixture is written (one JSON object in the page). */
 export interface ReportPageData {
   title: string;
@@ -124,14 +127,17 @@ function markerOf(d: Divergence | undefined, frameRate: number | null, sampleRat
  * drill-down lines, per-step |Δ| (the report's maxStatDiff) and codes. `frameRate` maps steps to time.
  */
 export function reportPageData(report: ReportForPage, markdown: string, frameRate: number | null): Omit<ReportPageData, 'audio'> {
-  const d = report.divergence;
+  const whole = report.divergence;
   const verdict = report.verdict ?? null;
+  // Past the page's limit its per-step charts hold the first steps only; report.json keeps every step.
+  const d = whole && whole.steps.length > PAGE_STEP_LIMIT ? { ...whole, steps: whole.steps.slice(0, PAGE_STEP_LIMIT) } : whole;
+  const cut = whole && d !== whole ? [`The per-step charts show steps 1–${PAGE_STEP_LIMIT.toLocaleString('en-US')} of ${whole.steps.length.toLocaleString('en-US')} (the page's limit); report.json has every step.`] : [];
   const steps = d?.steps ?? [];
   return {
     title: titleOf(markdown),
     verdict,
-    words: d && report.verdict ? divergenceLines(report.verdict as Parameters<typeof divergenceLines>[0], d).map((l) => l.trim()) : report.sources ? sourceLines(report.sources) : [],
-    warnings: report.warnings ?? [],
+    words: whole && report.verdict ? divergenceLines(report.verdict as Parameters<typeof divergenceLines>[0], whole).map((l) => l.trim()) : report.sources ? sourceLines(report.sources) : [],
+    warnings: [...(report.warnings ?? []), ...cut],
     metrics: report.metrics ? metricRows(report.metrics) : [],
     tolerances: d ? toleranceRows(d) : [],
     drill: [...(report.drill ? drillLines(report.drill) : []), ...(report.moduleDrill ? moduleDrillLines(report.moduleDrill) : [])].map((l) => l.trim()),

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { sealReport, sha256Hex, verifySeal } from '../../../../electron/engine/comparison/fixture-integrity.js';
+import { sealReport, sealReportChunks, sha256Hex, verifySeal } from '../../../../electron/engine/comparison/fixture-integrity.js';
 
 const files = { 'a.wav': new Uint8Array([1, 2, 3]), 'b.wav': new Uint8Array([4, 5]), 'report.md': '# hi\n' };
 const read = (over: Record<string, Uint8Array | undefined> = {}) => (name: string) =>
@@ -21,5 +21,15 @@ describe('fixture integrity', () => {
     expect(verifySeal(text, read({ 'b.wav': new Uint8Array([4, 6]) }))).toEqual([expect.stringMatching(/^b\.wav was changed after it was written/)]);
     expect(verifySeal(text, read({ 'a.wav': undefined }))).toEqual(['a.wav is missing']);
     expect(verifySeal('{"verdict":"identical"}', read())[0]).toContain('no integrity.reportSha256');
+  });
+
+  it('sealed in pieces: the same text, and a report that already had integrity (a re-export) sealed afresh', () => {
+    const steps = Array.from({ length: 1000 }, (_, i) => ({ step: i + 1, codes: [i % 5] }));
+    const text = sealReportChunks({ verdict: 'diverged', steps }, files).join('');
+    expect(text).toBe(sealReport({ verdict: 'diverged', steps }, files));
+    expect(verifySeal(text, read())).toEqual([]);
+    const resealed = sealReport({ integrity: { files: {}, reportSha256: 'old' }, verdict: 'identical' }, files);
+    expect(verifySeal(resealed, read())).toEqual([]);
+    expect(JSON.parse(resealed).integrity.reportSha256).toMatch(/^[0-9a-f]{64}$/);
   });
 });
