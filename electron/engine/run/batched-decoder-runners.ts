@@ -1,6 +1,6 @@
 import { fromHalfArray, toHalfArray } from '../numeric/float16.js';
-import { f16Tensor, f32Tensor, i64Tensor, run, zeroTensor, type Feeds, type OrtSession, type OrtTensor } from '../ort-session.js';
-import type { DecoderShape } from './decoder-runners.js';
+import { i64Tensor, run, zeroTensor, type Feeds, type OrtSession, type OrtTensor } from '../ort-session.js';
+import { bindInPlace, bindPast, presentOf, toFloat, type DecoderShape } from './decoder-runners.js';
 import type { RunClock } from './run-clock.js';
 
 /** Each row's outputs at its last position of one forward. */
@@ -21,9 +21,6 @@ export interface BatchedDecoderRunner {
   reset(): void;
   forward(embeds: Float32Array, n: number, real: Uint8Array, extra?: Feeds): Promise<BatchedDecoderOutput>;
 }
-
-const floatTensor = (d: DecoderShape, x: Float32Array, dims: number[]): OrtTensor =>
-  d.float === 'float16' ? f16Tensor(toHalfArray(x), dims) : f32Tensor(x, dims);
 
 /** Row r's last position of a [rows, n, width] output, for every row: [rows, width] float32. */
 function lastPositions(t: OrtTensor, rows: number, n: number, width: number): Float32Array {
@@ -78,19 +75,13 @@ export class BatchedEagerDecoder implements BatchedDecoderRunner {
     }
     const feeds: Feeds = {
       ...extra,
-      inputs_embeds: floatTensor(d, embeds, [rows, n, d.hidden]),
+      inputs_embeds: toFloat(d, embeds, [rows, n, d.hidden]),
       attention_mask: i64Tensor(mask, [rows, total]),
       position_ids: i64Tensor(positions, [rows, n]),
     };
-    for (let i = 0; i < d.layers; i++) {
-      feeds[`past_key_values.${i}.key`] = this.past[2 * i];
-      feeds[`past_key_values.${i}.value`] = this.past[2 * i + 1];
-    }
+    bindPast(feeds, this.past, d.layers);
     const out = await this.clock.time(() => run(this.session, feeds));
-    for (let i = 0; i < d.layers; i++) {
-      this.past[2 * i] = out[`present.${i}.key`];
-      this.past[2 * i + 1] = out[`present.${i}.value`];
-    }
+    this.past = presentOf(out, d.layers);
     return { logits: lastPositions(out.logits, rows, n, d.vocab), hidden: d.hasHidden ? lastPositions(out.last_hidden_state, rows, n, d.hidden) : undefined };
   }
 }
@@ -129,10 +120,7 @@ export class BatchedGraphDecoder implements BatchedDecoderRunner {
     this.feeds = { inputs_embeds: this.embeds, attention_mask: i64Tensor(this.mask, [rows, d.maxPositions]), position_ids: i64Tensor(this.position, [rows, 1]) };
     this.fetches = { logits: this.logits };
     if (this.hidden) this.fetches.last_hidden_state = this.hidden;
-    for (let i = 0; i < d.layers; i++) {
-      this.feeds[`past_key_values.${i}.key`] = this.fetches[`present.${i}.key`] = this.kv[2 * i];
-      this.feeds[`past_key_values.${i}.value`] = this.fetches[`present.${i}.value`] = this.kv[2 * i + 1];
-    }
+    bindInPlace(this.feeds, this.fetches, this.kv, d.layers);
     this.lengths = new Array<number>(rows).fill(0);
   }
 

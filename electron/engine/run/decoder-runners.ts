@@ -28,7 +28,8 @@ export interface DecoderRunner {
   forward(embeds: Float32Array, n: number, extra?: Feeds): Promise<DecoderOutput>;
 }
 
-const toFloat = (d: DecoderShape, x: Float32Array, dims: number[]): OrtTensor =>
+/** Row-major float32 input as the network's float type. */
+export const toFloat = (d: DecoderShape, x: Float32Array, dims: number[]): OrtTensor =>
   d.float === 'float16' ? f16Tensor(toHalfArray(x), dims) : f32Tensor(x, dims);
 
 function lastRow(t: OrtTensor, width: number): Float32Array {
@@ -39,6 +40,28 @@ function lastRow(t: OrtTensor, width: number): Float32Array {
 
 const range = (from: number, n: number): BigInt64Array => BigInt64Array.from({ length: n }, (_, i) => BigInt(from + i));
 const ones = (n: number): BigInt64Array => new BigInt64Array(n).fill(1n);
+
+/** Names the KV tensors (layer i at 2i, 2i+1) as the network's past_key_values.* inputs. */
+export function bindPast(feeds: Feeds, past: readonly OrtTensor[], layers: number): void {
+  for (let i = 0; i < layers; i++) {
+    feeds[`past_key_values.${i}.key`] = past[2 * i];
+    feeds[`past_key_values.${i}.value`] = past[2 * i + 1];
+  }
+}
+
+/** The run's present.* outputs, in bindPast's order: the next run's past. */
+export function presentOf(out: Feeds, layers: number): OrtTensor[] {
+  return Array.from({ length: 2 * layers }, (_, j) => out[`present.${j >> 1}.${j % 2 === 0 ? 'key' : 'value'}`]);
+}
+
+/** graph: one buffer set bound as both past_key_values.* (feeds) and present.* (fetches), written in place. */
+export function bindInPlace(feeds: Feeds, fetches: Feeds, kv: readonly OrtTensor[], layers: number): void {
+  bindPast(feeds, kv, layers);
+  for (let i = 0; i < layers; i++) {
+    fetches[`present.${i}.key`] = kv[2 * i];
+    fetches[`present.${i}.value`] = kv[2 * i + 1];
+  }
+}
 
 /** eager: dynamic shapes; the graph concatenates each step's K/V to the past it is given. */
 export class EagerDecoder implements DecoderRunner {
@@ -66,15 +89,9 @@ export class EagerDecoder implements DecoderRunner {
       attention_mask: i64Tensor(ones(this.length + n), [1, this.length + n]),
       position_ids: i64Tensor(range(this.length, n), [1, n]),
     };
-    for (let i = 0; i < d.layers; i++) {
-      feeds[`past_key_values.${i}.key`] = this.past[2 * i];
-      feeds[`past_key_values.${i}.value`] = this.past[2 * i + 1];
-    }
+    bindPast(feeds, this.past, d.layers);
     const out = await this.clock.time(() => run(this.session, feeds));
-    for (let i = 0; i < d.layers; i++) {
-      this.past[2 * i] = out[`present.${i}.key`];
-      this.past[2 * i + 1] = out[`present.${i}.value`];
-    }
+    this.past = presentOf(out, d.layers);
     this.length += n;
     return { logits: lastRow(out.logits, d.vocab), hidden: d.hasHidden ? lastRow(out.last_hidden_state, d.hidden) : undefined };
   }
@@ -142,10 +159,7 @@ export class GraphDecoder implements DecoderRunner {
     this.feeds = { inputs_embeds: this.embeds, attention_mask: i64Tensor(this.mask, [1, d.maxPositions]), position_ids: i64Tensor(this.position, [1, 1]) };
     this.fetches = { logits: this.logits };
     if (this.hidden) this.fetches.last_hidden_state = this.hidden;
-    for (let i = 0; i < d.layers; i++) {
-      this.feeds[`past_key_values.${i}.key`] = this.fetches[`present.${i}.key`] = this.kv[2 * i];
-      this.feeds[`past_key_values.${i}.value`] = this.fetches[`present.${i}.value`] = this.kv[2 * i + 1];
-    }
+    bindInPlace(this.feeds, this.fetches, this.kv, d.layers);
   }
 
   reset(): void {
