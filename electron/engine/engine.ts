@@ -1,8 +1,10 @@
 import { loadBundle, type LoadedBundle } from './bundle/load-bundle.js';
 import { layoutLines } from './bundle/layout-summary.js';
 import type { NetworkExport } from './bundle/manifest.js';
-import { closeNative, synthesizeOnNative } from './native/native-engine-hook.js';
-import { makePlan } from './plan.js';
+import type { ExecutionProfile } from '../common/profile/types.js';
+import type { SamplingParams } from '../common/sampling/types.js';
+import { closeNative, nativeBackendFor, synthesizeOnNative } from './native/native-engine-hook.js';
+import { chooseExports, makePlan } from './plan.js';
 import { EmbeddingTable } from './run/embedding-table.js';
 import { RunClock } from './run/run-clock.js';
 import { SessionPool } from './run/session-pool.js';
@@ -81,6 +83,16 @@ export class Engine {
         outputs: exp.outputs.map((t) => `${t.name} ${t.dtype} [${t.shape.join(', ')}]`),
       })),
     };
+  }
+
+  /**
+   * Throws what synthesize would throw for this profile before anything runs — an export the bundle
+   * lacks, batch=N without batched exports, backend=native unavailable — and opens nothing, so a
+   * comparison refuses a profile it cannot run before it spends time on the other side.
+   */
+  checkRunnable(profile: ExecutionProfile, sampling: SamplingParams): void {
+    if (profile.backend === 'native') nativeBackendFor(profile, sampling);
+    else chooseExports(this.bundle, profile);
   }
 
   synthesize(req: SynthesisRequest, opts: SynthesisOptions = {}): Promise<SynthesisResult> {

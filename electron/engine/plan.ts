@@ -51,6 +51,35 @@ export function exportKeys(profile: Pick<ExecutionProfile, 'preset' | 'cache' | 
   return { talker: `${talkerPreset}-${profile.precision}${overflow}`, codePredictor: `${profile.preset}-${profile.precision}`, vocoder: profile.precision };
 }
 
+interface ChosenExports {
+  talkerKey: string;
+  cpKey: string;
+  talkerExp: NetworkExport;
+  cpExp: NetworkExport;
+  vocExp: NetworkExport;
+  batched?: ReturnType<typeof pickBatchExports>;
+}
+
+/**
+ * The exports an ONNX Runtime profile runs, or the ProfileError/BundleError saying what the bundle lacks;
+ * opens nothing, so a comparison can check both profiles before it runs either (Engine.checkRunnable).
+ */
+export function chooseExports(bundle: LoadedBundle, profile: ExecutionProfile, drill = false): ChosenExports {
+  const m = bundle.manifest;
+  const batch = profile.batch ?? 1;
+  if (batch > 1 && drill) throw new ProfileError(`profile "${profile.text}": the drill-down re-runs one row; run it on the profile without batch=${batch}`, profile.text);
+  const batched = batch > 1 ? pickBatchExports(bundle.dir, m, profile, batch) : undefined;
+  const { talker: talkerKey, codePredictor: cpKey } = batched ? { talker: `batch ${batched.key}`, codePredictor: `batch ${batched.key}` } : exportKeys(profile);
+  const talkerExp = batched ? batched.talker : pick(bundle, 'talker', talkerKey, profile);
+  const cpExp = batched ? batched.codePredictor : pick(bundle, 'code-predictor', cpKey, profile);
+  const vocExp = m.vocoder.exports[profile.precision];
+  if (!vocExp) {
+    const where = join(bundle.dir, 'bundle.json');
+    throw new BundleError(`${where}: profile "${profile.text}" needs a vocoder export "${profile.precision}" (bundle.json vocoder.exports["${profile.precision}"]), which this bundle does not have; it has: ${Object.keys(m.vocoder.exports).join(', ')}`, `${where}:vocoder.exports.${profile.precision}`);
+  }
+  return { talkerKey, cpKey, talkerExp, cpExp, vocExp, ...(batched ? { batched } : {}) };
+}
+
 /**
  * Chooses the exports and session options a profile runs with and builds fresh runners around the
  * pooled sessions. eager: graphOptimizationLevel 'disabled', dynamic-shape exports; graph: 'all',
@@ -68,16 +97,7 @@ export async function makePlan(
   const m = bundle.manifest;
   const optimize = profile.preset === 'graph';
   const batch = profile.batch ?? 1;
-  if (batch > 1 && recorder) throw new ProfileError(`profile "${profile.text}": the drill-down re-runs one row; run it on the profile without batch=${batch}`, profile.text);
-  const batched = batch > 1 ? pickBatchExports(bundle.dir, m, profile, batch) : undefined;
-  const { talker: talkerKey, codePredictor: cpKey } = batched ? { talker: `batch ${batched.key}`, codePredictor: `batch ${batched.key}` } : exportKeys(profile);
-  const talkerExp = batched ? batched.talker : pick(bundle, 'talker', talkerKey, profile);
-  const cpExp = batched ? batched.codePredictor : pick(bundle, 'code-predictor', cpKey, profile);
-  const vocExp = m.vocoder.exports[profile.precision];
-  if (!vocExp) {
-    const where = join(bundle.dir, 'bundle.json');
-    throw new BundleError(`${where}: profile "${profile.text}" needs a vocoder export "${profile.precision}" (bundle.json vocoder.exports["${profile.precision}"]), which this bundle does not have; it has: ${Object.keys(m.vocoder.exports).join(', ')}`, `${where}:vocoder.exports.${profile.precision}`);
-  }
+  const { talkerKey, cpKey, talkerExp, cpExp, vocExp, batched } = chooseExports(bundle, profile, recorder !== undefined);
 
   const opened: OpenedSession[] = [
     await pool.get(`talker ${talkerKey}`, talkerExp, optimize, profile.ep),

@@ -61,6 +61,8 @@ export async function compareProfiles(engine: Engine, req: CompareProfilesReques
   const profileA = parseProfile(req.profileA);
   const profileB = parseProfile(req.profileB);
   if (req.teacherForce) refuseNativeTeacherForcing(profileB);
+  engine.checkRunnable(profileA, req.sampling);
+  engine.checkRunnable(profileB, req.sampling);
   const run = (side: 'A' | 'B', profile: typeof profileA, teacherCodes?: Int32Array) =>
     engine.synthesize(
       { text: req.text, profile, seed: req.seed, sampling: req.sampling },
