@@ -130,6 +130,7 @@ export async function makePlan(
     clock,
     provider: opened.every((s) => s.provider === 'cuda') ? 'cuda' : 'cpu',
     ...(fallback ? { fallback } : {}),
+    ...(batched ? { batchRows: batched.rows } : {}),
     bundleHash: bundle.hash,
   };
 }

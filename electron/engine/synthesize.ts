@@ -37,6 +37,8 @@ export interface SynthesisPlan {
   bundleHash: string;
   /** Set only when SynthesisOptions.recordFeeds asks for a drill-down recording. */
   tap?: FeedTap;
+  /** batch=N only: the rows the batched runners run (N, or its graph bucket). */
+  batchRows?: number;
 }
 
 const faultOf = <K extends Fault['kind']>(p: ExecutionProfile, kind: K) => p.faults.find((f): f is Extract<Fault, { kind: K }> => f.kind === kind);
@@ -167,6 +169,7 @@ export async function synthesizeWith(plan: SynthesisPlan, req: SynthesisRequest,
     numerics: { nan, inf },
     executionProvider: plan.provider,
     ...(plan.fallback ? { fallback: plan.fallback } : {}),
+    ...(plan.batchRows ? { batchRows: plan.batchRows } : {}),
     profile: plan.profile.text,
     faults: faultOutcomes(plan.profile, frames, m.vocoder.chunkFrames, m.vocoder.leftContextFrames),
     seed: req.seed,

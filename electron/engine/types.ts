@@ -65,6 +65,8 @@ export interface SynthesisResult {
   executionProvider: 'cpu' | 'cuda';
   /** Set when another provider was asked for and refused: the real error text. */
   fallback?: string;
+  /** batch=N only: the rows the batched exports ran with (N, or the graph bucket N was padded to). */
+  batchRows?: number;
   /** The profile as run (canonical text). */
   profile: string;
   /** Each fault of the profile: applied, or not and why (a fault whose step never ran does nothing). */

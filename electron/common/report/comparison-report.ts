@@ -27,6 +27,8 @@ export const ComparisonSide = z.object({
   executionProvider: z.string(),
   /** Why the provider asked for did not run (present only when one was refused). */
   fallback: z.string().optional(),
+  /** batch=N only: the rows the batched exports ran with — N, or the graph bucket N was padded to. */
+  batchRows: z.number().int().positive().optional(),
   /** Per-stage times in ms; arrays are per step (index 0 = step 1). */
   timings: z.record(z.string(), z.union([JsonNumber, z.array(JsonNumber)])),
   /** Non-finite values per stage over the whole synthesis. */

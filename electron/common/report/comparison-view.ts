@@ -10,7 +10,8 @@ function sideLine(label: string, s: ComparisonReport['a']): string {
   const fallback = s.fallback ? ` (asked for another provider; fallback: ${s.fallback})` : '';
   const nan = s.numerics.nan;
   const numerics = nan.talker + nan.codePredictor + nan.vocoder > 0 ? `, NaN talker/code-predictor/vocoder ${nan.talker}/${nan.codePredictor}/${nan.vocoder}` : '';
-  return `${label}: ${s.profile} on ${s.executionProvider}${fallback}, ${s.frames} frames, ${Number(s.timings.totalMs).toFixed(0)} ms${numerics}`;
+  const batch = s.batchRows !== undefined ? `, batch run as ${s.batchRows} rows` : '';
+  return `${label}: ${s.profile} on ${s.executionProvider}${fallback}${batch}, ${s.frames} frames, ${Number(s.timings.totalMs).toFixed(0)} ms${numerics}`;
 }
 
 /** The sampling flags of `parity compare` that reproduce `s` (defaults left out). */

@@ -132,6 +132,7 @@ function side(r: SynthesisResult, profile: ExecutionProfile, info: BundleInfo): 
     steps: r.steps,
   };
   if (r.fallback !== undefined) s.fallback = r.fallback;
+  if (r.batchRows !== undefined) s.batchRows = r.batchRows;
   // The native backend does not record outcomes; the rule is the same (fault-outcomes.ts).
   const faults = r.faults ?? faultOutcomes(profile, r.frames, info.vocoder.chunkFrames, info.vocoder.leftContextFrames);
   if (faults.length > 0) s.faults = faults;
