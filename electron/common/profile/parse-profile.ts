@@ -95,6 +95,11 @@ const NAN_RULE = 'the step must be an integer >= 1 (step 1 is the prefill)';
 const BUCKET = /^[1-9][0-9]{0,3}$/;
 /** Most rows a batch=N profile runs: the prompt and up to 63 others (run/batch-texts.ts). */
 export const MAX_BATCH = 64;
+/** What a number-valued key takes: said for a bad value and for a missing one alike. */
+const NUMBER_RULES: Partial<Record<ProfileKeySpec['key'], string>> = {
+  bucket: 'a whole number of frames from 1 to 9999, or a list of them (8|16|32)',
+  batch: `a whole number of rows from 1 to ${MAX_BATCH}`,
+};
 
 export function parseProfile(text: string): ExecutionProfile {
   const fail = (item: Item, message: string): never => {
@@ -130,7 +135,10 @@ export function parseProfile(text: string): ExecutionProfile {
     const value = item.token.slice(eq + 1).trim();
     const spec = PROFILE_KEYS.find((k) => k.key === key);
     if (!spec) fail(item, `unknown key "${key}" (known: ${KNOWN_KEYS})`);
-    if (value === '') fail(item, `missing value for ${key} (valid: ${spec!.values.join(', ')})`);
+    if (value === '') {
+      const rule = NUMBER_RULES[spec!.key];
+      fail(item, `missing value for ${key} (${rule ? `expected ${rule}` : `valid: ${spec!.values.join(', ')}`})`);
+    }
     if (spec!.key === 'fault') {
       const fault = parseFault(value);
       if (typeof fault === 'string') fail(item, `fault "${value}": ${fault}`);
@@ -145,14 +153,14 @@ export function parseProfile(text: string): ExecutionProfile {
     seen.add(key);
     if (spec!.key === 'bucket') {
       const sizes = value.split('|');
-      if (!sizes.every((k) => BUCKET.test(k))) fail(item, `bucket "${value}": expected a whole number of frames from 1 to 9999, or a list of them (8|16|32)`);
+      if (!sizes.every((k) => BUCKET.test(k))) fail(item, `bucket "${value}": expected ${NUMBER_RULES.bucket}`);
       const ks = sizes.map(Number);
       if (ks.some((k, j) => j > 0 && k <= ks[j - 1])) fail(item, `bucket "${value}": the sizes of a list must be strictly ascending (e.g. 8|16|32)`);
       bucket = ks.length === 1 ? ks[0] : ks;
       return;
     }
     if (spec!.key === 'batch') {
-      if (!/^[1-9][0-9]?$/.test(value) || Number(value) > MAX_BATCH) fail(item, `batch "${value}": expected a whole number of rows from 1 to ${MAX_BATCH}`);
+      if (!/^[1-9][0-9]?$/.test(value) || Number(value) > MAX_BATCH) fail(item, `batch "${value}": expected ${NUMBER_RULES.batch}`);
       batch = Number(value);
       return;
     }

@@ -64,6 +64,9 @@ describe('parseProfile', () => {
     ['eager,ep=rocm', 'unknown value "rocm" for ep (valid: cpu, cuda)'],
     ['eager,precision=bf16', 'unknown value "bf16" for precision (valid: fp32, fp16)'],
     ['eager,cache=', 'missing value for cache (valid: kv, recompute)'],
+    // Number-valued keys say what a value is, not a placeholder "N".
+    ['graph,batch=', 'missing value for batch (expected a whole number of rows from 1 to 64)'],
+    ['graph,vocoder=stream,bucket=', 'missing value for bucket (expected a whole number of frames from 1 to 9999, or a list of them (8|16|32))'],
     ['eagr', 'unknown preset "eagr" (valid: eager, graph; or start with key=value)'],
     ['', 'empty'],
     ['graph,,cache=kv', 'empty item at position 2'],
