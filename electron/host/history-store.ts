@@ -9,9 +9,10 @@ import { DrillReport } from '../common/report/drill.js';
 import { StoredReport } from '../common/report/comparison-report.js';
 import { stringifyReport } from '../common/report/json-number.js';
 import { decodeWav } from '../common/wav/decode-wav.js';
-import { encodeWav } from '../common/wav/encode-wav.js';
-import { writeFixtureFolder, type FixtureTargetWords } from './fixture/write-fixture-folder.js';
+import { float32MonoWavPieces } from '../common/wav/encode-wav.js';
+import { writeFixtureFolder, type FixtureFileContent, type FixtureTargetWords } from './fixture/write-fixture-folder.js';
 import { keptImportFiles, readKeptImport, type KeptImport } from './kept-import.js';
+import { readBytes } from './read-bytes.js';
 
 /** A new entry's id is fresh, so a refusal here is a clash of ids: the words say what to do. */
 const HISTORY_FOLDER: FixtureTargetWords = { target: 'the data folder', allowReplace: 'remove the old entry' };
@@ -72,12 +73,13 @@ export class HistoryStore {
       ...(item.report.verdict === undefined ? {} : { verdict: item.report.verdict }),
       ...(item.imported ? { swappable: true } : {}),
     };
-    const files: Record<string, Uint8Array | string> = {
+    const files: Record<string, FixtureFileContent> = {
       'entry.json': JSON.stringify(entry, null, 2),
       'report.json': stringifyReport(item.report),
     };
-    if (item.a) files['a.wav'] = encodeWav([item.a.samples], item.a.sampleRate, 'float32');
-    if (item.b) files['b.wav'] = encodeWav([item.b.samples], item.b.sampleRate, 'float32');
+    // Written from the samples' own bytes: an encoded copy of a long take would double it in memory.
+    if (item.a) files['a.wav'] = float32MonoWavPieces(item.a.samples, item.a.sampleRate);
+    if (item.b) files['b.wav'] = float32MonoWavPieces(item.b.samples, item.b.sampleRate);
     if (item.traces) {
       files['a.jsonl'] = item.traces.a;
       files['b.jsonl'] = item.traces.b;
@@ -126,7 +128,7 @@ export class HistoryStore {
     if (!existsSync(join(dir, 'a.jsonl')) || !existsSync(join(dir, 'b.jsonl'))) return undefined;
     const traces: KeptTraces = { a: await readFile(join(dir, 'a.jsonl'), 'utf8'), b: await readFile(join(dir, 'b.jsonl'), 'utf8') };
     const [ma, mb] = [join(dir, 'a.modules.safetensors'), join(dir, 'b.modules.safetensors')];
-    if (existsSync(ma) && existsSync(mb)) traces.modules = { a: new Uint8Array(await readFile(ma)), b: new Uint8Array(await readFile(mb)) };
+    if (existsSync(ma) && existsSync(mb)) traces.modules = { a: await readBytes(ma), b: await readBytes(mb) };
     return traces;
   }
 
@@ -181,6 +183,6 @@ async function readOptional<T>(path: string, schema: { parse(value: unknown): T 
 
 async function readAudio(path: string): Promise<Audio | undefined> {
   if (!existsSync(path)) return undefined;
-  const wav = decodeWav(new Uint8Array(await readFile(path)), path);
+  const wav = decodeWav(await readBytes(path), path);
   return { sampleRate: wav.sampleRate, samples: wav.channels[0] };
 }

@@ -3,6 +3,17 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { FileBytes } from '../common/api/index.js';
+import type { FixtureFileContent } from './fixture/write-fixture-folder.js';
+import { readBytes } from './read-bytes.js';
+
+/** A file on this machine and the name to show for it (the path, or a browser upload's own file name). */
+export interface FileOnDisk {
+  name: string;
+  path: string;
+}
+
+/** A WAV of an import: its bytes, or a file on disk the worker reads itself (the host never holds it). */
+export type WavSource = FileBytes | FileOnDisk;
 
 /** A trace as imported: its file name and its text. */
 export interface TraceText {
@@ -16,7 +27,7 @@ export interface TraceText {
  * and B exchanged after the entry is reopened.
  */
 export type KeptImport =
-  | { kind: 'wavs'; request: { a: FileBytes; b: FileBytes; maxLagMs: number } }
+  | { kind: 'wavs'; request: { a: WavSource; b: WavSource; maxLagMs: number } }
   | {
       kind: 'traces';
       request: { a: TraceText; b: TraceText; wavA?: FileBytes; wavB?: FileBytes; modulesA?: FileBytes; modulesB?: FileBytes; maxLagMs: number };
@@ -33,17 +44,18 @@ const ImportManifest = z.object({
 });
 
 /**
- * The entry files that keep an import. Trace texts are not repeated: they are the entry's a.jsonl and
- * b.jsonl, which the history keeps for exports anyway.
+ * The entry files that keep an import; a file on disk is copied from there. Trace texts are not repeated:
+ * they are the entry's a.jsonl and b.jsonl, which the history keeps for exports anyway.
  */
-export function keptImportFiles(kept: KeptImport): Record<string, Uint8Array | string> {
-  const files: Record<string, Uint8Array | string> = {};
+export function keptImportFiles(kept: KeptImport): Record<string, FixtureFileContent> {
+  const files: Record<string, FixtureFileContent> = {};
   const names: Partial<Record<ByteRole, string>> = {};
   for (const role of BYTE_ROLES) {
-    const file = (kept.request as Partial<Record<ByteRole, FileBytes | TraceText>>)[role];
+    const file = (kept.request as Partial<Record<ByteRole, WavSource | TraceText>>)[role];
     if (!file) continue;
     names[role] = file.name;
     if ('bytes' in file) files[`import-${role}`] = file.bytes;
+    else if ('path' in file) files[`import-${role}`] = { copyFrom: file.path };
   }
   files['import.json'] = JSON.stringify({ kind: kept.kind, maxLagMs: kept.request.maxLagMs, names }, null, 2);
   return files;
@@ -56,11 +68,12 @@ export async function readKeptImport(dir: string): Promise<KeptImport | undefine
   const manifest = ImportManifest.parse(JSON.parse(await readFile(manifestPath, 'utf8')));
   const bytesOf = async (role: ByteRole): Promise<FileBytes | undefined> => {
     const name = manifest.names[role];
-    return name === undefined ? undefined : { name, bytes: new Uint8Array(await readFile(join(dir, `import-${role}`))) };
+    return name === undefined ? undefined : { name, bytes: await readBytes(join(dir, `import-${role}`)) };
   };
   const [a, b] = [manifest.names.a, manifest.names.b];
   if (a === undefined || b === undefined) throw new Error(`${manifestPath}: names no A or B file`);
-  if (manifest.kind === 'wavs') return { kind: 'wavs', request: { a: (await bytesOf('a'))!, b: (await bytesOf('b'))!, maxLagMs: manifest.maxLagMs } };
+  // The WAVs stay on disk: a swap's worker reads them from the entry folder.
+  if (manifest.kind === 'wavs') return { kind: 'wavs', request: { a: { name: a, path: join(dir, 'import-a') }, b: { name: b, path: join(dir, 'import-b') }, maxLagMs: manifest.maxLagMs } };
   const text = async (file: string) => readFile(join(dir, file), 'utf8');
   const optional = async (role: ByteRole) => {
     const file = await bytesOf(role);

@@ -1,8 +1,9 @@
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import type { FileBytes, FileInput } from '../common/api/index.js';
 import { InputError } from '../common/errors.js';
 import { fsReason } from '../common/fs-reason.js';
 import { MAX_KEPT_SIDECAR_BYTES } from './history-store.js';
+import { readBytes } from './read-bytes.js';
 
 const mb = (n: number): string => `${(n / 1024 / 1024).toFixed(1)} MB`;
 
@@ -24,7 +25,7 @@ export async function readSidecarInput(input: FileInput): Promise<FileBytes> {
   }
   if ('bytes' in input) return input;
   try {
-    return { name, bytes: new Uint8Array(await readFile(input.path)) };
+    return { name, bytes: await readBytes(input.path) };
   } catch (error) {
     throw new InputError(`${name}: cannot read the module sidecar (${fsReason(error)})`, name);
   }

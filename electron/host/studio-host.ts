@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { ResourceLimits } from 'node:worker_threads';
 import type {
@@ -17,6 +17,7 @@ import type {
   SynthesisResult,
   SynthesizeRequest,
   UploadRef,
+  WavInput,
 } from '../common/api/index.js';
 import { TypedEmitter } from '../common/api/event-emitter.js';
 import { CancelledError, InputError, toErrorPayload } from '../common/errors.js';
@@ -25,7 +26,7 @@ import { defaultDataDir } from './data-dir.js';
 import { exportFixture } from './export-fixture.js';
 import { HistoryStore, MAX_KEPT_TRACE_BYTES } from './history-store.js';
 import { JobTable } from './job-table.js';
-import { swapKeptImport } from './kept-import.js';
+import { swapKeptImport, type WavSource } from './kept-import.js';
 import { readSidecarInput } from './read-sidecar-input.js';
 import type { DrillReport } from '../common/report/drill.js';
 import type { compareTraceTexts, CompareTraceTextsTask } from './tasks/compare-trace-texts.js';
@@ -35,6 +36,7 @@ import type { WavPairResult } from './tasks/compare-wav-bytes.js';
 import type { WorkerOptions } from './tasks/run-task.js';
 import { engineWorkerUrl } from './worker-url.js';
 import { WorkerSupervisor } from './worker-supervisor.js';
+import { readBytes } from './read-bytes.js';
 
 export interface StudioHostOptions {
   /** History and settings; `defaultDataDir()` when absent. */
@@ -132,15 +134,18 @@ export class StudioHost implements StudioHandlers {
   }
 
   async importWavs(request: ImportWavsRequest): Promise<ComparisonResult> {
-    const a = await readInput(request.a);
-    const b = await readInput(request.b);
+    const a = await wavSource(request.a);
+    const b = await wavSource(request.b);
     return this.compareWavPair(a, b, request.maxLagMs, (what, task) => this.runInternal(what, task));
   }
 
-  /** importWavs as a job: the files are read before the job id is returned (an upload may be released then). */
+  /**
+   * importWavs as a job: files given by path are checked readable before the job id is returned, and read
+   * by the worker; the caller keeps them in place until the job finishes (`jobFinished`).
+   */
   async startImportWavs(request: ImportWavsRequest): Promise<{ jobId: string }> {
-    const a = await readInput(request.a);
-    const b = await readInput(request.b);
+    const a = await wavSource(request.a);
+    const b = await wavSource(request.b);
     const jobId = this.jobs.newId();
     const onProgress = this.progress(jobId);
     onProgress({ phase: 'compare', step: 0, totalSteps: 0, fraction: 0, message: `measuring ${basename(b.name)} against ${basename(a.name)}` });
@@ -165,9 +170,10 @@ export class StudioHost implements StudioHandlers {
     return { jobId };
   }
 
-  private async compareWavPair(a: FileBytes, b: FileBytes, maxLagMs: number, run: (what: string, task: unknown) => Promise<unknown>): Promise<ComparisonResult> {
+  private async compareWavPair(a: WavSource, b: WavSource, maxLagMs: number, run: (what: string, task: unknown) => Promise<unknown>): Promise<ComparisonResult> {
     const task = { kind: 'compare-wavs', a, b, maxLagMs, createdAt: new Date().toISOString() };
-    // Copied to the worker, not transferred: the history keeps the files as given, for Swap A/B.
+    // Files on disk go to the worker as paths (it reads them; the history copies them for Swap A/B). Bytes
+    // are copied to the worker, not transferred: the history keeps the files as given.
     const raw = (await run(`comparison of ${a.name} and ${b.name}`, task)) as WavPairResult;
     const imported = { kind: 'wavs' as const, request: { a, b, maxLagMs } };
     const saved = await this.history.save({ kind: 'wavs', title: `${basename(a.name)} vs ${basename(b.name)}`, ...raw, imported });
@@ -282,11 +288,25 @@ export class StudioHost implements StudioHandlers {
   }
 }
 
+/** A WAV input as the worker takes it: bytes as given, a path checked readable now (read by the worker). */
+async function wavSource(input: WavInput): Promise<WavSource> {
+  if ('bytes' in input) return input;
+  if ('upload' in input) return readInput(input);
+  try {
+    // A read of one byte: opening a folder succeeds, reading it does not (EISDIR, as a whole read gives).
+    const file = await open(input.path, 'r');
+    await file.read(Buffer.alloc(1), 0, 1, 0).finally(() => file.close());
+  } catch (error) {
+    throw new InputError(`${input.path}: cannot read (${fsReason(error)})`, input.path);
+  }
+  return { name: input.name ?? input.path, path: input.path };
+}
+
 async function readInput(input: FileInput | UploadRef): Promise<FileBytes> {
   if ('bytes' in input) return input;
   if ('upload' in input) throw new InputError(`upload ${input.upload}: an uploaded file is known only to the browser-mode server that received it (parity serve); send its bytes or path here`, input.upload);
   try {
-    return { name: input.path, bytes: new Uint8Array(await readFile(input.path)) };
+    return { name: input.path, bytes: await readBytes(input.path) };
   } catch (error) {
     throw new InputError(`${input.path}: cannot read (${fsReason(error)})`, input.path);
   }

@@ -1,4 +1,3 @@
-import { readFile } from 'node:fs/promises';
 import { InputError } from '../common/errors.js';
 import type { FileInput, WavInput } from '../common/api/primitives.js';
 import type { ImportWavsRequest } from '../common/api/comparison.js';
@@ -25,32 +24,51 @@ function bytesOnly(input: FileInput | WavInput | undefined, field: string): void
 export function withUploadedFilesOnly(studio: StudioHandlers, uploads: Uploads = new Uploads()): StudioHandlers {
   const handlers = passThrough(studio);
   /**
-   * Runs `call` with each upload of the request read back as the bytes of the file the page named (one
-   * copy in memory, as a WebSocket message would have been before it was parsed); each upload serves
-   * one import and is deleted once read.
+   * Takes each upload of the request (each upload serves one import) and names it to the host by its
+   * file, under the name the page gave: the engine worker reads it from there, so no copy of it is held
+   * in memory here. `call` says when the files may go: after its answer (importWavs), or when the job
+   * it started finishes (startImportWavs); they are deleted then, and at once if `call` fails.
    */
-  const withUploads = async <T>(request: ImportWavsRequest, call: (resolved: ImportWavsRequest) => Promise<T>): Promise<T> => {
+  const withUploads = async <T>(request: ImportWavsRequest, call: (resolved: ImportWavsRequest) => Promise<T>, finished: (answer: T) => Promise<void>): Promise<T> => {
     bytesOnly(request.a, 'a');
     bytesOnly(request.b, 'b');
     const taken: Upload[] = [];
-    const resolve = async (input: WavInput, field: string): Promise<WavInput> => {
+    const resolve = (input: WavInput, field: string): WavInput => {
       if (!('upload' in input)) return input;
       const file = uploads.take(input, field);
       taken.push(file);
-      return { name: file.name, bytes: new Uint8Array(await readFile(file.path)) };
+      return { name: file.name, path: file.path };
     };
+    const release = () => Promise.all(taken.map((file) => uploads.discard(file)));
+    let answer: T;
     try {
-      const a = await resolve(request.a, 'a');
-      const b = await resolve(request.b, 'b');
-      await Promise.all(taken.splice(0).map((file) => uploads.discard(file)));
-      return await call({ ...request, a, b });
-    } finally {
-      await Promise.all(taken.map((file) => uploads.discard(file)));
+      answer = await call({ ...request, a: resolve(request.a, 'a'), b: resolve(request.b, 'b') });
+    } catch (error) {
+      await release();
+      throw error;
     }
+    void finished(answer).finally(release);
+    return answer;
   };
-  const importWavs: StudioHandlers['importWavs'] = (request) => withUploads(request, (r) => studio.importWavs(r));
-  // The host reads both files before it answers with the job id, so the uploads can go then.
-  const startImportWavs: StudioHandlers['startImportWavs'] = (request) => withUploads(request, (r) => studio.startImportWavs(r));
+  const importWavs: StudioHandlers['importWavs'] = (request) => withUploads(request, (r) => studio.importWavs(r), async () => undefined);
+  const startImportWavs: StudioHandlers['startImportWavs'] = async (request) => {
+    // Listening before the job starts: it may finish before its id is known here.
+    const done = new Set<string>();
+    let waiting: { jobId: string; resolve: () => void } | undefined;
+    const stop = studio.on('jobFinished', (jobId) => {
+      if (waiting?.jobId === jobId) waiting.resolve();
+      else done.add(jobId);
+    });
+    const jobFinished = ({ jobId }: { jobId: string }) =>
+      new Promise<void>((resolve) => {
+        if (done.has(jobId)) resolve();
+        else waiting = { jobId, resolve };
+      }).finally(stop);
+    return withUploads(request, (r) => studio.startImportWavs(r), jobFinished).catch((error: unknown) => {
+      stop();
+      throw error;
+    });
+  };
   const importTraces: StudioHandlers['importTraces'] = async (request) => {
     bytesOnly(request.wavA, 'wavA');
     bytesOnly(request.wavB, 'wavB');

@@ -5,7 +5,9 @@
  *   - message: both files' bytes inside one `importWavs` WebSocket message (what the page did before).
  * The server's resident set size is sampled every 10 ms from /proc; we print, as JSON, its growth over
  * the idle server during the upload alone and during the whole import, and that growth over the bytes
- * sent. Not a timed assertion. Linux only (reads /proc).
+ * sent; and the kernel's own peak (VmHWM, which a 10 ms sample can miss) at the end of each phase, over
+ * the same idle reading (each server is new, so the import's VmHWM is its peak unless startup was
+ * higher). Not a timed assertion. Linux only (reads /proc).
  *
  *   npx tsx test/e2e/bench-upload.ts
  */
@@ -32,17 +34,18 @@ function writeWav(path: string, gain: number): number {
   return bytes.byteLength;
 }
 
-const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+const statusMb = (pid: number, field: 'VmRSS' | 'VmHWM') => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+const rssMb = (pid: number) => statusMb(pid, 'VmRSS');
 
 /** Samples the server's RSS every 10 ms while `work` runs; the peak, and the idle RSS just before. */
-async function peakDuring<T>(pid: number, work: () => Promise<T>): Promise<{ idleMb: number; peakMb: number; value: T }> {
+async function peakDuring<T>(pid: number, work: () => Promise<T>): Promise<{ idleMb: number; peakMb: number; hwmMb: number; value: T }> {
   const idleMb = rssMb(pid);
   let peakMb = idleMb;
   const timer = setInterval(() => (peakMb = Math.max(peakMb, rssMb(pid))), 10);
   try {
     const value = await work();
     peakMb = Math.max(peakMb, rssMb(pid));
-    return { idleMb, peakMb, value };
+    return { idleMb, peakMb, hwmMb: statusMb(pid, 'VmHWM'), value };
   } finally {
     clearInterval(timer);
   }
@@ -95,7 +98,14 @@ const msg = await peakDuring(message.child.pid!, () => m.studio.importWavs({ a: 
 m.ws.close();
 await message.stop();
 
-const growth = (p: { idleMb: number; peakMb: number }) => ({ idleMb: round(p.idleMb), peakMb: round(p.peakMb), growthMb: round(p.peakMb - p.idleMb), growthOverSent: +((p.peakMb - p.idleMb) / (sent / MB)).toFixed(2) });
+const growth = (p: { idleMb: number; peakMb: number; hwmMb: number }) => ({
+  idleMb: round(p.idleMb),
+  peakMb: round(p.peakMb),
+  growthMb: round(p.peakMb - p.idleMb),
+  growthOverSent: +((p.peakMb - p.idleMb) / (sent / MB)).toFixed(2),
+  hwmGrowthMb: round(p.hwmMb - p.idleMb),
+  hwmGrowthOverSent: +((p.hwmMb - p.idleMb) / (sent / MB)).toFixed(2),
+});
 console.log(
   JSON.stringify(
     {

@@ -33,7 +33,13 @@ export const UploadRef = z.object({ upload: z.string().regex(/^up-[A-Za-z0-9_-]{
 export type UploadRef = z.infer<typeof UploadRef>;
 
 /** A WAV of an import: as a file input, or uploaded to browser mode's server beforehand. */
-export const WavInput = z.union([z.object({ path: z.string().min(1).max(4096) }), FileBytes, UploadRef]);
+export const WavInput = z.union([
+  // name: what reports and the history call the file (browser mode's server gives an upload's own file
+  // name here, the path being its private copy); the path when absent.
+  z.object({ path: z.string().min(1).max(4096), name: z.string().min(1).max(500).optional() }),
+  FileBytes,
+  UploadRef,
+]);
 export type WavInput = z.infer<typeof WavInput>;
 
 export const JobId = z.string().regex(/^job-[0-9a-z-]{1,64}$/, 'expected a job id like "job-3"');

@@ -1,12 +1,16 @@
-import type { Audio, FileBytes } from '../../common/api/index.js';
+import type { Audio } from '../../common/api/index.js';
+import { InputError } from '../../common/errors.js';
+import { fsReason } from '../../common/fs-reason.js';
 import type { ParityReport } from '../../common/report/report.js';
 import { compareWavs } from '../../common/wav/compare-wavs.js';
-import { decodeWav } from '../../common/wav/decode-wav.js';
+import { decodeWav, type DecodedWav } from '../../common/wav/decode-wav.js';
+import type { WavSource } from '../kept-import.js';
+import { readBytes } from '../read-bytes.js';
 
 export interface CompareWavBytesTask {
   kind: 'compare-wavs';
-  a: FileBytes;
-  b: FileBytes;
+  a: WavSource;
+  b: WavSource;
   maxLagMs: number;
   createdAt: string;
 }
@@ -17,11 +21,23 @@ export interface WavPairResult {
   b: Audio;
 }
 
-/** Decodes and compares two WAV files given as bytes (the host read any paths before). */
+/** Decodes and compares two WAV files given as bytes or as files on disk, read here (not by the host). */
 export async function compareWavBytes(task: CompareWavBytesTask): Promise<WavPairResult> {
-  const a = { path: task.a.name, decoded: decodeWav(task.a.bytes, task.a.name) };
-  const b = { path: task.b.name, decoded: decodeWav(task.b.bytes, task.b.name) };
+  const a = { path: task.a.name, decoded: await decodeSource(task.a) };
+  const b = { path: task.b.name, decoded: await decodeSource(task.b) };
   const result = await compareWavs(a, b, { maxLagMs: task.maxLagMs, createdAt: task.createdAt });
   const sampleRate = a.decoded.sampleRate;
   return { report: result.report, a: { sampleRate, samples: result.a }, b: { sampleRate, samples: result.b } };
+}
+
+/** A file read here is decoded and its bytes let go before the other side is read. */
+async function decodeSource(source: WavSource): Promise<DecodedWav> {
+  if ('bytes' in source) return decodeWav(source.bytes, source.name);
+  let bytes: Uint8Array;
+  try {
+    bytes = await readBytes(source.path);
+  } catch (error) {
+    throw new InputError(`${source.name}: cannot read (${fsReason(error)})`, source.name);
+  }
+  return decodeWav(bytes, source.name);
 }
