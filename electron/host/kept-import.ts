@@ -30,7 +30,7 @@ export type KeptImport =
   | { kind: 'wavs'; request: { a: WavSource; b: WavSource; maxLagMs: number } }
   | {
       kind: 'traces';
-      request: { a: TraceText; b: TraceText; wavA?: FileBytes; wavB?: FileBytes; modulesA?: FileBytes; modulesB?: FileBytes; maxLagMs: number };
+      request: { a: TraceText; b: TraceText; wavA?: WavSource; wavB?: WavSource; modulesA?: FileBytes; modulesB?: FileBytes; maxLagMs: number };
     };
 
 const BYTE_ROLES = ['a', 'b', 'wavA', 'wavB', 'modulesA', 'modulesB'] as const;

@@ -189,8 +189,8 @@ export class StudioHost implements StudioHandlers {
         throw new InputError(`${side.name} is ${mb(bytes)}; the studio keeps imported traces up to ${mb(MAX_KEPT_TRACE_BYTES)} each (so an export can be re-checked by parity gate): compare larger traces with parity compare-trace --out`, side.name);
       }
     }
-    const wavA = request.wavA && (await readInput(request.wavA));
-    const wavB = request.wavB && (await readInput(request.wavB));
+    const wavA = request.wavA && (await wavSource(request.wavA));
+    const wavB = request.wavB && (await wavSource(request.wavB));
     const modulesA = request.modulesA && (await readSidecarInput(request.modulesA));
     const modulesB = request.modulesB && (await readSidecarInput(request.modulesB));
     const task: CompareTraceTextsTask = { kind: 'compare-traces', a: request.a, b: request.b, wavA, wavB, modulesA, modulesB, maxLagMs: request.maxLagMs, createdAt: new Date().toISOString() };

@@ -6,16 +6,17 @@ import type { AudioSource } from '../../common/report/report.js';
 import { drillModules } from '../../common/forensics/module-drill.js';
 import { sidecarFromBytes } from '../../common/trace/module-sidecar.js';
 import { readTrace } from '../../common/trace/read-trace.js';
-import { decodeWav } from '../../common/wav/decode-wav.js';
 import { downmixToMono } from '../../common/wav/downmix.js';
+import type { WavSource } from '../kept-import.js';
+import { decodeSource } from './compare-wav-bytes.js';
 
 export interface CompareTraceTextsTask {
   kind: 'compare-traces';
   a: ImportTracesRequest['a'];
   b: ImportTracesRequest['b'];
-  /** The runs' WAVs as bytes (the host read any paths before); both or neither. */
-  wavA?: FileBytes;
-  wavB?: FileBytes;
+  /** The runs' WAVs as bytes or files on disk (read here, not by the host); both or neither. */
+  wavA?: WavSource;
+  wavB?: WavSource;
   /** The runs' module sidecars as bytes; both or neither. */
   modulesA?: FileBytes;
   modulesB?: FileBytes;
@@ -28,13 +29,13 @@ export async function compareTraceTexts(task: CompareTraceTextsTask): Promise<{ 
   if ((task.wavA === undefined) !== (task.wavB === undefined)) {
     throw new InputError(`give both runs' WAVs with the traces, or neither (got only ${(task.wavA ?? task.wavB)!.name})`);
   }
-  const side = (trace: ImportTracesRequest['a'], wav: FileBytes | undefined): TraceSide => ({
+  const side = async (trace: ImportTracesRequest['a'], wav: WavSource | undefined): Promise<TraceSide> => ({
     file: trace.name,
     trace: readTrace(trace.text, trace.name),
-    audio: wav === undefined ? undefined : monoOf(wav),
+    audio: wav === undefined ? undefined : await monoOf(wav),
   });
-  const a = side(task.a, task.wavA);
-  const b = side(task.b, task.wavB);
+  const a = await side(task.a, task.wavA);
+  const b = await side(task.b, task.wavB);
   const report = await compareTraces(a, b, { createdAt: task.createdAt, maxLagMs: task.maxLagMs });
   addModuleDrill(report, task);
   if (!a.audio || !b.audio) return { report };
@@ -62,8 +63,8 @@ function addModuleDrill(report: TraceComparisonReport, task: CompareTraceTextsTa
 }
 
 /** Read as `parity compare-trace --wav-a` reads a file: decoded, mixed to mono, the rule recorded. */
-function monoOf(wav: FileBytes): { signal: Float32Array; source: AudioSource } {
-  const decoded = decodeWav(wav.bytes, wav.name);
+async function monoOf(wav: WavSource): Promise<{ signal: Float32Array; source: AudioSource }> {
+  const decoded = await decodeSource(wav);
   const mono = downmixToMono(decoded);
   const source: AudioSource = { path: wav.name, sampleRate: decoded.sampleRate, channels: decoded.channels.length, format: decoded.format, downmix: mono.rule };
   if (decoded.warnings.length) source.warnings = decoded.warnings;

@@ -31,7 +31,7 @@ export async function compareWavBytes(task: CompareWavBytesTask): Promise<WavPai
 }
 
 /** A file read here is decoded and its bytes let go before the other side is read. */
-async function decodeSource(source: WavSource): Promise<DecodedWav> {
+export async function decodeSource(source: WavSource): Promise<DecodedWav> {
   if ('bytes' in source) return decodeWav(source.bytes, source.name);
   let bytes: Uint8Array;
   try {

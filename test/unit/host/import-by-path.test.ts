@@ -56,6 +56,25 @@ describe('a WAV pair imported by path', () => {
     expect(Array.from(keptA.channels[0])).toEqual(Array.from(result.a!.samples));
   }, 60_000);
 
+  it('with two traces: the WAVs by path measure as the same bytes do, are kept byte for byte, and swap after the files are gone', async () => {
+    const { pathA, pathB } = writePair();
+    const header = '{"schema":"tts-parity-trace/1","engine":"hand","q":1,"frameRate":12.5,"sampleRate":24000}';
+    const step = (n: number, mean: number) => `{"step":${n},"logits":{"mean":${mean},"std":2,"min":-5,"max":9,"argmax":4,"top5":[{"id":4,"logit":9}]},"codes":[4]}`;
+    const traces = { a: { name: 'ref.jsonl', text: [header, step(1, 1), step(2, 1)].join('\n') + '\n' }, b: { name: 'new.jsonl', text: [header, step(1, 1), step(2, 3)].join('\n') + '\n' } };
+    const byPath = await studio.importTraces({ ...traces, wavA: { path: pathA }, wavB: { path: pathB } });
+    const byBytes = await studio.importTraces({ ...traces, wavA: { name: pathA, bytes: new Uint8Array(readFileSync(pathA)) }, wavB: { name: pathB, bytes: new Uint8Array(readFileSync(pathB)) } });
+    expect(byPath.report.metrics).toEqual(byBytes.report.metrics);
+    expect(byPath.report.sources).toEqual(byBytes.report.sources);
+    const dir = host.history.dirOf(byPath.historyId);
+    expect(readFileSync(join(dir, 'import-wavA'))).toEqual(readFileSync(pathA));
+    expect(readFileSync(join(dir, 'import-wavB'))).toEqual(readFileSync(pathB));
+    rmSync(pathA);
+    rmSync(pathB);
+    const swapped = await studio.swapHistory({ id: byPath.historyId });
+    expect(swapped.report.sources).toMatchObject({ a: { path: pathB }, b: { path: pathA } });
+    expect(Array.from(swapped.a!.samples)).toEqual(Array.from(byPath.b!.samples));
+  }, 60_000);
+
   it('refuses a path it cannot read before anything runs, naming it', async () => {
     const missing = join(root, 'gone.wav');
     await expect(studio.startImportWavs({ a: { path: missing }, b: { path: missing } })).rejects.toThrow(`${missing}: cannot read (`);
