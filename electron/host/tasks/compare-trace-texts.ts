@@ -8,7 +8,7 @@ import { sidecarFromBytes } from '../../common/trace/module-sidecar.js';
 import { readTrace } from '../../common/trace/read-trace.js';
 import { downmixToMono } from '../../common/wav/downmix.js';
 import type { WavSource } from '../kept-import.js';
-import { decodeSource } from './compare-wav-bytes.js';
+import { decodeSource } from './decode-source.js';
 
 export interface CompareTraceTextsTask {
   kind: 'compare-traces';

@@ -1,11 +1,8 @@
 import type { Audio } from '../../common/api/index.js';
-import { InputError } from '../../common/errors.js';
-import { fsReason } from '../../common/fs-reason.js';
 import type { ParityReport } from '../../common/report/report.js';
 import { compareWavs } from '../../common/wav/compare-wavs.js';
-import { decodeWav, type DecodedWav } from '../../common/wav/decode-wav.js';
 import type { WavSource } from '../kept-import.js';
-import { readBytes } from '../read-bytes.js';
+import { decodeSource } from './decode-source.js';
 
 export interface CompareWavBytesTask {
   kind: 'compare-wavs';
@@ -28,16 +25,4 @@ export async function compareWavBytes(task: CompareWavBytesTask): Promise<WavPai
   const result = await compareWavs(a, b, { maxLagMs: task.maxLagMs, createdAt: task.createdAt });
   const sampleRate = a.decoded.sampleRate;
   return { report: result.report, a: { sampleRate, samples: result.a }, b: { sampleRate, samples: result.b } };
-}
-
-/** A file read here is decoded and its bytes let go before the other side is read. */
-export async function decodeSource(source: WavSource): Promise<DecodedWav> {
-  if ('bytes' in source) return decodeWav(source.bytes, source.name);
-  let bytes: Uint8Array;
-  try {
-    bytes = await readBytes(source.path);
-  } catch (error) {
-    throw new InputError(`${source.name}: cannot read (${fsReason(error)})`, source.name);
-  }
-  return decodeWav(bytes, source.name);
 }
