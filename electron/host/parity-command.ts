@@ -37,12 +37,13 @@ function parityOnPath(path: string): string | undefined {
  * otherwise `node <absolute path>/bin/parity.js`, which works from any folder (a checkout, a local
  * `npm install`, an `npx --package` run, an install whose bin folder is not on PATH). Inside a packaged
  * studio app (the launcher in an .asar archive, which plain node cannot read) no command of the app can
- * run it: the line names the installed `parity` and says that the app does not include it.
+ * run it: the line names the installed `parity` and says that the app does not include it. The paths in
+ * the lines are made absolute against `cwd`, the folder they were given from, so they run from any folder.
  */
-export function parityCommand(launcher: string = ownLauncher(), path: string = process.env.PATH ?? ''): ParityCommand {
+export function parityCommand(launcher: string = ownLauncher(), path: string = process.env.PATH ?? '', cwd: string = process.cwd()): ParityCommand {
   if (launcher.split(/[\\/]/).some((part) => part.endsWith('.asar'))) {
-    return { words: ['parity'], note: 'made in the packaged studio app, which does not include the parity command: install it (README, "Installing parity on a server") to run this' };
+    return { words: ['parity'], note: 'made in the packaged studio app, which does not include the parity command: install it (README, "Installing parity on a server") to run this', cwd };
   }
   const own = realpath(launcher) ?? launcher;
-  return parityOnPath(path) === own ? { words: ['parity'] } : { words: ['node', launcher] };
+  return parityOnPath(path) === own ? { words: ['parity'], cwd } : { words: ['node', launcher], cwd };
 }

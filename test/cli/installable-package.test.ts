@@ -1,5 +1,5 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -62,15 +62,17 @@ describe('the packed parity CLI, installed with npm install -g', () => {
     expect(run.status).toBe(0);
     const md = readFileSync(join(work, 'cmp', 'report.md'), 'utf8');
     const reproduce = /### Reproduce\n\n```sh\n(.*)\n```/.exec(md)?.[1];
-    expect(reproduce).toBe('parity compare --text hi --a graph --b graph --seed 0 --out cmp-rerun');
-    expect(md).toContain('```sh\nparity gate cmp\n```');
+    // Paths absolute against the folder the command ran in, so the lines run from any folder.
+    const here = realpathSync(work);
+    expect(reproduce).toBe(`parity compare --text hi --a graph --b graph --seed 0 --out ${here}/cmp-rerun`);
+    expect(md).toContain(`\`\`\`sh\nparity gate ${here}/cmp\n\`\`\``);
     // report.html inlines the report page, which only the package's dist/report-page can supply.
     const page = readFileSync('dist/report-page/report-page.js', 'utf8').slice(0, 200);
     expect(readFileSync(join(work, 'cmp', 'report.html'), 'utf8').includes(page), 'report.html inlines dist/report-page/report-page.js').toBe(true);
-    // As a user pastes it, through a shell where the install put `parity` on PATH.
-    const rerun = spawnSync('sh', ['-c', reproduce!], { cwd: work, env: childEnv(), encoding: 'utf8', timeout: 60_000 });
+    // As a user pastes it, from another folder, through a shell where the install put `parity` on PATH.
+    const rerun = spawnSync('sh', ['-c', reproduce!], { cwd: root, env: childEnv(), encoding: 'utf8', timeout: 60_000 });
     expect(rerun.status).toBe(0);
-    expect(readFileSync(join(work, 'cmp-rerun', 'report.md'), 'utf8')).toContain('parity gate cmp-rerun');
+    expect(readFileSync(join(work, 'cmp-rerun', 'report.md'), 'utf8')).toContain(`parity gate ${here}/cmp-rerun`);
   });
 
   it('run by its path with its bin folder not on PATH, report.md names node and the installed launcher, and that runs', () => {
@@ -79,7 +81,7 @@ describe('the packed parity CLI, installed with npm install -g', () => {
     expect(run.status, run.stderr).toBe(0);
     const launcher = join(prefix, 'lib', 'node_modules', 'tts-parity-studio', 'bin', 'parity.js');
     const reproduce = /### Reproduce\n\n```sh\n(.*)\n```/.exec(readFileSync(join(work, 'off-path', 'report.md'), 'utf8'))?.[1];
-    expect(reproduce).toBe(`node ${launcher} compare --text hi --a graph --b graph --seed 0 --out off-path-rerun`);
+    expect(reproduce).toBe(`node ${launcher} compare --text hi --a graph --b graph --seed 0 --out ${realpathSync(work)}/off-path-rerun`);
     // Through a shell that has no `parity` at all.
     const rerun = spawnSync('sh', ['-c', reproduce!], { cwd: work, env, encoding: 'utf8', timeout: 60_000 });
     expect(rerun.status, rerun.stderr).toBe(0);

@@ -77,8 +77,20 @@ export interface ParityCommand {
   words: readonly string[];
   /** Where no command runs as written where the report was made: why, as a `#` line above the command. */
   note?: string;
+  /**
+   * The working folder the report's paths were given from: the command names them absolute against it,
+   * so it runs from any folder. Absent: the paths as given.
+   */
+  cwd?: string;
 }
 export const INSTALLED_PARITY: ParityCommand = { words: ['parity'] };
+
+/** `path` as the command should name it: absolute against `parity.cwd` when that is known (POSIX or Windows absolute paths kept). */
+export function commandPath(parity: ParityCommand, path: string): string {
+  if (parity.cwd === undefined || /^([\\/]|[A-Za-z]:[\\/])/.test(path)) return path;
+  const base = parity.cwd.replace(/[\\/]+$/, '');
+  return `${base}/${path.replace(/^(\.[\\/])+/, '')}`;
+}
 
 /** A `parity` command line: the words, then `args`, each quoted for a POSIX shell where needed. */
 export function parityCommandLine(parity: ParityCommand, args: readonly string[]): string {
@@ -88,5 +100,5 @@ export function parityCommandLine(parity: ParityCommand, args: readonly string[]
 
 /** `parity gate DIR`: re-checks a written fixture folder. */
 export function gateCommand(out: string, parity: ParityCommand = INSTALLED_PARITY): string {
-  return parityCommandLine(parity, ['gate', out]);
+  return parityCommandLine(parity, ['gate', commandPath(parity, out)]);
 }

@@ -3,7 +3,7 @@ import { baselineLines } from '../forensics/baseline.js';
 import { unappliedFaultLines } from '../forensics/fault-outcomes.js';
 import { DEFAULT_TOLERANCES, type Tolerances } from '../forensics/tolerances.js';
 import type { ComparisonReport } from './comparison-report.js';
-import { gateCommand, INSTALLED_PARITY, parityCommandLine, rerunFolder, type ComparisonView, type ParityCommand } from './comparison-markdown.js';
+import { commandPath, gateCommand, INSTALLED_PARITY, parityCommandLine, rerunFolder, type ComparisonView, type ParityCommand } from './comparison-markdown.js';
 import { drillLines } from './drill-lines.js';
 
 function sideLine(label: string, s: ComparisonReport['a']): string {
@@ -42,11 +42,11 @@ function toleranceFlags(t: Tolerances): string[] {
  */
 export function compareCommand(r: ComparisonReport['rerun'], out = 'DIR', parity: ParityCommand = INSTALLED_PARITY): string {
   const args = ['compare', '--text', r.text, '--a', r.profileA, '--b', r.profileB, '--seed', String(r.seed), ...samplingFlags(r.sampling), ...toleranceFlags(r.tolerances)];
-  if (r.bundle !== 'demo') args.push('--bundle', r.bundle);
+  if (r.bundle !== 'demo') args.push('--bundle', commandPath(parity, r.bundle));
   if (r.teacherForce) args.push('--teacher-force');
   if (r.baseline) args.push('--baseline');
   if (r.drill) args.push('--drill', ...(r.drill.tolerance === undefined ? [] : ['--drill-tol', String(r.drill.tolerance)]));
-  args.push('--out', out);
+  args.push('--out', commandPath(parity, out));
   return parityCommandLine(parity, args);
 }
 

@@ -2,7 +2,7 @@ import { DEFAULT_MAX_LAG_MS } from '../analysis/lag-range.js';
 import { DEFAULT_MODULE_TOLERANCE } from '../forensics/module-drill.js';
 import { DEFAULT_TOLERANCES } from '../forensics/tolerances.js';
 import type { TraceComparisonReport } from './comparison-report.js';
-import { gateCommand, INSTALLED_PARITY, parityCommandLine, rerunFolder, trimFolder, type ComparisonView, type ParityCommand } from './comparison-markdown.js';
+import { commandPath, gateCommand, INSTALLED_PARITY, parityCommandLine, rerunFolder, trimFolder, type ComparisonView, type ParityCommand } from './comparison-markdown.js';
 import { moduleDrillLines } from './module-drill-lines.js';
 
 /** How many steps each trace holds (the report keeps the headers, not the steps). */
@@ -25,11 +25,12 @@ function sideLine(label: string, file: string, header: TraceComparisonReport['tr
  */
 export function compareTraceCommand(report: TraceComparisonReport, out?: string, parity: ParityCommand = INSTALLED_PARITY): string {
   const { a, b } = report.traces;
-  const folder = out === undefined ? undefined : trimFolder(out);
+  const at = (path: string): string => commandPath(parity, path);
+  const folder = out === undefined ? undefined : at(trimFolder(out));
   const stored = (name: string): string => `${folder}/${name}`;
-  const args = ['compare-trace', ...(out === undefined ? [a.file, b.file] : [stored('a.jsonl'), stored('b.jsonl')])];
+  const args = ['compare-trace', ...(out === undefined ? [at(a.file), at(b.file)] : [stored('a.jsonl'), stored('b.jsonl')])];
   if (report.sources) {
-    if (out === undefined) args.push('--wav-a', report.sources.a.path ?? 'a.wav', '--wav-b', report.sources.b.path ?? 'b.wav');
+    if (out === undefined) args.push('--wav-a', at(report.sources.a.path ?? 'a.wav'), '--wav-b', at(report.sources.b.path ?? 'b.wav'));
     else args.push('--wav-a', stored('a.wav'), '--wav-b', stored('b.wav'));
   }
   const t = report.divergence.tolerances;
@@ -41,12 +42,12 @@ export function compareTraceCommand(report: TraceComparisonReport, out?: string,
   if (lag !== DEFAULT_MAX_LAG_MS) args.push('--max-lag-ms', String(lag));
   const m = report.moduleDrill;
   if (m) {
-    if (out === undefined) args.push('--modules-a', m.sidecars.a, '--modules-b', m.sidecars.b);
+    if (out === undefined) args.push('--modules-a', at(m.sidecars.a), '--modules-b', at(m.sidecars.b));
     else args.push('--modules-a', stored('a.modules.safetensors'), '--modules-b', stored('b.modules.safetensors'));
     if (m.tolerance.abs !== DEFAULT_MODULE_TOLERANCE.abs) args.push('--drill-tol', String(m.tolerance.abs));
     if (m.tolerance.rel !== DEFAULT_MODULE_TOLERANCE.rel) args.push('--drill-rel-tol', String(m.tolerance.rel));
   }
-  if (out !== undefined) args.push('--out', rerunFolder(out));
+  if (out !== undefined) args.push('--out', at(rerunFolder(out)));
   return parityCommandLine(parity, args);
 }
 

@@ -32,18 +32,18 @@ const PATH = ['/usr/local/bin', '/usr/bin'].join(delimiter);
 
 describe('parityCommand: how report.md starts a parity command where it was made', () => {
   it('is the bare `parity` when the parity on PATH is this launcher (npm install -g)', () => {
-    expect(parityCommand(globalLauncher, `${join(globalPrefix, 'bin')}${delimiter}${PATH}`)).toEqual({ words: ['parity'] });
+    expect(parityCommand(globalLauncher, `${join(globalPrefix, 'bin')}${delimiter}${PATH}`, '/w')).toEqual({ words: ['parity'], cwd: '/w' });
   });
 
   it('is node and the absolute launcher when the install is not what PATH finds', () => {
     // A global install whose bin folder is not on PATH.
-    expect(parityCommand(globalLauncher, PATH)).toEqual({ words: ['node', globalLauncher] });
+    expect(parityCommand(globalLauncher, PATH, '/w')).toEqual({ words: ['node', globalLauncher], cwd: '/w' });
     // A local `npm install ./tgz`: its node_modules/.bin is not on the user's PATH.
-    expect(parityCommand(localLauncher, PATH)).toEqual({ words: ['node', localLauncher] });
+    expect(parityCommand(localLauncher, PATH, '/w')).toEqual({ words: ['node', localLauncher], cwd: '/w' });
     // `npx --package ./tgz parity …` puts the cache's node_modules/.bin first on PATH for that run only.
-    expect(parityCommand(npxLauncher, `${join(npxCache, 'node_modules', '.bin')}${delimiter}${PATH}`)).toEqual({ words: ['node', npxLauncher] });
+    expect(parityCommand(npxLauncher, `${join(npxCache, 'node_modules', '.bin')}${delimiter}${PATH}`, '/w')).toEqual({ words: ['node', npxLauncher], cwd: '/w' });
     // Another parity (another install) first on PATH: it is not the one that made the report.
-    expect(parityCommand(localLauncher, `${join(globalPrefix, 'bin')}${delimiter}${PATH}`)).toEqual({ words: ['node', localLauncher] });
+    expect(parityCommand(localLauncher, `${join(globalPrefix, 'bin')}${delimiter}${PATH}`, '/w')).toEqual({ words: ['node', localLauncher], cwd: '/w' });
   });
 
   it('inside a packaged app (app.asar) names the installed parity and says the app does not include it', () => {

@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { localise } from '../../../../electron/common/forensics/localise.js';
-import { gateCommand, renderComparisonMarkdown, rerunFolder, type ComparisonView } from '../../../../electron/common/report/comparison-markdown.js';
+import { commandPath, gateCommand, renderComparisonMarkdown, rerunFolder, type ComparisonView } from '../../../../electron/common/report/comparison-markdown.js';
+import { compareCommand } from '../../../../electron/common/report/comparison-view.js';
+import { GREEDY } from '../../../../electron/common/sampling/types.js';
+import { DEFAULT_TOLERANCES } from '../../../../electron/common/forensics/tolerances.js';
+import type { ComparisonReport } from '../../../../electron/common/report/comparison-report.js';
 import { makeSteps } from '../forensics/synthetic-trace.js';
+
+const RERUN: ComparisonReport['rerun'] = { text: 'hi', bundle: 'demo', bundleHash: 'h', profileA: 'eager', profileB: 'graph', seed: 0, sampling: GREEDY, tolerances: DEFAULT_TOLERANCES, versions: {} };
 
 const steps = makeSteps(3, 4);
 const view = (extra: Partial<ComparisonView>): ComparisonView => ({
@@ -22,6 +28,19 @@ describe('report.md reproduce section', () => {
     expect(gateCommand('/data/exports/run 1')).toBe("parity gate '/data/exports/run 1'");
     // From a checkout the host passes `node <launcher>`; each word is quoted where the shell needs it.
     expect(gateCommand('cmp1', { words: ['node', '/home/me/my work/bin/parity.js'] })).toBe("node '/home/me/my work/bin/parity.js' gate cmp1");
+  });
+
+  it('names paths absolute against the folder they were given from, so a pasted line runs from any folder', () => {
+    const where = { words: ['parity'], cwd: '/tmp/trial 3/' };
+    expect(commandPath(where, 'fx1')).toBe('/tmp/trial 3/fx1');
+    expect(commandPath(where, './small')).toBe('/tmp/trial 3/small');
+    expect(commandPath(where, '../bundles/x')).toBe('/tmp/trial 3/../bundles/x');
+    expect(commandPath(where, '/abs/x')).toBe('/abs/x');
+    expect(commandPath({ words: ['parity'], cwd: 'C:\\work' }, 'D:\\b')).toBe('D:\\b');
+    expect(commandPath({ words: ['parity'] }, 'fx1')).toBe('fx1'); // no cwd known: as given
+    expect(gateCommand('fx1', where)).toBe("parity gate '/tmp/trial 3/fx1'");
+    expect(compareCommand({ ...RERUN, bundle: 'small' }, 'fx1-rerun', where)).toMatch(/ --bundle '\/tmp\/trial 3\/small' .*--out '\/tmp\/trial 3\/fx1-rerun'$/);
+    expect(compareCommand({ ...RERUN, bundle: 'demo' }, 'fx1-rerun', where)).not.toContain('--bundle');
   });
 
   it('shows the gate as the re-check of the folder itself, when the report.md was written into one', () => {
