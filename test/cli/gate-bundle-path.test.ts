@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -87,4 +87,18 @@ describe('parity gate: the bundle of a fixture, found from the fixture folder', 
     expect(overridden.stdout).toContain('PASS one');
     expect(overridden.status).toBe(0);
   }, 180_000);
+});
+
+describe('parity sweep merge: a sweep run with a relative --bundle merges from another working folder', () => {
+  it('the shard header records the bundle absolute, and the merge re-runs the worst case on it', () => {
+    writeFileSync(join(repo, 'corpus.txt'), 'Hi there.\nGo on.\n');
+    const swept = parityIn(repo, ['sweep', '--corpus', 'corpus.txt', '--a', 'graph', '--b', 'graph,fault=stale-feedback@2', '--bundle', 'bundles/copy', '--out', 'runs']);
+    expect(swept.status, swept.stderr).toBe(0);
+    const elsewhere = mkdtempSync(join(dir, 'merge-from-'));
+    const merged = parityIn(elsewhere, ['sweep', 'merge', join(repo, 'runs'), '--out', join(repo, 'merged'), '--worst', '1']);
+    expect(merged.status, merged.stderr).toBe(0);
+    const summary = JSON.parse(readFileSync(join(repo, 'merged', 'sweep.json'), 'utf8'));
+    expect(summary.bundle).toBe(join(realpathSync(repo), 'bundles', 'copy'));
+    expect(summary.worst[0].fixture).toBeTruthy();
+  });
 });

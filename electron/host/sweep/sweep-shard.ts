@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { resolve } from 'node:path';
 import type { Sampling } from '../../common/api/primitives.js';
 import { parseProfile } from '../../common/profile/parse-profile.js';
 import { parseCorpus } from '../../common/sweep/corpus.js';
@@ -74,7 +75,8 @@ export async function runEngineShard(r: EngineShardRequest): Promise<ShardProgre
     mode: 'profiles',
     a: profileA,
     b: profileB,
-    bundle: r.bundleDir ?? 'demo',
+    // Absolute, so that `sweep merge` re-runs the worst cases on it from any working folder.
+    bundle: r.bundleDir === undefined ? 'demo' : resolve(r.bundleDir),
     sampling: r.sampling,
     corpusSha256: sha256(bytes),
     totalCases: cases.length,
