@@ -62,11 +62,11 @@ export function pickBatchExports(dir: string, m: BundleManifest, profile: Execut
   const precision = profile.precision;
   if (profile.preset === 'eager') {
     const key = `eager-${precision}`;
-    if (!b.talker[key] || !b.codePredictor[key]) refuse(`bundle.json batch has no "${key}" export (it has: ${Object.keys(b.talker).join(', ')})`, `batch.talker.${key}`);
+    if (!b.talker[key] || !b.codePredictor[key]) refuse(`its bundle.json "batch" has no "${key}" export (it has: ${Object.keys(b.talker).join(', ')})`, `batch.talker.${key}`);
     return { talker: b.talker[key], codePredictor: b.codePredictor[key], key, rows: batch };
   }
   const buckets = (b.graphBuckets ?? []).filter((n) => b.talker[`graph-${precision}@${n}`]);
-  if (buckets.length === 0) refuse(`bundle.json batch has no "graph-${precision}@B" export (it has: ${Object.keys(b.talker).join(', ')})`, 'batch.talker');
+  if (buckets.length === 0) refuse(`its bundle.json "batch" has no "graph-${precision}@B" export (it has: ${Object.keys(b.talker).join(', ')})`, 'batch.talker');
   const bucket = buckets.find((n) => n >= batch);
   if (bucket === undefined) {
     return refuse(`its graph-${precision} batch buckets are ${buckets.join(', ')} (bundle.json batch.graphBuckets); a graph run needs a bucket of at least ${batch} rows`, 'batch.graphBuckets');

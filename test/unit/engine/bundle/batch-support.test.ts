@@ -75,8 +75,8 @@ describe('bundle.json batch (docs/bundle-format.md "Batch support")', () => {
     try {
       const refused = (profile: string) => synth(engine, profile).then(() => '', (e: unknown) => (e as Error).message.replace(`${join(good, 'bundle.json')}: `, 'bundle.json: '));
       expect(await refused('graph,batch=5')).toBe('bundle.json: profile "graph,batch=5" runs a batch of 5, but its graph-fp32 batch buckets are 2, 4 (bundle.json batch.graphBuckets); a graph run needs a bucket of at least 5 rows');
-      expect(await refused('graph,batch=2,precision=fp16')).toBe('bundle.json: profile "graph,batch=2,precision=fp16" runs a batch of 2, but bundle.json batch has no "graph-fp16@B" export (it has: eager-fp32, graph-fp32@2, graph-fp32@4)');
-      expect(await refused('eager,batch=2,precision=fp16')).toMatch(/^bundle\.json: profile "eager,batch=2,precision=fp16" runs a batch of 2, but bundle\.json batch has no "eager-fp16" export \(it has: eager-fp32, graph-fp32@2, graph-fp32@4\)$/);
+      expect(await refused('graph,batch=2,precision=fp16')).toBe('bundle.json: profile "graph,batch=2,precision=fp16" runs a batch of 2, but its bundle.json "batch" has no "graph-fp16@B" export (it has: eager-fp32, graph-fp32@2, graph-fp32@4)');
+      expect(await refused('eager,batch=2,precision=fp16')).toMatch(/^bundle\.json: profile "eager,batch=2,precision=fp16" runs a batch of 2, but its bundle\.json "batch" has no "eager-fp16" export \(it has: eager-fp32, graph-fp32@2, graph-fp32@4\)$/);
     } finally {
       await engine.close();
     }

@@ -15,12 +15,12 @@ describe('compareProfiles refuses a profile the bundle cannot run before either 
   it('B needs a batched export the bundle lacks: the refusal comes with no progress from A', async () => {
     const progress: CompareProgress[] = [];
     const req = { text: 'Hello world, this is a parity test.', profileA: 'eager', profileB: 'eager,precision=fp16,batch=4', seed: 0, sampling: GREEDY, bundle: 'demo' };
-    await expect(compareProfiles(engine, req, { createdAt: '2026-01-01T00:00:00Z', onProgress: (p) => progress.push(p) })).rejects.toThrow(/batch has no "eager-fp16" export/);
+    await expect(compareProfiles(engine, req, { createdAt: '2026-01-01T00:00:00Z', onProgress: (p) => progress.push(p) })).rejects.toThrow(/bundle.json "batch" has no "eager-fp16" export/);
     expect(progress).toEqual([]);
   });
 
   it('the same check passes a profile it can run (checkRunnable throws nothing)', () => {
     expect(() => engine.checkRunnable(parseProfile('graph,batch=8'), GREEDY)).not.toThrow();
-    expect(() => engine.checkRunnable(parseProfile('graph,precision=fp16,batch=8'), GREEDY)).toThrow(/batch has no "graph-fp16@B" export/);
+    expect(() => engine.checkRunnable(parseProfile('graph,precision=fp16,batch=8'), GREEDY)).toThrow(/bundle.json "batch" has no "graph-fp16@B" export/);
   });
 });
