@@ -1,6 +1,6 @@
-import { fromHalfArray, toHalfArray } from '../numeric/float16.js';
+import { fromHalfArray } from '../numeric/float16.js';
 import { i64Tensor, run, zeroTensor, type Feeds, type OrtSession, type OrtTensor } from '../ort-session.js';
-import { bindInPlace, bindPast, presentOf, toFloat, type DecoderShape } from './decoder-runners.js';
+import { bindPast, presentOf, StaticBuffers, toFloat, type DecoderShape } from './decoder-runners.js';
 import type { RunClock } from './run-clock.js';
 
 /** Each row's outputs at its last position of one forward. */
@@ -94,14 +94,7 @@ export class BatchedEagerDecoder implements BatchedDecoderRunner {
  * marking it, so the row's next real token overwrites it.
  */
 export class BatchedGraphDecoder implements BatchedDecoderRunner {
-  private readonly kv: OrtTensor[];
-  private readonly embeds: OrtTensor;
-  private readonly mask: BigInt64Array;
-  private readonly position: BigInt64Array;
-  private readonly logits: OrtTensor;
-  private readonly hidden?: OrtTensor;
-  private readonly feeds: Feeds;
-  private readonly fetches: Feeds;
+  private readonly b: StaticBuffers;
   private readonly lengths: number[];
 
   constructor(
@@ -110,43 +103,31 @@ export class BatchedGraphDecoder implements BatchedDecoderRunner {
     private readonly clock: RunClock,
     readonly rows: number,
   ) {
-    const kv = [rows, d.kvHeads, d.maxPositions, d.headDim];
-    this.kv = Array.from({ length: 2 * d.layers }, () => zeroTensor(d.float, kv));
-    this.embeds = zeroTensor(d.float, [rows, 1, d.hidden]);
-    this.mask = new BigInt64Array(rows * d.maxPositions);
-    this.position = new BigInt64Array(rows);
-    this.logits = zeroTensor(d.float, [rows, 1, d.vocab]);
-    if (d.hasHidden) this.hidden = zeroTensor(d.float, [rows, 1, d.hidden]);
-    this.feeds = { inputs_embeds: this.embeds, attention_mask: i64Tensor(this.mask, [rows, d.maxPositions]), position_ids: i64Tensor(this.position, [rows, 1]) };
-    this.fetches = { logits: this.logits };
-    if (this.hidden) this.fetches.last_hidden_state = this.hidden;
-    bindInPlace(this.feeds, this.fetches, this.kv, d.layers);
+    this.b = new StaticBuffers(d, rows);
     this.lengths = new Array<number>(rows).fill(0);
   }
 
   reset(): void {
     this.lengths.fill(0);
-    this.mask.fill(0n);
-    for (const t of this.kv) (t.data as Float32Array | Uint16Array).fill(0);
+    this.b.clear();
   }
 
   async forward(embeds: Float32Array, n: number, real: Uint8Array, extra?: Feeds): Promise<BatchedDecoderOutput> {
-    const { d, rows } = this;
-    if (extra) Object.assign(this.feeds, extra);
+    const { d, rows, b } = this;
+    if (extra) Object.assign(b.feeds, extra);
     const step = new Float32Array(rows * d.hidden);
     for (let t = 0; t < n; t++) {
       for (let r = 0; r < rows; r++) {
         step.set(embeds.subarray((r * n + t) * d.hidden, (r * n + t + 1) * d.hidden), r * d.hidden);
         const at = Math.min(this.lengths[r], d.maxPositions - 1);
         if (real[r * n + t] && this.lengths[r] >= d.maxPositions) throw new RangeError(`graph decoder row ${r}: position ${this.lengths[r] + 1} exceeds maxPositions ${d.maxPositions}`);
-        this.position[r] = BigInt(at);
-        if (real[r * n + t]) this.mask[r * d.maxPositions + at] = 1n;
+        b.position[r] = BigInt(at);
+        if (real[r * n + t]) b.mask[r * d.maxPositions + at] = 1n;
       }
-      if (d.float === 'float16') (this.embeds.data as Uint16Array).set(toHalfArray(step));
-      else (this.embeds.data as Float32Array).set(step);
-      await this.clock.time(() => run(this.session, this.feeds, this.fetches));
+      b.setEmbeds(step);
+      await this.clock.time(() => run(this.session, b.feeds, b.fetches));
       for (let r = 0; r < rows; r++) if (real[r * n + t]) this.lengths[r]++;
     }
-    return { logits: lastPositions(this.logits, rows, 1, d.vocab), hidden: this.hidden ? lastPositions(this.hidden, rows, 1, d.hidden) : undefined };
+    return { logits: lastPositions(b.logits, rows, 1, d.vocab), hidden: b.hidden ? lastPositions(b.hidden, rows, 1, d.hidden) : undefined };
   }
 }

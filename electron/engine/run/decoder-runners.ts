@@ -127,6 +127,48 @@ export class RecomputeDecoder implements DecoderRunner {
 }
 
 /**
+ * The fixed tensors of a static-shape (graph) decoder for `rows` rows, allocated once and reused by
+ * every run: [rows, kvHeads, maxPositions, headDim] KV buffers bound as both past_key_values.* and
+ * present.*, the one-token input, attention_mask [rows, maxPositions], position_ids [rows, 1], and the
+ * outputs, with the feeds and fetches maps that name them.
+ */
+export class StaticBuffers {
+  readonly kv: OrtTensor[];
+  readonly embeds: OrtTensor;
+  readonly mask: BigInt64Array;
+  readonly position: BigInt64Array;
+  readonly logits: OrtTensor;
+  readonly hidden?: OrtTensor;
+  readonly feeds: Feeds;
+  readonly fetches: Feeds;
+
+  constructor(private readonly d: DecoderShape, rows: number) {
+    this.kv = Array.from({ length: 2 * d.layers }, () => zeroTensor(d.float, [rows, d.kvHeads, d.maxPositions, d.headDim]));
+    this.embeds = zeroTensor(d.float, [rows, 1, d.hidden]);
+    this.mask = new BigInt64Array(rows * d.maxPositions);
+    this.position = new BigInt64Array(rows);
+    this.logits = zeroTensor(d.float, [rows, 1, d.vocab]);
+    if (d.hasHidden) this.hidden = zeroTensor(d.float, [rows, 1, d.hidden]);
+    this.feeds = { inputs_embeds: this.embeds, attention_mask: i64Tensor(this.mask, [rows, d.maxPositions]), position_ids: i64Tensor(this.position, [rows, 1]) };
+    this.fetches = { logits: this.logits };
+    if (this.hidden) this.fetches.last_hidden_state = this.hidden;
+    bindInPlace(this.feeds, this.fetches, this.kv, d.layers);
+  }
+
+  /** Stale buffer contents are masked out, but zeroing keeps a reset run identical to a fresh one. */
+  clear(): void {
+    this.mask.fill(0n);
+    for (const t of this.kv) (t.data as Float32Array | Uint16Array).fill(0);
+  }
+
+  /** The next run's input rows (float32, [rows, hidden]) in the network's float type. */
+  setEmbeds(rows: Float32Array): void {
+    if (this.d.float === 'float16') (this.embeds.data as Uint16Array).set(toHalfArray(rows));
+    else (this.embeds.data as Float32Array).set(rows);
+  }
+}
+
+/**
  * graph: static shapes. One token per run through fixed [1, kvHeads, maxPositions, headDim] buffers
  * that the graph writes in place at the step's row (ScatterND): one buffer set is bound as both
  * past_key_values.* and present.*, so no step copies a KV buffer. Every input and output tensor, and
@@ -134,14 +176,7 @@ export class RecomputeDecoder implements DecoderRunner {
  * The returned logits/hidden (fp32) are views of the reused outputs: valid until the next forward.
  */
 export class GraphDecoder implements DecoderRunner {
-  private readonly kv: OrtTensor[];
-  private readonly embeds: OrtTensor;
-  private readonly mask: BigInt64Array;
-  private readonly position: BigInt64Array;
-  private readonly logits: OrtTensor;
-  private readonly hidden?: OrtTensor;
-  private readonly feeds: Feeds;
-  private readonly fetches: Feeds;
+  private readonly b: StaticBuffers;
   private length = 0;
 
   constructor(
@@ -149,40 +184,26 @@ export class GraphDecoder implements DecoderRunner {
     private readonly d: DecoderShape,
     private readonly clock: RunClock,
   ) {
-    const kv = [1, d.kvHeads, d.maxPositions, d.headDim];
-    this.kv = Array.from({ length: 2 * d.layers }, () => zeroTensor(d.float, kv));
-    this.embeds = zeroTensor(d.float, [1, 1, d.hidden]);
-    this.mask = new BigInt64Array(d.maxPositions);
-    this.position = new BigInt64Array(1);
-    this.logits = zeroTensor(d.float, [1, 1, d.vocab]);
-    if (d.hasHidden) this.hidden = zeroTensor(d.float, [1, 1, d.hidden]);
-    this.feeds = { inputs_embeds: this.embeds, attention_mask: i64Tensor(this.mask, [1, d.maxPositions]), position_ids: i64Tensor(this.position, [1, 1]) };
-    this.fetches = { logits: this.logits };
-    if (this.hidden) this.fetches.last_hidden_state = this.hidden;
-    bindInPlace(this.feeds, this.fetches, this.kv, d.layers);
+    this.b = new StaticBuffers(d, 1);
   }
 
   reset(): void {
     this.length = 0;
-    this.mask.fill(0n);
-    // Stale buffer contents are masked out, but zeroing keeps a reset run identical to a fresh one.
-    for (const t of this.kv) (t.data as Float32Array | Uint16Array).fill(0);
+    this.b.clear();
   }
 
   async forward(embeds: Float32Array, n: number, extra?: Feeds): Promise<DecoderOutput> {
-    const { d } = this;
+    const { d, b } = this;
     if (this.length + n > d.maxPositions) throw new RangeError(`graph decoder: position ${this.length + n} exceeds maxPositions ${d.maxPositions}`);
-    if (extra) Object.assign(this.feeds, extra);
+    if (extra) Object.assign(b.feeds, extra);
     for (let t = 0; t < n; t++) {
-      const row = embeds.subarray(t * d.hidden, (t + 1) * d.hidden);
-      if (d.float === 'float16') (this.embeds.data as Uint16Array).set(toHalfArray(row));
-      else (this.embeds.data as Float32Array).set(row);
-      this.position[0] = BigInt(this.length);
-      this.mask[this.length] = 1n;
-      await this.clock.time(() => run(this.session, this.feeds, this.fetches));
+      b.setEmbeds(embeds.subarray(t * d.hidden, (t + 1) * d.hidden));
+      b.position[0] = BigInt(this.length);
+      b.mask[this.length] = 1n;
+      await this.clock.time(() => run(this.session, b.feeds, b.fetches));
       this.length++;
     }
-    return { logits: lastView(this.logits, d.vocab), hidden: this.hidden ? lastView(this.hidden, d.hidden) : undefined };
+    return { logits: lastView(b.logits, d.vocab), hidden: b.hidden ? lastView(b.hidden, d.hidden) : undefined };
   }
 }
 
