@@ -76,7 +76,8 @@ export class WorkerSupervisor {
     if (!task || task.jobId !== jobId) return false;
     this.post({ type: 'cancel', jobId });
     task.cancelTimer ??= setTimeout(() => {
-      if (this.running === task) this.replace(`did not stop within ${this.options.cancelGraceMs ?? 3000} ms of a cancel`, new CancelledError(`${jobId} cancelled (the engine worker was stopped)`));
+      // The user asked for the stop: the task says cancelled, and no "engine restarted" alarm goes out.
+      if (this.running === task) this.replace(`did not stop within ${this.options.cancelGraceMs ?? 3000} ms of a cancel`, new CancelledError(`${jobId} cancelled (the engine worker was stopped)`), false);
     }, this.options.cancelGraceMs ?? 3000);
     return true;
   }
@@ -153,21 +154,21 @@ export class WorkerSupervisor {
   }
 
   /** Stops the current worker on purpose (hang, ignored cancel) and fails its task. */
-  private replace(reason: string, error?: Error): void {
+  private replace(reason: string, error?: Error, announce = true): void {
     const worker = this.worker;
     this.worker = undefined;
     void worker?.kill();
-    this.onDeath(reason, error);
+    this.onDeath(reason, error, announce);
   }
 
-  private onDeath(reason: string, error?: Error): void {
+  private onDeath(reason: string, error?: Error, announce = true): void {
     const task = this.running;
     if (task) {
       this.finish(task);
       task.reject(error ?? new ParityError('engine', `the engine worker ${reason} during ${task.what} (${task.jobId}); a new worker was started, try again`));
     }
     if (this.disposed) return;
-    this.options.onRestart?.(`engine worker ${reason}`);
+    if (announce) this.options.onRestart?.(`engine worker ${reason}`);
     // Start the replacement now so the next call does not wait for it, unless this one never came up
     // (a broken build would otherwise restart forever); then the next task starts it.
     if (this.spoke) this.ensureWorker().unref();
