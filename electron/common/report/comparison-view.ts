@@ -37,16 +37,16 @@ function toleranceFlags(t: Tolerances): string[] {
 
 /**
  * The command line that reproduces a comparison (what report.md shows and gate re-runs), drill flags
- * included, writing into `out`: give a folder that does not exist yet (`rerunFolder` for report.md).
+ * included, writing into `out` (a folder that does not exist yet: `rerunFolder` for report.md; without one the line says `--out DIR`).
  * `parity` is how the command is started where the report is made.
  */
-export function compareCommand(r: ComparisonReport['rerun'], out = 'DIR', parity: ParityCommand = INSTALLED_PARITY): string {
+export function compareCommand(r: ComparisonReport['rerun'], out?: string, parity: ParityCommand = INSTALLED_PARITY): string {
   const args = ['compare', '--text', r.text, '--a', r.profileA, '--b', r.profileB, '--seed', String(r.seed), ...samplingFlags(r.sampling), ...toleranceFlags(r.tolerances)];
   if (r.bundle !== 'demo') args.push('--bundle', commandPath(parity, r.bundle));
   if (r.teacherForce) args.push('--teacher-force');
   if (r.baseline) args.push('--baseline');
   if (r.drill) args.push('--drill', ...(r.drill.tolerance === undefined ? [] : ['--drill-tol', String(r.drill.tolerance)]));
-  args.push('--out', commandPath(parity, out));
+  args.push('--out', out === undefined ? 'DIR' : commandPath(parity, out)); // DIR: a placeholder, left as written
   return parityCommandLine(parity, args);
 }
 

@@ -41,6 +41,7 @@ describe('report.md reproduce section', () => {
     expect(gateCommand('fx1', where)).toBe("parity gate '/tmp/trial 3/fx1'");
     expect(compareCommand({ ...RERUN, bundle: 'small' }, 'fx1-rerun', where)).toMatch(/ --bundle '\/tmp\/trial 3\/small' .*--out '\/tmp\/trial 3\/fx1-rerun'$/);
     expect(compareCommand({ ...RERUN, bundle: 'demo' }, 'fx1-rerun', where)).not.toContain('--bundle');
+    expect(compareCommand(RERUN, undefined, where)).toMatch(/ --out DIR$/); // no folder: the placeholder stays a placeholder
   });
 
   it('shows the gate as the re-check of the folder itself, when the report.md was written into one', () => {
