@@ -1,5 +1,6 @@
 import type { GateEntry, GateRun } from './gate-entry.js';
 import { escapeHtml as esc } from '../escape-html.js';
+import { staticPage } from '../html/static-page.js';
 
 const STYLE = `body{font-family:system-ui,-apple-system,'Segoe UI','DejaVu Sans',sans-serif;color:#1d2330;margin:0}
 main{max-width:1200px;margin:0 auto;padding:16px 24px}h1{font-size:1.3rem}table{border-collapse:collapse;width:100%}
@@ -19,16 +20,7 @@ function row(e: GateEntry): string {
 export function gateHtml(run: GateRun): string {
   const failed = run.entries.filter((e) => !e.ok).length;
   const shard = run.shard.count > 1 ? ` (shard ${run.shard.index}/${run.shard.count} of ${run.total} fixtures)` : '';
-  return [
-    '<!doctype html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">`,
-    '<title>parity gate</title>',
-    `<style>${STYLE}</style>`,
-    '</head>',
-    '<body><main>',
+  return staticPage('parity gate', STYLE, [
     `<h1>parity gate: ${run.entries.length - failed} passed, ${failed} failed${esc(shard)}</h1>`,
     '<table>',
     '<thead><tr><th>Result</th><th>Fixture (its report.html)</th><th>Recorded verdict</th><th>Re-run</th><th>Changed since sealed</th></tr></thead>',
@@ -36,8 +28,5 @@ export function gateHtml(run: GateRun): string {
     ...run.entries.map(row),
     '</tbody>',
     '</table>',
-    '</main></body>',
-    '</html>',
-    '',
-  ].join('\n');
+  ]);
 }

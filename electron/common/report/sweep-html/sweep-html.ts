@@ -2,6 +2,7 @@ import { caseKey } from '../../sweep/sweep-case.js';
 import type { SummaryCase, SweepSummary } from '../../sweep/sweep-summary.js';
 import { barChartSvg, scatterSvg } from './svg-charts.js';
 import { escapeHtml as esc } from '../escape-html.js';
+import { staticPage } from '../html/static-page.js';
 
 const VERDICT_COLOR: Record<string, string> = { identical: '#2e8540', 'within-tolerance': '#1f6fd1', diverged: '#d0021b', error: '#5b6570' };
 const num = (v: number | null, digits: number) => (v === null ? '—' : Number.isFinite(v) ? v.toFixed(digits) : String(v));
@@ -29,16 +30,7 @@ export function sweepHtml(s: SweepSummary, fixturePage: 'report.html' | 'report.
     return `<tr><td>${name}</td><td>${esc(c?.verdict ?? '—')}</td><td>${c?.firstStep ?? '—'}</td><td>${esc(c?.stage ?? '—')}</td><td>${num(c?.correlation ?? null, 6)}</td><td>${num(c?.loudnessDeltaLU ?? null, 3)}</td></tr>`;
   });
   const counts = Object.entries(s.counts).map(([k, v]) => `<tr><th scope="row">${esc(k)}</th><td>${v}</td></tr>`);
-  return [
-    '<!doctype html>',
-    '<html lang="en">',
-    '<head>',
-    '<meta charset="utf-8">',
-    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">`,
-    `<title>${esc(`sweep: ${s.a} vs ${s.b}`)}</title>`,
-    `<style>${STYLE}</style>`,
-    '</head>',
-    '<body><main>',
+  return staticPage(`sweep: ${s.a} vs ${s.b}`, STYLE, [
     `<h1>${esc(`Sweep: ${s.a} vs ${s.b}, ${s.totalCases} cases`)}</h1>`,
     `<table data-section="counts"><tbody>${counts.join('')}</tbody></table>`,
     '<h2>First divergent step</h2>',
@@ -52,8 +44,5 @@ export function sweepHtml(s: SweepSummary, fixturePage: 'report.html' | 'report.
     worst.length
       ? `<table data-section="worst"><thead><tr><th>Case (its ${fixturePage})</th><th>Verdict</th><th>First step</th><th>Stage</th><th>Correlation</th><th>ΔLU</th></tr></thead><tbody>${worst.join('')}</tbody></table>`
       : '<p>None.</p>',
-    '</main></body>',
-    '</html>',
-    '',
-  ].join('\n');
+  ]);
 }
