@@ -51,3 +51,20 @@ describe('bucket=K on the demo bundle (vs the plain stream vocoder)', () => {
     expect(maxAbsDiff(resultA.audio.subarray(19200 + leak), resultB.audio.subarray(19200 + leak))).toBe(0);
   });
 });
+
+describe('bucket=K1|K2 on the demo bundle (vs the plain stream vocoder)', () => {
+  it('a clean bucket=5|16 stream is bit-identical to vocoder=stream, with no seam', async () => {
+    // Tolerance 0, as for bucket=K: the vocoder is causal and the carried phase comes from an unpadded decode.
+    const { report } = await compare('graph,vocoder=stream,bucket=5|16');
+    expect(report.verdict).toBe('identical');
+    expect(report.seams).toMatchObject({ checked: 6, seams: [] });
+  });
+
+  it('stale-tail: seams at the boundaries after a chunk padded to a listed size (5|16: 2 to 6; 8|10: 1 only, 13 is above both)', async () => {
+    for (const [bucket, boundaries, frame] of [['5|16', [2, 3, 4, 5, 6], 11], ['8|10', [1], 6]] as const) {
+      const { report } = await compare(`graph,vocoder=stream,bucket=${bucket},fault=stale-tail`);
+      expect(report.seams!.seams.map((s) => s.boundary)).toEqual(boundaries);
+      expect(report.divergence).toMatchObject({ stage: 'vocoder', firstStep: frame });
+    }
+  });
+});
