@@ -1,39 +1,24 @@
 #!/usr/bin/env node
-// `npm test`'s Python half: runs python/tests with pytest on an interpreter that has the Python side's
-// dependencies (numpy, jsonschema, torch, onnx, pytest; Debian: python3-torch python3-onnx python3-numpy
-// python3-jsonschema python3-pytest, installed by .ci/run). PARITY_PYTHON names the interpreter; otherwise
-// /usr/bin/python3 (Debian's, where apt puts torch) is tried before python3 on PATH (often a pyenv shim).
+// `npm run test:python`: pytest over python/tests on the project's environment (.venv, built or reused by
+// scripts/python-env.js from the pinned locks). PARITY_PYTHON names another interpreter instead (it must have
+// the packages of python/requirements/dev.in). Arguments go to pytest.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const needed = ['numpy', 'jsonschema', 'torch', 'onnx', 'pytest'];
-const probe = `import importlib.util, sys; missing = [m for m in ${JSON.stringify(needed)} if importlib.util.find_spec(m) is None]; print(",".join(missing)); sys.exit(1 if missing else 0)`;
 
-function candidates() {
-  if (process.env.PARITY_PYTHON) return [process.env.PARITY_PYTHON];
-  return ['/usr/bin/python3', 'python3'].filter((p) => !p.startsWith('/') || existsSync(p));
+function projectPython() {
+  if (process.env.PARITY_PYTHON) return process.env.PARITY_PYTHON;
+  const env = spawnSync(process.execPath, [join(root, 'scripts', 'python-env.js')], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+  if (env.status !== 0) process.exit(env.status ?? 2);
+  return env.stdout.trim().split('\n').pop();
 }
 
-const tried = [];
-let python;
-for (const candidate of candidates()) {
-  const result = spawnSync(candidate, ['-c', probe], { encoding: 'utf8' });
-  if (result.status === 0) {
-    python = candidate;
-    break;
-  }
-  tried.push(result.error ? `${candidate}: ${result.error.message}` : `${candidate} lacks ${result.stdout.trim()}`);
-}
-if (!python) {
-  console.error(`test-python: no Python with ${needed.join(', ')} (${tried.join('; ')}); on Debian: apt-get install python3-torch python3-onnx python3-numpy python3-jsonschema python3-pytest, or set PARITY_PYTHON`);
-  process.exit(2);
-}
+const python = projectPython();
 const run = spawnSync(python, ['-m', 'pytest', '-q', '-p', 'no:cacheprovider', ...process.argv.slice(2)], {
   cwd: join(root, 'python'),
   stdio: 'inherit',
-  env: { ...process.env, PARITY_REPO_ROOT: root },
+  env: { ...process.env, PARITY_REPO_ROOT: root, HF_HUB_OFFLINE: '1', TRANSFORMERS_OFFLINE: '1' },
 });
 process.exit(run.status ?? 1);
