@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { InputError } from '../../common/errors.js';
 import { fsReason } from '../../common/fs-reason.js';
 import type { GateEntry } from '../../common/report/gate/gate-entry.js';
+import { readFixtureFileSync } from '../../engine/comparison/read-inputs.js';
 import type { FixtureCheck } from '../../engine/comparison/check-fixture.js';
 import { parentProblem } from '../../host/fs/writable-target.js';
 
@@ -16,7 +17,7 @@ export async function checkReportTarget(file: string, option: string): Promise<v
 /** The verdict a fixture's report.json recorded when it was written, or null when it cannot be read. */
 function recordedVerdict(dir: string): string | null {
   try {
-    const verdict = (JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as { verdict?: unknown }).verdict;
+    const verdict = (JSON.parse(new TextDecoder().decode(readFixtureFileSync(join(dir, 'report.json')))) as { verdict?: unknown }).verdict;
     return typeof verdict === 'string' ? verdict : null;
   } catch {
     return null;

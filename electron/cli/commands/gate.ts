@@ -1,8 +1,9 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from '@commander-js/extra-typings';
 import { InvalidArgumentError } from 'commander';
 import { InputError, ParityError } from '../../common/errors.js';
+import { readFixtureFileSync } from '../../engine/comparison/read-inputs.js';
 import { checkFixture, EngineCache, isWavPairReport, type FixtureCheck } from '../../engine/comparison/check-fixture.js';
 import { gateHtml } from '../../common/report/gate/gate-html.js';
 import { gateJunitXml } from '../../common/report/gate/gate-junit.js';
@@ -27,7 +28,7 @@ function parseShard(text: string): Shard {
 /** Whether `dir`/report.json reads as a WAV-pair report; an unreadable or edited one is left to the check, which names it. */
 function holdsWavPair(dir: string): boolean {
   try {
-    return isWavPairReport(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')));
+    return isWavPairReport(JSON.parse(new TextDecoder().decode(readFixtureFileSync(join(dir, 'report.json')))));
   } catch {
     return false;
   }
