@@ -15,6 +15,9 @@ export function setVerbose(on: boolean): void {
  * command itself), 3 for a bug in parity. A stack trace is printed only with --verbose.
  */
 export function exitOnError(command: string, error: unknown): never {
+  // The reader of stdout went away (`| head`): the rest of the output is dropped quietly and the command
+  // ends with the status it had set (a failed gate's 1), else 0 — whatever the size of the output.
+  if (isBrokenPipe(error)) process.exit(process.exitCode ?? 0);
   if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);
   if (error instanceof ParityError) {
     process.stderr.write(`parity ${command}: ${oneLine(error.message)}\n`);
@@ -25,6 +28,12 @@ export function exitOnError(command: string, error: unknown): never {
   process.stderr.write(`parity ${command}: internal error (a bug in parity: please report it with the command that failed; --verbose prints the stack trace): ${oneLine(message)}\n`);
   if (verbose && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
   process.exit(3);
+}
+
+/** EPIPE on a write to a closed pipe, or a write after Node destroyed the stream for it. */
+export function isBrokenPipe(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'EPIPE' || code === 'ERR_STREAM_DESTROYED';
 }
 
 /**

@@ -1,6 +1,6 @@
 import { Command } from '@commander-js/extra-typings';
 import { commands } from './commands.js';
-import { exitOnError, formatCommanderErrors, setVerbose } from './fail.js';
+import { exitOnError, formatCommanderErrors, isBrokenPipe, setVerbose } from './fail.js';
 import { TOOL_VERSION } from '../common/version.js';
 
 const program = new Command('parity')
@@ -15,7 +15,7 @@ const program = new Command('parity')
 // the command finishes with its own exit status (EPIPE is not a failed gate, nor a bug).
 for (const stream of [process.stdout, process.stderr]) {
   stream.on('error', (error: NodeJS.ErrnoException) => {
-    if (error.code === 'EPIPE' || error.code === 'ERR_STREAM_DESTROYED') return;
+    if (isBrokenPipe(error)) return;
     exitOnError(program.args[0] ?? '', error);
   });
 }

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -40,6 +40,17 @@ describe('stdout closed by the reader (EPIPE)', () => {
     const run = await runWithClosedStdout(['compare-trace', join(dir, 'a.jsonl'), join(dir, 'b.jsonl'), '--fail-on', 'diverged']);
     expect(run.stderr).toBe('');
     expect(run.status).toBe(1);
+  });
+
+  // Issue 27 item 6: past the pipe's buffer, the writer waits for 'drain', which never comes: the wait
+  // ended in "internal error … write EPIPE" (exit 3). A 1,500-step trace gives about 1 MB of JSON.
+  it.each([['--json'], ['--json', '--fail-on', 'diverged']])('compare-trace %s on 1,500 steps (about 1 MB of output): exit 0, nothing on stderr', async (...flags) => {
+    const [header, ...steps] = readFileSync(join(dir, 'a.jsonl'), 'utf8').trim().split('\n');
+    const long = [header, ...Array.from({ length: 1500 }, (_, i) => JSON.stringify({ ...JSON.parse(steps[i % steps.length]), step: i + 1 }))];
+    writeFileSync(join(dir, 'long.jsonl'), long.join('\n') + '\n');
+    const run = await runWithClosedStdout(['compare-trace', join(dir, 'long.jsonl'), join(dir, 'long.jsonl'), ...flags]);
+    expect(run.stderr).toBe('');
+    expect(run.status).toBe(0);
   });
 
   it('synth --json: exits 0 with nothing on stderr', async () => {
