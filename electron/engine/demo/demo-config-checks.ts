@@ -1,5 +1,6 @@
 import { talkerTextProblems, templatePositions } from '../bundle/prefill-template.js';
 import { codecRowsPerCodebook, talkerVocabOf, type DemoConfig } from './demo-config.js';
+import { ROPE_THETAS } from './rope-tables.js';
 
 /** One broken rule of a demo config: the field (dotted path) it is reported on and why. */
 export interface DemoConfigProblem {
@@ -20,6 +21,7 @@ export function demoConfigProblems(c: DemoConfig, faultVariants: boolean): DemoC
   for (const [name, d] of [['talker', c.talker], ['codePredictor', c.codePredictor]] as const) {
     if (d.headDim % 2 !== 0) add(`${name}.headDim`, `${name}.headDim (${d.headDim}) must be even: RoPE rotates halves`);
     if (d.heads % d.kvHeads !== 0) add(`${name}.heads`, `${name}.heads (${d.heads}) must be a multiple of kvHeads (${d.kvHeads})`);
+    if (!ROPE_THETAS.includes(d.ropeTheta)) add(`${name}.ropeTheta`, `${name}.ropeTheta (${d.ropeTheta}) is not one the demo builder writes (${ROPE_THETAS.join(', ')}): its ln(theta) is written out so the weights' bytes never depend on Math.log`);
   }
   if (c.talkerVocab !== undefined) {
     const V = c.codebookSize;

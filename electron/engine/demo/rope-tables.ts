@@ -7,8 +7,11 @@ export interface Rope {
   sin: string;
 }
 
-/** ln(10000), written out so that no JS transcendental decides the weights' bytes. */
+/** ln(theta), written out so that no JS transcendental decides the weights' bytes. */
 const LN_THETA: Record<number, number> = { 10000: 9.210340371976184 };
+
+/** The ropeTheta values the builder can write (a config naming another is refused: demo-config-checks.ts). */
+export const ROPE_THETAS: readonly number[] = Object.keys(LN_THETA).map(Number);
 
 /** cos/sin [1, 1, S, headDim/2] from position_ids, inv_freq = exp(-ln(theta)·2i/headDim), in float32. */
 export function ropeTables(o: Ops, pos: string, spec: DecoderSpec): Rope {

@@ -43,6 +43,9 @@ describe('parseDemoConfig', () => {
       [{ hopLength: 321 }, 'hopLength: hopLength × frameRate must equal sampleRate: 321 × 50 ≠ 16000'],
       [{ talker: { ...SMALL.talker, headDim: 7 } }, 'talker.headDim: talker.headDim (7) must be even: RoPE rotates halves'],
       [{ talker: { ...SMALL.talker, heads: 3, kvHeads: 2 } }, 'talker.heads: talker.heads (3) must be a multiple of kvHeads (2)'],
+      // Issue 27: an unsupported ropeTheta ended the build with an internal error (exit 3).
+      [{ talker: { ...SMALL.talker, ropeTheta: 1e6 } }, 'talker.ropeTheta: talker.ropeTheta (1000000) is not one the demo builder writes (10000)'],
+      [{ codePredictor: { ...SMALL.codePredictor, ropeTheta: 500000 } }, 'codePredictor.ropeTheta: codePredictor.ropeTheta (500000) is not one the demo builder writes (10000)'],
       [{ eosCode: 31 }, 'eosCode: eosCode/bosCode must be codebookSize, codebookSize + 1 (32, 33)'],
       // 1 (BOS) + 32 bytes + 40 frames = 73 > talker.maxPositions 64
       [{ maxFrames: 40 }, 'talker.maxPositions: talker.maxPositions (64) must hold 1 + maxTextBytes + maxFrames = 73'],
