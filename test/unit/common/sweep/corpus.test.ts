@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseCorpus, parseSeedList } from '../../../../electron/common/sweep/corpus.js';
+import { MAX_SEEDS, parseCorpus, parseSeedList } from '../../../../electron/common/sweep/corpus.js';
 import { planCases, shardCases } from '../../../../electron/common/sweep/plan.js';
 
 describe('parseCorpus', () => {
@@ -43,6 +43,33 @@ describe('parseSeedList', () => {
   });
   it.each(['', '1,,2', '3-1', '-1', 'a', '1,1', '4294967296'])('refuses "%s"', (text) => {
     expect(() => parseSeedList(text)).toThrow('--seeds');
+  });
+
+  // Issue 27 item 6: the duplicate search was quadratic and the ranges unbounded in number, so a long
+  // list ran past 90 s (ignoring SIGTERM, which waits for the event loop). Bounds: one sweep of the
+  // whole list, MAX_SEEDS seeds at most, counted before a range is expanded.
+  it('reads MAX_SEEDS single seeds (about 590 kB of text) in well under a second', () => {
+    const text = Array.from({ length: MAX_SEEDS }, (_, i) => String(i)).join(',');
+    const started = performance.now();
+    expect(parseSeedList(text)).toHaveLength(MAX_SEEDS);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it.each([
+    ['one seed past MAX_SEEDS', `0-${MAX_SEEDS - 1},${MAX_SEEDS}`, `more than ${MAX_SEEDS} seeds (at "${MAX_SEEDS}")`],
+    ['20,000 ranges of 4,294,967,295 seeds', Array.from({ length: 20_000 }, () => '0-4294967295').join(','), `more than ${MAX_SEEDS} seeds (at "0-4294967295")`],
+    ['a duplicate at the end of 100,000', `${Array.from({ length: MAX_SEEDS - 1 }, (_, i) => String(i)).join(',')},5`, 'seed 5 is given twice'],
+  ])('%s: refused at once, quoting at most 60 characters of the list', (_what, text, words) => {
+    const started = performance.now();
+    let message = '';
+    try {
+      parseSeedList(text);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain(words);
+    expect(message.length).toBeLessThan(250);
+    expect(performance.now() - started).toBeLessThan(1000);
   });
 });
 
