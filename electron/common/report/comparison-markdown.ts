@@ -3,6 +3,7 @@ import type { Divergence } from '../forensics/divergence.js';
 import { teacherForcedLines, type TeacherForcedDrift } from '../forensics/drift.js';
 import { seamLines, type SeamReport } from '../forensics/seams.js';
 import { metricRows } from './format/metric-rows.js';
+import { codeBlock, escapeHtmlInMarkdown } from './format/markdown-safe.js';
 import { markdownTable } from './format/text-table.js';
 import type { Metrics } from './metrics.js';
 import type { Verdict } from './report.js';
@@ -34,18 +35,21 @@ export interface ComparisonView {
 
 /** report.md: verdict, where it diverges, the step table around it, key metrics, the command. */
 export function renderComparisonMarkdown(v: ComparisonView): string {
-  const parts = [`## ${v.title}`, '', ...v.sides.map((s) => `- ${s}`)];
-  if (v.warnings?.length) parts.push('', ...v.warnings.map((w) => `> **Warning:** ${w}`));
-  parts.push('', ...divergenceLines(v.verdict, v.divergence, v.teacherForced).map((l) => `- ${l.trim()}`));
-  if (v.teacherForced) parts.push('', '### Teacher forcing', '', ...teacherForcedLines(v.teacherForced).map((l) => `- ${l.trim()}`));
-  if (v.seams) parts.push('', '### Seams', '', ...seamLines(v.seams).map((l) => `- ${l.trim()}`));
-  if (v.baseline?.length) parts.push('', '### Determinism baseline (each profile run twice)', '', ...v.baseline.map((l) => `- ${l.trim()}`));
-  if (v.divergence.steps.length > 0) parts.push('', `### ${stepTableHeading(v.divergence)}`, '', markdownStepTable(stepTableRows(v.divergence)));
-  if (v.metrics) parts.push('', '### Audio', '', markdownTable(metricRows(v.metrics)));
-  if (v.drill?.length) parts.push('', '### Drill-down', '', ...v.drill.map((l) => `- ${l.trim()}`));
-  parts.push('', '### Reproduce', '', '```sh', v.command, '```');
-  if (v.recheck) parts.push('', 'Re-check this folder (re-runs the comparison and compares it with the files stored here; exit 1 on a regression):', '', '```sh', v.recheck, '```');
-  parts.push('', `_${v.footer}_`);
+  // Prose and tables carry prompts, trace headers and node names: their HTML is escaped (markdown-safe.ts).
+  const e = escapeHtmlInMarkdown;
+  const item = (l: string) => `- ${e(l.trim())}`;
+  const parts = [`## ${e(v.title)}`, '', ...v.sides.map(item)];
+  if (v.warnings?.length) parts.push('', ...v.warnings.map((w) => `> **Warning:** ${e(w)}`));
+  parts.push('', ...divergenceLines(v.verdict, v.divergence, v.teacherForced).map(item));
+  if (v.teacherForced) parts.push('', '### Teacher forcing', '', ...teacherForcedLines(v.teacherForced).map(item));
+  if (v.seams) parts.push('', '### Seams', '', ...seamLines(v.seams).map(item));
+  if (v.baseline?.length) parts.push('', '### Determinism baseline (each profile run twice)', '', ...v.baseline.map(item));
+  if (v.divergence.steps.length > 0) parts.push('', `### ${e(stepTableHeading(v.divergence))}`, '', e(markdownStepTable(stepTableRows(v.divergence))));
+  if (v.metrics) parts.push('', '### Audio', '', e(markdownTable(metricRows(v.metrics))));
+  if (v.drill?.length) parts.push('', '### Drill-down', '', ...v.drill.map(item));
+  parts.push('', '### Reproduce', '', ...codeBlock(v.command, 'sh'));
+  if (v.recheck) parts.push('', 'Re-check this folder (re-runs the comparison and compares it with the files stored here; exit 1 on a regression):', '', ...codeBlock(v.recheck, 'sh'));
+  parts.push('', `_${e(v.footer)}_`);
   return parts.join('\n') + '\n';
 }
 

@@ -1,3 +1,4 @@
+import { escapeHtmlInMarkdown, inlineCode } from '../report/format/markdown-safe.js';
 import type { Quantiles } from './quantiles.js';
 import { caseKey } from './sweep-case.js';
 import type { SweepSummary } from './sweep-summary.js';
@@ -23,7 +24,10 @@ function quantileRow(name: string, q: Quantiles, digits: number): string {
 export function renderSweepMarkdown(s: SweepSummary): string {
   const run = s.cases.length;
   const pct = (n: number) => (run === 0 ? '0.0' : ((100 * n) / run).toFixed(1));
-  const what = s.mode === 'profiles' ? `profile \`${s.a}\` vs \`${s.b}\` on bundle \`${s.bundle ?? 'demo'}\`` : `traces \`${s.a}\` vs \`${s.b}\``;
+  // Corpus ids, profiles, folder names and error messages are not ours: code spans hold them verbatim,
+  // prose and table cells get their HTML escaped and their pipes escaped (markdown-safe.ts).
+  const e = (text: string) => escapeHtmlInMarkdown(text).replace(/\|/g, '\\|');
+  const what = s.mode === 'profiles' ? `profile ${inlineCode(s.a)} vs ${inlineCode(s.b)} on bundle ${inlineCode(s.bundle ?? 'demo')}` : `traces ${inlineCode(s.a)} vs ${inlineCode(s.b)}`;
   const out: string[] = [
     `# Parity sweep: ${what}`,
     '',
@@ -62,18 +66,18 @@ export function renderSweepMarkdown(s: SweepSummary): string {
     for (const w of s.worst) {
       const c = byKey.get(w.key);
       if (!c) continue;
-      out.push(`| ${w.key} | ${c.verdict} | ${c.firstStep ?? '—'} | ${c.stage ?? '—'} | ${c.flip ?? '—'} | ${num(c.correlation, 6)} | ${num(c.loudnessDeltaLU, 3)} | ${num(c.mcdDb, 3)} | ${w.fixture ? `\`${w.fixture}\`` : '—'} |`);
+      out.push(`| ${e(w.key)} | ${c.verdict} | ${c.firstStep ?? '—'} | ${c.stage ?? '—'} | ${c.flip ?? '—'} | ${num(c.correlation, 6)} | ${num(c.loudnessDeltaLU, 3)} | ${num(c.mcdDb, 3)} | ${w.fixture ? inlineCode(w.fixture) : '—'} |`);
     }
     out.push('');
   }
   const p = s.problems;
   const problems = [
     p.missingShards.length ? `- shards with no file: ${p.missingShards.join(', ')}` : '',
-    p.missing.length ? `- missing cases: ${list(p.missing)}` : '',
-    p.duplicates.length ? `- cases written twice (same result, kept once): ${list(p.duplicates)}` : '',
-    p.conflicts.length ? `- cases written twice with different results (first kept): ${list(p.conflicts)}` : '',
-    p.unpaired.length ? `- traces in only one folder: ${list(p.unpaired)}` : '',
-    ...s.cases.filter((c) => c.verdict === 'error').slice(0, 10).map((c) => `- ${caseKey(c)} failed: ${c.error ?? 'no message'}`),
+    p.missing.length ? `- missing cases: ${e(list(p.missing))}` : '',
+    p.duplicates.length ? `- cases written twice (same result, kept once): ${e(list(p.duplicates))}` : '',
+    p.conflicts.length ? `- cases written twice with different results (first kept): ${e(list(p.conflicts))}` : '',
+    p.unpaired.length ? `- traces in only one folder: ${e(list(p.unpaired))}` : '',
+    ...s.cases.filter((c) => c.verdict === 'error').slice(0, 10).map((c) => `- ${e(caseKey(c))} failed: ${e(c.error ?? 'no message')}`),
   ].filter((line) => line !== '');
   if (problems.length) out.push('## Problems', '', ...problems, '');
   return out.join('\n');
