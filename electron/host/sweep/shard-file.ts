@@ -1,11 +1,11 @@
-import { closeSync, existsSync, mkdirSync, openSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../../common/errors.js';
 import { fsReason } from '../../common/fs-reason.js';
 import type { Shard } from '../../common/sweep/shard.js';
 import { caseLine, headerLine, parseShardLines } from '../../common/sweep/shard-lines.js';
 import { caseKey, type SweepCase, type SweepHeader } from '../../common/sweep/sweep-case.js';
-import { readCheckedSync } from '../../engine/fs/read-checked.js';
+import { kindOf, readCheckedSync } from '../../engine/fs/read-checked.js';
 import { MAX_SHARD } from './read-shards.js';
 
 /** `shard-002-of-003.jsonl`: the index padded to the count's width, so names sort in shard order. */
@@ -50,6 +50,8 @@ export function openShardFile(dir: string, header: SweepHeader): ShardFile {
   let cutTornLine = false;
   let fd: number;
   try {
+    const found = statSync(dir, { throwIfNoEntry: false });
+    if (found && !found.isDirectory()) throw new InputError(`--out ${dir}: is ${kindOf(found)}, not a folder; give the folder for the shard files (created if missing)`, dir);
     mkdirSync(dir, { recursive: true });
     const text = existsSync(path) ? new TextDecoder().decode(readCheckedSync(path, { limit: MAX_SHARD, what: 'shard file to resume' })) : '';
     if (!text.includes('\n')) {
