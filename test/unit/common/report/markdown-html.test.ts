@@ -4,7 +4,7 @@ import { renderComparisonMarkdown, type ComparisonView } from '../../../../elect
 import { codeBlock, inlineCode } from '../../../../electron/common/report/format/markdown-safe.js';
 import { mergeShards } from '../../../../electron/common/sweep/merge-shards.js';
 import { caseLine, headerLine, parseShardLines } from '../../../../electron/common/sweep/shard-lines.js';
-import { SWEEP_SCHEMA, type SweepCase } from '../../../../electron/common/sweep/sweep-case.js';
+import { SWEEP_SCHEMA, type SweepCase, type SweepHeader } from '../../../../electron/common/sweep/sweep-case.js';
 import { renderSweepMarkdown } from '../../../../electron/common/sweep/sweep-markdown.js';
 import { makeSteps } from '../forensics/synthetic-trace.js';
 
@@ -54,7 +54,7 @@ describe('sweep.md: corpus ids, profiles and errors are escaped', () => {
       index: 0, id: payload, seed: 0, verdict: 'error', firstStep: null, stage: null, codebook: null, reconverges: null, flip: null, correlation: null,
       nullDepthDb: null, loudnessDeltaLU: null, lsdDb: null, mcdDb: null, error: `failed on ${payload}`, timings: { aMs: 1, bMs: 1, wallMs: 1 },
     } as SweepCase;
-    const header = { schema: SWEEP_SCHEMA, mode: 'profiles', a: `graph${payload}`, b: 'eager', bundle: payload, corpusSha256: 'a'.repeat(64), totalCases: 2, shard: { index: 1, count: 1 }, planned: [`${payload}@0`, 'gone@0'] } as const;
+    const header: SweepHeader = { schema: SWEEP_SCHEMA, mode: 'profiles', a: `graph${payload}`, b: 'eager', bundle: payload, corpusSha256: 'a'.repeat(64), totalCases: 2, shard: { index: 1, count: 1 }, planned: [`${payload}@0`, 'gone@0'] };
     const shard = parseShardLines(headerLine(header) + caseLine(c), 'shard');
     return mergeShards([{ ...shard, file: 'shard' }]);
   }
