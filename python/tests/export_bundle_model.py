@@ -71,7 +71,8 @@ class Decoder(nn.Module):
         angle = position_ids[:, None, :, None].float() * self.inv_freq
         half = self.head_dim // 2
         x1, x2 = x[..., :half], x[..., half:]
-        return torch.cat([x1 * angle.cos() - x2 * angle.sin(), x1 * angle.sin() + x2 * angle.cos()], -1)
+        cos, sin = angle.cos().to(x.dtype), angle.sin().to(x.dtype)  # float16 stays float16 (a no-op for float32)
+        return torch.cat([x1 * cos - x2 * sin, x1 * sin + x2 * cos], -1)
 
     def repeat(self, x):
         if self.gqa == "repeat_interleave":  # the natural mistake the smoke check catches
@@ -90,7 +91,8 @@ class Decoder(nn.Module):
             k = write_kv(past[2 * i], k, position_ids, self.static_cache)
             v = write_kv(past[2 * i + 1], v, position_ids, self.static_cache)
             scores = q @ self.repeat(k).transpose(-1, -2) / math.sqrt(self.head_dim)
-            scores = torch.where(allowed, scores, torch.full_like(scores, -1e9))
+            masked = -1e9 if scores.dtype == torch.float32 else torch.finfo(scores.dtype).min  # -1e9 overflows float16
+            scores = torch.where(allowed, scores, torch.full_like(scores, masked))
             x = x + (scores.softmax(-1) @ self.repeat(v)).transpose(1, 2).reshape(b, s, -1) @ layer.o
             h = self.norm(x)
             x = x + (nn.functional.silu(h @ layer.gate) * (h @ layer.up)) @ layer.down
