@@ -58,6 +58,13 @@ class Executor {
   template <class K>
   void reduce(const K& k, int n);
 
+  /**
+   * One block of kReduceThreads threads runs k.run() with `sharedBytes` of dynamic shared memory (opted in
+   * above 48 KiB); emulated by k.emulate().
+   */
+  template <class K>
+  void block(const K& k, size_t sharedBytes);
+
   /** Runs a Fused phase list (launch.cuh) as one kernel of one block; emulated phase by phase. */
   template <class F>
   void fused(const F& f);

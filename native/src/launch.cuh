@@ -3,6 +3,7 @@
 #pragma once
 #include <cuda_runtime.h>
 
+#include <string>
 #include <vector>
 
 #include "executor.h"
@@ -111,6 +112,31 @@ inline Fused<> fuse() { return {}; }
 template <class K, class... Rest>
 Fused<K, Rest...> fuse(Phase<K> p, Phase<Rest>... rest) {
   return {p, fuse(rest...)};
+}
+
+template <class K>
+__global__ void blockKernel(K k) {
+  k.run();
+}
+
+template <class K>
+void Executor::block(const K& k, size_t sharedBytes) {
+  launches_++;
+  if (emulated()) {
+    k.emulate();
+    return;
+  }
+  if (sharedBytes > 48 * 1024) {
+    // Above the default: opt in once per size (the first call is outside capture: the eager prefill).
+    static size_t allowed = 0;
+    if (sharedBytes > allowed) {
+      cudaError_t e = cudaFuncSetAttribute(reinterpret_cast<const void*>(&blockKernel<K>), cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sharedBytes);
+      if (e != cudaSuccess) throw NativeError(std::string(K::name) + ": cudaFuncSetAttribute(MaxDynamicSharedMemorySize, " + std::to_string(sharedBytes) + "): " + cudaGetErrorString(e));
+      allowed = sharedBytes;
+    }
+  }
+  blockKernel<K><<<1, kReduceThreads, sharedBytes, static_cast<cudaStream_t>(stream_)>>>(k);
+  checkLaunch(K::name);
 }
 
 template <class F>

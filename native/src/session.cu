@@ -54,6 +54,10 @@ class SessionImpl {
     sKept = ex.allocN<int>(vmax);
     setSampling(SamplingSettings{});
     if (!ex.emulated()) {
+      int dev = 0, optin = 0;
+      ck(cudaGetDevice(&dev), "cudaGetDevice");
+      ck(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev), "cudaDeviceGetAttribute(MaxSharedMemoryPerBlockOptin)");
+      rowSharedLimit = (size_t)optin > 8192 ? (size_t)optin - 8192 : 0;  // room for the reduce's static shared memory (4 KiB)
       ck(cudaEventCreate(&start), "cudaEventCreate");
       ck(cudaEventCreate(&stop), "cudaEventCreate");
     }
@@ -192,13 +196,20 @@ class SessionImpl {
     }
   }
 
-  /** stepCodes[codebook] from `logits` [V]: the greedy argmax, or the sampler's 3 kernels (sample-kernels.cuh). */
+  /**
+   * stepCodes[codebook] from `logits` [V]: the greedy argmax, or a sampled pick: one block (SampleRowK) when
+   * fused and its shared memory fits the device, else the sampler's 3 kernels (sample-kernels.cuh).
+   */
   void pick(const float* logits, int V, int skip, int codebook) {
     if (!sampled) {
       ex.reduce(ArgmaxK{logits, skip, stepCodes + codebook}, V);
       return;
     }
     int* history = seen + (size_t)codebook * vmax;
+    if (fused && SampleRowK::sharedBytes(V) <= rowSharedLimit) {
+      ex.block(SampleRowK{logits, history, sampling, stepNo, skip, sPen, sHeap, sBest, stepCodes + codebook, V, codebook}, SampleRowK::sharedBytes(V));
+      return;
+    }
     ex.reduce(SampleBestK{logits, history, sampling, skip, sBest}, V);
     ex.launch(SampleScoresK{logits, history, sampling, sBest, sPen, sScaled, sExp, sHeap, sKept, skip}, V);
     ex.launch(SamplePickK{sPen, sScaled, sExp, sampling, stepNo, sBest, sHeap, sKept, history, stepCodes + codebook, V, codebook}, 1);
@@ -272,6 +283,7 @@ class SessionImpl {
   double *sPen = nullptr, *sScaled = nullptr, *sExp = nullptr;
   bool sampled = false;
   bool fused = true;
+  size_t rowSharedLimit = (size_t)-1;  // dynamic shared memory the one-block pick may take (emulated: no limit)
   cudaEvent_t start = nullptr, stop = nullptr;
   cudaGraph_t graph = nullptr;
   cudaGraphExec_t exec = nullptr;

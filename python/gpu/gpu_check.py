@@ -199,6 +199,9 @@ NATIVE_FIGURES = {  # key: (pattern over native/test/check.cu's output, group ->
     "eager_step_ms": r"^timing: decode step median over \d+ passes: eager ([\d.]+) ms device",
     "graph_step_ms": r"^timing: decode step median .* graph ([\d.]+) ms device",
     "graph_speedup": r"^timing: graph speed-up ([\d.]+)x",
+    "fused_greedy_kernels": r"^fused: kernels per decode step: greedy (\d+)",
+    "unfused_greedy_kernels": r"^fused: kernels per decode step: greedy \d+ \(unfused (\d+)\)",
+    "fused_sampled_kernels": r"^fused: kernels per decode step: .*, sampled (\d+)",
     "sampled_graph_step_ms": r"^timing: sampled decode step median: eager [\d.]+ ms device, graph ([\d.]+) ms",
     "sampling_us_per_pick": r"^timing: sampling cost per decode step .*\(([\d.]+) us per pick",
 }
@@ -210,7 +213,11 @@ def native_figures(text):
         "passed": [line[5:] for line in text.splitlines() if line.startswith("PASS ")],
         "failed": [line[5:] for line in text.splitlines() if line.startswith("FAIL ")],
         "all_passed": "ALL PASSED" in text,
-        "pick_microbenchmark": re.findall(r"^timing: pick microbenchmark V=(\d+) \([^)]*\): greedy argmax ([\d.]+) us, sampled ([\d.]+) us", text, re.M),
+        "pick_microbenchmark": [
+            {"V": int(v), "settings": what, "argmax_us": float(a), "sampled_us": float(sm), "one_block_us": float(row) if row else None}
+            for v, what, a, sm, row in re.findall(
+                r"^timing: pick microbenchmark V=(\d+) \(([^)]*)\): greedy argmax ([\d.]+) us, sampled ([\d.]+) us per pick(?:, sampled one-block ([\d.]+) us)?", text, re.M)
+        ],
     }
     for key, pattern in NATIVE_FIGURES.items():
         match = re.search(pattern, text, re.M)

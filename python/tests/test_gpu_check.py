@@ -15,7 +15,8 @@ sys.path.insert(0, str(REPO_ROOT / "python" / "gpu"))
 import gpu_check  # noqa: E402
 import gpu_pack  # noqa: E402
 
-EMULATED_CHECK_OUTPUT = """\
+# The lines native/test/check.cu prints (format), with the numbers the issue reports from an H200 run as sample values.
+CHECK_OUTPUT = """\
 device: CPU emulation of the CUDA kernels (no graph capture, no GPU timing)
 PASS eager: every step within 1e-04 of ORT CPU, codes identical
 graph: decode step captured as a CUDA graph: no; kernels per decode step: eager 178 launches, graph 178 nodes
@@ -24,7 +25,9 @@ vocoder: max|daudio| 6.700e-04 over 27648 samples
 timing: decode step median over 5 passes: eager 0.8600 ms device (0.9000 ms host), graph 0.6860 ms device (0.7000 ms host)
 timing: graph speed-up 1.25x (device), 1.29x (host)
 FAIL graph >= 3x faster than eager
-timing: pick microbenchmark V=3072 (fixture settings): greedy argmax 4.70 us, sampled 821.00 us per pick (64 picks per graph, median of 50 replays; informational)
+fused: kernels per decode step: greedy 35 (unfused 178), sampled 35 (unfused 194)
+timing: pick microbenchmark V=128 (temperature 1 only): greedy argmax 4.10 us, sampled 83.00 us per pick (64 picks per graph, median of 50 replays; informational)
+timing: pick microbenchmark V=3072 (fixture settings): greedy argmax 4.70 us, sampled 821.00 us per pick, sampled one-block 20.50 us (64 picks per graph, median of 50 replays; informational)
 SOME CHECKS FAILED
 """
 
@@ -74,13 +77,16 @@ def test_cuda_arch_builds_machine_code_for_the_device_and_ptx_beyond():
 
 
 def test_native_figures_are_read_from_the_check_s_own_lines():
-    figures = gpu_check.native_figures(EMULATED_CHECK_OUTPUT)
+    figures = gpu_check.native_figures(CHECK_OUTPUT)
     assert figures["greedy_eager_launches"] == 178 and figures["greedy_graph_nodes"] == 178
     assert figures["sampled_eager_launches"] == 194 and figures["sampled_graph_nodes"] == 194
     assert figures["vocoder_max_abs"] == pytest.approx(6.7e-4)
     assert figures["eager_step_ms"] == 0.86 and figures["graph_step_ms"] == 0.686 and figures["graph_speedup"] == 1.25
     assert figures["failed"] == ["graph >= 3x faster than eager"] and not figures["all_passed"]
-    assert figures["pick_microbenchmark"] == [("3072", "4.70", "821.00")]
+    assert figures["pick_microbenchmark"] == [
+        {"V": 128, "settings": "temperature 1 only", "argmax_us": 4.1, "sampled_us": 83.0, "one_block_us": None},
+        {"V": 3072, "settings": "fixture settings", "argmax_us": 4.7, "sampled_us": 821.0, "one_block_us": 20.5}]
+    assert figures["fused_greedy_kernels"] == 35 and figures["unfused_greedy_kernels"] == 178 and figures["fused_sampled_kernels"] == 35
     assert "sampling_us_per_pick" not in gpu_check.native_figures("timing: not measured under --emulate\n")
 
 
