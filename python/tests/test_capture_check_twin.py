@@ -30,7 +30,7 @@ def run_graph_steps(step, checked):
     def steps():
         for args in variants.graph_steps(step, prompt_ids(), DECODE_STEPS):
             yield args
-            outputs.append(step.out.flush())
+            outputs.append(step.out.read())
 
     with torch.no_grad():
         if checked:

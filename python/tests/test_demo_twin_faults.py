@@ -9,8 +9,9 @@ import pytest
 
 from demo_twin_support import compare_trace, read_trace, run_twin
 from parity_cli import run_parity
-from tts_parity.demo.errors import CaptureRefused
-from tts_parity.demo.graph_runner import GraphRunner, original_error_line
+from tts_parity.errors import CaptureRefused
+from tts_parity._errors_text import first_line
+from tts_parity.demo.graph_runner import GraphRunner
 
 TEXT = "hello world"  # 10 frames
 MODULES = r"^(feedback|talker\.layers\.\d+\.(self_attn|mlp))$"
@@ -81,7 +82,7 @@ def test_cuda_s_refusal_is_reported_by_its_original_error():
         finally:
             raise RuntimeError("CUDA error: operation failed due to a previous error during capture")
     except RuntimeError as error:
-        assert original_error_line(error) == "RuntimeError: CUDA error: operation not permitted when stream is capturing"
+        assert first_line(error, original=True) == "RuntimeError: CUDA error: operation not permitted when stream is capturing"
 
 
 def test_a_refused_capture_is_one_line_exit_2_and_keeps_the_partial_trace(tmp_path, capsys, monkeypatch):
@@ -97,7 +98,7 @@ def test_a_refused_capture_is_one_line_exit_2_and_keeps_the_partial_trace(tmp_pa
         try:
             raise RuntimeError("CUDA error: operation not permitted when stream is capturing")
         except RuntimeError as error:
-            raise CaptureRefused(f"CUDA graph capture of the decode step failed: {original_error_line(error)}") from None
+            raise CaptureRefused(f"CUDA graph capture of the decode step failed: {first_line(error, original=True)}") from None
 
     monkeypatch.setattr(GraphRunner, "__init__", capturing)
     monkeypatch.setattr(GraphRunner, "_capture", refuse)

@@ -7,7 +7,7 @@ import pytest
 from onnx import numpy_helper
 
 from demo_twin_support import demo_bundle
-from tts_parity.demo.errors import TwinInputError
+from tts_parity.errors import ParityValueError
 from tts_parity.demo.onnx_initializers import read_initializers_without_onnx
 from tts_parity.demo.weights import read_initializers
 
@@ -40,6 +40,6 @@ def test_float_data_and_int64_data_fields_are_read_too(tmp_path):
 def test_an_unreadable_file_is_named(tmp_path):
     bad = tmp_path / "talker.onnx"
     bad.write_bytes(b"\xff\xff not protobuf")
-    with pytest.raises(TwinInputError) as error:
+    with pytest.raises(ParityValueError) as error:
         read_initializers(bad)
     assert str(error.value).startswith(f"{bad}: not a readable ONNX model (")

@@ -33,9 +33,9 @@ def write(path, run, **header):
     talker, cp, codes, hidden, audio = run
     with TraceWriter(path, engine="pytest roundtrip", q=Q, frame_rate=FRAME_RATE, sample_rate=RATE, **header) as tw:
         for s in range(STEPS):
-            tw.step(talker[s], codes[s], code_predictor_logits=list(cp[s]), hidden=hidden[s],
+            tw.write_step(talker[s], codes[s], code_predictor_logits=list(cp[s]), hidden=hidden[s],
                     times_ms={"talker": 1.0 + s, "codePredictor": 0.5, "vocoder": 0.25})
-        tw.close(audio)
+        tw.set_audio(audio)
     return path
 
 

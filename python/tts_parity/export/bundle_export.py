@@ -9,9 +9,10 @@ from pathlib import Path
 import torch
 from torch import nn
 
+from .._errors_text import first_line
 from .contract import EAGER, GRAPH, vocoder_tensors
 from .embed_table import TABLE_FILE, embed_table, write_embed_table
-from .errors import ExportError
+from ..errors import ExportError
 from .examples import decoder_example, vocoder_example
 from .manifest import build_manifest, check_config, decoder_tensors, hop_length, write_manifest
 from .onnx_export import check_trial_outputs, export_onnx
@@ -128,7 +129,7 @@ def _trial(module, label, args, outputs, symbols, precision, shape_hint="", fail
         with torch.no_grad():
             got = module(*args)
     except Exception as error:
-        first = (str(error).strip().splitlines() or [type(error).__name__])[0]
+        first = first_line(error, with_type=False)
         hint = failure_hint
         if precision == "fp16":
             hint = ("float16 on this device needs kernels this torch may lack (torch 1.13's CPU has no float16 matmul): "

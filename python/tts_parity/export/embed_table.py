@@ -5,7 +5,7 @@ import numpy as np
 import torch
 
 from ..safetensors_io import write_safetensors
-from .errors import ExportError
+from ..errors import ExportError
 
 TABLE_FILE = {"float32": "embed.fp32.safetensors", "float16": "embed.fp16.safetensors"}
 TABLE_TENSOR = "embed_tokens.weight"
@@ -36,7 +36,8 @@ def embed_table(text_embeddings, codec_embeddings, codebooks, hidden):
 def write_embed_table(out_dir, table, offset, per_codebook, dtype):
     """Writes the table file (dtype "float32" or "float16") and returns bundle.json's `embed` section."""
     file = TABLE_FILE[dtype]
-    write_safetensors(out_dir / file, {TABLE_TENSOR: table.astype(np.float16 if dtype == "float16" else np.float32)})
+    # The folder was checked (empty, or overwrite=True) before anything was written: its files are ours to replace.
+    write_safetensors({TABLE_TENSOR: table.astype(np.float16 if dtype == "float16" else np.float32)}, out_dir / file, force=True)
     return {
         "codecRowOffset": int(offset),
         "codecRowsPerCodebook": int(per_codebook),

@@ -3,9 +3,9 @@ embedding table's section and the exported files' tensor lists."""
 
 import json
 
-from ..wav import write_atomically
+from .._output_files import write_atomically
 from .contract import code_predictor_tensors, talker_tensors, vocoder_tensors
-from .errors import ExportError
+from ..errors import ExportError
 
 BUNDLE_FORMAT = "tts-parity-bundle/1"
 REQUIRED = ("name", "sampleRate", "frameRate", "codebooks", "codebookSize", "specialCodes", "text", "maxFrames", "talker", "codePredictor", "vocoder")
@@ -63,4 +63,4 @@ def write_manifest(out_dir, manifest):
         text = json.dumps(manifest, indent=2, allow_nan=False) + "\n"
     except (TypeError, ValueError) as error:
         raise ExportError(f"config: not writable as JSON ({error})") from error
-    write_atomically(out_dir / "bundle.json", text.encode("utf-8"))
+    write_atomically(text.encode("utf-8"), out_dir / "bundle.json", force=True, what="export_bundle: bundle.json")

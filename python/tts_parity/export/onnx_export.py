@@ -10,7 +10,7 @@ import inspect
 import onnx
 import torch
 
-from .errors import ExportError
+from ..errors import ExportError
 
 EXPORTER = {"dynamo": False} if "dynamo" in inspect.signature(torch.onnx.export).parameters else {}
 
