@@ -68,10 +68,13 @@ class Decoder(nn.Module):
         return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6)
 
     def rope(self, x, position_ids):
-        angle = position_ids[:, None, :, None].float() * self.inv_freq
+        # Angles in float32 (as transformers computes them), cos/sin in the activations' dtype: a float32
+        # cos times a float16 x would promote q and k to float32 under half().
+        angle = position_ids[:, None, :, None].float() * self.inv_freq.float()
+        cos, sin = angle.cos().to(x.dtype), angle.sin().to(x.dtype)
         half = self.head_dim // 2
         x1, x2 = x[..., :half], x[..., half:]
-        return torch.cat([x1 * angle.cos() - x2 * angle.sin(), x1 * angle.sin() + x2 * angle.cos()], -1)
+        return torch.cat([x1 * cos - x2 * sin, x1 * sin + x2 * cos], -1)
 
     def repeat(self, x):
         if self.gqa == "repeat_interleave":  # the natural mistake the smoke check catches
@@ -90,7 +93,7 @@ class Decoder(nn.Module):
             k = write_kv(past[2 * i], k, position_ids, self.static_cache)
             v = write_kv(past[2 * i + 1], v, position_ids, self.static_cache)
             scores = q @ self.repeat(k).transpose(-1, -2) / math.sqrt(self.head_dim)
-            scores = torch.where(allowed, scores, torch.full_like(scores, -1e9))
+            scores = torch.where(allowed, scores, torch.full_like(scores, torch.finfo(scores.dtype).min))
             x = x + (scores.softmax(-1) @ self.repeat(v)).transpose(1, 2).reshape(b, s, -1) @ layer.o
             h = self.norm(x)
             x = x + (nn.functional.silu(h @ layer.gate) * (h @ layer.up)) @ layer.down

@@ -122,6 +122,22 @@ def _evaluating(module):
         module.train(training)
 
 
+def _float16_hint(args):
+    """Why an fp16 forward failed: this torch has no float16 matmul on the device (torch 1.13's CPU), or the
+    forward itself mixes float16 with float32 (half() converts parameters and buffers, not tensors the forward
+    makes, such as RoPE angles taken with .float() and never cast back)."""
+    device = next((a.device for a in args if isinstance(a, torch.Tensor)), torch.device("cpu"))
+    try:
+        probe = torch.ones(2, 2, dtype=torch.float16, device=device)
+        _ = probe @ probe
+    except RuntimeError:
+        return (f"this torch {torch.__version__} has no float16 matmul on {device.type} (torch 1.13's CPU lacks it): "
+                "export fp16 with the modules on CUDA, or with torch 2.x")
+    return ("float16 runs on this device, so the forward mixes float16 and float32 tensors: half() converts parameters "
+            "and buffers, not tensors the forward makes (e.g. RoPE cos/sin from .float() angles): cast those to the "
+            "inputs' dtype, as transformers does")
+
+
 def _trial(module, label, args, outputs, symbols, precision, shape_hint="", failure_hint=""):
     """Runs the forward once on the example inputs and checks the outputs against the protocol; the
     hints say what the export mode requires, after a wrong shape or a failure."""
@@ -130,10 +146,7 @@ def _trial(module, label, args, outputs, symbols, precision, shape_hint="", fail
             got = module(*args)
     except Exception as error:
         first = first_line(error, with_type=False)
-        hint = failure_hint
-        if precision == "fp16":
-            hint = ("float16 on this device needs kernels this torch may lack (torch 1.13's CPU has no float16 matmul): "
-                    "export fp16 with the modules on CUDA, or with torch 2.x")
+        hint = _float16_hint(args) if precision == "fp16" else failure_hint
         raise ExportError(f"{label}: the forward failed on the example inputs: {first}" + (f"; {hint}" if hint else "")) from error
     check_trial_outputs(label, got, outputs, symbols, f": {shape_hint}" if shape_hint else "")
 
