@@ -33,8 +33,14 @@ def run(model, steps, replay, folder):
     step(n) copies to the host. replay=True: the replay path on CPU, log() inside graph_capture() copies into the
     static buffers (what the captured copies do at a replay) and step(n) reads them."""
     feedback, state = model.initial_state()
-    writer = TraceWriter(os.path.join(folder, f"{replay}.jsonl"), engine="bench", q=model.q, frame_rate=12.5, sample_rate=24000,
-                         force=True)
+    writer = TraceWriter(
+        os.path.join(folder, f"{replay}.jsonl"),
+        engine="bench",
+        q=model.q,
+        frame_rate=12.5,
+        sample_rate=24000,
+        force=True,
+    )
     recorder = StepRecorder(writer)
     recorder._graph_fed = replay  # CPU has no capture: read the buffers at each step as after a replay (benchmark only)
     decode, record = [], []
@@ -65,14 +71,18 @@ def main():
     args = parser.parse_args()
     torch.set_num_threads(1)
     model = TinyDecoder(vocab=3072, cp_vocab=2048, q=16, dim=args.dim)
-    print(f"torch {torch.__version__}, 1 thread, vocab 3072, code-predictor vocab 2048, q 16, dim {args.dim}, {args.steps} steps, CPU-time medians")
+    print(
+        f"torch {torch.__version__}, 1 thread, vocab 3072, code-predictor vocab 2048, q 16, dim {args.dim}, {args.steps} steps, CPU-time medians"
+    )
     with tempfile.TemporaryDirectory() as folder:
         run(model, 5, True, folder)  # warm-up
         for replay in (False, True):
             decode, record, close = run(model, args.steps, replay, folder)
             step, extra = statistics.median(decode), statistics.median(record)
             mode = "replay (graph_capture copies + step read)" if replay else "eager (log in step)"
-            print(f"{mode}: decode step {step:.3f} ms, recording {extra:.3f} ms ({extra / step:.1%} of the step); close() {close:.3f} ms per step")
+            print(
+                f"{mode}: decode step {step:.3f} ms, recording {extra:.3f} ms ({extra / step:.1%} of the step); close() {close:.3f} ms per step"
+            )
 
 
 if __name__ == "__main__":

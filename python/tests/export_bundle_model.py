@@ -35,7 +35,11 @@ CONFIG = {
     "specialCodes": {"eos": EOS, "bos": BOS},
     "text": {"tokenizer": "byte", "bos": TEXT_BOS, "framesPerChar": FRAMES_PER_CHAR, "maxBytes": MAX_BYTES},
     "maxFrames": MAX_FRAMES,
-    "talker": {**TALKER, "vocab": VOCAB, "specialIds": {"suppress": "all-except-eos", "names": {"22": "codec_pad", "23": "speaker"}}},
+    "talker": {
+        **TALKER,
+        "vocab": VOCAB,
+        "specialIds": {"suppress": "all-except-eos", "names": {"22": "codec_pad", "23": "speaker"}},
+    },
     "codePredictor": {**CODE_PREDICTOR, "projection": {"from": TALKER["hidden"], "to": CODE_PREDICTOR["hidden"]}},
     "vocoder": {"leftContextFrames": 2, "chunkFrames": 3},
 }
@@ -130,7 +134,7 @@ class CodePredictor(Decoder):
         self.lm_heads = w(Q - 1, CODE_PREDICTOR["hidden"], CODEBOOK_SIZE)  # head j-1 gives codebook j
         with torch.no_grad():  # logits past a smaller codebook's size often lead: only the mask keeps them out
             for j in range(1, Q):
-                self.lm_heads[j - 1, :, SIZES[j]:] *= 3
+                self.lm_heads[j - 1, :, SIZES[j] :] *= 3
 
     def forward(self, generation_step, inputs_embeds, attention_mask, position_ids, *past):
         hidden, presents = self.run_layers(inputs_embeds @ self.projection, attention_mask, position_ids, past)
@@ -196,17 +200,25 @@ def greedy_codes(talker, code_predictor, codec, prefill, frames, step_text=None)
                 if step_text is not None:
                     x = x + step_text(step)
             p, s = past[0].shape[2], x.shape[1]
-            logits, hidden, *past = talker(x, torch.ones(1, p + s, dtype=torch.long), torch.arange(p, p + s)[None], *past)
+            logits, hidden, *past = talker(
+                x, torch.ones(1, p + s, dtype=torch.long), torch.arange(p, p + s)[None], *past
+            )
             row = logits[0, -1].clone()
-            row[SIZES[0]:] = -math.inf  # special ids, and EOS (masked at every step: the frame count ends the loop)
+            row[SIZES[0] :] = -math.inf  # special ids, and EOS (masked at every step: the frame count ends the loop)
             row[EOS] = -math.inf
             frame = [int(row.argmax())]
             cp_x, cp_past = torch.stack([hidden[0, -1], codec[0][frame[0]]])[None], empty(CODE_PREDICTOR)
             for cb in range(1, Q):  # 2-position prefill with generation_step 0, then one position per codebook
                 p, s = cp_past[0].shape[2], cp_x.shape[1]
-                logits, *cp_past = code_predictor(torch.tensor([cb - 1]), cp_x, torch.ones(1, p + s, dtype=torch.long), torch.arange(p, p + s)[None], *cp_past)
+                logits, *cp_past = code_predictor(
+                    torch.tensor([cb - 1]),
+                    cp_x,
+                    torch.ones(1, p + s, dtype=torch.long),
+                    torch.arange(p, p + s)[None],
+                    *cp_past,
+                )
                 row = logits[0, -1].clone()
-                row[SIZES[cb]:] = -math.inf
+                row[SIZES[cb] :] = -math.inf
                 frame.append(int(row.argmax()))
                 cp_x = codec[cb][frame[-1]][None, None]
             codes.append(frame)
@@ -226,5 +238,7 @@ def vocode(vocoder, codes):
     """The full-mode vocoder call: every frame at once, context_frames 0, phase0 0."""
     noise = torch.from_numpy(engine_noise(len(codes) * HOP))[None]
     with torch.no_grad():
-        audio, _ = vocoder(torch.tensor(codes)[None], noise, torch.zeros(1, dtype=torch.float64), torch.zeros(1, dtype=torch.long))
+        audio, _ = vocoder(
+            torch.tensor(codes)[None], noise, torch.zeros(1, dtype=torch.float64), torch.zeros(1, dtype=torch.long)
+        )
     return audio[0].numpy()

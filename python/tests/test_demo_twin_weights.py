@@ -26,10 +26,16 @@ def test_the_protobuf_reader_gives_onnx_s_arrays_on_every_demo_file():
 
 def test_float_data_and_int64_data_fields_are_read_too(tmp_path):
     """Exporters that do not use raw_data store values in the typed fields."""
-    graph = onnx.helper.make_graph([], "g", [], [], initializer=[
-        onnx.helper.make_tensor("w", onnx.TensorProto.FLOAT, [2, 2], [1.5, -2.0, 3.25, 0.0]),
-        onnx.helper.make_tensor("i", onnx.TensorProto.INT64, [3], [-1, 0, 2**40]),
-    ])
+    graph = onnx.helper.make_graph(
+        [],
+        "g",
+        [],
+        [],
+        initializer=[
+            onnx.helper.make_tensor("w", onnx.TensorProto.FLOAT, [2, 2], [1.5, -2.0, 3.25, 0.0]),
+            onnx.helper.make_tensor("i", onnx.TensorProto.INT64, [3], [-1, 0, 2**40]),
+        ],
+    )
     path = tmp_path / "m.onnx"
     onnx.save(onnx.helper.make_model(graph), str(path))
     found = read_initializers_without_onnx(path)

@@ -75,8 +75,22 @@ def decode(model, folder, name, static):
     sidecar = sidecar_path_for(trace)
     token = torch.zeros(1, dtype=torch.long)
     state = torch.zeros(1, DIM)
-    pretend = mock.patch("tts_parity.module_recorder._capturing", lambda output: True) if static else contextlib.nullcontext()
-    with pretend, torch.no_grad(), TraceWriter(trace, engine=f"test loop {'static' if static else 'eager'}", q=1, frame_rate=12.5, sample_rate=24000, modules=f"{name}.modules.safetensors") as tw, ModuleRecorder(model, sidecar, modules=MODULES) as rec:
+    pretend = (
+        mock.patch("tts_parity.module_recorder._capturing", lambda output: True) if static else contextlib.nullcontext()
+    )
+    with (
+        pretend,
+        torch.no_grad(),
+        TraceWriter(
+            trace,
+            engine=f"test loop {'static' if static else 'eager'}",
+            q=1,
+            frame_rate=12.5,
+            sample_rate=24000,
+            modules=f"{name}.modules.safetensors",
+        ) as tw,
+        ModuleRecorder(model, sidecar, modules=MODULES) as rec,
+    ):
         for n in range(1, STEPS + 1):
             model.step.fill_(n)
             if static:
@@ -144,7 +158,18 @@ def test_planted_mlp_scale_is_localised_through_a_cuda_graph(tmp_path):
         trace = tmp_path / f"{name}.jsonl"
         token = torch.zeros(1, dtype=torch.long, device="cuda")
         state = torch.zeros(1, DIM, device="cuda")
-        with torch.no_grad(), TraceWriter(trace, engine="test loop cuda-graph", q=1, frame_rate=12.5, sample_rate=24000, modules=f"{name}.modules.safetensors") as tw, ModuleRecorder(model, sidecar_path_for(trace), modules=MODULES) as rec:
+        with (
+            torch.no_grad(),
+            TraceWriter(
+                trace,
+                engine="test loop cuda-graph",
+                q=1,
+                frame_rate=12.5,
+                sample_rate=24000,
+                modules=f"{name}.modules.safetensors",
+            ) as tw,
+            ModuleRecorder(model, sidecar_path_for(trace), modules=MODULES) as rec,
+        ):
             side = torch.cuda.Stream()
             side.wait_stream(torch.cuda.current_stream())
             with torch.cuda.stream(side), rec.graph_capture():

@@ -65,14 +65,19 @@ def test_safetensors_refuses_non_string_metadata_and_reserved_name(tmp_path):
     with pytest.raises(ValueError, match="reserved"):
         write_safetensors({"__metadata__": np.zeros(1, np.float32)}, tmp_path / "m.safetensors")
     assert not list(tmp_path.iterdir())  # nothing half-written
-    with pytest.raises(ParityTypeError, match=r"the tensors come first, as in safetensors' save_file\(tensors, filename\)"):
+    with pytest.raises(
+        ParityTypeError, match=r"the tensors come first, as in safetensors' save_file\(tensors, filename\)"
+    ):
         write_safetensors(tmp_path / "m.safetensors", {"a": np.zeros(1, np.float32)})
 
 
 def test_safetensors_refuses_to_replace_a_file_unless_forced(tmp_path):
     path = tmp_path / "t.safetensors"
     path.write_bytes(b"mine")
-    with pytest.raises(ParityFileExistsError, match=r"^write_safetensors: path: .*t.safetensors already exists \(pass force=True to replace it\)$"):
+    with pytest.raises(
+        ParityFileExistsError,
+        match=r"^write_safetensors: path: .*t.safetensors already exists \(pass force=True to replace it\)$",
+    ):
         write_safetensors({"a": np.zeros(1, np.float32)}, path)
     assert path.read_bytes() == b"mine"
     write_safetensors({"a": np.zeros(1, np.float32)}, path, force=True)
@@ -111,7 +116,10 @@ def test_close_removes_the_hooks(tmp_path):
     assert all(len(m._forward_hooks) == 1 for n, m in net.named_modules() if n.endswith("proj"))
     rec.close()
     assert all(len(m._forward_hooks) == 0 for m in net.modules())
-    with pytest.raises(ParityStateError, match=r"^step 1: ModuleRecorder\(.*x.safetensors\): step\(\) after close\(\): the recorder is closed"):
+    with pytest.raises(
+        ParityStateError,
+        match=r"^step 1: ModuleRecorder\(.*x.safetensors\): step\(\) after close\(\): the recorder is closed",
+    ):
         with rec.step(1):
             pass
 
@@ -130,7 +138,10 @@ def test_recorded_values_are_copies(tmp_path):
 def test_tuple_outputs_first_or_each(tmp_path):
     net = torch.nn.Sequential(Pair())
     x = torch.tensor([1.0, 2.0])
-    for mode, expected in (("first", {"1/00000/0": [2.0, 3.0]}), ("each", {"1/00000/0#0": [2.0, 3.0], "1/00001/0#2": [2.0, 4.0]})):
+    for mode, expected in (
+        ("first", {"1/00000/0": [2.0, 3.0]}),
+        ("each", {"1/00000/0#0": [2.0, 3.0], "1/00001/0#2": [2.0, 4.0]}),
+    ):
         path = tmp_path / f"{mode}.safetensors"
         with ModuleRecorder(net, path, modules="^0$", tuple_outputs=mode) as rec:
             with rec.step(1):
@@ -184,30 +195,41 @@ def test_graph_capture_refuses_a_changed_call_sequence(tmp_path):
 # One test per misuse (issue 30 item 1): the same error type (ParityStateError, a RuntimeError) and a message
 # naming the step, as for StepRecorder (tests/test_step_recorder.py).
 
+
 def test_a_step_entered_twice_is_refused_naming_it(tmp_path):
     """Issue 25's trial: a step entered twice restarted its sequence and recorded a step the trace lacks."""
     net = model()
     with ModuleRecorder(net, tmp_path / "t.safetensors", modules="mlp") as rec:
         with rec.step(1):
             net(torch.zeros(1, 4))
-        with pytest.raises(ParityStateError, match=r"^step 1: ModuleRecorder\(.*\): step 1 entered twice; each step is entered once, in order$"):
+        with pytest.raises(
+            ParityStateError,
+            match=r"^step 1: ModuleRecorder\(.*\): step 1 entered twice; each step is entered once, in order$",
+        ):
             with rec.step(1):
                 net(torch.ones(1, 4))
     tensors, _ = read_safetensors(tmp_path / "t.safetensors")
     assert list(tensors) == ["1/00000/0.mlp", "1/00001/1.mlp"]
-    assert tensors["1/00000/0.mlp"].tolist() == net[0].mlp(torch.relu(net[0].proj(net[0].proj(torch.zeros(1, 4))))).tolist()
+    assert (
+        tensors["1/00000/0.mlp"].tolist()
+        == net[0].mlp(torch.relu(net[0].proj(net[0].proj(torch.zeros(1, 4))))).tolist()
+    )
 
 
 def test_a_step_out_of_order_is_refused_naming_it(tmp_path):
     net = model()
     with ModuleRecorder(net, tmp_path / "o.safetensors", modules="mlp") as rec:
-        with pytest.raises(ParityStateError, match=r"^step 2: ModuleRecorder\(.*\): entered after step 0, skipping step 1"):
+        with pytest.raises(
+            ParityStateError, match=r"^step 2: ModuleRecorder\(.*\): entered after step 0, skipping step 1"
+        ):
             with rec.step(2):
                 pass
         for n in (1, 2, 3):
             with rec.step(n):
                 net(torch.zeros(1, 4))
-        with pytest.raises(ParityStateError, match=r"^step 2: .*entered after step 3; steps are entered 1, 2, 3\.\.\. in order"):
+        with pytest.raises(
+            ParityStateError, match=r"^step 2: .*entered after step 3; steps are entered 1, 2, 3\.\.\. in order"
+        ):
             with rec.step(2):
                 pass
 
@@ -218,7 +240,9 @@ def test_a_step_inside_a_step_or_a_capture_is_refused_naming_it(tmp_path):
         with pytest.raises(ParityStateError, match=r"^step 2: .*entered inside step 1"):
             with rec.step(1), rec.step(2):
                 pass
-        with pytest.raises(ParityStateError, match=r"^step 2: .*entered inside graph_capture\(\); a capture is not a step"):
+        with pytest.raises(
+            ParityStateError, match=r"^step 2: .*entered inside graph_capture\(\); a capture is not a step"
+        ):
             with rec.graph_capture(), rec.step(2):
                 pass
 
@@ -229,14 +253,19 @@ def test_a_replay_step_with_buffers_no_capture_feeds_is_refused_naming_it(tmp_pa
     with ModuleRecorder(net, tmp_path / "r.safetensors", modules="mlp") as rec:
         with rec.graph_capture():
             net(torch.zeros(1, 4))
-        with pytest.raises(ParityStateError, match=r"^step 1: ModuleRecorder: no recorded module ran inside the step, and no CUDA graph"):
+        with pytest.raises(
+            ParityStateError,
+            match=r"^step 1: ModuleRecorder: no recorded module ran inside the step, and no CUDA graph",
+        ):
             with rec.step(1):
                 pass
 
 
 def test_the_old_names_say_what_replaces_them(tmp_path):
     with ModuleRecorder(model(), tmp_path / "n.safetensors", modules="mlp") as rec:
-        with pytest.raises(AttributeError, match=r"ModuleRecorder.static was removed in tts_parity 0.2: wrap the warm-up"):
+        with pytest.raises(
+            AttributeError, match=r"ModuleRecorder.static was removed in tts_parity 0.2: wrap the warm-up"
+        ):
             rec.static()
     assert issubclass(ParityStateError, (ParityError, RuntimeError))
 
@@ -244,21 +273,60 @@ def test_the_old_names_say_what_replaces_them(tmp_path):
 def test_bad_arguments_are_named(tmp_path):
     path = tmp_path / "n.safetensors"
     cases = [
-        (lambda: ModuleRecorder(model(), path, modules="attention"), ParityValueError, r"^ModuleRecorder: modules: 'attention' matches no submodule"),
-        (lambda: ModuleRecorder(model(), path, modules="(mlp"), ParityValueError, r"^ModuleRecorder: modules: '\(mlp' is not a regular expression"),
-        (lambda: ModuleRecorder(model(), path, modules=3), ParityTypeError, r"^ModuleRecorder: modules: expected a regular expression \(str\), found int"),
-        (lambda: ModuleRecorder(model(), path, modules="mlp", steps=[0]), ParityValueError, r"^ModuleRecorder: steps: expected an integer >= 1 \(1 = the prefill\), found 0"),
-        (lambda: ModuleRecorder(model(), path, modules="mlp", steps=["1"]), ParityTypeError, r"^ModuleRecorder: steps: expected an integer >= 1"),
-        (lambda: ModuleRecorder(model(), path, modules="mlp", tuple_outputs="all"), ParityValueError, r"^ModuleRecorder: tuple_outputs: expected one of first, each, found 'all'"),
-        (lambda: ModuleRecorder("model", path, modules="mlp"), ParityTypeError, r"^ModuleRecorder: model: expected a torch.nn.Module, found str"),
-        (lambda: ModuleRecorder(model(), 5, modules="mlp"), ParityTypeError, r"^ModuleRecorder: path: expected a file path \(str or os.PathLike\), found int"),
-        (lambda: ModuleRecorder(model(), tmp_path, modules="mlp"), ParityValueError, r"^ModuleRecorder: path: .* is a folder \(give a file path\)"),
+        (
+            lambda: ModuleRecorder(model(), path, modules="attention"),
+            ParityValueError,
+            r"^ModuleRecorder: modules: 'attention' matches no submodule",
+        ),
+        (
+            lambda: ModuleRecorder(model(), path, modules="(mlp"),
+            ParityValueError,
+            r"^ModuleRecorder: modules: '\(mlp' is not a regular expression",
+        ),
+        (
+            lambda: ModuleRecorder(model(), path, modules=3),
+            ParityTypeError,
+            r"^ModuleRecorder: modules: expected a regular expression \(str\), found int",
+        ),
+        (
+            lambda: ModuleRecorder(model(), path, modules="mlp", steps=[0]),
+            ParityValueError,
+            r"^ModuleRecorder: steps: expected an integer >= 1 \(1 = the prefill\), found 0",
+        ),
+        (
+            lambda: ModuleRecorder(model(), path, modules="mlp", steps=["1"]),
+            ParityTypeError,
+            r"^ModuleRecorder: steps: expected an integer >= 1",
+        ),
+        (
+            lambda: ModuleRecorder(model(), path, modules="mlp", tuple_outputs="all"),
+            ParityValueError,
+            r"^ModuleRecorder: tuple_outputs: expected one of first, each, found 'all'",
+        ),
+        (
+            lambda: ModuleRecorder("model", path, modules="mlp"),
+            ParityTypeError,
+            r"^ModuleRecorder: model: expected a torch.nn.Module, found str",
+        ),
+        (
+            lambda: ModuleRecorder(model(), 5, modules="mlp"),
+            ParityTypeError,
+            r"^ModuleRecorder: path: expected a file path \(str or os.PathLike\), found int",
+        ),
+        (
+            lambda: ModuleRecorder(model(), tmp_path, modules="mlp"),
+            ParityValueError,
+            r"^ModuleRecorder: path: .* is a folder \(give a file path\)",
+        ),
     ]
     for call, kind, message in cases:
         with pytest.raises(kind, match=message):
             call()
     path.write_bytes(b"mine")
-    with pytest.raises(ParityFileExistsError, match=r"^ModuleRecorder: path: .*n.safetensors already exists \(pass force=True to replace it\)"):
+    with pytest.raises(
+        ParityFileExistsError,
+        match=r"^ModuleRecorder: path: .*n.safetensors already exists \(pass force=True to replace it\)",
+    ):
         ModuleRecorder(model(), path, modules="mlp")
     with ModuleRecorder(model(), path, modules="mlp", force=True) as rec:
         with rec.step(1):
@@ -277,7 +345,10 @@ def test_calls_outside_any_block_are_counted_and_named_at_close(tmp_path):
     with rec.step(1):
         net(torch.zeros(1, 4))
     net(torch.ones(1, 4))  # step 2's call, outside `with rec.step(2):`
-    with pytest.warns(UserWarning, match=r"2 forward call\(s\) of recorded modules ran outside `recorder.step\(n\)` and `recorder.graph_capture\(\)` and were not recorded \(0.mlp x1, 1.mlp x1\)"):
+    with pytest.warns(
+        UserWarning,
+        match=r"2 forward call\(s\) of recorded modules ran outside `recorder.step\(n\)` and `recorder.graph_capture\(\)` and were not recorded \(0.mlp x1, 1.mlp x1\)",
+    ):
         rec.close()
     tensors, _ = read_safetensors(path)
     assert list(tensors) == ["1/00000/0.mlp", "1/00001/1.mlp"]
@@ -300,7 +371,10 @@ def test_an_unclosed_recorder_writes_what_it_recorded_and_warns(tmp_path):
     rec = ModuleRecorder(net, path, modules="mlp")
     with rec.step(1):
         net(torch.zeros(1, 4))
-    with pytest.warns(UserWarning, match=r"u.modules.safetensors\) was never closed: wrote the 2 output\(s\) it recorded \(step 1\); call close\(\) or use `with`"):
+    with pytest.warns(
+        UserWarning,
+        match=r"u.modules.safetensors\) was never closed: wrote the 2 output\(s\) it recorded \(step 1\); call close\(\) or use `with`",
+    ):
         del rec, net  # the hooks keep the recorder alive as long as the model
         gc.collect()
     tensors, _ = read_safetensors(path)
@@ -311,7 +385,9 @@ def test_an_unclosed_recorder_that_recorded_nothing_says_so(tmp_path):
     net = model()
     rec = ModuleRecorder(net, tmp_path / "n.modules.safetensors", modules="mlp")
     net(torch.zeros(1, 4))  # outside any step: dropped, and counted
-    with pytest.warns(UserWarning, match=r"never closed: it had recorded nothing, so no sidecar was written; .*2 forward call\(s\)"):
+    with pytest.warns(
+        UserWarning, match=r"never closed: it had recorded nothing, so no sidecar was written; .*2 forward call\(s\)"
+    ):
         del rec, net
         gc.collect()
     assert os.listdir(tmp_path) == []

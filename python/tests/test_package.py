@@ -16,15 +16,36 @@ def test_pip_installs_the_package_with_its_schemas_and_declared_torch_range(tmp_
     # The package as users get it (`pip install ./python`), built offline with the environment's setuptools,
     # imported from the install folder only (not this checkout).
     target = tmp_path / "site"
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
-                    "--disable-pip-version-check", "--target", str(target), str(PYTHON_DIR)], check=True, cwd=tmp_path)
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--no-deps",
+            "--no-build-isolation",
+            "--disable-pip-version-check",
+            "--target",
+            str(target),
+            str(PYTHON_DIR),
+        ],
+        check=True,
+        cwd=tmp_path,
+    )
     code = "import importlib.metadata as m, tts_parity; print(tts_parity.__file__); print(m.metadata('tts-parity').get_all('Requires-Dist'))"
-    out = subprocess.run([sys.executable, "-P", "-c", code], env={"PYTHONPATH": str(target)}, cwd=tmp_path,
-                         capture_output=True, text=True, check=True).stdout.splitlines()
+    out = subprocess.run(
+        [sys.executable, "-P", "-c", code],
+        env={"PYTHONPATH": str(target)},
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
     assert out[0].startswith(str(target))
     requires = out[1]
     assert "numpy>=1.21" in requires and "jsonschema>=4" in requires
-    assert "torch>=2.2; extra == \"torch\"" in requires
+    assert 'torch>=2.2; extra == "torch"' in requires
     schemas = sorted(p.name for p in (target / "tts_parity" / "schema").iterdir())
     assert schemas and all(name.endswith(".json") for name in schemas)
 

@@ -43,7 +43,9 @@ def test_read_holds_each_replays_values_and_is_independent_of_later_replays():
 def test_a_different_shape_or_dtype_under_a_name_is_refused_naming_both():
     buffers = StaticBuffers()
     buffers.write("logits", torch.zeros(3))
-    with pytest.raises(ValueError, match=r'write\("logits"\): the buffer is \[3\] float32 on cpu, found \[4\] float32 on cpu'):
+    with pytest.raises(
+        ValueError, match=r'write\("logits"\): the buffer is \[3\] float32 on cpu, found \[4\] float32 on cpu'
+    ):
         buffers.write("logits", torch.zeros(4))
     with pytest.raises(ValueError, match=r"found \[3\] float16"):
         buffers.write("logits", torch.zeros(3, dtype=torch.float16))

@@ -76,6 +76,7 @@ def test_one_loop_serves_eager_and_graph(tmp_path):
     model = TinyDecoder()
     feedback, state = model.initial_state()
     with new_writer(tmp_path / "cpu.jsonl") as tw, StepRecorder(tw) as recorder:
+
         def decode_step():
             logits, codes, rows, hidden = model.step(feedback, state)
             recorder.log(talker_logits=logits, codes=codes, code_predictor_logits=rows, hidden=hidden)
@@ -88,6 +89,7 @@ def test_one_loop_serves_eager_and_graph(tmp_path):
 
 # One test per misuse (issue 30 item 1): the same error type (ParityStateError, a RuntimeError) and a message
 # naming the step, for the step recorder and the module recorder alike (tests/test_module_recorder.py).
+
 
 @pytest.fixture
 def recorder(tmp_path):
@@ -118,7 +120,9 @@ def test_a_step_out_of_order_is_refused_naming_it(recorder):
         one_step(recorder, 3)
     one_step(recorder, 2)
     one_step(recorder, 3)
-    with pytest.raises(ParityStateError, match=r"^step 2: .*entered after step 3; steps are entered 1, 2, 3\.\.\. in order"):
+    with pytest.raises(
+        ParityStateError, match=r"^step 2: .*entered after step 3; steps are entered 1, 2, 3\.\.\. in order"
+    ):
         one_step(recorder, 2)
 
 
@@ -139,7 +143,9 @@ def test_a_replay_step_before_any_capture_is_refused_naming_it(recorder):
 def test_buffers_filled_without_a_capture_are_not_read_as_a_replay(recorder):
     with recorder.graph_capture():
         recorder.log(torch.zeros(3), torch.zeros(4, dtype=torch.long))  # CPU: no stream captured it
-    with pytest.raises(ParityStateError, match=r"^step 1: nothing was logged, and no CUDA graph captured inside graph_capture\(\)"):
+    with pytest.raises(
+        ParityStateError, match=r"^step 1: nothing was logged, and no CUDA graph captured inside graph_capture\(\)"
+    ):
         with recorder.step(1):
             pass
 
@@ -165,7 +171,9 @@ def test_a_closed_recorder_is_refused_naming_the_step(recorder):
 def test_log_outside_a_step_and_host_values_in_a_capture_are_refused(recorder):
     with pytest.raises(ParityStateError, match=r"^step 1: StepRecorder.log\(\) outside `with recorder.step\(n\):`"):
         recorder.log(torch.zeros(3), [0, 1, 2, 3])
-    with pytest.raises(ParityStateError, match=r'"times_ms" inside graph_capture\(\): counts and times are host values'):
+    with pytest.raises(
+        ParityStateError, match=r'"times_ms" inside graph_capture\(\): counts and times are host values'
+    ):
         with recorder.graph_capture():
             recorder.log(times_ms={"talker": 1.0, "codePredictor": 1.0})
     with pytest.raises(ParityStateError, match=r'^step 1: StepRecorder.log\(\): "codes" given twice in one step'):
@@ -180,14 +188,17 @@ def test_bad_arguments_are_refused_naming_them(tmp_path):
     with new_writer(tmp_path / "a.jsonl") as tw, StepRecorder(tw) as rec:
         with pytest.raises(ParityTypeError, match=r"^step: expected an integer >= 1 \(1 = the prefill\), found '1'"):
             rec.step("1").__enter__()
-        with pytest.raises(ParityTypeError, match=r'^codes: expected a torch.Tensor, found list'):
+        with pytest.raises(ParityTypeError, match=r"^codes: expected a torch.Tensor, found list"):
             with rec.graph_capture():
                 rec.log(talker_logits=torch.zeros(3), codes=[1, 2, 3, 4])
         one_step(rec, 1)
 
 
 def test_the_old_names_say_what_replaces_them(recorder):
-    with pytest.raises(AttributeError, match=r"StepRecorder.flush_step was removed in tts_parity 0.2: wrap each replay in `with recorder.step\(n\):`"):
+    with pytest.raises(
+        AttributeError,
+        match=r"StepRecorder.flush_step was removed in tts_parity 0.2: wrap each replay in `with recorder.step\(n\):`",
+    ):
         recorder.flush_step()
     with pytest.raises(TypeError, match="graph_safe"):
         StepRecorder(recorder.writer, graph_safe=True)
@@ -200,6 +211,7 @@ def test_a_captured_cuda_graph_step_is_recorded_per_replay(tmp_path):
     eager = eager_trace(tmp_path / "eager.jsonl", model, "cuda")
     feedback, state = model.initial_state("cuda")
     with new_writer(tmp_path / "graph.jsonl") as tw, StepRecorder(tw) as recorder:
+
         def step():
             logits, codes, rows, hidden = model.step(feedback, state)
             recorder.log(talker_logits=logits, codes=codes, code_predictor_logits=rows, hidden=hidden)
@@ -221,5 +233,9 @@ def test_a_captured_cuda_graph_step_is_recorded_per_replay(tmp_path):
     assert [s["codes"] for s in lines[1:]] == [s["codes"] for s in eager[1:]]
     # Same kernels on the same inputs; 1e-5 leaves room for a different GEMM algorithm under capture.
     for g, e in zip(lines[1:], eager[1:]):
-        np.testing.assert_allclose([g["logits"][k] for k in ("mean", "std", "min", "max")],
-                                   [e["logits"][k] for k in ("mean", "std", "min", "max")], rtol=0, atol=1e-5)
+        np.testing.assert_allclose(
+            [g["logits"][k] for k in ("mean", "std", "min", "max")],
+            [e["logits"][k] for k in ("mean", "std", "min", "max")],
+            rtol=0,
+            atol=1e-5,
+        )

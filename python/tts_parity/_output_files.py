@@ -65,9 +65,13 @@ class AtomicFile:
             os.makedirs(folder, exist_ok=True)
         except OSError as error:
             raise ParityValueError(f"{what}: cannot create the folder {folder}: {error.strerror or error}") from None
-        descriptor, self.temporary = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(self.path)}.", suffix=".tmp")
+        descriptor, self.temporary = tempfile.mkstemp(
+            dir=folder, prefix=f".{os.path.basename(self.path)}.", suffix=".tmp"
+        )
         os.chmod(self.temporary, 0o666 & ~_UMASK)  # mkstemp makes 0600; the target gets what open() would give it
-        self.file: IO[Any] = (os.fdopen(descriptor, "w", encoding="utf-8", newline="\n") if text else os.fdopen(descriptor, "wb"))
+        self.file: IO[Any] = (
+            os.fdopen(descriptor, "w", encoding="utf-8", newline="\n") if text else os.fdopen(descriptor, "wb")
+        )
 
     @property
     def closed(self) -> bool:

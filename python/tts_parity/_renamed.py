@@ -7,16 +7,31 @@ __all__ = ["removed_attribute"]
 
 _REMOVED = {
     ("StepRecorder", "record"): "use `with recorder.step(n): recorder.log(talker_logits, codes, ...)`",
-    ("StepRecorder", "capture"): "call recorder.log(...) inside the step; wrap the warm-up and the CUDA-graph capture in "
-                                 "`with recorder.graph_capture():`",
-    ("StepRecorder", "flush_step"): "wrap each replay in `with recorder.step(n):` (the line is written when the block ends)",
+    (
+        "StepRecorder",
+        "capture",
+    ): "call recorder.log(...) inside the step; wrap the warm-up and the CUDA-graph capture in "
+    "`with recorder.graph_capture():`",
+    (
+        "StepRecorder",
+        "flush_step",
+    ): "wrap each replay in `with recorder.step(n):` (the line is written when the block ends)",
     ("StepRecorder", "buffers"): "the static buffers are internal now; see docs/python.md",
     ("StepRecorder", "graph_safe"): "there is one mode now; see docs/python.md",
-    ("ModuleRecorder", "static"): "wrap the warm-up and the CUDA-graph capture in `with recorder.graph_capture():` and each "
-                                  "step (replay or call) in `with recorder.step(n):`",
-    ("ModuleRecorder", "flush"): "wrap each replay in `with recorder.step(n):` (the buffers are read when the block ends)",
+    (
+        "ModuleRecorder",
+        "static",
+    ): "wrap the warm-up and the CUDA-graph capture in `with recorder.graph_capture():` and each "
+    "step (replay or call) in `with recorder.step(n):`",
+    (
+        "ModuleRecorder",
+        "flush",
+    ): "wrap each replay in `with recorder.step(n):` (the buffers are read when the block ends)",
     ("TraceWriter", "step"): "use tw.write_step(talker_logits, codes, ...)",
-    ("HFTraceRecorder", "finish"): "use rec.write_steps(codes), then tw.set_audio(audio) and close the writer you opened",
+    (
+        "HFTraceRecorder",
+        "finish",
+    ): "use rec.write_steps(codes), then tw.set_audio(audio) and close the writer you opened",
     ("StaticBuffers", "record"): "use buffers.write(name, tensor)",
     ("StaticBuffers", "flush"): "use buffers.read(names)",
 }

@@ -36,18 +36,26 @@ class StepSequence:
         n = check_step_number(step)
         self.check_open("step")
         if self.block == "step":
-            raise ParityStateError(f"step {n}: {self.owner}: entered inside step {self.current}; leave its `with` block first")
+            raise ParityStateError(
+                f"step {n}: {self.owner}: entered inside step {self.current}; leave its `with` block first"
+            )
         if self.block == "graph_capture":
             raise ParityStateError(f"step {n}: {self.owner}: entered inside graph_capture(); a capture is not a step")
         if n == self.last:
-            raise ParityStateError(f"step {n}: {self.owner}: step {n} entered twice; each step is entered once, in order")
+            raise ParityStateError(
+                f"step {n}: {self.owner}: step {n} entered twice; each step is entered once, in order"
+            )
         if n != self.last + 1:
             expected = self.last + 1
             if n < self.last:
-                raise ParityStateError(f"step {n}: {self.owner}: entered after step {self.last}; steps are entered 1, 2, 3... "
-                                       f"in order (expected step {expected})")
-            raise ParityStateError(f"step {n}: {self.owner}: entered after step {self.last}, skipping step {expected}; "
-                                   "steps are entered 1, 2, 3... in order, each once")
+                raise ParityStateError(
+                    f"step {n}: {self.owner}: entered after step {self.last}; steps are entered 1, 2, 3... "
+                    f"in order (expected step {expected})"
+                )
+            raise ParityStateError(
+                f"step {n}: {self.owner}: entered after step {self.last}, skipping step {expected}; "
+                "steps are entered 1, 2, 3... in order, each once"
+            )
         self.last, self.block, self.current = n, "step", n
         return n
 

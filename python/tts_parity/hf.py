@@ -85,14 +85,20 @@ class RawScoresRecorder:
     def _keep(self, batch: ArrayLike, what: str) -> None:
         array = as_numpy(batch)
         if array.ndim != 2:
-            raise ParityValueError(f"RawScoresRecorder ({self.name}): {what}: expected shape [batch, vocab], found {list(array.shape)}")
+            raise ParityValueError(
+                f"RawScoresRecorder ({self.name}): {what}: expected shape [batch, vocab], found {list(array.shape)}"
+            )
         rows = array.shape[0]
         if self.batch_index is None and rows != 1:
-            raise ParityValueError(f"RawScoresRecorder ({self.name}): {what} {list(array.shape)} is a batch of {rows} rows; pass batch_index= "
-                             "(HFTraceRecorder(writer, batch_index=i)) to choose the utterance to record")
+            raise ParityValueError(
+                f"RawScoresRecorder ({self.name}): {what} {list(array.shape)} is a batch of {rows} rows; pass batch_index= "
+                "(HFTraceRecorder(writer, batch_index=i)) to choose the utterance to record"
+            )
         index = 0 if self.batch_index is None else self.batch_index
         if not -rows <= index < rows:
-            raise ParityValueError(f"RawScoresRecorder ({self.name}): batch_index {index} is outside the batch of {rows} rows")
+            raise ParityValueError(
+                f"RawScoresRecorder ({self.name}): batch_index {index} is outside the batch of {rows} rows"
+            )
         row = array[index]
         self._warn_neg_inf(row, what)
         self.stats.append(logit_stats(row))
@@ -105,11 +111,20 @@ class RawScoresRecorder:
         masked = int(np.count_nonzero(np.isneginf(row)))
         if masked:
             self._warned_neg_inf = True
-            cause = ("a logits processor that ran before this recorder (a suppression mask, bad_words_ids, "
-                     "min_new_tokens...) probably masked it: put the recorder first, or record the head with "
-                     "forward_hook (docs/python.md)") if what == "scores" else "the head itself produced them"
-            warnings.warn(f"RawScoresRecorder ({self.name}): call {len(self.stats) + 1}'s row holds {masked} -inf "
-                          f"entries, but raw logits are finite in a healthy model; {cause}", stacklevel=4)
+            cause = (
+                (
+                    "a logits processor that ran before this recorder (a suppression mask, bad_words_ids, "
+                    "min_new_tokens...) probably masked it: put the recorder first, or record the head with "
+                    "forward_hook (docs/python.md)"
+                )
+                if what == "scores"
+                else "the head itself produced them"
+            )
+            warnings.warn(
+                f"RawScoresRecorder ({self.name}): call {len(self.stats) + 1}'s row holds {masked} -inf "
+                f"entries, but raw logits are finite in a healthy model; {cause}",
+                stacklevel=4,
+            )
 
     def clear(self) -> None:
         """Forgets the recorded rows."""
@@ -144,21 +159,33 @@ class HFTraceRecorder:
         frames = as_numpy(codes)
         q = self.writer.q
         if frames.ndim != 2 or frames.shape[1] != q:
-            raise ParityValueError(f"HFTraceRecorder.write_steps: codes: expected shape [frames, {q}] (q), found {list(frames.shape)}")
+            raise ParityValueError(
+                f"HFTraceRecorder.write_steps: codes: expected shape [frames, {q}] (q), found {list(frames.shape)}"
+            )
         if self.writer.steps_written:
-            raise ParityStateError(f"step {self.writer.steps_written + 1}: HFTraceRecorder.write_steps: the writer already holds "
-                                   f"{self.writer.steps_written} step(s); write_steps() writes a whole utterance from step 1, once")
+            raise ParityStateError(
+                f"step {self.writer.steps_written + 1}: HFTraceRecorder.write_steps: the writer already holds "
+                f"{self.writer.steps_written} step(s); write_steps() writes a whole utterance from step 1, once"
+            )
         n = frames.shape[0]
         talker_calls, cp_calls = len(self.talker.stats), len(self.code_predictor.stats)
         if talker_calls < n:
-            raise ParityValueError(f"HFTraceRecorder.write_steps: codes: {n} frames but the talker recorder saw {talker_calls} "
-                                   "calls (one per frame expected: is it in the talker's generate?)")
+            raise ParityValueError(
+                f"HFTraceRecorder.write_steps: codes: {n} frames but the talker recorder saw {talker_calls} "
+                "calls (one per frame expected: is it in the talker's generate?)"
+            )
         has_cp = cp_calls > 0 and q > 1
         if has_cp and cp_calls < n * (q - 1):
-            raise ParityValueError(f"HFTraceRecorder.write_steps: codes: {n} frames need {n * (q - 1)} code-predictor calls "
-                                   f"(q-1 per frame), found {cp_calls}")
+            raise ParityValueError(
+                f"HFTraceRecorder.write_steps: codes: {n} frames need {n * (q - 1)} code-predictor calls "
+                f"(q-1 per frame), found {cp_calls}"
+            )
         for k in range(n):
-            record: dict[str, Any] = {"step": k + 1, "logits": json_stats(self.talker.stats[k]), "codes": [int(c) for c in frames[k]]}
+            record: dict[str, Any] = {
+                "step": k + 1,
+                "logits": json_stats(self.talker.stats[k]),
+                "codes": [int(c) for c in frames[k]],
+            }
             nan, inf = self.talker.counts[k]
             cp_nan = cp_inf = 0
             if has_cp:

@@ -88,4 +88,11 @@ def hidden_stats(values: ArrayLike) -> dict[str, Any]:
     flat = as_row(as_numpy(values).reshape(-1), "hidden_stats: values")
     stats = logit_stats(flat)
     nan, inf = count_non_finite(flat)
-    return {"mean": stats["mean"], "std": stats["std"], "min": stats["min"], "max": stats["max"], "nan": nan, "inf": inf}
+    return {
+        "mean": stats["mean"],
+        "std": stats["std"],
+        "min": stats["min"],
+        "max": stats["max"],
+        "nan": nan,
+        "inf": inf,
+    }

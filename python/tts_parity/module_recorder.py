@@ -106,44 +106,68 @@ class ModuleRecorder:
     inside another step, or after close() raises ParityStateError naming it.
     """
 
-    def __init__(self, model: torch.nn.Module, path: str | os.PathLike[str], modules: str | re.Pattern[str], *,
-                 steps: Iterable[int] | None = None, tuple_outputs: str = "first", force: bool = False) -> None:
+    def __init__(
+        self,
+        model: torch.nn.Module,
+        path: str | os.PathLike[str],
+        modules: str | re.Pattern[str],
+        *,
+        steps: Iterable[int] | None = None,
+        tuple_outputs: str = "first",
+        force: bool = False,
+    ) -> None:
         if not isinstance(model, torch.nn.Module):
             raise ParityTypeError(f"ModuleRecorder: model: expected a torch.nn.Module, found {type(model).__name__}")
         if tuple_outputs not in TUPLE_OUTPUTS:
-            raise ParityValueError(f'ModuleRecorder: tuple_outputs: expected one of {", ".join(TUPLE_OUTPUTS)}, found {tuple_outputs!r}')
+            raise ParityValueError(
+                f"ModuleRecorder: tuple_outputs: expected one of {', '.join(TUPLE_OUTPUTS)}, found {tuple_outputs!r}"
+            )
         if isinstance(modules, str):
             try:
                 pattern = re.compile(modules)
             except re.error as error:
-                raise ParityValueError(f"ModuleRecorder: modules: {modules!r} is not a regular expression: {error}") from None
+                raise ParityValueError(
+                    f"ModuleRecorder: modules: {modules!r} is not a regular expression: {error}"
+                ) from None
         elif isinstance(modules, re.Pattern):
             pattern = modules
         else:
-            raise ParityTypeError(f"ModuleRecorder: modules: expected a regular expression (str), found {type(modules).__name__}")
+            raise ParityTypeError(
+                f"ModuleRecorder: modules: expected a regular expression (str), found {type(modules).__name__}"
+            )
         targets = [(name, m) for name, m in model.named_modules() if name and pattern.search(name)]
         if not targets:
             names = [name for name, _ in model.named_modules() if name]
-            raise ParityValueError(f"ModuleRecorder: modules: {pattern.pattern!r} matches no submodule name "
-                                   f"(some names: {', '.join(names[:8]) or 'none'})")
+            raise ParityValueError(
+                f"ModuleRecorder: modules: {pattern.pattern!r} matches no submodule name "
+                f"(some names: {', '.join(names[:8]) or 'none'})"
+            )
         self.path = check_output_path(path, force=force, what="ModuleRecorder: path")
         self.module_names = [name for name, _ in targets]
         self._pattern = pattern.pattern
         self._tuple_outputs = tuple_outputs
         self._steps = None if steps is None else frozenset(check_step_number(s, "ModuleRecorder: steps") for s in steps)
         self._sequence = StepSequence(f"ModuleRecorder({self.path})")
-        self._pending: list[tuple[str, torch.Tensor]] = []  # step(): (label, float32 copy on the output's device), call order
+        self._pending: list[
+            tuple[str, torch.Tensor]
+        ] = []  # step(): (label, float32 copy on the output's device), call order
         self._tensors: dict[str, torch.Tensor] = {}  # key -> float32 CPU tensor
         self._buffers = StaticBuffers()  # named "{seq:05d}/{label}": the order the capture called them
         self._labels: list[str] = []
-        self._static: list[tuple[str, torch.Tensor]] = []  # (label, buffer) by seq: the hook's short path after the first call
+        self._static: list[
+            tuple[str, torch.Tensor]
+        ] = []  # (label, buffer) by seq: the hook's short path after the first call
         self._seq = 0
         self._graph_fed = False  # a graph_capture() block ran while the stream captured: replays refresh the buffers
-        self._dropped: collections.Counter[str] = collections.Counter()  # module name -> forward calls outside any block
+        self._dropped: collections.Counter[str] = (
+            collections.Counter()
+        )  # module name -> forward calls outside any block
         self._handles = [m.register_forward_hook(self._hook(name)) for name, m in targets]
         self._site = creation_site()
         # Never closed: at garbage collection or interpreter exit, write what was recorded and say so.
-        self._finalizer = weakref.finalize(self, _close_unclosed, self.path, self._tensors, self._metadata(), self._dropped, self._site)
+        self._finalizer = weakref.finalize(
+            self, _close_unclosed, self.path, self._tensors, self._metadata(), self._dropped, self._site
+        )
 
     def wants(self, step: int) -> bool:
         """True when `step` is one of the steps to keep."""
@@ -180,8 +204,10 @@ class ModuleRecorder:
         try:
             yield self
             if self._seq != len(self._labels):
-                raise ParityStateError(f"ModuleRecorder: graph_capture(): this run made {self._seq} module outputs, the first "
-                                       f"made {len(self._labels)}; a captured step must call the same modules every time")
+                raise ParityStateError(
+                    f"ModuleRecorder: graph_capture(): this run made {self._seq} module outputs, the first "
+                    f"made {len(self._labels)}; a captured step must call the same modules every time"
+                )
         finally:
             self._sequence.leave_capture(outer)
 
@@ -220,7 +246,8 @@ class ModuleRecorder:
             raise ParityStateError(
                 f"step {n}: ModuleRecorder: no recorded module ran inside the step, and no CUDA graph captured inside "
                 "graph_capture() refreshes the static buffers (no stream was capturing); without a graph, call the "
-                "step inside `with recorder.step(n):`")
+                "step inside `with recorder.step(n):`"
+            )
         labels += [label for label, _ in pending]
         if self.wants(n):
             # Static buffers are rewritten by the next replay: copied; eager outputs were copied by the hook.
@@ -247,7 +274,12 @@ class ModuleRecorder:
                     self._graph_fed = _capturing(output)
                 if isinstance(output, torch.Tensor) and seq < len(self._static):  # every run after the first
                     label, buffer = self._static[seq]
-                    if label == name and buffer.shape == output.shape and buffer.dtype == output.dtype and buffer.device == output.device:
+                    if (
+                        label == name
+                        and buffer.shape == output.shape
+                        and buffer.dtype == output.dtype
+                        and buffer.device == output.device
+                    ):
                         buffer.copy_(output.detach())
                         self._seq = seq + 1
                         return
@@ -273,7 +305,9 @@ class ModuleRecorder:
 
 def _capturing(output: Any) -> bool:
     """True while the current CUDA stream captures a graph (the output's device decides; CPU never does)."""
-    tensor = output if isinstance(output, torch.Tensor) else next((t for _, t in _selected_tensors(output, "first")), None)
+    tensor = (
+        output if isinstance(output, torch.Tensor) else next((t for _, t in _selected_tensors(output, "first")), None)
+    )
     return tensor is not None and tensor.is_cuda and torch.cuda.is_current_stream_capturing()
 
 
@@ -285,12 +319,19 @@ def _write_sidecar(path: str, tensors: dict[str, torch.Tensor], metadata: dict[s
 
 def _dropped_calls(dropped: collections.Counter[str]) -> str:
     calls = ", ".join(f"{name} x{count}" for name, count in dropped.items())
-    return (f"{sum(dropped.values())} forward call(s) of recorded modules ran outside `recorder.step(n)` and "
-            f"`recorder.graph_capture()` and were not recorded ({calls})")
+    return (
+        f"{sum(dropped.values())} forward call(s) of recorded modules ran outside `recorder.step(n)` and "
+        f"`recorder.graph_capture()` and were not recorded ({calls})"
+    )
 
 
-def _close_unclosed(path: str, tensors: dict[str, torch.Tensor], metadata: dict[str, str],
-                    dropped: collections.Counter[str], site: tuple[str, int]) -> None:
+def _close_unclosed(
+    path: str,
+    tensors: dict[str, torch.Tensor],
+    metadata: dict[str, str],
+    dropped: collections.Counter[str],
+    site: tuple[str, int],
+) -> None:
     """The finalizer of a recorder nobody closed (garbage collection or interpreter exit)."""
     if tensors:
         _write_sidecar(path, tensors, metadata)

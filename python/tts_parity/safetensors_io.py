@@ -43,8 +43,13 @@ _DTYPES = {code: dtype for dtype, code in _CODES.items()}
 MAX_HEADER_BYTES = 100_000_000
 
 
-def write_safetensors(tensors: Mapping[str, ArrayLike], path: str | os.PathLike[str], *,
-                      metadata: Mapping[str, str] | None = None, force: bool = False) -> None:
+def write_safetensors(
+    tensors: Mapping[str, ArrayLike],
+    path: str | os.PathLike[str],
+    *,
+    metadata: Mapping[str, str] | None = None,
+    force: bool = False,
+) -> None:
     """Writes `tensors` to `path` atomically (a temporary file beside it, renamed when complete), tensors first
     as in `safetensors.numpy.save_file(tensors, filename, metadata)`.
 
@@ -56,23 +61,35 @@ def write_safetensors(tensors: Mapping[str, ArrayLike], path: str | os.PathLike[
         force: replace an existing file.
     """
     if isinstance(tensors, (str, os.PathLike)) and isinstance(path, Mapping):
-        raise ParityTypeError("write_safetensors: tensors: expected a mapping of name -> array, found a path; the tensors "
-                              "come first, as in safetensors' save_file(tensors, filename): write_safetensors(tensors, path)")
+        raise ParityTypeError(
+            "write_safetensors: tensors: expected a mapping of name -> array, found a path; the tensors "
+            "come first, as in safetensors' save_file(tensors, filename): write_safetensors(tensors, path)"
+        )
     if not isinstance(tensors, Mapping):
-        raise ParityTypeError(f"write_safetensors: tensors: expected a mapping of name -> array, found {type(tensors).__name__}")
+        raise ParityTypeError(
+            f"write_safetensors: tensors: expected a mapping of name -> array, found {type(tensors).__name__}"
+        )
     header: dict[str, Any] = {}
     arrays = []
     offset = 0
     for name, value in tensors.items():
         if name == "__metadata__":
-            raise ParityValueError('write_safetensors: tensors: "__metadata__" is reserved for the metadata and cannot name a tensor')
+            raise ParityValueError(
+                'write_safetensors: tensors: "__metadata__" is reserved for the metadata and cannot name a tensor'
+            )
         array = np.asarray(value, order="C")  # not ascontiguousarray: it makes a 0-d array 1-d
         dtype = array.dtype.newbyteorder("<") if array.dtype.byteorder == ">" else array.dtype
         if dtype not in _CODES:
-            raise ParityValueError(f'write_safetensors: tensor "{name}": dtype {array.dtype} has no safetensors code '
-                                   f'(known: {", ".join(sorted(_DTYPES))})')
+            raise ParityValueError(
+                f'write_safetensors: tensor "{name}": dtype {array.dtype} has no safetensors code '
+                f"(known: {', '.join(sorted(_DTYPES))})"
+            )
         array = array.astype(dtype, copy=False)
-        header[name] = {"dtype": _CODES[dtype], "shape": list(array.shape), "data_offsets": [offset, offset + array.nbytes]}
+        header[name] = {
+            "dtype": _CODES[dtype],
+            "shape": list(array.shape),
+            "data_offsets": [offset, offset + array.nbytes],
+        }
         arrays.append(array)
         offset += array.nbytes
     if metadata:
@@ -97,10 +114,14 @@ def read_safetensors(path: str | os.PathLike[str]) -> tuple[dict[str, np.ndarray
     with open(path, "rb") as f:
         data = f.read()
     if len(data) < 8:
-        raise ParityValueError(f"{path}: {len(data)} bytes, too short for a safetensors file (an 8-byte header length first)")
+        raise ParityValueError(
+            f"{path}: {len(data)} bytes, too short for a safetensors file (an 8-byte header length first)"
+        )
     (length,) = struct.unpack("<Q", data[:8])
     if length > MAX_HEADER_BYTES or 8 + length > len(data):
-        raise ParityValueError(f"{path}: header length {length} does not fit (file {len(data)} bytes, limit {MAX_HEADER_BYTES})")
+        raise ParityValueError(
+            f"{path}: header length {length} does not fit (file {len(data)} bytes, limit {MAX_HEADER_BYTES})"
+        )
     header = json.loads(data[8 : 8 + length].decode("utf-8"))
     metadata = header.pop("__metadata__", {}) or {}
     body = memoryview(data)[8 + length :]
@@ -112,6 +133,8 @@ def read_safetensors(path: str | os.PathLike[str]) -> tuple[dict[str, np.ndarray
         dtype = _DTYPES[entry["dtype"]]
         shape = tuple(entry["shape"])
         if not 0 <= begin <= end <= len(body) or end - begin != int(np.prod(shape, dtype=np.int64)) * dtype.itemsize:
-            raise ParityValueError(f'{path}: tensor "{name}": data_offsets {[begin, end]} do not hold {entry["dtype"]} {list(shape)} within {len(body)} data bytes')
+            raise ParityValueError(
+                f'{path}: tensor "{name}": data_offsets {[begin, end]} do not hold {entry["dtype"]} {list(shape)} within {len(body)} data bytes'
+            )
         tensors[name] = np.frombuffer(body[begin:end], dtype=dtype).reshape(shape).copy()
     return tensors, metadata

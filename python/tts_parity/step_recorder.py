@@ -123,8 +123,15 @@ class StepRecorder:
             nan, inf: counts per stage `{"talker", "codePredictor", "vocoder"}` (host values: inside step() only).
             times_ms: wall time per stage in ms, `{"talker", "codePredictor"[, "vocoder"]}` (inside step() only).
         """
-        given = {TALKER: talker_logits, CODES: codes, "code_predictor_logits": code_predictor_logits, HIDDEN: hidden,
-                 "nan": nan, "inf": inf, "times_ms": times_ms}
+        given = {
+            TALKER: talker_logits,
+            CODES: codes,
+            "code_predictor_logits": code_predictor_logits,
+            HIDDEN: hidden,
+            "nan": nan,
+            "inf": inf,
+            "times_ms": times_ms,
+        }
         given = {k: v for k, v in given.items() if v is not None}
         block = self._sequence.block
         if block == "graph_capture":
@@ -132,8 +139,10 @@ class StepRecorder:
             return
         if block != "step":
             self._sequence.check_open("log")
-            raise ParityStateError(f"step {self._sequence.last + 1}: StepRecorder.log() outside `with recorder.step(n):` "
-                                   "and `with recorder.graph_capture():`")
+            raise ParityStateError(
+                f"step {self._sequence.last + 1}: StepRecorder.log() outside `with recorder.step(n):` "
+                "and `with recorder.graph_capture():`"
+            )
         n = self._sequence.current
         twice = [k for k in given if k in self._logged]
         if twice:
@@ -162,8 +171,10 @@ class StepRecorder:
     def _log_into_buffers(self, given: dict[str, Any]) -> None:
         host = [k for k in given if k in HOST_FIELDS]
         if host:
-            raise ParityStateError(f'StepRecorder.log(): "{host[0]}" inside graph_capture(): counts and times are host values; '
-                                   "give them with log() inside `with recorder.step(n):` after the replay")
+            raise ParityStateError(
+                f'StepRecorder.log(): "{host[0]}" inside graph_capture(): counts and times are host values; '
+                "give them with log() inside `with recorder.step(n):` after the replay"
+            )
         if self._buffers is None:
             from .static_buffers import StaticBuffers  # imports torch
 
@@ -187,7 +198,11 @@ class StepRecorder:
     def _write(self, n: int) -> None:
         logged = self._logged
         if TALKER not in logged and self._graph_fed and self._buffers is not None and TALKER in self._buffers:
-            names = [TALKER, CODES] + [_cp_name(i) for i in range(self._cp_count or 0)] + ([HIDDEN] if self._has_hidden else [])
+            names = (
+                [TALKER, CODES]
+                + [_cp_name(i) for i in range(self._cp_count or 0)]
+                + ([HIDDEN] if self._has_hidden else [])
+            )
             host = self._buffers.read(names)
             from_buffers: dict[str, Any] = {TALKER: host[TALKER], CODES: host[CODES]}
             if self._cp_count is not None:
@@ -201,12 +216,21 @@ class StepRecorder:
                 raise ParityStateError(
                     f"step {n}: nothing was logged, and no CUDA graph captured inside graph_capture() refreshes the static "
                     "buffers (a graph_capture() block ran while no stream was capturing); without a graph, call the step "
-                    "(which calls recorder.log()) inside `with recorder.step(n):`")
-            raise ParityStateError(f'step {n}: StepRecorder: "{missing[0]}" was not logged in the step; call '
-                                   "recorder.log(talker_logits, codes, ...) inside `with recorder.step(n):`")
-        self.writer.write_step(logged[TALKER], logged[CODES], code_predictor_logits=logged.get("code_predictor_logits"),
-                               hidden=logged.get(HIDDEN), nan=logged.get("nan"), inf=logged.get("inf"),
-                               times_ms=logged.get("times_ms"))
+                    "(which calls recorder.log()) inside `with recorder.step(n):`"
+                )
+            raise ParityStateError(
+                f'step {n}: StepRecorder: "{missing[0]}" was not logged in the step; call '
+                "recorder.log(talker_logits, codes, ...) inside `with recorder.step(n):`"
+            )
+        self.writer.write_step(
+            logged[TALKER],
+            logged[CODES],
+            code_predictor_logits=logged.get("code_predictor_logits"),
+            hidden=logged.get(HIDDEN),
+            nan=logged.get("nan"),
+            inf=logged.get("inf"),
+            times_ms=logged.get("times_ms"),
+        )
 
 
 def _host_copy(value: Any) -> np.ndarray:

@@ -17,7 +17,15 @@ import jsonschema
 
 from .errors import ParityValueError
 
-__all__ = ["TRACE_SCHEMA", "check_header", "check_step", "check_step_schema", "encode_line", "json_number", "json_stats"]
+__all__ = [
+    "TRACE_SCHEMA",
+    "check_header",
+    "check_step",
+    "check_step_schema",
+    "encode_line",
+    "json_number",
+    "json_stats",
+]
 
 SCHEMA_DIR = Path(__file__).resolve().parent / "schema"
 TRACE_SCHEMA = "tts-parity-trace/1"
@@ -89,7 +97,9 @@ def check_step(record: Any, expected_step: int, q: int, *, schema: bool = True) 
         raise ParityValueError(f"{where}: expected a JSON object, found {type(record).__name__}")
     step = record.get("step")
     if isinstance(step, int) and not isinstance(step, bool) and step != expected_step:
-        raise ParityValueError(f"expected step {expected_step}, found step {step} (steps are 1, 2, 3... in order; 1 = prefill)")
+        raise ParityValueError(
+            f"expected step {expected_step}, found step {step} (steps are 1, 2, 3... in order; 1 = prefill)"
+        )
     if schema:
         check_step_schema(record)
     codes = record.get("codes")  # every field but "step" is optional: a partial record

@@ -64,16 +64,41 @@ class TraceWriter:
         force: replace an existing trace (and WAV) file.
     """
 
-    def __init__(self, path: str | os.PathLike[str], *, engine: str, q: int, frame_rate: float, sample_rate: int,
-                 profile: str | None = None, seed: int | None = None, text: str | None = None, modules: str | None = None,
-                 teacher_forced: str | None = None, force: bool = False) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        engine: str,
+        q: int,
+        frame_rate: float,
+        sample_rate: int,
+        profile: str | None = None,
+        seed: int | None = None,
+        text: str | None = None,
+        modules: str | None = None,
+        teacher_forced: str | None = None,
+        force: bool = False,
+    ) -> None:
         _check_argument("engine", engine, str, "a string")
         _check_int("q", q)
         _check_int("sample_rate", sample_rate)
-        if isinstance(frame_rate, bool) or not isinstance(frame_rate, numbers.Real) or not math.isfinite(frame_rate) or frame_rate <= 0:
-            raise (ParityValueError if isinstance(frame_rate, numbers.Real) and not isinstance(frame_rate, bool) else ParityTypeError)(
-                f"TraceWriter: frame_rate: expected a finite number > 0 (frames per second), found {frame_rate!r}")
-        for name, value in (("profile", profile), ("text", text), ("modules", modules), ("teacher_forced", teacher_forced)):
+        if (
+            isinstance(frame_rate, bool)
+            or not isinstance(frame_rate, numbers.Real)
+            or not math.isfinite(frame_rate)
+            or frame_rate <= 0
+        ):
+            raise (
+                ParityValueError
+                if isinstance(frame_rate, numbers.Real) and not isinstance(frame_rate, bool)
+                else ParityTypeError
+            )(f"TraceWriter: frame_rate: expected a finite number > 0 (frames per second), found {frame_rate!r}")
+        for name, value in (
+            ("profile", profile),
+            ("text", text),
+            ("modules", modules),
+            ("teacher_forced", teacher_forced),
+        ):
             if value is not None:
                 _check_argument(name, value, str, "a string")
         if seed is not None:
@@ -85,14 +110,22 @@ class TraceWriter:
         self.frame_rate = float(frame_rate)
         self.steps_written = 0
         self.force = force
-        header: dict[str, Any] = {"schema": TRACE_SCHEMA, "engine": engine, "q": q, "frameRate": frame_rate, "sampleRate": sample_rate}
+        header: dict[str, Any] = {
+            "schema": TRACE_SCHEMA,
+            "engine": engine,
+            "q": q,
+            "frameRate": frame_rate,
+            "sampleRate": sample_rate,
+        }
         optional = {"profile": profile, "seed": seed, "text": text, "modules": modules, "teacherForced": teacher_forced}
         header.update({k: v for k, v in optional.items() if v is not None})
         check_header(header)
         self._header = header
         self._records: list[dict[str, Any]] = []  # kept to fill the vocoder counts from the audio at close
         self._vocoder_fill: list[tuple[bool, bool]] = []
-        self._schema_deferred: list[dict[str, Any]] = []  # write_step() records: checked against the JSON Schema at close
+        self._schema_deferred: list[
+            dict[str, Any]
+        ] = []  # write_step() records: checked against the JSON Schema at close
         self._audio: np.ndarray | None = None
         self._file = AtomicFile(self.path, force=force, what="TraceWriter: path", text=True)
         self._finalizer = weakref.finalize(self, _keep_unclosed, self._file, self.path, creation_site())
@@ -141,11 +174,15 @@ class TraceWriter:
             record["codes"] = _codes(codes, n, self.q)
         cp_rows = None
         if code_predictor_logits is not None:
-            cp_rows = [_row(row, f'step {n}: "codePredictorLogits.{i}" (code_predictor_logits[{i}])')
-                       for i, row in enumerate(_rows(code_predictor_logits, n))]
+            cp_rows = [
+                _row(row, f'step {n}: "codePredictorLogits.{i}" (code_predictor_logits[{i}])')
+                for i, row in enumerate(_rows(code_predictor_logits, n))
+            ]
             if len(cp_rows) != self.q - 1:  # checked before computing q statistics for nothing
-                raise ParityValueError(f'step {n}: "codePredictorLogits" (code_predictor_logits): expected {self.q - 1} '
-                                       f"rows (q-1), found {len(cp_rows)}")
+                raise ParityValueError(
+                    f'step {n}: "codePredictorLogits" (code_predictor_logits): expected {self.q - 1} '
+                    f"rows (q-1), found {len(cp_rows)}"
+                )
             record["codePredictorLogits"] = [json_stats(logit_stats(row)) for row in cp_rows]
         hidden_array = None if hidden is None else as_numpy(hidden)
         if hidden_array is not None and not np.issubdtype(hidden_array.dtype, np.number):
@@ -157,7 +194,9 @@ class TraceWriter:
             record["timesMs"] = _times(times_ms, n)
         if hidden_array is not None:
             record["hidden"] = json_stats(hidden_stats(hidden_array))
-        self._append(record, (nan is None or "vocoder" not in nan, inf is None or "vocoder" not in inf), schema_now=False)
+        self._append(
+            record, (nan is None or "vocoder" not in nan, inf is None or "vocoder" not in inf), schema_now=False
+        )
 
     def write_record(self, record: Mapping[str, Any], *, fill_vocoder: bool | tuple[bool, bool] = False) -> None:
         """Writes one step record as is (for engines that compute the statistics themselves), checked at once in
@@ -170,15 +209,21 @@ class TraceWriter:
         """
         n = self._next_step("write_record")
         if not isinstance(record, dict):
-            raise ParityTypeError(f"step {n}: write_record: record: expected a dict (a step object), found {type(record).__name__}")
+            raise ParityTypeError(
+                f"step {n}: write_record: record: expected a dict (a step object), found {type(record).__name__}"
+            )
         if isinstance(fill_vocoder, tuple):
             if len(fill_vocoder) != 2 or not all(isinstance(f, bool) for f in fill_vocoder):
-                raise ParityValueError(f"step {n}: write_record: fill_vocoder: expected a bool or a (nan, inf) pair of bools, found {fill_vocoder!r}")
+                raise ParityValueError(
+                    f"step {n}: write_record: fill_vocoder: expected a bool or a (nan, inf) pair of bools, found {fill_vocoder!r}"
+                )
             fill = (fill_vocoder[0], fill_vocoder[1])
         elif isinstance(fill_vocoder, bool):
             fill = (fill_vocoder, fill_vocoder)
         else:
-            raise ParityTypeError(f"step {n}: write_record: fill_vocoder: expected a bool or a (nan, inf) pair of bools, found {fill_vocoder!r}")
+            raise ParityTypeError(
+                f"step {n}: write_record: fill_vocoder: expected a bool or a (nan, inf) pair of bools, found {fill_vocoder!r}"
+            )
         self._append(dict(record), fill, schema_now=True)
 
     def set_audio(self, audio: ArrayLike, *, wav_path: str | os.PathLike[str] | None = None) -> None:
@@ -204,8 +249,10 @@ class TraceWriter:
             return
         if self.steps_written == 0:
             self._abandon()
-            raise ParityStateError(f"TraceWriter({self.path}): close() with no steps written (a trace needs at least "
-                                   "step 1, the prefill); nothing was kept")
+            raise ParityStateError(
+                f"TraceWriter({self.path}): close() with no steps written (a trace needs at least "
+                "step 1, the prefill); nothing was kept"
+            )
         samples = self._audio
         refilled = samples is not None and self._fill_vocoder_counts(samples)
         try:
@@ -323,8 +370,10 @@ def _rows(value: Any, n: int) -> list[Any]:
             return list(value)
         except TypeError:  # an int, a 0-d array or tensor
             problem = f"found {value!r}"
-    raise ParityTypeError(f'step {n}: "codePredictorLogits" (code_predictor_logits): expected q-1 rows (a list of rows '
-                          f"or a [q-1, vocab] array), {problem}")
+    raise ParityTypeError(
+        f'step {n}: "codePredictorLogits" (code_predictor_logits): expected q-1 rows (a list of rows '
+        f"or a [q-1, vocab] array), {problem}"
+    )
 
 
 def _row(value: Any, what: str) -> np.ndarray:
@@ -338,11 +387,15 @@ def _mono_samples(audio: ArrayLike) -> np.ndarray:
     """The audio as one row of float samples: integer PCM and several channels are refused, saying what to do."""
     array = as_numpy(audio)
     if np.issubdtype(array.dtype, np.integer):
-        scale = f", e.g. x / {2 ** (8 * array.dtype.itemsize - 1)}" if np.issubdtype(array.dtype, np.signedinteger) else ""
+        scale = (
+            f", e.g. x / {2 ** (8 * array.dtype.itemsize - 1)}" if np.issubdtype(array.dtype, np.signedinteger) else ""
+        )
         raise ParityValueError(f"TraceWriter.set_audio: audio is {array.dtype}: give float samples in [-1, 1]{scale}")
     if array.ndim == 0 or any(d != 1 for d in array.shape[:-1]):
-        raise ParityValueError(f"TraceWriter.set_audio: audio: expected mono samples, 1-D or [1, ..., 1, N]; found "
-                               f"{list(array.shape)}: mix or pick a channel")
+        raise ParityValueError(
+            f"TraceWriter.set_audio: audio: expected mono samples, 1-D or [1, ..., 1, N]; found "
+            f"{list(array.shape)}: mix or pick a channel"
+        )
     return np.array(as_row(array, "TraceWriter.set_audio: audio"), copy=True)
 
 
@@ -353,10 +406,13 @@ def _codes(codes: Any, n: int, q: int) -> list[int]:
     return [int(c) for c in array]
 
 
-def _counts(talker_row: np.ndarray | None, hidden_array: np.ndarray | None,
-            cp_rows: list[np.ndarray] | None) -> dict[str, tuple[int, int]]:
-    talker = np.add(count_non_finite(talker_row) if talker_row is not None else (0, 0),
-                    count_non_finite(hidden_array) if hidden_array is not None else (0, 0))
+def _counts(
+    talker_row: np.ndarray | None, hidden_array: np.ndarray | None, cp_rows: list[np.ndarray] | None
+) -> dict[str, tuple[int, int]]:
+    talker = np.add(
+        count_non_finite(talker_row) if talker_row is not None else (0, 0),
+        count_non_finite(hidden_array) if hidden_array is not None else (0, 0),
+    )
     cp = np.sum([count_non_finite(row) for row in cp_rows], axis=0) if cp_rows else (0, 0)
     return {"talker": (int(talker[0]), int(talker[1])), "codePredictor": (int(cp[0]), int(cp[1])), "vocoder": (0, 0)}
 
@@ -365,11 +421,15 @@ def _stage_counts(given: Mapping[str, Any] | None, counted: dict[str, int], n: i
     out = dict(counted)
     if given is not None:
         if not hasattr(given, "items"):
-            raise ParityTypeError(f'step {n}: "{field}" ({field}): expected a dict of counts per stage '
-                                  f'({", ".join(STAGES)}), found {type(given).__name__}')
+            raise ParityTypeError(
+                f'step {n}: "{field}" ({field}): expected a dict of counts per stage '
+                f"({', '.join(STAGES)}), found {type(given).__name__}"
+            )
         unknown = sorted(set(given) - set(STAGES))
         if unknown:
-            raise ParityValueError(f'step {n}: "{field}" ({field}): unknown stage "{unknown[0]}" (known: {", ".join(STAGES)})')
+            raise ParityValueError(
+                f'step {n}: "{field}" ({field}): unknown stage "{unknown[0]}" (known: {", ".join(STAGES)})'
+            )
         out.update({k: _count(v, f'step {n}: "{field}.{k}"') for k, v in given.items()})
     return out
 
@@ -384,14 +444,20 @@ def _count(value: Any, where: str) -> int:
 
 def _times(times_ms: Mapping[str, Any], n: int) -> dict[str, float]:
     if not hasattr(times_ms, "items"):
-        raise ParityTypeError(f'step {n}: "timesMs" (times_ms): expected a dict of ms per stage, found {type(times_ms).__name__}')
+        raise ParityTypeError(
+            f'step {n}: "timesMs" (times_ms): expected a dict of ms per stage, found {type(times_ms).__name__}'
+        )
     unknown = sorted(set(times_ms) - set(TIMED_STAGES))
     if unknown:
-        raise ParityValueError(f'step {n}: "timesMs" (times_ms): unknown stage "{unknown[0]}" (known: {", ".join(TIMED_STAGES)})')
+        raise ParityValueError(
+            f'step {n}: "timesMs" (times_ms): unknown stage "{unknown[0]}" (known: {", ".join(TIMED_STAGES)})'
+        )
     missing = [k for k in ("talker", "codePredictor") if k not in times_ms]
     if missing:
-        raise ParityValueError(f'step {n}: "timesMs" (times_ms): "{missing[0]}" is missing (talker and codePredictor are '
-                               "required, vocoder is optional)")
+        raise ParityValueError(
+            f'step {n}: "timesMs" (times_ms): "{missing[0]}" is missing (talker and codePredictor are '
+            "required, vocoder is optional)"
+        )
     return {k: _milliseconds(times_ms[k], f'step {n}: "timesMs.{k}"') for k in TIMED_STAGES if k in times_ms}
 
 

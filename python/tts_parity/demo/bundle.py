@@ -81,7 +81,9 @@ def _fp32_file(section: dict, where: str, keys: tuple) -> str:
     for key in keys:
         if key in exports:
             return exports[key]["file"]
-    raise ParityValueError(f"bundle.json: {where}.exports has none of {', '.join(keys)} (found: {', '.join(exports) or 'none'})")
+    raise ParityValueError(
+        f"bundle.json: {where}.exports has none of {', '.join(keys)} (found: {', '.join(exports) or 'none'})"
+    )
 
 
 def read_manifest(folder: Path) -> Manifest:
@@ -95,7 +97,9 @@ def read_manifest(folder: Path) -> Manifest:
         raise ParityValueError(f"{path}: not readable JSON ({error})") from None
     text = m.get("text", {})
     if text.get("tokenizer") != "byte":
-        raise ParityValueError(f"{path}: text.tokenizer is {text.get('tokenizer')!r}; the twin reads byte-level bundles only (the demo architecture)")
+        raise ParityValueError(
+            f"{path}: text.tokenizer is {text.get('tokenizer')!r}; the twin reads byte-level bundles only (the demo architecture)"
+        )
     try:
         return Manifest(
             folder=Path(folder),

@@ -65,7 +65,10 @@ def parse_faults(texts) -> Faults:
 def not_applied(faults: Faults, frames: int) -> list:
     """(fault, reason) for each fault whose step never runs."""
     out = []
-    for text, step in ((f"stale-feedback@{faults.stale_feedback}", faults.stale_feedback), (f"mlp-scale@{faults.mlp_scale}", faults.mlp_scale)):
+    for text, step in (
+        (f"stale-feedback@{faults.stale_feedback}", faults.stale_feedback),
+        (f"mlp-scale@{faults.mlp_scale}", faults.mlp_scale),
+    ):
         if step is not None and step > frames:
             out.append((text, f"step {step} never ran: the synthesis ended after {frames} steps"))
     return out

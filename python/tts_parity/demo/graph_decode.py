@@ -26,7 +26,7 @@ def graph_frames(twin: DemoTwin, ids: list, frames: int, faults: Faults, recorde
         if device.type == "cuda":
             torch.cuda.synchronize(device)
         t0 = time.perf_counter()
-        with torch.no_grad(), (recorder.step(s) if recorder else nullcontext()):
+        with torch.no_grad(), recorder.step(s) if recorder else nullcontext():
             if s == 1:
                 step.prefill(ids)
             else:

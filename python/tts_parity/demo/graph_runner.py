@@ -51,8 +51,14 @@ class GraphRunner:
         torch.cuda.current_stream().wait_stream(side)
         graph = torch.cuda.CUDAGraph()
         try:
-            with torch.no_grad(), (self.recorder.graph_capture() if self.recorder else nullcontext()), torch.cuda.graph(graph):
+            with (
+                torch.no_grad(),
+                self.recorder.graph_capture() if self.recorder else nullcontext(),
+                torch.cuda.graph(graph),
+            ):
                 self.step.decode()
         except Exception as error:  # CUDA reports a refused capture as RuntimeError (1.x) or AcceleratorError (2.x)
-            raise CaptureRefused(f"CUDA graph capture of the decode step failed: {first_line(error, original=True)}") from None
+            raise CaptureRefused(
+                f"CUDA graph capture of the decode step failed: {first_line(error, original=True)}"
+            ) from None
         return graph

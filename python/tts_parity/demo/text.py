@@ -16,6 +16,8 @@ def tokenize(text: str, m: Manifest):
     except UnicodeEncodeError as error:
         raise ParityValueError(f"--text: not encodable as UTF-8 at character {error.start} ({error.reason})") from None
     if len(data) > m.max_bytes:
-        raise ParityValueError(f"--text: {len(data)} UTF-8 bytes, over this bundle's limit of {m.max_bytes} (bundle.json text.maxBytes)")
+        raise ParityValueError(
+            f"--text: {len(data)} UTF-8 bytes, over this bundle's limit of {m.max_bytes} (bundle.json text.maxBytes)"
+        )
     frames = min(m.max_frames, max(1, math.floor(len(text) * m.frames_per_char + 0.5)))
     return [m.text_bos, *data], frames
