@@ -19,8 +19,9 @@ for folder in (PYTHON_DIR, PYTHON_DIR / "tests"):
 
 import torch  # noqa: E402
 
-import export_bundle_model as model  # noqa: E402
 from tts_parity.export import ExportError, export_bundle  # noqa: E402
+
+import export_bundle_model as model  # noqa: E402
 
 
 def check_file(path: Path):
@@ -50,19 +51,34 @@ def main(argv=None) -> int:
     device = torch.device(args.device)
     talker, code_predictor, vocoder = (m.to(device) for m in (model.Talker(), model.CodePredictor(), model.Vocoder()))
     text_rows, codec = model.embeddings()
-    report = {"torch": torch.__version__, "device": torch.cuda.get_device_name(0) if device.type == "cuda" else "cpu", "precision": ["fp32", "fp16"]}
+    report = {
+        "torch": torch.__version__,
+        "device": torch.cuda.get_device_name(0) if device.type == "cuda" else "cpu",
+        "precision": ["fp32", "fp16"],
+    }
     began = time.monotonic()
     out = Path(args.out)
     try:
-        exported = export_bundle(out, talker=talker, code_predictor=code_predictor, vocoder=vocoder, text_embeddings=text_rows,
-                                 codec_embeddings=codec, config=model.CONFIG, precision=("fp32", "fp16"), overwrite=True, smoke=False)
+        exported = export_bundle(
+            out,
+            talker=talker,
+            code_predictor=code_predictor,
+            vocoder=vocoder,
+            text_embeddings=text_rows,
+            codec_embeddings=codec,
+            config=model.CONFIG,
+            precision=("fp32", "fp16"),
+            overwrite=True,
+            smoke=False,
+        )
         report["exported"] = True
         report["export_seconds"] = round(time.monotonic() - began, 2)
         manifest = json.loads((exported.path / "bundle.json").read_text())
         report["exports"] = {net: sorted(manifest[net]["exports"]) for net in ("talker", "codePredictor", "vocoder")}
         report["files"] = [check_file(f) for f in sorted(exported.path.glob("*.onnx"))]
         report["passed"] = all(f["checker"] in ("ok", "onnx not installed") for f in report["files"]) and all(
-            "fp16" in "".join(v) for v in report["exports"].values())
+            "fp16" in "".join(v) for v in report["exports"].values()
+        )
     except ExportError as error:
         report.update(exported=False, error=str(error), passed=False)
     text = json.dumps(report, indent=2)

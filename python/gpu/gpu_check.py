@@ -91,7 +91,11 @@ def probe_gpu():
         return None, f"torch cannot be imported ({error})"
     if not torch.cuda.is_available():
         smi = shutil.which("nvidia-smi")
-        return None, f"torch {torch.__version__} sees no CUDA device (CUDA build {torch.version.cuda}; nvidia-smi {'present' if smi else 'absent'})"
+        return (
+            None,
+            f"torch {torch.__version__} sees no CUDA device "
+            f"(CUDA build {torch.version.cuda}; nvidia-smi {'present' if smi else 'absent'})",
+        )
     capability = torch.cuda.get_device_capability(0)
     props = torch.cuda.get_device_properties(0)
     return {
@@ -117,14 +121,19 @@ def read_pack(pack: Path):
     """The pack's manifest, or raises ValueError naming what is missing."""
     manifest_file = pack / "manifest.json"
     if not manifest_file.is_file():
-        raise ValueError(f"no pack at {pack} ({manifest_file} missing): run scripts/gpu-pack on a CPU machine with Node and carry the folder")
+        raise ValueError(
+            f"no pack at {pack} ({manifest_file} missing): "
+            "run scripts/gpu-pack on a CPU machine with Node and carry the folder"
+        )
     manifest = json.loads(manifest_file.read_text(encoding="utf-8"))
     if manifest.get("format") != PACK_FORMAT:
         raise ValueError(f"{manifest_file}: format {manifest.get('format')!r}, expected {PACK_FORMAT!r}")
     for entry in manifest["files"]:
         path = pack / entry["path"]
         if not path.is_file() or path.stat().st_size != entry["bytes"]:
-            raise ValueError(f"{path}: missing or not {entry['bytes']} bytes as the manifest says: write the pack again")
+            raise ValueError(
+                f"{path}: missing or not {entry['bytes']} bytes as the manifest says: write the pack again"
+            )
     return manifest
 
 
@@ -158,7 +167,9 @@ class Run:
         print(f"gpu-check: {name}: {' '.join(map(str, argv))}", flush=True)
         with log.open("w", encoding="utf-8") as sink:
             try:
-                done = subprocess.run(list(map(str, argv)), cwd=cwd, env=env, stdout=sink, stderr=subprocess.STDOUT, timeout=limit)
+                done = subprocess.run(
+                    list(map(str, argv)), cwd=cwd, env=env, stdout=sink, stderr=subprocess.STDOUT, timeout=limit
+                )
                 rc, status = done.returncode, "passed" if done.returncode == 0 else "failed"
             except subprocess.TimeoutExpired:
                 rc, status = None, "timed-out"
@@ -167,7 +178,14 @@ class Run:
                 rc, status = None, "failed"
         seconds = round(time.monotonic() - began, 2)
         text = log.read_text(encoding="utf-8", errors="replace")
-        entry = {"name": name, "status": status, "exit_code": rc, "seconds": seconds, "limit_seconds": limit, "log": log.name}
+        entry = {
+            "name": name,
+            "status": status,
+            "exit_code": rc,
+            "seconds": seconds,
+            "limit_seconds": limit,
+            "log": log.name,
+        }
         if status == "timed-out":
             entry["reason"] = f"ran past its {limit} s limit"
         elif status == "failed":
@@ -214,9 +232,19 @@ def native_figures(text):
         "failed": [line[5:] for line in text.splitlines() if line.startswith("FAIL ")],
         "all_passed": "ALL PASSED" in text,
         "pick_microbenchmark": [
-            {"V": int(v), "settings": what, "argmax_us": float(a), "sampled_us": float(sm), "one_block_us": float(row) if row else None}
+            {
+                "V": int(v),
+                "settings": what,
+                "argmax_us": float(a),
+                "sampled_us": float(sm),
+                "one_block_us": float(row) if row else None,
+            }
             for v, what, a, sm, row in re.findall(
-                r"^timing: pick microbenchmark V=(\d+) \(([^)]*)\): greedy argmax ([\d.]+) us, sampled ([\d.]+) us per pick(?:, sampled one-block ([\d.]+) us)?", text, re.M)
+                r"^timing: pick microbenchmark V=(\d+) \(([^)]*)\): greedy argmax ([\d.]+) us, "
+                r"sampled ([\d.]+) us per pick(?:, sampled one-block ([\d.]+) us)?",
+                text,
+                re.M,
+            )
         ],
     }
     for key, pattern in NATIVE_FIGURES.items():
@@ -243,6 +271,7 @@ def json_figures(path):
             return json.loads(path.read_text(encoding="utf-8"))
         except (OSError, ValueError) as error:
             return {"unreadable": str(error)}
+
     return read
 
 
@@ -263,10 +292,25 @@ def check_all(out: Path, pack: Path, gpu, skip=()):
     if want("native-build"):
         nvcc = find_nvcc(env)
         if nvcc is None:
-            run.note("native-build", "failed", "nvcc not found ($NVCC, PATH, $CUDA_HOME/bin, /usr/local/cuda/bin, nvidia/cu13 beside python)")
+            run.note(
+                "native-build",
+                "failed",
+                "nvcc not found ($NVCC, PATH, $CUDA_HOME/bin, /usr/local/cuda/bin, nvidia/cu13 beside python)",
+            )
         else:
-            run.step("native-build", ["make", "-C", REPO / "native" / "test", f"NVCC={nvcc}", f"CUDA_ARCH={cuda_arch(gpu['capability'])}",
-                                      f"BUILD={build}"], env, LIMITS["native-build"])
+            run.step(
+                "native-build",
+                [
+                    "make",
+                    "-C",
+                    REPO / "native" / "test",
+                    f"NVCC={nvcc}",
+                    f"CUDA_ARCH={cuda_arch(gpu['capability'])}",
+                    f"BUILD={build}",
+                ],
+                env,
+                LIMITS["native-build"],
+            )
     checker = build / "check"
     if want("native-check"):
         if checker.is_file():
@@ -274,23 +318,82 @@ def check_all(out: Path, pack: Path, gpu, skip=()):
         else:
             run.note("native-check", "failed", "the native check was not built (see native-build)")
     if want("twin-check"):
-        run.step("twin-check", [py, REPO / "python/gpu/twin_check.py", "--device", "cuda", "--out", out / "twin-check.json"], env,
-                 LIMITS["twin-check"], figures=json_figures(out / "twin-check.json"), files=["twin-check.json"])
+        run.step(
+            "twin-check",
+            [py, REPO / "python/gpu/twin_check.py", "--device", "cuda", "--out", out / "twin-check.json"],
+            env,
+            LIMITS["twin-check"],
+            figures=json_figures(out / "twin-check.json"),
+            files=["twin-check.json"],
+        )
     if want("twin-traces"):
         for profile in ("eager", "graph"):
             folder = f"twin-{profile}"
-            run.step(f"twin-traces-{profile}", [py, "-m", "tts_parity.demo", "--text", TWIN_TEXT, "--out", out / folder,
-                                                "--profile", profile, "--device", "cuda", "--force"], env, LIMITS["twin-traces"],
-                     files=[f"{folder}/trace.jsonl", f"{folder}/audio.wav"])
+            run.step(
+                f"twin-traces-{profile}",
+                [
+                    py,
+                    "-m",
+                    "tts_parity.demo",
+                    "--text",
+                    TWIN_TEXT,
+                    "--out",
+                    out / folder,
+                    "--profile",
+                    profile,
+                    "--device",
+                    "cuda",
+                    "--force",
+                ],
+                env,
+                LIMITS["twin-traces"],
+                files=[f"{folder}/trace.jsonl", f"{folder}/audio.wav"],
+            )
     if want("capture-rules"):
-        run.step("capture-rules", [py, REPO / "python/gpu/capture_check_gpu.py"], env, LIMITS["capture-rules"],
-                 figures=lambda text: _json_tail(text))
+        run.step(
+            "capture-rules",
+            [py, REPO / "python/gpu/capture_check_gpu.py"],
+            env,
+            LIMITS["capture-rules"],
+            figures=lambda text: _json_tail(text),
+        )
     if want("pytest"):
-        run.step("pytest", [py, "-m", "pytest", "-q", "-rs", "-p", "no:cacheprovider", "--junitxml", out / "pytest.xml",
-                            REPO / "python/tests"], env, LIMITS["pytest"], cwd=REPO / "python", figures=pytest_figures, files=["pytest.xml"])
+        run.step(
+            "pytest",
+            [
+                py,
+                "-m",
+                "pytest",
+                "-q",
+                "-rs",
+                "-p",
+                "no:cacheprovider",
+                "--junitxml",
+                out / "pytest.xml",
+                REPO / "python/tests",
+            ],
+            env,
+            LIMITS["pytest"],
+            cwd=REPO / "python",
+            figures=pytest_figures,
+            files=["pytest.xml"],
+        )
     if want("fp16-export"):
-        run.step("fp16-export", [py, REPO / "python/gpu/fp16_export_gpu.py", "--out", out / "fp16-bundle", "--json", out / "fp16-export.json"],
-                 env, LIMITS["fp16-export"], figures=json_figures(out / "fp16-export.json"), files=["fp16-export.json", "fp16-bundle"])
+        run.step(
+            "fp16-export",
+            [
+                py,
+                REPO / "python/gpu/fp16_export_gpu.py",
+                "--out",
+                out / "fp16-bundle",
+                "--json",
+                out / "fp16-export.json",
+            ],
+            env,
+            LIMITS["fp16-export"],
+            figures=json_figures(out / "fp16-export.json"),
+            files=["fp16-export.json", "fp16-bundle"],
+        )
     if want("real-models"):
         for script in REAL_MODEL_SCRIPTS:
             name = f"real-models-{Path(script).stem}"
@@ -299,7 +402,14 @@ def check_all(out: Path, pack: Path, gpu, skip=()):
                 run.note(name, "missing", f"python/gpu/{script} is not in this checkout (issue 25): not run")
                 continue
             result = out / f"{Path(script).stem}.json"
-            run.step(name, [py, path, "--out", result], env, LIMITS["real-models"], figures=json_figures(result), files=[result.name])
+            run.step(
+                name,
+                [py, path, "--out", result],
+                env,
+                LIMITS["real-models"],
+                figures=json_figures(result),
+                files=[result.name],
+            )
     return run, manifest
 
 
@@ -329,11 +439,18 @@ def summarize(run: Run, gpu, manifest):
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="scripts/gpu-check", description=__doc__.split("\n\n")[0])
-    p.add_argument("--out", default=os.environ.get("OUT") and str(Path(os.environ["OUT"]) / "gpu-check") or "gpu-check-results",
-                   help="results folder (created; default $OUT/gpu-check on a device machine, else ./gpu-check-results)")
-    p.add_argument("--pack", default=str(REPO / ".gpu-pack"), help="the folder scripts/gpu-pack wrote (default .gpu-pack)")
+    p.add_argument(
+        "--out",
+        default=(os.environ.get("OUT") and str(Path(os.environ["OUT"]) / "gpu-check")) or "gpu-check-results",
+        help="results folder (created; default $OUT/gpu-check on a device machine, else ./gpu-check-results)",
+    )
+    p.add_argument(
+        "--pack", default=str(REPO / ".gpu-pack"), help="the folder scripts/gpu-pack wrote (default .gpu-pack)"
+    )
     p.add_argument("--archive", help="also write the results folder as this .tar.gz")
-    p.add_argument("--skip", action="append", default=[], help="a step to leave out (repeatable; its name as listed above)")
+    p.add_argument(
+        "--skip", action="append", default=[], help="a step to leave out (repeatable; its name as listed above)"
+    )
     args = p.parse_args(argv)
     gpu, reason = probe_gpu()
     if gpu is None:

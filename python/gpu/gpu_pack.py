@@ -61,9 +61,26 @@ def fetch_wheels(folder: Path, lock_text: str):
         wheel = wheel_for(name, version, folder)
         if wheel is None:
             platforms = [arg for p in TARGET["platforms"] for arg in ("--platform", p)]
-            subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "--python-version", TARGET["python"],
-                            "--implementation", "cp", *platforms, "-d", str(folder), f"{name}=={version}"], check=True,
-                           stdout=subprocess.DEVNULL)
+            subprocess.run(
+                [
+                    sys.executable,
+                    "-m",
+                    "pip",
+                    "download",
+                    "--no-deps",
+                    "--only-binary=:all:",
+                    "--python-version",
+                    TARGET["python"],
+                    "--implementation",
+                    "cp",
+                    *platforms,
+                    "-d",
+                    str(folder),
+                    f"{name}=={version}",
+                ],
+                check=True,
+                stdout=subprocess.DEVNULL,
+            )
             wheel = wheel_for(name, version, folder)
         if wheel is None:
             raise ValueError(f"no {name} {version} wheel for {TARGET['abi']} in {folder}")
@@ -85,7 +102,9 @@ def node(*args):
 
 
 def list_files(root: Path):
-    return [{"path": str(p.relative_to(root)), "bytes": p.stat().st_size} for p in sorted(root.rglob("*")) if p.is_file()]
+    return [
+        {"path": str(p.relative_to(root)), "bytes": p.stat().st_size} for p in sorted(root.rglob("*")) if p.is_file()
+    ]
 
 
 def checkout_files(root: Path = REPO):
@@ -93,7 +112,13 @@ def checkout_files(root: Path = REPO):
     files = []
     for entry in GPU_FILES:
         path = root / entry
-        items = [path] if path.is_file() else sorted(p for p in path.rglob("*") if p.is_file() and "__pycache__" not in p.parts and "build" not in p.parts)
+        items = (
+            [path]
+            if path.is_file()
+            else sorted(
+                p for p in path.rglob("*") if p.is_file() and "__pycache__" not in p.parts and "build" not in p.parts
+            )
+        )
         files.extend((str(p.relative_to(root)), p.stat().st_size) for p in items)
     return files
 
@@ -103,7 +128,8 @@ def write_manifest(out: Path, extra):
     manifest = {
         "format": PACK_FORMAT,
         "created": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
-        "commit": subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True).stdout.strip() or None,
+        "commit": subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True).stdout.strip()
+        or None,
         **extra,
         "bytes": sum(f["bytes"] for f in files),
         "files": files,
@@ -114,7 +140,9 @@ def write_manifest(out: Path, extra):
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="scripts/gpu-pack", description=__doc__.split("\n\n")[0])
-    p.add_argument("--out", default=str(REPO / ".gpu-pack"), help="pack folder (default .gpu-pack, git-ignored); replaced")
+    p.add_argument(
+        "--out", default=str(REPO / ".gpu-pack"), help="pack folder (default .gpu-pack, git-ignored); replaced"
+    )
     p.add_argument("--wheels", help="folder holding the locked wheels (default: pip download into OUT/../.gpu-wheels)")
     args = p.parse_args(argv)
     from tts_parity.demo.bundle import DEMO_BUNDLE_VERSION, DEMO_SEED
@@ -130,14 +158,27 @@ def main(argv=None) -> int:
         print(f"gpu-pack: {exporter} missing: run `npm run build` first", file=sys.stderr)
         return 2
     node(exporter, "--bundle", bundle, "--out", out / "native-fixture")
-    wheels = fetch_wheels(Path(args.wheels) if args.wheels else out.parent / ".gpu-wheels", LOCK.read_text(encoding="utf-8"))
+    wheels = fetch_wheels(
+        Path(args.wheels) if args.wheels else out.parent / ".gpu-wheels", LOCK.read_text(encoding="utf-8")
+    )
     unpack_site(wheels, out / "site")
-    manifest = write_manifest(out, {"cache": "cache", "bundle": bundle.name, "native_fixture": "native-fixture", "site": "site",
-                                    "wheels": [w.name for w in wheels]})
+    manifest = write_manifest(
+        out,
+        {
+            "cache": "cache",
+            "bundle": bundle.name,
+            "native_fixture": "native-fixture",
+            "site": "site",
+            "wheels": [w.name for w in wheels],
+        },
+    )
     tree = sum(size for _, size in checkout_files())
     total = manifest["bytes"] + tree
-    print(f"gpu-pack: {out}: {len(manifest['files'])} files, {manifest['bytes'] / 2**20:.1f} MiB; the checkout files gpu-check reads "
-          f"{tree / 2**20:.1f} MiB; together {total / 2**20:.1f} MiB of the {CARRY_LIMIT >> 20} MiB a device call carries")
+    print(
+        f"gpu-pack: {out}: {len(manifest['files'])} files, {manifest['bytes'] / 2**20:.1f} MiB; "
+        f"the checkout files gpu-check reads {tree / 2**20:.1f} MiB; "
+        f"together {total / 2**20:.1f} MiB of the {CARRY_LIMIT >> 20} MiB a device call carries"
+    )
     return 0 if total < CARRY_LIMIT else 1
 
 

@@ -49,6 +49,7 @@ def test_no_device_dependent_op_runs_in_the_vocoder(monkeypatch):
     def refused(name):
         def call(*args, **kwargs):
             raise AssertionError(f"{name} ran inside the twin's vocoder")
+
         return call
 
     monkeypatch.setattr(F, "conv1d", refused("conv1d"))

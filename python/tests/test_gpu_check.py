@@ -1,3 +1,4 @@
+# ruff: noqa: E501  (CHECK_OUTPUT holds native/test/check.cu's output lines as printed)
 """scripts/gpu-check's CPU half (docs/gpu.md): the one-line refusal without a GPU, the files the GPU machine
 needs, the pack's wheels pinned by the lock, the step runner and summary with a planted device, and the
 native check's figures read from its real output lines."""
@@ -12,8 +13,8 @@ import pytest
 from conftest import REPO_ROOT
 
 sys.path.insert(0, str(REPO_ROOT / "python" / "gpu"))
-import gpu_check  # noqa: E402
-import gpu_pack  # noqa: E402
+import gpu_check
+import gpu_pack
 
 # The lines native/test/check.cu prints (format), with the numbers the issue reports from an H200 run as sample values.
 CHECK_OUTPUT = """\
@@ -33,11 +34,20 @@ SOME CHECKS FAILED
 
 
 def test_without_a_gpu_it_says_so_in_one_line_and_exits_3():
-    done = subprocess.run([sys.executable, str(REPO_ROOT / "scripts" / "gpu-check"), "--out", "/nonexistent/never-written"],
-                          capture_output=True, text=True, env={"CUDA_VISIBLE_DEVICES": "", "PATH": "/usr/bin:/bin"}, timeout=120)
+    done = subprocess.run(
+        [sys.executable, str(REPO_ROOT / "scripts" / "gpu-check"), "--out", "/nonexistent/never-written"],
+        capture_output=True,
+        text=True,
+        env={"CUDA_VISIBLE_DEVICES": "", "PATH": "/usr/bin:/bin"},
+        timeout=120,
+    )
     assert done.returncode == gpu_check.EXIT_NO_GPU == 3
     lines = done.stdout.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("gpu-check: NO GPU: torch ") and lines[0].endswith("nothing was run (exit 3)")
+    assert (
+        len(lines) == 1
+        and lines[0].startswith("gpu-check: NO GPU: torch ")
+        and lines[0].endswith("nothing was run (exit 3)")
+    )
     assert not Path("/nonexistent/never-written").exists()
 
 
@@ -48,10 +58,16 @@ def test_the_files_the_gpu_machine_needs_exist_are_small_and_hold_no_node_module
         assert any(p == entry or p.startswith(entry + "/") for p in paths), entry
     assert not any("node_modules" in p for p in paths)
     assert "native/src/session.cu" in paths and "python/gpu/twin_check.py" in paths and "scripts/gpu-check" in paths
-    assert sum(size for _, size in files) < 4 << 20  # the pack (about 15 MiB) and this stay far under the 64 MiB a call carries
-    tracked = subprocess.run(["git", "ls-files", "-z"], cwd=REPO_ROOT, capture_output=True, text=True, check=True).stdout.split("\0")
+    assert (
+        sum(size for _, size in files) < 4 << 20
+    )  # the pack (about 15 MiB) and this stay far under the 64 MiB a call carries
+    tracked = subprocess.run(
+        ["git", "ls-files", "-z"], cwd=REPO_ROOT, capture_output=True, text=True, check=True
+    ).stdout.split("\0")
     tree = sum((REPO_ROOT / p).stat().st_size for p in tracked if p and (REPO_ROOT / p).is_file())
-    assert tree + (16 << 20) < gpu_pack.CARRY_LIMIT, f"tracked files {tree / 2**20:.1f} MiB + a 16 MiB pack would not travel"
+    assert tree + (16 << 20) < gpu_pack.CARRY_LIMIT, (
+        f"tracked files {tree / 2**20:.1f} MiB + a 16 MiB pack would not travel"
+    )
 
 
 def test_the_pack_takes_exactly_the_locked_jsonschema_packages():
@@ -68,7 +84,9 @@ def test_a_wheel_whose_hash_is_not_in_the_lock_is_refused(tmp_path, monkeypatch)
     for name in gpu_pack.SITE_PACKAGES:  # planted files with the right names, wrong bytes
         ver = gpu_pack.locked(name, gpu_pack.LOCK.read_text(encoding="utf-8"))[0]
         (tmp_path / f"{name.replace('-', '_')}-{ver}-py3-none-any.whl").write_bytes(b"not the wheel")
-    with pytest.raises(ValueError, match=rf"jsonschema-{version}-py3-none-any.whl: sha256 [0-9a-f]+ is not one of the lock's hashes"):
+    with pytest.raises(
+        ValueError, match=rf"jsonschema-{version}-py3-none-any.whl: sha256 [0-9a-f]+ is not one of the lock's hashes"
+    ):
         gpu_pack.fetch_wheels(tmp_path, gpu_pack.LOCK.read_text(encoding="utf-8"))
 
 
@@ -85,8 +103,13 @@ def test_native_figures_are_read_from_the_check_s_own_lines():
     assert figures["failed"] == ["graph >= 3x faster than eager"] and not figures["all_passed"]
     assert figures["pick_microbenchmark"] == [
         {"V": 128, "settings": "temperature 1 only", "argmax_us": 4.1, "sampled_us": 83.0, "one_block_us": None},
-        {"V": 3072, "settings": "fixture settings", "argmax_us": 4.7, "sampled_us": 821.0, "one_block_us": 20.5}]
-    assert figures["fused_greedy_kernels"] == 35 and figures["unfused_greedy_kernels"] == 178 and figures["fused_sampled_kernels"] == 35
+        {"V": 3072, "settings": "fixture settings", "argmax_us": 4.7, "sampled_us": 821.0, "one_block_us": 20.5},
+    ]
+    assert (
+        figures["fused_greedy_kernels"] == 35
+        and figures["unfused_greedy_kernels"] == 178
+        and figures["fused_sampled_kernels"] == 35
+    )
     assert "sampling_us_per_pick" not in gpu_check.native_figures("timing: not measured under --emulate\n")
 
 
@@ -95,8 +118,13 @@ def _pack(tmp_path):
     (pack / "native-fixture").mkdir(parents=True)
     (pack / "native-fixture" / "config.txt").write_text("x 1\n")
     (pack / "cache").mkdir()
-    manifest = {"format": gpu_check.PACK_FORMAT, "cache": "cache", "native_fixture": "native-fixture", "site": None,
-                "files": [{"path": "native-fixture/config.txt", "bytes": 4}]}
+    manifest = {
+        "format": gpu_check.PACK_FORMAT,
+        "cache": "cache",
+        "native_fixture": "native-fixture",
+        "site": None,
+        "files": [{"path": "native-fixture/config.txt", "bytes": 4}],
+    }
     (pack / "manifest.json").write_text(json.dumps(manifest))
     return pack
 
@@ -123,13 +151,16 @@ def test_a_failing_step_fails_the_run_with_its_last_line(tmp_path, monkeypatch):
     monkeypatch.setattr(gpu_check, "REAL_MODEL_SCRIPTS", (str(script),))  # an absolute path: Path join keeps it
     steps = ["native-build", "native-check", "twin-check", "twin-traces", "capture-rules", "pytest", "fp16-export"]
     out = tmp_path / "out"
-    argv = ["--out", str(out), "--pack", str(_pack(tmp_path)), "--archive", str(tmp_path / "r.tar.gz")] + [a for s in steps for a in ("--skip", s)]
+    argv = ["--out", str(out), "--pack", str(_pack(tmp_path)), "--archive", str(tmp_path / "r.tar.gz")] + [
+        a for s in steps for a in ("--skip", s)
+    ]
     assert gpu_check.main(argv) == 1
     summary = json.loads((out / "summary.json").read_text())
     last = summary["steps"][-1]
     assert last["status"] == "failed" and last["exit_code"] == 4 and last["reason"] == "RuntimeError: planted failure"
     assert summary["failed"] == ["real-models-real_fails"]
     import tarfile
+
     with tarfile.open(tmp_path / "r.tar.gz") as tar:
         assert "gpu-check/summary.json" in tar.getnames()
 

@@ -40,9 +40,10 @@ class CausalConv(nn.Module):
         k = self.kernel
         frames = x.shape[2]
         xt = F.pad(x[0], (k - 1, 0)).T  # [F + k - 1, C]
-        w = self.conv.weight  # [C_out, C_in, k]
+        w, bias = self.conv.weight, self.conv.bias  # [C_out, C_in, k], [C_out]
+        assert bias is not None  # nn.Conv1d(..., bias=True), loaded from the bundle
         terms = (w[:, c, j][None, :] * xt[j : j + frames, c][:, None] for c in range(w.shape[1]) for j in range(k))
-        y = _serial_sum(terms) + self.conv.bias[None, :]  # [F, C_out]
+        y = _serial_sum(terms) + bias[None, :]  # [F, C_out]
         return x + (y * torch.sigmoid(y)).T[None]
 
 
@@ -137,6 +138,8 @@ class Vocoder(nn.Module):
             x = conv(x)
         xt = x[0].T  # [F, C]
         hw = self.head.weight[:, :, 0]  # [3 + K, C]
-        per_frame = _serial_sum(hw[:, c][None, :] * xt[:, c : c + 1] for c in range(hw.shape[1])) + self.head.bias  # [F, 3 + K]
+        per_frame = (
+            _serial_sum(hw[:, c][None, :] * xt[:, c : c + 1] for c in range(hw.shape[1])) + self.head.bias
+        )  # [F, 3 + K]
         audio, end_phase = self.synth(per_frame, noise, phase0, context)
         return audio[context * self.synth.hop :], end_phase
