@@ -155,13 +155,21 @@ def pack_env(pack: Path, manifest):
 class Run:
     """The results folder and summary being written."""
 
-    def __init__(self, out: Path):
+    def __init__(self, out: Path, budget: float = 480):
         self.out = out
         self.steps = []
         self.started = time.monotonic()
+        self.deadline = self.started + budget
+        self.budget = budget
 
     def step(self, name, argv, env, limit, cwd=REPO, figures=None, files=()):
-        """Runs argv with its output in <name>.log; records status, exit code, seconds and figures."""
+        """Runs argv with its output in <name>.log; records status, exit code, seconds and figures. The
+        step's limit is cut to what is left of the run's budget; with under 5 s left it is not started."""
+        left = self.deadline - time.monotonic()
+        if left < 5:
+            self.note(name, "skipped", f"not started: the run's time budget ({self.budget:g} s, --budget) was spent")
+            return self.steps[-1]
+        limit = int(min(limit, left))
         log = self.out / f"{name}.log"
         began = time.monotonic()
         print(f"gpu-check: {name}: {' '.join(map(str, argv))}", flush=True)
@@ -275,10 +283,10 @@ def json_figures(path):
     return read
 
 
-def check_all(out: Path, pack: Path, gpu, skip=()):
+def check_all(out: Path, pack: Path, gpu, skip=(), budget: float = 480):
     manifest = read_pack(pack)
     env = pack_env(pack, manifest)
-    run = Run(out)
+    run = Run(out, budget)
     py = sys.executable
     fixture = pack / manifest["native_fixture"]
     build = out / "native-build"
@@ -449,6 +457,12 @@ def main(argv=None) -> int:
     )
     p.add_argument("--archive", help="also write the results folder as this .tar.gz")
     p.add_argument(
+        "--budget",
+        type=float,
+        default=480,
+        help="seconds for all steps together (default 480: inside a 600 s device call); a step past it is skipped",
+    )
+    p.add_argument(
         "--skip", action="append", default=[], help="a step to leave out (repeatable; its name as listed above)"
     )
     args = p.parse_args(argv)
@@ -459,7 +473,7 @@ def main(argv=None) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     try:
-        run, manifest = check_all(out, Path(args.pack), gpu, set(args.skip))
+        run, manifest = check_all(out, Path(args.pack), gpu, set(args.skip), args.budget)
     except ValueError as error:
         print(f"gpu-check: {error}", file=sys.stderr)
         return EXIT_USAGE

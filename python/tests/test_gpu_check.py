@@ -6,6 +6,7 @@ native check's figures read from its real output lines."""
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -177,3 +178,22 @@ def test_needs_node_skips_where_no_node_is_on_path(tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", str(tmp_path))
     with pytest.raises(pytest.skip.Exception, match="needs Node: no `node` on PATH"):
         needs_node()
+
+
+def test_a_step_past_the_run_s_budget_is_skipped_and_said_so(tmp_path, monkeypatch):
+    monkeypatch.setattr(gpu_check, "probe_gpu", lambda: ({"name": "planted", "capability": [9, 0]}, None))
+    script = tmp_path / "real_sleeps.py"
+    script.write_text("import time\ntime.sleep(30)\n")
+    monkeypatch.setattr(gpu_check, "REAL_MODEL_SCRIPTS", (str(script), str(script)))
+    steps = ["native-build", "native-check", "twin-check", "twin-traces", "capture-rules", "pytest", "fp16-export"]
+    out = tmp_path / "out"
+    argv = ["--out", str(out), "--pack", str(_pack(tmp_path)), "--budget", "7"] + [
+        a for s in steps for a in ("--skip", s)
+    ]
+    began = time.monotonic()
+    assert gpu_check.main(argv) == 1
+    assert time.monotonic() - began < 20
+    first, second = json.loads((out / "summary.json").read_text())["steps"][-2:]
+    assert first["status"] == "timed-out" and first["limit_seconds"] in (6, 7)  # 90 s cut to what was left of 7 s
+    assert first["reason"] == f"ran past its {first['limit_seconds']} s limit"
+    assert second["status"] == "skipped" and "time budget (7 s, --budget) was spent" in second["reason"]
