@@ -94,7 +94,9 @@ export function spectralDistances(pairs: readonly SpectralPair[], sampleRate: nu
   const spans: SpanState[] = [];
   const spanIndex = (span: Span, shareable: boolean, frames: number, length: number): number => {
     const found = shareable
-      ? spans.findIndex((s) => s.span.signal === span.signal && s.span.start === span.start && s.length >= size)
+      ? spans.findIndex(
+          (s) => s.span.signal === span.signal && s.span.start === span.start && s.length >= size,
+        )
       : -1;
     if (found >= 0) {
       spans[found].frames = Math.max(spans[found].frames, frames);

@@ -5,5 +5,6 @@ import { stringifyReport } from '../../../../../electron/common/report/json-numb
 import { regressionCases } from './compare-cases.js';
 
 const out: Record<string, unknown> = {};
-for (const c of regressionCases()) out[c.name] = await compareSignals(c.a, c.b, c.sampleRate, { maxLagMs: c.maxLagMs });
+for (const c of regressionCases())
+  out[c.name] = await compareSignals(c.a, c.b, c.sampleRate, { maxLagMs: c.maxLagMs });
 writeFileSync(new URL('./compare-regression.json', import.meta.url), stringifyReport(out) + '\n');
