@@ -10,6 +10,7 @@ An example, never imported by `tts_parity`.
 
 from __future__ import annotations
 
+import contextlib
 import os
 
 import torch
@@ -18,12 +19,36 @@ from tts_parity.hf import HFTraceRecorder
 from tts_parity.module_recorder import ModuleRecorder, sidecar_path_for
 from tts_parity.trace_writer import TraceWriter
 
-__all__ = ["CODE_PREDICTOR_MODULES", "FRAME_RATE", "SAMPLE_RATE", "generate_codes_of", "trace_generate"]
+__all__ = ["CODE_PREDICTOR_MODULES", "FRAME_RATE", "SAMPLE_RATE", "generate_codes_of", "static_cache", "trace_generate"]
 
 FRAME_RATE, SAMPLE_RATE = 12.5, 24000   # the 12 Hz tokenizer: 1920 samples per frame at 24 kHz
 # The code predictor's modules in execution order, by their names in Qwen3TTSForConditionalGeneration.
 CODE_PREDICTOR_MODULES = (r"^talker\.code_predictor\.(small_to_mtp_projection|model\.(codec_embedding\.\d+|rotary_emb"
                           r"|layers\.\d+\.(self_attn|mlp)|norm)|lm_head\.\d+)$")
+
+
+@contextlib.contextmanager
+def static_cache(model):
+    """Inside the block, the talker's and the code predictor's `generate()` run on a StaticCache
+    (`cache_implementation="static"`).
+
+    qwen-tts 0.1.1 cannot do that as it stands: with a compileable cache, transformers 4.57's
+    `prepare_inputs_for_generation` (generation/utils.py:620-660) turns the 2-D attention mask into a 4-D one
+    before the forward, and the talker's forward hands it to `get_rope_index`, which expects [batch, length]
+    (modeling_qwen3_tts.py:1700 -> 1796: `expand(torch.FloatTensor{[1, 1, 1, 9, 12]}, size=[3, -1, -1])`).
+    The work-around keeps the 2-D mask for the talker (its layers build their own causal mask over the
+    static cache from it), by giving the talker a `create_masks_for_generate` that returns the mask as is.
+    """
+    talker = model.talker
+    saved = (talker.generation_config.cache_implementation, talker.code_predictor.generation_config.cache_implementation)
+    talker.create_masks_for_generate = lambda **kwargs: kwargs["attention_mask"]
+    talker.generation_config.cache_implementation = "static"
+    talker.code_predictor.generation_config.cache_implementation = "static"
+    try:
+        yield
+    finally:
+        del talker.create_masks_for_generate
+        talker.generation_config.cache_implementation, talker.code_predictor.generation_config.cache_implementation = saved
 
 
 def generate_codes_of(model, text, *, max_new_tokens, do_sample=False, seed=0, **kwargs):
