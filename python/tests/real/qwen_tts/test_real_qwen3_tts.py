@@ -133,3 +133,59 @@ def test_sampled_with_a_fixed_seed_eager_and_static_draw_the_same_codes(runs):
     assert torch.equal(codes["sampled-eager"], codes["sampled-static"])
     assert not torch.equal(codes["sampled-eager"], codes["eager"])      # it did sample
     assert compare(paths["sampled-eager"], paths["sampled-static"])["divergence"]["firstStep"] is None
+
+
+# capture_check on qwen-tts 0.1.1 / transformers 4.57.3 as they stand: every finding, (rule, file, line), the
+# file relative to site-packages. docs/real-models-qwen3-tts.md explains each.
+STOCK_TALKER_FINDINGS = {
+    ("python-scalar-varies-across-steps", "qwen_tts/core/models/modeling_qwen3_tts.py", 1690),
+    ("host-sync", "qwen_tts/core/models/modeling_qwen3_tts.py", 1696),
+    ("tensor-from-python", "transformers/cache_utils.py", 94),
+    ("tensor-from-python", "transformers/cache_utils.py", 95),
+    ("host-sync", "transformers/generation/utils.py", 2597),
+    ("tensor-from-python", "transformers/masking_utils.py", 521),
+    ("shape-varies-across-steps", "transformers/masking_utils.py", 723),
+}
+STOCK_CODE_PREDICTOR_FINDINGS = {("tensor-from-python", "transformers/masking_utils.py", 521)}
+
+
+def findings_of(report):
+    return {(f.rule, f.filename.split("site-packages/")[-1], f.lineno) for f in report.findings}
+
+
+@pytest.fixture(scope="session")
+def capture(tiny):
+    from tts_parity.capture_check import capture_check
+    from tts_parity.examples.qwen_tts_capture import (CaptureSafeStep, prompt_state, stock_code_predictor_steps,
+                                                      stock_talker_steps)
+
+    model = tiny[0]
+
+    def two_steps():
+        yield ()
+        yield ()
+
+    with torch.no_grad():
+        talker = capture_check(*stock_talker_steps(model, PROMPTS[0]), names=["step 2", "step 3"])
+        safe = CaptureSafeStep(model, prompt_state(model, PROMPTS[0]))
+        codes = safe.run(FRAMES - 1)
+        safe.prefill()
+        safe.decode()                                   # step 2 eager, then steps 3 and 4 under the check
+        safe_talker = capture_check(safe.decode, two_steps(), names=["step 3", "step 4"])
+        code_predictor = capture_check(*stock_code_predictor_steps(model, safe.past_hidden, safe.code0), names=["codebook 2", "codebook 3"])
+        safe._code_predictor(safe.code0)                # a frame's code predictor, then codebooks 3 and 4 again under the check
+        safe.cp_step.fill_(2)
+        safe_code_predictor = capture_check(safe.code_predictor_step, two_steps(), names=["codebook 3", "codebook 4"])
+    return {"talker": talker, "code predictor": code_predictor, "safe talker": safe_talker,
+            "safe code predictor": safe_code_predictor, "safe codes": codes}
+
+
+def test_capture_check_findings_of_the_stock_steps_are_the_documented_list(capture):
+    assert findings_of(capture["talker"]) == STOCK_TALKER_FINDINGS, str(capture["talker"])
+    assert findings_of(capture["code predictor"]) == STOCK_CODE_PREDICTOR_FINDINGS, str(capture["code predictor"])
+
+
+def test_the_capture_safe_step_has_no_findings_and_gives_generates_codes(capture, runs):
+    assert capture["safe talker"].ok, str(capture["safe talker"])
+    assert capture["safe code predictor"].ok, str(capture["safe code predictor"])
+    assert torch.equal(capture["safe codes"], runs[1]["eager"])
