@@ -37,7 +37,9 @@ def prompt_state(model, text):
     model.talker.generate = take
     try:
         with torch.no_grad():
-            model.generate(input_ids=[prompt_ids(text)], languages=["english"], speakers=[None], max_new_tokens=2)
+            model.generate(
+                input_ids=[prompt_ids(text).to(model.device)], languages=["english"], speakers=[None], max_new_tokens=2
+            )
     except _Stop:
         pass
     finally:
@@ -49,7 +51,7 @@ def _first_code(logits, config):
     """Greedy code 0 as generate() picks it (repetition penalty off): the special ids (the top 1024 of the
     vocabulary) suppressed except EOS."""
     row = logits[:, -1].clone()
-    row[:, config.vocab_size - 1024:] = -float("inf")
+    row[:, config.vocab_size - 1024 :] = -float("inf")
     row[:, config.codec_eos_token_id] = logits[:, -1, config.codec_eos_token_id]
     return row.argmax(-1, keepdim=True)
 
@@ -62,24 +64,42 @@ def stock_talker_steps(model, text, count=2, max_cache_len=64):
     talker = model.talker
     state = prompt_state(model, text)
     cache = StaticCache(config=talker.config, max_cache_len=max_cache_len)
-    common = dict(past_key_values=cache, use_cache=True, trailing_text_hidden=state["trailing_text_hidden"],
-                  tts_pad_embed=state["tts_pad_embed"], subtalker_dosample=False, subtalker_top_k=50,
-                  subtalker_top_p=1.0, subtalker_temperature=0.9)
+    common = {
+        "past_key_values": cache,
+        "use_cache": True,
+        "trailing_text_hidden": state["trailing_text_hidden"],
+        "tts_pad_embed": state["tts_pad_embed"],
+        "subtalker_dosample": False,
+        "subtalker_top_k": 50,
+        "subtalker_top_p": 1.0,
+        "subtalker_temperature": 0.9,
+    }
 
     def talker_step(input_ids, attention_mask, cache_position, past_hidden, generation_step):
-        return talker(input_ids=input_ids, attention_mask=attention_mask, cache_position=cache_position,
-                      past_hidden=past_hidden, generation_step=generation_step, **common)
+        return talker(
+            input_ids=input_ids,
+            attention_mask=attention_mask,
+            cache_position=cache_position,
+            past_hidden=past_hidden,
+            generation_step=generation_step,
+            **common,
+        )
 
     def steps():
         length = state["inputs_embeds"].shape[1]
+        mask_device = state["attention_mask"].device
         talker.rope_deltas = None
-        out = talker(inputs_embeds=state["inputs_embeds"], attention_mask=state["attention_mask"],
-                     cache_position=torch.arange(length), **common)
+        out = talker(
+            inputs_embeds=state["inputs_embeds"],
+            attention_mask=state["attention_mask"],
+            cache_position=torch.arange(length, device=mask_device),
+            **common,
+        )
         mask = state["attention_mask"]
         for k in range(count):
             mask = torch.cat([mask, mask.new_ones(1, 1)], dim=1)
             token = _first_code(out.logits, talker.config)
-            yield token, mask, torch.tensor([length + k]), out.past_hidden, out.generation_step
+            yield token, mask, torch.tensor([length + k], device=mask_device), out.past_hidden, out.generation_step
             out = last[0]
 
     last = [None]
@@ -99,14 +119,24 @@ def stock_code_predictor_steps(model, past_hidden, code0, count=2):
     cache = StaticCache(config=cp.config, max_cache_len=cp.config.num_code_groups)
 
     def cp_step(input_ids, cache_position, generation_steps):
-        return cp(input_ids=input_ids, cache_position=cache_position, past_key_values=cache, use_cache=True,
-                  generation_steps=generation_steps)
+        return cp(
+            input_ids=input_ids,
+            cache_position=cache_position,
+            past_key_values=cache,
+            use_cache=True,
+            generation_steps=generation_steps,
+        )
 
     def steps():
         embeds = torch.cat([past_hidden, model.talker.get_input_embeddings()(code0)], dim=1)
-        out = cp(inputs_embeds=embeds, cache_position=torch.arange(2), past_key_values=cache, use_cache=True)
+        out = cp(
+            inputs_embeds=embeds,
+            cache_position=torch.arange(2, device=code0.device),
+            past_key_values=cache,
+            use_cache=True,
+        )
         for k in range(count):
-            yield out.logits[:, -1:].argmax(-1), torch.tensor([2 + k]), out.generation_steps
+            yield out.logits[:, -1:].argmax(-1), torch.tensor([2 + k], device=code0.device), out.generation_steps
             out = last[0]
 
     last = [None]
@@ -134,20 +164,20 @@ class CaptureSafeStep:
         self.cache = StaticCache(config=talker.config, max_cache_len=max_positions)
         self.cp_cache = StaticCache(config=cp.config, max_cache_len=q)
         # Per-codebook tables and heads stacked once: a device index picks one (no Python index per step).
-        self.cp_tables = torch.stack([e.weight for e in cp.model.get_input_embeddings()])       # [Q-1, V, H]
-        self.cp_heads = torch.stack([h.weight for h in cp.lm_head])                             # [Q-1, V, Hcp]
+        self.cp_tables = torch.stack([e.weight for e in cp.model.get_input_embeddings()])  # [Q-1, V, H]
+        self.cp_heads = torch.stack([h.weight for h in cp.lm_head])  # [Q-1, V, Hcp]
         # Text conditioning: the trailing text rows, then tts_pad up to max_frames (replaces the host branch
         # `if generation_step < trailing_text_hidden.shape[1]`).
         trailing = state["trailing_text_hidden"]
         pad = state["tts_pad_embed"].expand(1, max(max_frames - trailing.shape[1], 0), -1)
-        self.text_rows = torch.cat([trailing, pad], dim=1)[0]                                   # [max_frames, H]
+        self.text_rows = torch.cat([trailing, pad], dim=1)[0]  # [max_frames, H]
         self.suppress = torch.zeros(self.config.vocab_size, device=device)
-        self.suppress[self.config.vocab_size - 1024:] = -float("inf")
+        self.suppress[self.config.vocab_size - 1024 :] = -float("inf")
         self.suppress[self.config.codec_eos_token_id] = 0.0
         self.key_index = torch.arange(max_positions, device=device)
         self.cp_positions = torch.arange(q, device=device)
         self.cp_codebooks = torch.arange(q - 1, device=device)
-        allowed = self.cp_positions[None, :] <= self.cp_positions[:2, None]                    # the prefill's 2 rows
+        allowed = self.cp_positions[None, :] <= self.cp_positions[:2, None]  # the prefill's 2 rows
         self.cp_prefill_mask = torch.where(allowed, 0.0, torch.finfo(torch.float32).min)[None, None]
         # State, written in place by decode().
         self.code0 = torch.zeros(1, 1, dtype=torch.long, device=device)
@@ -164,8 +194,13 @@ class CaptureSafeStep:
         """Eager: the prompt through the talker; sets code 0 of frame 1 and the counters."""
         state = self.prompt
         length = state["inputs_embeds"].shape[1]
-        out = self.talker.model(inputs_embeds=state["inputs_embeds"], attention_mask=state["attention_mask"],
-                                cache_position=torch.arange(length), past_key_values=self.cache, use_cache=True)
+        out = self.talker.model(
+            inputs_embeds=state["inputs_embeds"],
+            attention_mask=state["attention_mask"],
+            cache_position=torch.arange(length, device=self.position.device),
+            past_key_values=self.cache,
+            use_cache=True,
+        )
         logits = self.talker.codec_head(out.last_hidden_state)
         self.logits.copy_(logits[:, -1])
         self.code0.copy_((logits[:, -1] + self.suppress).argmax(-1, keepdim=True))
@@ -179,13 +214,18 @@ class CaptureSafeStep:
         cp = self.cp
         embeds = torch.cat([self.past_hidden, self.talker.get_input_embeddings()(first)], dim=1)
         positions = self.cp_positions[:2]
-        hidden = cp.model(inputs_embeds=cp.small_to_mtp_projection(embeds), attention_mask={"full_attention": self.cp_prefill_mask},
-                          position_ids=positions[None], cache_position=positions, past_key_values=self.cp_cache,
-                          use_cache=True).last_hidden_state
+        hidden = cp.model(
+            inputs_embeds=cp.small_to_mtp_projection(embeds),
+            attention_mask={"full_attention": self.cp_prefill_mask},
+            position_ids=positions[None],
+            cache_position=positions,
+            past_key_values=self.cp_cache,
+            use_cache=True,
+        ).last_hidden_state
         token = (hidden[:, -1] @ self.cp_heads[0].T).argmax(-1, keepdim=True)
         self.cp_codes[:, :1].copy_(token)
         self.cp_token.copy_(token)
-        self.cp_step.fill_(1)                 # the same value at every replay: a constant, not a varying one
+        self.cp_step.fill_(1)  # the same value at every replay: a constant, not a varying one
         for _ in range(self.config.num_code_groups - 2):
             self.code_predictor_step()
         return self.cp_codes
@@ -198,9 +238,14 @@ class CaptureSafeStep:
         embeds = torch.nn.functional.embedding(self.cp_token, self.cp_tables.index_select(0, j - 1)[0])
         position = j + 1
         mask = torch.where(self.cp_positions <= position, 0.0, torch.finfo(torch.float32).min)[None, None, None]
-        hidden = cp.model(inputs_embeds=cp.small_to_mtp_projection(embeds), attention_mask={"full_attention": mask},
-                          position_ids=position[None], cache_position=position, past_key_values=self.cp_cache,
-                          use_cache=True).last_hidden_state
+        hidden = cp.model(
+            inputs_embeds=cp.small_to_mtp_projection(embeds),
+            attention_mask={"full_attention": mask},
+            position_ids=position[None],
+            cache_position=position,
+            past_key_values=self.cp_cache,
+            use_cache=True,
+        ).last_hidden_state
         token = (hidden[:, -1] @ self.cp_heads.index_select(0, j)[0].T).argmax(-1, keepdim=True)
         self.cp_codes.index_copy_(1, j, token)
         self.cp_token.copy_(token)
@@ -210,12 +255,18 @@ class CaptureSafeStep:
         """One decode step, capturable: the previous frame's codebooks 1..Q-1, its audio feedback plus this
         step's text row, the talker over the static cache, code 0 of the next frame."""
         rest = self._code_predictor(self.code0)
-        feedback = self.talker.get_input_embeddings()(self.code0)[:, 0]                      # [1, H]
+        feedback = self.talker.get_input_embeddings()(self.code0)[:, 0]  # [1, H]
         feedback = feedback + self.cp_tables[self.cp_codebooks, rest[0]].sum(0, keepdim=True)  # codebooks 1..Q-1
         embeds = (feedback + self.text_rows.index_select(0, self.generation_step))[:, None]
         mask = torch.where(self.key_index <= self.position, 0.0, torch.finfo(torch.float32).min)[None, None, None]
-        out = self.talker.model(inputs_embeds=embeds, attention_mask=mask, position_ids=self.position.view(1, 1, 1).expand(3, 1, 1),
-                                cache_position=self.position, past_key_values=self.cache, use_cache=True)
+        out = self.talker.model(
+            inputs_embeds=embeds,
+            attention_mask=mask,
+            position_ids=self.position.view(1, 1, 1).expand(3, 1, 1),
+            cache_position=self.position,
+            past_key_values=self.cache,
+            use_cache=True,
+        )
         logits = self.talker.codec_head(out.last_hidden_state)[:, -1]
         self.frame_codes.copy_(torch.cat([self.code0, rest], dim=1))
         self.logits.copy_(logits)
@@ -231,7 +282,7 @@ class CaptureSafeStep:
         self.prefill()
         out = []
         for _ in range(frames):
-            if int(self.code0) == self.config.codec_eos_token_id:   # host work between replays, not in the step
+            if int(self.code0) == self.config.codec_eos_token_id:  # host work between replays, not in the step
                 break
             out.append(self.decode().clone())
         return torch.cat(out) if out else torch.zeros(0, self.config.num_code_groups, dtype=torch.long)

@@ -34,21 +34,26 @@ def generate_codes(code_predictor, inputs_embeds, *, bug=None, state=None):
     """
     steps = code_predictor.config.num_code_groups - 1
     heads, tables = code_predictor.lm_head, code_predictor.model.get_input_embeddings()
-    if bug == "kv-cache-not-reset":
-        cache = state.setdefault("cache", DynamicCache())   # the bug: one cache for every frame
+    if bug == "kv-cache-not-reset":  # noqa: SIM108 (the two lines say which is the bug)
+        cache = state.setdefault("cache", DynamicCache())  # the bug: one cache for every frame
     else:
-        cache = DynamicCache()                               # a fresh cache per frame
+        cache = DynamicCache()  # a fresh cache per frame
     device = inputs_embeds.device
 
     def forward(embeds, positions, head):
-        out = code_predictor.model(inputs_embeds=code_predictor.small_to_mtp_projection(embeds), past_key_values=cache,
-                                   use_cache=True, cache_position=positions, position_ids=positions[None])
-        return heads[head](out.last_hidden_state)[:, -1]     # the head over every new position, as generate()'s forward
+        out = code_predictor.model(
+            inputs_embeds=code_predictor.small_to_mtp_projection(embeds),
+            past_key_values=cache,
+            use_cache=True,
+            cache_position=positions,
+            position_ids=positions[None],
+        )
+        return heads[head](out.last_hidden_state)[:, -1]  # the head over every new position, as generate()'s forward
 
-    token = forward(inputs_embeds, torch.arange(2, device=device), 0).argmax(-1, keepdim=True)   # prefill: codebook 1
+    token = forward(inputs_embeds, torch.arange(2, device=device), 0).argmax(-1, keepdim=True)  # prefill: codebook 1
     codes = [token]
     generation_step = 1
-    for i in range(1, steps):                                # decode: codebooks 2..Q-1
+    for i in range(1, steps):  # decode: codebooks 2..Q-1
         position = i + 1 + (1 if bug == "position-off-by-one" else 0)
         table = generation_step if bug == "wrong-embedding-table" else generation_step - 1
         embeds = tables[table](token)
@@ -73,7 +78,7 @@ def manual_code_predictor(model, bug=None):
             raise ValueError("manual_code_predictor: greedy only (subtalker_dosample=False)")
         return types.SimpleNamespace(sequences=generate_codes(code_predictor, inputs_embeds, bug=bug, state=state))
 
-    code_predictor.generate = generate                       # an instance attribute shadows GenerationMixin.generate
+    code_predictor.generate = generate  # an instance attribute shadows GenerationMixin.generate
     try:
         yield
     finally:

@@ -15,16 +15,18 @@ import os
 
 import torch
 
+from tts_parity import ModuleRecorder, TraceWriter
 from tts_parity.hf import HFTraceRecorder
-from tts_parity.module_recorder import ModuleRecorder, sidecar_path_for
-from tts_parity.trace_writer import TraceWriter
+from tts_parity.module_recorder import sidecar_path_for
 
 __all__ = ["CODE_PREDICTOR_MODULES", "FRAME_RATE", "SAMPLE_RATE", "generate_codes_of", "static_cache", "trace_generate"]
 
-FRAME_RATE, SAMPLE_RATE = 12.5, 24000   # the 12 Hz tokenizer: 1920 samples per frame at 24 kHz
+FRAME_RATE, SAMPLE_RATE = 12.5, 24000  # the 12 Hz tokenizer: 1920 samples per frame at 24 kHz
 # The code predictor's modules in execution order, by their names in Qwen3TTSForConditionalGeneration.
-CODE_PREDICTOR_MODULES = (r"^talker\.code_predictor\.(small_to_mtp_projection|model\.(codec_embedding\.\d+|rotary_emb"
-                          r"|layers\.\d+\.(self_attn|mlp)|norm)|lm_head\.\d+)$")
+CODE_PREDICTOR_MODULES = (
+    r"^talker\.code_predictor\.(small_to_mtp_projection|model\.(codec_embedding\.\d+|rotary_emb"
+    r"|layers\.\d+\.(self_attn|mlp)|norm)|lm_head\.\d+)$"
+)
 
 
 @contextlib.contextmanager
@@ -40,7 +42,10 @@ def static_cache(model):
     static cache from it), by giving the talker a `create_masks_for_generate` that returns the mask as is.
     """
     talker = model.talker
-    saved = (talker.generation_config.cache_implementation, talker.code_predictor.generation_config.cache_implementation)
+    saved = (
+        talker.generation_config.cache_implementation,
+        talker.code_predictor.generation_config.cache_implementation,
+    )
     talker.create_masks_for_generate = lambda **kwargs: kwargs["attention_mask"]
     talker.generation_config.cache_implementation = "static"
     talker.code_predictor.generation_config.cache_implementation = "static"
@@ -48,7 +53,9 @@ def static_cache(model):
         yield
     finally:
         del talker.create_masks_for_generate
-        talker.generation_config.cache_implementation, talker.code_predictor.generation_config.cache_implementation = saved
+        talker.generation_config.cache_implementation, talker.code_predictor.generation_config.cache_implementation = (
+            saved
+        )
 
 
 def generate_codes_of(model, text, *, max_new_tokens, do_sample=False, seed=0, **kwargs):
@@ -59,14 +66,32 @@ def generate_codes_of(model, text, *, max_new_tokens, do_sample=False, seed=0, *
 
     torch.manual_seed(seed)
     with torch.no_grad():
-        codes, _ = model.generate(input_ids=[prompt_ids(text)], languages=["english"], speakers=[None],
-                                  max_new_tokens=max_new_tokens, do_sample=do_sample, subtalker_dosample=do_sample,
-                                  repetition_penalty=1.0, **kwargs)
+        codes, _ = model.generate(
+            input_ids=[prompt_ids(text).to(model.device)],
+            languages=["english"],
+            speakers=[None],
+            max_new_tokens=max_new_tokens,
+            do_sample=do_sample,
+            subtalker_dosample=do_sample,
+            repetition_penalty=1.0,
+            **kwargs,
+        )
     return codes[0]
 
 
-def trace_generate(model, text, path, *, profile, max_new_tokens, do_sample=False, seed=0, vocoder=None,
-                   modules=None, engine="qwen-tts 0.1.1 Qwen3-TTS (tiny, random weights)"):
+def trace_generate(
+    model,
+    text,
+    path,
+    *,
+    profile,
+    max_new_tokens,
+    do_sample=False,
+    seed=0,
+    vocoder=None,
+    modules=None,
+    engine="qwen-tts 0.1.1 Qwen3-TTS (tiny, random weights)",
+):
     """Runs `generate_codes_of` with the recorders attached and writes the trace at `path` (and `path`.wav
     when `vocoder` is given: the 12 Hz decoder over the frames' codes).
 
@@ -79,9 +104,17 @@ def trace_generate(model, text, path, *, profile, max_new_tokens, do_sample=Fals
     """
     talker = model.talker
     sidecar = sidecar_path_for(path) if modules else None
-    writer = TraceWriter(path, engine=engine, q=talker.config.num_code_groups, frame_rate=FRAME_RATE,
-                         sample_rate=SAMPLE_RATE, profile=profile, seed=seed, text=text,
-                         modules=os.path.basename(sidecar) if sidecar else None)
+    writer = TraceWriter(
+        path,
+        engine=engine,
+        q=talker.config.num_code_groups,
+        frame_rate=FRAME_RATE,
+        sample_rate=SAMPLE_RATE,
+        profile=profile,
+        seed=seed,
+        text=text,
+        modules=os.path.basename(sidecar) if sidecar else None,
+    )
     rec = HFTraceRecorder(writer)
     handles = [talker.codec_head.register_forward_hook(rec.talker.forward_hook)]
     handles += [head.register_forward_hook(rec.code_predictor.forward_hook) for head in talker.code_predictor.lm_head]
@@ -91,14 +124,14 @@ def trace_generate(model, text, path, *, profile, max_new_tokens, do_sample=Fals
     inner = code_predictor.generate
     frame, open_step = [0], []
 
-    def generate_one_frame(*args, **kwargs):       # opens sidecar step k for frame k's code predictor ...
+    def generate_one_frame(*args, **kwargs):  # opens sidecar step k for frame k's code predictor ...
         frame[0] += 1
         open_step.append(recorder.step(frame[0]))
         open_step[-1].__enter__()
         return inner(*args, **kwargs)
 
-    def end_of_frame(module, args, kwargs):         # ... and closes it where the talker's layers start: the step
-        if open_step:                               # holds the code predictor and the audio feedback's codec rows
+    def end_of_frame(module, args, kwargs):  # ... and closes it where the talker's layers start: the step
+        if open_step:  # holds the code predictor and the audio feedback's codec rows
             open_step.pop().__exit__(None, None, None)
 
     if recorder:
@@ -119,5 +152,8 @@ def trace_generate(model, text, path, *, profile, max_new_tokens, do_sample=Fals
     if vocoder is not None:
         with torch.no_grad():
             audio = vocoder(codes.T[None])[0, 0]
-    rec.finish(codes, audio=audio)
+    rec.write_steps(codes)
+    if audio is not None:
+        writer.set_audio(audio)
+    writer.close()
     return codes

@@ -13,10 +13,11 @@ import torch
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
-from parity_cli import run_parity  # noqa: E402
-from tts_parity.examples.qwen_tts_code_predictor import BUGS, manual_code_predictor  # noqa: E402
-from tts_parity.examples.qwen_tts_tiny import CP_VOCAB, Q, build_tiny_qwen3_tts, build_tiny_vocoder  # noqa: E402
-from tts_parity.examples.qwen_tts_trace import CODE_PREDICTOR_MODULES, generate_codes_of, static_cache, trace_generate  # noqa: E402
+from tts_parity.examples.qwen_tts_code_predictor import BUGS, manual_code_predictor
+from tts_parity.examples.qwen_tts_tiny import CP_VOCAB, Q, build_tiny_qwen3_tts, build_tiny_vocoder
+from tts_parity.examples.qwen_tts_trace import CODE_PREDICTOR_MODULES, generate_codes_of, static_cache, trace_generate
+
+from parity_cli import run_parity
 
 PROMPTS = ["hello", "a b", "tts", "ok go", "hi!"]
 FRAMES = 5  # max_new_tokens: 5 talker calls give 4 frames (the last call's code 0 has no code predictor run)
@@ -33,19 +34,52 @@ def runs(tiny, tmp_path_factory):
     """Every generate() of the file, once: the traces of prompt 0 and the codes of the others."""
     model, vocoder = tiny
     out = tmp_path_factory.mktemp("qwen3-tts")
-    paths = {name: out / f"{name}.jsonl" for name in ("eager", "manual", "static", "sampled-eager", "sampled-static", *BUGS)}
-    codes = {"eager": trace_generate(model, PROMPTS[0], paths["eager"], profile="eager", max_new_tokens=FRAMES, vocoder=vocoder,
-                                     modules=CODE_PREDICTOR_MODULES)}
+    paths = {
+        name: out / f"{name}.jsonl" for name in ("eager", "manual", "static", "sampled-eager", "sampled-static", *BUGS)
+    }
+    codes = {
+        "eager": trace_generate(
+            model,
+            PROMPTS[0],
+            paths["eager"],
+            profile="eager",
+            max_new_tokens=FRAMES,
+            vocoder=vocoder,
+            modules=CODE_PREDICTOR_MODULES,
+        )
+    }
     for bug in (None, *BUGS):
         with manual_code_predictor(model, bug):
-            codes[bug or "manual"] = trace_generate(model, PROMPTS[0], paths[bug or "manual"], profile=f"manual {bug or ''}".strip(),
-                                                    max_new_tokens=FRAMES, modules=CODE_PREDICTOR_MODULES)
+            codes[bug or "manual"] = trace_generate(
+                model,
+                PROMPTS[0],
+                paths[bug or "manual"],
+                profile=f"manual {bug or ''}".strip(),
+                max_new_tokens=FRAMES,
+                modules=CODE_PREDICTOR_MODULES,
+            )
     with static_cache(model):
-        codes["static"] = trace_generate(model, PROMPTS[0], paths["static"], profile="static", max_new_tokens=FRAMES, vocoder=vocoder)
-        codes["sampled-static"] = trace_generate(model, PROMPTS[0], paths["sampled-static"], profile="static sampled", max_new_tokens=FRAMES,
-                                                 do_sample=True, seed=7)
-    codes["sampled-eager"] = trace_generate(model, PROMPTS[0], paths["sampled-eager"], profile="eager sampled", max_new_tokens=FRAMES,
-                                            do_sample=True, seed=7)
+        codes["static"] = trace_generate(
+            model, PROMPTS[0], paths["static"], profile="static", max_new_tokens=FRAMES, vocoder=vocoder
+        )
+        codes["sampled-static"] = trace_generate(
+            model,
+            PROMPTS[0],
+            paths["sampled-static"],
+            profile="static sampled",
+            max_new_tokens=FRAMES,
+            do_sample=True,
+            seed=7,
+        )
+    codes["sampled-eager"] = trace_generate(
+        model,
+        PROMPTS[0],
+        paths["sampled-eager"],
+        profile="eager sampled",
+        max_new_tokens=FRAMES,
+        do_sample=True,
+        seed=7,
+    )
     pairs = []
     for text in PROMPTS[1:]:
         stock = generate_codes_of(model, text, max_new_tokens=FRAMES)
@@ -62,15 +96,23 @@ def compare(a, b, *extra):
 
 def test_the_recipe_builds_the_real_classes_from_a_tiny_config(tiny):
     model, vocoder = tiny
-    from qwen_tts.core.models.modeling_qwen3_tts import (Qwen3TTSForConditionalGeneration,
-                                                         Qwen3TTSTalkerCodePredictorModelForConditionalGeneration)
+    from qwen_tts.core.models.modeling_qwen3_tts import (
+        Qwen3TTSForConditionalGeneration,
+        Qwen3TTSTalkerCodePredictorModelForConditionalGeneration,
+    )
     from qwen_tts.core.tokenizer_12hz.modeling_qwen3_tts_tokenizer_v2 import Qwen3TTSTokenizerV2Decoder
+
     assert type(model) is Qwen3TTSForConditionalGeneration and type(vocoder) is Qwen3TTSTokenizerV2Decoder
     assert type(model.talker.code_predictor) is Qwen3TTSTalkerCodePredictorModelForConditionalGeneration
-    assert len(model.talker.code_predictor.lm_head) == Q - 1 and model.talker.code_predictor.lm_head[0].out_features == CP_VOCAB
-    assert isinstance(model.talker.code_predictor.small_to_mtp_projection, torch.nn.Linear)  # its own hidden size, as 1.7B
+    assert (
+        len(model.talker.code_predictor.lm_head) == Q - 1
+        and model.talker.code_predictor.lm_head[0].out_features == CP_VOCAB
+    )
+    assert isinstance(
+        model.talker.code_predictor.small_to_mtp_projection, torch.nn.Linear
+    )  # its own hidden size, as 1.7B
     again = build_tiny_qwen3_tts(0)
-    assert torch.equal(again.talker.codec_head.weight, model.talker.codec_head.weight)           # seeded
+    assert torch.equal(again.talker.codec_head.weight, model.talker.codec_head.weight)  # seeded
     assert sum(p.numel() for p in model.parameters()) < 200_000
 
 
@@ -84,7 +126,7 @@ def test_the_trace_holds_the_generated_frames_with_q_minus_1_code_predictor_rows
         assert len(s["codePredictorLogits"]) == Q - 1
         assert [row["argmax"] for row in s["codePredictorLogits"]] == s["codes"][1:]
     assert paths["eager"].with_suffix(".wav").stat().st_size == 58 + 4 * 1920 * (FRAMES - 1)
-    assert compare(paths["eager"], paths["eager"])["verdict"] == "within-tolerance"   # no audio given: never "identical"
+    assert compare(paths["eager"], paths["eager"])["verdict"] == "within-tolerance"  # no audio given: never "identical"
 
 
 def test_seed_004_manual_loop_gives_generates_codes_for_5_prompts(runs):
@@ -123,15 +165,22 @@ def test_each_planted_bug_is_localised_to_step_codebook_and_module(runs, bug):
 def test_static_cache_gives_eager_codes_with_logits_within_tolerance(runs):
     paths, codes, _ = runs
     assert torch.equal(codes["static"], codes["eager"])
-    report = compare(paths["eager"], paths["static"], "--wav-a", paths["eager"].with_suffix(".wav"), "--wav-b", paths["static"].with_suffix(".wav"))
+    report = compare(
+        paths["eager"],
+        paths["static"],
+        "--wav-a",
+        paths["eager"].with_suffix(".wav"),
+        "--wav-b",
+        paths["static"].with_suffix(".wav"),
+    )
     assert report["verdict"] in ("identical", "within-tolerance"), report["verdict"]
-    assert report["divergence"]["largestLogitDiff"]["value"] <= 1e-5   # float32 reordering only (seen: see the docs)
+    assert report["divergence"]["largestLogitDiff"]["value"] <= 1e-5  # float32 reordering only (seen: see the docs)
 
 
 def test_sampled_with_a_fixed_seed_eager_and_static_draw_the_same_codes(runs):
     paths, codes, _ = runs
     assert torch.equal(codes["sampled-eager"], codes["sampled-static"])
-    assert not torch.equal(codes["sampled-eager"], codes["eager"])      # it did sample
+    assert not torch.equal(codes["sampled-eager"], codes["eager"])  # it did sample
     assert compare(paths["sampled-eager"], paths["sampled-static"])["divergence"]["firstStep"] is None
 
 
@@ -156,8 +205,12 @@ def findings_of(report):
 @pytest.fixture(scope="session")
 def capture(tiny):
     from tts_parity.capture_check import capture_check
-    from tts_parity.examples.qwen_tts_capture import (CaptureSafeStep, prompt_state, stock_code_predictor_steps,
-                                                      stock_talker_steps)
+    from tts_parity.examples.qwen_tts_capture import (
+        CaptureSafeStep,
+        prompt_state,
+        stock_code_predictor_steps,
+        stock_talker_steps,
+    )
 
     model = tiny[0]
 
@@ -170,14 +223,21 @@ def capture(tiny):
         safe = CaptureSafeStep(model, prompt_state(model, PROMPTS[0]))
         codes = safe.run(FRAMES - 1)
         safe.prefill()
-        safe.decode()                                   # step 2 eager, then steps 3 and 4 under the check
+        safe.decode()  # step 2 eager, then steps 3 and 4 under the check
         safe_talker = capture_check(safe.decode, two_steps(), names=["step 3", "step 4"])
-        code_predictor = capture_check(*stock_code_predictor_steps(model, safe.past_hidden, safe.code0), names=["codebook 2", "codebook 3"])
-        safe._code_predictor(safe.code0)                # a frame's code predictor, then codebooks 3 and 4 again under the check
+        code_predictor = capture_check(
+            *stock_code_predictor_steps(model, safe.past_hidden, safe.code0), names=["codebook 2", "codebook 3"]
+        )
+        safe._code_predictor(safe.code0)  # a frame's code predictor, then codebooks 3 and 4 again under the check
         safe.cp_step.fill_(2)
         safe_code_predictor = capture_check(safe.code_predictor_step, two_steps(), names=["codebook 3", "codebook 4"])
-    return {"talker": talker, "code predictor": code_predictor, "safe talker": safe_talker,
-            "safe code predictor": safe_code_predictor, "safe codes": codes}
+    return {
+        "talker": talker,
+        "code predictor": code_predictor,
+        "safe talker": safe_talker,
+        "safe code predictor": safe_code_predictor,
+        "safe codes": codes,
+    }
 
 
 def test_capture_check_findings_of_the_stock_steps_are_the_documented_list(capture):
