@@ -33,11 +33,15 @@ TIMED_STAGES = ("talker", "codePredictor", "vocoder")
 
 
 class TraceWriter:
-    def __init__(self, path, *, engine, q, frame_rate, sample_rate, profile=None, seed=None, text=None, modules=None, teacher_forced=None):
+    def __init__(self, path, *, engine, q, frame_rate, sample_rate, profile=None, seed=None, text=None, modules=None, teacher_forced=None,
+                 codebook_delays=None):
         """Opens the trace. `modules` names a module-output sidecar (`*.modules.safetensors`) relative to
         the trace's folder, written by tts_parity's module recorder. `teacher_forced` names the run whose
         codes this run was fed instead of its own picks (header `teacherForced`; then give step() the
-        run's own picks as `codes`; docs/forensics.md "Teacher forcing"). The other fields are the header's."""
+        run's own picks as `codes`; docs/forensics.md "Teacher forcing"). `codebook_delays` (q integers
+        >= 0, header `codebookDelays`): a delay-pattern model (MusicGen, Dia) emits codebook k of frame f at
+        step f + codebook_delays[k]; each step's `codes` are then what that step emitted (docs/trace-format.md
+        "Delay patterns"). The other fields are the header's."""
         self.path = os.fspath(path)
         self.wav_path = None
         self.q = q
@@ -45,9 +49,12 @@ class TraceWriter:
         self.frame_rate = frame_rate
         self.steps_written = 0
         header = {"schema": TRACE_SCHEMA, "engine": engine, "q": q, "frameRate": frame_rate, "sampleRate": sample_rate}
-        optional = {"profile": profile, "seed": seed, "text": text, "modules": modules, "teacherForced": teacher_forced}
+        optional = {"profile": profile, "seed": seed, "text": text, "modules": modules, "teacherForced": teacher_forced,
+                    "codebookDelays": None if codebook_delays is None else [int(d) for d in codebook_delays]}
         header.update({k: v for k, v in optional.items() if v is not None})
         check_header(header)
+        if codebook_delays is not None and len(header["codebookDelays"]) != q:
+            raise ValueError(f'header: "codebookDelays": expected {q} delays (q), found {len(header["codebookDelays"])}')
         self._header = header
         self._records = []  # kept to fill the vocoder counts from the audio at close
         self._vocoder_fill = []
