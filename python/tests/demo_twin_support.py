@@ -41,7 +41,20 @@ def run_twin(capsys, *args):
 def engine_synth(folder: Path, text: str, profile: str = "eager"):
     """`parity synth` on the test bundle: (trace path, wav path)."""
     trace, wav = folder / "engine.jsonl", folder / "engine.wav"
-    done = run_parity("synth", "--bundle", demo_bundle(), "--text", text, "--profile", profile, "--trace", trace, "--out", wav, "--force")
+    done = run_parity(
+        "synth",
+        "--bundle",
+        demo_bundle(),
+        "--text",
+        text,
+        "--profile",
+        profile,
+        "--trace",
+        trace,
+        "--out",
+        wav,
+        "--force",
+    )
     assert done.returncode == 0, done.stderr
     return trace, wav
 
@@ -55,5 +68,7 @@ def read_trace(path: Path):
 def compare_trace(a: Path, b: Path, *extra):
     """`parity compare-trace A B --json ...` -> the report."""
     done = run_parity("compare-trace", a, b, "--json", *extra)
-    assert done.returncode == 0 and done.stdout.strip(), f"compare-trace exited {done.returncode}: {done.stderr.strip()}"
+    assert done.returncode == 0 and done.stdout.strip(), (
+        f"compare-trace exited {done.returncode}: {done.stderr.strip()}"
+    )
     return json.loads(done.stdout)

@@ -18,14 +18,22 @@ def ensure_dist():
 
 def run_parity(*args):
     ensure_dist()
-    return subprocess.run(["node", str(ROOT / "bin" / "parity.js"), *map(str, args)], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        ["node", str(ROOT / "bin" / "parity.js"), *map(str, args)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def run_node_module(script, *args):
     """Runs an ES module with the built dist/ as `DIST` in its environment; returns its stdout."""
     ensure_dist()
     env = {**os.environ, "PARITY_DIST": str(DIST)}
-    done = subprocess.run(["node", str(script), *map(str, args)], cwd=ROOT, capture_output=True, text=True, env=env, timeout=60)
+    done = subprocess.run(
+        ["node", str(script), *map(str, args)], cwd=ROOT, capture_output=True, text=True, env=env, timeout=60
+    )
     if done.returncode != 0:
         raise AssertionError(f"node {script} failed ({done.returncode}): {done.stderr.strip()}")
     return done.stdout

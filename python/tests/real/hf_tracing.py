@@ -61,12 +61,14 @@ def omni_static_mask_fix(talker):
 
 
 def trace_omni(parts, path, *, profile: str, cache_implementation=None, max_new_tokens=8, seed=0,
-               do_sample=False, modules: str | None = r"^model\.layers\.\d+\.mlp$", compile_forward=False):
+               do_sample=False, modules: str | None = r"^model\.layers\.\d+\.mlp$", compile_config=None):
     """Qwen3-Omni talker through generate(): the talker's raw rows by our logits processor (first in the
     list; the special-id suppression is appended AFTER it, so the recorder sees every id), the code
     predictor's raw rows by forward hooks on its real heads `code_predictor.lm_head[i]` (its generate() is
     called inside the talker's prepare_inputs_for_generation with hard-coded arguments, so no processor can
-    be passed to it). Frame k: talker call k, code-predictor calls (k-1)(q-1)+1..k(q-1)."""
+    be passed to it). Frame k: talker call k, code-predictor calls (k-1)(q-1)+1..k(q-1).
+    compile_config: a transformers CompileConfig; with the static cache, generate() then compiles the talker's
+    decode forward (its own compile path; on CPU only with `_compile_all_devices = True`)."""
     from transformers import LogitsProcessorList, SuppressTokensLogitsProcessor
 
     from hf_recipes import OMNI_CODEBOOK, OMNI_EOS, OMNI_TALKER_VOCAB, omni_frame_codes
@@ -74,32 +76,38 @@ def trace_omni(parts, path, *, profile: str, cache_implementation=None, max_new_
     talker = parts.talker
     sidecar = sidecar_path_for(path) if modules else None
     writer = TraceWriter(path, engine=f"transformers qwen3-omni-moe talker ({profile})", q=parts.q,
-                         frame_rate=parts.frame_rate, sample_rate=parts.sample_rate, profile=profile, seed=seed,
+                         frame_rate=parts.frame_rate, sample_rate=parts.sample_rate, profile=profile, seed=seed, force=True,
                          modules=os.path.basename(sidecar) if sidecar else None)
     rec = HFTraceRecorder(writer)
     handles = [head.register_forward_hook(rec.code_predictor.forward_hook) for head in talker.code_predictor.lm_head]
     special = [i for i in range(OMNI_CODEBOOK, OMNI_TALKER_VOCAB) if i != OMNI_EOS]
-    processors = LogitsProcessorList([rec.talker, SuppressTokensLogitsProcessor(special, device="cpu")])
+    device = talker.device
+    processors = LogitsProcessorList([rec.talker, SuppressTokensLogitsProcessor(special, device=device)])
     if cache_implementation == "static":
         handles.append(omni_static_mask_fix(talker))
     with contextlib.ExitStack() as stack:
         if sidecar:
-            module_recorder = stack.enter_context(ModuleRecorder(talker, sidecar, modules=modules))
+            module_recorder = stack.enter_context(ModuleRecorder(talker, sidecar, modules=modules, force=True))
             handles += _steps_by_forward(talker, module_recorder)
         stack.callback(lambda: [h.remove() for h in handles])
         torch.manual_seed(seed)
         with torch.no_grad():
-            out = talker.generate(**parts.generate_kwargs, max_new_tokens=max_new_tokens, do_sample=do_sample,
+            inputs = {k: v.to(device) for k, v in parts.generate_kwargs.items()}
+            extra = {"compile_config": compile_config} if compile_config is not None else {}
+            out = talker.generate(**inputs, **extra, max_new_tokens=max_new_tokens, do_sample=do_sample,
                                   eos_token_id=OMNI_EOS, pad_token_id=OMNI_EOS, logits_processor=processors,
                                   cache_implementation=cache_implementation, output_hidden_states=True,
                                   return_dict_in_generate=True)
             codes = omni_frame_codes(out)
-            audio = parts.code2wav(codes.T.unsqueeze(0))[0, 0]
-    rec.finish(codes, audio=audio)
+            audio = parts.code2wav(codes.T.unsqueeze(0).to(parts.code2wav.device))[0, 0]
+    rec.write_steps(codes)
+    writer.set_audio(audio)
+    writer.close()
     return TraceRun(path, codes, audio)
 
 
-def trace_csm(parts, path, *, profile: str, cache_implementation=None, max_new_tokens=6, seed=0, do_sample=False):
+def trace_csm(parts, path, *, profile: str, cache_implementation=None, max_new_tokens=6, seed=0, do_sample=False,
+              compile_config=None):
     """CSM: the backbone's raw rows by our logits processor in generate(); the depth decoder's raw rows by a
     forward hook on its real head `depth_decoder.codebooks_head` (CSM's _sample calls depth_decoder.generate()
     per frame with its own generation config, so no processor of ours reaches it); codes from generate()'s
@@ -108,20 +116,23 @@ def trace_csm(parts, path, *, profile: str, cache_implementation=None, max_new_t
 
     model = parts.model
     writer = TraceWriter(path, engine=f"transformers csm ({profile})", q=parts.q, frame_rate=parts.frame_rate,
-                         sample_rate=parts.sample_rate, profile=profile, seed=seed)
+                         sample_rate=parts.sample_rate, profile=profile, seed=seed, force=True)
     rec = HFTraceRecorder(writer)
     handle = model.depth_decoder.codebooks_head.register_forward_hook(rec.code_predictor.forward_hook)
     try:
         torch.manual_seed(seed)
         with torch.no_grad():
-            sequences = model.generate(input_ids=parts.input_ids, max_new_tokens=max_new_tokens, do_sample=do_sample,
+            extra = {"compile_config": compile_config} if compile_config is not None else {}
+            sequences = model.generate(input_ids=parts.input_ids.to(model.device), **extra, max_new_tokens=max_new_tokens, do_sample=do_sample,
                                        depth_decoder_do_sample=do_sample, cache_implementation=cache_implementation,
                                        logits_processor=LogitsProcessorList([rec.talker]))
             codes = sequences[0]                                       # [frames, q]
             audio = model.codec_model.decode(codes.T.unsqueeze(0)).audio_values[0, 0]
     finally:
         handle.remove()
-    rec.finish(codes, audio=audio)
+    rec.write_steps(codes)
+    writer.set_audio(audio)
+    writer.close()
     return TraceRun(path, codes, audio)
 
 
@@ -147,9 +158,8 @@ def trace_dia(parts, path, *, profile: str, cache_implementation=None, max_new_t
         handle.remove()
     emitted = out[0, 1:1 + len(rows)]                                  # column 0 is the BOS prompt
     with TraceWriter(path, engine=f"transformers dia ({profile})", q=parts.q, frame_rate=parts.frame_rate,
-                     sample_rate=parts.sample_rate, profile=profile, seed=seed,
+                     sample_rate=parts.sample_rate, profile=profile, seed=seed, force=True,
                      codebook_delays=list(parts.delays)) as writer:
         for step_rows, codes in zip(rows, emitted):
-            writer.step(step_rows[0], codes, code_predictor_logits=list(step_rows[1:]))
-        writer.close()
+            writer.write_step(step_rows[0], codes, code_predictor_logits=list(step_rows[1:]))
     return TraceRun(path, emitted)

@@ -27,7 +27,9 @@ class CausalConv(nn.Module):
 
 def _exclusive_cumsum(x: torch.Tensor, dim: int) -> torch.Tensor:
     inclusive = torch.cumsum(x, dim=dim)
-    return torch.cat([torch.zeros_like(inclusive.narrow(dim, 0, 1)), inclusive.narrow(dim, 0, x.shape[dim] - 1)], dim=dim)
+    return torch.cat(
+        [torch.zeros_like(inclusive.narrow(dim, 0, 1)), inclusive.narrow(dim, 0, x.shape[dim] - 1)], dim=dim
+    )
 
 
 class HarmonicPlusNoise(nn.Module):

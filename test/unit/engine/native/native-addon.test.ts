@@ -25,7 +25,7 @@ const root = projectRoot();
 const build = buildNativeAddon();
 const buildLog = build.log;
 const nvccMissing = build.nvccMissing;
-const checkBuild = nvccMissing ? undefined : spawnSync('make', ['-C', join(root, 'native', 'test')], { encoding: 'utf8', timeout: 300_000 });
+const checkBuild = nvccMissing ? undefined : spawnSync('make', ['-C', join(root, 'native', 'test'), `NVCC=${build.nvcc ?? 'nvcc'}`], { encoding: 'utf8', timeout: 300_000 });
 console.log(nvccMissing ? 'native tests: nvcc not found here, so the addon is not built: asserting the "not built" errors' : `native tests: ${buildLog.trim().split('\n').pop()}`);
 
 let bundle: LoadedBundle;
