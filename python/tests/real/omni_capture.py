@@ -122,11 +122,11 @@ class OmniTalkerGraphStep:
         self.slots = torch.arange(max_cache_len, device=device)
 
     def prefill(self, inputs_embeds):
-        length = inputs_embeds.shape[1]
+        length, device = inputs_embeds.shape[1], inputs_embeds.device
         self.talker.rope_deltas = None
-        out = self.talker(inputs_embeds=inputs_embeds, attention_mask=torch.ones(1, length, dtype=torch.long),
-                          past_key_values=self.cache, cache_position=torch.arange(length), use_cache=True,
-                          talker_input_ids=torch.zeros(1, length, dtype=torch.long))
+        out = self.talker(inputs_embeds=inputs_embeds, attention_mask=torch.ones(1, length, dtype=torch.long, device=device),
+                          past_key_values=self.cache, cache_position=torch.arange(length, device=device), use_cache=True,
+                          talker_input_ids=torch.zeros(1, length, dtype=torch.long, device=device))
         self.position.fill_(length)
         return out.logits[:, -1:]
 

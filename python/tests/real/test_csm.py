@@ -27,6 +27,33 @@ def test_eager_vs_static_cache_is_within_tolerance(csm_traces, real_dir):
     assert 0 < report["divergence"]["largestLogitDiff"]["value"] < 1e-6
 
 
+def test_planted_depth_decoder_bug_is_localised(csm, csm_traces, real_dir):
+    """B scales the depth decoder's MLP by 20 from frame 3 on: the backbone's rows still match at step 3, so the
+    first divergence is step 3, code predictor (depth decoder), codebook 1."""
+    from hf_tracing import trace_csm
+
+    weight = csm.model.depth_decoder.model.layers[0].mlp.down_proj.weight
+    original = weight.detach().clone()
+    calls = {"n": 0}
+
+    def plant(module, args, kwargs):
+        calls["n"] += 1
+        if calls["n"] == 3:
+            with torch.no_grad():
+                weight.mul_(20.0)
+
+    handle = csm.model.register_forward_pre_hook(plant, with_kwargs=True)
+    try:
+        bug = trace_csm(csm, str(real_dir / "csm-bug.jsonl"), profile="eager, depth decoder MLP x20 from frame 3")
+    finally:
+        handle.remove()
+        with torch.no_grad():
+            weight.copy_(original)
+    report, _ = compare_trace(csm_traces["eager"].path, bug.path, str(real_dir / "csm-bug-report"))
+    d = report["divergence"]
+    assert (d["firstStep"], d["stage"], d["codebook"]) == (3, "code-predictor", 1), d.get("detail")
+
+
 # docs/real-models.md "Capture findings", transformers 4.57.3.
 DEPTH_DECODER_FINDINGS = [("host-sync", "modeling_csm.py", 458)]
 

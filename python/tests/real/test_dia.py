@@ -46,3 +46,14 @@ def test_divergence_is_reported_at_its_frame(dia, dia_traces, real_dir):
     assert abs(d["timeSec"] - 1 / dia.frame_rate) < 1e-9
     assert "frame 2 (codebook 3 at step 6, emitted 4 steps late)" in stdout
     assert torch.equal(bug.codes[:5], dia_traces["eager"].codes[:5])
+
+
+def test_trace_writer_refuses_a_delay_per_codebook_missing(real_dir):
+    import pytest
+
+    from tts_parity import TraceWriter
+    from tts_parity.errors import ParityValueError
+
+    with pytest.raises(ParityValueError, match=r'"codebookDelays": expected 4 delays \(q\), found 3'):
+        TraceWriter(str(real_dir / "bad-delays.jsonl"), engine="dia", q=4, frame_rate=86.1328125, sample_rate=44100,
+                    codebook_delays=[0, 2, 3])
