@@ -51,22 +51,30 @@ def trace_diff(path_a, path_b):
     largest, where = 0.0, None
     for sa, sb in zip(a, b):
         pairs = [("talker", sa["logits"], sb["logits"])]
-        pairs += [(f"codebook {i + 1}", x, y) for i, (x, y) in enumerate(zip(sa.get("codePredictorLogits", []), sb.get("codePredictorLogits", [])))]
+        pairs += [
+            (f"codebook {i + 1}", x, y)
+            for i, (x, y) in enumerate(zip(sa.get("codePredictorLogits", []), sb.get("codePredictorLogits", [])))
+        ]
         for label, x, y in pairs:
             for key in STATS:
                 d = abs(float(x[key]) - float(y[key]))
                 if d > largest:
                     largest, where = d, f"step {sa['step']} {label} {key}"
-    return {"steps": [len(a), len(b)], "codesEqual": len(a) == len(b) and all(x["codes"] == y["codes"] for x, y in zip(a, b)),
-            "maxLogitStatDiff": largest, "where": where}
+    return {
+        "steps": [len(a), len(b)],
+        "codesEqual": len(a) == len(b) and all(x["codes"] == y["codes"] for x, y in zip(a, b)),
+        "maxLogitStatDiff": largest,
+        "where": where,
+    }
 
 
 def compile_config(device):
     from transformers import CompileConfig
 
-    config = CompileConfig(fullgraph=False, dynamic=False, backend="inductor",
-                           mode="reduce-overhead" if device == "cuda" else "default")
-    config._compile_all_devices = device != "cuda"   # transformers compiles on CUDA only unless told
+    config = CompileConfig(
+        fullgraph=False, dynamic=False, backend="inductor", mode="reduce-overhead" if device == "cuda" else "default"
+    )
+    config._compile_all_devices = device != "cuda"  # transformers compiles on CUDA only unless told
     return config
 
 
@@ -80,9 +88,11 @@ def profiles(trace, parts, out, name, device, with_compile):
         start = time.perf_counter()
         try:
             kwargs = {"modules": None} if name == "omni" else {}
-            runs[profile] = trace(parts, path, profile=profile, cache_implementation=cache, compile_config=compiled, **kwargs)
+            runs[profile] = trace(
+                parts, path, profile=profile, cache_implementation=cache, compile_config=compiled, **kwargs
+            )
             result[f"{profile}Seconds"] = round(time.perf_counter() - start, 3)
-        except Exception as error:  # noqa: BLE001 - the error is the finding
+        except Exception as error:
             result[f"{profile}Error"] = "".join(traceback.format_exception_only(type(error), error)).strip()
     for profile in runs:
         if profile != "eager" and "eager" in runs:
@@ -101,7 +111,7 @@ def hand_captured_talker(parts, device):
         reference = OmniTalkerGraphStep(talker, device=device)
         reference.prefill(embeds)
         rows_eager = []
-        for x in inputs:                      # the stock forward path through the same static cache layout
+        for x in inputs:  # the stock forward path through the same static cache layout
             reference.embeds.copy_(x)
             rows_eager.append(reference.decode().clone())
             reference.position.add_(1)
@@ -114,7 +124,7 @@ def hand_captured_talker(parts, device):
                 side = torch.cuda.Stream()
                 side.wait_stream(torch.cuda.current_stream())
                 with torch.cuda.stream(side):
-                    step.decode()             # warm-up, then undo its cache write by re-prefilling
+                    step.decode()  # warm-up, then undo its cache write by re-prefilling
                 torch.cuda.current_stream().wait_stream(side)
                 step.cache.reset()
                 step.prefill(embeds)
@@ -135,8 +145,12 @@ def hand_captured_talker(parts, device):
                 rows_graph.append(replay().clone())
                 step.position.add_(1)
     diffs = [float((a - b).abs().max()) for a, b in zip(rows_eager, rows_graph)]
-    result = {"captured": captured, "steps": len(inputs), "maxRowDiff": max(diffs),
-              "argmaxEqual": all(int(a.argmax()) == int(b.argmax()) for a, b in zip(rows_eager, rows_graph))}
+    result = {
+        "captured": captured,
+        "steps": len(inputs),
+        "maxRowDiff": max(diffs),
+        "argmaxEqual": all(int(a.argmax()) == int(b.argmax()) for a, b in zip(rows_eager, rows_graph)),
+    }
     if device == "cuda":
         result["stockForwardCapture"] = stock_capture_error(parts, device)
     return result
@@ -155,7 +169,7 @@ def stock_capture_error(parts, device):
             with torch.cuda.graph(graph):
                 talker_step(talker)(*args)
         return {"failed": False}
-    except Exception as error:  # noqa: BLE001
+    except Exception as error:
         return {"failed": True, "error": str(error).splitlines()[0][:300]}
 
 
@@ -168,12 +182,15 @@ def main(argv=None):
     out.mkdir(parents=True, exist_ok=True)
     device = "cuda" if torch.cuda.is_available() else "cpu"
     import transformers
-
     from hf_recipes import build_csm, build_omni
     from hf_tracing import trace_csm, trace_omni
 
-    result = {"device": torch.cuda.get_device_name(0) if device == "cuda" else "cpu", "torch": torch.__version__,
-              "transformers": transformers.__version__, "checks": {}}
+    result = {
+        "device": torch.cuda.get_device_name(0) if device == "cuda" else "cpu",
+        "torch": torch.__version__,
+        "transformers": transformers.__version__,
+        "checks": {},
+    }
     with_compile = device == "cuda" or args.compile_on_cpu
     omni = build_omni()
     omni.talker.to(device)
@@ -186,7 +203,9 @@ def main(argv=None):
     checks["csm"] = profiles(trace_csm, csm, out, "csm", device, with_compile)
     ok = all(not any(k.endswith("Error") for k in c) for c in (checks["omniTalker"], checks["csm"]))
     ok = ok and checks["omniHandCaptured"]["argmaxEqual"]
-    ok = ok and all(v["codesEqual"] for c in (checks["omniTalker"], checks["csm"]) for k, v in c.items() if k.startswith("eagerVs_"))
+    ok = ok and all(
+        v["codesEqual"] for c in (checks["omniTalker"], checks["csm"]) for k, v in c.items() if k.startswith("eagerVs_")
+    )
     result["ok"] = ok
     text = json.dumps(result, indent=2)
     (out / "real-models-hf.json").write_text(text + "\n", encoding="utf-8")

@@ -9,11 +9,10 @@ import pytest
 
 HERE = Path(__file__).resolve().parent
 PYTHON_DIR = HERE.parents[1]
-REPO_ROOT = PYTHON_DIR.parent   # as in python/tests/conftest.py: parity_cli imports it from "conftest"
+REPO_ROOT = PYTHON_DIR.parent  # as in python/tests/conftest.py: parity_cli imports it from "conftest"
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
-
 
 
 @pytest.fixture(scope="session")
@@ -33,9 +32,15 @@ def omni_traces(omni, real_dir):
     """eager (DynamicCache) and static (StaticCache) greedy traces of one utterance, with module sidecars."""
     from hf_tracing import trace_omni
 
-    return {profile: trace_omni(omni, str(real_dir / f"omni-{profile}.jsonl"), profile=profile,
-                                cache_implementation=None if profile == "eager" else "static")
-            for profile in ("eager", "static")}
+    return {
+        profile: trace_omni(
+            omni,
+            str(real_dir / f"omni-{profile}.jsonl"),
+            profile=profile,
+            cache_implementation=None if profile == "eager" else "static",
+        )
+        for profile in ("eager", "static")
+    }
 
 
 @pytest.fixture(scope="session")
@@ -49,9 +54,15 @@ def csm():
 def csm_traces(csm, real_dir):
     from hf_tracing import trace_csm
 
-    return {profile: trace_csm(csm, str(real_dir / f"csm-{profile}.jsonl"), profile=profile,
-                               cache_implementation=None if profile == "eager" else "static")
-            for profile in ("eager", "static")}
+    return {
+        profile: trace_csm(
+            csm,
+            str(real_dir / f"csm-{profile}.jsonl"),
+            profile=profile,
+            cache_implementation=None if profile == "eager" else "static",
+        )
+        for profile in ("eager", "static")
+    }
 
 
 @pytest.fixture(scope="session")
@@ -65,6 +76,12 @@ def dia():
 def dia_traces(dia, real_dir):
     from hf_tracing import trace_dia
 
-    return {profile: trace_dia(dia, str(real_dir / f"dia-{profile}.jsonl"), profile=profile,
-                               cache_implementation=None if profile == "eager" else "static")
-            for profile in ("eager", "static")}
+    return {
+        profile: trace_dia(
+            dia,
+            str(real_dir / f"dia-{profile}.jsonl"),
+            profile=profile,
+            cache_implementation=None if profile == "eager" else "static",
+        )
+        for profile in ("eager", "static")
+    }

@@ -30,6 +30,7 @@ def backbone_decode_steps(parts, max_cache_len=32, count=2):
 def backbone_step(parts):
     def step(codes, cache_position, cache):
         return parts.model(input_ids=codes, past_key_values=cache, cache_position=cache_position, use_cache=True).logits
+
     return step
 
 
@@ -41,8 +42,14 @@ def depth_decoder_decode_steps(parts, max_cache_len=None):
     cache = _static_cache(decoder.config, max_cache_len or parts.q + 1)
     generator = torch.Generator().manual_seed(10)
     hidden = torch.randn(1, decoder.config.backbone_hidden_size, generator=generator)
-    out = decoder(input_ids=torch.tensor([[0, 5]]), backbone_last_hidden_state=hidden, past_key_values=cache,
-                  cache_position=torch.arange(2), use_cache=True, logits_to_keep=1)
+    out = decoder(
+        input_ids=torch.tensor([[0, 5]]),
+        backbone_last_hidden_state=hidden,
+        past_key_values=cache,
+        cache_position=torch.arange(2),
+        use_cache=True,
+        logits_to_keep=1,
+    )
     code = out.logits[:, -1:].argmax(-1)
     for k in range(2, parts.q):
         yield (code, torch.tensor([k]), cache)
@@ -51,6 +58,8 @@ def depth_decoder_decode_steps(parts, max_cache_len=None):
 
 def depth_decoder_step(parts):
     def step(codes, cache_position, cache):
-        return parts.model.depth_decoder(input_ids=codes, past_key_values=cache, cache_position=cache_position,
-                                         use_cache=True, logits_to_keep=1).logits
+        return parts.model.depth_decoder(
+            input_ids=codes, past_key_values=cache, cache_position=cache_position, use_cache=True, logits_to_keep=1
+        ).logits
+
     return step

@@ -17,14 +17,14 @@ from tts_parity import TraceWriter
 from tts_parity.hf import HFTraceRecorder
 from tts_parity.module_recorder import ModuleRecorder, sidecar_path_for
 
-__all__ = ["TraceRun", "trace_omni", "trace_csm", "trace_dia", "omni_static_mask_fix"]
+__all__ = ["TraceRun", "omni_static_mask_fix", "trace_csm", "trace_dia", "trace_omni"]
 
 
 @dataclass
 class TraceRun:
     path: str
-    codes: torch.Tensor        # [frames, q] (Dia: [steps, q], the raw delayed emission)
-    audio: Any = None          # [samples] float32 or None
+    codes: torch.Tensor  # [frames, q] (Dia: [steps, q], the raw delayed emission)
+    audio: Any = None  # [samples] float32 or None
 
 
 def _steps_by_forward(model, recorder):
@@ -40,8 +40,10 @@ def _steps_by_forward(model, recorder):
     def leave(module, args, kwargs, output):
         state["stack"].close()
 
-    return [model.register_forward_pre_hook(enter, with_kwargs=True),
-            model.register_forward_hook(leave, with_kwargs=True)]
+    return [
+        model.register_forward_pre_hook(enter, with_kwargs=True),
+        model.register_forward_hook(leave, with_kwargs=True),
+    ]
 
 
 def omni_static_mask_fix(talker):
@@ -51,6 +53,7 @@ def omni_static_mask_fix(talker):
     tensor. For a text-only talker prompt every RoPE section has the plain positions, which is what the
     talker's model computes itself from cache_position when no mask is given: drop the 4-D mask (the model
     then builds its own causal mask over the static cache). Returns the hook handle."""
+
     def drop_4d_mask(module, args, kwargs):
         mask = kwargs.get("attention_mask")
         if mask is not None and mask.ndim == 4:
@@ -60,8 +63,18 @@ def omni_static_mask_fix(talker):
     return talker.register_forward_pre_hook(drop_4d_mask, with_kwargs=True)
 
 
-def trace_omni(parts, path, *, profile: str, cache_implementation=None, max_new_tokens=8, seed=0,
-               do_sample=False, modules: str | None = r"^model\.layers\.\d+\.mlp$", compile_config=None):
+def trace_omni(
+    parts,
+    path,
+    *,
+    profile: str,
+    cache_implementation=None,
+    max_new_tokens=8,
+    seed=0,
+    do_sample=False,
+    modules: str | None = r"^model\.layers\.\d+\.mlp$",
+    compile_config=None,
+):
     """Qwen3-Omni talker through generate(): the talker's raw rows by our logits processor (first in the
     list; the special-id suppression is appended AFTER it, so the recorder sees every id), the code
     predictor's raw rows by forward hooks on its real heads `code_predictor.lm_head[i]` (its generate() is
@@ -69,15 +82,22 @@ def trace_omni(parts, path, *, profile: str, cache_implementation=None, max_new_
     be passed to it). Frame k: talker call k, code-predictor calls (k-1)(q-1)+1..k(q-1).
     compile_config: a transformers CompileConfig; with the static cache, generate() then compiles the talker's
     decode forward (its own compile path; on CPU only with `_compile_all_devices = True`)."""
-    from transformers import LogitsProcessorList, SuppressTokensLogitsProcessor
-
     from hf_recipes import OMNI_CODEBOOK, OMNI_EOS, OMNI_TALKER_VOCAB, omni_frame_codes
+    from transformers import LogitsProcessorList, SuppressTokensLogitsProcessor
 
     talker = parts.talker
     sidecar = sidecar_path_for(path) if modules else None
-    writer = TraceWriter(path, engine=f"transformers qwen3-omni-moe talker ({profile})", q=parts.q,
-                         frame_rate=parts.frame_rate, sample_rate=parts.sample_rate, profile=profile, seed=seed, force=True,
-                         modules=os.path.basename(sidecar) if sidecar else None)
+    writer = TraceWriter(
+        path,
+        engine=f"transformers qwen3-omni-moe talker ({profile})",
+        q=parts.q,
+        frame_rate=parts.frame_rate,
+        sample_rate=parts.sample_rate,
+        profile=profile,
+        seed=seed,
+        force=True,
+        modules=os.path.basename(sidecar) if sidecar else None,
+    )
     rec = HFTraceRecorder(writer)
     handles = [head.register_forward_hook(rec.code_predictor.forward_hook) for head in talker.code_predictor.lm_head]
     special = [i for i in range(OMNI_CODEBOOK, OMNI_TALKER_VOCAB) if i != OMNI_EOS]
@@ -94,10 +114,18 @@ def trace_omni(parts, path, *, profile: str, cache_implementation=None, max_new_
         with torch.no_grad():
             inputs = {k: v.to(device) for k, v in parts.generate_kwargs.items()}
             extra = {"compile_config": compile_config} if compile_config is not None else {}
-            out = talker.generate(**inputs, **extra, max_new_tokens=max_new_tokens, do_sample=do_sample,
-                                  eos_token_id=OMNI_EOS, pad_token_id=OMNI_EOS, logits_processor=processors,
-                                  cache_implementation=cache_implementation, output_hidden_states=True,
-                                  return_dict_in_generate=True)
+            out = talker.generate(
+                **inputs,
+                **extra,
+                max_new_tokens=max_new_tokens,
+                do_sample=do_sample,
+                eos_token_id=OMNI_EOS,
+                pad_token_id=OMNI_EOS,
+                logits_processor=processors,
+                cache_implementation=cache_implementation,
+                output_hidden_states=True,
+                return_dict_in_generate=True,
+            )
             codes = omni_frame_codes(out)
             audio = parts.code2wav(codes.T.unsqueeze(0).to(parts.code2wav.device))[0, 0]
     rec.write_steps(codes)
@@ -106,8 +134,17 @@ def trace_omni(parts, path, *, profile: str, cache_implementation=None, max_new_
     return TraceRun(path, codes, audio)
 
 
-def trace_csm(parts, path, *, profile: str, cache_implementation=None, max_new_tokens=6, seed=0, do_sample=False,
-              compile_config=None):
+def trace_csm(
+    parts,
+    path,
+    *,
+    profile: str,
+    cache_implementation=None,
+    max_new_tokens=6,
+    seed=0,
+    do_sample=False,
+    compile_config=None,
+):
     """CSM: the backbone's raw rows by our logits processor in generate(); the depth decoder's raw rows by a
     forward hook on its real head `depth_decoder.codebooks_head` (CSM's _sample calls depth_decoder.generate()
     per frame with its own generation config, so no processor of ours reaches it); codes from generate()'s
@@ -115,18 +152,32 @@ def trace_csm(parts, path, *, profile: str, cache_implementation=None, max_new_t
     from transformers import LogitsProcessorList
 
     model = parts.model
-    writer = TraceWriter(path, engine=f"transformers csm ({profile})", q=parts.q, frame_rate=parts.frame_rate,
-                         sample_rate=parts.sample_rate, profile=profile, seed=seed, force=True)
+    writer = TraceWriter(
+        path,
+        engine=f"transformers csm ({profile})",
+        q=parts.q,
+        frame_rate=parts.frame_rate,
+        sample_rate=parts.sample_rate,
+        profile=profile,
+        seed=seed,
+        force=True,
+    )
     rec = HFTraceRecorder(writer)
     handle = model.depth_decoder.codebooks_head.register_forward_hook(rec.code_predictor.forward_hook)
     try:
         torch.manual_seed(seed)
         with torch.no_grad():
             extra = {"compile_config": compile_config} if compile_config is not None else {}
-            sequences = model.generate(input_ids=parts.input_ids.to(model.device), **extra, max_new_tokens=max_new_tokens, do_sample=do_sample,
-                                       depth_decoder_do_sample=do_sample, cache_implementation=cache_implementation,
-                                       logits_processor=LogitsProcessorList([rec.talker]))
-            codes = sequences[0]                                       # [frames, q]
+            sequences = model.generate(
+                input_ids=parts.input_ids.to(model.device),
+                **extra,
+                max_new_tokens=max_new_tokens,
+                do_sample=do_sample,
+                depth_decoder_do_sample=do_sample,
+                cache_implementation=cache_implementation,
+                logits_processor=LogitsProcessorList([rec.talker]),
+            )
+            codes = sequences[0]  # [frames, q]
             audio = model.codec_model.decode(codes.T.unsqueeze(0)).audio_values[0, 0]
     finally:
         handle.remove()
@@ -147,19 +198,33 @@ def trace_dia(parts, path, *, profile: str, cache_implementation=None, max_new_t
     vocab = model.config.decoder_config.vocab_size
     rows = []
     handle = model.logits_dense.register_forward_hook(
-        lambda module, inputs, output: rows.append(output[0, -1].view(parts.q, vocab).float().clone()))
+        lambda module, inputs, output: rows.append(output[0, -1].view(parts.q, vocab).float().clone())
+    )
     try:
         torch.manual_seed(seed)
         with torch.no_grad():
-            out = model.generate(input_ids=parts.input_ids, decoder_input_ids=parts.decoder_input_ids,
-                                 decoder_attention_mask=parts.decoder_attention_mask, max_new_tokens=max_new_tokens,
-                                 do_sample=do_sample, cache_implementation=cache_implementation)
+            out = model.generate(
+                input_ids=parts.input_ids,
+                decoder_input_ids=parts.decoder_input_ids,
+                decoder_attention_mask=parts.decoder_attention_mask,
+                max_new_tokens=max_new_tokens,
+                do_sample=do_sample,
+                cache_implementation=cache_implementation,
+            )
     finally:
         handle.remove()
-    emitted = out[0, 1:1 + len(rows)]                                  # column 0 is the BOS prompt
-    with TraceWriter(path, engine=f"transformers dia ({profile})", q=parts.q, frame_rate=parts.frame_rate,
-                     sample_rate=parts.sample_rate, profile=profile, seed=seed, force=True,
-                     codebook_delays=list(parts.delays)) as writer:
+    emitted = out[0, 1 : 1 + len(rows)]  # column 0 is the BOS prompt
+    with TraceWriter(
+        path,
+        engine=f"transformers dia ({profile})",
+        q=parts.q,
+        frame_rate=parts.frame_rate,
+        sample_rate=parts.sample_rate,
+        profile=profile,
+        seed=seed,
+        force=True,
+        codebook_delays=list(parts.delays),
+    ) as writer:
         for step_rows, codes in zip(rows, emitted):
             writer.write_step(step_rows[0], codes, code_predictor_logits=list(step_rows[1:]))
     return TraceRun(path, emitted)

@@ -13,7 +13,14 @@ import contextlib
 import torch
 import torch.nn.functional as F
 
-__all__ = ["talker_decode_steps", "talker_step", "code_predictor_decode_steps", "code_predictor_step", "OmniTalkerGraphStep", "dense_moe"]
+__all__ = [
+    "OmniTalkerGraphStep",
+    "code_predictor_decode_steps",
+    "code_predictor_step",
+    "dense_moe",
+    "talker_decode_steps",
+    "talker_step",
+]
 
 
 def _static_cache(config, max_cache_len):
@@ -25,13 +32,20 @@ def _static_cache(config, max_cache_len):
 def talker_decode_steps(talker, inputs_embeds, max_cache_len=32, count=2):
     """Prefill the talker over `inputs_embeds` [1, T, D] into a StaticCache, then yield the arguments of
     `count` decode steps (one token each) for `talker_step`: (input_ids [1, 1] the previous code 0,
-    embeds [1, 1, D], cache_position [1], attention_mask [1, max_cache_len], cache). Consumed inside capture_check one step at a time."""
+    embeds [1, 1, D], cache_position [1], attention_mask [1, max_cache_len], cache). Consumed inside
+    capture_check one step at a time."""
     length = inputs_embeds.shape[1]
     cache = _static_cache(talker.config.text_config, max_cache_len)
     mask = torch.ones(1, max_cache_len, dtype=torch.long)
     talker.rope_deltas = None
-    talker(inputs_embeds=inputs_embeds, attention_mask=mask[:, :length], past_key_values=cache,
-           cache_position=torch.arange(length), use_cache=True, talker_input_ids=torch.zeros(1, length, dtype=torch.long))
+    talker(
+        inputs_embeds=inputs_embeds,
+        attention_mask=mask[:, :length],
+        past_key_values=cache,
+        cache_position=torch.arange(length),
+        use_cache=True,
+        talker_input_ids=torch.zeros(1, length, dtype=torch.long),
+    )
     generator = torch.Generator().manual_seed(7)
     for k in range(count):
         embeds = torch.randn(1, 1, inputs_embeds.shape[-1], generator=generator)
@@ -40,10 +54,19 @@ def talker_decode_steps(talker, inputs_embeds, max_cache_len=32, count=2):
 
 def talker_step(talker):
     """The talker's decode forward as generate() calls it (a fixed-size 2-D mask, the cache position, a StaticCache)."""
+
     def step(input_ids, embeds, cache_position, attention_mask, cache):
-        out = talker(input_ids=input_ids, inputs_embeds=embeds, attention_mask=attention_mask, past_key_values=cache,
-                     cache_position=cache_position, use_cache=True, generation_step=0)
+        out = talker(
+            input_ids=input_ids,
+            inputs_embeds=embeds,
+            attention_mask=attention_mask,
+            past_key_values=cache,
+            cache_position=cache_position,
+            use_cache=True,
+            generation_step=0,
+        )
         return out.logits
+
     return step
 
 
@@ -64,9 +87,15 @@ def code_predictor_decode_steps(talker, max_cache_len=8):
 
 def code_predictor_step(talker):
     def step(codes, cache_position, generation_steps, cache):
-        out = talker.code_predictor(input_ids=codes, past_key_values=cache, cache_position=cache_position,
-                                    use_cache=True, generation_steps=generation_steps)
+        out = talker.code_predictor(
+            input_ids=codes,
+            past_key_values=cache,
+            cache_position=cache_position,
+            use_cache=True,
+            generation_steps=generation_steps,
+        )
         return out.logits
+
     return step
 
 
@@ -82,8 +111,10 @@ def _dense_moe_forward(block, hidden_states):
     if block.norm_topk_prob:
         routing_weights /= routing_weights.sum(dim=-1, keepdim=True)
     routing_weights = routing_weights.to(hidden_states.dtype)
-    dense = torch.zeros(hidden_states.shape[0], block.num_experts, dtype=hidden_states.dtype, device=hidden_states.device)
-    dense.scatter_(1, selected_experts, routing_weights)                  # [tokens, experts]
+    dense = torch.zeros(
+        hidden_states.shape[0], block.num_experts, dtype=hidden_states.dtype, device=hidden_states.device
+    )
+    dense.scatter_(1, selected_experts, routing_weights)  # [tokens, experts]
     final_hidden_states = torch.zeros_like(hidden_states)
     for expert_idx, expert_layer in enumerate(block.experts):
         final_hidden_states = final_hidden_states + expert_layer(hidden_states) * dense[:, expert_idx, None]
@@ -124,17 +155,28 @@ class OmniTalkerGraphStep:
     def prefill(self, inputs_embeds):
         length, device = inputs_embeds.shape[1], inputs_embeds.device
         self.talker.rope_deltas = None
-        out = self.talker(inputs_embeds=inputs_embeds, attention_mask=torch.ones(1, length, dtype=torch.long, device=device),
-                          past_key_values=self.cache, cache_position=torch.arange(length, device=device), use_cache=True,
-                          talker_input_ids=torch.zeros(1, length, dtype=torch.long, device=device))
+        out = self.talker(
+            inputs_embeds=inputs_embeds,
+            attention_mask=torch.ones(1, length, dtype=torch.long, device=device),
+            past_key_values=self.cache,
+            cache_position=torch.arange(length, device=device),
+            use_cache=True,
+            talker_input_ids=torch.zeros(1, length, dtype=torch.long, device=device),
+        )
         self.position.fill_(length)
         return out.logits[:, -1:]
 
     def decode(self):
         dtype = self.embeds.dtype
-        visible = self.slots <= self.position                               # [max_cache_len], on the device
+        visible = self.slots <= self.position  # [max_cache_len], on the device
         mask = torch.where(visible, 0.0, torch.finfo(dtype).min).to(dtype).view(1, 1, 1, self.max_cache_len)
-        position_ids = self.position.view(1, 1, 1).expand(3, 1, 1)         # 3-D RoPE: text positions in all sections
-        out = self.talker.model(inputs_embeds=self.embeds, attention_mask=mask, position_ids=position_ids,
-                                past_key_values=self.cache, cache_position=self.position, use_cache=True)
+        position_ids = self.position.view(1, 1, 1).expand(3, 1, 1)  # 3-D RoPE: text positions in all sections
+        out = self.talker.model(
+            inputs_embeds=self.embeds,
+            attention_mask=mask,
+            position_ids=position_ids,
+            past_key_values=self.cache,
+            cache_position=self.position,
+            use_cache=True,
+        )
         return self.talker.codec_head(out.last_hidden_state)

@@ -5,8 +5,8 @@ import os
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))   # python/tests: parity_cli
-from parity_cli import run_parity  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # python/tests: parity_cli
+from parity_cli import run_parity
 
 
 def read_trace(path):

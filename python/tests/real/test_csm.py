@@ -3,18 +3,17 @@
 import os
 
 import torch
-
+from csm_capture import backbone_decode_steps, backbone_step, depth_decoder_decode_steps, depth_decoder_step
 from real_support import compare_trace, read_trace, wav_of
 
-from csm_capture import backbone_decode_steps, backbone_step, depth_decoder_decode_steps, depth_decoder_step
 from tts_parity.capture_check import capture_check
 
 
 def test_trace_pairs_backbone_and_depth_decoder_rows_with_frames(csm_traces):
     run = csm_traces["eager"]
-    header, steps = read_trace(run.path)
+    _header, steps = read_trace(run.path)
     assert [s["codes"] for s in steps] == run.codes.tolist()
-    assert all(len(s["codePredictorLogits"]) == 3 for s in steps)     # depth_decoder.codebooks_head, q-1 per frame
+    assert all(len(s["codePredictorLogits"]) == 3 for s in steps)  # depth_decoder.codebooks_head, q-1 per frame
     assert run.audio.numel() == len(steps) * csm_traces["eager"].audio.numel() // len(steps)
     assert os.path.getsize(wav_of(run.path)) > 58
 
@@ -61,6 +60,10 @@ DEPTH_DECODER_FINDINGS = [("host-sync", "modeling_csm.py", 458)]
 def test_capture_check_findings(csm):
     with torch.no_grad():
         backbone = capture_check(backbone_step(csm), backbone_decode_steps(csm), names=["step 2", "step 3"])
-        depth = capture_check(depth_decoder_step(csm), depth_decoder_decode_steps(csm), names=["codebook 2", "codebook 3"])
+        depth = capture_check(
+            depth_decoder_step(csm), depth_decoder_decode_steps(csm), names=["codebook 2", "codebook 3"]
+        )
     assert backbone.ok, "\n" + str(backbone)
-    assert [(f.rule, os.path.basename(f.filename), f.lineno) for f in depth.findings] == DEPTH_DECODER_FINDINGS, "\n" + str(depth)
+    assert [(f.rule, os.path.basename(f.filename), f.lineno) for f in depth.findings] == DEPTH_DECODER_FINDINGS, (
+        "\n" + str(depth)
+    )

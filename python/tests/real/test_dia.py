@@ -1,11 +1,9 @@
 """transformers' Dia (encoder-decoder, delay pattern), tiny and seeded (docs/real-models.md)."""
 
 import torch
-
-from real_support import compare_trace, read_trace
-
 from hf_recipes import DIA_BOS, DIA_DELAYS
 from hf_tracing import trace_dia
+from real_support import compare_trace, read_trace
 
 
 def test_trace_keeps_the_raw_emission_and_its_delays(dia_traces):
@@ -18,7 +16,9 @@ def test_trace_keeps_the_raw_emission_and_its_delays(dia_traces):
 
 
 def test_eager_vs_static_cache_is_within_tolerance(dia_traces, real_dir):
-    report, _ = compare_trace(dia_traces["eager"].path, dia_traces["static"].path, str(real_dir / "dia-eager-vs-static"))
+    report, _ = compare_trace(
+        dia_traces["eager"].path, dia_traces["static"].path, str(real_dir / "dia-eager-vs-static")
+    )
     assert report["verdict"] == "within-tolerance"
     assert report["divergence"]["codebookDelays"] == list(DIA_DELAYS)
 
@@ -55,5 +55,11 @@ def test_trace_writer_refuses_a_delay_per_codebook_missing(real_dir):
     from tts_parity.errors import ParityValueError
 
     with pytest.raises(ParityValueError, match=r'"codebookDelays": expected 4 delays \(q\), found 3'):
-        TraceWriter(str(real_dir / "bad-delays.jsonl"), engine="dia", q=4, frame_rate=86.1328125, sample_rate=44100,
-                    codebook_delays=[0, 2, 3])
+        TraceWriter(
+            str(real_dir / "bad-delays.jsonl"),
+            engine="dia",
+            q=4,
+            frame_rate=86.1328125,
+            sample_rate=44100,
+            codebook_delays=[0, 2, 3],
+        )

@@ -3,13 +3,18 @@
 import os
 
 import torch
-
-from real_support import compare_trace, read_trace, wav_of
-
 from hf_recipes import OMNI_CODEBOOK, OMNI_EOS
 from hf_tracing import trace_omni
-from omni_capture import (OmniTalkerGraphStep, code_predictor_decode_steps, code_predictor_step, dense_moe,
-                          talker_decode_steps, talker_step)
+from omni_capture import (
+    OmniTalkerGraphStep,
+    code_predictor_decode_steps,
+    code_predictor_step,
+    dense_moe,
+    talker_decode_steps,
+    talker_step,
+)
+from real_support import compare_trace, read_trace, wav_of
+
 from tts_parity.capture_check import capture_check
 
 
@@ -17,11 +22,13 @@ def test_trace_holds_raw_rows_and_the_frames_codes(omni_traces):
     run = omni_traces["eager"]
     header, steps = read_trace(run.path)
     assert header["q"] == 4 and header["modules"] == "omni-eager.modules.safetensors"
-    assert [s["codes"] for s in steps] == run.codes.tolist()          # one step per frame, generate()'s codes
-    assert all(len(s["codePredictorLogits"]) == 3 for s in steps)    # q-1 rows from code_predictor.lm_head[0..2]
+    assert [s["codes"] for s in steps] == run.codes.tolist()  # one step per frame, generate()'s codes
+    assert all(len(s["codePredictorLogits"]) == 3 for s in steps)  # q-1 rows from code_predictor.lm_head[0..2]
     # Raw rows, before the suppression appended after the recorder: the talker's raw argmax is a special id
     # (>= 64, not EOS) at some step, while the code it sampled is a codec id.
-    raw_special = [s["step"] for s in steps if s["logits"]["argmax"] >= OMNI_CODEBOOK and s["logits"]["argmax"] != OMNI_EOS]
+    raw_special = [
+        s["step"] for s in steps if s["logits"]["argmax"] >= OMNI_CODEBOOK and s["logits"]["argmax"] != OMNI_EOS
+    ]
     assert raw_special, "no step's raw row had a special id on top: the recorder may see processed scores"
     assert all(s["codes"][0] < OMNI_CODEBOOK for s in steps)
     assert os.path.getsize(wav_of(run.path)) > 58
@@ -33,7 +40,7 @@ def test_eager_vs_static_cache_is_within_tolerance(omni_traces, real_dir):
     assert report["verdict"] == "within-tolerance"
     assert report["divergence"]["firstStep"] is None
     largest = report["divergence"]["largestLogitDiff"]["value"]
-    assert 0 < largest < 1e-6          # float32 rounding of two attention paths (measured 6.0e-8), not zero
+    assert 0 < largest < 1e-6  # float32 rounding of two attention paths (measured 6.0e-8), not zero
     assert report["metrics"]["bitIdentical"] is True
 
 
@@ -68,15 +75,21 @@ def test_planted_bug_is_localised_to_step_and_module(omni, omni_traces, real_dir
 # The documented list (docs/real-models.md "Capture findings"): the talker's decode forward over a StaticCache,
 # transformers 4.57.3, modeling_qwen3_omni_moe.py. A new transformers version moves these lines: update both.
 TALKER_FINDINGS = [
-    ("host-sync", 2716), ("data-dependent-shape", 2719), ("host-sync", 2721), ("data-dependent-shape", 2722),
+    ("host-sync", 2716),
+    ("data-dependent-shape", 2719),
+    ("host-sync", 2721),
+    ("data-dependent-shape", 2722),
     ("host-sync", 3049),
 ]
 
 
 def test_capture_check_findings_of_the_talker_step(omni):
     with torch.no_grad():
-        report = capture_check(talker_step(omni.talker), talker_decode_steps(omni.talker, omni.generate_kwargs["inputs_embeds"]),
-                               names=["step 2", "step 3"])
+        report = capture_check(
+            talker_step(omni.talker),
+            talker_decode_steps(omni.talker, omni.generate_kwargs["inputs_embeds"]),
+            names=["step 2", "step 3"],
+        )
     found = [(f.rule, f.lineno) for f in report.findings]
     assert found == TALKER_FINDINGS, "\n" + str(report)
     assert {os.path.basename(f.filename) for f in report.findings} == {"modeling_qwen3_omni_moe.py"}
@@ -87,8 +100,11 @@ def test_capture_check_code_predictor_step_reports_nothing(omni):
     embedding k-1 and lm_head[k] (docs/real-models.md). capture_check does not see a module chosen by a
     Python value: this test pins that blind spot."""
     with torch.no_grad():
-        report = capture_check(code_predictor_step(omni.talker), code_predictor_decode_steps(omni.talker),
-                               names=["codebook 2", "codebook 3"])
+        report = capture_check(
+            code_predictor_step(omni.talker),
+            code_predictor_decode_steps(omni.talker),
+            names=["codebook 2", "codebook 3"],
+        )
     assert report.ok, "\n" + str(report)
 
 
@@ -99,8 +115,8 @@ def test_capture_safe_talker_step_has_no_findings_and_the_same_rows(omni):
         graph_step = OmniTalkerGraphStep(talker)
         graph_step.prefill(embeds)
 
-        def steps():   # what the host does before each replay: fill the static buffers
-            generator = torch.Generator().manual_seed(7)     # the same embeddings as talker_decode_steps
+        def steps():  # what the host does before each replay: fill the static buffers
+            generator = torch.Generator().manual_seed(7)  # the same embeddings as talker_decode_steps
             for _ in range(2):
                 graph_step.embeds.copy_(torch.randn(1, 1, embeds.shape[-1], generator=generator))
                 yield ()
@@ -110,4 +126,4 @@ def test_capture_safe_talker_step_has_no_findings_and_the_same_rows(omni):
             report = capture_check(graph_step.decode, steps(), names=["step 2", "step 3"])
     assert report.ok, "\n" + str(report)
     for ours, theirs in zip(report.outputs, reference):
-        assert torch.equal(ours[0, -1], theirs[0, -1])          # bit for bit: the same codes whatever the sampler
+        assert torch.equal(ours[0, -1], theirs[0, -1])  # bit for bit: the same codes whatever the sampler
