@@ -6,6 +6,7 @@ import type { LoudnessCurves } from '../../../../electron/common/report/report.j
 import { fmt } from '../../lib/format.js';
 import { AFTER_UNRELIABLE_LAG, LAG_MIN_PEAK, reportLagReliable, unreliableLag } from '../../../../electron/common/report/lag-reliability.js';
 import { stepDeltas } from '../../../../electron/common/draw/step-delta.js';
+import { codesByFrame } from '../../../../electron/common/trace/delay-pattern.js';
 import { memoByRef } from '../memo.js';
 import { rejudge } from '../tolerance/judgement.js';
 import type { StudioState } from '../studio-store.js';
@@ -97,8 +98,10 @@ export interface CodesMatrix {
   differing: number;
 }
 
+/** Frames × codebooks; under a delay pattern (`codebookDelays`) the steps' codes are regrouped by frame. */
 const codesMatrix = memoByRef((d: Divergence): CodesMatrix => {
   const q = Math.max(1, ...d.steps.map((s) => Math.max(s.codesA?.length ?? 0, s.codesB?.length ?? 0)));
+  if (d.codebookDelays) return delayedCodesMatrix(d, q, d.codebookDelays);
   const frames = d.steps.length;
   const a = new Int32Array(frames * q).fill(-1);
   const b = new Int32Array(frames * q).fill(-1);
@@ -112,6 +115,17 @@ const codesMatrix = memoByRef((d: Divergence): CodesMatrix => {
   });
   return { frames, q, a, b, differing };
 });
+
+function delayedCodesMatrix(d: Divergence, q: number, delays: readonly number[]): CodesMatrix {
+  const byA = codesByFrame(d.steps.map((s) => s.codesA), q, delays);
+  const byB = codesByFrame(d.steps.map((s) => s.codesB), q, delays);
+  const frames = byA.length;
+  const a = Int32Array.from(byA.flat(), (c) => c ?? -1);
+  const b = Int32Array.from(byB.flat(), (c) => c ?? -1);
+  let differing = 0;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) differing++;
+  return { frames, q, a, b, differing };
+}
 
 export interface NumericsRow {
   side: 'A' | 'B';
