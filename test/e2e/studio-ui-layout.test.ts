@@ -10,7 +10,7 @@ import { syntheticSweep } from './synthetic-sweep.js';
 
 // Issue 28 in Chromium: the window never scrolls as a document (1440×900 and 1024×700, after a
 // comparison, a drill and a sweep); a new result's verdict in view and focused; the step trace's band
-// labels never overlap; the sweep dashboard in the main view (1,000 cases: counts, histogram and scatter
+// labels never overlap; the spectrogram's dB colour bar and frequency ticks; the sweep dashboard in the main view (1,000 cases: counts, histogram and scatter
 // with round ticks, hover card, filter, sort, a case and back with the filters kept, a second sweep beside).
 const SHOTS = 'test-results';
 const SIZES = [
@@ -82,6 +82,14 @@ describe('studio UI in Chromium: layout, results in view, sweep dashboard', () =
     expect(tabs.y + tabs.height).toBeLessThanOrEqual(700);
     await page.screenshot({ path: `${SHOTS}/ui-layout-ab-1024.png` });
     await page.setViewportSize(SIZES[0]);
+
+    // Spectrograms: a dB colour bar with its ticks, and frequency ticks beside each lane.
+    await page.getByRole('button', { name: 'Spectrogram' }).click();
+    await page.getByTestId('specA').waitFor({ timeout: 30_000 });
+    expect(await page.getByTestId('spectro-scale').locator('.spectro-scale-ticks span').allTextContents()).toEqual(['−100', '−80', '−60', '−40', '−20', '0 dBFS']);
+    expect(await page.locator('.freq-axis').first().locator('span').allTextContents()).toEqual(['3 kHz', '6 kHz', '9 kHz']);
+    await page.screenshot({ path: `${SHOTS}/ui-layout-spectrograms-1440.png` });
+    await page.getByRole('button', { name: 'Spectrogram' }).click();
 
     // B holds NaN from step 4 on: one label for the run, and no two label boxes overlap.
     await page.getByRole('tab', { name: 'Step trace' }).click();

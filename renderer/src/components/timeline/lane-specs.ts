@@ -115,7 +115,7 @@ export function laneSpecs(s: StudioState, c: Colors, fftReady: boolean, short = 
         testId: id,
         height: px.spectrogram,
         rawPixels: true,
-        axis: frequencyTicks(rate, 2),
+        axis: frequencyTicks(rate, short ? 2 : 4),
         lastSpectrogram: last,
         draw: (ctx, vp, w, h) => {
           // One column per 2 px: half the FFTs of one per pixel (bench:ui), finer than the 512-point window at most zooms.
