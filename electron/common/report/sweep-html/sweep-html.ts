@@ -11,7 +11,7 @@ const STYLE = `body{font-family:system-ui,-apple-system,'Segoe UI','DejaVu Sans'
 main{max-width:1100px;margin:0 auto;padding:16px 24px}h1{font-size:1.3rem}h2{font-size:1.05rem;margin-top:1.4em}
 table{border-collapse:collapse}th,td{text-align:left;padding:3px 12px 3px 0;border-bottom:1px solid #d8dde3}th{color:#5b6570;font-weight:normal}
 .key span{display:inline-block;width:10px;height:10px;border-radius:5px;margin:0 4px 0 12px}
-.charts{display:flex;flex-wrap:wrap;gap:8px 32px}.charts h2{margin-top:.6em}svg{max-width:100%;height:auto}`;
+.charts{display:flex;flex-wrap:wrap;gap:8px 32px}.charts section{flex:1 1 440px;min-width:0}.charts h2{margin-top:.6em}svg{max-width:100%;height:auto}`;
 
 /**
  * sweep.html, beside sweep.json and sweep.md (the merge's folder): verdict counts, the first-divergent-step
