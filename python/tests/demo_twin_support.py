@@ -8,9 +8,10 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from parity_cli import run_parity
 from tts_parity.demo import load_twin
 from tts_parity.demo.cli import main
+
+from parity_cli import run_parity
 
 _cache = {}
 

@@ -4,9 +4,10 @@ capture on CPU) are two different code paths that must give the same codes."""
 
 import numpy as np
 
-from demo_twin_support import compare_trace, read_trace, run_twin, twin
-from tts_parity.safetensors_io import read_safetensors
 from tts_parity.demo import synthesize
+from tts_parity.safetensors_io import read_safetensors
+
+from demo_twin_support import compare_trace, read_trace, run_twin, twin
 
 # Both paths run the same float32 ops; the static path attends over all 256 buffer rows (the masked ones
 # contribute exact zeros), so only reduction order differs: measured ≤ 1e-6 on the logits.

@@ -6,10 +6,11 @@ import onnx
 import pytest
 from onnx import numpy_helper
 
-from demo_twin_support import demo_bundle
-from tts_parity.errors import ParityValueError
 from tts_parity.demo.onnx_initializers import read_initializers_without_onnx
 from tts_parity.demo.weights import read_initializers
+from tts_parity.errors import ParityValueError
+
+from demo_twin_support import demo_bundle
 
 
 def test_the_protobuf_reader_gives_onnx_s_arrays_on_every_demo_file():

@@ -33,7 +33,10 @@ def test_pip_installs_the_package_with_its_schemas_and_declared_torch_range(tmp_
         check=True,
         cwd=tmp_path,
     )
-    code = "import importlib.metadata as m, tts_parity; print(tts_parity.__file__); print(m.metadata('tts-parity').get_all('Requires-Dist'))"
+    code = (
+        "import importlib.metadata as m, tts_parity; print(tts_parity.__file__); "
+        "print(m.metadata('tts-parity').get_all('Requires-Dist'))"
+    )
     out = subprocess.run(
         [sys.executable, "-P", "-c", code],
         env={"PYTHONPATH": str(target)},
@@ -52,7 +55,6 @@ def test_pip_installs_the_package_with_its_schemas_and_declared_torch_range(tmp_
 
 def test_the_torch_running_the_tests_is_inside_the_declared_range():
     import tomllib
-
     import torch
 
     declared = tomllib.loads((PYTHON_DIR / "pyproject.toml").read_text())["project"]["optional-dependencies"]["torch"]

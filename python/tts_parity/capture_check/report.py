@@ -1,11 +1,15 @@
 """Finding and CaptureReport: what the capture check found, as a table for people and JSON for machines."""
 
+from __future__ import annotations
+
 import json
 import os
 from dataclasses import asdict, dataclass, field
-from typing import Any, List
+from typing import Any
 
 from .rules import RULES
+
+__all__ = ["CaptureReport", "Finding"]
 
 
 @dataclass(frozen=True)
@@ -33,9 +37,9 @@ class CaptureReport:
     """The check's result: `ok` is True when there are no findings. `outputs` holds fn's return value per step
     (exactly what fn returned; kept out of `to_json`)."""
 
-    step_names: List[str]
-    findings: List[Finding]
-    outputs: List[Any] = field(default_factory=list, repr=False, compare=False)
+    step_names: list[str]
+    findings: list[Finding]
+    outputs: list[Any] = field(default_factory=list, repr=False, compare=False)
 
     @property
     def ok(self):

@@ -7,7 +7,12 @@ float_data (4), int32_data (5), int64_data (7), name (8), raw_data (9), double_d
 outside the file (data_location, 14) are refused.
 """
 
+from __future__ import annotations
+
 import numpy as np
+
+__all__ = ["DTYPES", "read_initializers_without_onnx"]
+
 
 # TensorProto.DataType -> numpy dtype (little-endian, as raw_data is stored)
 DTYPES = {1: "<f4", 2: "u1", 3: "i1", 5: "<i2", 6: "<i4", 7: "<i8", 9: "?", 10: "<f2", 11: "<f8"}

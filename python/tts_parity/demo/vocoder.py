@@ -5,13 +5,22 @@ linearly across each frame's hop, oscillator phase by cumulative sum: float32 wi
 float64 across frames) plus the engine's deterministic noise (noise.py).
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import torch
 import torch.nn.functional as F
 from torch import nn
 
 from .architecture import F0_MIN, F0_RANGE, HARMONIC_GAIN, NOISE_GAIN
-from .bundle import Manifest
-from .weights import BundleWeights
+
+if TYPE_CHECKING:
+    from .bundle import Manifest
+    from .weights import BundleWeights
+
+
+__all__ = ["CausalConv", "HarmonicPlusNoise", "Vocoder"]
 
 
 class CausalConv(nn.Module):
