@@ -1,5 +1,6 @@
 """The package imports without torch: only the torch helpers may import it."""
 
+import shutil
 import subprocess
 import sys
 
@@ -14,7 +15,12 @@ def test_import_does_not_load_torch():
 
 def test_pip_installs_the_package_with_its_schemas_and_declared_torch_range(tmp_path):
     # The package as users get it (`pip install ./python`), built offline with the environment's setuptools,
-    # imported from the install folder only (not this checkout).
+    # imported from the install folder only (not this checkout). Built from a copy: setuptools writes build/
+    # and *.egg-info beside the sources it builds.
+    source = tmp_path / "src"
+    shutil.copytree(
+        PYTHON_DIR, source, ignore=shutil.ignore_patterns("tests", "build", "*.egg-info", "__pycache__", ".*")
+    )
     target = tmp_path / "site"
     subprocess.run(
         [
@@ -28,7 +34,7 @@ def test_pip_installs_the_package_with_its_schemas_and_declared_torch_range(tmp_
             "--disable-pip-version-check",
             "--target",
             str(target),
-            str(PYTHON_DIR),
+            str(source),
         ],
         check=True,
         cwd=tmp_path,

@@ -61,6 +61,9 @@ class TraceWriter:
             `tts_parity.module_recorder.ModuleRecorder` (header `modules`).
         teacher_forced: the run whose codes this run was fed instead of its own picks (header `teacherForced`;
             then give write_step() the run's own picks as `codes`; docs/forensics.md "Teacher forcing").
+        codebook_delays: a delay pattern, q ints >= 0 (header `codebookDelays`): codebook k of frame f is emitted
+            at step f + codebook_delays[k] (MusicGen, Dia), and each step's `codes` are what that step emitted
+            (docs/trace-format.md "Delay patterns").
         force: replace an existing trace (and WAV) file.
     """
 
@@ -88,6 +91,7 @@ class TraceWriter:
         text: str | None = None,
         modules: str | None = None,
         teacher_forced: str | None = None,
+        codebook_delays: Sequence[int] | None = None,
         force: bool = False,
     ) -> None:
         _check_argument("engine", engine, str, "a string")
@@ -129,8 +133,14 @@ class TraceWriter:
             "sampleRate": sample_rate,
         }
         optional = {"profile": profile, "seed": seed, "text": text, "modules": modules, "teacherForced": teacher_forced}
+        if codebook_delays is not None:
+            optional["codebookDelays"] = [int(d) for d in codebook_delays]
         header.update({k: v for k, v in optional.items() if v is not None})
         check_header(header)
+        if codebook_delays is not None and len(header["codebookDelays"]) != q:
+            raise ParityValueError(
+                f'TraceWriter: header: "codebookDelays": expected {q} delays (q), found {len(header["codebookDelays"])}'
+            )
         self._header = header
         self._records: list[dict[str, Any]] = []  # kept to fill the vocoder counts from the audio at close
         self._vocoder_fill: list[tuple[bool, bool]] = []

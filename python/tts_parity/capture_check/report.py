@@ -7,6 +7,7 @@ import os
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from ..errors import ParityValueError
 from .rules import RULES
 
 __all__ = ["CaptureReport", "Finding"]
@@ -25,7 +26,7 @@ class Finding:
 
     def __post_init__(self):
         if self.rule not in RULES:
-            raise ValueError(f'Finding: unknown rule "{self.rule}" (known: {", ".join(RULES)})')
+            raise ParityValueError(f'Finding: rule: unknown rule "{self.rule}" (known: {", ".join(RULES)})')
 
     @property
     def where(self):

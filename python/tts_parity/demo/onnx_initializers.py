@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..errors import ParityValueError
+
 __all__ = ["DTYPES", "read_initializers_without_onnx"]
 
 
@@ -45,7 +47,7 @@ def _fields(data: bytes):
         elif wire == 5:
             value, pos = data[pos : pos + 4], pos + 4
         else:
-            raise ValueError(f"protobuf wire type {wire} (field {number}) is not read here")
+            raise ParityValueError(f"protobuf wire type {wire} (field {number}) is not read here")
         yield number, wire, value
 
 
@@ -78,9 +80,9 @@ def _tensor(data: bytes):
         elif number == 10:
             doubles.append(np.frombuffer(value, "<f8"))
         elif number == 14 and value == 1:
-            raise ValueError(f"initializer {name!r}: stored outside the file (external data) is not read here")
+            raise ParityValueError(f"initializer {name!r}: stored outside the file (external data) is not read here")
     if dtype not in DTYPES:
-        raise ValueError(f"initializer {name!r}: data type {dtype} is not read here")
+        raise ParityValueError(f"initializer {name!r}: data type {dtype} is not read here")
     if raw is not None:
         array = np.frombuffer(raw, DTYPES[dtype])
     elif floats:
