@@ -2,7 +2,7 @@
 
 The cache folder follows electron/engine/demo/resolve-demo-bundle.ts: PARITY_CACHE_DIR, else
 $XDG_CACHE_HOME/tts-parity-studio, else ~/.cache/tts-parity-studio; the bundle is the folder
-`demo-bundle-v{DEMO_BUNDLE_VERSION}-{DEMO_SEED}` in it. tests/test_demo_twin_bundle.py checks
+`demo-bundle-v{DEMO_BUNDLE_VERSION}-{DEMO_SEED}` in it. tests/demo/test_demo_twin_bundle.py checks
 both numbers against the TypeScript source so they cannot drift apart silently.
 """
 

@@ -1,6 +1,6 @@
 """The initializers of an ONNX file read straight from its protobuf wire format, for machines without the
 `onnx` package (the lent GPU machines may lack it). weights.py uses onnx.numpy_helper when onnx imports
-and this otherwise; tests/test_demo_twin_weights.py checks both give the same arrays on the demo bundle.
+and this otherwise; tests/demo/test_demo_twin_weights.py checks both give the same arrays on the demo bundle.
 
 Reads ModelProto.graph (field 7) -> GraphProto.initializer (5) -> TensorProto: dims (1), data_type (2),
 float_data (4), int32_data (5), int64_data (7), name (8), raw_data (9), double_data (10); tensors stored

@@ -12,7 +12,7 @@ from tts_parity.demo.bundle import DEMO_BUNDLE_VERSION, DEMO_SEED
 from tts_parity.demo.cli import main
 
 from conftest import PYTHON_DIR, REPO_ROOT
-from demo_twin_support import demo_bundle, run_twin
+from demo_twin_support import run_twin
 
 
 @pytest.mark.parametrize(
@@ -98,7 +98,7 @@ def test_a_real_process_prints_one_line_and_exits_2():
     )
 
 
-def test_default_bundle_is_looked_up_where_parity_keeps_it(tmp_path, capsys, monkeypatch):
+def test_default_bundle_is_looked_up_where_parity_keeps_it(tmp_path, capsys, monkeypatch, demo_bundle):
     monkeypatch.setenv("PARITY_CACHE_DIR", str(tmp_path / "cache"))
     expected = tmp_path / "cache" / f"demo-bundle-v{DEMO_BUNDLE_VERSION}-{DEMO_SEED}"
     assert main(["--text", "hi", "--out", str(tmp_path / "o")]) == 2
@@ -107,7 +107,7 @@ def test_default_bundle_is_looked_up_where_parity_keeps_it(tmp_path, capsys, mon
         f"`node bin/parity.js bundle build-demo --out {expected}` (or any `parity synth` once), or pass --bundle DIR\n"
     )
     expected.parent.mkdir(parents=True)
-    expected.symlink_to(demo_bundle())
+    expected.symlink_to(demo_bundle)
     assert main(["--text", "hi", "--out", str(tmp_path / "o")]) == 0
 
 
