@@ -44,7 +44,11 @@ TUPLE_OUTPUTS = ("first", "each")
 
 
 def sidecar_path_for(trace_path: str | os.PathLike[str]) -> str:
-    """The sidecar's conventional path beside a trace: `run/a.jsonl` -> `run/a.modules.safetensors`."""
+    """The sidecar's conventional path beside a trace: `run/a.jsonl` -> `run/a.modules.safetensors`.
+
+    Args:
+        trace_path: the trace's path (str or os.PathLike).
+    """
     root, _ = os.path.splitext(os.fspath(trace_path))
     return root + SIDECAR_SUFFIX
 

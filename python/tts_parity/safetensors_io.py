@@ -110,7 +110,11 @@ def write_safetensors(
 
 
 def read_safetensors(path: str | os.PathLike[str]) -> tuple[dict[str, np.ndarray], dict[str, str]]:
-    """Reads a safetensors file: (dict name -> numpy array in the header's order, metadata dict)."""
+    """Reads a safetensors file: (dict name -> numpy array in the header's order, metadata dict).
+
+    Args:
+        path: the file; dtypes F32/F64/F16/I64/I32/I16/I8/U8/BOOL are read (BF16 is not: numpy lacks it).
+    """
     with open(path, "rb") as f:
         data = f.read()
     if len(data) < 8:

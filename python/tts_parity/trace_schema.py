@@ -38,9 +38,9 @@ def _validator(name: str) -> jsonschema.Draft202012Validator:
 
 
 def _inline_refs(node: Any, defs: dict[str, Any]) -> Any:
-    """The schema with each `{"$ref": "#/$defs/X"}` replaced by X (the trace schemas are not recursive):
-    jsonschema 4.10 resolves a $ref at every use; inlined, a q=16 step line validates about 20% faster
-    (2.0 -> 1.6 ms CPU time here)."""
+    """The schema with each `{"$ref": "#/$defs/X"}` replaced by X (the trace schemas are not recursive), so the
+    validator does not resolve a $ref at every use."""
+    # Measured with jsonschema 4.10: a q=16 step line validates about 20% faster inlined (2.0 -> 1.6 ms CPU time).
     if isinstance(node, dict):
         ref = node.get("$ref")
         if ref is not None and ref.startswith("#/$defs/") and len(node) == 1:
