@@ -6,6 +6,7 @@
  * docs/figures/scaling-analysis.json and docs/figures/scaling-analysis.png (drawn with @napi-rs/canvas).
  *
  *   npx tsx test/e2e/bench-scaling.ts [seconds…]
+ *   npx tsx test/e2e/bench-scaling.ts --plot-analysis   (redraw the PNG from the JSON)
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -173,7 +174,11 @@ function plotTraces(points: TracePoint[]): Promise<Buffer> {
   );
 }
 
-if (process.argv[2] === '--plot-traces') {
+if (process.argv[2] === '--plot-analysis') {
+  // Redraws the figure from the committed numbers.
+  const { points } = JSON.parse(readFileSync(`${figures}scaling-analysis.json`, 'utf8')) as { points: Point[] };
+  writeFileSync(`${figures}scaling-analysis.png`, await plotAnalysis(points));
+} else if (process.argv[2] === '--plot-traces') {
   const { points } = JSON.parse(readFileSync(`${figures}scaling-traces.json`, 'utf8')) as {
     points: TracePoint[];
   };
