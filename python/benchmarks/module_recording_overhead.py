@@ -59,7 +59,13 @@ def main(argv=None):
     device = torch.device(args.device or ("cuda" if torch.cuda.is_available() else "cpu"))
     torch.set_num_threads(1)
     twin = load_twin(demo_bundle_dir(), device)
-    report = {"device": torch.cuda.get_device_name(device) if device.type == "cuda" else "cpu", "torch": torch.__version__, "threads": torch.get_num_threads(), "modules": MODULES, "text": TEXT}
+    report = {
+        "device": torch.cuda.get_device_name(device) if device.type == "cuda" else "cpu",
+        "torch": torch.__version__,
+        "threads": torch.get_num_threads(),
+        "modules": MODULES,
+        "text": TEXT,
+    }
     with tempfile.TemporaryDirectory(prefix="recording-overhead-") as tmp:
         for profile in ("eager", "graph"):
             step_median(twin, profile)  # warm-up

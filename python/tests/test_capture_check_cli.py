@@ -19,8 +19,13 @@ SEED_001 = seed_001_talker.__file__
 
 
 def spawn(*args):
-    return subprocess.run([sys.executable, "-m", "tts_parity.capture_check", *map(str, args)],
-                          cwd=PYTHON_DIR, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "tts_parity.capture_check", *map(str, args)],
+        cwd=PYTHON_DIR,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_findings_exit_1_with_a_table_naming_each_line():
@@ -52,8 +57,10 @@ def test_json_output_stays_parseable_when_the_step_prints():
 
 def test_a_dict_of_steps_names_them(tmp_path, capsys):
     target = tmp_path / "decode.py"
-    target.write_text("import torch\n\ndef step(x, n):\n    return x * n\n\n"
-                      "STEPS = {'step 2': (torch.ones(2), 2), 'step 3': (torch.ones(2), 3)}\n")
+    target.write_text(
+        "import torch\n\ndef step(x, n):\n    return x * n\n\n"
+        "STEPS = {'step 2': (torch.ones(2), 2), 'step 3': (torch.ones(2), 3)}\n"
+    )
     assert main([f"{target}:step", "--steps", f"{target}:STEPS", "--json"]) == 1
     report = json.loads(capsys.readouterr().out)
     assert report["steps"] == ["step 2", "step 3"]
@@ -130,12 +137,24 @@ def test_a_bad_generator_of_steps_is_a_usage_error(tmp_path, capsys, steps, mess
         (["{f}:step"], "--steps"),
         (["{f}:broken", "--steps", "{f}:STEPS"], "raised ZeroDivisionError at {f}:9"),
     ],
-    ids=["missing-file", "missing-attribute", "missing-dotted-attribute", "one-step", "not-steps", "no-colon", "not-callable", "no-steps", "step-raises"],
+    ids=[
+        "missing-file",
+        "missing-attribute",
+        "missing-dotted-attribute",
+        "one-step",
+        "not-steps",
+        "no-colon",
+        "not-callable",
+        "no-steps",
+        "step-raises",
+    ],
 )
 def test_bad_usage_exits_2_with_one_line(tmp_path, capsys, args, message):
     target = tmp_path / "decode.py"
-    target.write_text("import torch\n\ndef step(x):\n    return x\n\nSTEPS = [(torch.ones(1),), (torch.ones(1),)]\n"
-                      "ONE_STEP = [(torch.ones(1),)]\nNOT_STEPS = 3\ndef broken(x): return 1 / 0\n")  # broken: line 9
+    target.write_text(
+        "import torch\n\ndef step(x):\n    return x\n\nSTEPS = [(torch.ones(1),), (torch.ones(1),)]\n"
+        "ONE_STEP = [(torch.ones(1),)]\nNOT_STEPS = 3\ndef broken(x): return 1 / 0\n"
+    )  # broken: line 9
     status = main([a.replace("{f}", str(target)) for a in args])
     err = capsys.readouterr().err
     assert status == 2

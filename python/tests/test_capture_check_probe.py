@@ -67,7 +67,11 @@ def test_a_python_list_index_and_a_varying_python_tensor():
     found = findings(step, [(torch.arange(6.0), 2), (torch.arange(6.0), 3)])
     assert ("tensor-from-python", line_of(step, "x[[0, 1]]"), "aten.lift_fresh.default") in found
     assert ("tensor-from-python", line_of(step, "torch.tensor([position])"), "aten.lift_fresh.default") in found
-    assert ("python-scalar-varies-across-steps", line_of(step, "torch.tensor([position])"), "aten.lift_fresh.default") in found
+    assert (
+        "python-scalar-varies-across-steps",
+        line_of(step, "torch.tensor([position])"),
+        "aten.lift_fresh.default",
+    ) in found
     assert len(found) == 3
 
 
@@ -95,7 +99,9 @@ def test_state_grown_inside_the_step_is_reported_where_it_enters_the_step():
     decoder = Decoder()
     with contextlib.redirect_stdout(io.StringIO()):
         report = capture_check(decoder.step, [(torch.ones(1, 4),), (torch.ones(1, 4),)])
-    assert [(f.rule, f.lineno) for f in report.findings] == [("shape-varies-across-steps", line_of(Decoder.step, "torch.cat"))]
+    assert [(f.rule, f.lineno) for f in report.findings] == [
+        ("shape-varies-across-steps", line_of(Decoder.step, "torch.cat"))
+    ]
     assert "argument self.cache has shape [1, 4] in steps[0], [2, 4] in steps[1]" in report.findings[0].hint
 
 
@@ -107,7 +113,9 @@ def test_the_line_is_the_users_even_when_torch_syncs_inside():
     head = Head()
     labels = torch.tensor([0, 2])
     report = capture_check(head, [(labels,), (labels,)])
-    assert [(f.rule, f.filename, f.lineno) for f in report.findings] == [("host-sync", HERE, line_of(Head.forward, "one_hot"))]
+    assert [(f.rule, f.filename, f.lineno) for f in report.findings] == [
+        ("host-sync", HERE, line_of(Head.forward, "one_hot"))
+    ]
 
 
 def test_report_table_and_json():
@@ -121,8 +129,16 @@ def test_report_table_and_json():
     assert json.loads(report.to_json()) == {
         "ok": False,
         "steps": ["step 2", "step 3"],
-        "findings": [{"rule": "host-sync", "op": "Tensor.tolist", "filename": "/x/step.py", "lineno": 12,
-                      "code": "ids = t.tolist()", "hint": "move it out"}],
+        "findings": [
+            {
+                "rule": "host-sync",
+                "op": "Tensor.tolist",
+                "filename": "/x/step.py",
+                "lineno": 12,
+                "code": "ids = t.tolist()",
+                "hint": "move it out",
+            }
+        ],
     }
     clean = CaptureReport(["a", "b"], [])
     assert clean.ok and str(clean) == "capture check: no findings over 2 steps (a, b)"

@@ -57,8 +57,16 @@ def test_seed_001_lines_are_host_sync_and_data_dependent_shape():
     report = capture_check(seed_001_talker.decode_request_token_positions, seed_001_talker.step_inputs())
     found = {(f.rule, f.lineno, f.code.split("  #")[0]) for f in report.findings}
     assert found == {
-        ("host-sync", _line_of("starts < int(num_tokens)"), "decode_mask = (spans == 1) & (starts >= 0) & (starts < int(num_tokens))"),
-        ("data-dependent-shape", _line_of("req_rows[decode_mask]"), "return req_rows[decode_mask], starts[decode_mask]"),
+        (
+            "host-sync",
+            _line_of("starts < int(num_tokens)"),
+            "decode_mask = (spans == 1) & (starts >= 0) & (starts < int(num_tokens))",
+        ),
+        (
+            "data-dependent-shape",
+            _line_of("req_rows[decode_mask]"),
+            "return req_rows[decode_mask], starts[decode_mask]",
+        ),
     }
 
 
@@ -81,7 +89,9 @@ def test_seed_001_eager_path_of_the_fix_is_still_flagged():
 @pytest.mark.parametrize("variant", ["unsafe", "safe"])
 def test_the_check_does_not_change_the_outputs(example, variant):
     fn = getattr(example, f"{variant}_step")
-    make_inputs = example.step_inputs if variant == "unsafe" else getattr(example, "safe_step_inputs", example.step_inputs)
+    make_inputs = (
+        example.step_inputs if variant == "unsafe" else getattr(example, "safe_step_inputs", example.step_inputs)
+    )
     with contextlib.redirect_stdout(io.StringIO()):
         plain = [fn(*args) for args in make_inputs()]  # fresh inputs each time: some steps write their caches
     checked = quiet_check(fn, make_inputs()).outputs

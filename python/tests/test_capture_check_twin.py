@@ -30,7 +30,7 @@ def run_graph_steps(step, checked):
     def steps():
         for args in variants.graph_steps(step, prompt_ids(), DECODE_STEPS):
             yield args
-            outputs.append(step.out.flush())
+            outputs.append(step.out.read())
 
     with torch.no_grad():
         if checked:
@@ -56,7 +56,9 @@ def test_the_check_leaves_the_twin_steps_outputs_unchanged():
 def test_twin_bool_mask_fault_is_data_dependent_shape_at_its_line():
     report, _ = run_graph_steps(StaticStep(twin(), Faults(bool_mask=True)), checked=True)
     source = open(twin_faults.__file__, encoding="utf-8").read().splitlines()
-    mask_lines = [n for n, line in enumerate(source, 1) if line.strip().startswith("return") and "[decode_mask]" in line]
+    mask_lines = [
+        n for n, line in enumerate(source, 1) if line.strip().startswith("return") and "[decode_mask]" in line
+    ]
     assert len(mask_lines) == 1, mask_lines
     assert [(f.rule, f.filename, f.lineno) for f in report.findings] == [
         ("data-dependent-shape", twin_faults.__file__, mask_lines[0])
@@ -70,11 +72,18 @@ def _expected(rule):
 @pytest.mark.parametrize(
     "rule, build",
     [
-        ("data-dependent-shape", lambda: _checked(variants.BoolMaskStep(twin(), Faults()), "decode", variants.graph_steps)),
-        ("python-scalar-varies-across-steps",
-         lambda: _checked(variants.StepCounterStep(twin(), Faults()), "decode_at", variants.step_counter_steps)),
-        ("shape-varies-across-steps",
-         lambda: _checked(variants.GrowingCacheTalker(twin()), "decode", variants.growing_cache_steps)),
+        (
+            "data-dependent-shape",
+            lambda: _checked(variants.BoolMaskStep(twin(), Faults()), "decode", variants.graph_steps),
+        ),
+        (
+            "python-scalar-varies-across-steps",
+            lambda: _checked(variants.StepCounterStep(twin(), Faults()), "decode_at", variants.step_counter_steps),
+        ),
+        (
+            "shape-varies-across-steps",
+            lambda: _checked(variants.GrowingCacheTalker(twin()), "decode", variants.growing_cache_steps),
+        ),
     ],
     ids=["bool-mask-positions", "python-step-counter", "growing-concat-kv"],
 )

@@ -18,16 +18,28 @@ from tts_parity.demo.cli import main
     "args, message",
     [
         (["--profile", "graphs", "--text", "hi"], '--profile "graphs": expected one of eager, graph'),
-        (["--fault", "stale@2", "--text", "hi"], '--fault "stale@2": unknown fault (known: stale-feedback@N (N >= 2), mlp-scale@N (N >= 1), bool-mask)'),
-        (["--fault", "stale-feedback@1", "--text", "hi"], '--fault "stale-feedback@1": N must be >= 2 (step 1 is the prefill, it has no feedback)'),
+        (
+            ["--fault", "stale@2", "--text", "hi"],
+            '--fault "stale@2": unknown fault (known: stale-feedback@N (N >= 2), mlp-scale@N (N >= 1), bool-mask)',
+        ),
+        (
+            ["--fault", "stale-feedback@1", "--text", "hi"],
+            '--fault "stale-feedback@1": N must be >= 2 (step 1 is the prefill, it has no feedback)',
+        ),
         (["--fault", "mlp-scale@0", "--text", "hi"], '--fault "mlp-scale@0": N must be >= 1 (steps start at 1)'),
-        (["--fault", "bool-mask", "--fault", "bool-mask", "--text", "hi"], '--fault "bool-mask": bool-mask given twice'),
+        (
+            ["--fault", "bool-mask", "--fault", "bool-mask", "--text", "hi"],
+            '--fault "bool-mask": bool-mask given twice',
+        ),
         (["--text", "   "], "--text: empty; give at least one non-space character"),
         (["--text", "é" * 65], "--text: 130 UTF-8 bytes, over this bundle's limit of 128 (bundle.json text.maxBytes)"),
         (["--text", "hi", "--seed", "-1"], '--seed -1: expected an integer seed in [0, 4294967295], found "-1"'),
         (["--text", "hi", "--record-steps", "0"], '--record-steps "0": steps start at 1 (the prefill)'),
         (["--text", "hi", "--record-steps", "2"], "--record-steps: give --record-modules REGEX too"),
-        (["--text", "hi", "--frobnicate"], "unrecognized arguments: --frobnicate (see python3 -m tts_parity.demo --help)"),
+        (
+            ["--text", "hi", "--frobnicate"],
+            "unrecognized arguments: --frobnicate (see python3 -m tts_parity.demo --help)",
+        ),
     ],
 )
 def test_bad_arguments_are_one_line_and_exit_2(tmp_path, capsys, args, message):
@@ -39,7 +51,10 @@ def test_bad_arguments_are_one_line_and_exit_2(tmp_path, capsys, args, message):
 
 def test_missing_arguments_and_bad_bundle(tmp_path, capsys):
     assert main(["--out", str(tmp_path)]) == 2
-    assert capsys.readouterr().err == "tts_parity.demo: the following arguments are required: --text (see python3 -m tts_parity.demo --help)\n"
+    assert (
+        capsys.readouterr().err
+        == "tts_parity.demo: the following arguments are required: --text (see python3 -m tts_parity.demo --help)\n"
+    )
     assert main(["--bundle", str(tmp_path), "--text", "hi", "--out", str(tmp_path / "o")]) == 2
     assert capsys.readouterr().err == f"tts_parity.demo: --bundle {tmp_path}: no bundle.json in it\n"
 
@@ -48,9 +63,16 @@ def test_a_module_pattern_that_matches_nothing_is_named(tmp_path, capsys):
     pattern = r"^talker\.layer\.0$"
     status, _, err = run_twin(capsys, "--text", "hi", "--out", tmp_path / "o", "--record-modules", pattern)
     assert status == 2
-    assert err == f"tts_parity.demo: --record-modules {pattern!r}: matches no module of the twin (e.g. embed, embed.text_embedding, embed.codec_embedding, feedback, talker.layers.0.mlp)\n"
+    assert (
+        err
+        == f"tts_parity.demo: --record-modules {pattern!r}: matches no module of the twin (e.g. embed, embed.text_embedding, embed.codec_embedding, feedback, talker.layers.0.mlp)\n"
+    )
     status, _, err = run_twin(capsys, "--text", "hi", "--out", tmp_path / "o", "--record-modules", "talker.(")
-    assert status == 2 and err == "tts_parity.demo: --record-modules 'talker.(': not a regular expression (missing ), unterminated subpattern at position 7)\n"
+    assert (
+        status == 2
+        and err
+        == "tts_parity.demo: --record-modules 'talker.(': not a regular expression (missing ), unterminated subpattern at position 7)\n"
+    )
     assert not (tmp_path / "o").exists()
 
 
@@ -62,10 +84,16 @@ def test_existing_outputs_need_force(tmp_path, capsys):
 
 
 def test_a_real_process_prints_one_line_and_exits_2():
-    done = subprocess.run([sys.executable, "-m", "tts_parity.demo", "--text", "hi", "--out", "x", "--profile", "cuda-graph"],
-                          cwd=PYTHON_DIR, capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "tts_parity.demo", "--text", "hi", "--out", "x", "--profile", "cuda-graph"],
+        cwd=PYTHON_DIR,
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 2
-    assert done.stderr == 'tts_parity.demo: --profile "cuda-graph": expected one of eager, graph\n' and done.stdout == ""
+    assert (
+        done.stderr == 'tts_parity.demo: --profile "cuda-graph": expected one of eager, graph\n' and done.stdout == ""
+    )
 
 
 def test_default_bundle_is_looked_up_where_parity_keeps_it(tmp_path, capsys, monkeypatch):
@@ -93,4 +121,7 @@ def test_the_bundle_folder_name_follows_the_typescript_constants():
 @pytest.mark.skipif(torch.cuda.is_available(), reason="a CUDA device is visible: the refusal cannot happen here")
 def test_cuda_asked_for_without_cuda_is_refused(tmp_path, capsys):
     status, _, err = run_twin(capsys, "--device", "cuda", "--text", "hi", "--out", tmp_path / "o")
-    assert status == 2 and err == f"tts_parity.demo: --device cuda: no CUDA device is visible to PyTorch {torch.__version__}\n"
+    assert (
+        status == 2
+        and err == f"tts_parity.demo: --device cuda: no CUDA device is visible to PyTorch {torch.__version__}\n"
+    )

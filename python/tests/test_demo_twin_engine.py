@@ -69,7 +69,17 @@ def test_compare_trace_reads_the_twin_within_tolerance_of_the_engine(tmp_path, c
     engine_trace, engine_wav = engine_synth(tmp_path, text)
     assert run_twin(capsys, "--profile", "graph", "--text", text, "--out", tmp_path / "twin")[0] == 0
     twin_dir = tmp_path / "twin"
-    report = compare_trace(engine_trace, twin_dir / "trace.jsonl", "--wav-a", engine_wav, "--wav-b", twin_dir / "audio.wav",
-                           "--logit-tol", LOGIT_TOL, "--audio-tol", AUDIO_TOL)
+    report = compare_trace(
+        engine_trace,
+        twin_dir / "trace.jsonl",
+        "--wav-a",
+        engine_wav,
+        "--wav-b",
+        twin_dir / "audio.wav",
+        "--logit-tol",
+        LOGIT_TOL,
+        "--audio-tol",
+        AUDIO_TOL,
+    )
     assert report["verdict"] == "within-tolerance"
     assert report["divergence"]["firstStep"] is None

@@ -9,8 +9,9 @@ import pytest
 
 from demo_twin_support import compare_trace, read_trace, run_twin
 from parity_cli import run_parity
-from tts_parity.demo.errors import CaptureRefused
-from tts_parity.demo.graph_runner import GraphRunner, original_error_line
+from tts_parity.errors import CaptureRefused
+from tts_parity._errors_text import first_line
+from tts_parity.demo.graph_runner import GraphRunner
 
 TEXT = "hello world"  # 10 frames
 MODULES = r"^(feedback|talker\.layers\.\d+\.(self_attn|mlp))$"
@@ -59,7 +60,9 @@ def test_stale_feedback_is_localised_to_the_feedback_module(tmp_path, capsys):
 
 def test_bool_mask_runs_on_cpu_and_says_no_capture_happened(tmp_path, capsys):
     a = traced(capsys, tmp_path / "a", "graph")
-    status, _, err = run_twin(capsys, "--profile", "graph", "--fault", "bool-mask", "--text", TEXT, "--out", tmp_path / "b")
+    status, _, err = run_twin(
+        capsys, "--profile", "graph", "--fault", "bool-mask", "--text", TEXT, "--out", tmp_path / "b"
+    )
     assert status == 0
     assert "fault bool-mask: the boolean-mask index ran (cpu: no capture happened, so nothing refused it)" in err
     assert compare_trace(a, tmp_path / "b" / "trace.jsonl")["divergence"]["firstStep"] is None
@@ -68,8 +71,13 @@ def test_bool_mask_runs_on_cpu_and_says_no_capture_happened(tmp_path, capsys):
 def test_a_fault_past_the_last_step_is_not_applied_and_exits_2(tmp_path, capsys):
     status, _, err = run_twin(capsys, "--fault", "stale-feedback@50", "--text", TEXT, "--out", tmp_path)
     assert status == 2
-    assert "warning: fault stale-feedback@50 was not applied: step 50 never ran: the synthesis ended after 10 steps" in err
-    assert err.strip().splitlines()[-1] == "tts_parity.demo: none of the requested faults was applied (stale-feedback@50); exit 2"
+    assert (
+        "warning: fault stale-feedback@50 was not applied: step 50 never ran: the synthesis ended after 10 steps" in err
+    )
+    assert (
+        err.strip().splitlines()[-1]
+        == "tts_parity.demo: none of the requested faults was applied (stale-feedback@50); exit 2"
+    )
     assert (tmp_path / "trace.jsonl").exists()
 
 
@@ -77,11 +85,16 @@ def test_cuda_s_refusal_is_reported_by_its_original_error():
     """torch.cuda.graph's exit raises its own error over the body's; the line names the body's (CUDA's refusal)."""
     try:
         try:
-            raise RuntimeError("CUDA error: operation not permitted when stream is capturing\nCompile with `TORCH_USE_CUDA_DSA`")
+            raise RuntimeError(
+                "CUDA error: operation not permitted when stream is capturing\nCompile with `TORCH_USE_CUDA_DSA`"
+            )
         finally:
             raise RuntimeError("CUDA error: operation failed due to a previous error during capture")
     except RuntimeError as error:
-        assert original_error_line(error) == "RuntimeError: CUDA error: operation not permitted when stream is capturing"
+        assert (
+            first_line(error, original=True)
+            == "RuntimeError: CUDA error: operation not permitted when stream is capturing"
+        )
 
 
 def test_a_refused_capture_is_one_line_exit_2_and_keeps_the_partial_trace(tmp_path, capsys, monkeypatch):
@@ -97,11 +110,16 @@ def test_a_refused_capture_is_one_line_exit_2_and_keeps_the_partial_trace(tmp_pa
         try:
             raise RuntimeError("CUDA error: operation not permitted when stream is capturing")
         except RuntimeError as error:
-            raise CaptureRefused(f"CUDA graph capture of the decode step failed: {original_error_line(error)}") from None
+            raise CaptureRefused(
+                f"CUDA graph capture of the decode step failed: {first_line(error, original=True)}"
+            ) from None
 
     monkeypatch.setattr(GraphRunner, "__init__", capturing)
     monkeypatch.setattr(GraphRunner, "_capture", refuse)
     status, out, err = run_twin(capsys, "--profile", "graph", "--fault", "bool-mask", "--text", TEXT, "--out", tmp_path)
     assert status == 2
-    assert err.splitlines()[-1] == "tts_parity.demo: CUDA graph capture of the decode step failed: RuntimeError: CUDA error: operation not permitted when stream is capturing"
+    assert (
+        err.splitlines()[-1]
+        == "tts_parity.demo: CUDA graph capture of the decode step failed: RuntimeError: CUDA error: operation not permitted when stream is capturing"
+    )
     assert not (tmp_path / "trace.jsonl").exists() and len(read_trace(tmp_path / "trace.jsonl.partial")[1]) == 1

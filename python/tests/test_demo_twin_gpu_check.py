@@ -16,8 +16,26 @@ import twin_check  # noqa: E402
 
 def run_check(tmp_path, capsys, device):
     out = tmp_path / "check.json"
-    status = twin_check.main(["--bundle", str(demo_bundle()), "--device", device, "--text", "hello world",
-                              "--warmup", "1", "--repeats", "3", "--rounds", "1", "--stale-step", "3", "--out", str(out)])
+    status = twin_check.main(
+        [
+            "--bundle",
+            str(demo_bundle()),
+            "--device",
+            device,
+            "--text",
+            "hello world",
+            "--warmup",
+            "1",
+            "--repeats",
+            "3",
+            "--rounds",
+            "1",
+            "--stale-step",
+            "3",
+            "--out",
+            str(out),
+        ]
+    )
     capsys.readouterr()
     return status, json.loads(out.read_text())
 
@@ -27,7 +45,11 @@ def test_cpu_parts_run_and_pass(tmp_path, capsys):
     assert status == 0 and report["passed"]
     assert report["eager_vs_graph"]["captured"] is False and report["eager_vs_graph"]["codes_identical"]
     stale = report["stale_feedback"]
-    assert stale["first_divergent_step"] == 3 and stale["steps_before_bit_identical"] and stale["first_module"] == "feedback"
+    assert (
+        stale["first_divergent_step"] == 3
+        and stale["steps_before_bit_identical"]
+        and stale["first_module"] == "feedback"
+    )
     step = report["decode_step"]
     assert step["eager_ms"] > 0 and step["static_no_graph_ms"] > 0 and "graph_replay_ms" not in step
     assert report["bool_mask"]["exit_code"] == 0 and not report["bool_mask"]["capture_refused"]

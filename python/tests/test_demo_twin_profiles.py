@@ -50,7 +50,17 @@ def test_module_outputs_recorded_eagerly_and_through_static_buffers_agree(tmp_pa
     order with the same values, so a cross-profile comparison has no module to name."""
     modules = r"^(feedback|talker\.layers\.\d+\.(self_attn|mlp)|code_predictor\.lm_heads\.\d+)$"
     for profile in ("eager", "graph"):
-        status, _, err = run_twin(capsys, "--profile", profile, "--text", "hello world", "--out", tmp_path / profile, "--record-modules", modules)
+        status, _, err = run_twin(
+            capsys,
+            "--profile",
+            profile,
+            "--text",
+            "hello world",
+            "--out",
+            tmp_path / profile,
+            "--record-modules",
+            modules,
+        )
         assert status == 0, err
     eager = read_safetensors(tmp_path / "eager" / "trace.modules.safetensors")[0]
     graph = read_safetensors(tmp_path / "graph" / "trace.modules.safetensors")[0]
@@ -59,4 +69,7 @@ def test_module_outputs_recorded_eagerly_and_through_static_buffers_agree(tmp_pa
     for key in eager:
         assert eager[key].shape == graph[key].shape, key
         assert np.max(np.abs(eager[key] - graph[key])) <= LOGIT_TOL, key
-    assert compare_trace(tmp_path / "eager" / "trace.jsonl", tmp_path / "graph" / "trace.jsonl")["divergence"]["firstStep"] is None
+    assert (
+        compare_trace(tmp_path / "eager" / "trace.jsonl", tmp_path / "graph" / "trace.jsonl")["divergence"]["firstStep"]
+        is None
+    )

@@ -32,8 +32,20 @@ SETTINGS = [
 @pytest.mark.parametrize("settings", SETTINGS, ids=["all-filters", "temperature-only"])
 def test_sampled_codes_equal_the_engine(tmp_path, capsys, settings):
     text = "The quick brown fox jumps over the lazy dog."
-    engine = run_parity("synth", "--bundle", demo_bundle(), "--text", text, "--sampling", "sample", *settings,
-                        "--trace", tmp_path / "e.jsonl", "--out", tmp_path / "e.wav")
+    engine = run_parity(
+        "synth",
+        "--bundle",
+        demo_bundle(),
+        "--text",
+        text,
+        "--sampling",
+        "sample",
+        *settings,
+        "--trace",
+        tmp_path / "e.jsonl",
+        "--out",
+        tmp_path / "e.wav",
+    )
     assert engine.returncode == 0, engine.stderr
     status, _, err = run_twin(capsys, "--text", text, "--sampling", "sample", *settings, "--out", tmp_path / "twin")
     assert status == 0, err
@@ -44,7 +56,10 @@ def test_sampled_codes_equal_the_engine(tmp_path, capsys, settings):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--sampling", "sample", "--profile", "graph"], "--sampling sample: profile graph chooses codes on the device inside the captured step (greedy only); use --profile eager"),
+        (
+            ["--sampling", "sample", "--profile", "graph"],
+            "--sampling sample: profile graph chooses codes on the device inside the captured step (greedy only); use --profile eager",
+        ),
         (["--sampling", "nucleus"], '--sampling "nucleus": expected greedy or sample'),
         (["--temperature", "0"], '--temperature "0": expected a number in (0, 10]'),
         (["--top-p", "1.5"], '--top-p "1.5": expected a number in (0, 1]'),

@@ -7,7 +7,7 @@ import pytest
 from onnx import numpy_helper
 
 from demo_twin_support import demo_bundle
-from tts_parity.demo.errors import TwinInputError
+from tts_parity.errors import ParityValueError
 from tts_parity.demo.onnx_initializers import read_initializers_without_onnx
 from tts_parity.demo.weights import read_initializers
 
@@ -26,10 +26,16 @@ def test_the_protobuf_reader_gives_onnx_s_arrays_on_every_demo_file():
 
 def test_float_data_and_int64_data_fields_are_read_too(tmp_path):
     """Exporters that do not use raw_data store values in the typed fields."""
-    graph = onnx.helper.make_graph([], "g", [], [], initializer=[
-        onnx.helper.make_tensor("w", onnx.TensorProto.FLOAT, [2, 2], [1.5, -2.0, 3.25, 0.0]),
-        onnx.helper.make_tensor("i", onnx.TensorProto.INT64, [3], [-1, 0, 2**40]),
-    ])
+    graph = onnx.helper.make_graph(
+        [],
+        "g",
+        [],
+        [],
+        initializer=[
+            onnx.helper.make_tensor("w", onnx.TensorProto.FLOAT, [2, 2], [1.5, -2.0, 3.25, 0.0]),
+            onnx.helper.make_tensor("i", onnx.TensorProto.INT64, [3], [-1, 0, 2**40]),
+        ],
+    )
     path = tmp_path / "m.onnx"
     onnx.save(onnx.helper.make_model(graph), str(path))
     found = read_initializers_without_onnx(path)
@@ -40,6 +46,6 @@ def test_float_data_and_int64_data_fields_are_read_too(tmp_path):
 def test_an_unreadable_file_is_named(tmp_path):
     bad = tmp_path / "talker.onnx"
     bad.write_bytes(b"\xff\xff not protobuf")
-    with pytest.raises(TwinInputError) as error:
+    with pytest.raises(ParityValueError) as error:
         read_initializers(bad)
     assert str(error.value).startswith(f"{bad}: not a readable ONNX model (")

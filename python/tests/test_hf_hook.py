@@ -68,16 +68,22 @@ def steps_of(path):
 
 
 def recorder(tmp_path, name):
-    return HFTraceRecorder(TraceWriter(tmp_path / name, engine="fake qwen3-tts", q=Q, frame_rate=12.5, sample_rate=24000))
+    return HFTraceRecorder(
+        TraceWriter(tmp_path / name, engine="fake qwen3-tts", q=Q, frame_rate=12.5, sample_rate=24000)
+    )
 
 
 def test_first_in_the_list_records_the_raw_row_special_ids_included(tmp_path):
     model, rec = FakeQwenTTS(), recorder(tmp_path, "first.jsonl")
-    codes = model.generate(logits_processor=[rec.talker, SuppressTokens()], code_predictor_processor=[rec.code_predictor])
+    codes = model.generate(
+        logits_processor=[rec.talker, SuppressTokens()], code_predictor_processor=[rec.code_predictor]
+    )
     assert codes.shape == (FRAMES, Q) and EOS not in codes[:, 0].tolist()
     audio = torch.zeros(FRAMES * 1920)  # 24000 / 12.5 = 1920 samples per frame
     audio[1920 + 7] = float("nan")  # in frame 2
-    rec.finish(codes, audio=audio)
+    rec.write_steps(codes)
+    rec.writer.set_audio(audio)
+    rec.writer.close()
     steps = steps_of(tmp_path / "first.jsonl")
     assert [s["nan"]["vocoder"] for s in steps] == [0, 1, 0, 0]
     assert [s["codes"] for s in steps] == codes.tolist()
@@ -90,39 +96,52 @@ def test_first_in_the_list_records_the_raw_row_special_ids_included(tmp_path):
 
 def test_after_the_suppression_a_processor_sees_processed_scores(tmp_path):
     model, rec = FakeQwenTTS(), recorder(tmp_path, "after.jsonl")
-    with pytest.warns(UserWarning, match="−inf"):
-        codes = model.generate(logits_processor=[SuppressTokens(), rec.talker], code_predictor_processor=[rec.code_predictor])
-    rec.finish(codes)
+    with pytest.warns(UserWarning, match="-inf"):
+        codes = model.generate(
+            logits_processor=[SuppressTokens(), rec.talker], code_predictor_processor=[rec.code_predictor]
+        )
+    rec.write_steps(codes)
+    rec.writer.close()
     for s in steps_of(tmp_path / "after.jsonl"):
         assert s["logits"]["argmax"] != EOS and s["logits"]["min"] == "-Infinity" and s["inf"]["talker"] == 1
 
 
 def test_forward_hooks_on_the_heads_record_the_raw_rows_whatever_generate_does(tmp_path):
     model, by_processor = FakeQwenTTS(), recorder(tmp_path, "processor.jsonl")
-    codes = model.generate(logits_processor=[by_processor.talker, SuppressTokens()], code_predictor_processor=[by_processor.code_predictor])
-    by_processor.finish(codes)
+    codes = model.generate(
+        logits_processor=[by_processor.talker, SuppressTokens()], code_predictor_processor=[by_processor.code_predictor]
+    )
+    by_processor.write_steps(codes)
+    by_processor.writer.close()
     by_hook = recorder(tmp_path, "hook.jsonl")
     handles = [model.codec_head.register_forward_hook(by_hook.talker.forward_hook)]
     handles += [head.register_forward_hook(by_hook.code_predictor.forward_hook) for head in model.lm_head]
     hooked_codes = model.generate(logits_processor=[SuppressTokens()])
     for handle in handles:
         handle.remove()
-    by_hook.finish(hooked_codes)
+    by_hook.write_steps(hooked_codes)
+    by_hook.writer.close()
     assert steps_of(tmp_path / "hook.jsonl") == steps_of(tmp_path / "processor.jsonl")
 
 
 @pytest.mark.filterwarnings("ignore:TraceWriter.*was never closed")  # refusals leave the writer open on purpose
-def test_finish_refuses_codes_that_do_not_match_the_calls(tmp_path):
+def test_write_steps_refuses_codes_that_do_not_match_the_calls(tmp_path):
     model, rec = FakeQwenTTS(), recorder(tmp_path, "bad.jsonl")
     codes = model.generate(logits_processor=[rec.talker], code_predictor_processor=[rec.code_predictor])
-    with pytest.raises(ValueError, match=r"expected codes of shape \[frames, 3\] \(q\), found \[4, 2\]"):
-        rec.finish(codes[:, :2])
-    with pytest.raises(ValueError, match=r"5 frames but the talker recorder saw 4 calls"):
-        rec.finish(torch.cat([codes, codes[:1]]))
+    with pytest.raises(
+        ValueError, match=r"^HFTraceRecorder.write_steps: codes: expected shape \[frames, 3\] \(q\), found \[4, 2\]"
+    ):
+        rec.write_steps(codes[:, :2])
+    with pytest.raises(
+        ValueError, match=r"^HFTraceRecorder.write_steps: codes: 5 frames but the talker recorder saw 4 calls"
+    ):
+        rec.write_steps(torch.cat([codes, codes[:1]]))
     rec.code_predictor.stats.pop()
-    with pytest.raises(ValueError, match=r"4 frames need 8 code-predictor calls \(q−1 per frame\), found 7"):
-        rec.finish(codes)
-    with pytest.raises(ValueError, match=r"expected scores of shape \[batch, vocab\], found \[16\]"):
+    with pytest.raises(ValueError, match=r"4 frames need 8 code-predictor calls \(q-1 per frame\), found 7"):
+        rec.write_steps(codes)
+    with pytest.raises(
+        ValueError, match=r"^RawScoresRecorder \(talker\): scores: expected shape \[batch, vocab\], found \[16\]"
+    ):
         rec.talker(None, torch.zeros(V))
 
 
@@ -130,7 +149,9 @@ def test_finish_refuses_codes_that_do_not_match_the_calls(tmp_path):
 def test_a_batch_without_batch_index_is_refused_and_batch_index_picks_the_row(tmp_path):
     rec = recorder(tmp_path, "batch.jsonl")
     scores = torch.stack([torch.arange(V, dtype=torch.float32), -torch.arange(V, dtype=torch.float32)])
-    with pytest.raises(ValueError, match=r"^RawScoresRecorder \(talker\): scores \[2, 16\] is a batch of 2 rows; pass batch_index="):
+    with pytest.raises(
+        ValueError, match=r"^RawScoresRecorder \(talker\): scores \[2, 16\] is a batch of 2 rows; pass batch_index="
+    ):
         rec.talker(None, scores)
     assert rec.talker.stats == []  # nothing was recorded from row 0
     second = RawScoresRecorder(batch_index=1)
@@ -143,17 +164,23 @@ def test_a_batch_without_batch_index_is_refused_and_batch_index_picks_the_row(tm
 
 def test_a_recorder_behind_a_suppression_warns_once(tmp_path):
     model, rec = FakeQwenTTS(), recorder(tmp_path, "behind.jsonl")
-    with pytest.warns(UserWarning, match=r"RawScoresRecorder \(talker\): call 1's row holds 1 −inf entries.*a logits processor that ran before this recorder") as caught:
-        codes = model.generate(logits_processor=[SuppressTokens(), rec.talker], code_predictor_processor=[rec.code_predictor])
-    assert len([w for w in caught if "−inf" in str(w.message)]) == 1  # once, not once per frame
-    rec.finish(codes)
+    with pytest.warns(
+        UserWarning,
+        match=r"RawScoresRecorder \(talker\): call 1's row holds 1 -inf entries.*a logits processor that ran before this recorder",
+    ) as caught:
+        codes = model.generate(
+            logits_processor=[SuppressTokens(), rec.talker], code_predictor_processor=[rec.code_predictor]
+        )
+    assert len([w for w in caught if "-inf" in str(w.message)]) == 1  # once, not once per frame
+    rec.write_steps(codes)
+    rec.writer.close()
 
 
-def test_a_failed_finish_leaves_no_temporary_once_dropped(tmp_path):
+def test_a_failed_write_steps_leaves_no_temporary_once_dropped(tmp_path):
     model, rec = FakeQwenTTS(), recorder(tmp_path, "failed.jsonl")
     codes = model.generate(logits_processor=[rec.talker], code_predictor_processor=[rec.code_predictor])
     with pytest.raises(ValueError, match="5 frames but the talker recorder saw 4 calls"):
-        rec.finish(torch.cat([codes, codes[:1]]))
+        rec.write_steps(torch.cat([codes, codes[:1]]))
     with pytest.warns(UserWarning, match=r"failed.jsonl\) was never closed: it held no steps, so nothing was kept"):
         del rec
         gc.collect()

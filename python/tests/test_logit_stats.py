@@ -16,7 +16,12 @@ def test_mean_population_std_min_max_argmax_top5_by_hand():
     assert s["mean"] == 2.5
     assert s["std"] == pytest.approx(math.sqrt(1.25), abs=1e-15)
     assert (s["min"], s["max"], s["argmax"]) == (1.0, 4.0, 3)
-    assert s["top5"] == [{"id": 3, "logit": 4.0}, {"id": 2, "logit": 3.0}, {"id": 1, "logit": 2.0}, {"id": 0, "logit": 1.0}]
+    assert s["top5"] == [
+        {"id": 3, "logit": 4.0},
+        {"id": 2, "logit": 3.0},
+        {"id": 1, "logit": 2.0},
+        {"id": 0, "logit": 1.0},
+    ]
 
 
 def test_ties_lowest_id_first_in_argmax_and_top5_also_across_the_fifth_place():

@@ -23,8 +23,10 @@ def capture_check(fn, step_inputs, *, names=None):
     probes, outputs = [], []
     for index, args in enumerate(step_inputs):  # lazily: a generator may set host-side state between steps
         if not isinstance(args, (tuple, list)):
-            raise TypeError(f"capture_check: step_inputs[{index}] is a {type(args).__name__}; "
-                            "each step is a tuple of fn's positional arguments")
+            raise TypeError(
+                f"capture_check: step_inputs[{index}] is a {type(args).__name__}; "
+                "each step is a tuple of fn's positional arguments"
+            )
         with StepProbe(_argument_labels(fn, args)) as probe:
             outputs.append(fn(*args))
         probes.append(probe)

@@ -42,11 +42,18 @@ def main(argv=None):
 
 
 def _run(argv):
-    parser = _Parser(prog="python3 -m tts_parity.capture_check", description="Find the lines of a PyTorch decode "
-                     "step that would break or silently corrupt a captured CUDA graph.")
+    parser = _Parser(
+        prog="python3 -m tts_parity.capture_check",
+        description="Find the lines of a PyTorch decode "
+        "step that would break or silently corrupt a captured CUDA graph.",
+    )
     parser.add_argument("function", metavar="FILE.py:FUNCTION", help="the decode step to check")
-    parser.add_argument("--steps", required=True, metavar="FILE.py:STEP_INPUTS",
-                        help="two or more consecutive steps' arguments (list of tuples, dict, generator, or a function returning one)")
+    parser.add_argument(
+        "--steps",
+        required=True,
+        metavar="FILE.py:STEP_INPUTS",
+        help="two or more consecutive steps' arguments (list of tuples, dict, generator, or a function returning one)",
+    )
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     options = parser.parse_args(argv)
 
@@ -63,8 +70,12 @@ def _run(argv):
             raise
         except Exception as error:  # noqa: BLE001 - the user's step failed: say where, no stack trace
             if steps.exhausted and steps.count < 2:  # a generator's step count is known once it is consumed
-                raise UsageError(f"{options.steps} holds {steps.count} step(s); the check compares two or more consecutive steps") from None
-            raise UsageError(f"{options.function} raised {type(error).__name__} at {_raise_site(error)}: {error}") from None
+                raise UsageError(
+                    f"{options.steps} holds {steps.count} step(s); the check compares two or more consecutive steps"
+                ) from None
+            raise UsageError(
+                f"{options.function} raised {type(error).__name__} at {_raise_site(error)}: {error}"
+            ) from None
     print(report.to_json() if options.json else report)
     return 0 if report.ok else 1
 
@@ -117,7 +128,9 @@ def _step_inputs(spec, value):
         if len(value) < 2:
             raise UsageError(f"{spec} holds {len(value)} step(s); the check compares two or more consecutive steps")
     elif not isinstance(value, collections.abc.Iterator):
-        raise UsageError(f"{spec} is a {type(value).__name__}; expected a list of argument tuples, one per step, or a generator of them")
+        raise UsageError(
+            f"{spec} is a {type(value).__name__}; expected a list of argument tuples, one per step, or a generator of them"
+        )
     return names, _CheckedSteps(spec, value)
 
 
@@ -140,7 +153,9 @@ class _CheckedSteps:
         except Exception as error:  # noqa: BLE001 - the user's generator failed: one line naming where
             raise UsageError(f"{self.spec} raised {type(error).__name__} at {_raise_site(error)}: {error}") from None
         if not isinstance(args, (tuple, list)):
-            raise UsageError(f"{self.spec}[{self.count}] is a {type(args).__name__}; each step is a tuple of the function's arguments")
+            raise UsageError(
+                f"{self.spec}[{self.count}] is a {type(args).__name__}; each step is a tuple of the function's arguments"
+            )
         self.count += 1
         return args
 

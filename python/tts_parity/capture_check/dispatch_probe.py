@@ -116,7 +116,9 @@ class StepProbe:
                 output_shapes=tuple((index, tuple(tensor.shape)) for index, tensor in enumerate(outputs)),
                 scalars=tuple(scalars),
                 external_inputs=tuple(
-                    (position, self._external_label(tensor)) for position, tensor in inputs if not self._was_produced(tensor)
+                    (position, self._external_label(tensor))
+                    for position, tensor in inputs
+                    if not self._was_produced(tensor)
                 ),
             )
         )

@@ -48,7 +48,9 @@ def measure(label, fn, args, repeats):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python3 -m tts_parity.capture_check.overhead", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="python3 -m tts_parity.capture_check.overhead", description=__doc__.splitlines()[0]
+    )
     parser.add_argument("--bundle", help="demo bundle folder (default: where `parity` keeps the built-in one)")
     parser.add_argument("--repeats", type=int, default=20)
     options = parser.parse_args(argv)

@@ -56,7 +56,9 @@ class CaptureReport:
         if self.ok:
             return f"capture check: no findings over {len(self.step_names)} steps ({steps})"
         count = len(self.findings)
-        lines = [f"capture check: {count} finding{'s' if count != 1 else ''} over {len(self.step_names)} steps ({steps})"]
+        lines = [
+            f"capture check: {count} finding{'s' if count != 1 else ''} over {len(self.step_names)} steps ({steps})"
+        ]
         header = ("RULE", "WHERE", "OP", "CODE")
         rows = [(f.rule, f.where, f.op, f.code) for f in self.findings]
         widths = [max(len(row[i]) for row in [header, *rows]) for i in range(3)]

@@ -38,8 +38,15 @@ HINTS = {
 
 _HOST_SYNC_OPS = {"aten._local_scalar_dense", "aten.equal"}
 _DYNAMIC_SHAPE_OPS = {
-    "aten.nonzero", "aten.masked_select", "aten._unique", "aten._unique2", "aten.unique_dim",
-    "aten.unique_consecutive", "aten.unique_dim_consecutive", "aten.repeat_interleave", "aten.bincount",
+    "aten.nonzero",
+    "aten.masked_select",
+    "aten._unique",
+    "aten._unique2",
+    "aten.unique_dim",
+    "aten.unique_consecutive",
+    "aten.unique_dim_consecutive",
+    "aten.repeat_interleave",
+    "aten.bincount",
 }
 _INDEX_OPS = {"aten.index", "aten.index_put", "aten.index_put_", "aten._index_put_impl_"}
 _LIFT_OPS = {"aten.lift_fresh", "aten.lift_fresh_copy", "aten.lift"}
@@ -48,7 +55,7 @@ _HAS_TAGS = hasattr(torch, "Tag") and hasattr(torch.Tag, "dynamic_output_shape")
 
 
 def packet_name(func):
-    """"aten.index" for aten.index.Tensor: the op without its overload."""
+    """ "aten.index" for aten.index.Tensor: the op without its overload."""
     return func._schema.name.replace("::", ".")
 
 

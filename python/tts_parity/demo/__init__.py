@@ -16,4 +16,13 @@ from .faults import Faults, parse_faults
 from .model import DemoTwin, load_twin
 from .synthesis import Synthesis, synthesize
 
-__all__ = ["DemoTwin", "Faults", "Synthesis", "demo_bundle_dir", "load_twin", "parse_faults", "read_manifest", "synthesize"]
+__all__ = [
+    "DemoTwin",
+    "Faults",
+    "Synthesis",
+    "demo_bundle_dir",
+    "load_twin",
+    "parse_faults",
+    "read_manifest",
+    "synthesize",
+]

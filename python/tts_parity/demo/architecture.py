@@ -14,5 +14,12 @@ NOISE_GAIN = 0.02
 REQUIRED_CONSTANTS = {
     "talker": ["const.float32.0.000001"],
     "code_predictor": ["const.float32.0.000001"],
-    "vocoder": ["const.float32.100", "const.float32.150", "const.float32.0.3", "const.float32.0.02", "const.rolloff", "const.omega"],
+    "vocoder": [
+        "const.float32.100",
+        "const.float32.150",
+        "const.float32.0.3",
+        "const.float32.0.02",
+        "const.rolloff",
+        "const.omega",
+    ],
 }

@@ -46,7 +46,7 @@ class EagerDecoder:
         scale = twin.talker.layers[MLP_SCALE_LAYER].mlp.fault_scale
         if scale is not None and s == self.faults.mlp_scale:
             scale.fill_(MLP_SCALE)
-        with torch.no_grad(), (self.recorder.step(s) if self.recorder else nullcontext()):
+        with torch.no_grad(), self.recorder.step(s) if self.recorder else nullcontext():
             _sync(device)
             t0 = time.perf_counter()
             if s == 1:

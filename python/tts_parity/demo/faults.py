@@ -15,7 +15,7 @@ from typing import Optional
 
 import torch
 
-from .errors import TwinInputError
+from ..errors import ParityValueError
 
 MLP_SCALE = 1.5
 MLP_SCALE_LAYER = 0
@@ -40,16 +40,16 @@ class Faults:
 
 
 def parse_faults(texts) -> Faults:
-    """--fault values -> Faults, or a TwinInputError naming the bad one."""
+    """--fault values -> Faults, or a ParityValueError naming the bad one."""
     fields = {}
     for text in texts:
         m = re.fullmatch(r"(stale-feedback|mlp-scale)@(\d+)|(bool-mask)", text)
         if not m:
-            raise TwinInputError(f'--fault "{text}": unknown fault (known: {KNOWN})')
+            raise ParityValueError(f'--fault "{text}": unknown fault (known: {KNOWN})')
         kind = m.group(1) or m.group(3)
         key = kind.replace("-", "_")
         if key in fields:
-            raise TwinInputError(f'--fault "{text}": {kind} given twice')
+            raise ParityValueError(f'--fault "{text}": {kind} given twice')
         if kind == "bool-mask":
             fields[key] = True
             continue
@@ -57,7 +57,7 @@ def parse_faults(texts) -> Faults:
         least = 2 if kind == "stale-feedback" else 1
         if step < least:
             why = "step 1 is the prefill, it has no feedback" if kind == "stale-feedback" else "steps start at 1"
-            raise TwinInputError(f'--fault "{text}": N must be >= {least} ({why})')
+            raise ParityValueError(f'--fault "{text}": N must be >= {least} ({why})')
         fields[key] = step
     return Faults(**fields)
 
@@ -65,7 +65,10 @@ def parse_faults(texts) -> Faults:
 def not_applied(faults: Faults, frames: int) -> list:
     """(fault, reason) for each fault whose step never runs."""
     out = []
-    for text, step in ((f"stale-feedback@{faults.stale_feedback}", faults.stale_feedback), (f"mlp-scale@{faults.mlp_scale}", faults.mlp_scale)):
+    for text, step in (
+        (f"stale-feedback@{faults.stale_feedback}", faults.stale_feedback),
+        (f"mlp-scale@{faults.mlp_scale}", faults.mlp_scale),
+    ):
         if step is not None and step > frames:
             out.append((text, f"step {step} never ran: the synthesis ended after {frames} steps"))
     return out

@@ -111,7 +111,8 @@ class DecoderStack(nn.Module):
         super().__init__()
         ffn = w.array(network, "layers.0.mlp.gate_proj.weight").shape[1]
         self.layers = nn.ModuleList(
-            DecoderLayer(sizes.hidden, sizes.heads, sizes.kv_heads, sizes.head_dim, ffn, eps) for _ in range(sizes.layers)
+            DecoderLayer(sizes.hidden, sizes.heads, sizes.kv_heads, sizes.head_dim, ffn, eps)
+            for _ in range(sizes.layers)
         )
         self.norm = RMSNorm(sizes.hidden, eps)
         self.register_buffer("rope_exponents", w.tensor(network, f"const.rope_exponents_{sizes.head_dim}"))
@@ -125,7 +126,9 @@ class DecoderStack(nn.Module):
                 layer.input_layernorm.weight.copy_(w.tensor(network, p + "input_layernorm.weight"))
                 layer.post_attention_layernorm.weight.copy_(w.tensor(network, p + "post_attention_layernorm.weight"))
                 for proj in ("q_proj", "k_proj", "v_proj", "o_proj"):
-                    getattr(layer.self_attn, proj).weight.copy_(w.tensor(network, p + f"attn.{proj}.weight", transpose=True))
+                    getattr(layer.self_attn, proj).weight.copy_(
+                        w.tensor(network, p + f"attn.{proj}.weight", transpose=True)
+                    )
                 for proj in ("gate_proj", "up_proj", "down_proj"):
                     getattr(layer.mlp, proj).weight.copy_(w.tensor(network, p + f"mlp.{proj}.weight", transpose=True))
             self.norm.weight.copy_(w.tensor(network, "norm.weight"))

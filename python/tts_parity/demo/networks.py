@@ -34,7 +34,6 @@ class CodecEmbedding(nn.Module):
         return self.codec_embedding(code.reshape(1) + codebook * self.rows_per_codebook)[None]
 
 
-
 class AudioFeedback(nn.Module):
     """The talker's input at a decode step: the sum, in codebook order, of the previous frame's Q codec
     embeddings; codes [Q] -> [1, 1, hidden]. Added one row after another, as the engine's
@@ -71,7 +70,9 @@ class CodePredictor(DecoderStack):
     def __init__(self, w: BundleWeights, m: Manifest):
         super().__init__(w, "code_predictor", m.code_predictor, RMS_EPS)
         heads = w.tensor("code_predictor", "lm_heads.weight")  # [Q-1, hidden, codebookSize]
-        self.lm_heads = nn.ModuleList(nn.Linear(heads.shape[1], heads.shape[2], bias=False) for _ in range(heads.shape[0]))
+        self.lm_heads = nn.ModuleList(
+            nn.Linear(heads.shape[1], heads.shape[2], bias=False) for _ in range(heads.shape[0])
+        )
         with torch.no_grad():
             for j, head in enumerate(self.lm_heads):
                 head.weight.copy_(heads[j].T.contiguous())

@@ -99,5 +99,3 @@ def read_initializers_without_onnx(path) -> dict:
                     name, array = _tensor(tensor)
                     out[name] = array
     return out
-
-

@@ -33,7 +33,9 @@ def plant_faults(twin: DemoTwin, faults: Faults) -> None:
     twin.talker.layers[MLP_SCALE_LAYER].mlp.plant_scale_fault(faults.mlp_scale is not None)
 
 
-def synthesize(twin: DemoTwin, text: str, profile: str, faults: Faults = Faults(), selector=None, recorder=None, on_step=None) -> Synthesis:
+def synthesize(
+    twin: DemoTwin, text: str, profile: str, faults: Faults = Faults(), selector=None, recorder=None, on_step=None
+) -> Synthesis:
     """`selector` (eager only; default greedy); `recorder`: a ModuleRecorder over `twin`; `on_step(StepOutput)`
     is called as each step completes."""
     if profile not in PROFILES:

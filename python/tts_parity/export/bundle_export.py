@@ -9,9 +9,10 @@ from pathlib import Path
 import torch
 from torch import nn
 
+from .._errors_text import first_line
 from .contract import EAGER, GRAPH, vocoder_tensors
 from .embed_table import TABLE_FILE, embed_table, write_embed_table
-from .errors import ExportError
+from ..errors import ExportError
 from .examples import decoder_example, vocoder_example
 from .manifest import build_manifest, check_config, decoder_tensors, hop_length, write_manifest
 from .onnx_export import check_trial_outputs, export_onnx
@@ -19,8 +20,10 @@ from .smoke import find_parity, smoke_check
 
 FILE_STEMS = {"talker": "talker", "codePredictor": "code-predictor"}
 VOCODER_AUX_INPUTS = ("noise", "phase0", "context_frames")
-GRAPH_HINT = ("in the graph export (static_cache=True) the module must write the new K/V into the [1, Hkv, M, D] buffers at "
-              "rows position_ids and return the buffers (tts_parity.export.write_kv does), not append them")
+GRAPH_HINT = (
+    "in the graph export (static_cache=True) the module must write the new K/V into the [1, Hkv, M, D] buffers at "
+    "rows position_ids and return the buffers (tts_parity.export.write_kv does), not append them"
+)
 EAGER_HINT = "in the eager export (static_cache=False) present is the past with the new K/V appended (tts_parity.export.write_kv does)"
 
 
@@ -35,9 +38,24 @@ class ExportedBundle:
     export_seconds: float = 0.0
 
 
-def export_bundle(out_dir, *, talker, code_predictor, vocoder, text_embeddings, codec_embeddings, config,
-                  profiles=(EAGER, GRAPH), precision=("fp32",), unused_vocoder_inputs=(), embed_dtype="float32",
-                  opset=17, overwrite=False, smoke=True, parity_cmd=None):
+def export_bundle(
+    out_dir,
+    *,
+    talker,
+    code_predictor,
+    vocoder,
+    text_embeddings,
+    codec_embeddings,
+    config,
+    profiles=(EAGER, GRAPH),
+    precision=("fp32",),
+    unused_vocoder_inputs=(),
+    embed_dtype="float32",
+    opset=17,
+    overwrite=False,
+    smoke=True,
+    parity_cmd=None,
+):
     """Exports the three modules (written to the forward protocol, docs/python-export.md) as a bundle
     in `out_dir`: for each profile and precision a talker and a code predictor export, a vocoder export
     per precision, the embedding table (text rows, then one block per codebook) and bundle.json; then,
@@ -47,7 +65,9 @@ def export_bundle(out_dir, *, talker, code_predictor, vocoder, text_embeddings, 
     _check_choices(profiles, precision, unused_vocoder_inputs, embed_dtype)
     check_config(config)
     # Everything that can be refused without running the modules is, before anything is written.
-    table, offset, per_codebook = embed_table(text_embeddings, codec_embeddings, config["codebooks"], config["talker"]["hidden"])
+    table, offset, per_codebook = embed_table(
+        text_embeddings, codec_embeddings, config["codebooks"], config["talker"]["hidden"]
+    )
     parity = find_parity(parity_cmd) if smoke else None
     out = _prepare(Path(out_dir), overwrite)
     embed = write_embed_table(out, table, offset, per_codebook, embed_dtype)
@@ -70,12 +90,16 @@ def _check_choices(profiles, precision, unused, embed_dtype):
         if bad:
             raise ExportError(f'{what}: unknown "{bad[0]}" (known: {", ".join(known)})')
     if EAGER not in profiles or "fp32" not in precision:
-        raise ExportError('profiles must include "eager" and precision "fp32": eager-fp32 and the fp32 vocoder are the exports every bundle needs')
+        raise ExportError(
+            'profiles must include "eager" and precision "fp32": eager-fp32 and the fp32 vocoder are the exports every bundle needs'
+        )
     if embed_dtype not in TABLE_FILE:
         raise ExportError(f'embed_dtype "{embed_dtype}": expected "float32" or "float16"')
     bad = [u for u in unused if u not in VOCODER_AUX_INPUTS]
     if bad:
-        raise ExportError(f'unused_vocoder_inputs: "{bad[0]}" cannot be left unread (only {", ".join(VOCODER_AUX_INPUTS)} may be)')
+        raise ExportError(
+            f'unused_vocoder_inputs: "{bad[0]}" cannot be left unread (only {", ".join(VOCODER_AUX_INPUTS)} may be)'
+        )
 
 
 def _prepare(out, overwrite):
@@ -94,8 +118,10 @@ def _static_cache(module, label, on):
     """Sets `static_cache` on the module and each submodule that has it; restores them after."""
     holders = [m for m in module.modules() if hasattr(m, "static_cache")]
     if not holders:
-        raise ExportError(f"{label}: no static_cache attribute on the module or any submodule: the protocol needs one, "
-                          "False for the eager export (KV appended), True for the graph export (KV written into buffers)")
+        raise ExportError(
+            f"{label}: no static_cache attribute on the module or any submodule: the protocol needs one, "
+            "False for the eager export (KV appended), True for the graph export (KV written into buffers)"
+        )
     before = [m.static_cache for m in holders]
     try:
         for m in holders:
@@ -121,6 +147,26 @@ def _evaluating(module):
         module.train(training)
 
 
+def _float16_hint(args):
+    """Why an fp16 forward failed: this torch has no float16 matmul on the device (torch 1.13's CPU), or the
+    forward itself mixes float16 with float32 (half() converts parameters and buffers, not tensors the forward
+    makes, such as RoPE angles taken with .float() and never cast back)."""
+    device = next((a.device for a in args if isinstance(a, torch.Tensor)), torch.device("cpu"))
+    try:
+        probe = torch.ones(2, 2, dtype=torch.float16, device=device)
+        _ = probe @ probe
+    except RuntimeError:
+        return (
+            f"this torch {torch.__version__} has no float16 matmul on {device.type} (torch 1.13's CPU lacks it): "
+            "export fp16 with the modules on CUDA, or with torch 2.x"
+        )
+    return (
+        "float16 runs on this device, so the forward mixes float16 and float32 tensors: half() converts parameters "
+        "and buffers, not tensors the forward makes (e.g. RoPE cos/sin from .float() angles): cast those to the "
+        "inputs' dtype, as transformers does"
+    )
+
+
 def _trial(module, label, args, outputs, symbols, precision, shape_hint="", failure_hint=""):
     """Runs the forward once on the example inputs and checks the outputs against the protocol; the
     hints say what the export mode requires, after a wrong shape or a failure."""
@@ -128,12 +174,11 @@ def _trial(module, label, args, outputs, symbols, precision, shape_hint="", fail
         with torch.no_grad():
             got = module(*args)
     except Exception as error:
-        first = (str(error).strip().splitlines() or [type(error).__name__])[0]
-        hint = failure_hint
-        if precision == "fp16":
-            hint = ("float16 on this device needs kernels this torch may lack (torch 1.13's CPU has no float16 matmul): "
-                    "export fp16 with the modules on CUDA, or with torch 2.x")
-        raise ExportError(f"{label}: the forward failed on the example inputs: {first}" + (f"; {hint}" if hint else "")) from error
+        first = first_line(error, with_type=False)
+        hint = _float16_hint(args) if precision == "fp16" else failure_hint
+        raise ExportError(
+            f"{label}: the forward failed on the example inputs: {first}" + (f"; {hint}" if hint else "")
+        ) from error
     check_trial_outputs(label, got, outputs, symbols, f": {shape_hint}" if shape_hint else "")
 
 
@@ -153,7 +198,16 @@ def _export_decoder(out, network, module, config, profiles, precisions, opset):
             args, symbols = decoder_example(sizes, input_hidden, mode, dtype, _device(exported), step)
             with _static_cache(exported, label, mode == GRAPH), _evaluating(exported):
                 graph = mode == GRAPH
-                _trial(exported, label, args, outputs, symbols, precision, GRAPH_HINT if graph else EAGER_HINT, GRAPH_HINT if graph else "")
+                _trial(
+                    exported,
+                    label,
+                    args,
+                    outputs,
+                    symbols,
+                    precision,
+                    GRAPH_HINT if graph else EAGER_HINT,
+                    GRAPH_HINT if graph else "",
+                )
                 export_onnx(exported, out / file, label, inputs, outputs, args, opset)
             files[key] = file
     return files

@@ -37,7 +37,10 @@ def talker_tensors(talker, mode, precision):
     dtype = FLOAT_DTYPE[precision]
     inputs, outputs = _decoder(talker, mode, dtype, talker["hidden"])
     s = "sequence_length" if mode == EAGER else 1
-    outputs[:0] = [_tensor("logits", dtype, [1, s, talker["vocab"]]), _tensor("last_hidden_state", dtype, [1, s, talker["hidden"]])]
+    outputs[:0] = [
+        _tensor("logits", dtype, [1, s, talker["vocab"]]),
+        _tensor("last_hidden_state", dtype, [1, s, talker["hidden"]]),
+    ]
     return inputs, outputs
 
 

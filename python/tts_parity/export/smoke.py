@@ -4,7 +4,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from .errors import ExportError
+from ..errors import ExportError
 
 # python/tts_parity/export/smoke.py -> the checkout's root, where bin/parity.js is.
 CHECKOUT = Path(__file__).resolve().parents[3]
