@@ -24,18 +24,29 @@ from typing import Any, Callable
 import numpy as np
 
 
-def timed(runs: int, work: Callable[[], Any]) -> tuple[Any, float]:
+CPU: dict[str, float] = {}
+
+
+def timed(runs: int, work: Callable[[], Any], name: str = "") -> tuple[Any, float]:
+    """Median wall ms of `runs` calls after a warm-up; the median CPU ms (process_time) goes to CPU[name]."""
     value = work()
     times = []
+    cpu = []
     for _ in range(runs):
-        start = time.perf_counter()
+        start, cpu_start = time.perf_counter(), time.process_time()
         value = work()
         times.append((time.perf_counter() - start) * 1000)
+        cpu.append((time.process_time() - cpu_start) * 1000)
+    CPU[name] = float(np.median(cpu))
     return value, float(np.median(times))
 
 
 def read(path: str) -> np.ndarray:
     return np.fromfile(path, dtype="<f4")
+
+
+def libebur128_version(v: Any) -> str:
+    return v if isinstance(v, str) else ".".join(map(str, v))
 
 
 def loudness(job: dict[str, Any], runs: int) -> dict[str, Any]:
@@ -57,14 +68,15 @@ def loudness(job: dict[str, Any], runs: int) -> dict[str, Any]:
         state = ebur128(eb.MeasurementMode.MODE_I | eb.MeasurementMode.MODE_LRA)
         return eb.get_loudness_global(state), eb.get_loudness_range(state)
 
-    lufs, integrated_ms = timed(runs, integrated)
-    (_, lra), range_ms = timed(runs, with_range)
+    lufs, integrated_ms = timed(runs, integrated, "libebur128")
+    (_, lra), range_ms = timed(runs, with_range, "libebur128WithLra")
     meter = pyloudnorm.Meter(rate)
-    pln, pln_ms = timed(max(1, runs // 2), lambda: meter.integrated_loudness(x))
+    pln, pln_ms = timed(max(1, runs // 2), lambda: meter.integrated_loudness(x), "pyloudnorm")
     return {
-        "libebur128": {"integratedLufs": lufs, "integratedMs": integrated_ms, "lraLu": lra, "integratedAndLraMs": range_ms,
-                       "version": ".".join(map(str, eb.get_libebur128_version()))},
-        "pyloudnorm": {"integratedLufs": float(pln), "integratedMs": pln_ms},
+        "libebur128": {"integratedLufs": lufs, "integratedMs": integrated_ms, "integratedCpuMs": CPU["libebur128"],
+                       "lraLu": lra, "integratedAndLraMs": range_ms, "integratedAndLraCpuMs": CPU["libebur128WithLra"],
+                       "version": libebur128_version(eb.get_libebur128_version())},
+        "pyloudnorm": {"integratedLufs": float(pln), "integratedMs": pln_ms, "integratedCpuMs": CPU["pyloudnorm"]},
     }
 
 
@@ -83,8 +95,8 @@ def xcorr(job: dict[str, Any], runs: int) -> dict[str, Any]:
         peak = float(window[k]) / float(np.sqrt(np.dot(a.astype(np.float64), a) * np.dot(b.astype(np.float64), b)))
         return lag, peak
 
-    (lag, peak), ms = timed(runs, work)
-    return {"scipy": {"lag": lag, "peak": peak, "ms": ms}}
+    (lag, peak), ms = timed(runs, work, "scipy")
+    return {"scipy": {"lag": lag, "peak": peak, "ms": ms, "cpuMs": CPU["scipy"]}}
 
 
 def spectral(job: dict[str, Any], runs: int) -> dict[str, Any]:
@@ -118,8 +130,8 @@ def spectral(job: dict[str, Any], runs: int) -> dict[str, Any]:
         aligned = distances(a[start : start + overlap], b[start + lag : start + lag + overlap])
         return {"atZero": at_zero, "aligned": aligned}
 
-    value, ms = timed(runs, work)
-    return {"librosa": {**value, "ms": ms, "version": librosa.__version__}}
+    value, ms = timed(runs, work, "librosa")
+    return {"librosa": {**value, "ms": ms, "cpuMs": CPU["librosa"], "version": librosa.__version__}}
 
 
 def main() -> None:
