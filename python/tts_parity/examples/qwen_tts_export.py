@@ -115,10 +115,17 @@ class VocoderAdapter(nn.Module):
         zero = torch.zeros((), dtype=hidden.dtype)
         masks = {
             "full_attention": torch.where(key <= query, zero, low)[None, None],
-            "sliding_attention": torch.where((key <= query) & (key > query - d.config.sliding_window), zero, low)[None, None],
+            "sliding_attention": torch.where((key <= query) & (key > query - d.config.sliding_window), zero, low)[
+                None, None
+            ],
         }
-        hidden = d.pre_transformer(inputs_embeds=hidden, attention_mask=masks, position_ids=positions[None],
-                                   cache_position=positions, use_cache=False).last_hidden_state.permute(0, 2, 1)
+        hidden = d.pre_transformer(
+            inputs_embeds=hidden,
+            attention_mask=masks,
+            position_ids=positions[None],
+            cache_position=positions,
+            use_cache=False,
+        ).last_hidden_state.permute(0, 2, 1)
         for blocks in d.upsample:
             for block in blocks:
                 hidden = block(hidden)
@@ -136,7 +143,9 @@ def qwen3_tts_bundle_inputs(model, *, frames_per_char=1.4, max_bytes=32, max_fra
     tc, cc = talker.config, cp.config
     with torch.no_grad():  # text rows after text_projection: per token, so a table holds them exactly
         text_rows = talker.text_projection(talker.get_text_embeddings().weight[None])[0]
-    codec = [talker.get_input_embeddings().weight.detach()] + [e.weight.detach() for e in cp.model.get_input_embeddings()]
+    codec = [talker.get_input_embeddings().weight.detach()] + [
+        e.weight.detach() for e in cp.model.get_input_embeddings()
+    ]
     s, pad = SPECIAL, SPECIAL["tts_pad_token_id"]
     english = tc.codec_language_id["english"]
     template = [
@@ -152,8 +161,13 @@ def qwen3_tts_bundle_inputs(model, *, frames_per_char=1.4, max_bytes=32, max_fra
     ]
 
     def decoder(c):
-        return {"layers": c.num_hidden_layers, "heads": c.num_attention_heads, "kvHeads": c.num_key_value_heads,
-                "headDim": c.head_dim, "hidden": c.hidden_size}
+        return {
+            "layers": c.num_hidden_layers,
+            "heads": c.num_attention_heads,
+            "kvHeads": c.num_key_value_heads,
+            "headDim": c.head_dim,
+            "hidden": c.hidden_size,
+        }
 
     config = {
         "name": "qwen3-tts-tiny",
@@ -165,12 +179,19 @@ def qwen3_tts_bundle_inputs(model, *, frames_per_char=1.4, max_bytes=32, max_fra
         "specialCodes": {"eos": tc.codec_eos_token_id, "bos": tc.codec_bos_id},
         "text": {"tokenizer": "byte", "framesPerChar": frames_per_char, "maxBytes": max_bytes},
         "maxFrames": max_frames,
-        "talker": {**decoder(tc), "maxPositions": max_positions, "vocab": tc.vocab_size,
-                   "specialIds": {"suppress": "all-except-eos"},
-                   "prefill": {"template": template},
-                   "textConditioning": {"pad": pad, "end": s["tts_eos_token_id"]}},
-        "codePredictor": {**decoder(cc), "maxPositions": tc.num_code_groups,
-                          "projection": {"from": tc.hidden_size, "to": cc.hidden_size}},
+        "talker": {
+            **decoder(tc),
+            "maxPositions": max_positions,
+            "vocab": tc.vocab_size,
+            "specialIds": {"suppress": "all-except-eos"},
+            "prefill": {"template": template},
+            "textConditioning": {"pad": pad, "end": s["tts_eos_token_id"]},
+        },
+        "codePredictor": {
+            **decoder(cc),
+            "maxPositions": tc.num_code_groups,
+            "projection": {"from": tc.hidden_size, "to": cc.hidden_size},
+        },
         "vocoder": {"leftContextFrames": 0, "chunkFrames": 8},
     }
     assert text_rows.shape[0] == TEXT_VOCAB
