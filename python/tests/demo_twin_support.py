@@ -8,14 +8,19 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from parity_cli import run_parity
-from tts_parity.demo import load_twin
+from tts_parity.demo import demo_bundle_dir, load_twin
 from tts_parity.demo.cli import main
+
+from parity_cli import run_parity
 
 _cache = {}
 
 
 def demo_bundle() -> Path:
+    """A demo bundle built for this session by `parity bundle build-demo`; where there is no Node (a GPU
+    machine), the one scripts/gpu-pack carried (PARITY_CACHE_DIR), built by the same command."""
+    if "bundle" not in _cache and shutil.which("node") is None:
+        _cache["bundle"] = demo_bundle_dir()
     if "bundle" not in _cache:
         root = Path(tempfile.mkdtemp(prefix="twin-bundle-"))
         atexit.register(shutil.rmtree, root, True)

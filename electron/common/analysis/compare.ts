@@ -16,6 +16,7 @@ import { type SpectralPair, spectralDistances } from './spectral.js';
 import { sampleMetrics } from './waveform-metrics.js';
 import { crossCorrelate } from './xcorr.js';
 import { DEFAULT_MAX_LAG_MS } from './lag-range.js';
+import { lagIsReliable } from '../report/lag-reliability.js';
 
 export interface CompareOptions {
   /** Cross-correlation searches lags within ±maxLagMs (default 50 ms). */
@@ -83,6 +84,7 @@ export async function compareSignals(
     lengthB: b.length,
     lengthDifference: b.length - a.length,
     xcorrPeak: xc.peak,
+    lagReliable: lagIsReliable(xc.peak),
     lagSamples: lag,
     lagMs: (lag * 1000) / sampleRate,
     maxLagMs,
