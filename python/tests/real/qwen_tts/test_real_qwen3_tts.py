@@ -312,3 +312,27 @@ def test_parity_synth_of_the_exported_bundle_gives_generates_codes_and_audio(bun
     )
     # ONNX Runtime vs PyTorch float32 kernels: within the default tolerances (logits 1e-3, audio 1e-4).
     assert report["verdict"] == "within-tolerance", report["verdict"]
+
+
+def test_a_logits_processor_in_the_talkers_generate_sees_rows_already_masked(tiny):
+    """docs/python.md's warning, on real transformers 4.57: generate() runs its own processors (qwen-tts's
+    suppress_tokens, min_new_tokens) before a LogitsProcessor passed in, so the recorder sees -inf at the special
+    ids and says so, once: at call 1, the 1023 suppressed ids and EOS (min_new_tokens=2). The forward hooks on
+    the heads (trace_generate) see the raw rows."""
+    import functools
+
+    from transformers import LogitsProcessorList
+
+    from tts_parity.hf import RawScoresRecorder
+
+    model = tiny[0]
+    recorder = RawScoresRecorder(name="talker")
+    model.talker.generate = functools.partial(
+        type(model.talker).generate, model.talker, logits_processor=LogitsProcessorList([recorder])
+    )
+    try:
+        with pytest.warns(UserWarning, match=r"holds 1024 -inf entries"):
+            generate_codes_of(model, PROMPTS[0], max_new_tokens=3)
+    finally:
+        del model.talker.generate
+    assert len(recorder.stats) == 3
