@@ -95,6 +95,12 @@ def test_cuda_arch_builds_machine_code_for_the_device_and_ptx_beyond():
     assert gpu_check.cuda_arch((9, 0)) == "-gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90"
 
 
+def test_pytest_runs_in_parallel_only_where_xdist_and_cores_are_there():
+    assert gpu_check.pytest_workers(cpus=16, have_xdist=True) == ["-n", "8"]  # the GPU machines: 16 cores
+    assert gpu_check.pytest_workers(cpus=2, have_xdist=True) == []
+    assert gpu_check.pytest_workers(cpus=16, have_xdist=False) == []
+
+
 def test_native_figures_are_read_from_the_check_s_own_lines():
     figures = gpu_check.native_figures(CHECK_OUTPUT)
     assert figures["greedy_eager_launches"] == 178 and figures["greedy_graph_nodes"] == 178

@@ -11,6 +11,7 @@ import { niceAxis, niceStep, tickLabel } from './nice-ticks.js';
 /** Verdict colours, readable on white and on the studio's dark panel. */
 export const VERDICT_COLOR: Record<SummaryCase['verdict'], string> = { identical: '#2e8540', 'within-tolerance': '#1f6fd1', diverged: '#d0021b', error: '#6b7480' };
 
+const DRAW_ORDER: Record<SummaryCase['verdict'], number> = { identical: 0, 'within-tolerance': 1, error: 2, diverged: 3 };
 const M = { left: 52, right: 14, top: 12, bottom: 40 };
 const n1 = (v: number) => (Math.round(v * 10) / 10).toString();
 
@@ -82,14 +83,27 @@ export function caseTitle(c: SummaryCase): string {
 }
 
 /**
- * Correlation (x) against ΔLU B − A (y), one dot per case coloured by verdict, round ticks on both axes
- * with a margin so no dot sits on the frame. `domain` zooms to a window (the studio's brush).
+ * Correlation (x) against ΔLU B − A (y), one dot per case coloured by verdict (cases of one verdict on
+ * the same pixel share a dot, `data-count` of them), round ticks on both axes with a margin so no dot
+ * sits on the frame. `domain` zooms to a window (the studio's brush).
  */
 export function scatterSvg(cases: SummaryCase[], width = 560, height = 260, domain?: ScatterDomain): string {
   const pts = scatterCases(cases);
   const { xa, ya, x, y } = scatterAxes(pts, width, height, domain);
   const inside = pts.filter((c) => c.correlation >= xa.lo && c.correlation <= xa.hi && c.loudnessDeltaLU >= ya.lo && c.loudnessDeltaLU <= ya.hi);
-  const dots = inside.map((c) => `<circle cx="${n1(x(c.correlation))}" cy="${n1(y(c.loudnessDeltaLU))}" r="3.5" fill="${VERDICT_COLOR[c.verdict]}" fill-opacity="0.75" data-key="${esc(caseKey(c))}" data-testid="sweep-dot"><title>${esc(caseTitle(c))}</title></circle>`);
+  // One dot per verdict and pixel: thousands of identical cases at (1, 0) are one dot that says how many.
+  const dotsAt = new Map<string, { c: (typeof inside)[number]; cx: string; cy: string; n: number }>();
+  for (const c of inside) {
+    const [cx, cy] = [n1(x(c.correlation)), n1(y(c.loudnessDeltaLU))];
+    const at = `${c.verdict} ${Math.round(x(c.correlation))} ${Math.round(y(c.loudnessDeltaLU))}`;
+    const seen = dotsAt.get(at);
+    if (seen) seen.n++;
+    else dotsAt.set(at, { c, cx, cy, n: 1 });
+  }
+  // Diverged and errors drawn last, on top of the many identical ones.
+  const dots = [...dotsAt.values()]
+    .sort((p, q) => DRAW_ORDER[p.c.verdict] - DRAW_ORDER[q.c.verdict])
+    .map(({ c, cx, cy, n }) => `<circle cx="${cx}" cy="${cy}" r="${n > 1 ? 4.5 : 3.5}" fill="${VERDICT_COLOR[c.verdict]}" fill-opacity="0.75" data-key="${esc(caseKey(c))}" data-count="${n}" data-testid="sweep-dot"><title>${esc(n > 1 ? `${n} ${c.verdict} cases here, e.g. ${caseTitle(c)}` : caseTitle(c))}</title></circle>`);
   return [
     svgOpen(width, height, 'Correlation against loudness difference, one dot per case', 'sweep-scatter'),
     `<rect x="${M.left}" y="${M.top}" width="${width - M.left - M.right}" height="${height - M.top - M.bottom}" fill="none" stroke="currentColor" stroke-opacity="0.3"/>`,

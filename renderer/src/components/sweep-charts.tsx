@@ -32,9 +32,9 @@ function svgPoint(e: PointerEvent<HTMLElement>): { x: number; y: number } | unde
  */
 export function SweepCharts() {
   const store = useStoreApi();
-  const cases = useStudio(sweepSelectors.cases);
+  const cases = useStudio(sweepSelectors.filtered);
   const zoom = useStudio(sweepSelectors.zoom);
-  const [hover, setHover] = useState<{ c: SummaryCase; x: number; y: number }>();
+  const [hover, setHover] = useState<{ c: SummaryCase; n: number; x: number; y: number }>();
   const [brush, setBrush] = useState<{ x0: number; y0: number; x1: number; y1: number }>();
   const box = useRef<HTMLDivElement>(null);
   const byKey = useMemo(() => new Map(cases.map((c) => [caseKey(c), c] as const)), [cases]);
@@ -42,16 +42,14 @@ export function SweepCharts() {
   const scatter = useMemo(() => scatterSvg(cases, W, H, zoom), [cases, zoom]);
   const stages = useMemo(() => stageBreakdown(cases), [cases]);
   const omitted = cases.length - scatterCases(cases).length;
-  const caseAt = (e: PointerEvent<HTMLElement>) => {
-    const key = (e.target as Element).closest?.('[data-key]')?.getAttribute('data-key');
-    return key ? byKey.get(key) : undefined;
-  };
+  const dotAt = (e: PointerEvent<HTMLElement>) => (e.target as Element).closest?.('[data-key]') ?? undefined;
+  const caseAt = (e: PointerEvent<HTMLElement>) => byKey.get(dotAt(e)?.getAttribute('data-key') ?? '');
   const onMove = (e: PointerEvent<HTMLDivElement>) => {
     const p = svgPoint(e);
     if (brush && p) setBrush({ ...brush, x1: p.x, y1: p.y });
     const c = caseAt(e);
     const r = box.current?.getBoundingClientRect();
-    setHover(c && r ? { c, x: e.clientX - r.left, y: e.clientY - r.top } : undefined);
+    setHover(c && r ? { c, n: Number(dotAt(e)?.getAttribute('data-count') ?? 1), x: e.clientX - r.left, y: e.clientY - r.top } : undefined);
   };
   const onUp = (e: PointerEvent<HTMLDivElement>) => {
     const c = caseAt(e);
@@ -104,6 +102,7 @@ export function SweepCharts() {
               <strong>{caseKey(hover.c)}</strong>
               <div>{caseTitle(hover.c).slice(caseKey(hover.c).length + 2)}</div>
               {hover.c.text && <div className="muted">“{hover.c.text}”</div>}
+              {hover.n > 1 && <div className="muted">and {hover.n - 1} more {hover.c.verdict} here (the table lists them)</div>}
             </div>
           )}
         </div>

@@ -41,7 +41,7 @@ const source = (samples: Float32Array | undefined, tiers: WaveSource['tiers'], t
 /** Lane heights (CSS px): the full set, and the short set for windows under 820 px high. */
 const HEIGHTS = {
   full: { ab: 130, stacked: 160, diff: 64, spectrogram: 84, loudness: 56, steps: 64 },
-  short: { ab: 84, stacked: 112, diff: 44, spectrogram: 60, loudness: 36, steps: 40 },
+  short: { ab: 80, stacked: 108, diff: 40, spectrogram: 56, loudness: 34, steps: 38 },
 };
 
 /**

@@ -36,35 +36,38 @@ function matches(c: SummaryCase, f: SweepFilter, zoom: SweepZoom, before: Map<st
   return text === '' || caseKey(c).toLowerCase().includes(text) || (c.text ?? '').toLowerCase().includes(text);
 }
 
-interface TableInput {
-  summary: SweepSummary;
-  before?: SweepSummary;
-  sort: StudioState['sweepSort'];
-  filter: SweepFilter;
-  zoom: SweepZoom;
+/** Remembers the last result for the last inputs (compared field by field), so the same inputs give the same array. */
+function lastOf<I extends object, O>(derive: (input: I) => O): (input: I) => O {
+  let last: { input: I; out: O } | undefined;
+  return (input) => {
+    if (last && (Object.keys(input) as (keyof I)[]).every((k) => last!.input[k] === input[k])) return last.out;
+    last = { input, out: derive(input) };
+    return last.out;
+  };
 }
 
-/** The last table computed, so the same inputs give the same array (zustand compares by reference). */
-let last: { input: TableInput; rows: SummaryCase[] } | undefined;
-
-function tableRows(input: TableInput): SummaryCase[] {
-  if (last && (Object.keys(input) as (keyof TableInput)[]).every((k) => last!.input[k] === input[k])) return last.rows;
+/** The cases the filters keep, in sweep order: what the charts draw (a sort does not redraw them). */
+const filteredRows = lastOf((input: { summary: SweepSummary; before?: SweepSummary; filter: SweepFilter; zoom: SweepZoom }) => {
   const before = input.before ? verdictsOf(input.before) : undefined;
   const text = input.filter.text.trim().toLowerCase();
+  return input.summary.cases.filter((c) => matches(c, input.filter, input.zoom, before, text));
+});
+
+/** The kept cases in the table's order: changed verdicts first (two sweeps), then the sort column. */
+const sortedRows = lastOf((input: { rows: SummaryCase[]; before?: SweepSummary; sort: StudioState['sweepSort'] }) => {
+  const before = input.before ? verdictsOf(input.before) : undefined;
   const changed = (c: SummaryCase) => (before !== undefined && verdictChanged(before, c) ? 0 : 1);
   const { key, descending } = input.sort;
-  const rows = input.summary.cases
-    .filter((c) => matches(c, input.filter, input.zoom, before, text))
-    .sort((x, y) => {
-      const first = changed(x) - changed(y);
-      if (first !== 0) return first;
-      const [a, b] = [value(x, key), value(y, key)];
-      if (a === undefined || b === undefined) return a === b ? x.index - y.index : a === undefined ? 1 : -1;
-      return (descending ? b - a : a - b) || x.index - y.index;
-    });
-  last = { input, rows };
-  return rows;
-}
+  return [...input.rows].sort((x, y) => {
+    const first = changed(x) - changed(y);
+    if (first !== 0) return first;
+    const [a, b] = [value(x, key), value(y, key)];
+    if (a === undefined || b === undefined) return a === b ? x.index - y.index : a === undefined ? 1 : -1;
+    return (descending ? b - a : a - b) || x.index - y.index;
+  });
+});
+
+const filtered = (s: StudioState) => (s.sweep ? filteredRows({ summary: s.sweep.summary, before: s.sweepBefore?.summary, filter: s.sweepFilter, zoom: s.sweepZoom }) : NONE);
 
 const NONE: SummaryCase[] = [];
 
@@ -80,7 +83,9 @@ export const sweepSelectors = {
    * The table's cases: filtered (verdict, stage, flip, search text, the scatter's zoom) and sorted, with
    * the cases whose verdict changed from the sweep opened beside first. The same array for the same inputs.
    */
-  cases: (s: StudioState) => (s.sweep ? tableRows({ summary: s.sweep.summary, before: s.sweepBefore?.summary, sort: s.sweepSort, filter: s.sweepFilter, zoom: s.sweepZoom }) : NONE),
+  cases: (s: StudioState) => (s.sweep ? sortedRows({ rows: filtered(s), before: s.sweepBefore?.summary, sort: s.sweepSort }) : NONE),
+  /** The cases the filters keep, in sweep order (the charts'). */
+  filtered,
   /** Verdicts of the sweep opened beside by case key (undefined: none open); the same map while it stays. */
   verdictsBefore: (s: StudioState) => (s.sweepBefore ? verdictsOf(s.sweepBefore.summary) : undefined),
   /** Cases whose verdict differs between the two sweeps (both hold the case). */

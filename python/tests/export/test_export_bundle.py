@@ -10,9 +10,10 @@ import onnx
 import pytest
 from scipy.io import wavfile
 
+from tts_parity.export import ExportError, export_bundle, smoke_check
+
 import export_bundle_model as model
 from parity_cli import ROOT, ensure_dist, run_parity
-from tts_parity.export import ExportError, export_bundle, smoke_check
 
 TEXT = "hi there"  # 8 code points x 0.75 = 6 frames
 

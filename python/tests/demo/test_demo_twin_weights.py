@@ -6,14 +6,13 @@ import onnx
 import pytest
 from onnx import numpy_helper
 
-from demo_twin_support import demo_bundle
-from tts_parity.errors import ParityValueError
 from tts_parity.demo.onnx_initializers import read_initializers_without_onnx
 from tts_parity.demo.weights import read_initializers
+from tts_parity.errors import ParityValueError
 
 
-def test_the_protobuf_reader_gives_onnx_s_arrays_on_every_demo_file():
-    files = sorted(demo_bundle().glob("*.onnx"))
+def test_the_protobuf_reader_gives_onnx_s_arrays_on_every_demo_file(demo_bundle):
+    files = sorted(demo_bundle.glob("*.onnx"))
     assert len(files) == 23  # 15 batch-1 model files and 8 batched exports (demo bundle v5)
     for path in files:
         expected = {t.name: numpy_helper.to_array(t) for t in onnx.load(str(path)).graph.initializer}

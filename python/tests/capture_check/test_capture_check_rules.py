@@ -4,6 +4,7 @@ does not change what the step returns."""
 
 import contextlib
 import io
+from pathlib import Path
 
 import pytest
 import torch
@@ -99,7 +100,7 @@ def test_the_check_does_not_change_the_outputs(example, variant):
 
 
 def _line_of(text):
-    lines = open(seed_001_talker.__file__, encoding="utf-8").read().splitlines()
+    lines = Path(seed_001_talker.__file__).read_text(encoding="utf-8").splitlines()
     matches = [n for n, line in enumerate(lines, 1) if text in line and not line.lstrip().startswith(('"', "#"))]
     assert len(matches) == 1, matches
     return matches[0]

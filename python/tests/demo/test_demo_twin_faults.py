@@ -7,11 +7,12 @@ import json
 
 import pytest
 
-from demo_twin_support import compare_trace, read_trace, run_twin
-from parity_cli import run_parity
-from tts_parity.errors import CaptureRefused
 from tts_parity._errors_text import first_line
 from tts_parity.demo.graph_runner import GraphRunner
+from tts_parity.errors import CaptureRefused
+
+from demo_twin_support import compare_trace, read_trace, run_twin
+from parity_cli import run_parity
 
 TEXT = "hello world"  # 10 frames
 MODULES = r"^(feedback|talker\.layers\.\d+\.(self_attn|mlp))$"
@@ -116,10 +117,12 @@ def test_a_refused_capture_is_one_line_exit_2_and_keeps_the_partial_trace(tmp_pa
 
     monkeypatch.setattr(GraphRunner, "__init__", capturing)
     monkeypatch.setattr(GraphRunner, "_capture", refuse)
-    status, out, err = run_twin(capsys, "--profile", "graph", "--fault", "bool-mask", "--text", TEXT, "--out", tmp_path)
+    args = ("--profile", "graph", "--fault", "bool-mask", "--text", TEXT, "--out", tmp_path)
+    status, _out, err = run_twin(capsys, *args)
     assert status == 2
     assert (
         err.splitlines()[-1]
-        == "tts_parity.demo: CUDA graph capture of the decode step failed: RuntimeError: CUDA error: operation not permitted when stream is capturing"
+        == "tts_parity.demo: CUDA graph capture of the decode step failed: RuntimeError: CUDA error: operation not "
+        "permitted when stream is capturing"
     )
     assert not (tmp_path / "trace.jsonl").exists() and len(read_trace(tmp_path / "trace.jsonl.partial")[1]) == 1

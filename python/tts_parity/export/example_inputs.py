@@ -1,7 +1,11 @@
 """Example inputs for tracing: sizes unlike the smoke check's and unlike each other (so a length traced
 into the graph shows there), values in range, from a fixed seed."""
 
+from __future__ import annotations
+
 import torch
+
+__all__ = ["decoder_example", "vocoder_example"]
 
 
 def _generator():

@@ -167,7 +167,8 @@ class EagerTalker(nn.Module):
 
 
 class GraphTalker(nn.Module):
-    """Static shapes: [1, KV_HEADS, MAX_POSITIONS, HEAD_DIM] buffers written at row position_ids, attention masked by attention_mask."""
+    """Static shapes: [1, KV_HEADS, MAX_POSITIONS, HEAD_DIM] buffers written at row position_ids, attention masked
+    by attention_mask."""
 
     def __init__(self, talker):
         super().__init__()
@@ -325,7 +326,8 @@ def test_symbolic_output_dims_in_a_graph_export_are_caught_by_smoke(base, tmp_pa
     # ONNX Runtime infers [1, 1, 33] by itself, so only the file shows it: plain check passes.
     assert run_parity("bundle", "check", bundle).returncode == 0
     assert line.startswith(
-        f'parity bundle check: smoke: talker graph-fp32 ({bundle / "talker.graph.fp32.onnx"}): output "logits" is declared [1, sequence_length, 33] in the model file, expected fixed [1, 1, 33] (bundle.json)'
+        f'parity bundle check: smoke: talker graph-fp32 ({bundle / "talker.graph.fp32.onnx"}): output "logits" is '
+        "declared [1, sequence_length, 33] in the model file, expected fixed [1, 1, 33] (bundle.json)"
     )
     assert "fix: a graph export's outputs must be pinned" in line
 
@@ -337,8 +339,8 @@ def test_a_declared_input_the_exporter_dropped_is_refused_with_the_fix(base, tmp
     assert run.returncode == 2 and run.stdout == ""
     line = one_line(run)
     assert (
-        f'{bundle / "talker.eager.fp32.onnx"}: input "position_ids" (talker eager-fp32) is declared in bundle.json as int64 [1, ?] but the model has no such input'
-        in line
+        f'{bundle / "talker.eager.fp32.onnx"}: input "position_ids" (talker eager-fp32) is declared in bundle.json as '
+        "int64 [1, ?] but the model has no such input" in line
     )
     assert "fix: the exporter dropped it because the exported forward never reads it" in line
 

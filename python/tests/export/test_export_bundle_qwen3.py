@@ -10,9 +10,10 @@ import json
 import pytest
 import torch
 
+from tts_parity.export import export_bundle
+
 import export_bundle_model as model
 from parity_cli import ROOT, ensure_dist, run_parity
-from tts_parity.export import export_bundle
 
 IM_START, TTS_BOS, TTS_EOS, TTS_PAD = 256, 257, 258, 259  # text ids past the bytes
 CODEC_PAD = 22
@@ -72,7 +73,7 @@ def test_parity_synth_reproduces_the_pytorch_decode_of_the_template_rules(export
             text_rows[tokens[0]] + codec[0][model.BOS],
         ]
     )[None]
-    trailing = tokens[1:] + [TTS_EOS]  # decode step s adds trailing[s - 2], then the pad once they run out
+    trailing = [*tokens[1:], TTS_EOS]  # decode step s adds trailing[s - 2], then the pad once they run out
 
     def step_text(step):
         return text_rows[trailing[step - 2] if step - 2 < len(trailing) else TTS_PAD]

@@ -12,7 +12,7 @@ PROMPTS = [
     "hello world",
     "A",
     "The quick brown fox jumps over the lazy dog.",
-    "añoranza – ünïcode ✓",
+    "añoranza \u2013 ünïcode ✓",  # an en dash, written as an escape
     "Parity at the first decode step, 12.5 frames a second",
 ]
 
@@ -37,7 +37,7 @@ def stat_values(stats):
 def max_stat_diff(a_steps, b_steps):
     worst = 0.0
     for a, b in zip(a_steps, b_steps):
-        rows = [(a["logits"], b["logits"])] + list(zip(a["codePredictorLogits"], b["codePredictorLogits"]))
+        rows = [(a["logits"], b["logits"]), *list(zip(a["codePredictorLogits"], b["codePredictorLogits"]))]
         for x, y in rows:
             worst = max(worst, float(np.max(np.abs(np.subtract(stat_values(x), stat_values(y))))))
     return worst

@@ -8,10 +8,11 @@ import sys
 import pytest
 import torch
 
-from conftest import PYTHON_DIR, REPO_ROOT
-from demo_twin_support import demo_bundle, run_twin
 from tts_parity.demo.bundle import DEMO_BUNDLE_VERSION, DEMO_SEED
 from tts_parity.demo.cli import main
+
+from conftest import PYTHON_DIR, REPO_ROOT
+from demo_twin_support import run_twin
 
 
 @pytest.mark.parametrize(
@@ -64,14 +65,15 @@ def test_a_module_pattern_that_matches_nothing_is_named(tmp_path, capsys):
     status, _, err = run_twin(capsys, "--text", "hi", "--out", tmp_path / "o", "--record-modules", pattern)
     assert status == 2
     assert (
-        err
-        == f"tts_parity.demo: --record-modules {pattern!r}: matches no module of the twin (e.g. embed, embed.text_embedding, embed.codec_embedding, feedback, talker.layers.0.mlp)\n"
+        err == f"tts_parity.demo: --record-modules {pattern!r}: matches no module of the twin (e.g. embed, "
+        "embed.text_embedding, embed.codec_embedding, feedback, talker.layers.0.mlp)\n"
     )
     status, _, err = run_twin(capsys, "--text", "hi", "--out", tmp_path / "o", "--record-modules", "talker.(")
     assert (
         status == 2
         and err
-        == "tts_parity.demo: --record-modules 'talker.(': not a regular expression (missing ), unterminated subpattern at position 7)\n"
+        == "tts_parity.demo: --record-modules 'talker.(': not a regular expression (missing ), unterminated subpattern "
+        "at position 7)\n"
     )
     assert not (tmp_path / "o").exists()
 
@@ -96,7 +98,7 @@ def test_a_real_process_prints_one_line_and_exits_2():
     )
 
 
-def test_default_bundle_is_looked_up_where_parity_keeps_it(tmp_path, capsys, monkeypatch):
+def test_default_bundle_is_looked_up_where_parity_keeps_it(tmp_path, capsys, monkeypatch, demo_bundle):
     monkeypatch.setenv("PARITY_CACHE_DIR", str(tmp_path / "cache"))
     expected = tmp_path / "cache" / f"demo-bundle-v{DEMO_BUNDLE_VERSION}-{DEMO_SEED}"
     assert main(["--text", "hi", "--out", str(tmp_path / "o")]) == 2
@@ -105,7 +107,7 @@ def test_default_bundle_is_looked_up_where_parity_keeps_it(tmp_path, capsys, mon
         f"`node bin/parity.js bundle build-demo --out {expected}` (or any `parity synth` once), or pass --bundle DIR\n"
     )
     expected.parent.mkdir(parents=True)
-    expected.symlink_to(demo_bundle())
+    expected.symlink_to(demo_bundle)
     assert main(["--text", "hi", "--out", str(tmp_path / "o")]) == 0
 
 

@@ -9,8 +9,9 @@ import sys
 
 import torch
 
-from conftest import PYTHON_DIR
 from tts_parity.capture_check import RULES
+
+from conftest import PYTHON_DIR
 
 SCRIPT = PYTHON_DIR / "gpu" / "capture_check_gpu.py"
 

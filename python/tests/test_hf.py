@@ -166,7 +166,8 @@ def test_a_recorder_behind_a_suppression_warns_once(tmp_path):
     model, rec = FakeQwenTTS(), recorder(tmp_path, "behind.jsonl")
     with pytest.warns(
         UserWarning,
-        match=r"RawScoresRecorder \(talker\): call 1's row holds 1 -inf entries.*a logits processor that ran before this recorder",
+        match=r"RawScoresRecorder \(talker\): call 1's row holds 1 -inf entries.*a logits processor that ran before "
+        r"this recorder",
     ) as caught:
         codes = model.generate(
             logits_processor=[SuppressTokens(), rec.talker], code_predictor_processor=[rec.code_predictor]

@@ -4,19 +4,20 @@ capture on CPU) are two different code paths that must give the same codes."""
 
 import numpy as np
 
-from demo_twin_support import compare_trace, read_trace, run_twin, twin
-from tts_parity.safetensors_io import read_safetensors
 from tts_parity.demo import synthesize
+from tts_parity.safetensors_io import read_safetensors
+
+from demo_twin_support import compare_trace, read_trace, run_twin
 
 # Both paths run the same float32 ops; the static path attends over all 256 buffer rows (the masked ones
 # contribute exact zeros), so only reduction order differs: measured ≤ 1e-6 on the logits.
 LOGIT_TOL = 1e-5
 
 
-def test_eager_and_static_path_give_the_same_codes():
+def test_eager_and_static_path_give_the_same_codes(twin):
     for text in ("hello world", "The quick brown fox jumps over the lazy dog."):
-        eager = synthesize(twin(), text, "eager")
-        graph = synthesize(twin(), text, "graph")
+        eager = synthesize(twin, text, "eager")
+        graph = synthesize(twin, text, "graph")
         assert not graph.captured
         np.testing.assert_array_equal(graph.codes, eager.codes)
         for e, g in zip(eager.steps, graph.steps):

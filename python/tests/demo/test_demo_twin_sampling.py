@@ -6,9 +6,10 @@ import subprocess
 
 import pytest
 
-from demo_twin_support import demo_bundle, read_trace, run_twin
-from parity_cli import DIST, ROOT, ensure_dist, run_parity
 from tts_parity.demo.philox import uniform
+
+from demo_twin_support import read_trace, run_twin
+from parity_cli import DIST, ROOT, ensure_dist, run_parity
 
 COUNTERS = [(0, 1, 0, 0), (7, 5, 3, 0), (2**40 + 12345, 115, 7, 2), (2**32 - 1, 2, 1, 0), (2**53 - 1, 9, 4, 1)]
 
@@ -30,12 +31,12 @@ SETTINGS = [
 
 
 @pytest.mark.parametrize("settings", SETTINGS, ids=["all-filters", "temperature-only"])
-def test_sampled_codes_equal_the_engine(tmp_path, capsys, settings):
+def test_sampled_codes_equal_the_engine(tmp_path, capsys, settings, demo_bundle):
     text = "The quick brown fox jumps over the lazy dog."
     engine = run_parity(
         "synth",
         "--bundle",
-        demo_bundle(),
+        demo_bundle,
         "--text",
         text,
         "--sampling",
@@ -58,7 +59,8 @@ def test_sampled_codes_equal_the_engine(tmp_path, capsys, settings):
     [
         (
             ["--sampling", "sample", "--profile", "graph"],
-            "--sampling sample: profile graph chooses codes on the device inside the captured step (greedy only); use --profile eager",
+            "--sampling sample: profile graph chooses codes on the device inside the captured step (greedy only); use "
+            "--profile eager",
         ),
         (["--sampling", "nucleus"], '--sampling "nucleus": expected greedy or sample'),
         (["--temperature", "0"], '--temperature "0": expected a number in (0, 10]'),

@@ -2,11 +2,12 @@
 leaves its outputs unchanged; the twin's own seed-001 fault and the three unsafe variants shipped in
 tts_parity.examples.twin_unsafe_variants are reported at their lines, each under its rule."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 import torch
 
-from demo_twin_support import twin
 from tts_parity.capture_check import capture_check
 from tts_parity.demo import Faults
 from tts_parity.demo import faults as twin_faults
@@ -14,6 +15,8 @@ from tts_parity.demo.static_step import StaticStep
 from tts_parity.demo.text import tokenize
 from tts_parity.examples import twin_unsafe_variants as variants
 from tts_parity.examples.markers import marked_findings
+
+from demo_twin_support import twin
 
 TEXT = "hello world"
 DECODE_STEPS = (2, 3, 4)
@@ -55,7 +58,7 @@ def test_the_check_leaves_the_twin_steps_outputs_unchanged():
 
 def test_twin_bool_mask_fault_is_data_dependent_shape_at_its_line():
     report, _ = run_graph_steps(StaticStep(twin(), Faults(bool_mask=True)), checked=True)
-    source = open(twin_faults.__file__, encoding="utf-8").read().splitlines()
+    source = Path(twin_faults.__file__).read_text(encoding="utf-8").splitlines()
     mask_lines = [
         n for n, line in enumerate(source, 1) if line.strip().startswith("return") and "[decode_mask]" in line
     ]

@@ -3,16 +3,18 @@ findings, 0 when clean, 2 with one line on bad usage (spawned for the real exit 
 refusals, which need no torch run)."""
 
 import json
+import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import PYTHON_DIR
 from tts_parity.capture_check.cli import main
 from tts_parity.examples import host_sync, seed_001_talker
 from tts_parity.examples.markers import marked_findings
+
+from conftest import PYTHON_DIR
 
 HOST_SYNC = host_sync.__file__
 SEED_001 = seed_001_talker.__file__
@@ -167,3 +169,80 @@ def _shown(path):
     """How the table shows a path: relative to the working directory of the spawned CLI when under it."""
     relative = Path(path).resolve().relative_to(PYTHON_DIR)
     return str(relative)
+
+
+# Issue 27: the step's own SystemExit is the step's, Ctrl-C exits 130 without a traceback, a bug of ours exits 3.
+
+EXITING_TARGET = """import sys
+import time
+
+import torch
+
+def exits(x):
+    sys.exit(3)
+
+def interrupted(x):
+    raise KeyboardInterrupt
+
+def sleeps(x):
+    print("stepping", flush=True)
+    time.sleep(60)
+    return x
+
+STEPS = [(torch.ones(1),), (torch.ones(1),)]
+"""
+
+
+def test_a_step_that_raises_system_exit_is_reported_as_the_steps(tmp_path, capsys):
+    target = tmp_path / "exiting.py"
+    target.write_text(EXITING_TARGET)
+    assert main([f"{target}:exits", "--steps", f"{target}:STEPS"]) == 2
+    assert capsys.readouterr().err == f"capture_check: {target}:exits raised SystemExit(3) at {target}:7\n"
+
+
+def test_importing_a_file_that_exits_is_a_usage_error(tmp_path, capsys):
+    target = tmp_path / "exits_at_import.py"
+    target.write_text("import sys\nsys.exit('no GPU here')\n")
+    assert main([f"{target}:step", "--steps", f"{target}:STEPS"]) == 2
+    assert capsys.readouterr().err == f"capture_check: importing {target} raised SystemExit('no GPU here')\n"
+
+
+def test_ctrl_c_in_the_step_exits_130_without_a_traceback(tmp_path, capsys):
+    target = tmp_path / "exiting.py"
+    target.write_text(EXITING_TARGET)
+    assert main([f"{target}:interrupted", "--steps", f"{target}:STEPS"]) == 130
+    assert capsys.readouterr().err == "capture_check: interrupted\n"
+
+
+def test_a_real_sigint_exits_130_without_a_traceback(tmp_path):
+    target = tmp_path / "exiting.py"
+    target.write_text(EXITING_TARGET)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "tts_parity.capture_check", f"{target}:sleeps", "--steps", f"{target}:STEPS"],
+        cwd=PYTHON_DIR,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None
+    assert process.stdout.readline() == "stepping\n"  # inside the step
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert err == "capture_check: interrupted\n"
+
+
+def test_an_internal_error_exits_3_in_one_line_and_parity_debug_shows_the_traceback(tmp_path, capsys, monkeypatch):
+    def broken(spec, value):
+        raise RuntimeError("a bug of ours\nsecond line")
+
+    monkeypatch.setattr("tts_parity.capture_check.cli._step_inputs", broken)
+    target = tmp_path / "exiting.py"
+    target.write_text(EXITING_TARGET)
+    args = [f"{target}:exits", "--steps", f"{target}:STEPS"]
+    assert main(args) == 3
+    err = capsys.readouterr().err
+    assert err == "capture_check: internal error: RuntimeError: a bug of ours (PARITY_DEBUG=1 shows the traceback)\n"
+    monkeypatch.setenv("PARITY_DEBUG", "1")
+    with pytest.raises(RuntimeError, match="a bug of ours"):
+        main(args)

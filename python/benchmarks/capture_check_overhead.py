@@ -1,20 +1,26 @@
 """What the check costs: one decode step timed plain and under the probe (docs/capture-check.md#overhead).
 
-    python3 -m tts_parity.capture_check.overhead [--bundle DIR] [--repeats N]
+    python3 python/benchmarks/capture_check_overhead.py [--bundle DIR] [--repeats N]
 
 Times the twin's graph decode step (tts_parity.demo, on the demo bundle) and the small static-KV attention
 step of tts_parity.examples.shape_varies, each the median of N runs, and prints one JSON object per step:
 aten ops per step, ms plain, ms probed, the ratio, and µs added per op.
 """
 
+from __future__ import annotations
+
 import argparse
 import json
 import statistics
+import sys
 import time
+from pathlib import Path
 
 import torch
 
-from .dispatch_probe import StepProbe
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tts_parity.capture_check.dispatch_probe import StepProbe
 
 
 def median_ms(run, repeats):
@@ -49,16 +55,16 @@ def measure(label, fn, args, repeats):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(
-        prog="python3 -m tts_parity.capture_check.overhead", description=__doc__.splitlines()[0]
+        prog="python/benchmarks/capture_check_overhead.py", description=__doc__.splitlines()[0]
     )
     parser.add_argument("--bundle", help="demo bundle folder (default: where `parity` keeps the built-in one)")
     parser.add_argument("--repeats", type=int, default=20)
     options = parser.parse_args(argv)
 
-    from ..demo import Faults, demo_bundle_dir, load_twin
-    from ..demo.static_step import StaticStep
-    from ..demo.text import tokenize
-    from ..examples import shape_varies
+    from tts_parity.demo import Faults, demo_bundle_dir, load_twin
+    from tts_parity.demo.static_step import StaticStep
+    from tts_parity.demo.text import tokenize
+    from tts_parity.examples import shape_varies
 
     twin = load_twin(options.bundle or demo_bundle_dir())
     step = StaticStep(twin, Faults())

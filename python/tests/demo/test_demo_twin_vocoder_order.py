@@ -9,8 +9,6 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from demo_twin_support import twin
-
 
 def serial_phases(inc):
     """The engine's loop (VocFramePhaseK), scalar by scalar."""
@@ -26,8 +24,8 @@ def serial_phases(inc):
     return within, totals
 
 
-def test_phases_are_the_engine_s_serial_float32_sums_bit_for_bit():
-    synth = twin().vocoder.synth
+def test_phases_are_the_engine_s_serial_float32_sums_bit_for_bit(twin):
+    synth = twin.vocoder.synth
     f0 = torch.tensor([[100.0], [249.9], [173.3], [100.0], [212.5]], dtype=torch.float32)
     within, totals = synth._phases(f0)
     inc = (synth._lerp(f0)[..., 0] * synth.inv_rate).numpy()
@@ -39,8 +37,8 @@ def test_phases_are_the_engine_s_serial_float32_sums_bit_for_bit():
     assert not np.array_equal(torch_within[:, :-1], want_within[:, 1:])
 
 
-def test_no_device_dependent_op_runs_in_the_vocoder(monkeypatch):
-    vocoder = twin().vocoder
+def test_no_device_dependent_op_runs_in_the_vocoder(twin, monkeypatch):
+    vocoder = twin.vocoder
     codes = torch.randint(0, 100, (6, 8))
     noise = torch.rand(6 * vocoder.synth.hop) * 2 - 1
     with torch.no_grad():

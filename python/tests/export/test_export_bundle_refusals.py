@@ -9,9 +9,11 @@ import onnx
 import pytest
 import torch
 
+from tts_parity.errors import ParityTypeError
+from tts_parity.export import ExportError, export_bundle, find_parity, smoke_check
+
 import export_bundle_model as model
 from parity_cli import ROOT, ensure_dist, needs_node
-from tts_parity.export import ExportError, export_bundle, find_parity, smoke_check
 
 PARITY = ["node", str(ROOT / "bin" / "parity.js")]
 
@@ -43,7 +45,8 @@ def test_a_declared_input_the_forward_never_reads_is_refused(tmp_path):
     # Positions from the past length, never position_ids: torch.onnx.export drops the input.
     message = refusal(tmp_path / "b", talker=model.TalkerIgnoringPositions())
     assert message.startswith(
-        f'talker eager-fp32 ({tmp_path / "b" / "talker.eager.fp32.onnx"}): the exported forward never reads input "position_ids"'
+        f"talker eager-fp32 ({tmp_path / 'b' / 'talker.eager.fp32.onnx'}): the exported forward never reads input "
+        '"position_ids"'
     )
     assert "so torch.onnx.export dropped it" in message and "read it in the forward" in message
 
@@ -58,7 +61,8 @@ def test_a_graph_export_that_appends_instead_of_writing_the_buffer_is_refused(tm
     message = refusal(tmp_path / "b", talker=AlwaysAppending(), profiles=("eager", "graph"))
     # The [1, 48] attention mask meets 49 keys, so the forward itself fails; the line says what graph mode needs.
     assert message.startswith(
-        f"talker graph-fp32 ({tmp_path / 'b' / 'talker.graph.fp32.onnx'}): the forward failed on the example inputs: The size of tensor a (48) must match the size of tensor b (49)"
+        f"talker graph-fp32 ({tmp_path / 'b' / 'talker.graph.fp32.onnx'}): the forward failed on the example inputs: "
+        "The size of tensor a (48) must match the size of tensor b (49)"
     )
     assert "write the new K/V into the [1, Hkv, M, D] buffers at rows position_ids" in message
 
@@ -184,7 +188,8 @@ def test_tables_of_the_wrong_width_are_refused_before_anything_is_written(tmp_pa
         )
     assert (
         str(caught.value)
-        == "codec_embeddings[1]: rows of 20 values, but config talker.hidden = 24 (the engine adds them to the talker's inputs_embeds)"
+        == "codec_embeddings[1]: rows of 20 values, but config talker.hidden = 24 (the engine adds them to the "
+        "talker's inputs_embeds)"
     )
     assert not (tmp_path / "b").exists()
 
@@ -207,3 +212,99 @@ def test_parity_is_found_as_given_then_on_path_then_in_this_checkout(tmp_path, m
     (only_node / "node").symlink_to(shutil.which("node"))
     monkeypatch.setenv("PATH", str(only_node))
     assert find_parity() == ["node", str(ROOT / "bin" / "parity.js")]
+
+
+# Issue 27: every refusal names the argument and what it expected; nothing is written before it.
+
+
+def _with(change):
+    config = copy.deepcopy(model.CONFIG)
+    change(config)
+    return config
+
+
+@pytest.mark.parametrize(
+    "options, kind, message",
+    [
+        ({"talker": "talker.pt"}, ParityTypeError, "export_bundle: talker: expected a torch.nn.Module, found str"),
+        (
+            {"vocoder": lambda codes: codes},
+            ParityTypeError,
+            "export_bundle: vocoder: expected a torch.nn.Module, found function",
+        ),
+        (
+            {"config": [model.CONFIG]},
+            ParityTypeError,
+            "export_bundle: config: expected a dict (bundle.json without format, embed and the exports), found list",
+        ),
+        (
+            {"config": _with(lambda c: c.__setitem__("sampleRate", float("nan")))},
+            ExportError,
+            "config.sampleRate: expected a finite number, found nan",
+        ),
+        (
+            {"config": _with(lambda c: c["talker"].__setitem__("layers", "2"))},
+            ExportError,
+            "config.talker.layers: '2' is not of type 'integer' (docs/bundle-format.md; the loader refuses it)",
+        ),
+        (
+            {"config": _with(lambda c: c.__setitem__("voice", "alto"))},
+            ExportError,
+            "config: Additional properties are not allowed ('voice' was unexpected) (docs/bundle-format.md; the loader "
+            "refuses it)",
+        ),
+        (
+            {"config": _with(lambda c: c["vocoder"].__setitem__("hop", 4))},
+            ExportError,
+            "config.vocoder: Additional properties are not allowed ('hop' was unexpected) (docs/bundle-format.md; the "
+            "loader refuses it)",
+        ),
+        (
+            {"profiles": "eager"},
+            ParityTypeError,
+            "export_bundle: profiles: expected a list or tuple of names, found 'eager'",
+        ),
+        ({"opset": "17"}, ParityTypeError, "export_bundle: opset: expected an integer, found '17'"),
+    ],
+    ids=[
+        "non-module",
+        "function-vocoder",
+        "list-config",
+        "nan-sample-rate",
+        "string-layers",
+        "unknown-key",
+        "unknown-nested-key",
+        "profiles-string",
+        "opset-string",
+    ],
+)
+def test_bad_arguments_are_refused_naming_them_before_anything_is_written(tmp_path, options, kind, message):
+    with pytest.raises(kind) as caught:
+        export(tmp_path / "b", **options)
+    assert str(caught.value) == message
+    assert not (tmp_path / "b").exists()
+
+
+@pytest.mark.parametrize("bad", [float("nan"), float("inf")])
+def test_non_finite_embedding_tables_are_refused(tmp_path, bad):
+    text_rows, codec = model.embeddings()
+    codec[2] = torch.full_like(torch.as_tensor(codec[2]), bad)
+    with pytest.raises(ExportError) as caught:
+        export_bundle(
+            tmp_path / "b",
+            talker=model.Talker(),
+            code_predictor=model.CodePredictor(),
+            vocoder=model.Vocoder(),
+            text_embeddings=text_rows,
+            codec_embeddings=codec,
+            config=model.CONFIG,
+        )
+    assert str(caught.value).startswith("codec_embeddings[2]: ")
+    assert "values are NaN or infinite (the first in row 0)" in str(caught.value)
+    assert not (tmp_path / "b").exists()
+
+
+def test_an_out_dir_that_is_a_file_is_refused(tmp_path):
+    (tmp_path / "b").write_text("mine")
+    assert refusal(tmp_path / "b") == f"out_dir: {tmp_path / 'b'} is a file, not a folder"
+    assert (tmp_path / "b").read_text() == "mine"

@@ -11,7 +11,7 @@ from conftest import PYTHON_DIR
 from demo_twin_support import demo_bundle
 
 sys.path.insert(0, str(PYTHON_DIR / "gpu"))
-import twin_check  # noqa: E402
+import twin_check
 
 
 def run_check(tmp_path, capsys, device):

@@ -12,6 +12,7 @@ import pytest
 import torch
 
 from tts_parity.capture_check import CaptureReport, Finding, capture_check
+from tts_parity.errors import ParityTypeError, ParityValueError
 
 HERE = __file__
 
@@ -156,12 +157,36 @@ def test_bad_arguments_are_refused_with_what_was_wrong():
     def step(x):
         return x
 
-    with pytest.raises(ValueError, match="held 1 step"):
-        capture_check(step, [(torch.ones(1),)])
-    with pytest.raises(TypeError, match=r"step_inputs\[1\] is a Tensor"):
-        capture_check(step, [(torch.ones(1),), torch.ones(1)])
-    with pytest.raises(ValueError, match="1 names for 2 steps"):
-        capture_check(step, [(torch.ones(1),), (torch.ones(1),)], names=["only one"])
+    cases = [
+        (
+            lambda: capture_check(step, [(torch.ones(1),)]),
+            ParityValueError,
+            r"^capture_check: step_inputs: expected two or more consecutive steps, found 1 step\(s\)$",
+        ),
+        (
+            lambda: capture_check(step, [(torch.ones(1),), torch.ones(1)]),
+            ParityTypeError,
+            r"^capture_check: step_inputs\[1\]: expected a tuple of fn's positional arguments, found Tensor$",
+        ),
+        (
+            lambda: capture_check(step, [(torch.ones(1),), (torch.ones(1),)], names=["only one"]),
+            ParityValueError,
+            r"^capture_check: names: expected 2 names \(one per step\), found 1$",
+        ),
+        (
+            lambda: capture_check("step", [(torch.ones(1),), (torch.ones(1),)]),
+            ParityTypeError,
+            r"^capture_check: fn: expected the decode step \(a callable\), found str$",
+        ),
+        (
+            lambda: capture_check(step, [(torch.ones(1),), (torch.ones(1),)], names="ab"),
+            ParityTypeError,
+            r"^capture_check: names: expected a list of step labels, found str$",
+        ),
+    ]
+    for call, kind, message in cases:
+        with pytest.raises(kind, match=message):
+            call()
     with pytest.raises(ValueError, match='unknown rule "sync"'):
         Finding("sync", "op", "f.py", 1, "", "")
 
