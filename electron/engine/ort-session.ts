@@ -1,13 +1,12 @@
-import ort from 'onnxruntime-node';
+import type ort from 'onnxruntime-node';
+import { ortEnvironment, ortModule } from './ort-environment.js';
 import { describeFeeds, OrtRunError, parseOrtFailure, type SessionName } from './ort-run-error.js';
 
 /**
- * The one file that imports onnxruntime-node: session creation with the profile's options and
- * execution provider, tensor construction, and the session's own input/output metadata.
+ * The one file that uses onnxruntime-node (loaded on first use by ort-environment.ts): session creation
+ * with the profile's options and execution provider, tensor construction, and the session's own
+ * input/output metadata.
  */
-// ORT would print its own error-level log line for a CUDA provider it cannot load; the engine reports
-// that failure in SynthesisResult.fallback instead, and every other ORT error arrives as an exception.
-ort.env.logLevel = 'fatal';
 
 export type OrtTensor = ort.Tensor;
 export type OrtSession = ort.InferenceSession;
@@ -54,6 +53,7 @@ export async function openSession(model: Uint8Array, o: SessionOptions): Promise
 const SESSION_NAME = Symbol('parity.sessionName');
 
 async function create(model: Uint8Array, o: SessionOptions): Promise<OpenedSession> {
+  const ort = await ortEnvironment();
   if (o.ep === 'cuda') {
     try {
       return { session: await ort.InferenceSession.create(model, ortOptions(o, 'cuda')), provider: 'cuda' };
@@ -80,19 +80,19 @@ export function sessionIo(session: OrtSession): { inputs: FoundTensor[]; outputs
 }
 
 export function f32Tensor(data: Float32Array, dims: number[]): OrtTensor {
-  return new ort.Tensor('float32', data, dims);
+  return new (ortModule().Tensor)('float32', data, dims);
 }
 
 export function f16Tensor(bits: Uint16Array, dims: number[]): OrtTensor {
-  return new ort.Tensor('float16', bits, dims);
+  return new (ortModule().Tensor)('float16', bits, dims);
 }
 
 export function f64Tensor(data: Float64Array, dims: number[]): OrtTensor {
-  return new ort.Tensor('float64', data, dims);
+  return new (ortModule().Tensor)('float64', data, dims);
 }
 
 export function i64Tensor(data: BigInt64Array, dims: number[]): OrtTensor {
-  return new ort.Tensor('int64', data, dims);
+  return new (ortModule().Tensor)('int64', data, dims);
 }
 
 /** An empty (past length 0) or zero-filled float tensor of the given float type. */

@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { parseRequestTarget } from './request-target.js';
 
 /**
  * Who may talk to browser mode: every request must carry the token (query `token`, the cookie set
@@ -31,8 +32,14 @@ export interface GuardConfig {
   bindHost: string;
 }
 
-export type Verdict = { ok: true; via: 'query' | 'cookie' | 'header' } | { ok: false; status: 401 | 403; reason: string };
+export type Verdict =
+  | { ok: true; via: 'query' | 'cookie' | 'header'; pathname: string; query: URLSearchParams }
+  | { ok: false; status: 400 | 401 | 403; reason: string };
 
+/**
+ * Host and Origin first (plain header comparisons), then the request-target, read by a parser that
+ * never throws (request-target.ts; 400 when it is not a path), then the token.
+ */
 export function checkRequest(req: IncomingMessage, config: GuardConfig): Verdict {
   const host = req.headers.host;
   if (!host || !allowedHost(host, config)) {
@@ -42,9 +49,10 @@ export function checkRequest(req: IncomingMessage, config: GuardConfig): Verdict
   if (origin !== undefined && origin !== `http://${host}`) {
     return { ok: false, status: 403, reason: `Origin "${origin}" is not this server (http://${host})` };
   }
-  const url = new URL(req.url ?? '/', 'http://x');
+  const target = parseRequestTarget(req.url);
+  if (!target.ok) return { ok: false, status: 400, reason: target.reason };
   const candidates: [string | undefined, 'query' | 'cookie' | 'header'][] = [
-    [url.searchParams.get('token') ?? undefined, 'query'],
+    [target.query.get('token') ?? undefined, 'query'],
     [readCookie(req.headers.cookie, cookieName(config.port, config.token)), 'cookie'],
     [/^bearer +(.+)$/i.exec(req.headers.authorization ?? '')?.[1], 'header'],
   ];
@@ -52,7 +60,7 @@ export function checkRequest(req: IncomingMessage, config: GuardConfig): Verdict
   if (given.length === 0) return { ok: false, status: 401, reason: 'no token: open the URL that `parity serve` printed' };
   const match = given.find(([value]) => sameToken(value!, config.token));
   if (!match) return { ok: false, status: 401, reason: 'wrong token: open the URL that `parity serve` printed' };
-  return { ok: true, via: match[1] };
+  return { ok: true, via: match[1], pathname: target.pathname, query: target.query };
 }
 
 /**

@@ -10,6 +10,7 @@ import { FixtureDownloads, withFixtureDownloads } from './fixture-downloads.js';
 import { folderName, streamFixtureZip, zipDisposition } from './fixture-zip.js';
 import { openExport } from './open-export.js';
 import { checkRequest, cookieName, isLoopbackHost, newToken, type GuardConfig } from './request-guard.js';
+import { quoteTarget } from './request-target.js';
 import { readStatic } from './static-files.js';
 import { Uploads, UploadRefused } from './uploads.js';
 import { serveSocket } from './ws-api.js';
@@ -80,15 +81,31 @@ export async function startStudioServer(options: ServeOptions): Promise<RunningS
 
   const idleMs = options.downloadIdleMs ?? DOWNLOAD_IDLE_MS;
   const log = options.log ?? ((line: string) => process.stderr.write(`serve: ${line}\n`));
-  const server = createServer((req, res) => void handleHttp(req, res, guard, options.staticDir, downloads, uploads, idleMs));
+  const server = createServer((req, res) => {
+    handleHttp(req, res, guard, options.staticDir, downloads, uploads, idleMs, log).catch((error: unknown) => failedRequest(req, res, error, log));
+  });
   server.on('upgrade', (req, socket, head) => {
-    const verdict = checkRequest(req, guard);
-    if (!verdict.ok || new URL(req.url ?? '/', 'http://x').pathname !== '/ws') {
-      const status = verdict.ok ? 404 : verdict.status;
-      socket.end(`HTTP/1.1 ${status} ${status === 404 ? 'Not Found' : 'Refused'}\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${verdict.ok ? 'not found' : verdict.reason}\n`);
-      return;
+    try {
+      const verdict = checkRequest(req, guard);
+      if (!verdict.ok || verdict.pathname !== '/ws') {
+        const status = verdict.ok ? 404 : verdict.status;
+        if (!verdict.ok && status === 400) log(`refused an upgrade ${quoteTarget(req.url)}: ${verdict.reason}`);
+        socket.end(`HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${verdict.ok ? 'not found' : verdict.reason}\n`);
+        return;
+      }
+      wss.handleUpgrade(req, socket, head, (ws) => serveSocket(ws, studio, log));
+    } catch (error) {
+      log(`dropped an upgrade ${quoteTarget(req.url)} after an error: ${error instanceof Error ? error.message : String(error)}`);
+      socket.destroy();
     }
-    wss.handleUpgrade(req, socket, head, (ws) => serveSocket(ws, studio, log));
+  });
+  // Requests Node's own parser refuses (a space in the target, a bad header line) never reach the
+  // handlers above: the same 400 and one log line. A client that went away is not worth a line.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+    log(`refused a request Node could not parse (${error.code ?? error.message}): ${status}`);
+    socket.end(`HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nrefused: the request could not be parsed\n`);
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -115,16 +132,28 @@ export async function startStudioServer(options: ServeOptions): Promise<RunningS
   };
 }
 
-async function handleHttp(req: IncomingMessage, res: ServerResponse, guard: GuardConfig, staticDir: string, downloads: FixtureDownloads, uploads: Uploads, idleMs: number): Promise<void> {
+const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 431: 'Request Header Fields Too Large' };
+
+/** A handler that threw: 500 (or the connection cut, when the answer had begun) and one log line; never the process. */
+function failedRequest(req: IncomingMessage, res: ServerResponse, error: unknown, log: (line: string) => void): void {
+  log(`${req.method ?? '?'} ${quoteTarget(req.url)} failed: ${error instanceof Error ? error.message : String(error)}`);
+  if (res.headersSent) return void res.destroy();
+  refuseBody(req, res, 500, 'internal error (logged by parity serve)\n');
+}
+
+async function handleHttp(req: IncomingMessage, res: ServerResponse, guard: GuardConfig, staticDir: string, downloads: FixtureDownloads, uploads: Uploads, idleMs: number, log: (line: string) => void): Promise<void> {
   const verdict = checkRequest(req, guard);
-  if (!verdict.ok) return refuseBody(req, res, verdict.status, `refused: ${verdict.reason}\n`);
-  const url = new URL(req.url ?? '/', 'http://x');
-  if (url.pathname === UPLOAD_PATH) return receiveUpload(req, res, uploads, url);
+  if (!verdict.ok) {
+    if (verdict.status === 400) log(`refused ${req.method ?? '?'} ${quoteTarget(req.url)}: ${verdict.reason}`);
+    return refuseBody(req, res, verdict.status, `refused: ${verdict.reason}\n`);
+  }
+  const { pathname, query } = verdict;
+  if (pathname === UPLOAD_PATH) return receiveUpload(req, res, uploads, query);
   if (req.method !== 'GET' && req.method !== 'HEAD') return refuseBody(req, res, 405, `only GET (POST only to ${UPLOAD_PATH})\n`);
-  if (url.pathname.startsWith(DOWNLOAD_PREFIX)) return serveDownload(req, res, downloads, url.pathname.slice(DOWNLOAD_PREFIX.length), idleMs);
-  const file = await readStatic(staticDir, url.pathname);
+  if (pathname.startsWith(DOWNLOAD_PREFIX)) return serveDownload(req, res, downloads, pathname.slice(DOWNLOAD_PREFIX.length), idleMs);
+  const file = await readStatic(staticDir, pathname);
   if (!file) {
-    return reply(res, 404, url.pathname === '/' ? `the renderer is not built (${staticDir}/index.html missing); run \`npm run build\`\n` : 'not found\n');
+    return reply(res, 404, pathname === '/' ? `the renderer is not built (${staticDir}/index.html missing); run \`npm run build\`\n` : 'not found\n');
   }
   const headers: Record<string, string> = { ...SECURITY_HEADERS, 'Content-Type': file.type };
   // The page was opened with ?token=: remember it for its assets and its WebSocket, this port only.
@@ -140,10 +169,10 @@ const UPLOAD_PATH = '/upload';
  * POST /upload?name=<file name>: the body is one file, streamed to disk (uploads.ts); the answer is
  * `{"upload": id, "name", "bytes"}` for an import to name. Over the cap: 413 with one line saying so.
  */
-async function receiveUpload(req: IncomingMessage, res: ServerResponse, uploads: Uploads, url: URL): Promise<void> {
+async function receiveUpload(req: IncomingMessage, res: ServerResponse, uploads: Uploads, query: URLSearchParams): Promise<void> {
   if (req.method !== 'POST') return refuseBody(req, res, 405, `only POST to ${UPLOAD_PATH}\n`);
   try {
-    const ref = await uploads.receive(req, url.searchParams.get('name') ?? '');
+    const ref = await uploads.receive(req, query.get('name') ?? '');
     res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'application/json' });
     res.end(JSON.stringify(ref));
   } catch (error) {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, rmSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -43,6 +43,8 @@ export class UploadRefused extends Error {
 export class Uploads {
   private readonly files = new Map<string, Upload>();
   private dir?: Promise<string>;
+  /** Removes the folder synchronously when the process exits in any way that runs 'exit' handlers. */
+  private removeOnExit?: () => void;
 
   constructor(
     readonly maxBytes: number = MAX_UPLOAD_BYTES,
@@ -97,12 +99,18 @@ export class Uploads {
 
   async close(): Promise<void> {
     const dir = await this.dir?.catch(() => undefined);
+    if (this.removeOnExit) process.off('exit', this.removeOnExit);
     this.files.clear();
     if (dir) await rm(dir, { recursive: true, force: true });
   }
 
   private folder(): Promise<string> {
-    this.dir ??= mkdtemp(join(this.parent, 'parity-uploads-'));
+    // A crash, process.exit() or a signal the command turns into an exit must not leave the uploads behind.
+    this.dir ??= mkdtemp(join(this.parent, 'parity-uploads-')).then((dir) => {
+      this.removeOnExit = () => rmSync(dir, { recursive: true, force: true });
+      process.once('exit', this.removeOnExit);
+      return dir;
+    });
     return this.dir;
   }
 }

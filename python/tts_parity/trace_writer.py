@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ._output_files import AtomicFile, check_output_path
-from .arrays import as_numpy, as_row
 from ._renamed import removed_attribute
+from .arrays import as_numpy, as_row
 from .errors import ParityStateError, ParityTypeError, ParityValueError
 from .logit_stats import count_non_finite, hidden_stats, logit_stats
 from .trace_schema import TRACE_SCHEMA, check_header, check_step, check_step_schema, encode_line, json_stats
@@ -61,8 +61,22 @@ class TraceWriter:
             `tts_parity.module_recorder.ModuleRecorder` (header `modules`).
         teacher_forced: the run whose codes this run was fed instead of its own picks (header `teacherForced`;
             then give write_step() the run's own picks as `codes`; docs/forensics.md "Teacher forcing").
+        codebook_delays: a delay pattern, q ints >= 0 (header `codebookDelays`): codebook k of frame f is emitted
+            at step f + codebook_delays[k] (MusicGen, Dia), and each step's `codes` are what that step emitted
+            (docs/trace-format.md "Delay patterns").
         force: replace an existing trace (and WAV) file.
     """
+
+    path: str
+    wav_path: str | None
+    q: int
+    sample_rate: int
+    frame_rate: float
+    steps_written: int
+    force: bool
+    _header: dict[str, Any]
+    _file: AtomicFile
+    _finalizer: weakref.finalize[Any, Any]
 
     def __init__(
         self,
@@ -77,6 +91,7 @@ class TraceWriter:
         text: str | None = None,
         modules: str | None = None,
         teacher_forced: str | None = None,
+        codebook_delays: Sequence[int] | None = None,
         force: bool = False,
     ) -> None:
         _check_argument("engine", engine, str, "a string")
@@ -118,8 +133,14 @@ class TraceWriter:
             "sampleRate": sample_rate,
         }
         optional = {"profile": profile, "seed": seed, "text": text, "modules": modules, "teacherForced": teacher_forced}
+        if codebook_delays is not None:
+            optional["codebookDelays"] = [int(d) for d in codebook_delays]
         header.update({k: v for k, v in optional.items() if v is not None})
         check_header(header)
+        if codebook_delays is not None and len(header["codebookDelays"]) != q:
+            raise ParityValueError(
+                f'TraceWriter: header: "codebookDelays": expected {q} delays (q), found {len(header["codebookDelays"])}'
+            )
         self._header = header
         self._records: list[dict[str, Any]] = []  # kept to fill the vocoder counts from the audio at close
         self._vocoder_fill: list[tuple[bool, bool]] = []
@@ -215,14 +236,16 @@ class TraceWriter:
         if isinstance(fill_vocoder, tuple):
             if len(fill_vocoder) != 2 or not all(isinstance(f, bool) for f in fill_vocoder):
                 raise ParityValueError(
-                    f"step {n}: write_record: fill_vocoder: expected a bool or a (nan, inf) pair of bools, found {fill_vocoder!r}"
+                    f"step {n}: write_record: fill_vocoder: expected a bool or a (nan, inf) pair of bools, found "
+                    f"{fill_vocoder!r}"
                 )
             fill = (fill_vocoder[0], fill_vocoder[1])
         elif isinstance(fill_vocoder, bool):
             fill = (fill_vocoder, fill_vocoder)
         else:
             raise ParityTypeError(
-                f"step {n}: write_record: fill_vocoder: expected a bool or a (nan, inf) pair of bools, found {fill_vocoder!r}"
+                f"step {n}: write_record: fill_vocoder: expected a bool or a (nan, inf) pair of bools, found "
+                f"{fill_vocoder!r}"
             )
         self._append(dict(record), fill, schema_now=True)
 

@@ -60,8 +60,7 @@ export function registerServe(program: Command): void {
         const stop = () => {
           void server.close().then(() => host.dispose()).finally(() => process.exit(0));
         };
-        process.once('SIGINT', stop);
-        process.once('SIGTERM', stop);
+        for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, stop);
       }),
     );
 }
