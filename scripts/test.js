@@ -5,7 +5,7 @@
 //   2. The Python environment (.venv from python/requirements/*.lock; scripts/python-env.js).
 //   3. The native addon and its CPU emulation check (nvcc from .venv; scripts/build-native.js).
 //   4. Suites: eslint, the TypeScript type checks, vitest (unit, CLI, end-to-end in Chromium, Slurm),
-//      pytest (torch 2.x), ruff and mypy over the Python package.
+//      pytest (torch 2.x), ruff and mypy over the Python package (python/lint.sh).
 // A failing suite does not stop the others; the closing lines report each one. Exit 0 when every suite
 // passed, 1 when any failed, 2 when set-up could not be done. Arguments after `--` go to vitest
 // (`npm test -- test/unit`), and then only vitest runs.
@@ -69,10 +69,10 @@ function setUp() {
 
 const results = [];
 /** Runs one suite with inherited output; `count` turns its report file into a "N passed, M failed" text. */
-function suite(name, command, args, count) {
+function suite(name, command, args, count, extraEnv = {}) {
   say(`── ${name}: ${command} ${args.join(' ')}`);
   const started = Date.now();
-  const run = spawnSync(command, args, { stdio: 'inherit', cwd: root, env: { ...process.env, HF_HUB_OFFLINE: '1', TRANSFORMERS_OFFLINE: '1' } });
+  const run = spawnSync(command, args, { stdio: 'inherit', cwd: root, env: { ...process.env, HF_HUB_OFFLINE: '1', TRANSFORMERS_OFFLINE: '1', ...extraEnv } });
   const passed = run.status === 0;
   let detail = passed ? 'passed' : `FAILED (${run.error?.message ?? `exit ${run.status ?? run.signal}`})`;
   try {
@@ -107,8 +107,7 @@ if (vitestArgs.length) {
     const failed = attr('failures') + attr('errors');
     return `${attr('tests') - failed - attr('skipped')} passed, ${failed} failed, ${attr('skipped')} skipped`;
   });
-  suite('python lint (ruff)', python, ['-m', 'ruff', 'check', 'python']);
-  suite('python types (mypy)', python, ['-m', 'mypy', '--config-file', 'python/pyproject.toml', 'python/tts_parity']);
+  suite('python lint (ruff, mypy)', 'sh', [join(root, 'python', 'lint.sh')], undefined, { PYTHON: python });
 }
 rmSync(reports, { recursive: true, force: true });
 

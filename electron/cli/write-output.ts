@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { Stats } from 'node:fs';
 import { mkdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
-import { basename, dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, resolve, sep } from 'node:path';
 import { InputError } from '../common/errors.js';
 import { joinedPieces } from '../common/report/json-number.js';
 import { fsReason } from '../common/fs-reason.js';
@@ -22,6 +22,8 @@ export interface OutputFile {
 export interface OutputPolicy {
   /** Replace an existing file (else refuse). A folder is never replaced by a file. */
   force?: boolean;
+  /** Files and folders the command reads: an output is never one of them nor inside such a folder, --force or not. */
+  inputs?: readonly string[];
 }
 
 /**
@@ -42,6 +44,8 @@ export async function checkOutputFile(file: Pick<OutputFile, 'flag' | 'path'>, p
     // A device, FIFO or socket is never ours to replace, --force or not (as root, --out /dev/null --force
     // would otherwise turn /dev/null into a WAV).
     if (found && !found.isFile()) fail('is not a regular file (a device, FIFO or socket); give a file path');
+    const input = (policy.inputs ?? []).find((i) => target === resolve(i) || target.startsWith(resolve(i) + sep));
+    if (input !== undefined) fail(`${target === resolve(input) ? 'is' : 'is inside'} ${input}, an input of this command; write it elsewhere`);
     if (found && !policy.force) fail('already exists (use --force to replace it)');
     const blocked = await parentProblem(target);
     if (blocked) fail(blocked);
@@ -91,12 +95,26 @@ export async function writeOutputFolder(flag: string, dir: string, files: Map<st
 }
 
 /**
- * Writes every file or none: all targets are checked first, each file goes to a temporary name beside
+ * Checks every output of one command before any work: no two name the same file, and each passes
+ * checkOutputFile.
+ */
+export async function checkOutputFiles(files: readonly Pick<OutputFile, 'flag' | 'path'>[], policy: OutputPolicy = {}): Promise<void> {
+  const seen = new Map<string, string>();
+  for (const file of files) {
+    const other = seen.get(resolve(file.path));
+    if (other !== undefined) throw new InputError(`${file.flag} ${file.path}: the same file as ${other}; give each output its own path`, file.path);
+    seen.set(resolve(file.path), file.flag);
+  }
+  for (const file of files) await checkOutputFile(file, policy);
+}
+
+/**
+ * Writes every file or none: all targets are checked first (checkOutputFiles), each file goes to a temporary name beside
  * its target, and only when all are written are they renamed into place. Any failure removes the
  * temporaries and names the path and the problem.
  */
 export async function writeOutputFiles(files: OutputFile[], policy: OutputPolicy = {}): Promise<void> {
-  for (const file of files) await checkOutputFile(file, policy);
+  await checkOutputFiles(files, policy);
   const temps: string[] = [];
   try {
     for (const file of files) {

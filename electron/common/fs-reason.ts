@@ -7,6 +7,10 @@ const REASONS: Record<string, string> = {
   ENOENT: 'no such file or folder',
   EISDIR: 'is a folder',
   ENOTDIR: 'a parent is a file, not a folder',
+  ELOOP: 'too many levels of symbolic links (a link loop?)',
+  ENAMETOOLONG: 'the name is too long',
+  EIO: 'input/output error',
+  ENXIO: 'no such device or address',
 };
 
 /**

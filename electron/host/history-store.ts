@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Audio, ComparisonResult, HistoryEntry } from '../common/api/index.js';
 import { AbxSession, HistoryEntry as HistoryEntrySchema, HistoryId } from '../common/api/index.js';
@@ -12,6 +12,7 @@ import { decodeWav } from '../common/wav/decode-wav.js';
 import { float32MonoWavPieces } from '../common/wav/encode-wav.js';
 import { writeFixtureFolder, type FixtureFileContent, type FixtureTargetWords } from './fixture/write-fixture-folder.js';
 import { keptImportFiles, readKeptImport, type KeptImport } from './kept-import.js';
+import { readTextChecked } from '../engine/fs/read-checked.js';
 import { readBytes } from './read-bytes.js';
 
 /** A new entry's id is fresh, so a refusal here is a clash of ids: the words say what to do. */
@@ -99,7 +100,7 @@ export class HistoryStore {
     const entries: HistoryEntry[] = [];
     for (const name of names) {
       try {
-        entries.push(HistoryEntrySchema.parse(JSON.parse(await readFile(join(this.root, name, 'entry.json'), 'utf8'))));
+        entries.push(HistoryEntrySchema.parse(JSON.parse(await readTextChecked(join(this.root, name, 'entry.json')))));
       } catch {
         // A damaged entry is skipped from the list rather than hiding all the others.
       }
@@ -109,7 +110,7 @@ export class HistoryStore {
 
   async open(id: string): Promise<ComparisonResult> {
     const dir = this.dirOf(id);
-    const report = StoredReport.parse(JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')));
+    const report = StoredReport.parse(JSON.parse(await readTextChecked(join(dir, 'report.json'))));
     const abx = await readOptional(join(dir, 'abx.json'), AbxSession);
     const drill = await readOptional(join(dir, 'drill.json'), DrillReport);
     return {
@@ -126,7 +127,7 @@ export class HistoryStore {
   async readTraces(id: string): Promise<KeptTraces | undefined> {
     const dir = this.dirOf(id);
     if (!existsSync(join(dir, 'a.jsonl')) || !existsSync(join(dir, 'b.jsonl'))) return undefined;
-    const traces: KeptTraces = { a: await readFile(join(dir, 'a.jsonl'), 'utf8'), b: await readFile(join(dir, 'b.jsonl'), 'utf8') };
+    const traces: KeptTraces = { a: await readTextChecked(join(dir, 'a.jsonl')), b: await readTextChecked(join(dir, 'b.jsonl')) };
     const [ma, mb] = [join(dir, 'a.modules.safetensors'), join(dir, 'b.modules.safetensors')];
     if (existsSync(ma) && existsSync(mb)) traces.modules = { a: await readBytes(ma), b: await readBytes(mb) };
     return traces;
@@ -175,7 +176,7 @@ async function readOptional<T>(path: string, schema: { parse(value: unknown): T 
   if (!existsSync(path)) return undefined;
   // A damaged side file (ABX session, drill-down) loses that record only, never the comparison.
   try {
-    return schema.parse(JSON.parse(await readFile(path, 'utf8')));
+    return schema.parse(JSON.parse(await readTextChecked(path)));
   } catch {
     return undefined;
   }

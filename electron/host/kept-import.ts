@@ -1,9 +1,9 @@
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { z } from 'zod';
 import type { FileBytes } from '../common/api/index.js';
 import type { FixtureFileContent } from './fixture/write-fixture-folder.js';
+import { readTextChecked } from '../engine/fs/read-checked.js';
 import { readBytes } from './read-bytes.js';
 
 /** A file on this machine and the name to show for it (the path, or a browser upload's own file name). */
@@ -65,7 +65,7 @@ export function keptImportFiles(kept: KeptImport): Record<string, FixtureFileCon
 export async function readKeptImport(dir: string): Promise<KeptImport | undefined> {
   const manifestPath = join(dir, 'import.json');
   if (!existsSync(manifestPath)) return undefined;
-  const manifest = ImportManifest.parse(JSON.parse(await readFile(manifestPath, 'utf8')));
+  const manifest = ImportManifest.parse(JSON.parse(await readTextChecked(manifestPath)));
   const bytesOf = async (role: ByteRole): Promise<FileBytes | undefined> => {
     const name = manifest.names[role];
     return name === undefined ? undefined : { name, bytes: await readBytes(join(dir, `import-${role}`)) };
@@ -74,7 +74,7 @@ export async function readKeptImport(dir: string): Promise<KeptImport | undefine
   if (a === undefined || b === undefined) throw new Error(`${manifestPath}: names no A or B file`);
   // The WAVs stay on disk: a swap's worker reads them from the entry folder.
   if (manifest.kind === 'wavs') return { kind: 'wavs', request: { a: { name: a, path: join(dir, 'import-a') }, b: { name: b, path: join(dir, 'import-b') }, maxLagMs: manifest.maxLagMs } };
-  const text = async (file: string) => readFile(join(dir, file), 'utf8');
+  const text = async (file: string) => readTextChecked(join(dir, file));
   const optional = async (role: ByteRole) => {
     const file = await bytesOf(role);
     return file ? { [role]: file } : {};

@@ -1,10 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { readChecked, type ReadRules } from '../engine/fs/read-checked.js';
 
-/**
- * A file's bytes as a plain Uint8Array viewing the Buffer readFile returned. Not `new Uint8Array(buffer)`:
- * that copies, and for a long WAV the copy doubles what the read costs.
- */
-export async function readBytes(path: string): Promise<Uint8Array> {
-  const buffer = await readFile(path);
-  return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+/** A file's bytes, read as every file is (engine/fs/read-checked.ts: regular files only, bounded). */
+export async function readBytes(path: string, rules: ReadRules = {}): Promise<Uint8Array> {
+  return readChecked(path, rules);
 }

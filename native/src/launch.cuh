@@ -115,7 +115,7 @@ Fused<K, Rest...> fuse(Phase<K> p, Phase<Rest>... rest) {
 }
 
 template <class K>
-__global__ void blockKernel(K k) {
+__global__ void __launch_bounds__(kReduceThreads) blockKernel(K k) {
   k.run();
 }
 
@@ -139,8 +139,9 @@ void Executor::block(const K& k, size_t sharedBytes) {
   checkLaunch(K::name);
 }
 
+// __launch_bounds__: the compiler keeps the registers within what a block of this size may use.
 template <class F>
-__global__ void fusedKernel(F f) {
+__global__ void __launch_bounds__(kFusedThreads) fusedKernel(F f) {
   f.run();
 }
 

@@ -24,10 +24,10 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tts_parity.demo.bundle import demo_bundle_dir  # noqa: E402
-from tts_parity.demo.model import load_twin  # noqa: E402
-from tts_parity.demo.synthesis import synthesize  # noqa: E402
-from tts_parity.module_recorder import ModuleRecorder  # noqa: E402
+from tts_parity.demo.bundle import demo_bundle_dir
+from tts_parity.demo.model import load_twin
+from tts_parity.demo.synthesis import synthesize
+from tts_parity.module_recorder import ModuleRecorder
 
 TEXT = "The quick brown fox jumps over the lazy dog."  # 40 frames
 # Every talker and code-predictor layer's attention and MLP, and the audio feedback.

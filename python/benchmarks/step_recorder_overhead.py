@@ -22,8 +22,9 @@ import torch
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path[:0] = [os.path.join(HERE, ".."), os.path.join(HERE, "..", "tests")]
 
-from tiny_decoder import TinyDecoder  # noqa: E402
 from tts_parity import StepRecorder, TraceWriter  # noqa: E402
+
+from tiny_decoder import TinyDecoder  # noqa: E402
 
 clock = time.process_time_ns
 
@@ -72,7 +73,8 @@ def main():
     torch.set_num_threads(1)
     model = TinyDecoder(vocab=3072, cp_vocab=2048, q=16, dim=args.dim)
     print(
-        f"torch {torch.__version__}, 1 thread, vocab 3072, code-predictor vocab 2048, q 16, dim {args.dim}, {args.steps} steps, CPU-time medians"
+        f"torch {torch.__version__}, 1 thread, vocab 3072, code-predictor vocab 2048, q 16, dim {args.dim}, "
+        f"{args.steps} steps, CPU-time medians"
     )
     with tempfile.TemporaryDirectory() as folder:
         run(model, 5, True, folder)  # warm-up
@@ -81,7 +83,8 @@ def main():
             step, extra = statistics.median(decode), statistics.median(record)
             mode = "replay (graph_capture copies + step read)" if replay else "eager (log in step)"
             print(
-                f"{mode}: decode step {step:.3f} ms, recording {extra:.3f} ms ({extra / step:.1%} of the step); close() {close:.3f} ms per step"
+                f"{mode}: decode step {step:.3f} ms, recording {extra:.3f} ms ({extra / step:.1%} of the step); "
+                f"close() {close:.3f} ms per step"
             )
 
 

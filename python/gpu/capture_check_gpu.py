@@ -147,7 +147,7 @@ def _capture_and_replay(fn, steps, eager):
             torch.cuda.current_stream().wait_stream(side)
             with torch.cuda.graph(graph):
                 captured = _tensors(fn(*static))
-    except Exception as error:  # noqa: BLE001 - a refused capture is the observation
+    except Exception as error:
         return {"observed": "capture failed", "error": _first_line(error)}
     replays = []
     for index, args in enumerate(steps):

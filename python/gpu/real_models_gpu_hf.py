@@ -13,8 +13,11 @@ this checkout's .venv site-packages/transformers first on PYTHONPATH); no Node.
 3. CSM through generate(): eager vs StaticCache vs compiled, as in 1.
 
 On CPU the same script runs every part without CUDA graphs (captured: false, compile left out unless
---compile-on-cpu), which is how it is tested here. Prints one JSON object and writes <out>/real-models-hf.json.
-Exit 0 when every check that ran passed, 1 otherwise.
+--compile-on-cpu), which is how it is tested here. `--out FILE.json` (as scripts/gpu-check calls it) writes the
+JSON there and the traces into FILE/; `--out FOLDER` writes FOLDER/real-models-hf.json. The JSON is rewritten
+after every check, cheap ones first and the compiled profiles last, so a run cut short keeps what it measured.
+A check that raises is recorded with its error (e.g. another transformers version). Exit 0 when every check
+that ran passed, 1 otherwise.
 """
 
 from __future__ import annotations
@@ -175,42 +178,88 @@ def stock_capture_error(parts, device):
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", default="real-models-hf", help="folder for the JSON and the traces")
+    parser.add_argument(
+        "--out",
+        default="real-models-hf",
+        help="the JSON file (FILE.json, as scripts/gpu-check passes it; the traces go to a folder beside it named "
+        "after it) or a folder (FOLDER/real-models-hf.json and the traces in it)",
+    )
     parser.add_argument("--compile-on-cpu", action="store_true", help="also run the compiled profile on CPU (minutes)")
     args = parser.parse_args(argv)
-    out = Path(args.out)
+    target = Path(args.out)
+    if target.suffix == ".json":
+        json_path, out = target, target.with_suffix("")
+    else:
+        json_path, out = target / "real-models-hf.json", target
     out.mkdir(parents=True, exist_ok=True)
+    json_path.parent.mkdir(parents=True, exist_ok=True)
     device = "cuda" if torch.cuda.is_available() else "cpu"
     import transformers
-    from hf_recipes import build_csm, build_omni
-    from hf_tracing import trace_csm, trace_omni
 
-    result = {
+    result: dict = {
         "device": torch.cuda.get_device_name(0) if device == "cuda" else "cpu",
         "torch": torch.__version__,
         "transformers": transformers.__version__,
         "checks": {},
+        "ok": False,
     }
-    with_compile = device == "cuda" or args.compile_on_cpu
-    omni = build_omni()
-    omni.talker.to(device)
-    omni.code2wav.to(device)
-    csm = build_csm()
-    csm.model.to(device)
+    if not transformers.__version__.startswith("4.57."):
+        result["note"] = "the recipes and the documented file:line findings are for transformers 4.57.3"
     checks = result["checks"]
-    checks["omniTalker"] = profiles(trace_omni, omni, out, "omni", device, with_compile)
-    checks["omniHandCaptured"] = hand_captured_talker(omni, device)
-    checks["csm"] = profiles(trace_csm, csm, out, "csm", device, with_compile)
-    ok = all(not any(k.endswith("Error") for k in c) for c in (checks["omniTalker"], checks["csm"]))
-    ok = ok and checks["omniHandCaptured"]["argmaxEqual"]
-    ok = ok and all(
-        v["codesEqual"] for c in (checks["omniTalker"], checks["csm"]) for k, v in c.items() if k.startswith("eagerVs_")
+
+    def write():  # after every check: a run cut short by the caller's time limit keeps what it measured
+        json_path.write_text(json.dumps(result, indent=2) + "\n", encoding="utf-8")
+
+    def check(name, fn):
+        try:
+            checks[name] = fn()
+        except Exception as error:  # the error is the finding
+            checks[name] = {"error": "".join(traceback.format_exception_only(type(error), error)).strip()[:2000]}
+        write()
+
+    with_compile = device == "cuda" or args.compile_on_cpu
+    from hf_recipes import build_csm, build_omni
+    from hf_tracing import trace_csm, trace_omni
+
+    parts = {}
+
+    def build():
+        parts["omni"] = build_omni()
+        parts["omni"].talker.to(device)
+        parts["omni"].code2wav.to(device)
+        parts["csm"] = build_csm()
+        parts["csm"].model.to(device)
+        return {"built": sorted(parts)}
+
+    check("build", build)
+    if "omni" in parts:
+        # the cheap checks first, the compiled profiles last (inductor compiles for tens of seconds)
+        check("omniHandCaptured", lambda: hand_captured_talker(parts["omni"], device))
+        check("omniTalker", lambda: profiles(trace_omni, parts["omni"], out, "omni", device, False))
+        check("csm", lambda: profiles(trace_csm, parts["csm"], out, "csm", device, False))
+        if with_compile:
+            check("omniTalkerCompiled", lambda: compiled_profile(trace_omni, parts["omni"], out, "omni", device))
+            check("csmCompiled", lambda: compiled_profile(trace_csm, parts["csm"], out, "csm", device))
+    failed = [name for name, c in checks.items() if "error" in c or any(k.endswith("Error") for k in c)]
+    codes = [v["codesEqual"] for c in checks.values() for k, v in c.items() if k.startswith("eagerVs_")]
+    hand = checks.get("omniHandCaptured", {})
+    result["failed"] = failed
+    result["ok"] = not failed and all(codes) and hand.get("argmaxEqual", False)
+    write()
+    print(json.dumps(result, indent=2))
+    return 0 if result["ok"] else 1
+
+
+def compiled_profile(trace, parts, out, name, device):
+    """StaticCache + transformers' compile path vs the eager trace written by `profiles` before it."""
+    path = str(out / f"{name}-compiled.jsonl")
+    kwargs = {"modules": None} if name == "omni" else {}
+    start = time.perf_counter()
+    trace(
+        parts, path, profile="compiled", cache_implementation="static", compile_config=compile_config(device), **kwargs
     )
-    result["ok"] = ok
-    text = json.dumps(result, indent=2)
-    (out / "real-models-hf.json").write_text(text + "\n", encoding="utf-8")
-    print(text)
-    return 0 if ok else 1
+    seconds = round(time.perf_counter() - start, 3)
+    return {"compiledSeconds": seconds, "eagerVs_compiled": trace_diff(str(out / f"{name}-eager.jsonl"), path)}
 
 
 if __name__ == "__main__":

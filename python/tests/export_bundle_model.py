@@ -182,7 +182,7 @@ def frame_count(text, frames_per_char=FRAMES_PER_CHAR):
 
 def byte_prefill(text_rows, text):
     """Step 1 without a template: the rows of [text.bos, UTF-8 bytes...], [1, S, hidden]."""
-    return text_rows[[TEXT_BOS] + list(text.encode("utf-8"))][None]
+    return text_rows[[TEXT_BOS, *list(text.encode("utf-8"))]][None]
 
 
 def greedy_codes(talker, code_predictor, codec, prefill, frames, step_text=None):

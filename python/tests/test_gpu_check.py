@@ -95,6 +95,12 @@ def test_cuda_arch_builds_machine_code_for_the_device_and_ptx_beyond():
     assert gpu_check.cuda_arch((9, 0)) == "-gencode arch=compute_90,code=sm_90 -gencode arch=compute_90,code=compute_90"
 
 
+def test_pytest_runs_in_parallel_only_where_xdist_and_cores_are_there():
+    assert gpu_check.pytest_workers(cpus=16, have_xdist=True) == ["-n", "8"]  # the GPU machines: 16 cores
+    assert gpu_check.pytest_workers(cpus=2, have_xdist=True) == []
+    assert gpu_check.pytest_workers(cpus=16, have_xdist=False) == []
+
+
 def test_native_figures_are_read_from_the_check_s_own_lines():
     figures = gpu_check.native_figures(CHECK_OUTPUT)
     assert figures["greedy_eager_launches"] == 178 and figures["greedy_graph_nodes"] == 178
@@ -133,7 +139,7 @@ def _pack(tmp_path):
 def test_with_a_planted_device_every_step_is_recorded_and_a_missing_piece_does_not_fail(tmp_path, monkeypatch, capsys):
     gpu = {"name": "planted", "capability": [9, 0]}
     monkeypatch.setattr(gpu_check, "probe_gpu", lambda: (gpu, None))
-    monkeypatch.setattr(gpu_check, "REAL_MODEL_SCRIPTS", ("no_such_script.py",))
+    monkeypatch.setattr(gpu_check, "REAL_MODEL_SCRIPTS", {"no_such_script.py": (lambda out: [], "x.json")})
     steps = ["native-build", "native-check", "twin-check", "twin-traces", "capture-rules", "pytest", "fp16-export"]
     out = tmp_path / "out"
     argv = ["--out", str(out), "--pack", str(_pack(tmp_path))] + [a for s in steps for a in ("--skip", s)]
@@ -149,7 +155,10 @@ def test_a_failing_step_fails_the_run_with_its_last_line(tmp_path, monkeypatch):
     monkeypatch.setattr(gpu_check, "probe_gpu", lambda: ({"name": "planted", "capability": [9, 0]}, None))
     script = tmp_path / "real_fails.py"
     script.write_text("import sys\nprint('loading')\nprint('RuntimeError: planted failure')\nsys.exit(4)\n")
-    monkeypatch.setattr(gpu_check, "REAL_MODEL_SCRIPTS", (str(script),))  # an absolute path: Path join keeps it
+    # an absolute path: Path join keeps it
+    monkeypatch.setattr(
+        gpu_check, "REAL_MODEL_SCRIPTS", {str(script): (lambda out: ["--out", out / "r.json"], "r.json")}
+    )
     steps = ["native-build", "native-check", "twin-check", "twin-traces", "capture-rules", "pytest", "fp16-export"]
     out = tmp_path / "out"
     argv = ["--out", str(out), "--pack", str(_pack(tmp_path)), "--archive", str(tmp_path / "r.tar.gz")] + [
@@ -184,7 +193,13 @@ def test_a_step_past_the_run_s_budget_is_skipped_and_said_so(tmp_path, monkeypat
     monkeypatch.setattr(gpu_check, "probe_gpu", lambda: ({"name": "planted", "capability": [9, 0]}, None))
     script = tmp_path / "real_sleeps.py"
     script.write_text("import time\ntime.sleep(30)\n")
-    monkeypatch.setattr(gpu_check, "REAL_MODEL_SCRIPTS", (str(script), str(script)))
+    other = tmp_path / "real_sleeps_too.py"
+    other.write_text("import time\ntime.sleep(30)\n")
+    monkeypatch.setattr(
+        gpu_check,
+        "REAL_MODEL_SCRIPTS",
+        {str(script): (lambda out: [], "a.json"), str(other): (lambda out: [], "b.json")},
+    )
     steps = ["native-build", "native-check", "twin-check", "twin-traces", "capture-rules", "pytest", "fp16-export"]
     out = tmp_path / "out"
     argv = ["--out", str(out), "--pack", str(_pack(tmp_path)), "--budget", "7"] + [
@@ -197,3 +212,27 @@ def test_a_step_past_the_run_s_budget_is_skipped_and_said_so(tmp_path, monkeypat
     assert first["status"] == "timed-out" and first["limit_seconds"] in (6, 7)  # 90 s cut to what was left of 7 s
     assert first["reason"] == f"ran past its {first['limit_seconds']} s limit"
     assert second["status"] == "skipped" and "time budget (7 s, --budget) was spent" in second["reason"]
+
+
+def test_a_real_model_script_that_cannot_import_its_model_is_missing_not_failed(tmp_path, monkeypatch):
+    monkeypatch.setattr(gpu_check, "probe_gpu", lambda: ({"name": "planted", "capability": [9, 0]}, None))
+    script = tmp_path / "real_no_model.py"
+    script.write_text(
+        "import sys\nprint('real: qwen-tts: the model code does not import here: ImportError: librosa')\nsys.exit(78)\n"
+    )
+    monkeypatch.setattr(gpu_check, "REAL_MODEL_SCRIPTS", {str(script): (lambda out: [], "x.json")})
+    steps = ["native-build", "native-check", "twin-check", "twin-traces", "capture-rules", "pytest", "fp16-export"]
+    out = tmp_path / "out"
+    argv = ["--out", str(out), "--pack", str(_pack(tmp_path))] + [a for s in steps for a in ("--skip", s)]
+    assert gpu_check.main(argv) == 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["missing"] == ["real-models-real_no_model"] and summary["passed"]
+    assert summary["steps"][-1]["reason"] == "real: qwen-tts: the model code does not import here: ImportError: librosa"
+
+
+def test_the_real_model_scripts_are_called_as_they_take_their_arguments(tmp_path):
+    qwen, hf = (gpu_check.REAL_MODEL_SCRIPTS[n] for n in ("real_models_gpu.py", "real_models_gpu_hf.py"))
+    assert qwen[0](tmp_path) == ["--model", "qwen-tts", "--out", tmp_path] and qwen[1] == "qwen-tts.json"
+    assert hf[0](tmp_path) == ["--out", tmp_path / "real_models_gpu_hf.json"] and hf[1] == "real_models_gpu_hf.json"
+    for name in gpu_check.REAL_MODEL_SCRIPTS:  # merged from issue 25: both there, both taking --out
+        assert "--out" in (gpu_check.REPO / "python" / "gpu" / name).read_text(encoding="utf-8")

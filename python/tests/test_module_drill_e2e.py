@@ -8,14 +8,15 @@ TraceWriter + ModuleRecorder; the CLI must name step 5 and the module `layers.0.
 
 import contextlib
 import json
+from unittest import mock
 
 import pytest
-from unittest import mock
 import torch
 
-from parity_cli import run_parity
 from tts_parity.module_recorder import ModuleRecorder, sidecar_path_for
 from tts_parity.trace_writer import TraceWriter
+
+from parity_cli import run_parity
 
 VOCAB, DIM, STEPS, FAULT_STEP = 48, 32, 8, 5
 MODULES = r"^(embed|layers\.\d+(\.mlp)?|head)$"

@@ -347,7 +347,8 @@ def test_calls_outside_any_block_are_counted_and_named_at_close(tmp_path):
     net(torch.ones(1, 4))  # step 2's call, outside `with rec.step(2):`
     with pytest.warns(
         UserWarning,
-        match=r"2 forward call\(s\) of recorded modules ran outside `recorder.step\(n\)` and `recorder.graph_capture\(\)` and were not recorded \(0.mlp x1, 1.mlp x1\)",
+        match=r"2 forward call\(s\) of recorded modules ran outside `recorder.step\(n\)` and "
+        r"`recorder.graph_capture\(\)` and were not recorded \(0.mlp x1, 1.mlp x1\)",
     ):
         rec.close()
     tensors, _ = read_safetensors(path)
@@ -373,7 +374,8 @@ def test_an_unclosed_recorder_writes_what_it_recorded_and_warns(tmp_path):
         net(torch.zeros(1, 4))
     with pytest.warns(
         UserWarning,
-        match=r"u.modules.safetensors\) was never closed: wrote the 2 output\(s\) it recorded \(step 1\); call close\(\) or use `with`",
+        match=r"u.modules.safetensors\) was never closed: wrote the 2 output\(s\) it recorded \(step 1\); call "
+        r"close\(\) or use `with`",
     ):
         del rec, net  # the hooks keep the recorder alive as long as the model
         gc.collect()

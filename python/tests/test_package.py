@@ -18,7 +18,9 @@ def test_pip_installs_the_package_with_its_schemas_and_declared_torch_range(tmp_
     # imported from the install folder only (not this checkout). Built from a copy: setuptools writes build/
     # and *.egg-info beside the sources it builds.
     source = tmp_path / "src"
-    shutil.copytree(PYTHON_DIR, source, ignore=shutil.ignore_patterns("tests", "build", "*.egg-info", "__pycache__", ".*"))
+    shutil.copytree(
+        PYTHON_DIR, source, ignore=shutil.ignore_patterns("tests", "build", "*.egg-info", "__pycache__", ".*")
+    )
     target = tmp_path / "site"
     subprocess.run(
         [
@@ -37,7 +39,10 @@ def test_pip_installs_the_package_with_its_schemas_and_declared_torch_range(tmp_
         check=True,
         cwd=tmp_path,
     )
-    code = "import importlib.metadata as m, tts_parity; print(tts_parity.__file__); print(m.metadata('tts-parity').get_all('Requires-Dist'))"
+    code = (
+        "import importlib.metadata as m, tts_parity; print(tts_parity.__file__); "
+        "print(m.metadata('tts-parity').get_all('Requires-Dist'))"
+    )
     out = subprocess.run(
         [sys.executable, "-P", "-c", code],
         env={"PYTHONPATH": str(target)},
@@ -56,7 +61,6 @@ def test_pip_installs_the_package_with_its_schemas_and_declared_torch_range(tmp_
 
 def test_the_torch_running_the_tests_is_inside_the_declared_range():
     import tomllib
-
     import torch
 
     declared = tomllib.loads((PYTHON_DIR / "pyproject.toml").read_text())["project"]["optional-dependencies"]["torch"]

@@ -44,9 +44,15 @@ def floored(p):
 
 
 def mel_weights(n, fs):
-    """80 triangular HTK-mel bands from 0 Hz to fs/2 (peak 1); a band narrower than one bin takes the bin nearest its centre."""
-    hz_to_mel = lambda f: 2595 * np.log10(1 + f / 700)
-    mel_to_hz = lambda m: 700 * (10 ** (m / 2595) - 1)
+    """80 triangular HTK-mel bands from 0 Hz to fs/2 (peak 1); a band narrower than one bin takes the bin nearest
+    its centre."""
+
+    def hz_to_mel(f):
+        return 2595 * np.log10(1 + f / 700)
+
+    def mel_to_hz(m):
+        return 700 * (10 ** (m / 2595) - 1)
+
     bins = n // 2 + 1
     edges = mel_to_hz(hz_to_mel(fs / 2) * np.arange(MEL_BANDS + 2) / (MEL_BANDS + 1))
     bin_hz = fs / n

@@ -51,7 +51,7 @@ def test_a_different_shape_or_dtype_under_a_name_is_refused_naming_both():
         buffers.write("logits", torch.zeros(3, dtype=torch.float16))
     buffers.clear()
     assert buffers.write("logits", torch.zeros(4)).shape == (4,)
-    with pytest.raises(TypeError, match="expected a torch.Tensor, found list"):
+    with pytest.raises(TypeError, match=r"expected a torch\.Tensor, found list"):
         buffers.write("codes", [1, 2])
 
 

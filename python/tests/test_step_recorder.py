@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 import torch
 
-from tiny_decoder import TinyDecoder
 from tts_parity import StepRecorder, TraceWriter
 from tts_parity.errors import ParityError, ParityStateError, ParityTypeError
+
+from tiny_decoder import TinyDecoder
 
 STEPS = 5
 
@@ -183,7 +184,7 @@ def test_log_outside_a_step_and_host_values_in_a_capture_are_refused(recorder):
 
 
 def test_bad_arguments_are_refused_naming_them(tmp_path):
-    with pytest.raises(ParityTypeError, match="^StepRecorder: writer: expected a TraceWriter, found str"):
+    with pytest.raises(ParityTypeError, match=r"^StepRecorder: writer: expected a TraceWriter, found str$"):
         StepRecorder("t.jsonl")
     with new_writer(tmp_path / "a.jsonl") as tw, StepRecorder(tw) as rec:
         with pytest.raises(ParityTypeError, match=r"^step: expected an integer >= 1 \(1 = the prefill\), found '1'"):

@@ -8,8 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from parity_cli import run_node_module, run_parity
 from tts_parity import TraceWriter
+
+from parity_cli import run_node_module, run_parity
 
 HERE = Path(__file__).resolve().parent
 Q, VOCAB, STEPS, RATE, FRAME_RATE = 4, 64, 6, 24000, 12.5
@@ -50,7 +51,7 @@ def numbers(x):
 
 def test_the_studio_reader_reads_every_field_and_the_stats_are_the_engines(tmp_path):
     run = decode_run()
-    talker, cp, codes, hidden, audio = run
+    talker, cp, codes, hidden, _audio = run
     trace = write(tmp_path / "a.jsonl", run, profile="eager", seed=11, text="héllo", modules="a.modules.safetensors")
     rows = np.concatenate([talker[:, None, :], cp], axis=1).reshape(-1, VOCAB)  # per step: talker, cp 1..3
     rows.astype("<f4").tofile(tmp_path / "rows.f32")

@@ -230,7 +230,8 @@ def test_integer_and_multichannel_audio_are_refused_in_one_line(tmp_path):
         tw.set_audio(np.zeros(1920, dtype=np.int32))
     with pytest.raises(
         ValueError,
-        match=r"^TraceWriter.set_audio: audio: expected mono samples, 1-D or \[1, \.\.\., 1, N\]; found \[1920, 2\]: mix or pick a channel$",
+        match=r"^TraceWriter.set_audio: audio: expected mono samples, 1-D or \[1, \.\.\., 1, N\]; found \[1920, 2\]: "
+        r"mix or pick a channel$",
     ):
         tw.set_audio(np.zeros((1920, 2), dtype=np.float32))
     tw.set_audio(np.zeros((1, 1920), dtype=np.float32))  # a batch of one is one channel
@@ -277,7 +278,8 @@ def _dropped_writer(tmp_path, steps):
 def test_an_unclosed_writer_keeps_its_lines_as_partial_and_warns(tmp_path):
     with pytest.warns(
         UserWarning,
-        match=r"t.jsonl\) was never closed: its 2 step line\(s\) are kept as .*t.jsonl.partial.*call close\(\) or use `with`",
+        match=r"t.jsonl\) was never closed: its 2 step line\(s\) are kept as .*t.jsonl.partial.*call close\(\) or use "
+        r"`with`",
     ):
         _dropped_writer(tmp_path, 2)
     assert sorted(os.listdir(tmp_path)) == ["t.jsonl.partial"]  # no temporary left behind

@@ -5,6 +5,7 @@ complete, and the temporary file is removed on any failure (Ctrl-C included)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 import tempfile
@@ -91,10 +92,8 @@ class AtomicFile:
     def discard(self) -> None:
         """Closes and removes the temporary file (nothing appears under the target's name)."""
         self.file.close()
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.remove(self.temporary)
-        except FileNotFoundError:
-            pass
 
     def keep_as(self, other: str) -> None:
         """Closes the temporary file and renames it to `other` (replaced if it exists: a previous `.partial`)."""

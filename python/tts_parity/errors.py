@@ -6,7 +6,8 @@ an older call still works).
 | --- | --- | --- |
 | `ParityValueError` | `ValueError` | an argument has the right type but a value the call cannot take |
 | `ParityTypeError` | `TypeError` | an argument has the wrong type |
-| `ParityStateError` | `RuntimeError` | a call comes at the wrong time: a closed writer or recorder, a step entered twice or out of order, a step that logged nothing |
+| `ParityStateError` | `RuntimeError` | a call at the wrong time: after close(), a step entered twice or out of |
+|                    |                | order, a step that logged nothing |
 | `ParityFileExistsError` | `FileExistsError` | an output path exists and `force=True` was not given |
 | `ExportError` | `ValueError` | `export_bundle` refused the modules or config, or their export failed |
 | `CaptureRefused` | `RuntimeError` | CUDA refused to capture a step as a graph |
@@ -54,7 +55,8 @@ class ParityFileExistsError(ParityError, FileExistsError):
 
 
 class ExportError(ParityValueError):
-    """`export_bundle` refused its inputs or their export failed: one line naming the network, the export and what to fix."""
+    """`export_bundle` refused its inputs or their export failed: one line naming the network, the export and what to
+    fix."""
 
 
 class CaptureRefused(ParityError, RuntimeError):

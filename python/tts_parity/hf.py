@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .arrays import as_numpy
 from ._renamed import removed_attribute
+from .arrays import as_numpy
 from .errors import ParityStateError, ParityTypeError, ParityValueError
 from .logit_stats import count_non_finite, logit_stats
 from .trace_schema import json_stats
@@ -91,7 +91,8 @@ class RawScoresRecorder:
         rows = array.shape[0]
         if self.batch_index is None and rows != 1:
             raise ParityValueError(
-                f"RawScoresRecorder ({self.name}): {what} {list(array.shape)} is a batch of {rows} rows; pass batch_index= "
+                f"RawScoresRecorder ({self.name}): {what} {list(array.shape)} is a batch of {rows} rows; pass "
+                "batch_index= "
                 "(HFTraceRecorder(writer, batch_index=i)) to choose the utterance to record"
             )
         index = 0 if self.batch_index is None else self.batch_index

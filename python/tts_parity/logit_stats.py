@@ -75,7 +75,11 @@ def _top_ids(values: np.ndarray, ids: np.ndarray | None) -> np.ndarray:
 
 
 def count_non_finite(values: ArrayLike) -> tuple[int, int]:
-    """(NaN count, +-Infinity count) of an array or tensor of any shape and dtype."""
+    """(NaN count, +-Infinity count).
+
+    Args:
+        values: an array or tensor of any shape and dtype (integers have none), numpy or torch on any device.
+    """
     array = as_numpy(values)
     if not np.issubdtype(array.dtype, np.floating) or np.isfinite(array.sum(dtype=np.float64)):
         return 0, 0  # a finite float64 sum has no NaN or Inf among its terms
@@ -84,7 +88,12 @@ def count_non_finite(values: ArrayLike) -> tuple[int, int]:
 
 def hidden_stats(values: ArrayLike) -> dict[str, Any]:
     """`{mean, std, min, max, nan, inf}` of a hidden-state tensor of any shape and float dtype: the logit rules over
-    all of its entries (float64, population std, NaN-skipping min/max), plus its NaN and +-Inf counts."""
+    all of its entries (float64, population std, NaN-skipping min/max), plus its NaN and +-Inf counts.
+
+    Args:
+        values: e.g. the talker's last hidden state `[hidden]` or `[1, S, hidden]`, any float dtype (bfloat16
+            included), numpy or torch on any device.
+    """
     flat = as_row(as_numpy(values).reshape(-1), "hidden_stats: values")
     stats = logit_stats(flat)
     nan, inf = count_non_finite(flat)

@@ -21,20 +21,20 @@ import contextlib
 import os
 import re
 import weakref
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable
 
 import torch
 
 from ._output_files import check_output_path
-from ._steps import StepSequence, check_step_number
 from ._renamed import removed_attribute
+from ._steps import StepSequence, check_step_number
 from .errors import ParityStateError, ParityTypeError, ParityValueError
 from .safetensors_io import write_safetensors
 from .static_buffers import StaticBuffers
 from .unclosed import creation_site, warn_at
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Iterable, Iterator
 
 __all__ = ["SIDECAR_SCHEMA", "SIDECAR_SUFFIX", "ModuleRecorder", "sidecar_key", "sidecar_path_for"]
 
@@ -44,7 +44,11 @@ TUPLE_OUTPUTS = ("first", "each")
 
 
 def sidecar_path_for(trace_path: str | os.PathLike[str]) -> str:
-    """The sidecar's conventional path beside a trace: `run/a.jsonl` -> `run/a.modules.safetensors`."""
+    """The sidecar's conventional path beside a trace: `run/a.jsonl` -> `run/a.modules.safetensors`.
+
+    Args:
+        trace_path: the trace's path (str or os.PathLike).
+    """
     root, _ = os.path.splitext(os.fspath(trace_path))
     return root + SIDECAR_SUFFIX
 
@@ -294,7 +298,8 @@ class ModuleRecorder:
             self._labels.append(label)
         if self._labels[seq] != label:
             raise ParityStateError(
-                f"ModuleRecorder: graph_capture(): call {seq} of the step is {label}, but was {self._labels[seq]} when the "
+                f"ModuleRecorder: graph_capture(): call {seq} of the step is {label}, but was {self._labels[seq]} when "
+                "the "
                 "buffers were made; a captured step must call the same modules every time"
             )
         # StaticBuffers refuses another shape under the same name (the graph writes the captured buffer).

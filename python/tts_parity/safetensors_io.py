@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 __all__ = ["MAX_HEADER_BYTES", "read_safetensors", "write_safetensors"]
 
 # safetensors dtype codes for the numpy dtypes written here (the module sidecar writes F32 only).
-_CODES = {
+_CODES: dict[np.dtype[Any], str] = {
     np.dtype("<f4"): "F32",
     np.dtype("<f8"): "F64",
     np.dtype("<f2"): "F16",
@@ -37,7 +37,7 @@ _CODES = {
     np.dtype("u1"): "U8",
     np.dtype("bool"): "BOOL",
 }
-_DTYPES = {code: dtype for dtype, code in _CODES.items()}
+_DTYPES: dict[str, np.dtype[Any]] = {code: dtype for dtype, code in _CODES.items()}
 
 # The safetensors library refuses headers over 100 MB; so does the reader here (and the TypeScript one).
 MAX_HEADER_BYTES = 100_000_000
@@ -110,7 +110,11 @@ def write_safetensors(
 
 
 def read_safetensors(path: str | os.PathLike[str]) -> tuple[dict[str, np.ndarray], dict[str, str]]:
-    """Reads a safetensors file: (dict name -> numpy array in the header's order, metadata dict)."""
+    """Reads a safetensors file: (dict name -> numpy array in the header's order, metadata dict).
+
+    Args:
+        path: the file; dtypes F32/F64/F16/I64/I32/I16/I8/U8/BOOL are read (BF16 is not: numpy lacks it).
+    """
     with open(path, "rb") as f:
         data = f.read()
     if len(data) < 8:
@@ -134,7 +138,8 @@ def read_safetensors(path: str | os.PathLike[str]) -> tuple[dict[str, np.ndarray
         shape = tuple(entry["shape"])
         if not 0 <= begin <= end <= len(body) or end - begin != int(np.prod(shape, dtype=np.int64)) * dtype.itemsize:
             raise ParityValueError(
-                f'{path}: tensor "{name}": data_offsets {[begin, end]} do not hold {entry["dtype"]} {list(shape)} within {len(body)} data bytes'
+                f'{path}: tensor "{name}": data_offsets {[begin, end]} do not hold {entry["dtype"]} {list(shape)} '
+                f"within {len(body)} data bytes"
             )
         tensors[name] = np.frombuffer(body[begin:end], dtype=dtype).reshape(shape).copy()
     return tensors, metadata

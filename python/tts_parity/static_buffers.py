@@ -15,7 +15,7 @@ device under the same name is refused (use another name, or `clear()` and captur
 
 from __future__ import annotations
 
-from typing import Any, TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import torch
@@ -54,7 +54,8 @@ class StaticBuffers:
         elif (buffer.shape, buffer.dtype, buffer.device) != (source.shape, source.dtype, source.device):
             raise ParityValueError(
                 f"{label}: the buffer is {_describe(buffer)}, found {_describe(source)} "
-                "(a captured graph writes into the buffer it was captured with: use another name, or clear() and capture again)"
+                "(a captured graph writes into the buffer it was captured with: use another name, or clear() and "
+                "capture again)"
             )
         buffer.copy_(source)
         return buffer

@@ -17,18 +17,18 @@ torch is imported only when graph_capture() is used.
 from __future__ import annotations
 
 import contextlib
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ._renamed import removed_attribute
 from ._steps import StepSequence
 from .arrays import as_numpy
-from ._renamed import removed_attribute
 from .errors import ParityStateError, ParityTypeError
 from .trace_writer import TraceWriter
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Iterator, Mapping, Sequence
 
     from .arrays import ArrayLike
     from .static_buffers import StaticBuffers
@@ -123,7 +123,7 @@ class StepRecorder:
             nan, inf: counts per stage `{"talker", "codePredictor", "vocoder"}` (host values: inside step() only).
             times_ms: wall time per stage in ms, `{"talker", "codePredictor"[, "vocoder"]}` (inside step() only).
         """
-        given = {
+        given: dict[str, Any] = {
             TALKER: talker_logits,
             CODES: codes,
             "code_predictor_logits": code_predictor_logits,
@@ -214,8 +214,10 @@ class StepRecorder:
         if missing:
             if not logged and self._buffers is not None:
                 raise ParityStateError(
-                    f"step {n}: nothing was logged, and no CUDA graph captured inside graph_capture() refreshes the static "
-                    "buffers (a graph_capture() block ran while no stream was capturing); without a graph, call the step "
+                    f"step {n}: nothing was logged, and no CUDA graph captured inside graph_capture() refreshes the "
+                    "static "
+                    "buffers (a graph_capture() block ran while no stream was capturing); without a graph, call the "
+                    "step "
                     "(which calls recorder.log()) inside `with recorder.step(n):`"
                 )
             raise ParityStateError(

@@ -27,8 +27,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ._output_files import AtomicFile, check_output_path
-from .arrays import as_numpy, as_row
 from ._renamed import removed_attribute
+from .arrays import as_numpy, as_row
 from .errors import ParityStateError, ParityTypeError, ParityValueError
 from .logit_stats import count_non_finite, hidden_stats, logit_stats
 from .trace_schema import TRACE_SCHEMA, check_header, check_step, check_step_schema, encode_line, json_stats
@@ -66,6 +66,17 @@ class TraceWriter:
             (docs/trace-format.md "Delay patterns").
         force: replace an existing trace (and WAV) file.
     """
+
+    path: str
+    wav_path: str | None
+    q: int
+    sample_rate: int
+    frame_rate: float
+    steps_written: int
+    force: bool
+    _header: dict[str, Any]
+    _file: AtomicFile
+    _finalizer: weakref.finalize[Any, Any]
 
     def __init__(
         self,
@@ -225,14 +236,16 @@ class TraceWriter:
         if isinstance(fill_vocoder, tuple):
             if len(fill_vocoder) != 2 or not all(isinstance(f, bool) for f in fill_vocoder):
                 raise ParityValueError(
-                    f"step {n}: write_record: fill_vocoder: expected a bool or a (nan, inf) pair of bools, found {fill_vocoder!r}"
+                    f"step {n}: write_record: fill_vocoder: expected a bool or a (nan, inf) pair of bools, found "
+                    f"{fill_vocoder!r}"
                 )
             fill = (fill_vocoder[0], fill_vocoder[1])
         elif isinstance(fill_vocoder, bool):
             fill = (fill_vocoder, fill_vocoder)
         else:
             raise ParityTypeError(
-                f"step {n}: write_record: fill_vocoder: expected a bool or a (nan, inf) pair of bools, found {fill_vocoder!r}"
+                f"step {n}: write_record: fill_vocoder: expected a bool or a (nan, inf) pair of bools, found "
+                f"{fill_vocoder!r}"
             )
         self._append(dict(record), fill, schema_now=True)
 

@@ -4,7 +4,6 @@ samples' bytes bit-exact, with the 18-byte fmt chunk and the `fact` chunk a non-
 
 from __future__ import annotations
 
-import os
 import struct
 from typing import TYPE_CHECKING
 
@@ -15,6 +14,8 @@ from .arrays import as_row
 from .errors import ParityValueError
 
 if TYPE_CHECKING:
+    import os
+
     from .arrays import ArrayLike
 
 __all__ = ["write_wav_float32"]

@@ -27,7 +27,9 @@ describe('parity bundle check', () => {
       [broken, `${join(broken, 'bundle.json')}: not valid JSON: Expected ',' or '}' after property value at line 3, column 3`],
       [empty, `no bundle.json in ${empty} (not a bundle folder)`],
       [join(dir, 'nowhere'), `${join(dir, 'nowhere')}: no such folder`],
-      [file, `${file} is a file; give a bundle folder (with bundle.json)`],
+      [file, `${file} is a file, not a folder; give a bundle folder (with bundle.json)`],
+      // Issue 27: it used to say "/dev/zero is a file".
+      ['/dev/zero', '/dev/zero is a character device, not a folder; give a bundle folder (with bundle.json)'],
     ];
     for (const [arg, line] of cases) {
       const run = await runParity(['bundle', 'check', arg]);

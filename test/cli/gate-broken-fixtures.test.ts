@@ -38,8 +38,8 @@ describe('parity gate on fixtures whose files are not files', () => {
     const run = await runParity(['gate', all], { timeoutMs: 60_000 });
     expect(run.stderr).toBe('');
     expect(run.stdout).toContain(`PASS ${good}`);
-    expect(run.stdout).toContain(`FAIL ${zero}\n  - ${join(zero, 'a.wav')}: not a regular file (a device, FIFO or socket); a fixture folder holds only files\n`);
-    expect(run.stdout).toContain(`FAIL ${fifo}\n  - ${join(fifo, 'a.wav')}: not a regular file (a device, FIFO or socket); a fixture folder holds only files\n`);
+    expect(run.stdout).toContain(`FAIL ${zero}\n  - ${join(zero, 'a.wav')}: not a regular file (a character device); a fixture folder holds only files\n`);
+    expect(run.stdout).toContain(`FAIL ${fifo}\n  - ${join(fifo, 'a.wav')}: not a regular file (a FIFO (named pipe)); a fixture folder holds only files\n`);
     expect(run.stdout).toContain(`FAIL ${folder}\n  - ${join(folder, 'a.wav')}: not a regular file (a folder); a fixture folder holds only files\n`);
     expect(run.stdout).toContain(`FAIL ${dangling}: graph vs graph: recorded identical\n  - a.wav is missing\n`);
     expect(run.stdout).not.toContain('.good.tmp-abc');

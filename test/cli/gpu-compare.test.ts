@@ -47,7 +47,8 @@ describe('parity gpu-compare', () => {
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     const out = join(folder, 'reports');
-    const result = JSON.parse(readFileSync(join(out, 'gpu-compare.json'), 'utf8')) as { comparisons: { name: string; verdict: string; codesIdentical: boolean; firstDivergentStep: number | null; folder: string }[] };
+    const result = JSON.parse(readFileSync(join(out, 'gpu-compare.json'), 'utf8')) as { tolerances: unknown; comparisons: { name: string; verdict: string; codesIdentical: boolean; firstDivergentStep: number | null; folder: string }[] };
+    expect(result.tolerances).toEqual({ logit: 1e-4, audio: 1e-3 });
     const byName = Object.fromEntries(result.comparisons.map((c) => [c.name, c]));
     expect(Object.keys(byName)).toEqual(['engine-vs-twin-eager', 'engine-vs-twin-graph', 'twin-eager-vs-twin-graph']);
     // The same engine, the same profile: bit for bit.

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -21,6 +21,9 @@ export interface RunParityOptions {
   env?: Record<string, string>;
   /** More `--import` hooks for the child (data: URLs), after the RSS hook. */
   imports?: string[];
+  /** Run the child as this user and group (a root test runner checking what an unprivileged user sees). */
+  uid?: number;
+  gid?: number;
   /** Called once the child is spawned; the returned function runs when it has closed. */
   whileRunning?: (child: ChildProcess) => () => void;
 }
@@ -29,12 +32,15 @@ export interface RunParityOptions {
 export function runParity(args: string[], options: RunParityOptions = {}): Promise<ParityRun> {
   const dir = mkdtempSync(join(tmpdir(), 'parity-run-'));
   const rssFile = join(dir, 'rss');
+  // Another user writes its record here.
+  if (options.uid !== undefined) chmodSync(dir, 0o777);
   return new Promise((resolve, reject) => {
     const hooks = [RSS_HOOK, ...(options.imports ?? [])].flatMap((hook) => ['--import', hook]);
     const child = spawn(process.execPath, [...hooks, 'bin/parity.js', ...args], {
       env: { ...process.env, ...options.env, PARITY_TEST_RSS_FILE: rssFile },
       timeout: options.timeoutMs ?? 20_000,
       killSignal: 'SIGKILL',
+      ...(options.uid === undefined ? {} : { uid: options.uid, gid: options.gid ?? options.uid }),
     });
     let stdout = '';
     let stderr = '';

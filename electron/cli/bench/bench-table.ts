@@ -29,7 +29,8 @@ export function renderBenchTable(results: BenchResults): string {
 }
 
 const f = (v: number | null | undefined, digits: number) => (v == null ? 'n/a' : v.toFixed(digits));
-const times = (v: number | null) => (v == null ? '' : `, peer/ours ${v.toFixed(2)}×`);
+const times = (wall: number | null, cpu?: number | null) =>
+  wall == null ? '' : `, peer/ours ${wall.toFixed(2)}× wall${cpu == null ? '' : `, ${cpu.toFixed(2)}× CPU`}`;
 
 /** Our value and time beside each peer's, from the same run (peer-bench.ts). */
 function peerRows(p: BenchResults['analysis']['peers'] | undefined): [string, string][] {
@@ -43,26 +44,26 @@ function peerRows(p: BenchResults['analysis']['peers'] | undefined): [string, st
     [
       '  ffmpeg ebur128',
       l.ffmpeg
-        ? `${f(l.ffmpeg.integratedLufs, 1)} LUFS, LRA ${f(l.ffmpeg.lraLu, 1)} LU, ${f(l.ffmpeg.ms, 1)} ms${times(l.speedRatios.ffmpeg)}`
+        ? `${f(l.ffmpeg.integratedLufs, 1)} LUFS, LRA ${f(l.ffmpeg.lraLu, 1)} LU, ${f(l.ffmpeg.ms, 1)} ms${times(l.speedRatios.ffmpeg, l.cpuRatios?.ffmpeg)}`
         : 'n/a (no ffmpeg)',
     ],
     [
       '  libebur128',
       l.libebur128
-        ? `${f(l.libebur128.integratedLufs, 3)} LUFS, LRA ${f(l.libebur128.lraLu, 2)} LU, ${f(l.libebur128.integratedMs, 1)} ms${times(l.speedRatios.libebur128)}`
+        ? `${f(l.libebur128.integratedLufs, 3)} LUFS, LRA ${f(l.libebur128.lraLu, 2)} LU, ${f(l.libebur128.integratedMs, 1)} ms${times(l.speedRatios.libebur128, l.cpuRatios?.libebur128)}`
         : 'n/a',
     ],
     [
       '  pyloudnorm',
       l.pyloudnorm
-        ? `${f(l.pyloudnorm.integratedLufs, 3)} LUFS, ${f(l.pyloudnorm.integratedMs, 1)} ms${times(l.speedRatios.pyloudnorm)}`
+        ? `${f(l.pyloudnorm.integratedLufs, 3)} LUFS, ${f(l.pyloudnorm.integratedMs, 1)} ms${times(l.speedRatios.pyloudnorm, l.cpuRatios?.pyloudnorm)}`
         : 'n/a',
     ],
     ['xcorr 60 s ±50 ms: ours', `lag ${p.xcorr.ours.lag}, ${f(p.xcorr.ours.ms, 1)} ms`],
     [
       '  scipy correlate fft',
       p.xcorr.scipy
-        ? `lag ${p.xcorr.scipy.lag}, ${f(p.xcorr.scipy.ms, 1)} ms${times(p.xcorr.speedRatio)}`
+        ? `lag ${p.xcorr.scipy.lag}, ${f(p.xcorr.scipy.ms, 1)} ms${times(p.xcorr.speedRatio, p.xcorr.cpuRatio)}`
         : 'n/a',
     ],
     [
@@ -72,7 +73,7 @@ function peerRows(p: BenchResults['analysis']['peers'] | undefined): [string, st
     [
       '  librosa',
       p.spectral.librosa
-        ? `${f(p.spectral.librosa.atZero.lsdDb, 4)} / ${f(p.spectral.librosa.atZero.mcdDb, 4)} dB, ${f(p.spectral.librosa.ms, 1)} ms${times(p.spectral.speedRatio)}`
+        ? `${f(p.spectral.librosa.atZero.lsdDb, 4)} / ${f(p.spectral.librosa.atZero.mcdDb, 4)} dB, ${f(p.spectral.librosa.ms, 1)} ms${times(p.spectral.speedRatio, p.spectral.cpuRatio)}`
         : 'n/a',
     ],
   ];

@@ -28,38 +28,57 @@ export interface PeerBench {
   skipped?: string;
   loudness: {
     signal: string;
-    ours: { integratedLufs: number; lraLu: number; integratedMs: number; integratedAndLraMs: number };
-    ffmpeg: { integratedLufs: number; lraLu: number; ms: number } | null;
+    ours: {
+      integratedLufs: number;
+      lraLu: number;
+      integratedMs: number;
+      integratedCpuMs: number;
+      integratedAndLraMs: number;
+      integratedAndLraCpuMs: number;
+    };
+    /** ms: wall time of the whole process; cpuMs: its user + system time (`-benchmark`). */
+    ffmpeg: { integratedLufs: number; lraLu: number; ms: number; cpuMs: number } | null;
     libebur128: {
       integratedLufs: number;
       lraLu: number;
       integratedMs: number;
+      integratedCpuMs: number;
       integratedAndLraMs: number;
+      integratedAndLraCpuMs: number;
       version: string;
     } | null;
-    pyloudnorm: { integratedLufs: number; integratedMs: number } | null;
-    /** Peer time / our time for the integrated loudness (ffmpeg: its whole run, I and LRA). */
-    speedRatios: {
-      ffmpeg: number | null;
-      libebur128: number | null;
-      libebur128WithLra: number | null;
-      pyloudnorm: number | null;
-    };
+    pyloudnorm: { integratedLufs: number; integratedMs: number; integratedCpuMs: number } | null;
+    /** Peer wall time / our wall time for the integrated loudness (ffmpeg: its whole run, I and LRA). */
+    speedRatios: LoudnessRatios;
+    /**
+     * The same with CPU time (user + system; ours from process.cpuUsage, Python's process_time,
+     * ffmpeg's -benchmark): far less moved by other work on a shared machine than wall time.
+     */
+    cpuRatios: LoudnessRatios;
   };
   xcorr: {
     signal: string;
     maxLag: number;
-    ours: { lag: number; peak: number; ms: number };
-    scipy: { lag: number; peak: number; ms: number } | null;
+    ours: { lag: number; peak: number; ms: number; cpuMs: number };
+    scipy: { lag: number; peak: number; ms: number; cpuMs: number } | null;
     speedRatio: number | null;
+    cpuRatio: number | null;
   };
   spectral: {
     signal: string;
-    ours: { atZero: Distances; aligned: Distances; ms: number };
-    librosa: { atZero: Distances; aligned: Distances; ms: number; version: string } | null;
+    ours: { atZero: Distances; aligned: Distances; ms: number; cpuMs: number };
+    librosa: { atZero: Distances; aligned: Distances; ms: number; cpuMs: number; version: string } | null;
     speedRatio: number | null;
+    cpuRatio: number | null;
   };
   errors?: Record<string, string>;
+}
+
+interface LoudnessRatios {
+  ffmpeg: number | null;
+  libebur128: number | null;
+  libebur128WithLra: number | null;
+  pyloudnorm: number | null;
 }
 
 interface Distances {
@@ -164,7 +183,9 @@ export async function benchPeers(
           integratedLufs: integratedFromSegments(segments),
           lraLu: loudnessRangeFromSegments(segments),
           integratedMs: integrated.wallMs,
+          integratedCpuMs: integrated.cpuMs,
           integratedAndLraMs: withRange.wallMs,
+          integratedAndLraCpuMs: withRange.cpuMs,
         },
         ffmpeg,
         libebur128: eb,
@@ -175,19 +196,27 @@ export async function benchPeers(
           libebur128WithLra: over(eb?.integratedAndLraMs, withRange.wallMs),
           pyloudnorm: over(pln?.integratedMs, integrated.wallMs),
         },
+        cpuRatios: {
+          ffmpeg: over(ffmpeg?.cpuMs, integrated.cpuMs),
+          libebur128: over(eb?.integratedCpuMs, integrated.cpuMs),
+          libebur128WithLra: over(eb?.integratedAndLraCpuMs, withRange.cpuMs),
+          pyloudnorm: over(pln?.integratedCpuMs, integrated.cpuMs),
+        },
       },
       xcorr: {
         signal: `two ${seconds(a)} ${rate / 1000} kHz signals, B = 0.8·A delayed 37 samples + noise`,
         maxLag,
-        ours: { lag: xc.lag, peak: xc.peak, ms: xcTime.wallMs },
+        ours: { lag: xc.lag, peak: xc.peak, ms: xcTime.wallMs, cpuMs: xcTime.cpuMs },
         scipy,
         speedRatio: over(scipy?.ms, xcTime.wallMs),
+        cpuRatio: over(scipy?.cpuMs, xcTime.cpuMs),
       },
       spectral: {
         signal: 'the same pair, at lag 0 and aligned (two pairs, as compareSignals measures them)',
-        ours: { atZero, aligned, ms: spectralTime.wallMs },
+        ours: { atZero, aligned, ms: spectralTime.wallMs, cpuMs: spectralTime.cpuMs },
         librosa,
         speedRatio: over(librosa?.ms, spectralTime.wallMs),
+        cpuRatio: over(librosa?.cpuMs, spectralTime.cpuMs),
       },
       ...(Object.keys(errors).length ? { errors } : {}),
     };
@@ -202,6 +231,7 @@ function ffmpegEbur128(file: string, rate: number, runs: number): PeerBench['lou
   const args = [
     '-nostats',
     '-hide_banner',
+    '-benchmark',
     '-f',
     'f32le',
     '-ar',
@@ -222,11 +252,15 @@ function ffmpegEbur128(file: string, rate: number, runs: number): PeerBench['lou
   const summary = first.stderr.slice(first.stderr.lastIndexOf('Summary:'));
   const value = (label: string) => Number(new RegExp(`${label}:\\s+(-?[\\d.]+)`).exec(summary)?.[1] ?? NaN);
   const times: number[] = [];
+  const cpu: number[] = [];
   for (let i = 0; i < runs; i++) {
     const start = performance.now();
-    once();
+    const run = once();
     times.push(performance.now() - start);
+    // -benchmark: "bench: utime=0.123s stime=0.012s rtime=0.140s"
+    const bench = /utime=([\d.]+)s stime=([\d.]+)s/.exec(run.stderr);
+    cpu.push(bench ? (Number(bench[1]) + Number(bench[2])) * 1000 : NaN);
   }
-  times.sort((x, y) => x - y);
-  return { integratedLufs: value('I'), lraLu: value('LRA'), ms: times[times.length >> 1] };
+  const mid = (xs: number[]) => [...xs].sort((x, y) => x - y)[xs.length >> 1];
+  return { integratedLufs: value('I'), lraLu: value('LRA'), ms: mid(times), cpuMs: mid(cpu) };
 }

@@ -1,22 +1,13 @@
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
-import { InputError } from '../../common/errors.js';
-import { fsReason } from '../../common/fs-reason.js';
 import type { GateEntry } from '../../common/report/gate/gate-entry.js';
+import { readFixtureFileSync } from '../../engine/comparison/read-inputs.js';
 import type { FixtureCheck } from '../../engine/comparison/check-fixture.js';
-import { parentProblem } from '../../host/fs/writable-target.js';
-
-/** Refuses, before any fixture runs, a --html/--junit path that cannot be written (one line, exit 2); missing folders on the way are fine. */
-export async function checkReportTarget(file: string, option: string): Promise<void> {
-  const problem = await parentProblem(resolve(file));
-  if (problem) throw new InputError(`${option} ${file}: cannot write there (${problem})`, file);
-  if (statSync(file, { throwIfNoEntry: false })?.isDirectory()) throw new InputError(`${option} ${file}: is a folder; give a file path`, file);
-}
 
 /** The verdict a fixture's report.json recorded when it was written, or null when it cannot be read. */
 function recordedVerdict(dir: string): string | null {
   try {
-    const verdict = (JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as { verdict?: unknown }).verdict;
+    const verdict = (JSON.parse(new TextDecoder().decode(readFixtureFileSync(join(dir, 'report.json')))) as { verdict?: unknown }).verdict;
     return typeof verdict === 'string' ? verdict : null;
   } catch {
     return null;
@@ -40,16 +31,4 @@ export function gateEntry(check: FixtureCheck, seconds: number, indexFile: strin
     reportHref: indexFile !== undefined && existsSync(report) ? hrefFrom(indexFile, report) : null,
     seconds,
   };
-}
-
-/** Writes `text` to `file` through a temporary beside it, so a reader never sees half a file; missing folders are created. */
-export function writeReportFile(file: string, text: string, option: string): void {
-  const temp = `${file}.tmp-${process.pid}`;
-  try {
-    mkdirSync(dirname(resolve(file)), { recursive: true });
-    writeFileSync(temp, text);
-    renameSync(temp, file);
-  } catch (error) {
-    throw new InputError(`${option} ${file}: cannot write it (${fsReason(error)})`, file);
-  }
 }

@@ -1,15 +1,17 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from '@commander-js/extra-typings';
 import { InvalidArgumentError } from 'commander';
 import { InputError, ParityError } from '../../common/errors.js';
+import { readFixtureFileSync } from '../../engine/comparison/read-inputs.js';
 import { checkFixture, EngineCache, isWavPairReport, type FixtureCheck } from '../../engine/comparison/check-fixture.js';
 import { gateHtml } from '../../common/report/gate/gate-html.js';
 import { gateJunitXml } from '../../common/report/gate/gate-junit.js';
 import type { GateEntry } from '../../common/report/gate/gate-entry.js';
 import { action } from '../fail.js';
 import { exitOnInterrupt } from '../interrupt.js';
-import { checkReportTarget, gateEntry, writeReportFile } from './gate-reports.js';
+import { checkOutputFiles, writeOutputFiles } from '../write-output.js';
+import { gateEntry } from './gate-reports.js';
 
 interface Shard {
   index: number;
@@ -27,7 +29,7 @@ function parseShard(text: string): Shard {
 /** Whether `dir`/report.json reads as a WAV-pair report; an unreadable or edited one is left to the check, which names it. */
 function holdsWavPair(dir: string): boolean {
   try {
-    return isWavPairReport(JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')));
+    return isWavPairReport(JSON.parse(new TextDecoder().decode(readFixtureFileSync(join(dir, 'report.json')))));
   } catch {
     return false;
   }
@@ -77,11 +79,17 @@ export function registerGate(program: Command): void {
     .option('--json', 'print the results as JSON')
     .option('--html <file>', "write an HTML index (gate.html): each fixture's result, recorded verdict, what changed since it was sealed, and a link to its report.html")
     .option('--junit <file>', 'write the results as JUnit XML (one test case per fixture) for CI systems')
+    .option('--force', 'replace the --html and --junit files if they exist')
     .action(
       action('gate', async (dirs: string[], o) => {
         const all = expandFixtures(dirs);
-        if (o.html !== undefined) await checkReportTarget(o.html, '--html');
-        if (o.junit !== undefined) await checkReportTarget(o.junit, '--junit');
+        // Checked before the (slow) re-runs, and again when written; never a fixture's own file.
+        const reports = [
+          ...(o.html === undefined ? [] : [{ flag: '--html', path: o.html, render: gateHtml }]),
+          ...(o.junit === undefined ? [] : [{ flag: '--junit', path: o.junit, render: gateJunitXml }]),
+        ];
+        const policy = { force: o.force, inputs: all };
+        await checkOutputFiles(reports, policy);
         const mine = o.shard ? all.filter((_, i) => i % o.shard!.count === o.shard!.index - 1) : all;
         const engines = new EngineCache();
         const results: FixtureCheck[] = [];
@@ -120,8 +128,7 @@ export function registerGate(program: Command): void {
         // passed + failed = checked (this shard's fixtures); total counts every fixture given, in all shards.
         const counts = { passed: results.length - failed, failed, checked: results.length, total: all.length, shard: o.shard ?? { index: 1, count: 1 } };
         const run = { entries, total: all.length, shard: counts.shard };
-        if (o.html !== undefined) writeReportFile(o.html, gateHtml(run), '--html');
-        if (o.junit !== undefined) writeReportFile(o.junit, gateJunitXml(run), '--junit');
+        await writeOutputFiles(reports.map((r) => ({ flag: r.flag, path: r.path, data: r.render(run) })), policy);
         if (o.json) process.stdout.write(JSON.stringify({ ...counts, results }, null, 2) + '\n');
         else process.stdout.write(`gate: ${results.length - failed} passed, ${failed} failed${shard}\n`);
         process.exitCode = failed > 0 ? 1 : 0;

@@ -36,9 +36,17 @@ interface TraceReport {
   metrics?: { maxAbsDiff: number; nullDepthDb: number };
 }
 
+/**
+ * The twin's tolerances against the engine (docs/python-twin.md): logit statistics 1e-4 (float32 sums in
+ * another order, measured ≤ 3.1e-6), audio 1e-3 (the vocoder in the engine's order; ORT's ReduceSum of the
+ * frame phase totals is what remains, measured ≤ 9.4e-4 on CPU). The same for the twin's eager vs graph.
+ */
+export const GPU_COMPARE_TOLERANCES = { logit: 1e-4, audio: 1e-3 } as const;
+
 function comparePair(name: string, a: { trace: string; wav: string }, b: { trace: string; wav: string }, out: string): GpuComparison {
   const folder = join(out, name);
-  const done = parity(['compare-trace', a.trace, b.trace, '--wav-a', a.wav, '--wav-b', b.wav, '--out', folder, '--force', '--json']);
+  const tolerances = ['--logit-tol', String(GPU_COMPARE_TOLERANCES.logit), '--audio-tol', String(GPU_COMPARE_TOLERANCES.audio)];
+  const done = parity(['compare-trace', a.trace, b.trace, '--wav-a', a.wav, '--wav-b', b.wav, ...tolerances, '--out', folder, '--force', '--json']);
   if (done.status !== 0) throw new InputError(`compare-trace ${name} failed (exit ${done.status}): ${done.stderr.trim().split('\n').pop() ?? ''}`);
   const r = JSON.parse(done.stdout) as TraceReport;
   const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
@@ -83,7 +91,8 @@ export function registerGpuCompare(program: Command): void {
         }
         const note = renderGpuMarkdown(summary, comparisons);
         await writeFile(join(out, 'gpu-compare.md'), note);
-        await writeFile(join(out, 'gpu-compare.json'), JSON.stringify({ device: summary.device, passed: summary.passed, failed: summary.failed, missing: summary.missing, comparisons }, null, 2) + '\n');
+        const result = { device: summary.device, passed: summary.passed, failed: summary.failed, missing: summary.missing, tolerances: GPU_COMPARE_TOLERANCES, comparisons };
+        await writeFile(join(out, 'gpu-compare.json'), JSON.stringify(result, null, 2) + '\n');
         process.stdout.write(note);
         process.stdout.write(`\nwrote gpu-compare.md, gpu-compare.json and ${comparisons.length} report folder(s) to ${out}\n`);
       }),

@@ -5,6 +5,7 @@ import { InvalidArgumentError } from 'commander';
 import { InputError } from '../../common/errors.js';
 import { mergeShards } from '../../common/sweep/merge-shards.js';
 import { gateSweep, SweepThresholds } from '../../common/sweep/sweep-gate.js';
+import { checkSummaryCounts } from '../../common/sweep/summary-counts.js';
 import { SweepSummary } from '../../common/sweep/sweep-summary.js';
 import { readFileChecked } from '../../engine/comparison/read-inputs.js';
 import { readShardFolders } from '../../host/sweep/read-shards.js';
@@ -42,6 +43,7 @@ async function readSummary(target: string): Promise<SweepSummary> {
   if (!existsSync(file)) return mergeShards(readShardFolders([target]).shards, { worst: 0 });
   const parsed = SweepSummary.safeParse(await readJson(file, 'expected sweep.json from parity sweep merge'));
   if (!parsed.success) throw schemaProblem(file, 'a sweep summary', parsed.error.issues[0]);
+  checkSummaryCounts(parsed.data, file);
   return parsed.data;
 }
 

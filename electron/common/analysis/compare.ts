@@ -27,6 +27,8 @@ export interface CompareOptions {
    * powers), and the downmix's loudness is kept apart as loudnessDownmixA/B.
    */
   channels?: { a: readonly Float32Array[]; b: readonly Float32Array[] };
+  /** Bytes of power spectra kept between the spectral passes (default SPECTRA_CACHE_BYTES, spectral.ts). */
+  spectraCacheBytes?: number;
 }
 
 /**
@@ -61,7 +63,7 @@ export async function compareSignals(
   if (lag !== 0 && !alignedSamples.bitIdentical) {
     pairs.push({ a: { signal: a, start }, b: { signal: b, start: start + lag }, length: overlap });
   }
-  const distances = spectralDistances(pairs, sampleRate);
+  const distances = spectralDistances(pairs, sampleRate, options.spectraCacheBytes);
   const identical = { lsdDb: 0, mcdDb: 0 };
   const spectralAtZero = atZero.bitIdentical ? identical : distances[0];
   const spectralAligned =

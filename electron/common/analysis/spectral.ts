@@ -80,7 +80,11 @@ interface SpanState {
  * SPECTRA_CACHE_BYTES, and each frame's loudest bin, for the floor); the second pass floors the kept
  * spectra and measures every pair.
  */
-export function spectralDistances(pairs: readonly SpectralPair[], sampleRate: number): SpectralDistances[] {
+export function spectralDistances(
+  pairs: readonly SpectralPair[],
+  sampleRate: number,
+  cacheBytes = SPECTRA_CACHE_BYTES,
+): SpectralDistances[] {
   const size = frameSize(sampleRate);
   const hop = size / 2;
   const bins = size / 2 + 1;
@@ -137,7 +141,7 @@ export function spectralDistances(pairs: readonly SpectralPair[], sampleRate: nu
     powerSpectrum(s.span.signal, s.span.start + offset, Math.min(size, s.length - offset), window, out, at);
   };
   // Pass 1: each span's frames transformed once; the first ones kept; each frame's loudest bin.
-  let budget = Math.floor(SPECTRA_CACHE_BYTES / (bins * 8));
+  let budget = Math.floor(cacheBytes / (bins * 8));
   for (const s of spans) {
     s.storedFrames = Math.min(s.frames, budget);
     budget -= s.storedFrames;

@@ -74,7 +74,7 @@ export function renderGpuMarkdown(summary: GpuCheckSummary, comparisons: GpuComp
     lines.push('', '## Native check (read from its output)', '', '| figure | value |', '| --- | --- |', ...keys.map((k) => `| ${k} | ${cell(native[k])} |`));
   }
   if (comparisons.length) {
-    lines.push('', '## Traces compared here', '', '| pair | verdict | codes | first divergent step | max abs diff | null depth dB |', '| --- | --- | --- | --- | --- | --- |');
+    lines.push('', '## Traces compared here (logit tolerance 1e-4, audio 1e-3)', '', '| pair | verdict | codes | first divergent step | max abs diff | null depth dB |', '| --- | --- | --- | --- | --- | --- |');
     for (const c of comparisons)
       lines.push(`| ${c.name} | ${c.verdict} | ${c.codesIdentical ? 'identical' : 'differ'} | ${cell(c.firstDivergentStep)} | ${cell(c.maxAbsDiff)} | ${cell(c.nullDepthDb)} |`);
   }

@@ -35,6 +35,21 @@ function checkSameSweep(shards: NamedShard[]): SweepHeader {
   return first.header;
 }
 
+/**
+ * A case line must be one its shard planned, at an index inside the sweep, and no other case may hold
+ * that index: otherwise the counts (missing = total - cases) would be wrong, so the shard is refused.
+ */
+function checkAgainstPlan(shard: NamedShard, plan: ReadonlySet<string>, key: string, index: number, total: number, keyAtIndex: Map<number, string>): void {
+  const refuse = (problem: string): never => {
+    throw new InputError(`${shard.file}: case "${key}" ${problem}; the file was edited or mixed with another sweep's lines: run that shard again`, shard.file);
+  };
+  if (!plan.has(key)) refuse(`is not in this shard's plan (the "planned" list of its header, ${plan.size} cases)`);
+  if (index >= total) refuse(`has index ${index}, past the sweep's ${total} cases (totalCases; indexes are 0..${total - 1})`);
+  const other = keyAtIndex.get(index);
+  if (other !== undefined && other !== key) refuse(`has index ${index}, which case "${other}" already holds`);
+  keyAtIndex.set(index, key);
+}
+
 function sameResult(x: SummaryCase, y: SummaryCase): boolean {
   return JSON.stringify(x) === JSON.stringify(y);
 }
@@ -49,17 +64,21 @@ function histogram(steps: number[]): { step: number; count: number }[] {
  * Merges the shard files of one sweep into its summary. Pure: the result depends only on the set of
  * cases (sorted by their sweep index), not on the number of shards, their order or the timings, so
  * merging shards 1/3, 2/3, 3/3 gives the bytes of the unsharded run's summary. Shards of different
- * sweeps are refused; missing shards, missing, duplicate and conflicting cases are reported.
+ * sweeps are refused, and so is a line its shard did not plan, at an index past the total or one
+ * another case holds; missing shards, missing, duplicate and conflicting cases are reported.
  */
 export function mergeShards(shards: NamedShard[], options: MergeOptions = {}): SweepSummary {
   const header = checkSameSweep(shards);
   const byKey = new Map<string, SummaryCase>();
   const duplicates = new Set<string>();
   const conflicts = new Set<string>();
+  const keyAtIndex = new Map<number, string>();
   for (const shard of shards) {
+    const plan = new Set(shard.header.planned);
     for (const line of shard.cases) {
       const { timings: _timings, ...c } = line;
       const key = caseKey(c);
+      checkAgainstPlan(shard, plan, key, c.index, header.totalCases, keyAtIndex);
       const seen = byKey.get(key);
       if (!seen) byKey.set(key, c);
       else (sameResult(seen, c) ? duplicates : conflicts).add(key);

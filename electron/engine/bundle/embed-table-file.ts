@@ -1,7 +1,8 @@
 import type { Hash } from 'node:crypto';
-import { open, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { BundleError } from '../../common/errors.js';
+import { openChecked } from '../fs/read-checked.js';
 import type { BundleManifest, EmbedTableFile } from './manifest.js';
 
 /** Where the rows of an embed.table file lie: row r is `rowBytes` bytes at `dataOffset + r × rowBytes`. */
@@ -30,14 +31,14 @@ export async function openTableFile(dir: string, m: BundleManifest, t: EmbedTabl
   const fail = (problem: string): never => {
     throw new BundleError(`${path}: ${problem}`, path);
   };
-  let fh: FileHandle;
+  const { handle: fh, size } = await openChecked(path, {
+    // Never read whole (rows are read when needed): its size is checked against bundle.json below.
+    limit: { bytes: Number.MAX_SAFE_INTEGER, words: 'any size' },
+    inside: { dir, words: 'the bundle folder' },
+    what: 'embedding table named by bundle.json embed.table.file',
+    error: (message, where) => new BundleError(message, where),
+  });
   try {
-    fh = await open(path, 'r');
-  } catch (error) {
-    return fail(`embedding table named by bundle.json embed.table.file cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
-  }
-  try {
-    const size = (await fh.stat()).size;
     const width = m.talker.hidden;
     const rowBytes = width * (t.dtype === 'float16' ? 2 : 4);
     const bytes = t.rows * rowBytes;

@@ -1,8 +1,10 @@
 import { createHash } from 'node:crypto';
-import { readFile, realpath, stat } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
+import { lstat, stat } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { BundleError } from '../../common/errors.js';
 import { fsReason } from '../../common/fs-reason.js';
+import { kindOf, readChecked, readTextChecked, type SizeLimit } from '../fs/read-checked.js';
 import { checkExportAgainstContract } from './check-tensors.js';
 import { jsonSyntaxMessage } from './json-syntax.js';
 import { openTableFile, type TableFile } from './embed-table-file.js';
@@ -27,28 +29,33 @@ export interface LoadedBundle {
   tableFile?: TableFile;
 }
 
-/** Why bundle.json cannot be read, said as the user sees it: no folder, a file, a folder without it, or the OS reason. */
-async function manifestUnreadable(dir: string, manifestPath: string, error: unknown): Promise<BundleError> {
-  const code = (error as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') {
-    const found = await stat(dir).catch(() => undefined);
-    if (!found) return new BundleError(`${dir}: no such folder`, dir);
-    return new BundleError(`no bundle.json in ${dir} (not a bundle folder)`, dir);
+/** Largest bundle.json read (the demo's is ~10 kB; a real model's, with its prefill template, under 100 kB). */
+const MAX_MANIFEST: SizeLimit = { bytes: 16 * 2 ** 20, words: 'the 16 MiB a bundle.json may have' };
+const bundleError = (message: string, where: string) => new BundleError(message, where);
+const IN_BUNDLE = (dir: string) => ({ dir, words: 'the bundle folder' });
+
+/**
+ * bundle.json's text, said as the user sees it when it cannot be had: no folder, something else than a
+ * folder, a folder without it, or the reader's refusal (read-checked.ts).
+ */
+async function readManifest(dir: string, manifestPath: string): Promise<string> {
+  let found: Stats | undefined;
+  try {
+    found = await stat(dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new BundleError(`${dir}: no such folder`, dir);
+    throw new BundleError(`${dir}: cannot read the bundle folder (${fsReason(error)})`, dir);
   }
-  if (code === 'ENOTDIR') return new BundleError(`${dir} is a file; give a bundle folder (with bundle.json)`, dir);
-  return new BundleError(`${manifestPath}: cannot read the bundle manifest (${fsReason(error)})`, manifestPath);
+  if (!found.isDirectory()) throw new BundleError(`${dir} is ${kindOf(found)}, not a folder; give a bundle folder (with bundle.json)`, dir);
+  if (!(await lstat(manifestPath).catch(() => undefined))) throw new BundleError(`no bundle.json in ${dir} (not a bundle folder)`, dir);
+  return readTextChecked(manifestPath, { limit: MAX_MANIFEST, inside: IN_BUNDLE(dir), what: 'the bundle manifest', error: bundleError });
 }
 
 /** Reads and checks `bundle.json` and reads every model file it names; sessions are opened later. */
 export async function loadBundle(dirArg: string): Promise<LoadedBundle> {
   const dir = resolve(dirArg);
   const manifestPath = join(dir, 'bundle.json');
-  let text: string;
-  try {
-    text = await readFile(manifestPath, 'utf8');
-  } catch (error) {
-    throw await manifestUnreadable(dir, manifestPath, error);
-  }
+  const text = await readManifest(dir, manifestPath);
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -93,12 +100,7 @@ export async function loadBundle(dirArg: string): Promise<LoadedBundle> {
     const path = join(dir, name);
     if (!resolve(path).startsWith(dir + sep)) throw new BundleError(`${manifestPath}: file "${name}" lies outside the bundle folder`, manifestPath);
     const users = exports.filter((e) => e.exp.file === name).map((e) => e.label).join(', ');
-    try {
-      files.set(name, await readModelFile(dir, path, `model file of ${users}`));
-    } catch (error) {
-      if (error instanceof BundleError) throw error;
-      throw new BundleError(`${path}: model file of ${users} cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`, path);
-    }
+    files.set(name, await readChecked(path, { limit: MAX_MODEL, inside: IN_BUNDLE(dir), what: `model file of ${users}`, error: bundleError }));
     hash.update(name).update(files.get(name) as Uint8Array);
   }
   const tableFile = m.embed.table ? await openTableFile(dir, m, m.embed.table, manifestPath, hash) : undefined;
@@ -108,22 +110,7 @@ export async function loadBundle(dirArg: string): Promise<LoadedBundle> {
 }
 
 /** Node cannot hold a larger file in one buffer. */
-const MAX_MODEL_BYTES = 2 ** 31 - 1;
-
-/**
- * A model file's bytes, once it is known to be a regular file inside the bundle after links are
- * followed (a link out of the folder is refused as `../` is) and small enough to read: a link to
- * /dev/zero grew past 1 GB and a FIFO blocked forever before this check.
- */
-async function readModelFile(dir: string, path: string, what: string): Promise<Uint8Array> {
-  const real = await realpath(path);
-  const realDir = await realpath(dir);
-  if (!real.startsWith(realDir + sep)) throw new BundleError(`${path}: ${what} is a link to ${real}, outside the bundle folder`, path);
-  const info = await stat(real);
-  if (!info.isFile()) throw new BundleError(`${path}: ${what} is not a regular file (${info.isDirectory() ? 'a folder' : 'a device, FIFO or socket'})`, path);
-  if (info.size > MAX_MODEL_BYTES) throw new BundleError(`${path}: ${what} is ${info.size} bytes, larger than the 2 GiB that can be read`, path);
-  return new Uint8Array(await readFile(real));
-}
+const MAX_MODEL: SizeLimit = { bytes: 2 ** 31 - 1, words: 'the 2 GiB that can be read' };
 
 const presetOf = (key: string): 'eager' | 'graph' => (key.startsWith('graph') ? 'graph' : 'eager');
 const floatOf = (key: string): 'float32' | 'float16' => (key.split('-')[1] === 'fp16' ? 'float16' : 'float32');

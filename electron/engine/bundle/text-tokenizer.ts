@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
 import { Tokenizer } from '@huggingface/tokenizers';
 import type { TokenizerInfo } from '../../common/api/bundle-info.js';
 import { BundleError, InputError } from '../../common/errors.js';
+import { readChecked, type SizeLimit } from '../fs/read-checked.js';
 import { jsonSyntaxMessage } from './json-syntax.js';
 import type { BundleManifest, TextSection } from './manifest.js';
 
@@ -105,6 +105,9 @@ function refusePiecesWithoutId(model: HfModel, file: string): void {
 
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
+/** Largest tokenizer.json read (Qwen3's is 11 MB; the largest on the Hub are ~100 MB). */
+const MAX_TOKENIZER: SizeLimit = { bytes: 256 * 2 ** 20, words: 'the 256 MiB a tokenizer.json may have' };
+
 /**
  * Reads the bundle's text tokenizer. A tokenizer.json is opened with @huggingface/tokenizers (the
  * file alone, as the Rust `Tokenizer::from_file` does) and every id of its vocabulary must be a row of
@@ -118,12 +121,12 @@ export async function loadTextTokenizer(dir: string, m: BundleManifest, manifest
   const fail = (problem: string): never => {
     throw new BundleError(`${path}: ${problem}`, path);
   };
-  let bytes: Uint8Array;
-  try {
-    bytes = new Uint8Array(await readFile(path));
-  } catch (error) {
-    return fail(`tokenizer.json named by bundle.json text.file cannot be read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
-  }
+  const bytes = await readChecked(path, {
+    limit: MAX_TOKENIZER,
+    inside: { dir, words: 'the bundle folder' },
+    what: 'tokenizer.json named by bundle.json text.file',
+    error: (message, where) => new BundleError(message, where),
+  });
   let json: unknown;
   const jsonText = new TextDecoder().decode(bytes);
   try {

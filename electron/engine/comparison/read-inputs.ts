@@ -1,5 +1,4 @@
-import { readFileSync, statSync, type Stats } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { statSync } from 'node:fs';
 import { InputError } from '../../common/errors.js';
 import { fsReason } from '../../common/fs-reason.js';
 import type { AudioSource } from '../../common/report/report.js';
@@ -7,16 +6,8 @@ import { readTrace, type ReadTraceOptions } from '../../common/trace/read-trace.
 import type { Trace } from '../../common/trace/trace-format.js';
 import type { WavInput } from '../../common/wav/compare-wavs.js';
 import { decodeWav } from '../../common/wav/decode-wav.js';
+import { ANY_FILE, readChecked, readCheckedSync, type SizeLimit } from '../fs/read-checked.js';
 import { downmixToMono } from '../../common/wav/downmix.js';
-
-/** How large a file may be read whole, and the words for a larger one ("… bytes, larger than <words>"). */
-interface SizeLimit {
-  bytes: number;
-  words: string;
-}
-
-/** Node cannot hold a larger file in one buffer. */
-const ANY_FILE: SizeLimit = { bytes: 2 ** 31 - 1, words: 'the 2 GiB that can be read' };
 
 /**
  * Largest trace read: V8 strings stop at ~512 M characters (a bigger file failed with "Cannot create a
@@ -28,45 +19,20 @@ const TRACE_FILE: SizeLimit = {
   words: `the ${MAX_TRACE_BYTES / 2 ** 20} MiB a trace may have (about 100,000 steps); split the run or trace fewer steps`,
 };
 
-/**
- * The one check before a file is read whole, from its stat (links followed): anything but a regular file
- * (a folder, a FIFO that would block forever, a link to /dev/zero that would grow until memory runs out)
- * and a file past the limit are refused in one line, before any byte is read. `context` ends the
- * not-a-file line (what the caller expected there).
- */
-function checkReadable(path: string, info: Stats, limit: SizeLimit, context = ''): void {
-  if (!info.isFile())
-    throw new InputError(
-      `${path}: not a regular file (${info.isDirectory() ? 'a folder' : 'a device, FIFO or socket'})${context}`,
-      path,
-    );
-  if (info.size > limit.bytes)
-    throw new InputError(`${path}: ${info.size} bytes, larger than ${limit.words}`, path);
-}
-
-const cannotRead = (path: string, error: unknown): InputError =>
-  error instanceof InputError ? error : new InputError(`${path}: cannot read (${fsReason(error)})`, path);
-
-/** A whole input file (WAV, trace, JSON), or one InputError line naming it and why it cannot be read. */
+/** A whole input file (WAV, trace, JSON), or one InputError line naming it and why it cannot be read (read-checked.ts). */
 export async function readFileChecked(path: string, limit: SizeLimit = ANY_FILE): Promise<Uint8Array> {
-  try {
-    checkReadable(path, await stat(path), limit);
-    return new Uint8Array(await readFile(path));
-  } catch (error) {
-    throw cannotRead(path, error);
-  }
+  return readChecked(path, { limit });
 }
 
-/** A file of a fixture folder, or undefined when nothing is there; otherwise checked as readFileChecked. */
+/** A file of a fixture folder, or undefined when nothing is there (a dangling link included); otherwise checked as readFileChecked. */
 export function readFixtureFileSync(path: string): Uint8Array | undefined {
+  let found: boolean;
   try {
-    const info = statSync(path, { throwIfNoEntry: false });
-    if (!info) return undefined;
-    checkReadable(path, info, ANY_FILE, '; a fixture folder holds only files');
-    return new Uint8Array(readFileSync(path));
+    found = statSync(path, { throwIfNoEntry: false }) !== undefined;
   } catch (error) {
-    throw cannotRead(path, error);
+    throw new InputError(`${path}: cannot read (${fsReason(error)})`, path);
   }
+  return found ? readCheckedSync(path, { context: '; a fixture folder holds only files' }) : undefined;
 }
 
 /** A trace file; `options.wavHint` says how the caller takes WAVs, for a WAV given as a trace. */

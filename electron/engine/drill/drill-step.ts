@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readChecked } from '../fs/read-checked.js';
 import { join } from 'node:path';
 import { CancelledError } from '../../common/errors.js';
 import type { DivergenceStage } from '../../common/forensics/divergence.js';
@@ -92,7 +92,7 @@ class PromotedSessions {
     let hit = this.open.get(key);
     if (!hit) {
       hit = (async () => {
-        const model = promoteAllOutputs(await readFile(join(this.bundleDir, r.file)), r.file);
+        const model = promoteAllOutputs(await readChecked(join(this.bundleDir, r.file), { inside: { dir: this.bundleDir, words: 'the bundle folder' }, what: 'model file' }), r.file);
         const how = `${r.optimize ? 'optimised' : 'unoptimised'}, ${r.provider}`;
         const message = `promoting every node output of ${r.file} (${model.nodes.length} nodes) and opening it (${how})`;
         this.control.onProgress?.({ part: 'promote', step: 0, totalSteps: 0, fraction: 0.8, message });

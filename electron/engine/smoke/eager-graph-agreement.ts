@@ -24,12 +24,27 @@ type Synthesize = (req: SynthesisRequest) => Promise<SynthesisResult>;
 /** The values compared in one logit row, by rank: max, mean, std and the top-5 logits. */
 const statValues = (s: LogitStats): number[] => [s.max, s.mean, s.std, ...s.top5.map((t) => t.logit)];
 
-/** Largest |a − b| / max(1, |a|) over the row's statistics (Infinity when a row's shape differs). */
+/**
+ * Largest |a − b| / max(1, |a|) over the row's statistics; Infinity when a row's shape differs or a value
+ * is not finite (NaN compares false with any tolerance, so "within NaN relative" would pass).
+ */
 function relDiff(a: LogitStats, b: LogitStats): number {
   const x = statValues(a);
   const y = statValues(b);
   if (x.length !== y.length) return Infinity;
-  return Math.max(...x.map((v, i) => Math.abs(v - y[i]) / Math.max(1, Math.abs(v))));
+  const diffs = x.map((v, i) => Math.abs(v - y[i]) / Math.max(1, Math.abs(v)));
+  return diffs.every(Number.isFinite) ? Math.max(0, ...diffs) : Infinity;
+}
+
+/** The stages where a run from finite seeded inputs produced NaN or Inf, e.g. "talker 12 NaN, vocoder 3 Inf". */
+function nonFiniteStages(r: SynthesisResult): string {
+  const parts: string[] = [];
+  for (const stage of Object.keys(r.numerics.nan) as (keyof SynthesisResult['numerics']['nan'])[]) {
+    const nan = r.numerics.nan[stage];
+    const inf = r.numerics.inf[stage];
+    if (nan + inf > 0) parts.push(`${stage} ${[nan > 0 ? `${nan} NaN` : '', inf > 0 ? `${inf} Inf` : ''].filter(Boolean).join(' and ')}`);
+  }
+  return parts.join(', ');
 }
 
 /** The text of about AGREEMENT_FRAMES frames: repeated "a" (one byte, one token in most vocabularies). */
@@ -89,6 +104,12 @@ export async function checkEagerGraphAgreement(m: BundleManifest, synthesize: Sy
     throw error;
   }
   const graph = await run('graph');
+  for (const [preset, r] of [['eager', eager], ['graph', graph]] as const) {
+    const stages = nonFiniteStages(r);
+    if (stages) {
+      throw smokeError(`the ${preset}-${precision} run, greedy on "${text}" (finite inputs, seed 0), produced non-finite values: ${stages}; fix: find the weights or the op that gives them (parity compare --drill names the first node)`);
+    }
+  }
   const tol = AGREEMENT_TOLERANCE[precision];
   const { bad, steps, worst, tie } = firstDisagreement(eager.steps, graph.steps, tol);
   if (bad) {

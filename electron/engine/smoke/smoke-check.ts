@@ -1,9 +1,11 @@
+import { join } from 'node:path';
 import { loadBundle } from '../bundle/load-bundle.js';
 import { SessionPool } from '../run/session-pool.js';
 import type { SynthesisRequest, SynthesisResult } from '../types.js';
 import { agreementPrecisions, checkEagerGraphAgreement } from './eager-graph-agreement.js';
 import { smokeError, smokeExport } from './smoke-export.js';
 import { splitLabel } from './smoke-sizes.js';
+import { checkTableFinite } from './table-finite.js';
 
 /**
  * `parity bundle check DIR --smoke`: every export run at two sizes of each symbolic dimension on
@@ -24,6 +26,10 @@ export async function runSmoke(dir: string, synthesize: (req: SynthesisRequest) 
       // Opened as the engine opens it: graph exports with full optimisation, the rest without.
       const { session } = await pool.get(label, exp, splitLabel(label).graph, 'cpu');
       lines.push(await smokeExport(bundle.manifest, bundle.dir, { label, exp, model, session }));
+    }
+    if (bundle.tableFile) {
+      progress?.('embed.table');
+      lines.push(checkTableFinite(bundle.tableFile, bundle.manifest, join(bundle.dir, bundle.manifest.embed.table!.file)));
     }
     const precisions = agreementPrecisions(bundle.manifest);
     for (const precision of precisions) {

@@ -1,11 +1,14 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../../common/errors.js';
 import { fsReason } from '../../common/fs-reason.js';
 import type { NamedShard } from '../../common/sweep/merge-shards.js';
 import { parseShardLines } from '../../common/sweep/shard-lines.js';
+import { kindOf, readCheckedSync, type SizeLimit } from '../../engine/fs/read-checked.js';
 
 const SHARD_FILE = /^shard-\d+-of-\d+\.jsonl$/;
+/** A shard is read as one string, and V8's strings stop at 2^29 - 24 characters. */
+export const MAX_SHARD: SizeLimit = { bytes: 2 ** 29 - 24, words: 'the 512 MiB one shard file may have (the longest string Node holds); split the sweep into more shards' };
 
 /**
  * Reads every shard file (`shard-*-of-*.jsonl`) in the given folders, sorted by path. A torn last line is
@@ -18,7 +21,8 @@ export function readShardFolders(dirs: string[]): { shards: NamedShard[]; notes:
   for (const dir of dirs) {
     let names: string[];
     try {
-      if (!statSync(dir).isDirectory()) throw new InputError(`${dir}: is a file; give the --out folder of parity sweep`, dir);
+      const found = statSync(dir);
+      if (!found.isDirectory()) throw new InputError(`${dir}: is ${kindOf(found)}, not a folder; give the --out folder of parity sweep`, dir);
       names = readdirSync(dir).filter((n) => SHARD_FILE.test(n)).sort();
     } catch (error) {
       if (error instanceof InputError) throw error;
@@ -27,12 +31,7 @@ export function readShardFolders(dirs: string[]): { shards: NamedShard[]; notes:
     if (names.length === 0) throw new InputError(`${dir}: no shard files (shard-NNN-of-N.jsonl, written by parity sweep --out)`, dir);
     for (const name of names) {
       const file = join(dir, name);
-      let text: string;
-      try {
-        text = readFileSync(file, 'utf8');
-      } catch (error) {
-        throw new InputError(`${file}: cannot read (${fsReason(error)})`, file);
-      }
+      const text = new TextDecoder().decode(readCheckedSync(file, { limit: MAX_SHARD, what: 'shard file' }));
       if (!text.includes('\n')) {
         notes.push(`${file}: no complete header line yet; skipped`);
         continue;

@@ -1,10 +1,12 @@
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../../common/errors.js';
 import { fsReason } from '../../common/fs-reason.js';
 import type { Shard } from '../../common/sweep/shard.js';
 import { caseLine, headerLine, parseShardLines } from '../../common/sweep/shard-lines.js';
 import { caseKey, type SweepCase, type SweepHeader } from '../../common/sweep/sweep-case.js';
+import { readCheckedSync } from '../../engine/fs/read-checked.js';
+import { MAX_SHARD } from './read-shards.js';
 
 /** `shard-002-of-003.jsonl`: the index padded to the count's width, so names sort in shard order. */
 export function shardFileName(shard: Shard): string {
@@ -49,7 +51,7 @@ export function openShardFile(dir: string, header: SweepHeader): ShardFile {
   let fd: number;
   try {
     mkdirSync(dir, { recursive: true });
-    const text = existsSync(path) ? readFileSync(path, 'utf8') : '';
+    const text = existsSync(path) ? new TextDecoder().decode(readCheckedSync(path, { limit: MAX_SHARD, what: 'shard file to resume' })) : '';
     if (!text.includes('\n')) {
       // New, or stopped before its header line was whole: start it again.
       writeFileSync(path, headerLine(header));

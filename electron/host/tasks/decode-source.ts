@@ -1,5 +1,3 @@
-import { InputError } from '../../common/errors.js';
-import { fsReason } from '../../common/fs-reason.js';
 import { decodeWav, type DecodedWav } from '../../common/wav/decode-wav.js';
 import type { WavSource } from '../kept-import.js';
 import { readBytes } from '../read-bytes.js';
@@ -10,11 +8,5 @@ import { readBytes } from '../read-bytes.js';
  */
 export async function decodeSource(source: WavSource): Promise<DecodedWav> {
   if ('bytes' in source) return decodeWav(source.bytes, source.name);
-  let bytes: Uint8Array;
-  try {
-    bytes = await readBytes(source.path);
-  } catch (error) {
-    throw new InputError(`${source.name}: cannot read (${fsReason(error)})`, source.name);
-  }
-  return decodeWav(bytes, source.name);
+  return decodeWav(await readBytes(source.path, { label: source.name }), source.name);
 }

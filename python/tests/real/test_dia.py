@@ -63,3 +63,29 @@ def test_trace_writer_refuses_a_delay_per_codebook_missing(real_dir):
             sample_rate=44100,
             codebook_delays=[0, 2, 3],
         )
+
+
+def test_capture_check_decode_step_has_no_findings(dia):
+    """Dia's whole decode forward (encoder outputs, self- and cross-attention StaticCache, q heads) at steps 2
+    and 3, with the arguments generate(cache_implementation="static") passed: no finding."""
+    from generate_steps import recorded_decode_steps
+
+    from tts_parity.capture_check import capture_check
+
+    def run():
+        dia.model.generate(
+            input_ids=dia.input_ids,
+            decoder_input_ids=dia.decoder_input_ids,
+            decoder_attention_mask=dia.decoder_attention_mask,
+            max_new_tokens=4,
+            do_sample=False,
+            cache_implementation="static",
+        )
+
+    with torch.no_grad():
+        report = capture_check(
+            lambda kwargs: dia.model(**kwargs).logits, recorded_decode_steps(dia.model, run), names=["step 2", "step 3"]
+        )
+    assert report.ok, "\n" + str(report)
+    # logits [batch * q, 1 step, vocab]: one row per codebook
+    assert [tuple(out.shape) for out in report.outputs] == [(dia.q, 1, dia.model.config.decoder_config.vocab_size)] * 2

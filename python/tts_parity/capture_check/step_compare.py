@@ -12,9 +12,13 @@ Ops are matched across steps by (user file, line, op, n-th call from that line).
   others is the same hazard through control flow (a Python branch), reported once per line.
 """
 
+from __future__ import annotations
+
 from .report import Finding
-from .rules import HINTS, PYTHON_SCALAR_VARIES, SHAPE_VARIES, DATA_DEPENDENT_SHAPE
+from .rules import DATA_DEPENDENT_SHAPE, HINTS, PYTHON_SCALAR_VARIES, SHAPE_VARIES
 from .source_location import source_line
+
+__all__ = ["compare_steps"]
 
 
 def compare_steps(traces, step_names, per_op_findings):
@@ -49,15 +53,16 @@ def compare_steps(traces, step_names, per_op_findings):
             )
             continue
         first = records[0]
+        assert first is not None  # every step map has the key (checked above)
         varying_inputs = _varying(records, "input_shapes")
-        if _differs(records, "output_shapes") and not varying_inputs:
-            if (first.filename, first.lineno) not in dynamic_lines:
-                add(
-                    SHAPE_VARIES,
-                    first,
-                    f"output shape {_per_step(records, 'output_shapes', None, step_names)} "
-                    f"from inputs of unchanged shapes; {HINTS[SHAPE_VARIES]}",
-                )
+        unexplained = (first.filename, first.lineno) not in dynamic_lines
+        if _differs(records, "output_shapes") and not varying_inputs and unexplained:
+            add(
+                SHAPE_VARIES,
+                first,
+                f"output shape {_per_step(records, 'output_shapes', None, step_names)} "
+                f"from inputs of unchanged shapes; {HINTS[SHAPE_VARIES]}",
+            )
         for position in varying_inputs:
             label = _external_label(records, position)
             if label is not None and label not in reported_externals:

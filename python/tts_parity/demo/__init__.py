@@ -11,6 +11,8 @@ Command line: `python3 -m tts_parity.demo --profile eager|graph --text T --out D
 Imports torch and onnx (a torch helper of tts_parity).
 """
 
+from __future__ import annotations
+
 from .bundle import demo_bundle_dir, read_manifest
 from .faults import Faults, parse_faults
 from .model import DemoTwin, load_twin

@@ -4,6 +4,11 @@ shapes; the float tables (RoPE exponents, vocoder ramp, rolloff, omega) are read
 own `const.*` initializers. weights.py refuses an export that lacks the constants named here.
 """
 
+from __future__ import annotations
+
+__all__ = ["F0_MIN", "F0_RANGE", "HARMONIC_GAIN", "NOISE_GAIN", "REQUIRED_CONSTANTS", "RMS_EPS"]
+
+
 RMS_EPS = 1e-6
 F0_MIN = 100.0
 F0_RANGE = 150.0  # f0Max - f0Min

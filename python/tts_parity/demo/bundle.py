@@ -2,9 +2,11 @@
 
 The cache folder follows electron/engine/demo/resolve-demo-bundle.ts: PARITY_CACHE_DIR, else
 $XDG_CACHE_HOME/tts-parity-studio, else ~/.cache/tts-parity-studio; the bundle is the folder
-`demo-bundle-v{DEMO_BUNDLE_VERSION}-{DEMO_SEED}` in it. tests/test_demo_twin_bundle.py checks both
-numbers against the TypeScript source so they cannot drift apart silently.
+`demo-bundle-v{DEMO_BUNDLE_VERSION}-{DEMO_SEED}` in it. tests/demo/test_demo_twin_bundle.py checks
+both numbers against the TypeScript source so they cannot drift apart silently.
 """
+
+from __future__ import annotations
 
 import json
 import os
@@ -12,6 +14,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ParityValueError
+
+__all__ = [
+    "BUILD_COMMAND",
+    "DEMO_BUNDLE_VERSION",
+    "DEMO_SEED",
+    "DecoderSizes",
+    "Manifest",
+    "demo_bundle_dir",
+    "demo_cache_root",
+    "read_manifest",
+]
+
 
 # electron/engine/demo/resolve-demo-bundle.ts DEMO_BUNDLE_VERSION and demo-config.ts DEMO_SEED.
 DEMO_BUNDLE_VERSION = 5
@@ -98,7 +112,8 @@ def read_manifest(folder: Path) -> Manifest:
     text = m.get("text", {})
     if text.get("tokenizer") != "byte":
         raise ParityValueError(
-            f"{path}: text.tokenizer is {text.get('tokenizer')!r}; the twin reads byte-level bundles only (the demo architecture)"
+            f"{path}: text.tokenizer is {text.get('tokenizer')!r}; the twin reads byte-level bundles only (the demo "
+            "architecture)"
         )
     try:
         return Manifest(

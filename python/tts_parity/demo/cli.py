@@ -5,23 +5,32 @@ Exit status: 0 done; 2 bad input (arguments, text, bundle), CUDA refused the gra
 the requested faults acted; 3 internal error. Every refusal is one line on stderr.
 """
 
+from __future__ import annotations
+
 import argparse
-import os
 import re
 import statistics
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import torch
 
+from .._cli import run_main
+from ..errors import ParityValueError
 from .bundle import demo_bundle_dir, read_manifest
-from ..errors import CaptureRefused, ParityError, ParityValueError
 from .faults import Faults, not_applied, parse_faults
 from .model import load_twin
 from .run_traced import run_traced
 from .selection import SamplingParams, SamplingSelector
 from .synthesis import PROFILES
 from .text import tokenize
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+__all__ = ["PROG", "main", "run"]
+
 
 PROG = "tts_parity.demo"
 
@@ -38,7 +47,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--profile",
         default="eager",
-        help="eager (dynamic KV cache, op by op) or graph (static KV buffers; decode step captured as a CUDA graph on CUDA)",
+        help="eager (dynamic KV cache, op by op) or graph (static KV buffers; decode step captured as a CUDA graph on "
+        "CUDA)",
     )
     p.add_argument(
         "--fault",
@@ -61,7 +71,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--record-modules",
         metavar="REGEX",
-        help="record these modules' outputs (e.g. '^talker\\.layers\\.\\d+\\.(self_attn|mlp)$') into trace.modules.safetensors",
+        help="record these modules' outputs (e.g. '^talker\\.layers\\.\\d+\\.(self_attn|mlp)$') into "
+        "trace.modules.safetensors",
     )
     p.add_argument("--record-steps", metavar="N,M,...", help="steps to record modules at (default: every step)")
     p.add_argument("--force", action="store_true", help="replace trace.jsonl and audio.wav if they exist")
@@ -110,7 +121,8 @@ def _selector(args, codebooks: int):
         return None
     if args.profile == "graph":
         raise ParityValueError(
-            "--sampling sample: profile graph chooses codes on the device inside the captured step (greedy only); use --profile eager"
+            "--sampling sample: profile graph chooses codes on the device inside the captured step (greedy only); use "
+            "--profile eager"
         )
     return SamplingSelector(_seed(args.seed), params, codebooks)
 
@@ -124,7 +136,8 @@ def _check_modules(twin, pattern: str) -> None:
     names = [name for name, _ in twin.named_modules() if name]
     if not any(regex.search(name) for name in names):
         raise ParityValueError(
-            f"--record-modules {pattern!r}: matches no module of the twin (e.g. {', '.join(names[:4])}, talker.layers.0.mlp)"
+            f"--record-modules {pattern!r}: matches no module of the twin (e.g. {', '.join(names[:4])}, "
+            "talker.layers.0.mlp)"
         )
 
 
@@ -145,7 +158,7 @@ def _outputs(folder: Path, force: bool):
     return trace, wav
 
 
-def run(argv) -> int:
+def run(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     if args.profile not in PROFILES:
         raise ParityValueError(f'--profile "{args.profile}": expected one of {", ".join(PROFILES)}')
@@ -185,7 +198,8 @@ def run(argv) -> int:
 
     m = twin.manifest
     print(
-        f"wrote {trace} and {wav}: {len(result.steps)} frames × {m.codebooks} codebooks, {len(result.audio) / m.sample_rate:.2f} s at {m.sample_rate} Hz"
+        f"wrote {trace} and {wav}: {len(result.steps)} frames x {m.codebooks} codebooks, "
+        f"{len(result.audio) / m.sample_rate:.2f} s at {m.sample_rate} Hz"
     )
     decode_ms = [s.step_ms for s in result.steps[1:]]
     how = (
@@ -199,7 +213,8 @@ def run(argv) -> int:
         else "no decode step (1 frame)"
     )
     print(
-        f"profile {args.profile} on {device.type} ({how}); prefill {result.steps[0].step_ms:.2f} ms, {timing}, vocoder {result.vocoder_ms:.1f} ms"
+        f"profile {args.profile} on {device.type} ({how}); prefill {result.steps[0].step_ms:.2f} ms, {timing}, vocoder "
+        f"{result.vocoder_ms:.1f} ms"
     )
     return _fault_notes(faults, args.profile, device.type, len(result.steps))
 
@@ -226,17 +241,6 @@ def _fault_notes(faults: Faults, profile: str, device: str, frames: int) -> int:
     return 0
 
 
-def main(argv=None) -> int:
-    try:
-        return run(sys.argv[1:] if argv is None else argv)
-    except (ParityValueError, CaptureRefused) as error:
-        print(f"{PROG}: {error}", file=sys.stderr)
-        return error.exit_code
-    except KeyboardInterrupt:
-        print(f"{PROG}: interrupted", file=sys.stderr)
-        return 130
-    except Exception as error:  # one line, not a stack trace; PARITY_DEBUG=1 shows the trace
-        if os.environ.get("PARITY_DEBUG"):
-            raise
-        print(f"{PROG}: internal error: {type(error).__name__}: {error}", file=sys.stderr)
-        return 3
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command line (one line per error, exit 2 for a user error, 130 on Ctrl-C, 3 for a bug of ours)."""
+    return run_main(PROG, run, argv)

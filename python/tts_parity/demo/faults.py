@@ -9,13 +9,18 @@
   on, inside the module (SwiGLU.fault_scale) so that module hooks and capture buffers see it.
 """
 
+from __future__ import annotations
+
 import re
 from dataclasses import dataclass
-from typing import Optional
+from typing import Any
 
 import torch
 
 from ..errors import ParityValueError
+
+__all__ = ["KNOWN", "MLP_SCALE", "MLP_SCALE_LAYER", "Faults", "decode_request_rows", "not_applied", "parse_faults"]
+
 
 MLP_SCALE = 1.5
 MLP_SCALE_LAYER = 0
@@ -24,8 +29,8 @@ KNOWN = "stale-feedback@N (N >= 2), mlp-scale@N (N >= 1), bool-mask"
 
 @dataclass(frozen=True)
 class Faults:
-    stale_feedback: Optional[int] = None
-    mlp_scale: Optional[int] = None
+    stale_feedback: int | None = None
+    mlp_scale: int | None = None
     bool_mask: bool = False
 
     def texts(self) -> list:
@@ -41,7 +46,7 @@ class Faults:
 
 def parse_faults(texts) -> Faults:
     """--fault values -> Faults, or a ParityValueError naming the bad one."""
-    fields = {}
+    fields: dict[str, Any] = {}
     for text in texts:
         m = re.fullmatch(r"(stale-feedback|mlp-scale)@(\d+)|(bool-mask)", text)
         if not m:

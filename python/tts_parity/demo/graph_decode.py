@@ -2,16 +2,24 @@
 (captured once and replayed on CUDA; called directly on CPU). The host only sets the step's inputs
 (position, feedback refresh, the mlp-scale fault's scale) and reads the outputs after each step."""
 
+from __future__ import annotations
+
 import time
 from contextlib import nullcontext
+from typing import TYPE_CHECKING
 
 import torch
 
 from .faults import MLP_SCALE, MLP_SCALE_LAYER, Faults
 from .graph_runner import GraphRunner
-from .model import DemoTwin
 from .static_step import StaticStep
 from .step_output import StepOutput
+
+if TYPE_CHECKING:
+    from .model import DemoTwin
+
+
+__all__ = ["graph_frames"]
 
 
 def graph_frames(twin: DemoTwin, ids: list, frames: int, faults: Faults, recorder=None):

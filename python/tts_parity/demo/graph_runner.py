@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from ..module_recorder import ModuleRecorder
     from .static_step import StaticStep
 
-__all__ = ["GraphRunner", "WARMUP_RUNS"]
+__all__ = ["WARMUP_RUNS", "GraphRunner"]
 
 WARMUP_RUNS = 2  # decode calls on a side stream before capture (lazy inits, cuBLAS workspaces)
 

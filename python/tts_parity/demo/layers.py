@@ -7,12 +7,19 @@ Module names follow HF transformers (`layers.0.self_attn`, `layers.0.mlp`), so m
 regex reads as it would on a real engine.
 """
 
+from __future__ import annotations
+
 import math
+from typing import TYPE_CHECKING
 
 import torch
 from torch import nn
 
-from .weights import BundleWeights
+if TYPE_CHECKING:
+    from .weights import BundleWeights
+
+
+__all__ = ["Attention", "DecoderLayer", "DecoderStack", "RMSNorm", "SwiGLU", "apply_rope", "rope_tables"]
 
 
 class RMSNorm(nn.Module):
@@ -60,7 +67,7 @@ class Attention(nn.Module):
         q = apply_rope(self._split(self.q_proj(x), self.heads), cos, sin)
         k = apply_rope(self._split(self.k_proj(x), self.kv_heads), cos, sin)
         v = self._split(self.v_proj(x), self.kv_heads)
-        keys, values = cache.update(layer, k, v, positions)
+        keys, values = cache.update(k, v, layer, {"cache_position": positions})
         group = self.heads // self.kv_heads
         seq = x.shape[1]
         qg = q.reshape(1, self.kv_heads, group, seq, self.head_dim)

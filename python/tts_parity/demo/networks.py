@@ -3,13 +3,22 @@
 1..Q-1), as electron/engine/demo/decoder-models.ts builds them.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import torch
 from torch import nn
 
 from .architecture import RMS_EPS
-from .bundle import Manifest
 from .layers import DecoderStack
-from .weights import BundleWeights
+
+if TYPE_CHECKING:
+    from .bundle import Manifest
+    from .weights import BundleWeights
+
+
+__all__ = ["AudioFeedback", "CodePredictor", "CodecEmbedding", "Talker"]
 
 
 class CodecEmbedding(nn.Module):

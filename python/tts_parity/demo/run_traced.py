@@ -1,13 +1,21 @@
 """A synthesis written as a trace (TraceWriter) and WAV, optionally with a module-output sidecar."""
 
+from __future__ import annotations
+
 from contextlib import ExitStack
+from typing import TYPE_CHECKING
 
 import torch
 
 from ..module_recorder import ModuleRecorder, sidecar_path_for
 from ..trace_writer import TraceWriter
-from .faults import Faults
 from .synthesis import Synthesis, synthesize
+
+if TYPE_CHECKING:
+    from .faults import Faults
+
+
+__all__ = ["engine_text", "profile_text", "run_traced"]
 
 
 def profile_text(profile: str, faults: Faults, device: torch.device) -> str:
@@ -39,7 +47,8 @@ def run_traced(
     module_steps=None,
     force=False,
 ) -> Synthesis:
-    """One synthesis written as a trace and WAV (and a module sidecar with `modules`); `force` replaces existing files."""
+    """One synthesis written as a trace and WAV (and a module sidecar with `modules`); `force` replaces existing
+    files."""
     device = twin.talker.lm_head.weight.device
     m = twin.manifest
     sidecar = sidecar_path_for(trace_path) if modules else None

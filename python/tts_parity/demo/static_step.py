@@ -12,12 +12,21 @@ per request). The caller refreshes the feedback buffer from the previous step's 
 step; fault stale-feedback@N is that refresh skipped before step N.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import torch
 
 from ..static_buffers import StaticBuffers
 from .faults import Faults, decode_request_rows
 from .kv_cache import StaticKVCache, causal_mask
-from .model import DemoTwin
+
+if TYPE_CHECKING:
+    from .model import DemoTwin
+
+
+__all__ = ["StaticStep"]
 
 
 class StaticStep:

@@ -1,10 +1,18 @@
 """The talker's text prefill for a byte-level bundle, as electron/engine/text-input.ts: BOS then the UTF-8
 bytes; frames = round(characters × framesPerChar) (JavaScript Math.round: halves up), in [1, maxFrames]."""
 
-import math
+from __future__ import annotations
 
-from .bundle import Manifest
+import math
+from typing import TYPE_CHECKING
+
 from ..errors import ParityValueError
+
+if TYPE_CHECKING:
+    from .bundle import Manifest
+
+
+__all__ = ["tokenize"]
 
 
 def tokenize(text: str, m: Manifest):

@@ -5,7 +5,10 @@ linearly across each frame's hop, oscillator phase by cumulative sum: float32 wi
 float64 across frames) plus the engine's deterministic noise (noise.py).
 """
 
+from __future__ import annotations
+
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 import torch
@@ -13,8 +16,13 @@ import torch.nn.functional as F
 from torch import nn
 
 from .architecture import F0_MIN, F0_RANGE, HARMONIC_GAIN, NOISE_GAIN
-from .bundle import Manifest
-from .weights import BundleWeights
+
+if TYPE_CHECKING:
+    from .bundle import Manifest
+    from .weights import BundleWeights
+
+
+__all__ = ["CausalConv", "HarmonicPlusNoise", "Vocoder"]
 
 
 def _serial_sum(terms):

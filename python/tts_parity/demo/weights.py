@@ -5,21 +5,30 @@ The eager fp32 exports are read: the graph exports hold the same initializers un
 (electron/engine/demo/static-decoder.ts), so either gives the same twin.
 """
 
-from pathlib import Path
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 import numpy as np
 import torch
 
-from .architecture import REQUIRED_CONSTANTS
-from .bundle import Manifest
 from ..errors import ParityValueError
+from .architecture import REQUIRED_CONSTANTS
 from .onnx_initializers import read_initializers_without_onnx
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from .bundle import Manifest
 
 try:
     import onnx
     from onnx import numpy_helper
 except ImportError:  # e.g. a GPU machine with PyTorch only
-    onnx = None
+    onnx = None  # type: ignore[assignment]
+
+
+__all__ = ["BundleWeights", "read_initializers"]
 
 
 def read_initializers(path: Path) -> dict:
@@ -42,8 +51,10 @@ class BundleWeights:
             missing = [n for n in names if n not in self.networks[net]]
             if missing:
                 raise ParityValueError(
-                    f"{manifest.folder / manifest.files[net]}: constant {missing[0]} not found; the twin re-implements the demo "
-                    "architecture's fixed constants (tts_parity/demo/architecture.py) and this export was built with others"
+                    f"{manifest.folder / manifest.files[net]}: constant {missing[0]} not found; the twin re-implements "
+                    "the demo "
+                    "architecture's fixed constants (tts_parity/demo/architecture.py) and this export was built with "
+                    "others"
                 )
 
     def array(self, network: str, name: str) -> np.ndarray:

@@ -35,22 +35,8 @@ def step_inputs(device="cpu"):
     generator = torch.Generator().manual_seed(19)
     counts = torch.tensor([2, 2, 2])
     return [
-        tuple(
-            t.to(device)
-            for t in (
-                torch.randn(3, 4, generator=generator),
-                torch.tensor([True, False, True]),
-                torch.tensor([5, 1, 5]),
-                counts,
-            )
-        ),
-        tuple(
-            t.to(device)
-            for t in (
-                torch.randn(3, 4, generator=generator),
-                torch.tensor([True, True, True]),
-                torch.tensor([2, 7, 1]),
-                counts,
-            )
-        ),
+        tuple(t.to(device) for t in (torch.randn(3, 4, generator=generator), torch.tensor([True, False, True]),
+                                     torch.tensor([5, 1, 5]), counts)),
+        tuple(t.to(device) for t in (torch.randn(3, 4, generator=generator), torch.tensor([True, True, True]),
+                                     torch.tensor([2, 7, 1]), counts)),
     ]

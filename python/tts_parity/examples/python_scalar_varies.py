@@ -38,7 +38,5 @@ def step_inputs(device="cpu"):
 def safe_step_inputs(device="cpu"):
     generator = torch.Generator().manual_seed(19)
     table = _table(device)
-    return [
-        (torch.randn(1, DIM, generator=generator).to(device), table, torch.tensor([step], device=device))
-        for step in (2, 3)
-    ]
+    return [(torch.randn(1, DIM, generator=generator).to(device), table, torch.tensor([step], device=device))
+            for step in (2, 3)]

@@ -13,9 +13,7 @@ CODEBOOK_WEIGHTS = [1.0, 0.5, 0.25]
 
 def unsafe_step(hidden, codes):
     """codes: [batch, 3] per-codebook codes; hidden: [batch, 3] per-codebook gains."""
-    offsets = torch.tensor(
-        [0, CODEBOOK_SIZE, 2 * CODEBOOK_SIZE], device=codes.device
-    )  # capture-check: tensor-from-python
+    offsets = torch.tensor([0, CODEBOOK_SIZE, 2 * CODEBOOK_SIZE], device=codes.device)  # capture-check: tensor-from-python
     weights = torch.as_tensor(CODEBOOK_WEIGHTS, device=hidden.device)  # capture-check: tensor-from-python
     return codes + offsets, hidden * weights
 
@@ -34,14 +32,8 @@ def safe_step(hidden, codes, weights):
 def step_inputs(device="cpu"):
     generator = torch.Generator().manual_seed(19)
     return [
-        (
-            torch.randn(2, 3, generator=generator).to(device),
-            torch.randint(0, CODEBOOK_SIZE, (2, 3), generator=generator).to(device),
-        ),
-        (
-            torch.randn(2, 3, generator=generator).to(device),
-            torch.randint(0, CODEBOOK_SIZE, (2, 3), generator=generator).to(device),
-        ),
+        (torch.randn(2, 3, generator=generator).to(device), torch.randint(0, CODEBOOK_SIZE, (2, 3), generator=generator).to(device)),
+        (torch.randn(2, 3, generator=generator).to(device), torch.randint(0, CODEBOOK_SIZE, (2, 3), generator=generator).to(device)),
     ]
 
 

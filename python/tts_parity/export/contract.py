@@ -6,6 +6,11 @@ the loader checks every bundle.json against that file, and export_bundle's tests
 Shapes: ints are fixed, strings are symbolic dimensions.
 """
 
+from __future__ import annotations
+
+__all__ = ["EAGER", "FLOAT_DTYPE", "GRAPH", "code_predictor_tensors", "talker_tensors", "vocoder_tensors"]
+
+
 EAGER, GRAPH = "eager", "graph"
 FLOAT_DTYPE = {"fp32": "float32", "fp16": "float16"}
 

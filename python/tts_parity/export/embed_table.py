@@ -1,11 +1,16 @@
 """The embedding table as bundle.json's `embed.table`: one safetensors tensor [rows, talker.hidden] that
 the engine reads by rows (docs/bundle-format.md, "embed (embed.table)")."""
 
+from __future__ import annotations
+
 import numpy as np
 import torch
 
-from ..safetensors_io import write_safetensors
 from ..errors import ExportError
+from ..safetensors_io import write_safetensors
+
+__all__ = ["TABLE_FILE", "TABLE_TENSOR", "embed_table", "write_embed_table"]
+
 
 TABLE_FILE = {"float32": "embed.fp32.safetensors", "float16": "embed.fp16.safetensors"}
 TABLE_TENSOR = "embed_tokens.weight"
@@ -19,6 +24,13 @@ def _rows(value, what):
     )
     if array.ndim != 2:
         raise ExportError(f"{what}: expected a [rows, hidden] table, found shape {list(array.shape)}")
+    bad = ~np.isfinite(array)
+    if bad.any():
+        row = int(np.argwhere(bad)[0][0])
+        raise ExportError(
+            f"{what}: {int(bad.sum())} of {array.size} values are NaN or infinite (the first in row {row}); the engine "
+            "adds these rows to the talker's inputs_embeds, so every output would be NaN"
+        )
     return array
 
 
@@ -34,7 +46,8 @@ def embed_table(text_embeddings, codec_embeddings, codebooks, hidden):
     for what, array in [("text_embeddings", text)] + [(f"codec_embeddings[{c}]", a) for c, a in enumerate(codec)]:
         if array.shape[1] != hidden:
             raise ExportError(
-                f"{what}: rows of {array.shape[1]} values, but config talker.hidden = {hidden} (the engine adds them to the talker's inputs_embeds)"
+                f"{what}: rows of {array.shape[1]} values, but config talker.hidden = {hidden} (the engine adds them "
+                "to the talker's inputs_embeds)"
             )
     per_codebook = max(a.shape[0] for a in codec)
     blocks = [text] + [np.concatenate([a, np.zeros((per_codebook - a.shape[0], hidden), np.float32)]) for a in codec]

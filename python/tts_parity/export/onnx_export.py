@@ -5,14 +5,20 @@ offers the choice, as torch >= 2.9 defaults to the dynamo exporter): the exporte
 docs/bundle-format.md describes and `parity bundle check --smoke` tests.
 """
 
+from __future__ import annotations
+
 import inspect
+from typing import Any
 
 import onnx
 import torch
 
 from ..errors import ExportError
 
-EXPORTER = {"dynamo": False} if "dynamo" in inspect.signature(torch.onnx.export).parameters else {}
+__all__ = ["EXPORTER", "TORCH_DTYPES", "check_trial_outputs", "export_onnx"]
+
+
+EXPORTER: dict[str, Any] = {"dynamo": False} if "dynamo" in inspect.signature(torch.onnx.export).parameters else {}
 
 TORCH_DTYPES = {
     "float32": torch.float32,
@@ -46,15 +52,18 @@ def check_trial_outputs(label, got, outputs, sizes, hint):
         expected = _concrete(spec["shape"], sizes)
         if not isinstance(value, torch.Tensor):
             raise ExportError(
-                f'{label}: output "{spec["name"]}" is a {type(value).__name__}, expected a tensor {spec["dtype"]} {_shape_text(expected)}'
+                f'{label}: output "{spec["name"]}" is a {type(value).__name__}, expected a tensor {spec["dtype"]} '
+                f"{_shape_text(expected)}"
             )
         if value.dtype != TORCH_DTYPES[spec["dtype"]]:
             raise ExportError(
-                f'{label}: output "{spec["name"]}" is {str(value.dtype).replace("torch.", "")}, expected {spec["dtype"]}'
+                f'{label}: output "{spec["name"]}" is {str(value.dtype).replace("torch.", "")}, expected '
+                f"{spec['dtype']}"
             )
         if list(value.shape) != expected:
             raise ExportError(
-                f'{label}: output "{spec["name"]}" has shape {_shape_text(list(value.shape))} on the example inputs, expected {_shape_text(expected)}{hint}'
+                f'{label}: output "{spec["name"]}" has shape {_shape_text(list(value.shape))} on the example inputs, '
+                f"expected {_shape_text(expected)}{hint}"
             )
 
 
@@ -109,7 +118,8 @@ def _pin_fixed_output_dims(label, model, outputs):
     for spec in outputs:
         if spec["name"] not in by_name:
             raise ExportError(
-                f'{label}: output "{spec["name"]}" is missing from the exported file (it has: {", ".join(by_name)}); return a distinct tensor for each output'
+                f'{label}: output "{spec["name"]}" is missing from the exported file (it has: {", ".join(by_name)}); '
+                "return a distinct tensor for each output"
             )
         fixed = [(i, d) for i, d in enumerate(spec["shape"]) if isinstance(d, int)]
         if not fixed:
@@ -120,14 +130,16 @@ def _pin_fixed_output_dims(label, model, outputs):
                 shape.dim.add()
         if len(shape.dim) != len(spec["shape"]):
             raise ExportError(
-                f'{label}: output "{spec["name"]}" has rank {len(shape.dim)} in the exported file, expected {_shape_text(spec["shape"])}'
+                f'{label}: output "{spec["name"]}" has rank {len(shape.dim)} in the exported file, expected '
+                f"{_shape_text(spec['shape'])}"
             )
         for i, size in fixed:
             dim = shape.dim[i]
             if dim.HasField("dim_value"):
                 if dim.dim_value != size:
                     raise ExportError(
-                        f'{label}: output "{spec["name"]}" dimension {i} is {dim.dim_value} in the exported file, expected {size} ({_shape_text(spec["shape"])})'
+                        f'{label}: output "{spec["name"]}" dimension {i} is {dim.dim_value} in the exported file, '
+                        f"expected {size} ({_shape_text(spec['shape'])})"
                     )
                 continue
             dim.Clear()

@@ -62,13 +62,13 @@ describe('bad bundles are BundleErrors that name file, tensor, expected and foun
     await mkdir(join(root, 'empty'), { recursive: true });
     await expect(Engine.open(join(root, 'empty'))).rejects.toThrow(`no bundle.json in ${join(root, 'empty')} (not a bundle folder)`);
     await writeFile(join(root, 'plain-file'), 'x');
-    await expect(Engine.open(join(root, 'plain-file'))).rejects.toThrow(`${join(root, 'plain-file')} is a file; give a bundle folder (with bundle.json)`);
+    await expect(Engine.open(join(root, 'plain-file'))).rejects.toThrow(`${join(root, 'plain-file')} is a file, not a folder; give a bundle folder (with bundle.json)`);
   });
 
   it('missing model file', async () => {
     const dir = await variant(() => undefined);
     await unlink(join(dir, 'code-predictor.graph.fp16.onnx'));
-    await expect(Engine.open(dir)).rejects.toThrow(/code-predictor\.graph\.fp16\.onnx: model file of code-predictor graph-fp16 cannot be read \(ENOENT\)/);
+    await expect(Engine.open(dir)).rejects.toThrow(/code-predictor\.graph\.fp16\.onnx: model file of code-predictor graph-fp16: cannot read \(no such file or folder\)/);
   });
 
   it('wrong tensor name declared in the manifest', async () => {

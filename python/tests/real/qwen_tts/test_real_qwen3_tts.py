@@ -249,3 +249,90 @@ def test_the_capture_safe_step_has_no_findings_and_gives_generates_codes(capture
     assert capture["safe talker"].ok, str(capture["safe talker"])
     assert capture["safe code predictor"].ok, str(capture["safe code predictor"])
     assert torch.equal(capture["safe codes"], runs[1]["eager"])
+
+
+@pytest.fixture(scope="session")
+def bundle(tiny, tmp_path_factory):
+    from tts_parity.examples.qwen_tts_export import (
+        CodePredictorAdapter,
+        TalkerAdapter,
+        VocoderAdapter,
+        qwen3_tts_bundle_inputs,
+    )
+    from tts_parity.export import export_bundle
+
+    from parity_cli import ROOT
+
+    model, vocoder = tiny
+    text_rows, codec, config = qwen3_tts_bundle_inputs(model, frames_per_char=(FRAMES - 1) / len(PROMPTS[0]))
+    out = tmp_path_factory.mktemp("qwen3-tts-bundle")
+    exported = export_bundle(
+        out / "bundle",
+        talker=TalkerAdapter(model.talker),
+        code_predictor=CodePredictorAdapter(model.talker.code_predictor),
+        vocoder=VocoderAdapter(vocoder),
+        text_embeddings=text_rows,
+        codec_embeddings=codec,
+        config=config,
+        unused_vocoder_inputs=("noise", "context_frames"),
+        parity_cmd=["node", str(ROOT / "bin" / "parity.js")],
+    )
+    for profile in ("eager", "graph"):
+        done = run_parity(
+            "synth",
+            "--bundle",
+            exported.path,
+            "--text",
+            PROMPTS[0],
+            "--profile",
+            profile,
+            "--out",
+            out / f"{profile}.wav",
+            "--trace",
+            out / f"{profile}.jsonl",
+        )
+        assert done.returncode == 0, done.stderr
+    return exported, out
+
+
+@pytest.mark.parametrize("profile", ["eager", "graph"])
+def test_parity_synth_of_the_exported_bundle_gives_generates_codes_and_audio(bundle, runs, profile):
+    exported, out = bundle
+    assert exported.smoke[-1] == "smoke OK"
+    steps = [json.loads(line) for line in (out / f"{profile}.jsonl").read_text().splitlines()[1:]]
+    assert [s["codes"] for s in steps] == runs[1]["eager"].tolist()  # 4 frames x 16 codes
+    report = compare(
+        runs[0]["eager"],
+        out / f"{profile}.jsonl",
+        "--wav-a",
+        runs[0]["eager"].with_suffix(".wav"),
+        "--wav-b",
+        out / f"{profile}.wav",
+        "--no-modules",
+    )
+    # ONNX Runtime vs PyTorch float32 kernels: within the default tolerances (logits 1e-3, audio 1e-4).
+    assert report["verdict"] == "within-tolerance", report["verdict"]
+
+
+def test_a_logits_processor_in_the_talkers_generate_sees_rows_already_masked(tiny):
+    """docs/python.md's warning, on real transformers 4.57: generate() runs its own processors (qwen-tts's
+    suppress_tokens, min_new_tokens) before a LogitsProcessor passed in, so the recorder sees -inf at the special
+    ids and says so, once: at call 1, the 1023 suppressed ids and EOS (min_new_tokens=2). The forward hooks on
+    the heads (trace_generate) see the raw rows."""
+    import functools
+
+    from transformers import LogitsProcessorList
+
+    from tts_parity.hf import RawScoresRecorder
+
+    model = tiny[0]
+    recorder = RawScoresRecorder(name="talker")
+    model.talker.generate = functools.partial(
+        type(model.talker).generate, model.talker, logits_processor=LogitsProcessorList([recorder])
+    )
+    try:
+        with pytest.warns(UserWarning, match=r"holds 1024 -inf entries"):
+            generate_codes_of(model, PROMPTS[0], max_new_tokens=3)
+    finally:
+        del model.talker.generate
+    assert len(recorder.stats) == 3

@@ -21,14 +21,14 @@ symlinkSync('/dev/zero', zero);
 describe('read-inputs: the one check before a file is read whole', () => {
   it('an input that is a folder, a FIFO or a link to a device: one line naming it and what it is', async () => {
     await expect(readFileChecked(folder)).rejects.toThrow(`${folder}: not a regular file (a folder)`);
-    await expect(readFileChecked(fifo)).rejects.toThrow(`${fifo}: not a regular file (a device, FIFO or socket)`);
-    await expect(readFileChecked(zero)).rejects.toThrow(`${zero}: not a regular file (a device, FIFO or socket)`);
-    await expect(readTraceFile(fifo)).rejects.toThrow(`${fifo}: not a regular file (a device, FIFO or socket)`);
+    await expect(readFileChecked(fifo)).rejects.toThrow(`${fifo}: not a regular file (a FIFO (named pipe))`);
+    await expect(readFileChecked(zero)).rejects.toThrow(`${zero}: not a regular file (a character device)`);
+    await expect(readTraceFile(fifo)).rejects.toThrow(`${fifo}: not a regular file (a FIFO (named pipe))`);
     await expect(readFileChecked(join(dir, 'missing.wav'))).rejects.toThrow(`${join(dir, 'missing.wav')}: cannot read (no such file or folder)`);
   });
 
   it('a fixture file: the same check, saying what a fixture folder holds; a missing file is undefined', () => {
-    expect(() => readFixtureFileSync(fifo)).toThrow(`${fifo}: not a regular file (a device, FIFO or socket); a fixture folder holds only files`);
+    expect(() => readFixtureFileSync(fifo)).toThrow(`${fifo}: not a regular file (a FIFO (named pipe)); a fixture folder holds only files`);
     expect(() => readFixtureFileSync(folder)).toThrow(`${folder}: not a regular file (a folder); a fixture folder holds only files`);
     expect(readFixtureFileSync(join(dir, 'missing.wav'))).toBeUndefined();
     writeFileSync(join(dir, 'ok.json'), '{}');

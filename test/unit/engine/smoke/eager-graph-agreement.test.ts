@@ -20,6 +20,9 @@ const row = (top: number, mean = 0.1): LogitStats => ({ mean, std: 1, min: -3, m
 const shifted = (s: StepRecord, d: number): StepRecord => ({ ...s, logits: { ...s.logits, max: s.logits.max + d, mean: s.logits.mean + d, std: s.logits.std + d, top5: s.logits.top5.map((t) => ({ ...t, logit: t.logit + d })) } });
 const step = (s: number, talkerTop: number, codes: number[], cpTops: number[]): StepRecord => ({ step: s, logits: row(talkerTop), codes, codePredictorLogits: cpTops.map((t) => row(t)) });
 
+/** No stage of a run produced NaN or Inf. */
+export const FINITE = { nan: { talker: 0, codePredictor: 0, vocoder: 0 }, inf: { talker: 0, codePredictor: 0, vocoder: 0 } };
+
 /**
  * The engine's two runs are given here as step records (the real engine's runs are checked by
  * test/cli/bundle-smoke.test.ts on the demo bundle): the check's job is to compare them.
@@ -28,7 +31,7 @@ function engine(eager: StepRecord[], graph: StepRecord[]) {
   const asked: string[] = [];
   const synthesize = (req: SynthesisRequest) => {
     asked.push(`${req.profile.text} "${req.text}" ${req.sampling.mode}`);
-    return Promise.resolve({ steps: req.profile.preset === 'graph' ? graph : eager } as SynthesisResult);
+    return Promise.resolve({ steps: req.profile.preset === 'graph' ? graph : eager, numerics: FINITE } as SynthesisResult);
   };
   return { asked, synthesize };
 }
