@@ -15,7 +15,7 @@ function layer(files, forbidden, why) {
 }
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'assets/**', 'test-results/**', 'native/build/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'assets/**', 'test-results/**', 'native/build/**', '.venv/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {

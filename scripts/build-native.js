@@ -8,27 +8,12 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findNvcc } from './find-nvcc.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const requireNvcc = process.argv.includes('--require') || process.env.PARITY_NATIVE_REQUIRED === '1';
 const say = (line) => console.log(`build:native: ${line}`);
-
-function findNvcc() {
-  const tried = [];
-  if (process.env.NVCC) return { nvcc: process.env.NVCC, tried };
-  const onPath = spawnSync('sh', ['-c', 'command -v nvcc'], { encoding: 'utf8' });
-  if (onPath.status === 0 && onPath.stdout.trim()) return { nvcc: onPath.stdout.trim(), tried };
-  tried.push('PATH');
-  // PARITY_CUDA_DIRS (colon-separated CUDA homes) replaces the default search list.
-  const homes = process.env.PARITY_CUDA_DIRS?.split(':') ?? [process.env.CUDA_HOME, process.env.CUDA_PATH, '/usr/local/cuda'];
-  for (const home of homes.filter(Boolean)) {
-    const candidate = join(home, 'bin', 'nvcc');
-    if (existsSync(candidate)) return { nvcc: candidate, tried };
-    tried.push(candidate);
-  }
-  return { nvcc: undefined, tried };
-}
 
 /** Node's headers: beside the running node, npm's nodedir, or node-gyp's cache (all offline). */
 function findNodeHeaders() {
@@ -39,9 +24,9 @@ function findNodeHeaders() {
   return { dir: candidates.find((d) => existsSync(join(d, 'node_api.h'))), candidates };
 }
 
-const { nvcc, tried } = findNvcc();
+const { nvcc, tried } = findNvcc(root);
 if (!nvcc) {
-  say(`nvcc not found (looked in ${tried.join(', ')}; set NVCC or CUDA_HOME): the native CUDA addon is NOT built.`);
+  say(`nvcc not found (looked in ${tried.join(', ')}; set NVCC or CUDA_HOME, or run 'node scripts/python-env.js', which installs CUDA 13's nvcc from PyPI): the native CUDA addon is NOT built.`);
   say('backend=native will report "native addon not built"; everything else works without it.');
   process.exit(requireNvcc ? 1 : 0);
 }

@@ -187,4 +187,26 @@ struct CopyK {
   PD void operator()(int i) const { y[i] = x[i]; }
 };
 
+/**
+ * What a fused layer kernel does before the layer (decode steps only): nothing (mode 0), the feedback
+ * embedding (1, i over H), the code predictor's prefill rows — talker hidden, then the code-0 row — (2, i
+ * over 2H), or one code row (3, i over H). The same element bodies as the separate launches.
+ */
+struct PreludeK {
+  static constexpr const char* name = "prelude";
+  int mode;
+  FeedbackEmbedK embed;
+  CopyK copy;
+  GatherRowsK gather;
+  int H;
+  PD void operator()(int i) const {
+    if (mode == 1) embed(i);
+    else if (mode == 2) {
+      if (i < H) copy(i);
+      else gather(i - H);
+    } else if (mode == 3) gather(i);
+  }
+  int count() const { return mode == 0 ? 0 : mode == 2 ? 2 * H : H; }
+};
+
 }  // namespace parity

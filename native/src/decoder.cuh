@@ -89,4 +89,33 @@ inline void forward(Executor& ex, Decoder& dec, int n, const int* pos0, float* h
   ex.launch(RmsNormK{dec.x + (n - 1) * H, dec.finalNorm, hiddenOut, H, d.eps}, H);
 }
 
+/**
+ * forward for a decode step (n <= 2 rows), one kernel per layer (Executor::fused): `prelude` before layer
+ * 0, the 8 layer phases, and after the last layer the final RMSNorm of the last row into hiddenOut.
+ * Element for element the same arithmetic as forward(), so the outputs are bit-identical (check.cu).
+ */
+inline void forwardFused(Executor& ex, Decoder& dec, int n, const int* pos0, float* hiddenOut, const PreludeK& prelude) {
+  const DecoderDims& d = dec.d;
+  const int H = d.hidden, qd = d.heads * d.headDim, F = d.ffn;
+  const size_t layerCache = (size_t)d.kvHeads * d.maxPositions * d.headDim;
+  const float scale = 1.f / sqrtf((float)d.headDim);
+  for (int l = 0; l < d.layers; l++) {
+    const LayerWeights& L = dec.layers[l];
+    float* kc = dec.kc + l * layerCache;
+    float* vc = dec.vc + l * layerCache;
+    const bool last = l == d.layers - 1;
+    ex.fused(fuse(Phase<PreludeK>{prelude, l == 0 ? prelude.count() : 0},
+                  Phase<RmsNormK>{{dec.x, L.inNorm, dec.xn, H, d.eps}, n * H},
+                  Phase<QkvRopeK>{{dec.xn, L.wq, L.wk, L.wv, dec.ropeExp, pos0, dec.q, kc, vc, H, d.heads, d.kvHeads, d.headDim, d.maxPositions},
+                                  n * (d.heads + 2 * d.kvHeads) * d.headDim},
+                  Phase<ScoresK>{{dec.q, kc, pos0, dec.scores, d.heads, d.kvHeads, d.headDim, d.maxPositions, scale}, n * d.heads * d.maxPositions},
+                  Phase<AttentionK>{{dec.scores, vc, pos0, dec.att, d.heads, d.kvHeads, d.headDim, d.maxPositions}, n * qd},
+                  Phase<MatmulK>{{dec.att, L.wo, dec.x, dec.h, qd, H}, n * H},
+                  Phase<RmsNormK>{{dec.h, L.postNorm, dec.xn, H, d.eps}, n * H},
+                  Phase<GateUpK>{{dec.xn, L.wg, L.wu, dec.act, H, F}, n * F},
+                  Phase<MatmulK>{{dec.act, L.wd, dec.h, dec.x, F, H}, n * H},
+                  Phase<RmsNormK>{{dec.x + (n - 1) * H, dec.finalNorm, hiddenOut, H, d.eps}, last ? H : 0}));
+  }
+}
+
 }  // namespace parity

@@ -11,6 +11,9 @@ namespace parity {
 /** Threads of the single block Executor::reduce launches (a power of two). */
 constexpr int kReduceThreads = 256;
 
+/** Threads of the single block Executor::fused launches. */
+constexpr int kFusedThreads = 512;
+
 /** Status of the CUDA runtime on this machine, with the runtime's own error text when it has none. */
 struct CudaProbe {
   bool ok = false;
@@ -54,6 +57,17 @@ class Executor {
    */
   template <class K>
   void reduce(const K& k, int n);
+
+  /**
+   * One block of kReduceThreads threads runs k.run() with `sharedBytes` of dynamic shared memory (opted in
+   * above 48 KiB); emulated by k.emulate().
+   */
+  template <class K>
+  void block(const K& k, size_t sharedBytes);
+
+  /** Runs a Fused phase list (launch.cuh) as one kernel of one block; emulated phase by phase. */
+  template <class F>
+  void fused(const F& f);
 
   /** Bytes allocated with alloc (freed together with the executor). */
   size_t bytes() const { return bytes_; }

@@ -3,6 +3,7 @@
 #pragma once
 #include <cuda_runtime.h>
 
+#include <string>
 #include <vector>
 
 #include "executor.h"
@@ -68,6 +69,91 @@ void Executor::reduce(const K& k, int n) {
   }
   reduceKernel<K><<<1, kReduceThreads, 0, static_cast<cudaStream_t>(stream_)>>>(k, n);
   checkLaunch(K::name);
+}
+
+/** One phase of a fused kernel: k(i) for i in [0, n) (n = 0: the phase is skipped). */
+template <class K>
+struct Phase {
+  K k;
+  int n;
+};
+
+/**
+ * Phases run one after another by one block, a barrier between them: the same element bodies, the same
+ * dependencies as one launch per phase (a phase reads only what earlier phases wrote), one kernel.
+ * Emulated phase by phase, index by index, so its results equal the separate launches' bit for bit.
+ */
+template <class... Ks>
+struct Fused;
+
+template <>
+struct Fused<> {
+  __device__ void run() const {}
+  void emulate() const {}
+};
+
+template <class K, class... Rest>
+struct Fused<K, Rest...> {
+  Phase<K> p;
+  Fused<Rest...> rest;
+  __device__ void run() const {
+    for (int i = threadIdx.x; i < p.n; i += blockDim.x) p.k(i);
+    __syncthreads();
+    rest.run();
+  }
+  void emulate() const {
+    for (int i = 0; i < p.n; i++) p.k(i);
+    rest.emulate();
+  }
+};
+
+inline Fused<> fuse() { return {}; }
+
+template <class K, class... Rest>
+Fused<K, Rest...> fuse(Phase<K> p, Phase<Rest>... rest) {
+  return {p, fuse(rest...)};
+}
+
+template <class K>
+__global__ void __launch_bounds__(kReduceThreads) blockKernel(K k) {
+  k.run();
+}
+
+template <class K>
+void Executor::block(const K& k, size_t sharedBytes) {
+  launches_++;
+  if (emulated()) {
+    k.emulate();
+    return;
+  }
+  if (sharedBytes > 48 * 1024) {
+    // Above the default: opt in once per size (the first call is outside capture: the eager prefill).
+    static size_t allowed = 0;
+    if (sharedBytes > allowed) {
+      cudaError_t e = cudaFuncSetAttribute(reinterpret_cast<const void*>(&blockKernel<K>), cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sharedBytes);
+      if (e != cudaSuccess) throw NativeError(std::string(K::name) + ": cudaFuncSetAttribute(MaxDynamicSharedMemorySize, " + std::to_string(sharedBytes) + "): " + cudaGetErrorString(e));
+      allowed = sharedBytes;
+    }
+  }
+  blockKernel<K><<<1, kReduceThreads, sharedBytes, static_cast<cudaStream_t>(stream_)>>>(k);
+  checkLaunch(K::name);
+}
+
+// __launch_bounds__: the compiler keeps the registers within what a block of this size may use.
+template <class F>
+__global__ void __launch_bounds__(kFusedThreads) fusedKernel(F f) {
+  f.run();
+}
+
+template <class F>
+void Executor::fused(const F& f) {
+  launches_++;
+  if (emulated()) {
+    f.emulate();
+    return;
+  }
+  fusedKernel<F><<<1, kFusedThreads, 0, static_cast<cudaStream_t>(stream_)>>>(f);
+  checkLaunch("fused");
 }
 
 }  // namespace parity

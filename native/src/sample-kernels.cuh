@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "pick-rank.cuh"
 #include "sample-math.cuh"
@@ -192,6 +193,81 @@ struct SamplePickK {
     int c = choose();
     *code = c;
     if (c >= 0 && c < V) seen[c] = 1;
+  }
+};
+
+/**
+ * One pick in one block (Executor::block): SampleBestK's reduce (the same stride-then-tree order), then
+ * SampleScoresK over the ids with the scaled values, exp terms and kept flags in shared memory, then
+ * SamplePickK on thread 0 reading them from there. The very functors of the three-kernel path in the same
+ * order, so the same id for every row (check.cu and samplerPick compare the two); one launch instead of
+ * three, and the sequential top-k / top-p / inverse-CDF walk reads on-chip memory instead of global.
+ * Dynamic shared memory: sharedBytes(V); session.cu falls back to the three kernels where it is too much.
+ */
+struct SampleRowK {
+  static constexpr const char* name = "sample_row";
+  const float* logits;
+  int* seen;
+  const SamplingParams* p;
+  const int* step;
+  int skip;
+  double* pen;  // [V] global scratch (pen[best] is read by the pick)
+  int* heap;    // [V] global scratch
+  int* best;    // [1] also written, for the trace of the pick
+  int* code;
+  int V, codebook;
+
+  static size_t sharedBytes(int V) { return (size_t)V * (2 * sizeof(double) + sizeof(int)); }
+
+  PD void pickWith(double* scaled, double* e, int* kept, const int* b) const {
+    SamplePickK{pen, scaled, e, p, step, b, heap, kept, seen, code, V, codebook}(0);
+  }
+  PD SampleScoresK scores(double* scaled, double* e, int* kept, const int* b) const {
+    return SampleScoresK{logits, seen, p, b, pen, scaled, e, heap, kept, skip};
+  }
+
+#ifdef __CUDACC__
+  __device__ void run() const {
+    extern __shared__ double shared[];
+    double* scaled = shared;
+    double* e = shared + V;
+    int* kept = reinterpret_cast<int*>(shared + 2 * V);
+    __shared__ Ranked acc[kReduceThreads];
+    __shared__ int chosen;
+    const SampleBestK bestK{logits, seen, p, skip, best};
+    const int t = threadIdx.x;
+    acc[t] = reduceStride(bestK, t, V);
+    __syncthreads();
+    for (int s = kReduceThreads / 2; s > 0; s >>= 1) {
+      if (t < s) acc[t] = bestK.combine(acc[t], acc[t + s]);
+      __syncthreads();
+    }
+    if (t == 0) {
+      chosen = acc[0].i;
+      *best = chosen;
+    }
+    __syncthreads();
+    const SampleScoresK sc = scores(scaled, e, kept, &chosen);
+    for (int j = t; j < V; j += blockDim.x) sc(j);
+    __syncthreads();
+    if (t == 0) pickWith(scaled, e, kept, &chosen);
+  }
+#endif
+
+  void emulate() const {
+    std::vector<Ranked> acc(kReduceThreads);
+    const SampleBestK bestK{logits, seen, p, skip, best};
+    for (int t = 0; t < kReduceThreads; t++) acc[t] = reduceStride(bestK, t, V);
+    for (int s = kReduceThreads / 2; s > 0; s >>= 1) {
+      for (int t = 0; t < s; t++) acc[t] = bestK.combine(acc[t], acc[t + s]);
+    }
+    int chosen = acc[0].i;
+    *best = chosen;
+    std::vector<double> scaled(V), e(V);
+    std::vector<int> kept(V);
+    const SampleScoresK sc = scores(scaled.data(), e.data(), kept.data(), &chosen);
+    for (int j = 0; j < V; j++) sc(j);
+    pickWith(scaled.data(), e.data(), kept.data(), &chosen);
   }
 };
 

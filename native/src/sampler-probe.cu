@@ -1,6 +1,7 @@
 // One pick on arbitrary logits, for tests: the greedy argmax reduce or the three sampling kernels
-// exactly as session.cu launches them, so unit tests can hold them against sample-token.ts on
+// exactly as session.cu launches them (and the one-block pick, which must agree: else it throws), so unit tests can hold them against sample-token.ts on
 // vocabularies, ties and NaNs the demo bundle never produces.
+#include <string>
 #include <vector>
 
 #include "launch.cuh"
@@ -32,7 +33,13 @@ int samplerPick(Device device, const float* logits, int V, int skip, const Sampl
   ex.launch(SamplePickK{pen, scaled, e, p, stepNo, best, heap, kept, seen, code, V, codebook}, 1);
   int result = -1;
   ex.download(&result, code, sizeof(int));
+  // The one-block pick the fused decode step uses (SampleRowK), on the same row and history: the same id.
+  ex.upload(seen, flags.data(), V * sizeof(int));
+  ex.block(SampleRowK{dLogits, seen, p, stepNo, skip, pen, heap, best, code, V, codebook}, SampleRowK::sharedBytes(V));
+  int row = -1;
+  ex.download(&row, code, sizeof(int));
   ex.synchronize();
+  if (row != result) throw NativeError("samplerPick: the one-block pick chose " + std::to_string(row) + ", the three kernels " + std::to_string(result));
   return result;
 }
 

@@ -54,6 +54,10 @@ class SessionImpl {
     sKept = ex.allocN<int>(vmax);
     setSampling(SamplingSettings{});
     if (!ex.emulated()) {
+      int dev = 0, optin = 0;
+      ck(cudaGetDevice(&dev), "cudaGetDevice");
+      ck(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev), "cudaDeviceGetAttribute(MaxSharedMemoryPerBlockOptin)");
+      rowSharedLimit = (size_t)optin > 8192 ? (size_t)optin - 8192 : 0;  // room for the reduce's static shared memory (4 KiB)
       ck(cudaEventCreate(&start), "cudaEventCreate");
       ck(cudaEventCreate(&stop), "cudaEventCreate");
     }
@@ -120,6 +124,12 @@ class SessionImpl {
     return runVocoder(ex, voc, c, codes, frames, context, phase0, noiseStart, audio);
   }
 
+  /** Fused decode-step kernels (default) or one launch per operation (the earlier path, kept to check equality). */
+  void setFused(bool on) {
+    if (on != fused) dropGraph();
+    fused = on;
+  }
+
   void setStaleStep(int n) {
     if (n < 0 || n == 1) throw NativeError("staleStep: " + std::to_string(n) + " (0 = none, else a decode step >= 2)");
     staleStep = n;
@@ -143,7 +153,7 @@ class SessionImpl {
 
   /** Embedding already in talker.x [n rows] at *talkerPos: talker, greedy code 0, code predictor loop. */
   void talkerAndCodes(int n) {
-    const int H = c.talker.hidden, V = c.codebookSize;
+    const int H = c.talker.hidden;
     forward(ex, talker, n, talkerPos, talkerHidden);
     ex.launch(MatmulK{talkerHidden, lmHead, nullptr, talkerLogits, H, c.talkerVocab}, c.talkerVocab);
     pick(talkerLogits, c.talkerVocab, c.eos, 0);
@@ -151,22 +161,55 @@ class SessionImpl {
     ex.launch(CopyK{talkerHidden, cp.x}, H);
     ex.launch(GatherRowsK{stepCodes, table, cp.x + H, H, c.codecRowOffset}, H);
     for (int cb = 1; cb < c.codebooks; cb++) {
-      if (cb > 1) ex.launch(GatherRowsK{stepCodes + cb - 1, table, cp.x, H, c.codecRowOffset + (cb - 1) * c.codecRowsPerCodebook}, H);
+      if (cb > 1) ex.launch(GatherRowsK{stepCodes + cb - 1, table, cp.x, H, codecBase(cb - 1)}, H);
       int rows = cb == 1 ? 2 : 1;
       forward(ex, cp, rows, positions + (cb == 1 ? 0 : cb), cpHidden);
-      float* logits = cpLogits + (size_t)(cb - 1) * V;
-      ex.launch(MatmulK{cpHidden, lmHeads + (size_t)(cb - 1) * H * V, nullptr, logits, H, V}, V);
-      pick(logits, V, -1, cb);
+      headAndPick(cb);
     }
   }
 
-  /** stepCodes[codebook] from `logits` [V]: the greedy argmax, or the sampler's 3 kernels (sample-kernels.cuh). */
+  int codecBase(int codebook) const { return c.codecRowOffset + codebook * c.codecRowsPerCodebook; }
+
+  void headAndPick(int cb) {
+    const int H = c.talker.hidden, V = c.codebookSize;
+    float* logits = cpLogits + (size_t)(cb - 1) * V;
+    ex.launch(MatmulK{cpHidden, lmHeads + (size_t)(cb - 1) * H * V, nullptr, logits, H, V}, V);
+    pick(logits, V, -1, cb);
+  }
+
+  /**
+   * The decode step's talker and code predictor with one fused kernel per decoder layer (forwardFused):
+   * the feedback embedding inside the talker's layer 0, the code predictor's row gathers inside its
+   * layer 0, the final norms inside the last layers. Same element arithmetic as the unfused path.
+   */
+  void talkerAndCodesFused() {
+    const int H = c.talker.hidden;
+    PreludeK embed{1, {lastCodes, table, talker.x, c.codebooks, H, c.codecRowOffset, c.codecRowsPerCodebook}, {}, {}, H};
+    forwardFused(ex, talker, 1, talkerPos, talkerHidden, embed);
+    ex.launch(MatmulK{talkerHidden, lmHead, nullptr, talkerLogits, H, c.talkerVocab}, c.talkerVocab);
+    pick(talkerLogits, c.talkerVocab, c.eos, 0);
+    for (int cb = 1; cb < c.codebooks; cb++) {
+      PreludeK rows = cb == 1 ? PreludeK{2, {}, {talkerHidden, cp.x}, {stepCodes, table, cp.x + H, H, c.codecRowOffset}, H}
+                              : PreludeK{3, {}, {}, {stepCodes + cb - 1, table, cp.x, H, codecBase(cb - 1)}, H};
+      forwardFused(ex, cp, cb == 1 ? 2 : 1, positions + (cb == 1 ? 0 : cb), cpHidden, rows);
+      headAndPick(cb);
+    }
+  }
+
+  /**
+   * stepCodes[codebook] from `logits` [V]: the greedy argmax, or a sampled pick: one block (SampleRowK) when
+   * fused and its shared memory fits the device, else the sampler's 3 kernels (sample-kernels.cuh).
+   */
   void pick(const float* logits, int V, int skip, int codebook) {
     if (!sampled) {
       ex.reduce(ArgmaxK{logits, skip, stepCodes + codebook}, V);
       return;
     }
     int* history = seen + (size_t)codebook * vmax;
+    if (fused && SampleRowK::sharedBytes(V) <= rowSharedLimit) {
+      ex.block(SampleRowK{logits, history, sampling, stepNo, skip, sPen, sHeap, sBest, stepCodes + codebook, V, codebook}, SampleRowK::sharedBytes(V));
+      return;
+    }
     ex.reduce(SampleBestK{logits, history, sampling, skip, sBest}, V);
     ex.launch(SampleScoresK{logits, history, sampling, sBest, sPen, sScaled, sExp, sHeap, sKept, skip}, V);
     ex.launch(SamplePickK{sPen, sScaled, sExp, sampling, stepNo, sBest, sHeap, sKept, history, stepCodes + codebook, V, codebook}, 1);
@@ -184,8 +227,12 @@ class SessionImpl {
   void decodeBody(bool update) {
     long long before = ex.launches();
     if (update) ex.launch(FeedbackUpdateK{stepCodes, lastCodes}, c.codebooks);
-    ex.launch(FeedbackEmbedK{lastCodes, table, talker.x, c.codebooks, c.talker.hidden, c.codecRowOffset, c.codecRowsPerCodebook}, c.talker.hidden);
-    talkerAndCodes(1);
+    if (fused) {
+      talkerAndCodesFused();
+    } else {
+      ex.launch(FeedbackEmbedK{lastCodes, table, talker.x, c.codebooks, c.talker.hidden, c.codecRowOffset, c.codecRowsPerCodebook}, c.talker.hidden);
+      talkerAndCodes(1);
+    }
     if (update) decodeLaunches = (int)(ex.launches() - before);
   }
 
@@ -235,6 +282,8 @@ class SessionImpl {
   int *stepNo = nullptr, *seen = nullptr, *sBest = nullptr, *sHeap = nullptr, *sKept = nullptr;
   double *sPen = nullptr, *sScaled = nullptr, *sExp = nullptr;
   bool sampled = false;
+  bool fused = true;
+  size_t rowSharedLimit = (size_t)-1;  // dynamic shared memory the one-block pick may take (emulated: no limit)
   cudaEvent_t start = nullptr, stop = nullptr;
   cudaGraph_t graph = nullptr;
   cudaGraphExec_t exec = nullptr;
@@ -257,6 +306,7 @@ size_t Session::close() {
 }
 
 void Session::setSampling(const SamplingSettings& s) { live(impl_, "setSampling").setSampling(s); }
+void Session::setFused(bool on) { live(impl_, "setFused").setFused(on); }
 void Session::setStaleStep(int n) { live(impl_, "setStaleStep").setStaleStep(n); }
 double Session::prefill(const int32_t* ids, int n, const StepOutput& out) { return live(impl_, "prefill").prefill(ids, n, out); }
 double Session::decode(int step, const StepOutput& out) { return live(impl_, "decode").decode(step, out); }

@@ -87,6 +87,12 @@ class Session {
   void setSampling(const SamplingSettings& s);
   /** Fault stale-feedback@N for the next synthesis (0 = none; kept until changed). */
   void setStaleStep(int staleStep);
+
+  /**
+   * Decode steps with one fused kernel per decoder layer (true, the default: 51 kernels per sampled step on
+   * the demo) or one launch per operation (false: 194), bit-identical results. Re-captures the graph.
+   */
+  void setFused(bool on);
   /** Step 1: text prefill of ids [n]. Resets the talker. Returns the step's time in ms. */
   double prefill(const int32_t* ids, int n, const StepOutput& out);
   /** Step s >= 2 (consecutive). Returns the time of the device step in ms (cudaEvent, or host clock when emulated). */

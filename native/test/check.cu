@@ -63,6 +63,33 @@ static std::vector<StepDiff> runSteps(parity::Session& s, const check::Fixture& 
   return diffs;
 }
 
+/** Every step's raw outputs (codes, then talker logits, hidden, code-predictor logits) of the fixture prompt. */
+static std::vector<std::vector<float>> rawSteps(parity::Session& s, const check::Fixture& fx) {
+  const parity::Config& c = fx.config;
+  std::vector<int32_t> codes(c.codebooks);
+  std::vector<float> step(fx.stepFloats());
+  parity::StepOutput out{codes.data(), step.data(), step.data() + c.talkerVocab, step.data() + c.talkerVocab + c.talker.hidden};
+  std::vector<std::vector<float>> all;
+  for (int st = 1; st <= fx.frames; st++) {
+    if (st == 1) s.prefill(fx.ids.data(), (int)fx.ids.size(), out);
+    else s.decode(st, out);
+    std::vector<float> row(codes.size() + step.size());
+    std::memcpy(row.data(), codes.data(), codes.size() * sizeof(float));
+    std::memcpy(row.data() + codes.size(), step.data(), step.size() * sizeof(float));
+    all.push_back(row);
+  }
+  return all;
+}
+
+/** Bit-for-bit equality of two rawSteps runs (memcmp: NaNs and -0 included). */
+static bool sameBits(const std::vector<std::vector<float>>& a, const std::vector<std::vector<float>>& b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); i++) {
+    if (a[i].size() != b[i].size() || std::memcmp(a[i].data(), b[i].data(), a[i].size() * sizeof(float)) != 0) return false;
+  }
+  return true;
+}
+
 static int firstDivergent(const std::vector<StepDiff>& d) {
   for (size_t i = 0; i < d.size(); i++) if (d[i].diverged()) return (int)i + 1;
   return 0;
@@ -113,8 +140,8 @@ static void printPickBench(const check::Fixture& fx) {
     const parity::SamplingSettings* settings[] = {&fx.sampling, &plain};
     for (const parity::SamplingSettings* s : settings) {
       check::PickTiming t = check::benchPick(V, *s, 64, 50);
-      std::printf("timing: pick microbenchmark V=%d (%s): greedy argmax %.2f us, sampled %.2f us per pick (64 picks per graph, median of 50 replays; informational)\n",
-                  V, s == &plain ? "temperature 1 only" : "fixture settings", t.argmaxUs, t.sampledUs);
+      std::printf("timing: pick microbenchmark V=%d (%s): greedy argmax %.2f us, sampled %.2f us per pick, sampled one-block %.2f us (64 picks per graph, median of 50 replays; informational)\n",
+                  V, s == &plain ? "temperature 1 only" : "fixture settings", t.argmaxUs, t.sampledUs, t.rowUs);
     }
   }
 }
@@ -197,6 +224,27 @@ int main(int argc, char** argv) {
     expect(firstDivergent(sg) == 0, "native graph sampled matches ORT CPU sampled (codes identical, every step within tolerance)");
     eager.setSampling(parity::SamplingSettings{});
     graph.setSampling(parity::SamplingSettings{});
+
+    // The fused decode-step kernels against the unfused launches they replace (setFused(false)): the same
+    // element bodies in the same order, so every output must be bit-identical, greedy and sampled.
+    {
+      parity::Session unfused(device, Mode::Eager, fx.config, fx.weights, 0);
+      unfused.setFused(false);
+      bool same = true;
+      int counts[2][2] = {};
+      for (int sampledRun = 0; sampledRun < 2; sampledRun++) {
+        parity::SamplingSettings settings = sampledRun ? fx.sampling : parity::SamplingSettings{};
+        eager.setSampling(settings);
+        unfused.setSampling(settings);
+        same = sameBits(rawSteps(eager, fx), rawSteps(unfused, fx)) && same;
+        counts[sampledRun][0] = eager.decodeKernelCount();
+        counts[sampledRun][1] = unfused.decodeKernelCount();
+      }
+      eager.setSampling(parity::SamplingSettings{});
+      std::printf("fused: kernels per decode step: greedy %d (unfused %d), sampled %d (unfused %d)\n", counts[0][0], counts[0][1], counts[1][0], counts[1][1]);
+      expect(same, "fused decode-step kernels bit-identical to the unfused launches (greedy and sampled, every step's codes, logits, hidden)");
+      expect(counts[1][0] <= 60, "sampled decode step <= 60 kernels (found " + std::to_string(counts[1][0]) + ")");
+    }
 
     std::vector<float> audio((size_t)fx.frames * fx.config.hop);
     eager.vocode(fx.clean.codes.data(), fx.frames, 0, 0.0, 0, audio.data());

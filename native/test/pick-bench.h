@@ -7,6 +7,7 @@ namespace check {
 struct PickTiming {
   double argmaxUs;   // device time per greedy pick (ArgmaxK)
   double sampledUs;  // device time per sampled pick (best-id reduce + scores + pick)
+  double rowUs;      // device time per sampled pick in one block (SampleRowK, the fused decode step's)
 };
 
 /**

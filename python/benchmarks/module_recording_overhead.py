@@ -24,10 +24,10 @@ import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tts_parity.demo.bundle import demo_bundle_dir  # noqa: E402
-from tts_parity.demo.model import load_twin  # noqa: E402
-from tts_parity.demo.synthesis import synthesize  # noqa: E402
-from tts_parity.module_recorder import ModuleRecorder  # noqa: E402
+from tts_parity.demo.bundle import demo_bundle_dir
+from tts_parity.demo.model import load_twin
+from tts_parity.demo.synthesis import synthesize
+from tts_parity.module_recorder import ModuleRecorder
 
 TEXT = "The quick brown fox jumps over the lazy dog."  # 40 frames
 # Every talker and code-predictor layer's attention and MLP, and the audio feedback.
@@ -59,7 +59,13 @@ def main(argv=None):
     device = torch.device(args.device or ("cuda" if torch.cuda.is_available() else "cpu"))
     torch.set_num_threads(1)
     twin = load_twin(demo_bundle_dir(), device)
-    report = {"device": torch.cuda.get_device_name(device) if device.type == "cuda" else "cpu", "torch": torch.__version__, "threads": torch.get_num_threads(), "modules": MODULES, "text": TEXT}
+    report = {
+        "device": torch.cuda.get_device_name(device) if device.type == "cuda" else "cpu",
+        "torch": torch.__version__,
+        "threads": torch.get_num_threads(),
+        "modules": MODULES,
+        "text": TEXT,
+    }
     with tempfile.TemporaryDirectory(prefix="recording-overhead-") as tmp:
         for profile in ("eager", "graph"):
             step_median(twin, profile)  # warm-up

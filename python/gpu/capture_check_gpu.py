@@ -41,10 +41,24 @@ def cases():
     for name in RULE_MODULES:
         found.append((f"{name}:unsafe_step", name, "unsafe_step", "step_inputs", "breaks"))
         found.append((f"{name}:safe_step", name, "safe_step", "safe_step_inputs", "captures"))
-    found.append(("seed_001_talker:decode_request_token_positions", "seed_001_talker", "decode_request_token_positions",
-                  "step_inputs", "breaks"))
-    found.append(("seed_001_talker:decode_request_token_positions_fixed", "seed_001_talker",
-                  "decode_request_token_positions_fixed", "step_inputs", "captures"))
+    found.append(
+        (
+            "seed_001_talker:decode_request_token_positions",
+            "seed_001_talker",
+            "decode_request_token_positions",
+            "step_inputs",
+            "breaks",
+        )
+    )
+    found.append(
+        (
+            "seed_001_talker:decode_request_token_positions_fixed",
+            "seed_001_talker",
+            "decode_request_token_positions_fixed",
+            "step_inputs",
+            "captures",
+        )
+    )
     return found
 
 
@@ -54,7 +68,10 @@ def main(argv=None):
     options = parser.parse_args(argv)
     if torch is None or not torch.cuda.is_available():
         version = "torch not installed" if torch is None else f"torch {torch.__version__}"
-        print(f"capture_check_gpu: CUDA is not available ({version}): nothing captured, no rule confirmed", file=sys.stderr)
+        print(
+            f"capture_check_gpu: CUDA is not available ({version}): nothing captured, no rule confirmed",
+            file=sys.stderr,
+        )
         return EXIT_NO_CUDA
     known = {case[0]: case for case in cases()}
     if options.case is not None:
@@ -75,10 +92,16 @@ def main(argv=None):
 
 
 def _run_in_child(case_id):
-    done = subprocess.run([sys.executable, os.path.abspath(__file__), "--case", case_id], capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, os.path.abspath(__file__), "--case", case_id], capture_output=True, text=True
+    )
     if done.returncode != 0 or not done.stdout.strip():
         last = (done.stderr.strip().splitlines() or ["no output"])[-1]
-        return {"case": case_id, "confirmed": False, "observed": f"the case's process failed (exit {done.returncode}): {last}"}
+        return {
+            "case": case_id,
+            "confirmed": False,
+            "observed": f"the case's process failed (exit {done.returncode}): {last}",
+        }
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
@@ -124,7 +147,7 @@ def _capture_and_replay(fn, steps, eager):
             torch.cuda.current_stream().wait_stream(side)
             with torch.cuda.graph(graph):
                 captured = _tensors(fn(*static))
-    except Exception as error:  # noqa: BLE001 - a refused capture is the observation
+    except Exception as error:
         return {"observed": "capture failed", "error": _first_line(error)}
     replays = []
     for index, args in enumerate(steps):
@@ -146,8 +169,10 @@ def _load_inputs(static, first, args, index):
             continue
         if isinstance(value, torch.Tensor):
             if value.shape != held.shape or value.dtype != held.dtype:
-                return (f"steps[{index}] argument {position} is {list(value.shape)} {value.dtype}, "
-                        f"the graph was captured with {list(held.shape)} {held.dtype}")
+                return (
+                    f"steps[{index}] argument {position} is {list(value.shape)} {value.dtype}, "
+                    f"the graph was captured with {list(held.shape)} {held.dtype}"
+                )
             held.copy_(value)
     return None
 

@@ -61,8 +61,12 @@ def eager_vs_graph(twin, text):
         "frames": len(graph.steps),
         "codes_identical": bool(same),
         "first_step_with_other_codes": differing[0] if differing else None,
-        "max_abs_talker_logits": max(max_abs(e.talker_logits, g.talker_logits) for e, g in zip(eager.steps, graph.steps)),
-        "max_abs_code_predictor_logits": max(max_abs(e.code_predictor_logits, g.code_predictor_logits) for e, g in zip(eager.steps, graph.steps)),
+        "max_abs_talker_logits": max(
+            max_abs(e.talker_logits, g.talker_logits) for e, g in zip(eager.steps, graph.steps)
+        ),
+        "max_abs_code_predictor_logits": max(
+            max_abs(e.code_predictor_logits, g.code_predictor_logits) for e, g in zip(eager.steps, graph.steps)
+        ),
         "max_abs_audio": max_abs(eager.audio, graph.audio),
     }
 
@@ -95,19 +99,42 @@ def stale_feedback(twin, text, step, folder):
         "fault_step": step,
         "first_divergent_step": first,
         "localised_exactly": first == step,
-        "steps_before_bit_identical": all(max_abs(a.talker_logits, b.talker_logits) == 0 for a, b in zip(clean.steps[: step - 1], fault.steps[: step - 1])),
+        "steps_before_bit_identical": all(
+            max_abs(a.talker_logits, b.talker_logits) == 0
+            for a, b in zip(clean.steps[: step - 1], fault.steps[: step - 1])
+        ),
         "first_module": module,
         "first_module_max_abs_diff": delta,
     }
 
 
 def bool_mask(bundle, text, device, folder):
-    cli = [sys.executable, "-m", "tts_parity.demo", "--profile", "graph", "--fault", "bool-mask", "--bundle", str(bundle),
-           "--text", text, "--device", device.type, "--out", str(folder / "bool-mask")]
+    cli = [
+        sys.executable,
+        "-m",
+        "tts_parity.demo",
+        "--profile",
+        "graph",
+        "--fault",
+        "bool-mask",
+        "--bundle",
+        str(bundle),
+        "--text",
+        text,
+        "--device",
+        device.type,
+        "--out",
+        str(folder / "bool-mask"),
+    ]
     done = subprocess.run(cli, cwd=PYTHON_DIR, capture_output=True, text=True, timeout=300)
     lines = done.stderr.strip().splitlines()
     refused = done.returncode == 2 and any("CUDA graph capture of the decode step failed" in line for line in lines)
-    return {"exit_code": done.returncode, "stderr": lines, "capture_refused": refused, "expected_refusal": device.type == "cuda"}
+    return {
+        "exit_code": done.returncode,
+        "stderr": lines,
+        "capture_refused": refused,
+        "expected_refusal": device.type == "cuda",
+    }
 
 
 def time_interleaved(fns: dict, device, warmup, repeats) -> dict:
@@ -151,7 +178,7 @@ def decode_step_times(twin, text, device, warmup, repeats):
     step.refresh_feedback()
     step.position.fill_(len(ids))
     runner = GraphRunner(step)
-    runner.decode(2)  # captures on CUDA
+    runner.decode()  # captures on CUDA
     fns = {"eager_ms": eager_step, "static_no_graph_ms": step.decode}
     if runner.graph is not None:
         fns["graph_replay_ms"] = runner.graph.replay
@@ -159,7 +186,14 @@ def decode_step_times(twin, text, device, warmup, repeats):
     if runner.graph is not None:
         out["graph_speedup_vs_eager"] = out["eager_ms"] / out["graph_replay_ms"]
     out["static_speedup_vs_eager"] = out["eager_ms"] / out["static_no_graph_ms"]
-    out.update({"warmup": warmup, "repeats": repeats, "statistic": "median", "clock": "CUDA events" if device.type == "cuda" else "perf_counter"})
+    out.update(
+        {
+            "warmup": warmup,
+            "repeats": repeats,
+            "statistic": "median",
+            "clock": "CUDA events" if device.type == "cuda" else "perf_counter",
+        }
+    )
     return out
 
 
@@ -183,7 +217,11 @@ def recording_overhead(twin, text, folder, rounds):
             plain.append(loop_step_median(twin, text, profile))
             recorded.append(loop_step_median(twin, text, profile, folder / f"{profile}-{i}.safetensors"))
         plain_ms, recorded_ms = statistics.median(plain), statistics.median(recorded)
-        out[profile] = {"step_ms": plain_ms, "recorded_step_ms": recorded_ms, "overhead_ratio": recorded_ms / plain_ms - 1}
+        out[profile] = {
+            "step_ms": plain_ms,
+            "recorded_step_ms": recorded_ms,
+            "overhead_ratio": recorded_ms / plain_ms - 1,
+        }
     return out
 
 
@@ -213,7 +251,9 @@ def main(argv=None) -> int:
         report["stale_feedback"] = stale_feedback(twin, args.text, args.stale_step, folder)
         report["decode_step"] = decode_step_times(twin, args.text, device, args.warmup, args.repeats)
         report["recording_overhead"] = recording_overhead(twin, args.text, folder, args.rounds)
-        report["bool_mask"] = bool_mask(bundle, args.text, device, folder)  # last: a refused capture may spoil the context
+        report["bool_mask"] = bool_mask(
+            bundle, args.text, device, folder
+        )  # last: a refused capture may spoil the context
     bm = report["bool_mask"]
     report["passed"] = bool(
         report["eager_vs_graph"]["codes_identical"]

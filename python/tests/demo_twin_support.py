@@ -8,14 +8,19 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from parity_cli import run_parity
-from tts_parity.demo import load_twin
+from tts_parity.demo import demo_bundle_dir, load_twin
 from tts_parity.demo.cli import main
+
+from parity_cli import run_parity
 
 _cache = {}
 
 
 def demo_bundle() -> Path:
+    """A demo bundle built for this session by `parity bundle build-demo`; where there is no Node (a GPU
+    machine), the one scripts/gpu-pack carried (PARITY_CACHE_DIR), built by the same command."""
+    if "bundle" not in _cache and shutil.which("node") is None:
+        _cache["bundle"] = demo_bundle_dir()
     if "bundle" not in _cache:
         root = Path(tempfile.mkdtemp(prefix="twin-bundle-"))
         atexit.register(shutil.rmtree, root, True)
@@ -41,7 +46,20 @@ def run_twin(capsys, *args):
 def engine_synth(folder: Path, text: str, profile: str = "eager"):
     """`parity synth` on the test bundle: (trace path, wav path)."""
     trace, wav = folder / "engine.jsonl", folder / "engine.wav"
-    done = run_parity("synth", "--bundle", demo_bundle(), "--text", text, "--profile", profile, "--trace", trace, "--out", wav, "--force")
+    done = run_parity(
+        "synth",
+        "--bundle",
+        demo_bundle(),
+        "--text",
+        text,
+        "--profile",
+        profile,
+        "--trace",
+        trace,
+        "--out",
+        wav,
+        "--force",
+    )
     assert done.returncode == 0, done.stderr
     return trace, wav
 
@@ -55,5 +73,7 @@ def read_trace(path: Path):
 def compare_trace(a: Path, b: Path, *extra):
     """`parity compare-trace A B --json ...` -> the report."""
     done = run_parity("compare-trace", a, b, "--json", *extra)
-    assert done.returncode == 0 and done.stdout.strip(), f"compare-trace exited {done.returncode}: {done.stderr.strip()}"
+    assert done.returncode == 0 and done.stdout.strip(), (
+        f"compare-trace exited {done.returncode}: {done.stderr.strip()}"
+    )
     return json.loads(done.stdout)

@@ -35,7 +35,11 @@ CONFIG = {
     "specialCodes": {"eos": EOS, "bos": BOS},
     "text": {"tokenizer": "byte", "bos": TEXT_BOS, "framesPerChar": FRAMES_PER_CHAR, "maxBytes": MAX_BYTES},
     "maxFrames": MAX_FRAMES,
-    "talker": {**TALKER, "vocab": VOCAB, "specialIds": {"suppress": "all-except-eos", "names": {"22": "codec_pad", "23": "speaker"}}},
+    "talker": {
+        **TALKER,
+        "vocab": VOCAB,
+        "specialIds": {"suppress": "all-except-eos", "names": {"22": "codec_pad", "23": "speaker"}},
+    },
     "codePredictor": {**CODE_PREDICTOR, "projection": {"from": TALKER["hidden"], "to": CODE_PREDICTOR["hidden"]}},
     "vocoder": {"leftContextFrames": 2, "chunkFrames": 3},
 }
@@ -68,10 +72,13 @@ class Decoder(nn.Module):
         return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6)
 
     def rope(self, x, position_ids):
-        angle = position_ids[:, None, :, None].float() * self.inv_freq
+        # Angles in float32 (as transformers computes them), cos/sin in the activations' dtype: a float32
+        # cos times a float16 x would promote q and k to float32 under half().
+        angle = position_ids[:, None, :, None].float() * self.inv_freq.float()
+        cos, sin = angle.cos().to(x.dtype), angle.sin().to(x.dtype)
         half = self.head_dim // 2
         x1, x2 = x[..., :half], x[..., half:]
-        return torch.cat([x1 * angle.cos() - x2 * angle.sin(), x1 * angle.sin() + x2 * angle.cos()], -1)
+        return torch.cat([x1 * cos - x2 * sin, x1 * sin + x2 * cos], -1)
 
     def repeat(self, x):
         if self.gqa == "repeat_interleave":  # the natural mistake the smoke check catches
@@ -90,7 +97,7 @@ class Decoder(nn.Module):
             k = write_kv(past[2 * i], k, position_ids, self.static_cache)
             v = write_kv(past[2 * i + 1], v, position_ids, self.static_cache)
             scores = q @ self.repeat(k).transpose(-1, -2) / math.sqrt(self.head_dim)
-            scores = torch.where(allowed, scores, torch.full_like(scores, -1e9))
+            scores = torch.where(allowed, scores, torch.full_like(scores, torch.finfo(scores.dtype).min))
             x = x + (scores.softmax(-1) @ self.repeat(v)).transpose(1, 2).reshape(b, s, -1) @ layer.o
             h = self.norm(x)
             x = x + (nn.functional.silu(h @ layer.gate) * (h @ layer.up)) @ layer.down
@@ -127,7 +134,7 @@ class CodePredictor(Decoder):
         self.lm_heads = w(Q - 1, CODE_PREDICTOR["hidden"], CODEBOOK_SIZE)  # head j-1 gives codebook j
         with torch.no_grad():  # logits past a smaller codebook's size often lead: only the mask keeps them out
             for j in range(1, Q):
-                self.lm_heads[j - 1, :, SIZES[j]:] *= 3
+                self.lm_heads[j - 1, :, SIZES[j] :] *= 3
 
     def forward(self, generation_step, inputs_embeds, attention_mask, position_ids, *past):
         hidden, presents = self.run_layers(inputs_embeds @ self.projection, attention_mask, position_ids, past)
@@ -175,7 +182,7 @@ def frame_count(text, frames_per_char=FRAMES_PER_CHAR):
 
 def byte_prefill(text_rows, text):
     """Step 1 without a template: the rows of [text.bos, UTF-8 bytes...], [1, S, hidden]."""
-    return text_rows[[TEXT_BOS] + list(text.encode("utf-8"))][None]
+    return text_rows[[TEXT_BOS, *list(text.encode("utf-8"))]][None]
 
 
 def greedy_codes(talker, code_predictor, codec, prefill, frames, step_text=None):
@@ -193,17 +200,25 @@ def greedy_codes(talker, code_predictor, codec, prefill, frames, step_text=None)
                 if step_text is not None:
                     x = x + step_text(step)
             p, s = past[0].shape[2], x.shape[1]
-            logits, hidden, *past = talker(x, torch.ones(1, p + s, dtype=torch.long), torch.arange(p, p + s)[None], *past)
+            logits, hidden, *past = talker(
+                x, torch.ones(1, p + s, dtype=torch.long), torch.arange(p, p + s)[None], *past
+            )
             row = logits[0, -1].clone()
-            row[SIZES[0]:] = -math.inf  # special ids, and EOS (masked at every step: the frame count ends the loop)
+            row[SIZES[0] :] = -math.inf  # special ids, and EOS (masked at every step: the frame count ends the loop)
             row[EOS] = -math.inf
             frame = [int(row.argmax())]
             cp_x, cp_past = torch.stack([hidden[0, -1], codec[0][frame[0]]])[None], empty(CODE_PREDICTOR)
             for cb in range(1, Q):  # 2-position prefill with generation_step 0, then one position per codebook
                 p, s = cp_past[0].shape[2], cp_x.shape[1]
-                logits, *cp_past = code_predictor(torch.tensor([cb - 1]), cp_x, torch.ones(1, p + s, dtype=torch.long), torch.arange(p, p + s)[None], *cp_past)
+                logits, *cp_past = code_predictor(
+                    torch.tensor([cb - 1]),
+                    cp_x,
+                    torch.ones(1, p + s, dtype=torch.long),
+                    torch.arange(p, p + s)[None],
+                    *cp_past,
+                )
                 row = logits[0, -1].clone()
-                row[SIZES[cb]:] = -math.inf
+                row[SIZES[cb] :] = -math.inf
                 frame.append(int(row.argmax()))
                 cp_x = codec[cb][frame[-1]][None, None]
             codes.append(frame)
@@ -223,5 +238,7 @@ def vocode(vocoder, codes):
     """The full-mode vocoder call: every frame at once, context_frames 0, phase0 0."""
     noise = torch.from_numpy(engine_noise(len(codes) * HOP))[None]
     with torch.no_grad():
-        audio, _ = vocoder(torch.tensor(codes)[None], noise, torch.zeros(1, dtype=torch.float64), torch.zeros(1, dtype=torch.long))
+        audio, _ = vocoder(
+            torch.tensor(codes)[None], noise, torch.zeros(1, dtype=torch.float64), torch.zeros(1, dtype=torch.long)
+        )
     return audio[0].numpy()

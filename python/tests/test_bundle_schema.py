@@ -16,7 +16,7 @@ PAGE = (REPO_ROOT / "docs" / "bundle-format.md").read_text(encoding="utf-8")
 
 
 def example(name):
-    found = re.search(r"<!-- example: %s -->\n```json\n(.*?)\n```" % name, PAGE, re.S)
+    found = re.search(rf"<!-- example: {name} -->\n```json\n(.*?)\n```", PAGE, re.S)
     assert found, name
     return json.loads(found.group(1))
 

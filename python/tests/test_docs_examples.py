@@ -12,7 +12,9 @@ import pytest
 from conftest import PYTHON_DIR, REPO_ROOT
 
 DOC = REPO_ROOT / "docs" / "python.md"
-BLOCKS = [b for b in re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S) if b.startswith("# Runs as is")]
+BLOCKS = [
+    b for b in re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), re.S) if b.startswith("# Runs as is")
+]
 
 
 def test_the_doc_has_its_two_complete_examples():
@@ -22,7 +24,9 @@ def test_the_doc_has_its_two_complete_examples():
 @pytest.mark.parametrize("block", BLOCKS, ids=["manual-loop", "cuda-graph-step"])
 def test_a_runnable_example_writes_its_trace_and_wav(tmp_path, block):
     env = {**os.environ, "PYTHONPATH": str(PYTHON_DIR)}
-    done = subprocess.run([sys.executable, "-c", block], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", block], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stderr
     traces = [f for f in os.listdir(tmp_path) if f.endswith(".jsonl")]
     assert len(traces) == 1

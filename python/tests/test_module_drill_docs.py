@@ -15,7 +15,9 @@ BLOCKS = [b for b in re.findall(r"```python\n(.*?)```", DOC, re.S) if b.startswi
 def test_the_example_localises_the_planted_bug_as_the_doc_says(tmp_path):
     assert len(BLOCKS) == 1
     env = {**os.environ, "PYTHONPATH": str(PYTHON_DIR)}
-    done = subprocess.run([sys.executable, "-c", BLOCKS[0]], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", BLOCKS[0]], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stderr
     cli = run_parity("compare-trace", tmp_path / "a.jsonl", tmp_path / "b.jsonl")
     assert cli.returncode == 0, cli.stderr

@@ -6,14 +6,17 @@ step from a tensor, so the same code runs eagerly and on static buffers). A and 
 TraceWriter + ModuleRecorder; the CLI must name step 5 and the module `layers.0.mlp`.
 """
 
+import contextlib
 import json
+from unittest import mock
 
 import pytest
 import torch
 
-from parity_cli import run_parity
 from tts_parity.module_recorder import ModuleRecorder, sidecar_path_for
 from tts_parity.trace_writer import TraceWriter
+
+from parity_cli import run_parity
 
 VOCAB, DIM, STEPS, FAULT_STEP = 48, 32, 8, 5
 MODULES = r"^(embed|layers\.\d+(\.mlp)?|head)$"
@@ -66,24 +69,41 @@ def talker(fault):
 
 
 def decode(model, folder, name, static):
-    """Greedy decode of STEPS frames; eager (hooks record each step) or on static buffers (recorded by the
-    captured copies, read by flush after each call, as after a CUDA-graph replay)."""
+    """Greedy decode of STEPS frames; eager (hooks record each step) or from static buffers: the step runs inside
+    graph_capture() (the copies a replay's captured kernels make) and `with rec.step(n): pass` is the replay, with
+    `_capturing` made true (CPU has no capture; the CUDA test below captures for real)."""
     trace = folder / f"{name}.jsonl"
     sidecar = sidecar_path_for(trace)
     token = torch.zeros(1, dtype=torch.long)
     state = torch.zeros(1, DIM)
-    with torch.no_grad(), TraceWriter(trace, engine=f"test loop {'static' if static else 'eager'}", q=1, frame_rate=12.5, sample_rate=24000, modules=f"{name}.modules.safetensors") as tw, ModuleRecorder(model, sidecar, modules=MODULES) as rec:
+    pretend = (
+        mock.patch("tts_parity.module_recorder._capturing", lambda output: True) if static else contextlib.nullcontext()
+    )
+    with (
+        pretend,
+        torch.no_grad(),
+        TraceWriter(
+            trace,
+            engine=f"test loop {'static' if static else 'eager'}",
+            q=1,
+            frame_rate=12.5,
+            sample_rate=24000,
+            modules=f"{name}.modules.safetensors",
+        ) as tw,
+        ModuleRecorder(model, sidecar, modules=MODULES) as rec,
+    ):
         for n in range(1, STEPS + 1):
             model.step.fill_(n)
             if static:
-                with rec.static():
+                with rec.graph_capture():
                     logits, state_out = model(token, state)
-                rec.flush(n)
+                with rec.step(n):
+                    pass
             else:
                 with rec.step(n):
                     logits, state_out = model(token, state)
             code = int(torch.argmax(logits[0]))
-            tw.step(logits[0], [code])
+            tw.write_step(logits[0], [code])
             token.fill_(code)
             state.copy_(state_out)
     return trace
@@ -132,28 +152,39 @@ def test_summary_and_report_md_name_the_module(tmp_path):
 
 @pytest.mark.skipif(not torch.cuda.is_available(), reason="CUDA-graph capture needs a CUDA GPU: did not run")
 def test_planted_mlp_scale_is_localised_through_a_cuda_graph(tmp_path):
-    """The hooks run once, at capture; every replay runs the captured copies, and flush reads them."""
+    """The hooks run once, at capture; every replay runs the captured copies, and step(n) reads them."""
     traces = {}
     for name, fault in (("a", False), ("b", True)):
         model = talker(fault).cuda()
         trace = tmp_path / f"{name}.jsonl"
         token = torch.zeros(1, dtype=torch.long, device="cuda")
         state = torch.zeros(1, DIM, device="cuda")
-        with torch.no_grad(), TraceWriter(trace, engine="test loop cuda-graph", q=1, frame_rate=12.5, sample_rate=24000, modules=f"{name}.modules.safetensors") as tw, ModuleRecorder(model, sidecar_path_for(trace), modules=MODULES) as rec:
+        with (
+            torch.no_grad(),
+            TraceWriter(
+                trace,
+                engine="test loop cuda-graph",
+                q=1,
+                frame_rate=12.5,
+                sample_rate=24000,
+                modules=f"{name}.modules.safetensors",
+            ) as tw,
+            ModuleRecorder(model, sidecar_path_for(trace), modules=MODULES) as rec,
+        ):
             side = torch.cuda.Stream()
             side.wait_stream(torch.cuda.current_stream())
-            with torch.cuda.stream(side), rec.static():
+            with torch.cuda.stream(side), rec.graph_capture():
                 model(token, state)  # warm-up, as torch.cuda.graph's docs ask (allocates the buffers)
             torch.cuda.current_stream().wait_stream(side)
             graph = torch.cuda.CUDAGraph()
-            with rec.static(), torch.cuda.graph(graph):
+            with rec.graph_capture(), torch.cuda.graph(graph):
                 logits, state_out = model(token, state)
             for n in range(1, STEPS + 1):
                 model.step.fill_(n)
-                graph.replay()
-                rec.flush(n)
+                with rec.step(n):
+                    graph.replay()
                 code = int(torch.argmax(logits[0]))
-                tw.step(logits[0], [code])
+                tw.write_step(logits[0], [code])
                 token.fill_(code)
                 state.copy_(state_out)
         traces[name] = trace

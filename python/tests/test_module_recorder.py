@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 import torch
 
+from tts_parity.errors import ParityError, ParityFileExistsError, ParityStateError, ParityTypeError, ParityValueError
 from tts_parity.module_recorder import SIDECAR_SCHEMA, ModuleRecorder, sidecar_path_for
 from tts_parity.safetensors_io import read_safetensors, write_safetensors
 
@@ -38,7 +39,7 @@ def test_safetensors_layout_is_the_documented_one(tmp_path):
     path = tmp_path / "t.safetensors"
     a = np.arange(6, dtype=np.float32).reshape(2, 3)
     b = np.array([1.5], dtype=np.float32)
-    write_safetensors(path, {"a": a, "b": b}, {"schema": "x"})
+    write_safetensors({"a": a, "b": b}, path, metadata={"schema": "x"})
     raw = path.read_bytes()
     (n,) = struct.unpack("<Q", raw[:8])
     assert n % 8 == 0  # padded with spaces, as the safetensors library pads
@@ -53,17 +54,37 @@ def test_safetensors_layout_is_the_documented_one(tmp_path):
 
 
 def test_safetensors_keeps_a_scalar_0_d(tmp_path):
-    write_safetensors(tmp_path / "s.safetensors", {"s": np.float32(2.5)})
+    write_safetensors({"s": np.float32(2.5)}, tmp_path / "s.safetensors")
     tensors, _ = read_safetensors(tmp_path / "s.safetensors")
     assert tensors["s"].shape == () and float(tensors["s"]) == 2.5
 
 
 def test_safetensors_refuses_non_string_metadata_and_reserved_name(tmp_path):
     with pytest.raises(ValueError, match="must be strings"):
-        write_safetensors(tmp_path / "m.safetensors", {"a": np.zeros(1, np.float32)}, {"schema": 1})
+        write_safetensors({"a": np.zeros(1, np.float32)}, tmp_path / "m.safetensors", metadata={"schema": 1})
     with pytest.raises(ValueError, match="reserved"):
-        write_safetensors(tmp_path / "m.safetensors", {"__metadata__": np.zeros(1, np.float32)})
+        write_safetensors({"__metadata__": np.zeros(1, np.float32)}, tmp_path / "m.safetensors")
     assert not list(tmp_path.iterdir())  # nothing half-written
+    with pytest.raises(
+        ParityTypeError, match=r"the tensors come first, as in safetensors' save_file\(tensors, filename\)"
+    ):
+        write_safetensors(tmp_path / "m.safetensors", {"a": np.zeros(1, np.float32)})
+
+
+def test_safetensors_refuses_to_replace_a_file_unless_forced(tmp_path):
+    path = tmp_path / "t.safetensors"
+    path.write_bytes(b"mine")
+    with pytest.raises(
+        ParityFileExistsError,
+        match=r"^write_safetensors: path: .*t.safetensors already exists \(pass force=True to replace it\)$",
+    ):
+        write_safetensors({"a": np.zeros(1, np.float32)}, path)
+    assert path.read_bytes() == b"mine"
+    write_safetensors({"a": np.zeros(1, np.float32)}, path, force=True)
+    assert list(read_safetensors(path)[0]) == ["a"]
+    os.mkfifo(tmp_path / "fifo")
+    with pytest.raises(ParityValueError, match=r"fifo is not a regular file \(a device, FIFO or socket\)"):
+        write_safetensors({"a": np.zeros(1, np.float32)}, tmp_path / "fifo", force=True)
 
 
 def test_eager_records_chosen_modules_at_chosen_steps_in_execution_order(tmp_path):
@@ -95,7 +116,10 @@ def test_close_removes_the_hooks(tmp_path):
     assert all(len(m._forward_hooks) == 1 for n, m in net.named_modules() if n.endswith("proj"))
     rec.close()
     assert all(len(m._forward_hooks) == 0 for m in net.modules())
-    with pytest.raises(RuntimeError, match="closed"):
+    with pytest.raises(
+        ParityStateError,
+        match=r"^step 1: ModuleRecorder\(.*x.safetensors\): step\(\) after close\(\): the recorder is closed",
+    ):
         with rec.step(1):
             pass
 
@@ -114,7 +138,10 @@ def test_recorded_values_are_copies(tmp_path):
 def test_tuple_outputs_first_or_each(tmp_path):
     net = torch.nn.Sequential(Pair())
     x = torch.tensor([1.0, 2.0])
-    for mode, expected in (("first", {"1/00000/0": [2.0, 3.0]}), ("each", {"1/00000/0#0": [2.0, 3.0], "1/00001/0#2": [2.0, 4.0]})):
+    for mode, expected in (
+        ("first", {"1/00000/0": [2.0, 3.0]}),
+        ("each", {"1/00000/0#0": [2.0, 3.0], "1/00001/0#2": [2.0, 4.0]}),
+    ):
         path = tmp_path / f"{mode}.safetensors"
         with ModuleRecorder(net, path, modules="^0$", tuple_outputs=mode) as rec:
             with rec.step(1):
@@ -123,9 +150,16 @@ def test_tuple_outputs_first_or_each(tmp_path):
         assert {k: v.tolist() for k, v in tensors.items()} == expected
 
 
-def test_static_buffers_flush_equals_eager(tmp_path):
-    """The static path (CPU: the step re-run inside `static()`, as a replay would run the captured copies)
-    stores the same bytes as eager hooks: same keys, same order, same values."""
+@pytest.fixture
+def pretend_capturing(monkeypatch):
+    """graph_capture() runs as if the CUDA stream captured them (CPU has no capture): the recorder then reads its
+    buffers at each step, as after a replay."""
+    monkeypatch.setattr("tts_parity.module_recorder._capturing", lambda output: True)
+
+
+def test_replayed_steps_read_the_buffers_and_equal_eager(tmp_path, pretend_capturing):
+    """A run inside graph_capture() copies into the buffers what a replay's captured copies do; `with
+    rec.step(n): pass` is the replay (no hook runs). Same keys, same order, same values as eager hooks."""
     net = model()
     xs = [torch.randn(1, 4) for _ in range(3)]
     eager, static = tmp_path / "e.safetensors", tmp_path / "s.safetensors"
@@ -137,9 +171,10 @@ def test_static_buffers_flush_equals_eager(tmp_path):
     with ModuleRecorder(net, static, modules="mlp|proj", steps=range(1, 4)) as rec:
         for s, x in enumerate(xs, start=1):
             static_x.copy_(x)
-            with rec.static():
-                net(static_x)
-            rec.flush(s)
+            with rec.graph_capture():
+                net(static_x)  # the replay's captured copies
+            with rec.step(s):
+                pass  # the replay itself: no Python runs
     a, _ = read_safetensors(eager)
     b, _ = read_safetensors(static)
     assert list(a) == list(b) and len(a) == 3 * 6
@@ -147,56 +182,185 @@ def test_static_buffers_flush_equals_eager(tmp_path):
         np.testing.assert_array_equal(a[k], b[k])
 
 
-def test_static_refuses_a_changed_call_sequence(tmp_path):
+def test_graph_capture_refuses_a_changed_call_sequence(tmp_path):
     net = model()
     with ModuleRecorder(net, tmp_path / "z.safetensors", modules="mlp") as rec:
-        with rec.static():
+        with rec.graph_capture():
             net(torch.zeros(1, 4))
-        with pytest.raises(RuntimeError, match="same modules"):
-            with rec.static():
+        with pytest.raises(ParityStateError, match="same modules"):
+            with rec.graph_capture():
                 net[0](torch.zeros(1, 4))
 
 
+# One test per misuse (issue 30 item 1): the same error type (ParityStateError, a RuntimeError) and a message
+# naming the step, as for StepRecorder (tests/test_step_recorder.py).
+
+
+def test_a_step_entered_twice_is_refused_naming_it(tmp_path):
+    """Issue 25's trial: a step entered twice restarted its sequence and recorded a step the trace lacks."""
+    net = model()
+    with ModuleRecorder(net, tmp_path / "t.safetensors", modules="mlp") as rec:
+        with rec.step(1):
+            net(torch.zeros(1, 4))
+        with pytest.raises(
+            ParityStateError,
+            match=r"^step 1: ModuleRecorder\(.*\): step 1 entered twice; each step is entered once, in order$",
+        ):
+            with rec.step(1):
+                net(torch.ones(1, 4))
+    tensors, _ = read_safetensors(tmp_path / "t.safetensors")
+    assert list(tensors) == ["1/00000/0.mlp", "1/00001/1.mlp"]
+    assert (
+        tensors["1/00000/0.mlp"].tolist()
+        == net[0].mlp(torch.relu(net[0].proj(net[0].proj(torch.zeros(1, 4))))).tolist()
+    )
+
+
+def test_a_step_out_of_order_is_refused_naming_it(tmp_path):
+    net = model()
+    with ModuleRecorder(net, tmp_path / "o.safetensors", modules="mlp") as rec:
+        with pytest.raises(
+            ParityStateError, match=r"^step 2: ModuleRecorder\(.*\): entered after step 0, skipping step 1"
+        ):
+            with rec.step(2):
+                pass
+        for n in (1, 2, 3):
+            with rec.step(n):
+                net(torch.zeros(1, 4))
+        with pytest.raises(
+            ParityStateError, match=r"^step 2: .*entered after step 3; steps are entered 1, 2, 3\.\.\. in order"
+        ):
+            with rec.step(2):
+                pass
+
+
+def test_a_step_inside_a_step_or_a_capture_is_refused_naming_it(tmp_path):
+    net = model()
+    with ModuleRecorder(net, tmp_path / "i.safetensors", modules="mlp") as rec:
+        with pytest.raises(ParityStateError, match=r"^step 2: .*entered inside step 1"):
+            with rec.step(1), rec.step(2):
+                pass
+        with pytest.raises(
+            ParityStateError, match=r"^step 2: .*entered inside graph_capture\(\); a capture is not a step"
+        ):
+            with rec.graph_capture(), rec.step(2):
+                pass
+
+
+def test_a_replay_step_with_buffers_no_capture_feeds_is_refused_naming_it(tmp_path):
+    """The old "flush before capture": buffers filled while no stream captured are not a replay's outputs."""
+    net = model()
+    with ModuleRecorder(net, tmp_path / "r.safetensors", modules="mlp") as rec:
+        with rec.graph_capture():
+            net(torch.zeros(1, 4))
+        with pytest.raises(
+            ParityStateError,
+            match=r"^step 1: ModuleRecorder: no recorded module ran inside the step, and no CUDA graph",
+        ):
+            with rec.step(1):
+                pass
+
+
+def test_the_old_names_say_what_replaces_them(tmp_path):
+    with ModuleRecorder(model(), tmp_path / "n.safetensors", modules="mlp") as rec:
+        with pytest.raises(
+            AttributeError, match=r"ModuleRecorder.static was removed in tts_parity 0.2: wrap the warm-up"
+        ):
+            rec.static()
+    assert issubclass(ParityStateError, (ParityError, RuntimeError))
+
+
 def test_bad_arguments_are_named(tmp_path):
-    with pytest.raises(ValueError, match="matches no submodule"):
-        ModuleRecorder(model(), tmp_path / "n.safetensors", modules="attention")
-    with pytest.raises(ValueError, match="steps are integers >= 1"):
-        ModuleRecorder(model(), tmp_path / "n.safetensors", modules="mlp", steps=[0])
-    with pytest.raises(ValueError, match="tuple_outputs"):
-        ModuleRecorder(model(), tmp_path / "n.safetensors", modules="mlp", tuple_outputs="all")
+    path = tmp_path / "n.safetensors"
+    cases = [
+        (
+            lambda: ModuleRecorder(model(), path, modules="attention"),
+            ParityValueError,
+            r"^ModuleRecorder: modules: 'attention' matches no submodule",
+        ),
+        (
+            lambda: ModuleRecorder(model(), path, modules="(mlp"),
+            ParityValueError,
+            r"^ModuleRecorder: modules: '\(mlp' is not a regular expression",
+        ),
+        (
+            lambda: ModuleRecorder(model(), path, modules=3),
+            ParityTypeError,
+            r"^ModuleRecorder: modules: expected a regular expression \(str\), found int",
+        ),
+        (
+            lambda: ModuleRecorder(model(), path, modules="mlp", steps=[0]),
+            ParityValueError,
+            r"^ModuleRecorder: steps: expected an integer >= 1 \(1 = the prefill\), found 0",
+        ),
+        (
+            lambda: ModuleRecorder(model(), path, modules="mlp", steps=["1"]),
+            ParityTypeError,
+            r"^ModuleRecorder: steps: expected an integer >= 1",
+        ),
+        (
+            lambda: ModuleRecorder(model(), path, modules="mlp", tuple_outputs="all"),
+            ParityValueError,
+            r"^ModuleRecorder: tuple_outputs: expected one of first, each, found 'all'",
+        ),
+        (
+            lambda: ModuleRecorder("model", path, modules="mlp"),
+            ParityTypeError,
+            r"^ModuleRecorder: model: expected a torch.nn.Module, found str",
+        ),
+        (
+            lambda: ModuleRecorder(model(), 5, modules="mlp"),
+            ParityTypeError,
+            r"^ModuleRecorder: path: expected a file path \(str or os.PathLike\), found int",
+        ),
+        (
+            lambda: ModuleRecorder(model(), tmp_path, modules="mlp"),
+            ParityValueError,
+            r"^ModuleRecorder: path: .* is a folder \(give a file path\)",
+        ),
+    ]
+    for call, kind, message in cases:
+        with pytest.raises(kind, match=message):
+            call()
+    path.write_bytes(b"mine")
+    with pytest.raises(
+        ParityFileExistsError,
+        match=r"^ModuleRecorder: path: .*n.safetensors already exists \(pass force=True to replace it\)",
+    ):
+        ModuleRecorder(model(), path, modules="mlp")
+    with ModuleRecorder(model(), path, modules="mlp", force=True) as rec:
+        with rec.step(1):
+            rec  # noqa: B018 - no module runs: nothing recorded
+    assert read_safetensors(path)[0] == {}
 
 
 def test_sidecar_path_for_a_trace():
     assert sidecar_path_for("run/a.jsonl") == "run/a.modules.safetensors"
 
 
-def test_static_flush_refuses_buffers_no_static_call_refreshed(tmp_path):
-    """On CPU (no capture) a step called outside `static()` leaves step 2's outputs in the buffers: flushing
-    them as step 3 would name the wrong module later, so flush refuses, and close names the unrecorded calls."""
+def test_calls_outside_any_block_are_counted_and_named_at_close(tmp_path):
     net = model()
     path = tmp_path / "s.modules.safetensors"
     rec = ModuleRecorder(net, path, modules="mlp")
-    with rec.static():
+    with rec.step(1):
         net(torch.zeros(1, 4))
-    rec.flush(2)
-    net(torch.ones(1, 4))  # step 3, outside `with rec.static():`
-    with pytest.raises(RuntimeError, match=r"^flush\(3\): no `with recorder.static\(\):` call refreshed the module buffers since the last flush"):
-        rec.flush(3)
-    with pytest.raises(RuntimeError, match=r"^flush\(4\): no `with recorder.static\(\):`"):
-        rec.flush(4)  # flushing twice without a call in between is the same mistake
-    with pytest.warns(UserWarning, match=r"2 forward call\(s\) of recorded modules ran outside `recorder.step\(n\)` and `recorder.static\(\)` and were not recorded \(0.mlp ×1, 1.mlp ×1\)"):
+    net(torch.ones(1, 4))  # step 2's call, outside `with rec.step(2):`
+    with pytest.warns(
+        UserWarning,
+        match=r"2 forward call\(s\) of recorded modules ran outside `recorder.step\(n\)` and "
+        r"`recorder.graph_capture\(\)` and were not recorded \(0.mlp x1, 1.mlp x1\)",
+    ):
         rec.close()
     tensors, _ = read_safetensors(path)
-    assert list(tensors) == ["2/00000/0.mlp", "2/00001/1.mlp"]
+    assert list(tensors) == ["1/00000/0.mlp", "1/00001/1.mlp"]
 
 
-def test_static_flush_after_each_static_call_does_not_warn(tmp_path, recwarn):
+def test_steps_not_wanted_are_entered_and_not_stored(tmp_path, recwarn):
     net = model()
     with ModuleRecorder(net, tmp_path / "ok.modules.safetensors", modules="mlp", steps=[3]) as rec:
-        for step in (2, 3):
-            with rec.static():
+        for step in (1, 2, 3):
+            with rec.step(step):
                 net(torch.full((1, 4), float(step)))
-            rec.flush(step)  # step 2 is not wanted: still checked, not stored
     assert not [w for w in recwarn if "ModuleRecorder" in str(w.message)]
     tensors, _ = read_safetensors(tmp_path / "ok.modules.safetensors")
     assert list(tensors) == ["3/00000/0.mlp", "3/00001/1.mlp"]
@@ -208,7 +372,11 @@ def test_an_unclosed_recorder_writes_what_it_recorded_and_warns(tmp_path):
     rec = ModuleRecorder(net, path, modules="mlp")
     with rec.step(1):
         net(torch.zeros(1, 4))
-    with pytest.warns(UserWarning, match=r"u.modules.safetensors\) was never closed: wrote the 2 output\(s\) it recorded \(step 1\); call close\(\) or use `with`"):
+    with pytest.warns(
+        UserWarning,
+        match=r"u.modules.safetensors\) was never closed: wrote the 2 output\(s\) it recorded \(step 1\); call "
+        r"close\(\) or use `with`",
+    ):
         del rec, net  # the hooks keep the recorder alive as long as the model
         gc.collect()
     tensors, _ = read_safetensors(path)
@@ -219,7 +387,9 @@ def test_an_unclosed_recorder_that_recorded_nothing_says_so(tmp_path):
     net = model()
     rec = ModuleRecorder(net, tmp_path / "n.modules.safetensors", modules="mlp")
     net(torch.zeros(1, 4))  # outside any step: dropped, and counted
-    with pytest.warns(UserWarning, match=r"never closed: it had recorded nothing, so no sidecar was written; .*2 forward call\(s\)"):
+    with pytest.warns(
+        UserWarning, match=r"never closed: it had recorded nothing, so no sidecar was written; .*2 forward call\(s\)"
+    ):
         del rec, net
         gc.collect()
     assert os.listdir(tmp_path) == []

@@ -6,9 +6,10 @@ import json
 import numpy as np
 import torch
 
+from tts_parity.module_recorder import ModuleRecorder
+
 from conftest import PYTHON_DIR
 from parity_cli import run_node_module
-from tts_parity.module_recorder import ModuleRecorder
 
 SPECIAL = torch.tensor([[float("nan"), float("inf"), -float("inf"), -0.0, 1e-45, 3.4e38]], dtype=torch.float32)
 

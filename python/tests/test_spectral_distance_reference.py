@@ -35,7 +35,7 @@ def power_frames(x, n):
     if len(x) < n:
         frames = [np.pad(x, (0, n - len(x)))]
     else:
-        frames = [x[i * hop:i * hop + n] for i in range((len(x) - n) // hop + 1)]
+        frames = [x[i * hop : i * hop + n] for i in range((len(x) - n) // hop + 1)]
     return np.abs(np.fft.rfft(np.stack(frames) * w, axis=1)) ** 2 / w.sum() ** 2
 
 
@@ -44,21 +44,27 @@ def floored(p):
 
 
 def mel_weights(n, fs):
-    """80 triangular HTK-mel bands from 0 Hz to fs/2 (peak 1); a band narrower than one bin takes the bin nearest its centre."""
-    hz_to_mel = lambda f: 2595 * np.log10(1 + f / 700)
-    mel_to_hz = lambda m: 700 * (10 ** (m / 2595) - 1)
+    """80 triangular HTK-mel bands from 0 Hz to fs/2 (peak 1); a band narrower than one bin takes the bin nearest
+    its centre."""
+
+    def hz_to_mel(f):
+        return 2595 * np.log10(1 + f / 700)
+
+    def mel_to_hz(m):
+        return 700 * (10 ** (m / 2595) - 1)
+
     bins = n // 2 + 1
     edges = mel_to_hz(hz_to_mel(fs / 2) * np.arange(MEL_BANDS + 2) / (MEL_BANDS + 1))
     bin_hz = fs / n
     weights = np.zeros((MEL_BANDS, bins))
     for m in range(MEL_BANDS):
-        lo, mid, hi = edges[m:m + 3]
+        lo, mid, hi = edges[m : m + 3]
         first, last = math.ceil(lo / bin_hz), min(bins - 1, math.floor(hi / bin_hz))
         if last < first:
             weights[m, min(bins - 1, round(mid / bin_hz))] = 1
             continue
         f = np.arange(first, last + 1) * bin_hz
-        weights[m, first:last + 1] = np.maximum(0, np.where(f <= mid, (f - lo) / (mid - lo), (hi - f) / (hi - mid)))
+        weights[m, first : last + 1] = np.maximum(0, np.where(f <= mid, (f - lo) / (mid - lo), (hi - f) / (hi - mid)))
     return weights
 
 
@@ -73,7 +79,7 @@ def reference(a, b, fs):
     m = np.arange(MEL_BANDS)
     dct = np.cos(np.pi * np.outer(np.arange(1, ORDER + 1), m + 0.5) / MEL_BANDS) / MEL_BANDS
     dc = dlog @ dct.T
-    mcd = np.mean(10 / np.log(10) * np.sqrt(2 * np.sum(dc ** 2, axis=1)))
+    mcd = np.mean(10 / np.log(10) * np.sqrt(2 * np.sum(dc**2, axis=1)))
     return lsd, mcd
 
 
@@ -111,7 +117,7 @@ def test_gain_and_noise_pair_reads_about_the_gain(tmp_path):
     # The issue's pair: B = A at −0.9 dB plus white noise 60 dB below A's RMS, same timing, float32 WAVs.
     fs, a = read(SAMPLES / "speech.wav")
     noise = np.random.default_rng(15).normal(0, 1, len(a))
-    noise *= np.sqrt(np.mean(a ** 2)) * 10 ** (-60 / 20) / np.sqrt(np.mean(noise ** 2))
+    noise *= np.sqrt(np.mean(a**2)) * 10 ** (-60 / 20) / np.sqrt(np.mean(noise**2))
     b = a * 10 ** (-0.9 / 20) + noise
     wavfile.write(tmp_path / "a.wav", fs, a.astype(np.float32))
     wavfile.write(tmp_path / "b.wav", fs, b.astype(np.float32))

@@ -11,7 +11,7 @@ from tts_parity import TraceWriter
 def test_teacher_forced_goes_into_the_header(tmp_path):
     path = tmp_path / "b.jsonl"
     tw = TraceWriter(path, engine="test", q=2, frame_rate=12.5, sample_rate=24000, teacher_forced="A: eager run")
-    tw.step(np.array([0.0, 1.0], dtype=np.float32), [1, 0])
+    tw.write_step(np.array([0.0, 1.0], dtype=np.float32), [1, 0])
     tw.close()
     with open(path, encoding="utf-8") as f:
         header = json.loads(f.readline())

@@ -23,7 +23,11 @@ class TinyDecoder(torch.nn.Module):
         (talker logits [vocab], codes [q], code-predictor rows [q−1, cp_vocab], hidden [dim])."""
         # F.embedding with index tensors, not x[tensor]: a 0-dim index may become a host int (a sync, which
         # capture refuses).
-        x = embed(feedback[:1] % self.embed.shape[0], self.embed)[0] + embed(feedback[1:] % self.cp_embed.shape[0], self.cp_embed).sum(0) + state
+        x = (
+            embed(feedback[:1] % self.embed.shape[0], self.embed)[0]
+            + embed(feedback[1:] % self.cp_embed.shape[0], self.cp_embed).sum(0)
+            + state
+        )
         hidden = torch.tanh(x @ self.w1)
         logits = hidden @ self.head
         codes = [logits.argmax()]

@@ -1,19 +1,41 @@
 """TTS Parity Studio's Python side (docs/python.md).
 
-Numpy-only at import: the torch helpers import torch themselves, so `tts_parity` loads where torch is absent.
+numpy-only at import: the torch helpers (`ModuleRecorder`, `StaticBuffers`, `export_bundle`, the twin and the
+capture check) import torch themselves, so `tts_parity` loads where torch is absent.
 """
 
+from __future__ import annotations
+
+from typing import Any
+
+from . import errors
+from .errors import ParityError
 from .logit_stats import count_non_finite, hidden_stats, logit_stats
 from .step_recorder import StepRecorder
 from .trace_writer import TraceWriter
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
-__all__ = ["StepRecorder", "TraceWriter", "count_non_finite", "hidden_stats", "logit_stats", "__version__"]
+__all__ = [
+    "ModuleRecorder",
+    "ParityError",
+    "StepRecorder",
+    "TraceWriter",
+    "__version__",
+    "count_non_finite",
+    "errors",
+    "export_bundle",
+    "hidden_stats",
+    "logit_stats",
+]
 
 
-def __getattr__(name):
-    # tts_parity.export_bundle imports torch and onnx only when asked for (docs/python-export.md).
+def __getattr__(name: str) -> Any:
+    # Imported only when asked for: ModuleRecorder imports torch; export_bundle torch and onnx (docs/python-export.md).
+    if name == "ModuleRecorder":
+        from .module_recorder import ModuleRecorder
+
+        return ModuleRecorder
     if name == "export_bundle":
         from .export import export_bundle
 

@@ -11,18 +11,30 @@ Sums use numpy's pairwise float64 summation where the TypeScript engine adds in 
 a few ulps of float64, far below any comparison tolerance (the values themselves are float32 or coarser).
 """
 
+from __future__ import annotations
+
 import math
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .arrays import as_numpy, as_row
 
+if TYPE_CHECKING:
+    from .arrays import ArrayLike
+
+__all__ = ["count_non_finite", "hidden_stats", "logit_stats"]
+
 TOP = 5
 
 
-def logit_stats(logits):
-    """`{mean, std, min, max, argmax, top5: [{id, logit}]}` of one raw logit row (numpy array or tensor)."""
-    row = as_row(logits, "logits").astype(np.float64)
+def logit_stats(logits: ArrayLike) -> dict[str, Any]:
+    """`{mean, std, min, max, argmax, top5: [{id, logit}]}` of one raw logit row.
+
+    Args:
+        logits: `[vocab]` (or `[1, ..., 1, vocab]`), any float or integer dtype, numpy or torch on any device.
+    """
+    row = as_row(logits, "logit_stats: logits").astype(np.float64)
     n = row.size
     if n == 0:
         return {"mean": math.nan, "std": math.nan, "min": math.nan, "max": math.nan, "argmax": -1, "top5": []}
@@ -48,7 +60,7 @@ def logit_stats(logits):
     }
 
 
-def _top_ids(values, ids):
+def _top_ids(values: np.ndarray, ids: np.ndarray | None) -> np.ndarray:
     """Ids of the TOP largest values, best first, lowest id first on ties (values has no NaN; ids: the
     row index of each value, None when values is the whole row)."""
     if ids is None:
@@ -62,18 +74,34 @@ def _top_ids(values, ids):
     return ids[order[:TOP]]
 
 
-def count_non_finite(values):
-    """(NaN count, ±Infinity count) of any array or tensor."""
+def count_non_finite(values: ArrayLike) -> tuple[int, int]:
+    """(NaN count, +-Infinity count).
+
+    Args:
+        values: an array or tensor of any shape and dtype (integers have none), numpy or torch on any device.
+    """
     array = as_numpy(values)
     if not np.issubdtype(array.dtype, np.floating) or np.isfinite(array.sum(dtype=np.float64)):
         return 0, 0  # a finite float64 sum has no NaN or Inf among its terms
     return int(np.isnan(array).sum()), int(np.isinf(array).sum())
 
 
-def hidden_stats(values):
-    """`{mean, std, min, max, nan, inf}` of a hidden-state tensor of any shape: the logit rules over all of
-    its entries (float64, population std, NaN-skipping min/max), plus its NaN and ±Inf counts."""
-    flat = as_numpy(values).reshape(-1)
+def hidden_stats(values: ArrayLike) -> dict[str, Any]:
+    """`{mean, std, min, max, nan, inf}` of a hidden-state tensor of any shape and float dtype: the logit rules over
+    all of its entries (float64, population std, NaN-skipping min/max), plus its NaN and +-Inf counts.
+
+    Args:
+        values: e.g. the talker's last hidden state `[hidden]` or `[1, S, hidden]`, any float dtype (bfloat16
+            included), numpy or torch on any device.
+    """
+    flat = as_row(as_numpy(values).reshape(-1), "hidden_stats: values")
     stats = logit_stats(flat)
     nan, inf = count_non_finite(flat)
-    return {"mean": stats["mean"], "std": stats["std"], "min": stats["min"], "max": stats["max"], "nan": nan, "inf": inf}
+    return {
+        "mean": stats["mean"],
+        "std": stats["std"],
+        "min": stats["min"],
+        "max": stats["max"],
+        "nan": nan,
+        "inf": inf,
+    }

@@ -1,49 +1,64 @@
-"""ModuleRecorder: chosen modules' outputs at chosen decode steps, written to a safetensors sidecar of a
-trace, so `parity compare-trace` can name the first module whose output differs (docs/python-modules.md).
+"""ModuleRecorder: chosen modules' outputs at chosen decode steps, written to a safetensors sidecar of a trace, so
+`parity compare-trace` can name the first module whose output differs (docs/python-modules.md).
 
-Torch helper: imports torch (1.13 through 2.x). Two ways to record:
+Torch helper: imports torch (1.13 through 2.x). One loop, the same vocabulary as StepRecorder:
 
-- eager: `with recorder.step(n): model(...)` — forward hooks copy each output to host memory;
-- static buffers (graph-safe): `with recorder.static(): ...` around the CUDA-graph capture (or, without a
-  graph, around EVERY call of the static-buffer step) — the hooks copy each output into a device buffer
-  allocated once, a copy that is part of the captured work, so every replay refreshes the buffers; after
-  each replay `recorder.flush(n)` reads them into the sidecar. The numbers are the graph's own.
+- `with recorder.step(n): ...` around step n's work: forward hooks copy each recorded output (eager, or a
+  static-buffer step called without a graph);
+- `with recorder.graph_capture(): ...` around the warm-up runs and the CUDA-graph capture: the hooks copy each
+  output into a device buffer allocated once, a copy that is part of the captured work, so every replay
+  refreshes the buffers; `with recorder.step(n): graph.replay()` then reads them as step n. The numbers are
+  the graph's own.
 
-Hooks run on every forward call, so the recorder knows when no hook refreshed the buffers: without a
-capture, `flush(n)` refuses buffers that no `static()` call has written since the previous flush (they
-would hold an older step's outputs). Once a `static()` block has run inside a CUDA-graph capture, the
-buffers are fed by the graph's replays, which no hook sees, and that check is off.
+A step in which no recorded module ran is refused while the buffers exist but no capture feeds them (a
+graph_capture() block that ran while no stream captured): the buffers would hold an older step's outputs.
 """
+
+from __future__ import annotations
 
 import collections
 import contextlib
 import os
 import re
 import weakref
+from typing import TYPE_CHECKING, Any, Callable
 
 import torch
 
+from ._output_files import check_output_path
+from ._renamed import removed_attribute
+from ._steps import StepSequence, check_step_number
+from .errors import ParityStateError, ParityTypeError, ParityValueError
 from .safetensors_io import write_safetensors
 from .static_buffers import StaticBuffers
 from .unclosed import creation_site, warn_at
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
+
+__all__ = ["SIDECAR_SCHEMA", "SIDECAR_SUFFIX", "ModuleRecorder", "sidecar_key", "sidecar_path_for"]
 
 SIDECAR_SCHEMA = "tts-parity-modules/1"
 SIDECAR_SUFFIX = ".modules.safetensors"
 TUPLE_OUTPUTS = ("first", "each")
 
 
-def sidecar_path_for(trace_path):
-    """The sidecar's conventional path beside a trace: `run/a.jsonl` -> `run/a.modules.safetensors`."""
+def sidecar_path_for(trace_path: str | os.PathLike[str]) -> str:
+    """The sidecar's conventional path beside a trace: `run/a.jsonl` -> `run/a.modules.safetensors`.
+
+    Args:
+        trace_path: the trace's path (str or os.PathLike).
+    """
     root, _ = os.path.splitext(os.fspath(trace_path))
     return root + SIDECAR_SUFFIX
 
 
-def sidecar_key(step, seq, name):
+def sidecar_key(step: int, seq: int, name: str) -> str:
     """`{step}/{seq:05d}/{name}`: seq is the output's place in the step's execution order (0-based)."""
     return f"{step}/{seq:05d}/{name}"
 
 
-def _selected_tensors(output, tuple_outputs):
+def _selected_tensors(output: Any, tuple_outputs: str) -> list[tuple[str, torch.Tensor]]:
     """(suffix, tensor) pairs to record from one forward's output: a tensor as is; a tuple, list or dict
     (HF ModelOutput) by its tensor elements — the first one (`first`), or each as `name#i` (`each`).
     Non-tensor elements (None, caches) are skipped."""
@@ -61,7 +76,7 @@ def _selected_tensors(output, tuple_outputs):
     return tensors
 
 
-def _to_host(tensors, copy):
+def _to_host(tensors: list[torch.Tensor], copy: bool) -> list[torch.Tensor]:
     """float32 CPU tensors of `tensors`. Device tensors of one device go over in one copy (one
     synchronisation per step, not one per module); CPU ones are copied only when `copy` (static buffers
     are rewritten by the next step; eager outputs were copied by the hook)."""
@@ -75,111 +90,137 @@ def _to_host(tensors, copy):
 
 
 class ModuleRecorder:
-    """Records the outputs of `model`'s submodules whose `named_modules()` name matches `modules`
-    (a regular expression, `re.search`; the root module is never recorded) at `steps` (an iterable of
-    step numbers, 1 = prefill; None = every step), as float32, into a safetensors file at `path`
-    written by `close()` (also on leaving a `with` block, exceptions included). Hooks are removed then.
+    """Records the outputs of `model`'s submodules whose `named_modules()` name matches `modules`, step by step, as
+    float32, into a safetensors sidecar at `path` written by `close()` (also on leaving a `with` block, exceptions
+    included); the forward hooks are removed then. The same vocabulary as StepRecorder: `with recorder.step(n):`
+    around step n's work, `with recorder.graph_capture():` around the warm-up and the capture of a CUDA graph.
 
-    `tuple_outputs`: "first" records the first tensor of a tuple/dict output under the module's name;
-    "each" records every tensor element as `name#i` (i = its index in the tuple).
+    Args:
+        model: the `torch.nn.Module` whose submodules are recorded (the root module never is).
+        path: the sidecar file (`sidecar_path_for(trace)` gives the conventional name beside a trace).
+        modules: a regular expression (str or compiled), `re.search`ed in each submodule's name; anchor it (`^...$`)
+            to pick exact modules. One that matches no name is refused, with some of the names.
+        steps: the step numbers to keep (an iterable of ints >= 1; 1 = the prefill), None = every step. Every step
+            is still entered with `step(n)`; the others are run and not stored.
+        tuple_outputs: "first" records the first tensor of a tuple/list/dict output under the module's name;
+            "each" records every tensor element as `name#i` (i = its index).
+        force: replace an existing file at `path` (default: refuse it when the recorder is made).
+
+    Steps are entered 1, 2, 3... in order, each once, as in the trace; a step entered twice, out of order,
+    inside another step, or after close() raises ParityStateError naming it.
     """
 
-    def __init__(self, model, path, modules, steps=None, tuple_outputs="first"):
+    def __init__(
+        self,
+        model: torch.nn.Module,
+        path: str | os.PathLike[str],
+        modules: str | re.Pattern[str],
+        *,
+        steps: Iterable[int] | None = None,
+        tuple_outputs: str = "first",
+        force: bool = False,
+    ) -> None:
+        if not isinstance(model, torch.nn.Module):
+            raise ParityTypeError(f"ModuleRecorder: model: expected a torch.nn.Module, found {type(model).__name__}")
         if tuple_outputs not in TUPLE_OUTPUTS:
-            raise ValueError(f'tuple_outputs: expected one of {", ".join(TUPLE_OUTPUTS)}, found {tuple_outputs!r}')
-        pattern = re.compile(modules) if isinstance(modules, str) else modules
+            raise ParityValueError(
+                f"ModuleRecorder: tuple_outputs: expected one of {', '.join(TUPLE_OUTPUTS)}, found {tuple_outputs!r}"
+            )
+        if isinstance(modules, str):
+            try:
+                pattern = re.compile(modules)
+            except re.error as error:
+                raise ParityValueError(
+                    f"ModuleRecorder: modules: {modules!r} is not a regular expression: {error}"
+                ) from None
+        elif isinstance(modules, re.Pattern):
+            pattern = modules
+        else:
+            raise ParityTypeError(
+                f"ModuleRecorder: modules: expected a regular expression (str), found {type(modules).__name__}"
+            )
         targets = [(name, m) for name, m in model.named_modules() if name and pattern.search(name)]
         if not targets:
             names = [name for name, _ in model.named_modules() if name]
-            raise ValueError(f"modules {pattern.pattern!r} matches no submodule name (some names: {', '.join(names[:8]) or 'none'})")
-        self.path = os.fspath(path)
+            raise ParityValueError(
+                f"ModuleRecorder: modules: {pattern.pattern!r} matches no submodule name "
+                f"(some names: {', '.join(names[:8]) or 'none'})"
+            )
+        self.path = check_output_path(path, force=force, what="ModuleRecorder: path")
         self.module_names = [name for name, _ in targets]
         self._pattern = pattern.pattern
         self._tuple_outputs = tuple_outputs
-        self._steps = None if steps is None else frozenset(self._check_step(s) for s in steps)
-        self._mode = None  # "eager" (host copies for self._step) | "static" (device buffer copies) | None
-        self._step = None
-        self._seq = 0
-        self._pending = []  # eager: (label, float32 copy on the output's device) of the step, in call order
-        self._tensors = {}  # key -> float32 CPU tensor
+        self._steps = None if steps is None else frozenset(check_step_number(s, "ModuleRecorder: steps") for s in steps)
+        self._sequence = StepSequence(f"ModuleRecorder({self.path})")
+        self._pending: list[
+            tuple[str, torch.Tensor]
+        ] = []  # step(): (label, float32 copy on the output's device), call order
+        self._tensors: dict[str, torch.Tensor] = {}  # key -> float32 CPU tensor
         self._buffers = StaticBuffers()  # named "{seq:05d}/{label}": the order the capture called them
-        self._labels = []
-        self._static = []  # (label, buffer) by seq: the hook's short path after the first call
-        self._refreshed = False  # a static() block ran since the last flush (the buffers hold its outputs)
-        self._graph_fed = False  # a static() block ran inside a CUDA-graph capture: replays refresh the buffers
-        self._dropped = collections.Counter()  # module name -> forward calls outside step()/static()
-        self._closed = False
+        self._labels: list[str] = []
+        self._static: list[
+            tuple[str, torch.Tensor]
+        ] = []  # (label, buffer) by seq: the hook's short path after the first call
+        self._seq = 0
+        self._graph_fed = False  # a graph_capture() block ran while the stream captured: replays refresh the buffers
+        self._dropped: collections.Counter[str] = (
+            collections.Counter()
+        )  # module name -> forward calls outside any block
         self._handles = [m.register_forward_hook(self._hook(name)) for name, m in targets]
         self._site = creation_site()
         # Never closed: at garbage collection or interpreter exit, write what was recorded and say so.
-        self._finalizer = weakref.finalize(self, _close_unclosed, self.path, self._tensors, self._metadata(), self._dropped, self._site)
+        self._finalizer = weakref.finalize(
+            self, _close_unclosed, self.path, self._tensors, self._metadata(), self._dropped, self._site
+        )
 
-    @staticmethod
-    def _check_step(step):
-        if isinstance(step, bool) or not isinstance(step, int) or step < 1:
-            raise ValueError(f"steps are integers >= 1 (1 = the prefill), found {step!r}")
-        return step
-
-    def wants(self, step):
-        """True when `step` is one of the steps to record."""
+    def wants(self, step: int) -> bool:
+        """True when `step` is one of the steps to keep."""
         return self._steps is None or step in self._steps
 
     @contextlib.contextmanager
-    def step(self, step):
-        """Eager recording: forward calls inside the block are step `step` (recorded if wanted)."""
-        self._check_open()
-        self._check_step(step)
-        if self._mode is not None:
-            raise RuntimeError(f"step {step}: the recorder is already inside a {self._mode} block")
-        self._mode, self._step, self._pending = ("eager" if self.wants(step) else "idle"), step, []
+    def step(self, step: int) -> Iterator[ModuleRecorder]:
+        """Step `step`'s work runs inside the block. Module calls inside it are recorded by forward hooks (eager,
+        or a static-buffer step called without a graph); after a CUDA graph was captured inside graph_capture(),
+        the buffers its replay refreshed are read as the step's outputs when the block ends.
+
+        Args:
+            step: the step number, 1 (the prefill), 2, 3... in order.
+        """
+        n = self._sequence.enter_step(step)
+        self._pending = []
         try:
             yield self
         finally:
             # Also after an exception: what the step recorded up to it (a NaN's first module) is kept.
-            pending, self._pending, self._mode, self._step = self._pending, [], None, None
-            self._store(step, [label for label, _ in pending], [t for _, t in pending], copy=False)
+            pending, self._pending = self._pending, []
+            self._sequence.leave_step()
+            self._end_step(n, pending)
 
     @contextlib.contextmanager
-    def static(self):
-        """Graph-safe recording: inside the block (the CUDA-graph capture, or EVERY call of a step that
-        runs on static buffers without a graph) each output is copied into a device buffer allocated on its
-        first call; `flush(step)` after the replay reads the buffers. The step must call the same modules
-        in the same order every time (as a captured graph does)."""
-        self._check_open()
-        if self._mode is not None:
-            raise RuntimeError(f"the recorder is already inside a {self._mode} block")
-        self._mode, self._seq = "static", 0
+    def graph_capture(self) -> Iterator[ModuleRecorder]:
+        """Around each run of the step that prepares or makes a CUDA graph capture (the side-stream warm-up runs
+        and the `torch.cuda.graph(g)` block): each recorded output is copied into a device buffer allocated on
+        its first call; made while the stream captures, the copies are part of the graph, so every replay
+        refreshes the buffers. Not a step: nothing is stored. Every run must call the same modules in the same
+        order with the same shapes (as a captured graph does); a change is refused, naming the call."""
+        outer = self._sequence.enter_capture()
+        self._seq = 0
         try:
             yield self
             if self._seq != len(self._labels):
-                raise RuntimeError(f"static recording: this call made {self._seq} module outputs, the first made {len(self._labels)}; a static (captured) step must call the same modules every time")
-            self._refreshed = True
+                raise ParityStateError(
+                    f"ModuleRecorder: graph_capture(): this run made {self._seq} module outputs, the first "
+                    f"made {len(self._labels)}; a captured step must call the same modules every time"
+                )
         finally:
-            self._mode = None
+            self._sequence.leave_capture(outer)
 
-    def flush(self, step):
-        """After a replay (or static call) of step `step`: the static buffers' contents into the sidecar."""
-        self._check_open()
-        self._check_step(step)
-        if not self._labels:
-            raise RuntimeError(f"flush({step}): no static buffers; record the capture inside `with recorder.static():`")
-        if not (self._refreshed or self._graph_fed):
-            raise RuntimeError(
-                f"flush({step}): no `with recorder.static():` call refreshed the module buffers since the last flush, so they "
-                "hold an older step's outputs; without a captured CUDA graph, run every step call inside `recorder.static()`"
-            )
-        self._refreshed = False
-        if not self.wants(step):
-            return
-        buffers = [self._buffers[f"{seq:05d}/{label}"] for seq, label in enumerate(self._labels)]
-        self._store(step, self._labels, buffers, copy=True)
-
-    def close(self):
+    def close(self) -> None:
         """Removes the hooks and writes the sidecar (once). Warns when forward calls of recorded modules ran
-        outside `step(n)` and `static()` (they were not recorded)."""
-        if self._closed:
+        outside `step(n)` and `graph_capture()` (they were not recorded)."""
+        if self._sequence.closed:
             return
-        self._closed = True
+        self._sequence.closed = True
         self._finalizer.detach()
         for handle in self._handles:
             handle.remove()
@@ -187,46 +228,62 @@ class ModuleRecorder:
         if self._dropped:
             warn_at(self._site, f"ModuleRecorder({self.path}): {_dropped_calls(self._dropped)}")
 
-    def _metadata(self):
+    def __getattr__(self, name: str) -> Any:
+        raise removed_attribute(self, name)
+
+    def _metadata(self) -> dict[str, str]:
         return {"schema": SIDECAR_SCHEMA, "modules": self._pattern, "tuple_outputs": self._tuple_outputs}
 
-    def __enter__(self):
+    def __enter__(self) -> ModuleRecorder:
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> None:
         self.close()
-        return False
 
-    def _check_open(self):
-        if self._closed:
-            raise RuntimeError(f"the recorder of {self.path} is closed")
+    def _end_step(self, n: int, pending: list[tuple[str, torch.Tensor]]) -> None:
+        labels: list[str] = []
+        tensors: list[torch.Tensor] = []
+        if self._graph_fed:  # a replay ran inside the step: the graph's outputs, then any eager calls after them
+            labels += self._labels
+            tensors += [self._buffers[f"{seq:05d}/{label}"] for seq, label in enumerate(self._labels)]
+        elif not pending and self._labels:
+            raise ParityStateError(
+                f"step {n}: ModuleRecorder: no recorded module ran inside the step, and no CUDA graph captured inside "
+                "graph_capture() refreshes the static buffers (no stream was capturing); without a graph, call the "
+                "step inside `with recorder.step(n):`"
+            )
+        labels += [label for label, _ in pending]
+        if self.wants(n):
+            # Static buffers are rewritten by the next replay: copied; eager outputs were copied by the hook.
+            self._store(n, labels, _to_host(tensors, copy=True) + _to_host([t for _, t in pending], copy=False))
 
-    def _store(self, step, labels, tensors, copy):
+    def _store(self, step: int, labels: list[str], tensors: list[torch.Tensor]) -> None:
         """One step's outputs (in execution order) into the sidecar's tensors, as float32 on the host."""
-        keys = [sidecar_key(step, seq, label) for seq, label in enumerate(labels)]
-        twice = [k for k in keys if k in self._tensors]
-        if twice:
-            raise ValueError(f'sidecar key "{twice[0]}" recorded twice: each step is recorded once')
-        self._tensors.update(zip(keys, _to_host(tensors, copy)))
+        self._tensors.update((sidecar_key(step, seq, label), t) for seq, (label, t) in enumerate(zip(labels, tensors)))
 
-    def _hook(self, name):
-        def hook(module, inputs, output):
-            mode = self._mode
-            if mode == "eager":
+    def _hook(self, name: str) -> Callable[[torch.nn.Module, Any, Any], None]:
+        def hook(module: torch.nn.Module, inputs: Any, output: Any) -> None:
+            block = self._sequence.block
+            if block == "step":
                 if isinstance(output, torch.Tensor):  # the common case, kept short: this runs inside the step
                     self._pending.append((name, output.detach().to(torch.float32, copy=True)))
                     return
                 for suffix, tensor in _selected_tensors(output, self._tuple_outputs):
                     self._pending.append((name + suffix, tensor.detach().to(torch.float32, copy=True)))
-            elif mode is None:
+            elif block is None:
                 self._dropped[name] += 1
-            elif mode == "static":
+            else:  # graph_capture
                 seq = self._seq
                 if seq == 0 and not self._graph_fed:
                     self._graph_fed = _capturing(output)
-                if isinstance(output, torch.Tensor) and seq < len(self._static):  # every call after the first
+                if isinstance(output, torch.Tensor) and seq < len(self._static):  # every run after the first
                     label, buffer = self._static[seq]
-                    if label == name and buffer.shape == output.shape and buffer.dtype == output.dtype and buffer.device == output.device:
+                    if (
+                        label == name
+                        and buffer.shape == output.shape
+                        and buffer.dtype == output.dtype
+                        and buffer.device == output.device
+                    ):
                         buffer.copy_(output.detach())
                         self._seq = seq + 1
                         return
@@ -236,42 +293,55 @@ class ModuleRecorder:
 
         return hook
 
-    def _copy_to_buffer(self, seq, label, tensor):
+    def _copy_to_buffer(self, seq: int, label: str, tensor: torch.Tensor) -> None:
         if seq == len(self._labels):
             self._labels.append(label)
         if self._labels[seq] != label:
-            raise RuntimeError(
-                f"static recording: call {seq} of the step is {label}, but was {self._labels[seq]} when the buffers were made; "
-                "a static (captured) step must call the same modules every time"
+            raise ParityStateError(
+                f"ModuleRecorder: graph_capture(): call {seq} of the step is {label}, but was {self._labels[seq]} when "
+                "the "
+                "buffers were made; a captured step must call the same modules every time"
             )
         # StaticBuffers refuses another shape under the same name (the graph writes the captured buffer).
-        buffer = self._buffers.record(f"{seq:05d}/{label}", tensor)
+        buffer = self._buffers.write(f"{seq:05d}/{label}", tensor, what=f"ModuleRecorder: graph_capture(): {label}")
         if seq == len(self._static):
             self._static.append((label, buffer))
 
 
-def _capturing(output):
+def _capturing(output: Any) -> bool:
     """True while the current CUDA stream captures a graph (the output's device decides; CPU never does)."""
-    tensor = output if isinstance(output, torch.Tensor) else next((t for _, t in _selected_tensors(output, "first")), None)
+    tensor = (
+        output if isinstance(output, torch.Tensor) else next((t for _, t in _selected_tensors(output, "first")), None)
+    )
     return tensor is not None and tensor.is_cuda and torch.cuda.is_current_stream_capturing()
 
 
-def _write_sidecar(path, tensors, metadata):
-    write_safetensors(path, {k: t.numpy() for k, t in tensors.items()}, metadata)
+def _write_sidecar(path: str, tensors: dict[str, torch.Tensor], metadata: dict[str, str]) -> None:
+    # The path was checked when the recorder was made (force or not): replacing what is there now is the
+    # recorder's own file (a second close, or a file that appeared meanwhile under the name it was given).
+    write_safetensors({k: t.numpy() for k, t in tensors.items()}, path, metadata=metadata, force=True)
 
 
-def _dropped_calls(dropped):
-    calls = ", ".join(f"{name} ×{count}" for name, count in dropped.items())
-    return (f"{sum(dropped.values())} forward call(s) of recorded modules ran outside `recorder.step(n)` and "
-            f"`recorder.static()` and were not recorded ({calls})")
+def _dropped_calls(dropped: collections.Counter[str]) -> str:
+    calls = ", ".join(f"{name} x{count}" for name, count in dropped.items())
+    return (
+        f"{sum(dropped.values())} forward call(s) of recorded modules ran outside `recorder.step(n)` and "
+        f"`recorder.graph_capture()` and were not recorded ({calls})"
+    )
 
 
-def _close_unclosed(path, tensors, metadata, dropped, site):
+def _close_unclosed(
+    path: str,
+    tensors: dict[str, torch.Tensor],
+    metadata: dict[str, str],
+    dropped: collections.Counter[str],
+    site: tuple[str, int],
+) -> None:
     """The finalizer of a recorder nobody closed (garbage collection or interpreter exit)."""
     if tensors:
         _write_sidecar(path, tensors, metadata)
         steps = sorted({int(key.split("/", 1)[0]) for key in tensors})
-        span = f"step {steps[0]}" if len(steps) == 1 else f"steps {steps[0]}–{steps[-1]}"
+        span = f"step {steps[0]}" if len(steps) == 1 else f"steps {steps[0]}-{steps[-1]}"
         done = f"wrote the {len(tensors)} output(s) it recorded ({span})"
     else:
         done = "it had recorded nothing, so no sidecar was written"

@@ -1,46 +1,66 @@
-"""StaticBuffers: CUDA-graph-safe recording of tensors (torch helper; imports torch, 1.13 through 2.x).
+"""StaticBuffers: named persistent device buffers a CUDA graph writes (torch helper; imports torch, 1.13 through 2.x).
 
 Forward hooks and Python code do not run when a CUDA graph is replayed: only the captured kernels do. So a
 recorder cannot read a tensor "after the step" of a replay unless the step itself copies it somewhere that
-outlives the replay. `record(name, tensor)` does that copy with `Tensor.copy_` into a persistent buffer of
-the same shape, dtype and device: called during capture, the copy kernel is part of the graph, so after
-every replay the buffer holds that replay's values. `flush()` then copies the buffers to host memory.
-Called eagerly, the same code records the eager values: one code path for both modes.
+outlives the replay. `write(name, tensor)` does that copy with `Tensor.copy_` into a persistent buffer of the
+same shape, dtype and device: called during capture, the copy kernel is part of the graph, so after every
+replay the buffer holds that replay's values. `read()` then copies the buffers to host memory. Called eagerly,
+the same code writes the eager values: one code path for both modes.
 
-The buffer of a name is allocated on its first `record` (normally the warm-up run before capture, or
-during capture, where it comes from the graph's private pool and lives as long as this object) and never
-reallocated: a graph keeps writing into the memory it captured, so a later tensor of another shape, dtype
-or device under the same name is refused (use another name, or `clear()` and capture again).
+The buffer of a name is allocated on its first `write` (normally the warm-up run before capture, or during
+capture, where it comes from the graph's private pool and lives as long as this object) and never
+reallocated: a graph keeps writing into the memory it captured, so a later tensor of another shape, dtype or
+device under the same name is refused (use another name, or `clear()` and capture again).
 """
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import torch
 
+from ._renamed import removed_attribute
+from .errors import ParityTypeError, ParityValueError
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+
+__all__ = ["StaticBuffers"]
+
 
 class StaticBuffers:
-    """Named persistent device buffers written by `record` (captured or eager) and read by `flush`."""
+    """Named persistent device buffers written by `write` (captured or eager) and read by `read`."""
 
-    def __init__(self):
-        self._buffers = {}
+    def __init__(self) -> None:
+        self._buffers: dict[str, torch.Tensor] = {}
 
-    def record(self, name, tensor):
-        """Copies `tensor` into the buffer `name` (allocated on first use); returns the buffer."""
+    def write(self, name: str, tensor: torch.Tensor, *, what: str | None = None) -> torch.Tensor:
+        """Copies `tensor` into the buffer `name` (allocated on first use); returns the buffer.
+
+        Args:
+            name: the buffer's name.
+            tensor: any shape and dtype, on any device; the same shape, dtype and device at every call.
+            what: how messages name the tensor (default: `StaticBuffers.write("name")`).
+        """
+        label = what or f'StaticBuffers.write("{name}")'
         if not isinstance(tensor, torch.Tensor):
-            raise TypeError(f'StaticBuffers.record("{name}"): expected a torch.Tensor, found {type(tensor).__name__}')
+            raise ParityTypeError(f"{label}: expected a torch.Tensor, found {type(tensor).__name__}")
         source = tensor.detach()
         buffer = self._buffers.get(name)
         if buffer is None:
             buffer = torch.empty(source.shape, dtype=source.dtype, device=source.device)
             self._buffers[name] = buffer
         elif (buffer.shape, buffer.dtype, buffer.device) != (source.shape, source.dtype, source.device):
-            raise ValueError(
-                f'StaticBuffers.record("{name}"): the buffer is {_describe(buffer)}, found {_describe(source)} '
-                "(a captured graph writes into the buffer it was captured with: record another name, or clear() and capture again)"
+            raise ParityValueError(
+                f"{label}: the buffer is {_describe(buffer)}, found {_describe(source)} "
+                "(a captured graph writes into the buffer it was captured with: use another name, or clear() and "
+                "capture again)"
             )
         buffer.copy_(source)
         return buffer
 
-    def flush(self, names=None):
+    def read(self, names: Iterable[str] | None = None) -> dict[str, np.ndarray]:
         """Host copies of the buffers (all, or those in `names`) as numpy arrays, independent of later replays.
 
         A CUDA buffer's `.cpu()` waits for the work queued before it on the current stream, the replay
@@ -49,26 +69,29 @@ class StaticBuffers:
         chosen = self._buffers if names is None else {n: self._buffers[n] for n in names}
         return {name: _to_numpy(buffer) for name, buffer in chosen.items()}
 
-    def names(self):
-        """The recorded names, in first-record order."""
+    def names(self) -> list[str]:
+        """The written names, in first-write order."""
         return list(self._buffers)
 
-    def __contains__(self, name):
+    def __contains__(self, name: object) -> bool:
         return name in self._buffers
 
-    def __getitem__(self, name):
+    def __getitem__(self, name: str) -> torch.Tensor:
         return self._buffers[name]
 
-    def clear(self):
+    def __getattr__(self, name: str) -> Any:
+        raise removed_attribute(self, name)
+
+    def clear(self) -> None:
         """Drops every buffer (after the graph that writes them is gone)."""
         self._buffers.clear()
 
 
-def _describe(tensor):
+def _describe(tensor: torch.Tensor) -> str:
     return f"{list(tensor.shape)} {str(tensor.dtype).replace('torch.', '')} on {tensor.device}"
 
 
-def _to_numpy(buffer):
+def _to_numpy(buffer: torch.Tensor) -> np.ndarray:
     host = buffer.detach().to("cpu", copy=True)
     if host.dtype == torch.bfloat16:
         host = host.float()

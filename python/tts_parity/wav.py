@@ -2,17 +2,37 @@
 samples' bytes bit-exact, with the 18-byte fmt chunk and the `fact` chunk a non-PCM WAVE needs (the
 58-byte header electron/common/wav/encode-wav.ts, sox and ffmpeg write). numpy only."""
 
-import os
+from __future__ import annotations
+
 import struct
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from ._output_files import write_atomically
 from .arrays import as_row
+from .errors import ParityValueError
+
+if TYPE_CHECKING:
+    import os
+
+    from .arrays import ArrayLike
+
+__all__ = ["write_wav_float32"]
 
 
-def write_wav_float32(path, audio, sample_rate):
-    """Writes `audio` (one channel: 1-D, or [1, N]; numpy array or tensor) atomically to `path`."""
-    samples = np.ascontiguousarray(as_row(audio, "audio"), dtype="<f4")
+def write_wav_float32(path: str | os.PathLike[str], audio: ArrayLike, sample_rate: int, *, force: bool = False) -> str:
+    """Writes `audio` atomically to `path` as a float32 WAV (path first, as torchaudio.save and soundfile.write).
+
+    Args:
+        path: the WAV file; an existing one is refused unless `force=True`; missing folders are created.
+        audio: one channel of float samples, `[samples]` or `[1, samples]`; numpy array or tensor.
+        sample_rate: samples per second, an int >= 1.
+        force: replace an existing file.
+    """
+    if isinstance(sample_rate, bool) or not isinstance(sample_rate, (int, np.integer)) or sample_rate < 1:
+        raise ParityValueError(f"write_wav_float32: sample_rate: expected an integer >= 1, found {sample_rate!r}")
+    samples = np.ascontiguousarray(as_row(audio, "write_wav_float32: audio"), dtype="<f4")
     data = samples.tobytes()
     frames = samples.size
     header = b"".join(
@@ -28,13 +48,4 @@ def write_wav_float32(path, audio, sample_rate):
             struct.pack("<I", len(data)),
         ]
     )
-    write_atomically(path, header + data)
-
-
-def write_atomically(path, payload):
-    """Writes bytes to a temporary name beside `path`, then renames it over `path` (no half-written file)."""
-    path = os.fspath(path)
-    temporary = f"{path}.tmp-{os.getpid()}"
-    with open(temporary, "wb") as f:
-        f.write(payload)
-    os.replace(temporary, path)
+    return write_atomically(header + data, path, force=force, what="write_wav_float32: path")

@@ -56,10 +56,13 @@ async function pressUntil(key: string, want: (f: Focus) => boolean, max: number)
 const studioState = <T>(expr: string): Promise<T> => page.evaluate(`globalThis.__studio.store.getState()${expr}`) as Promise<T>;
 
 describe('studio UI with the keyboard only (browser mode, 1440×900)', () => {
-  it('Tab reaches the skip link first, then the prompt; Ctrl+Enter synthesizes', async () => {
+  it('Tab reaches the skip link first, then the settings toggle and the prompt; Ctrl+Enter synthesizes', async () => {
     await page.keyboard.press('Tab');
     expect(await focused()).toMatchObject({ tag: 'A', text: 'Skip to results' });
     await page.screenshot({ path: `${SHOTS}/01-skip-link.png` });
+    // Then the header's settings-panel toggle, then the form.
+    await page.keyboard.press('Tab');
+    expect(await focused()).toMatchObject({ tag: 'BUTTON', text: '⟨ Settings' });
     await page.keyboard.press('Tab');
     expect((await focused()).id).toBe('field-text');
     await page.keyboard.press('Control+A');

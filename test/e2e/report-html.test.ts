@@ -21,6 +21,7 @@ const dir = mkdtempSync(join(tmpdir(), 'report-html-e2e-'));
 const out = join(dir, 'stale');
 let browser: Browser;
 let page: Page;
+let summary = '';
 const requests: string[] = [];
 const problems: string[] = [];
 
@@ -28,6 +29,7 @@ beforeAll(async () => {
   ensureBuiltFrom(['electron/host', 'electron/engine', 'electron/common', 'electron/cli']);
   const run = await runParity(['compare', '--text', 'Share me, and listen to both.', '--a', 'graph', '--b', 'graph,fault=stale-feedback@2', '--out', out], { timeoutMs: 60_000 });
   expect(run.stderr).toBe('');
+  summary = run.stdout;
   // Playback started from a script, as a listener's click would start it.
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: [...CHROMIUM_FLAGS, '--autoplay-policy=no-user-gesture-required'] });
   const context = await browser.newContext({ offline: true, viewport: { width: 1280, height: 900 }, deviceScaleFactor: 1 });
@@ -69,6 +71,19 @@ const overlayPixel = (x: number, y: number) =>
   page.getByTestId('overlay').evaluate((el, [px, py]) => Array.from((el as unknown as CanvasEl).getContext('2d').getImageData(px, py, 1, 1).data).slice(0, 3), [x, y] as const);
 
 describe('report.html from file:// with the network off', () => {
+  it('says the lag is unreliable (peak < 0.5: two renderings, not shifted copies) in the CLI summary, report.md, report.json and report.html alike', async () => {
+    expect(report().metrics.lagReliable).toBe(false);
+    const unreliable = /Sub-sample lag\W+unreliable: cross-correlation peak 0\.\d\d < 0\.5 \(the takes are not shifted copies\)/;
+    const gain = /Gain B→A \(least squares\)\W+[−+-]?[\d.]+ dB \(lag unreliable: not a shifted copy\)/;
+    const md = readFileSync(join(out, 'report.md'), 'utf8');
+    const html = (await page.locator('body').innerText()).replace(/\s+/g, ' ');
+    for (const [name, text] of [['summary', summary], ['report.md', md], ['report.html', html]] as const) {
+      expect(text, name).toMatch(unreliable);
+      expect(text, name).toMatch(gain);
+    }
+  });
+
+
   it('loads with no request leaving the page and no page error', () => {
     const outside = requests.filter((u) => !u.startsWith('blob:') && !u.startsWith('data:') && u !== pathToFileURL(join(out, 'report.html')).href);
     expect(outside).toEqual([]);

@@ -34,16 +34,23 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** The dashboard's counts in one line, as sweep.md words them. */
+async function counts(): Promise<string> {
+  const n = (v: string) => page.getByTestId(`sweep-count-${v}`).textContent();
+  const missing = (await page.getByTestId('sweep-counts').locator('li').last().textContent())!.trim();
+  return `${await n('identical')} identical, ${await n('within-tolerance')} within tolerance, ${await n('diverged')} diverged, ${await n('error')} errors, ${missing}`;
+}
+
 describe('studio UI in Chromium: sweep view', () => {
   it('shows the counts, the step histogram, correlation vs ΔLU and a sortable case table; a case opens as a comparison', async () => {
-    await page.getByLabel('Open sweep.json').setInputFiles(join(merged, 'sweep.json'));
+    await page.getByLabel('Open sweep.json…').setInputFiles(join(merged, 'sweep.json'));
     await page.getByTestId('sweep-summary').waitFor({ timeout: 10_000 });
-    expect(await page.getByTestId('sweep-counts').textContent()).toBe('1 identical, 0 within tolerance, 1 diverged, 0 errors, 0 missing');
-    expect(await page.getByTestId('sweep-bar').allInnerTexts()).toEqual([expect.stringMatching(/^step 20\s+1$/)]);
+    expect(await counts()).toBe('1 identical, 0 within tolerance, 1 diverged, 0 errors, 0 missing');
+    expect(await page.getByTestId('sweep-bin').allTextContents()).toEqual(['step 20: 1 case']);
     // One dot per case with a finite correlation and ΔLU: "Hi." is too short for BS.1770's gating on
     // either side, so its ΔLU is NaN and it is counted as not shown.
     expect(await page.getByTestId('sweep-dot').count()).toBe(1);
-    expect(await page.locator('.sweep-scatter figcaption').textContent()).toContain('1 case without both values not shown');
+    expect(await page.locator('.sweep-charts figcaption').nth(1).textContent()).toContain('(1 without both values not shown)');
     const firstCell = () => page.getByTestId('sweep-case').first().locator('td').first().textContent();
     expect(await firstCell()).toBe('short@0');
     // Correlation ascending: the diverged case (lower correlation) first.
@@ -59,8 +66,8 @@ describe('studio UI in Chromium: sweep view', () => {
   }, 60_000);
 
   it('opens a worst case from its fixture (an import of its traces and WAVs, nothing synthesized) when the merged folder is opened', async () => {
-    await page.getByLabel('Open sweep folder').setInputFiles(mergedWithFixture);
-    await expect.poll(() => page.getByTestId('sweep-counts').textContent(), { timeout: 10_000 }).toBe('1 identical, 0 within tolerance, 1 diverged, 0 errors, 0 missing');
+    await page.getByLabel('Open a sweep folder…').setInputFiles(mergedWithFixture);
+    await expect.poll(counts, { timeout: 10_000 }).toBe('1 identical, 0 within tolerance, 1 diverged, 0 errors, 0 missing');
     const before = await page.getByTestId('history-list').locator('li').count();
     await page.getByRole('button', { name: 'Open case long@0' }).click();
     await expect.poll(() => page.getByTestId('history-list').locator('li').count(), { timeout: 30_000 }).toBe(before + 1);

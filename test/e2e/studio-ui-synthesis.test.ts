@@ -294,11 +294,13 @@ describe('studio UI in Chromium (browser mode): synthesized comparisons', () => 
     await synthesize('graph,precision=fp16', 'A long prompt so that the demo talker runs to its frame limit.');
     const verdict = page.getByTestId('verdict');
     expect(await verdict.textContent()).toMatch(/^Diverged/);
-    // How close it came: the largest logit |Δ| and its step, and the audio's largest difference.
-    expect(await page.getByTestId('closeness').textContent()).toMatch(/^Closest: largest logit \|Δ\| [\d.e-]+ at step \d+ \(.+\); audio max \|A−B\| [\d.]+$/);
+    // How far it went: the largest logit |Δ| and its step, and the audio's largest difference.
+    expect(await page.getByTestId('closeness').textContent()).toMatch(/^Largest differences: logit \|Δ\| [\d.e-]+ at step \d+ \(.+\); audio max \|A−B\| [\d.]+$/);
     // The codes match at every step, so tolerances exist that admit it (the CLI's --logit-tol/--audio-tol).
     await page.getByRole('button', { name: /^Use logit / }).click();
     await expect.poll(() => verdict.textContent()).toMatch(/^Within tolerance/);
+    // Within tolerance, the same numbers say how close to the tolerances it came.
+    expect(await page.getByTestId('closeness').textContent()).toMatch(/^Closest to the tolerances: logit \|Δ\| [\d.e-]+ at step \d+/);
     expect(Number(await page.getByLabel('Logit tolerance').inputValue())).toBeGreaterThan(1e-3);
     await page.screenshot({ path: `${SHOTS}/ui-fp16-within-tolerance-1280.png` });
     await page.getByRole('button', { name: 'Reset to the run’s tolerances' }).click();

@@ -6,6 +6,8 @@ import { compareSignals } from '../../common/analysis/compare.js';
 import { measureLoudness } from '../../common/analysis/loudness.js';
 import type { AnalysisBench } from './bench-results.js';
 import { degradedCopy, speechLikeSignal } from './bench-signals.js';
+import { medianTimes } from './median-times.js';
+import { benchPeers } from './peer-bench.js';
 
 const RATE = 24000;
 
@@ -31,39 +33,18 @@ export async function benchAnalysis(options: AnalysisBenchOptions = {}): Promise
 
   step('ffmpeg ebur128, the same 10 min');
   const ffmpegEbur128600sMs = await benchFfmpeg(long, Math.min(runs, 3));
+
+  step('peers on the same signals: ffmpeg ebur128, libebur128, pyloudnorm, scipy, librosa');
+  const peers = await benchPeers({ long, a, b, sampleRate: RATE }, runs);
   return {
     pair60sMs: pair.wallMs,
     pair60sCpuMs: pair.cpuMs,
     loudness600sMs: loudness.wallMs,
     loudness600sCpuMs: loudness.cpuMs,
     ffmpegEbur128600sMs,
+    peers,
     runs,
   };
-}
-
-/**
- * Median wall and CPU time (this process, user + system) of `runs` calls after one warm-up call.
- * On a shared machine the wall time includes waiting for a core; the CPU time does not.
- */
-async function medianTimes(runs: number, work: () => unknown): Promise<{ wallMs: number; cpuMs: number }> {
-  await work();
-  const wall: number[] = [];
-  const cpu: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const cpuStart = process.cpuUsage();
-    const start = performance.now();
-    await work();
-    wall.push(performance.now() - start);
-    const used = process.cpuUsage(cpuStart);
-    cpu.push((used.user + used.system) / 1000);
-  }
-  return { wallMs: median(wall), cpuMs: median(cpu) };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((x, y) => x - y);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { PeerBench } from './peer-bench.js';
 import type { ReportBench } from './report-bench.js';
 import type { SweepBench } from './sweep-bench.js';
 
@@ -15,7 +16,7 @@ export interface MachineInfo {
 }
 
 export interface AnalysisBench {
-  /** compareSignals on two 60 s 24 kHz signals: median wall time, ms. Target ≤ 300 ms. */
+  /** compareSignals on two 60 s 24 kHz signals: median wall time, ms. Target ≤ 150 ms. */
   pair60sMs: number;
   /** Its median CPU time (this process, user + system), ms: less sensitive to a busy machine. */
   pair60sCpuMs: number;
@@ -24,6 +25,8 @@ export interface AnalysisBench {
   loudness600sCpuMs: number;
   /** `ffmpeg -af ebur128 -f null -` on the same 10 min signal: median wall time, ms; null without ffmpeg. */
   ffmpegEbur128600sMs: number | null;
+  /** The reference implementations on the same signals in the same run, with ratios (peer-bench.ts). */
+  peers?: PeerBench;
   /** How many timed runs each median is taken over (after one warm-up run). */
   runs: number;
 }

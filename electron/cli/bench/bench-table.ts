@@ -1,6 +1,6 @@
 import type { BenchResults } from './bench-results.js';
 
-const PAIR_TARGET_MS = 300;
+const PAIR_TARGET_MS = 150;
 
 /** A few aligned lines for a terminal; the JSON holds the same numbers. */
 export function renderBenchTable(results: BenchResults): string {
@@ -18,6 +18,7 @@ export function renderBenchTable(results: BenchResults): string {
     ],
     ['loudness 10 min @ 24 kHz', `${ms(x.loudness600sMs)}  (CPU ${ms(x.loudness600sCpuMs)})${ratio}`],
     ['ffmpeg ebur128 10 min', ms(x.ffmpegEbur128600sMs)],
+    ...peerRows(x.peers),
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   return (
@@ -25,4 +26,57 @@ export function renderBenchTable(results: BenchResults): string {
     rows.map(([k, v]) => `  ${k.padEnd(width)}  ${v}`).join('\n') +
     '\n'
   );
+}
+
+const f = (v: number | null | undefined, digits: number) => (v == null ? 'n/a' : v.toFixed(digits));
+const times = (wall: number | null, cpu?: number | null) =>
+  wall == null ? '' : `, peer/ours ${wall.toFixed(2)}× wall${cpu == null ? '' : `, ${cpu.toFixed(2)}× CPU`}`;
+
+/** Our value and time beside each peer's, from the same run (peer-bench.ts). */
+function peerRows(p: BenchResults['analysis']['peers'] | undefined): [string, string][] {
+  if (!p) return [];
+  const l = p.loudness;
+  const rows: [string, string][] = [
+    [
+      'integrated 10 min: ours',
+      `${f(l.ours.integratedLufs, 3)} LUFS, LRA ${f(l.ours.lraLu, 2)} LU, ${f(l.ours.integratedMs, 1)} ms (with LRA ${f(l.ours.integratedAndLraMs, 1)} ms)`,
+    ],
+    [
+      '  ffmpeg ebur128',
+      l.ffmpeg
+        ? `${f(l.ffmpeg.integratedLufs, 1)} LUFS, LRA ${f(l.ffmpeg.lraLu, 1)} LU, ${f(l.ffmpeg.ms, 1)} ms${times(l.speedRatios.ffmpeg, l.cpuRatios?.ffmpeg)}`
+        : 'n/a (no ffmpeg)',
+    ],
+    [
+      '  libebur128',
+      l.libebur128
+        ? `${f(l.libebur128.integratedLufs, 3)} LUFS, LRA ${f(l.libebur128.lraLu, 2)} LU, ${f(l.libebur128.integratedMs, 1)} ms${times(l.speedRatios.libebur128, l.cpuRatios?.libebur128)}`
+        : 'n/a',
+    ],
+    [
+      '  pyloudnorm',
+      l.pyloudnorm
+        ? `${f(l.pyloudnorm.integratedLufs, 3)} LUFS, ${f(l.pyloudnorm.integratedMs, 1)} ms${times(l.speedRatios.pyloudnorm, l.cpuRatios?.pyloudnorm)}`
+        : 'n/a',
+    ],
+    ['xcorr 60 s ±50 ms: ours', `lag ${p.xcorr.ours.lag}, ${f(p.xcorr.ours.ms, 1)} ms`],
+    [
+      '  scipy correlate fft',
+      p.xcorr.scipy
+        ? `lag ${p.xcorr.scipy.lag}, ${f(p.xcorr.scipy.ms, 1)} ms${times(p.xcorr.speedRatio, p.xcorr.cpuRatio)}`
+        : 'n/a',
+    ],
+    [
+      'LSD/MCD 60 s: ours',
+      `${f(p.spectral.ours.atZero.lsdDb, 4)} / ${f(p.spectral.ours.atZero.mcdDb, 4)} dB, ${f(p.spectral.ours.ms, 1)} ms`,
+    ],
+    [
+      '  librosa',
+      p.spectral.librosa
+        ? `${f(p.spectral.librosa.atZero.lsdDb, 4)} / ${f(p.spectral.librosa.atZero.mcdDb, 4)} dB, ${f(p.spectral.librosa.ms, 1)} ms${times(p.spectral.speedRatio, p.spectral.cpuRatio)}`
+        : 'n/a',
+    ],
+  ];
+  if (p.skipped) rows.push(['  Python peers', `not run: ${p.skipped}`]);
+  return rows;
 }

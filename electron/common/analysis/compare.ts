@@ -16,6 +16,7 @@ import { type SpectralPair, spectralDistances } from './spectral.js';
 import { sampleMetrics } from './waveform-metrics.js';
 import { crossCorrelate } from './xcorr.js';
 import { DEFAULT_MAX_LAG_MS } from './lag-range.js';
+import { lagIsReliable } from '../report/lag-reliability.js';
 
 export interface CompareOptions {
   /** Cross-correlation searches lags within ±maxLagMs (default 50 ms). */
@@ -26,6 +27,8 @@ export interface CompareOptions {
    * powers), and the downmix's loudness is kept apart as loudnessDownmixA/B.
    */
   channels?: { a: readonly Float32Array[]; b: readonly Float32Array[] };
+  /** Bytes of power spectra kept between the spectral passes (default SPECTRA_CACHE_BYTES, spectral.ts). */
+  spectraCacheBytes?: number;
 }
 
 /**
@@ -60,7 +63,7 @@ export async function compareSignals(
   if (lag !== 0 && !alignedSamples.bitIdentical) {
     pairs.push({ a: { signal: a, start }, b: { signal: b, start: start + lag }, length: overlap });
   }
-  const distances = spectralDistances(pairs, sampleRate);
+  const distances = spectralDistances(pairs, sampleRate, options.spectraCacheBytes);
   const identical = { lsdDb: 0, mcdDb: 0 };
   const spectralAtZero = atZero.bitIdentical ? identical : distances[0];
   const spectralAligned =
@@ -83,6 +86,7 @@ export async function compareSignals(
     lengthB: b.length,
     lengthDifference: b.length - a.length,
     xcorrPeak: xc.peak,
+    lagReliable: lagIsReliable(xc.peak),
     lagSamples: lag,
     lagMs: (lag * 1000) / sampleRate,
     maxLagMs,

@@ -17,6 +17,11 @@ import { accumulateKWeightedEnergy, kWeightingCoefficients } from './k-weighting
  *   (mean loudness of the kept blocks − 10 LU). L = −0.691 + 10·log10(Σ weighted mean squares).
  * - Nothing left after gating (silence, or under 400 ms of audio) gives −Infinity, never NaN; a NaN
  *   sample gives NaN.
+ * - Loudness range (EBU Tech 3342): the 3 s short-term loudness every 100 ms (complete windows only),
+ *   gated at −70 LUFS and then 20 LU below the power mean of what is left; LRA = the 95th minus the
+ *   10th percentile of the rest (nearest rank on the sorted values, as libebur128 picks them:
+ *   index round((n − 1)·p)). libebur128 itself steps its short-term windows by 1 s, ffmpeg by 100 ms
+ *   as here, so on programmes whose loudness moves the three differ by a few tenths of an LU.
  */
 
 export const SEGMENT_MS = 100;
@@ -25,6 +30,9 @@ const BLOCK_SEGMENTS = 4;
 const SHORT_TERM_SEGMENTS = SHORT_TERM_WINDOW_MS / SEGMENT_MS;
 const ABSOLUTE_GATE_LUFS = -70;
 const RELATIVE_GATE_LU = -10;
+const LRA_RELATIVE_GATE_LU = -20;
+const LRA_LOW_PERCENTILE = 0.1;
+const LRA_HIGH_PERCENTILE = 0.95;
 const LOUDNESS_OFFSET = -0.691;
 
 export interface LoudnessOptions {
@@ -122,6 +130,31 @@ export function integratedFromSegments({ energies, lengths }: SegmentEnergies): 
   if (!(absoluteMean > 0)) return -Infinity;
   const relativeThreshold = absoluteMean * Math.pow(10, RELATIVE_GATE_LU / 10);
   return powerToLoudness(gatedMean(power, Math.max(absoluteThreshold, relativeThreshold)));
+}
+
+/** Loudness range (LU, EBU Tech 3342; module comment): 0 when fewer than two windows pass the gates. */
+export function loudnessRangeFromSegments({ energies, lengths }: SegmentEnergies): number {
+  const windows = energies.length - SHORT_TERM_SEGMENTS + 1;
+  if (windows <= 0) return 0;
+  const power = new Float64Array(windows);
+  for (let k = 0; k < windows; k++) {
+    let e = 0;
+    let n = 0;
+    for (let s = k; s < k + SHORT_TERM_SEGMENTS; s++) {
+      e += energies[s];
+      n += lengths[s];
+    }
+    power[k] = e / n;
+  }
+  if (power.some(Number.isNaN)) return NaN;
+  const absoluteThreshold = loudnessToPower(ABSOLUTE_GATE_LUFS);
+  const absoluteMean = gatedMean(power, absoluteThreshold);
+  if (!(absoluteMean > 0)) return 0;
+  const threshold = Math.max(absoluteThreshold, absoluteMean * Math.pow(10, LRA_RELATIVE_GATE_LU / 10));
+  const kept = power.filter((p) => p > threshold).sort();
+  if (kept.length < 2) return 0;
+  const at = (p: number) => kept[Math.round((kept.length - 1) * p)];
+  return powerToLoudness(at(LRA_HIGH_PERCENTILE)) - powerToLoudness(at(LRA_LOW_PERCENTILE));
 }
 
 export function shortTermFromSegments({ energies, lengths }: SegmentEnergies): Float64Array {

@@ -47,11 +47,24 @@ export function frameSize(sampleRate: number): number {
   return Math.max(32, Math.pow(2, Math.round(Math.log2(0.04 * sampleRate))));
 }
 
+/**
+ * Power spectra kept from the first pass for the second, at most this many bytes per call (a 60 s pair
+ * at any rate needs ~35 MB for its three spans); frames past it are transformed again in the second
+ * pass, so memory stays bounded on long takes and the numbers are the same either way.
+ */
+export const SPECTRA_CACHE_BYTES = 48 * 1024 * 1024;
+
 interface SpanState {
   span: Span;
-  /** The frame whose raw power spectrum `power` holds (−1: none yet). */
-  frame: number;
-  power: Float64Array;
+  /** Frames any pair reads from this span, and the longest such pair (a frame's sample count). */
+  frames: number;
+  length: number;
+  /** Power spectra of the first `storedFrames` frames, [frame, bin] row-major (first pass). */
+  stored: Float64Array;
+  storedFrames: number;
+  /** The frame whose raw power spectrum `scratch` holds (−1: none), for frames not stored. */
+  scratchFrame: number;
+  scratch: Float64Array;
   /** The loudest bin of each frame (first pass). */
   frameMax: Float64Array;
   /** `power` floored at `floor`, and its mel log amplitudes, for frame `flooredFrame` (second pass). */
@@ -62,11 +75,16 @@ interface SpanState {
 }
 
 /**
- * Distances for several pairs at once, walking their frames in step so that a span shared by two
- * pairs (A at offset 0 at lag 0 and after alignment) is transformed once per frame and pass. Two passes:
- * the first finds each side's loudest bin over the pair's frames (for the floor), the second measures.
+ * Distances for several pairs at once. A span shared by two pairs (A at offset 0 at lag 0 and after
+ * alignment) is one span. Each span's frames are transformed once (first pass: power spectra, kept up to
+ * SPECTRA_CACHE_BYTES, and each frame's loudest bin, for the floor); the second pass floors the kept
+ * spectra and measures every pair.
  */
-export function spectralDistances(pairs: readonly SpectralPair[], sampleRate: number): SpectralDistances[] {
+export function spectralDistances(
+  pairs: readonly SpectralPair[],
+  sampleRate: number,
+  cacheBytes = SPECTRA_CACHE_BYTES,
+): SpectralDistances[] {
   const size = frameSize(sampleRate);
   const hop = size / 2;
   const bins = size / 2 + 1;
@@ -75,21 +93,29 @@ export function spectralDistances(pairs: readonly SpectralPair[], sampleRate: nu
   const frameCount = (pair: SpectralPair) =>
     pair.length <= 0 ? 0 : pair.length >= size ? Math.floor((pair.length - size) / hop) + 1 : 1;
   // Spans are shared when they start at the same sample of the same signal; a pair shorter than a
-  // frame (one zero-padded frame) gets spans of its own, since its frame holds fewer samples.
+  // frame (one zero-padded frame) gets spans of its own, since its frame holds fewer samples. In a
+  // shared span every frame a pair reads lies inside that pair, so frame f is the same F samples for all.
   const spans: SpanState[] = [];
-  const spanIndex = (span: Span, shareable: boolean, frames: number): number => {
+  const spanIndex = (span: Span, shareable: boolean, frames: number, length: number): number => {
     const found = shareable
-      ? spans.findIndex((s) => s.span.signal === span.signal && s.span.start === span.start)
+      ? spans.findIndex(
+          (s) => s.span.signal === span.signal && s.span.start === span.start && s.length >= size,
+        )
       : -1;
     if (found >= 0) {
-      if (spans[found].frameMax.length < frames) spans[found].frameMax = new Float64Array(frames);
+      spans[found].frames = Math.max(spans[found].frames, frames);
+      spans[found].length = Math.max(spans[found].length, length);
       return found;
     }
     spans.push({
       span,
-      frame: -1,
-      power: new Float64Array(bins),
-      frameMax: new Float64Array(frames),
+      frames,
+      length,
+      stored: new Float64Array(0),
+      storedFrames: 0,
+      scratchFrame: -1,
+      scratch: new Float64Array(bins),
+      frameMax: new Float64Array(0),
       flooredFrame: -1,
       floor: NaN,
       floored: new Float64Array(bins),
@@ -101,80 +127,78 @@ export function spectralDistances(pairs: readonly SpectralPair[], sampleRate: nu
     const frames = frameCount(pair);
     const shareable = pair.length >= size;
     return {
-      length: pair.length,
       frames,
-      a: spanIndex(pair.a, shareable, frames),
-      b: spanIndex(pair.b, shareable, frames),
+      a: spanIndex(pair.a, shareable, frames, pair.length),
+      b: spanIndex(pair.b, shareable, frames, pair.length),
       floorA: 0,
       floorB: 0,
       lsd: 0,
       mcd: 0,
     };
   });
-  const power = (index: number, offset: number, count: number, frame: number): Float64Array => {
-    const s = spans[index];
-    if (s.frame !== frame) {
-      powerSpectrum(s.span.signal, s.span.start + offset, count, window, s.power);
-      s.frame = frame;
-    }
-    return s.power;
+  const transform = (s: SpanState, frame: number, out: Float64Array, at: number): void => {
+    const offset = frame * hop;
+    powerSpectrum(s.span.signal, s.span.start + offset, Math.min(size, s.length - offset), window, out, at);
   };
-  const maxFrames = Math.max(0, ...jobs.map((j) => j.frames));
+  // Pass 1: each span's frames transformed once; the first ones kept; each frame's loudest bin.
+  let budget = Math.floor(cacheBytes / (bins * 8));
+  for (const s of spans) {
+    s.storedFrames = Math.min(s.frames, budget);
+    budget -= s.storedFrames;
+    s.stored = new Float64Array(s.storedFrames * bins);
+    s.frameMax = new Float64Array(s.frames);
+    for (let frame = 0; frame < s.frames; frame++) {
+      const stored = frame < s.storedFrames;
+      const out = stored ? s.stored : s.scratch;
+      const at = stored ? frame * bins : 0;
+      transform(s, frame, out, at);
+      s.frameMax[frame] = maxOf(out, at, bins);
+    }
+  }
+  // A pair's floor is from its own frames only, so it does not depend on which other pairs were
+  // measured with it.
+  for (const job of jobs) {
+    job.floorA = floorOf(spans[job.a].frameMax, job.frames);
+    job.floorB = floorOf(spans[job.b].frameMax, job.frames);
+  }
+
   // A span's floored spectrum and mel amplitudes are shared by the pairs whose floor for it is the same
   // (in compareSignals A's span at lag 0 and aligned, nearly always).
-  const floored = (index: number, floor: number, offset: number, count: number, frame: number): SpanState => {
-    const s = spans[index];
+  const floored = (s: SpanState, floor: number, frame: number): SpanState => {
     if (s.flooredFrame !== frame || s.floor !== floor) {
-      applyFloor(power(index, offset, count, frame), floor, s.floored);
+      if (frame < s.storedFrames) applyFloor(s.stored, frame * bins, floor, s.floored);
+      else {
+        if (s.scratchFrame !== frame) {
+          transform(s, frame, s.scratch, 0);
+          s.scratchFrame = frame;
+        }
+        applyFloor(s.scratch, 0, floor, s.floored);
+      }
       melLogAmplitude(plan, s.floored, s.melLog);
       s.flooredFrame = frame;
       s.floor = floor;
     }
     return s;
   };
-  const walk = (
-    visit: (
-      job: (typeof jobs)[number],
-      a: number,
-      b: number,
-      offset: number,
-      count: number,
-      frame: number,
-    ) => void,
-  ) => {
-    for (const s of spans) s.frame = -1;
-    for (let frame = 0; frame < maxFrames; frame++) {
-      const offset = frame * hop;
-      for (const job of jobs) {
-        if (frame < job.frames) visit(job, job.a, job.b, offset, Math.min(size, job.length - offset), frame);
-      }
+  // Pass 2: floored spectra, their distances, frame by frame so that shared floored spectra are reused.
+  const maxFrames = Math.max(0, ...jobs.map((j) => j.frames));
+  for (let frame = 0; frame < maxFrames; frame++) {
+    for (const job of jobs) {
+      if (frame >= job.frames) continue;
+      const fa = floored(spans[job.a], job.floorA, frame);
+      const fb = floored(spans[job.b], job.floorB, frame);
+      job.lsd += lsdFrame(fa.floored, fb.floored);
+      job.mcd += mcdFrame(plan, fa.melLog, fb.melLog);
     }
-  };
-  // Pass 1: each span's loudest bin per frame; a pair's floor is from its own frames only, so it does
-  // not depend on which other pairs were measured with it.
-  walk((_job, a, b, offset, count, frame) => {
-    spans[a].frameMax[frame] = maxOf(power(a, offset, count, frame));
-    spans[b].frameMax[frame] = maxOf(power(b, offset, count, frame));
-  });
-  for (const job of jobs) {
-    job.floorA = floorOf(spans[job.a].frameMax, job.frames);
-    job.floorB = floorOf(spans[job.b].frameMax, job.frames);
   }
-  // Pass 2: floored spectra, their distances.
-  walk((job, a, b, offset, count, frame) => {
-    const fa = floored(a, job.floorA, offset, count, frame);
-    const fb = floored(b, job.floorB, offset, count, frame);
-    job.lsd += lsdFrame(fa.floored, fb.floored);
-    job.mcd += mcdFrame(plan, fa.melLog, fb.melLog);
-  });
   return jobs.map((j) =>
     j.frames === 0 ? { lsdDb: NaN, mcdDb: NaN } : { lsdDb: j.lsd / j.frames, mcdDb: j.mcd / j.frames },
   );
 }
 
-function maxOf(values: Float64Array): number {
+function maxOf(values: Float64Array, at: number, count: number): number {
   let max = 0;
-  for (let k = 0; k < values.length; k++) if (values[k] > max) max = values[k];
+  for (let k = at; k < at + count; k++) if (values[k] > max) max = values[k];
   return max;
 }
 
@@ -185,8 +209,12 @@ function floorOf(frameMax: Float64Array, frames: number): number {
   return Math.max(ABSOLUTE_FLOOR, max * RELATIVE_FLOOR);
 }
 
-function applyFloor(power: Float64Array, floor: number, out: Float64Array): void {
-  for (let k = 0; k < power.length; k++) out[k] = power[k] > floor ? power[k] : floor;
+/** out[k] = max(power[at + k], floor) for k < out.length. */
+function applyFloor(power: Float64Array, at: number, floor: number, out: Float64Array): void {
+  for (let k = 0; k < out.length; k++) {
+    const p = power[at + k];
+    out[k] = p > floor ? p : floor;
+  }
 }
 
 function lsdFrame(powerA: Float64Array, powerB: Float64Array): number {
@@ -198,13 +226,14 @@ function lsdFrame(powerA: Float64Array, powerB: Float64Array): number {
   return LN_TO_DB * Math.sqrt(sq / powerA.length);
 }
 
-/** Windowed frame → normalised power spectrum (bins 0..F/2) in `out`. */
+/** Windowed frame → normalised power spectrum (bins 0..F/2) in out[at ..]. */
 function powerSpectrum(
   x: Float32Array,
   start: number,
   count: number,
   window: Float64Array & { sum: number },
   out: Float64Array,
+  at: number,
 ): void {
   const size = window.length;
   const fft = realFft(size);
@@ -214,12 +243,12 @@ function powerSpectrum(
   fft.forwardInPlace();
   const norm = 1 / (window.sum * window.sum);
   const half = size / 2;
-  out[0] = buf[0] * buf[0] * norm;
-  out[half] = buf[1] * buf[1] * norm;
+  out[at] = buf[0] * buf[0] * norm;
+  out[at + half] = buf[1] * buf[1] * norm;
   for (let k = 1; k < half; k++) {
     const re = buf[2 * k];
     const im = buf[2 * k + 1];
-    out[k] = (re * re + im * im) * norm;
+    out[at + k] = (re * re + im * im) * norm;
   }
 }
 

@@ -1,9 +1,14 @@
 import { goodFftSize, realFft } from './fft.js';
 
 /**
- * Cross-correlation r[τ] = Σ a[i]·b[i+τ] over |τ| ≤ maxLag, by FFT (PFFFT, float32) over the first
- * `length` samples of each signal, zero-padded to a PFFFT size ≥ length + maxLag so that no lag in
- * range wraps around. Positive τ: B is late (B[i+τ] ≈ A[i]).
+ * Cross-correlation r[τ] = Σ a[i]·b[i+τ] over |τ| ≤ maxLag, over the first `length` samples of each
+ * signal (samples past `length` read as zero). Positive τ: B is late (B[i+τ] ≈ A[i]).
+ *
+ * Block-wise, so memory does not grow with the take: A is cut into blocks of n − 2·maxLag samples; each
+ * block is correlated with the B samples it can reach (its span ± maxLag) by one PFFFT (float32) of
+ * size n ≈ 8·(2·maxLag + 1), and the 2·maxLag + 1 lags are summed in Float64 over the blocks. The lag is
+ * the largest |r| there; r at that lag and its two neighbours (for the peak and the parabola) are then
+ * summed exactly in Float64, sample by sample.
  */
 export interface CrossCorrelation {
   /** r[lag] / sqrt(Σa²·Σb²) with its sign (negative: B is polarity-inverted); NaN if a side is silent. */
@@ -11,11 +16,16 @@ export interface CrossCorrelation {
   lag: number;
   /** lag + δ, δ from a parabola through |r| at lag−1, lag, lag+1 (0 at the range edge). */
   fractionalLag: number;
-  /** The FFT size used and B's ordered spectrum (zero-padded), reused for the sub-sample shift. */
-  fftSize: number;
-  spectrumB: Float32Array | undefined;
   /** How many samples of each signal were correlated. */
   length: number;
+}
+
+/** Smallest FFT used by the block-wise correlations (smaller blocks cost more calls than they save). */
+const MIN_BLOCK_FFT = 8192;
+
+/** The FFT size for correlating against a window of `reach` extra samples: ~8× it, at least MIN_BLOCK_FFT. */
+export function blockFftSize(reach: number): number {
+  return goodFftSize(Math.max(MIN_BLOCK_FFT, 8 * (reach + 1)));
 }
 
 export function crossCorrelate(
@@ -26,55 +36,83 @@ export function crossCorrelate(
 ): CrossCorrelation {
   const energyA = energy(a, length);
   const energyB = energy(b, length);
-  const none = { lag: 0, fractionalLag: 0, fftSize: 0, spectrumB: undefined, length };
+  const none = { lag: 0, fractionalLag: 0, length };
   if (!(energyA > 0 && energyB > 0)) return { peak: NaN, ...none };
-  const n = goodFftSize(length + maxLag);
-  const fft = realFft(n);
-  const spectrumA = new Float32Array(n);
-  const spectrumB = new Float32Array(n);
-  fft.forward(a.subarray(0, length), spectrumA);
-  fft.forward(b.subarray(0, length), spectrumB);
-  const r = fft.buffer();
-  // Ordered layout: [DC, Nyquist, re1, im1, re2, im2, …]; conj(A)·B gives Σ a[i]·b[i+τ] at index τ mod n.
-  r[0] = spectrumA[0] * spectrumB[0];
-  r[1] = spectrumA[1] * spectrumB[1];
-  for (let k = 2; k < n; k += 2) {
-    const ar = spectrumA[k];
-    const ai = spectrumA[k + 1];
-    const br = spectrumB[k];
-    const bi = spectrumB[k + 1];
-    r[k] = ar * br + ai * bi;
-    r[k + 1] = ar * bi - ai * br;
-  }
-  fft.inverseInPlace();
-  const at = (lag: number): number => Math.abs(r[lag >= 0 ? lag : n + lag]);
+  const r = laggedSums(a, b, length, maxLag);
   let best = -1;
   let lag = 0;
   for (let t = -maxLag; t <= maxLag; t++) {
-    const v = at(t);
+    const v = Math.abs(r[t + maxLag]);
     if (v > best) {
       best = v;
       lag = t;
     }
   }
-  if (best < 0) return { peak: NaN, ...none };
+  if (!(best >= 0)) return { peak: NaN, ...none };
+  const exact = exactSum(a, b, length, lag);
   let delta = 0;
   if (lag > -maxLag && lag < maxLag) {
-    const y0 = at(lag - 1);
-    const y1 = best;
-    const y2 = at(lag + 1);
+    const y0 = Math.abs(exactSum(a, b, length, lag - 1));
+    const y1 = Math.abs(exact);
+    const y2 = Math.abs(exactSum(a, b, length, lag + 1));
     const curvature = y0 - 2 * y1 + y2;
     if (curvature < 0) delta = Math.max(-0.5, Math.min(0.5, (0.5 * (y0 - y2)) / curvature));
   }
-  const signed = r[lag >= 0 ? lag : n + lag] / n;
-  return {
-    peak: signed / Math.sqrt(energyA * energyB),
-    lag,
-    fractionalLag: lag + delta,
-    fftSize: n,
-    spectrumB,
-    length,
-  };
+  return { peak: exact / Math.sqrt(energyA * energyB), lag, fractionalLag: lag + delta, length };
+}
+
+/** r[τ + maxLag] = Σ a[i]·b[i+τ] for |τ| ≤ maxLag (i, i+τ < length), block-wise by FFT, Float64 sums. */
+function laggedSums(a: Float32Array, b: Float32Array, length: number, maxLag: number): Float64Array {
+  const width = 2 * maxLag + 1;
+  const n = blockFftSize(2 * maxLag);
+  const block = n - 2 * maxLag;
+  const fft = realFft(n);
+  const spectrumA = new Float32Array(n);
+  const sums = new Float64Array(width);
+  for (let s = 0; s < length; s += block) {
+    const count = Math.min(block, length - s);
+    let buf = fft.buffer();
+    buf.set(a.subarray(s, s + count));
+    buf.fill(0, count);
+    fft.forwardInPlace();
+    spectrumA.set(fft.buffer());
+    // B from s − maxLag to s + count + maxLag, zero outside [0, length).
+    buf = fft.buffer();
+    buf.fill(0);
+    const from = Math.max(0, s - maxLag);
+    const to = Math.min(length, s + count + maxLag);
+    buf.set(b.subarray(from, to), from - (s - maxLag));
+    fft.forwardInPlace();
+    conjugateTimes(spectrumA, fft.buffer());
+    fft.inverseInPlace();
+    // Index k holds Σ_j A[s + j]·B[s − maxLag + j + k]: lag k − maxLag. No index wraps, as j + k < n.
+    buf = fft.buffer();
+    for (let k = 0; k < width; k++) sums[k] += buf[k] / n;
+  }
+  return sums;
+}
+
+/** buf ← conj(x)·buf, both ordered PFFFT spectra ([DC, Nyquist, re1, im1, …]). */
+export function conjugateTimes(x: Float32Array, buf: Float32Array): void {
+  buf[0] = x[0] * buf[0];
+  buf[1] = x[1] * buf[1];
+  for (let k = 2; k < buf.length; k += 2) {
+    const xr = x[k];
+    const xi = x[k + 1];
+    const yr = buf[k];
+    const yi = buf[k + 1];
+    buf[k] = xr * yr + xi * yi;
+    buf[k + 1] = xr * yi - xi * yr;
+  }
+}
+
+/** Σ a[i]·b[i+lag] over i, i+lag in [0, length), in Float64. */
+function exactSum(a: Float32Array, b: Float32Array, length: number, lag: number): number {
+  const start = Math.max(0, -lag);
+  const end = Math.min(length, length - lag);
+  let s = 0;
+  for (let i = start; i < end; i++) s += a[i] * b[i + lag];
+  return s;
 }
 
 function energy(x: Float32Array, length: number): number {

@@ -25,6 +25,7 @@ export interface DrawContext {
   stroke(): void;
   setLineDash(segments: number[]): void;
   fillText(text: string, x: number, y: number): void;
+  measureText(text: string): { width: number };
 }
 
 /** RGBA pixels, 0..255, as ImageData holds them (a spectrogram is painted pixel by pixel). */

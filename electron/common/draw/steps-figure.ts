@@ -60,10 +60,18 @@ export function drawStepsFigure(ctx: DrawContext, fig: StepsFigure, box: DrawBox
   }
   ctx.fillText('step', left + w / 2, top + h + 16);
   if (tolerance !== undefined && tolerance >= range.min && tolerance <= range.max) {
-    ctx.fillStyle = c.muted;
+    // On a plate of the background, so the label reads over red bars too.
+    const text = `tolerance ${tolerance}`;
+    const y = top + h - logFraction(tolerance, range) * h - 3;
+    const tw = ctx.measureText(text).width;
+    ctx.fillStyle = c.background;
+    ctx.globalAlpha = 0.9;
+    ctx.fillRect(left + w - tw - 6, y - 13, tw + 6, 13);
+    ctx.globalAlpha = 1;
+    ctx.fillStyle = c.fg;
     ctx.textAlign = 'right';
     ctx.textBaseline = 'bottom';
-    ctx.fillText(`tolerance ${tolerance}`, left + w - 2, top + h - logFraction(tolerance, range) * h - 2);
+    ctx.fillText(text, left + w - 3, y);
   }
   if (fig.firstStep !== null) markerLabel(ctx, stepsFigureX(fig.firstStep, fig, box.width), left, w, `first divergence: step ${fig.firstStep}`, c.marker);
   ctx.restore();

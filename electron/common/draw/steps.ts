@@ -17,7 +17,7 @@ export function stepSpan(step: number, frameRate: number, vp: Viewport, width: n
 
 /**
  * Per-step |Δ| of the talker logit statistics as bars on a log scale, each over its frame's time span;
- * decade grid lines; a step whose statistics are not finite on a side is a full-height hatched bar
+ * decade grid lines; the tolerance dashed over the bars; a step whose statistics are not finite on a side is a full-height hatched bar
  * labelled "NaN"/"Inf"; a step one side never ran is labelled "A only"/"B only".
  */
 export function drawStepDeltas(
@@ -39,17 +39,6 @@ export function drawStepDeltas(
     const y = Math.round(height - logFraction(10 ** e, range) * height) + 0.5;
     ctx.fillRect(0, y, width, 1);
   }
-  if (tolerance !== undefined && tolerance > 0) {
-    const y = Math.round(height - logFraction(tolerance, range) * height);
-    ctx.fillStyle = c.muted;
-    ctx.setLineDash([4, 3]);
-    ctx.strokeStyle = c.muted;
-    ctx.beginPath();
-    ctx.moveTo(0, y + 0.5);
-    ctx.lineTo(width, y + 0.5);
-    ctx.stroke();
-    ctx.setLineDash([]);
-  }
   for (const d of deltas) {
     const [x0, x1] = stepSpan(d.step, frameRate, vp, width);
     if (x1 < 0 || x0 > width) continue;
@@ -66,5 +55,20 @@ export function drawStepDeltas(
     const h = logFraction(d.delta, range) * height;
     ctx.fillStyle = tolerance !== undefined && d.delta > tolerance ? c.marker : c.bar;
     ctx.fillRect(x0, height - h, w, Math.max(1, h));
+  }
+  // The tolerance above the bars: a dashed line over a light halo, so it reads across red and blue bars.
+  if (tolerance !== undefined && tolerance > 0) {
+    const y = Math.round(height - logFraction(tolerance, range) * height) + 0.5;
+    ctx.beginPath();
+    ctx.moveTo(0, y);
+    ctx.lineTo(width, y);
+    ctx.strokeStyle = 'rgba(255, 255, 255, 0.85)';
+    ctx.lineWidth = 3;
+    ctx.stroke();
+    ctx.setLineDash([4, 3]);
+    ctx.strokeStyle = '#1d232a';
+    ctx.lineWidth = 1;
+    ctx.stroke();
+    ctx.setLineDash([]);
   }
 }

@@ -37,6 +37,12 @@ function headerWarnings(a: TraceSide, b: TraceSide): string[] {
   if (ha.q !== hb.q) {
     throw new InputError(`the traces have different codebook counts, so their codes cannot be compared: ${a.file} q=${ha.q}, ${b.file} q=${hb.q}`);
   }
+  const delaysA = JSON.stringify(ha.codebookDelays ?? null);
+  const delaysB = JSON.stringify(hb.codebookDelays ?? null);
+  if (delaysA !== delaysB) {
+    const say = (d: number[] | undefined) => (d ? `[${d.join(', ')}]` : 'none');
+    throw new InputError(`the traces have different delay patterns, so a step's codes belong to different frames: ${a.file} codebookDelays ${say(ha.codebookDelays)}, ${b.file} ${say(hb.codebookDelays)}`);
+  }
   const warnings: string[] = [];
   if (ha.frameRate !== hb.frameRate) {
     warnings.push(`the trace headers disagree on frameRate: ${a.file} ${ha.frameRate}/s, ${b.file} ${hb.frameRate}/s; steps are compared by number and times use A's ${ha.frameRate}/s`);
@@ -81,7 +87,9 @@ export async function compareTraces(a: TraceSide, b: TraceSide, options: Compare
   }
   const warnings = headerWarnings(a, b);
   const audio = a.audio && b.audio ? { a: a.audio.signal, b: b.audio.signal, sampleRate: ha.sampleRate } : undefined;
-  const divergence = localise(a.trace.steps, b.trace.steps, { tolerances: options.tolerances, frameRate: ha.frameRate, audio });
+  const codebookDelays = ha.codebookDelays ?? hb.codebookDelays;
+  const divergence = localise(a.trace.steps, b.trace.steps, { tolerances: options.tolerances, frameRate: ha.frameRate, audio, codebookDelays });
+  if (codebookDelays) divergence.codebookDelays = [...codebookDelays];
   if (divergence.compared) warnings.push(...oneSidedWarnings(divergence.compared, a.file, b.file));
   refuseNothingShared(divergence.compared, a.file, b.file, audio !== undefined);
   const report: TraceComparisonReport = {

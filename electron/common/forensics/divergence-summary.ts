@@ -33,6 +33,10 @@ export function divergenceLines(verdict: Verdict, d: Divergence, teacherForced?:
   } else {
     const where = [stepName(d.firstStep), `stage ${d.stage}`];
     if (d.codebook !== undefined) where.push(`codebook ${d.codebook}`);
+    if (d.frame) {
+      const delay = d.codebookDelays?.[d.frame.codebook] ?? 0;
+      where.push(`frame ${d.frame.frame} (codebook ${d.frame.codebook} at step ${d.frame.step}, emitted ${delay} step${delay === 1 ? '' : 's'} late)`);
+    }
     if (d.vocoderFrame !== undefined) where.push(`vocoder frame ${d.vocoderFrame}`);
     if (d.timeSec !== undefined) where.push(`t = ${d.timeSec.toFixed(3)} s`);
     lines.push(`First divergence: ${where.join(', ')}`);

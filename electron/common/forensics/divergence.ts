@@ -39,6 +39,17 @@ export const Divergence = z.object({
   /** Start of the divergent frame, or the first differing sample's time for the vocoder stage, in seconds. */
   timeSec: JsonNumber.optional(),
   firstDifferingSample: z.number().int().nonnegative().optional(),
+  /**
+   * The traces' delay pattern (header `codebookDelays`): codebook k of frame f is emitted at step f + delays[k].
+   * Present only for delay-pattern traces; then `frame` says which frame the divergence is in.
+   */
+  codebookDelays: z.array(z.number().int().nonnegative()).optional(),
+  /**
+   * Under a delay pattern, the first frame the divergence reaches: the earliest frame whose codes differ
+   * (a later step can carry an earlier frame's codebook), else the first divergent step's frame for its
+   * codebook; `timeSec` is that frame's start. Absent without a delay pattern (frame = step).
+   */
+  frame: z.object({ frame: z.number().int().positive(), step: z.number().int().positive(), codebook: z.number().int().nonnegative() }).optional(),
   /** True when every step (or frame) from `reconvergedAtStep` to the end matches again. */
   reconverges: z.boolean(),
   reconvergedAtStep: z.number().int().positive().optional(),

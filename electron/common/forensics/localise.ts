@@ -1,3 +1,4 @@
+import { firstDifferingFrame, frameOfStep } from '../trace/delay-pattern.js';
 import type { TraceStep } from '../trace/step-record.js';
 import { differingFrames, firstDifferingSample, frameOfSample } from './audio-divergence.js';
 import { compareStep, largestStepDiff, maxStatDiff, type StepDifference } from './compare-step.js';
@@ -12,6 +13,8 @@ export interface LocaliseOptions {
   frameRate?: number;
   /** Both renderings, to localise a vocoder-only difference and report the first differing sample. */
   audio?: { a: Float32Array; b: Float32Array; sampleRate: number };
+  /** The traces' delay pattern (header `codebookDelays`): gives `frame`, and `timeSec` from that frame. */
+  codebookDelays?: readonly number[];
 }
 
 /**
@@ -76,6 +79,14 @@ export function localise(stepsA: readonly TraceStep[], stepsB: readonly TraceSte
     Object.assign(result, { firstStep: first, stage: d.stage, detail: d.detail });
     if (d.codebook !== undefined) result.codebook = d.codebook;
     if (options.frameRate) result.timeSec = (first - 1) / options.frameRate;
+    const delays = options.codebookDelays;
+    if (delays) {
+      const frame = delayedFrame(stepsA, stepsB, delays, first, d.codebook ?? 0);
+      if (frame) {
+        result.frame = frame;
+        if (options.frameRate) result.timeSec = (frame.frame - 1) / options.frameRate;
+      }
+    }
     if (audio && options.frameRate && sample !== null) result.vocoderFrame = frameOfSample(sample, audio.sampleRate, options.frameRate);
   } else if (audio && sample !== null && total > 0 && options.frameRate) {
     const frames = differingFrames(audio.a, audio.b, tolerances.audioAbs, audio.sampleRate, options.frameRate);
@@ -96,6 +107,18 @@ export function localise(stepsA: readonly TraceStep[], stepsB: readonly TraceSte
     result.reconvergedAtStep = last + 1;
   }
   return result;
+}
+
+/**
+ * The frame a delay-pattern divergence first reaches: the earliest frame with a differing code, or the first
+ * divergent step's frame for its codebook when that is earlier (a logit difference before any code flips).
+ */
+function delayedFrame(stepsA: readonly TraceStep[], stepsB: readonly TraceStep[], delays: readonly number[], step: number, codebook: number) {
+  const byCodes = firstDifferingFrame(stepsA.map((s) => s.codes), stepsB.map((s) => s.codes), delays);
+  const own = frameOfStep(step, codebook, delays);
+  const byStep = own >= 1 ? { frame: own, step, codebook } : null;
+  if (byCodes && (!byStep || byCodes.frame < byStep.frame)) return byCodes;
+  return byStep ?? byCodes;
 }
 
 function describeSample(a: Float32Array, b: Float32Array, i: number, tol: number): string {

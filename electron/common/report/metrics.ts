@@ -31,6 +31,12 @@ export const Metrics = WaveformMetrics.extend({
   lagSamples: z.number().int(),
   lagMs: JsonNumber,
   maxLagMs: JsonNumber,
+  /**
+   * |xcorrPeak| ≥ 0.5 (lag-reliability.ts): B is a shifted copy of A, so the lag, gain and matched null
+   * mean a shift and a level difference; false: they are labelled unreliable everywhere. Absent in
+   * reports written before it was added (readers apply the rule to xcorrPeak).
+   */
+  lagReliable: z.boolean().optional(),
   /** Sub-sample lag from a parabolic fit of the cross-correlation peak. */
   fractionalLagSamples: JsonNumber,
   /** Least-squares gain g that best maps B onto A (g·B ≈ A), as 20·log10(g) dB. */

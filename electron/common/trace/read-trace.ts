@@ -126,6 +126,10 @@ function parseHeader(value: unknown, file: string, n: number): TraceHeader {
   if (Array.isArray(size) && size.length !== result.data.q) {
     throw new TraceError(file, n, `header: "codebookSize": expected one size or q = ${result.data.q} sizes, found ${size.length}`);
   }
+  const delays = result.data.codebookDelays;
+  if (delays && delays.length !== result.data.q) {
+    throw new TraceError(file, n, `header: "codebookDelays": expected q = ${result.data.q} delays (one per codebook), found ${delays.length}`);
+  }
   return result.data;
 }
 

@@ -38,6 +38,12 @@ export const TraceHeader = z
      * compare-trace then reports the drift and would-flips (docs/forensics.md "Teacher forcing").
      */
     teacherForced: z.string().min(1).max(500).optional(),
+    /**
+     * A delay pattern (MusicGen, Dia): codebook k of frame f is emitted at step f + codebookDelays[k], and each
+     * step's `codes` are what that step emitted. q integers ≥ 0; absent = no delays (step N is frame N).
+     * compare-trace then reports the first divergent frame and its time (delay-pattern.ts, docs/trace-format.md).
+     */
+    codebookDelays: z.array(z.number().int().nonnegative().max(100000)).min(1).max(64).optional(),
   })
   .loose();
 export type TraceHeader = z.infer<typeof TraceHeader>;

@@ -14,10 +14,13 @@ export interface WavInput {
 
 export interface WavComparison {
   report: ParityReport;
-  /** The compared mono signals and A−B at lag 0 over the common length. */
+  /**
+   * The compared mono signals and A−B at lag 0 over the common length; `diff` is made on first read
+   * (an import that only shows A and B never builds it).
+   */
   a: Float32Array;
   b: Float32Array;
-  diff: Float32Array;
+  readonly diff: Float32Array;
 }
 
 export interface CompareWavsOptions {
@@ -32,7 +35,11 @@ export interface CompareWavsOptions {
  * rates must match: no resampling is done, because a resampler's own error would be measured as a
  * parity difference.
  */
-export async function compareWavs(a: WavInput, b: WavInput, options: CompareWavsOptions): Promise<WavComparison> {
+export async function compareWavs(
+  a: WavInput,
+  b: WavInput,
+  options: CompareWavsOptions,
+): Promise<WavComparison> {
   const rateA = a.decoded.sampleRate;
   const rateB = b.decoded.sampleRate;
   if (rateA !== rateB) {
@@ -54,7 +61,16 @@ export async function compareWavs(a: WavInput, b: WavInput, options: CompareWavs
     metrics,
     curves,
   };
-  return { report, a: monoA.signal, b: monoB.signal, diff: difference(monoA.signal, monoB.signal) };
+  let diff: Float32Array | undefined;
+  return {
+    report,
+    a: monoA.signal,
+    b: monoB.signal,
+    get diff() {
+      diff ??= difference(monoA.signal, monoB.signal);
+      return diff;
+    },
+  };
 }
 
 function source({ path, decoded }: WavInput, downmix: string): AudioSource {
@@ -66,7 +82,8 @@ function source({ path, decoded }: WavInput, downmix: string): AudioSource {
     downmix,
   };
   // BS.1770 measures a multichannel programme as the weighted sum over channels, not its downmix.
-  if (decoded.channels.length > 1) result.loudnessAllChannels = integratedLoudness(decoded.channels, decoded.sampleRate);
+  if (decoded.channels.length > 1)
+    result.loudnessAllChannels = integratedLoudness(decoded.channels, decoded.sampleRate);
   if (decoded.warnings.length) result.warnings = decoded.warnings;
   return result;
 }

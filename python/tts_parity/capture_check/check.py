@@ -1,38 +1,68 @@
 """capture_check(fn, step_inputs): run a decode step over two or more steps and report capture hazards."""
 
+from __future__ import annotations
+
 import inspect
+from typing import TYPE_CHECKING, Any
 
 import torch
 
+from ..errors import ParityTypeError, ParityValueError
 from .dispatch_probe import StepProbe
 from .report import CaptureReport
 from .step_compare import compare_steps
 
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Sequence
 
-def capture_check(fn, step_inputs, *, names=None):
+    from .report import Finding
+
+__all__ = ["capture_check"]
+
+
+def capture_check(
+    fn: Callable[..., Any], step_inputs: Iterable[Sequence[Any]], *, names: Sequence[object] | None = None
+) -> CaptureReport:
     """Runs `fn(*args)` once for each `args` in `step_inputs` (two or more consecutive decode steps, in order),
     exactly as it would run without the check, and reports the lines that would break or silently corrupt a
     CUDA graph captured from it. Works on CPU or GPU tensors.
 
-    step_inputs: a sequence, or an iterable consumed one step at a time (a generator can set the host-side
-    state of each step, e.g. a position buffer, before yielding its arguments, as a decode loop does before
-    each replay).
-    names: labels of the steps for the report (e.g. ["step 2", "step 3"]); default "steps[0]", "steps[1]", ...
-    Returns a CaptureReport (`ok`, `findings`, `outputs`: fn's return value per step).
+    Args:
+        fn: the decode step, a callable (a function, a bound method, an `nn.Module`).
+        step_inputs: each step's positional arguments as a tuple (tensors on any device, any dtype; Python
+            values too), two or more steps in order: a sequence, or an iterable consumed one step at a time (a
+            generator can set the host-side state of each step, e.g. a position buffer, before yielding its
+            arguments, as a decode loop does before each replay).
+        names: labels of the steps for the report (e.g. ["step 2", "step 3"]); default "steps[0]", "steps[1]".
+
+    Returns a CaptureReport (`ok`, `findings`, `outputs`: fn's return value per step). Raises ParityTypeError
+    for a non-callable `fn` or a step that is not a tuple, ParityValueError for fewer than two steps or names
+    that do not match them; an exception of `fn` itself propagates unchanged.
     """
-    probes, outputs = [], []
+    if not callable(fn):
+        raise ParityTypeError(f"capture_check: fn: expected the decode step (a callable), found {type(fn).__name__}")
+    if names is not None and (isinstance(names, (str, bytes)) or not hasattr(names, "__len__")):
+        raise ParityTypeError(f"capture_check: names: expected a list of step labels, found {type(names).__name__}")
+    probes: list[StepProbe] = []
+    outputs: list[Any] = []
     for index, args in enumerate(step_inputs):  # lazily: a generator may set host-side state between steps
         if not isinstance(args, (tuple, list)):
-            raise TypeError(f"capture_check: step_inputs[{index}] is a {type(args).__name__}; "
-                            "each step is a tuple of fn's positional arguments")
+            raise ParityTypeError(
+                f"capture_check: step_inputs[{index}]: expected a tuple of fn's positional arguments, found "
+                f"{type(args).__name__}"
+            )
         with StepProbe(_argument_labels(fn, args)) as probe:
             outputs.append(fn(*args))
         probes.append(probe)
     if len(probes) < 2:
-        raise ValueError(f"capture_check: step_inputs held {len(probes)} step(s); give two or more consecutive steps")
+        raise ParityValueError(
+            f"capture_check: step_inputs: expected two or more consecutive steps, found {len(probes)} step(s)"
+        )
     step_names = [f"steps[{i}]" for i in range(len(probes))] if names is None else [str(n) for n in names]
     if len(step_names) != len(probes):
-        raise ValueError(f"capture_check: {len(step_names)} names for {len(probes)} steps")
+        raise ParityValueError(
+            f"capture_check: names: expected {len(probes)} names (one per step), found {len(step_names)}"
+        )
 
     per_op = _first_of_each([finding for probe in probes for finding in probe.findings])
     cross_step = compare_steps([probe.records for probe in probes], step_names, per_op)
@@ -40,9 +70,10 @@ def capture_check(fn, step_inputs, *, names=None):
     return CaptureReport(step_names, findings, outputs)
 
 
-def _first_of_each(findings):
+def _first_of_each(findings: list[Finding]) -> list[Finding]:
     """One finding per (rule, line, op): the same line over several steps or loop iterations is one fix."""
-    seen, kept = set(), []
+    seen: set[tuple[str, str, int, str]] = set()
+    kept: list[Finding] = []
     for finding in findings:
         key = (finding.rule, finding.filename, finding.lineno, finding.op)
         if key not in seen:
@@ -51,7 +82,7 @@ def _first_of_each(findings):
     return kept
 
 
-def _argument_labels(fn, args):
+def _argument_labels(fn: Callable[..., Any], args: Sequence[Any]) -> list[tuple[torch.Tensor, str]]:
     """(tensor, 'argument NAME') for each tensor reachable from the arguments (and from `self` of a bound
     method): inside lists, tuples, dicts, module buffers and parameters, and object attributes."""
     try:
@@ -60,7 +91,8 @@ def _argument_labels(fn, args):
         roots = [(f"args[{i}]", value) for i, value in enumerate(args)]
     if inspect.ismethod(fn):
         roots.append(("self", fn.__self__))
-    labels, seen = [], set()
+    labels: list[tuple[torch.Tensor, str]] = []
+    seen: set[int] = set()
     stack = [(name, value, 0) for name, value in reversed(roots)]
     while stack:
         name, value, depth = stack.pop()

@@ -11,10 +11,11 @@ The function mode is off inside its own handler, so it sees only the outermost t
 ops that the dispatch handler itself runs (the op, `.shape` reads) pass through it untouched.
 """
 
+from __future__ import annotations
+
 import itertools
 import weakref
 from dataclasses import dataclass
-from typing import Optional, Tuple
 
 import torch
 from torch.overrides import TorchFunctionMode
@@ -23,6 +24,9 @@ from torch.utils._python_dispatch import TorchDispatchMode
 from . import rules
 from .report import Finding
 from .source_location import source_line, user_location
+
+__all__ = ["OpRecord", "StepProbe"]
+
 
 # Python-level calls that read tensor data on the host although no aten op says so on a CPU tensor.
 _HOST_CALLS = {
@@ -47,14 +51,14 @@ class OpRecord:
     external_inputs: tensor inputs not produced by an earlier op of the step, with a label naming them.
     """
 
-    key: Tuple
+    key: tuple
     op: str
     filename: str
     lineno: int
-    input_shapes: Tuple
-    output_shapes: Tuple
-    scalars: Tuple
-    external_inputs: Tuple
+    input_shapes: tuple
+    output_shapes: tuple
+    scalars: tuple
+    external_inputs: tuple
 
 
 class StepProbe:
@@ -64,7 +68,7 @@ class StepProbe:
         self.records = []
         self.findings = []
         self.in_dispatch = 0
-        self.python_call: Optional[Tuple] = None  # (name, args, kwargs) of the outermost torch call running
+        self.python_call: tuple | None = None  # (name, args, kwargs) of the outermost torch call running
         self._occurrences = {}
         self._produced = {}
         self._labels = {id(tensor): (weakref.ref(tensor), label) for tensor, label in argument_labels}
@@ -116,7 +120,9 @@ class StepProbe:
                 output_shapes=tuple((index, tuple(tensor.shape)) for index, tensor in enumerate(outputs)),
                 scalars=tuple(scalars),
                 external_inputs=tuple(
-                    (position, self._external_label(tensor)) for position, tensor in inputs if not self._was_produced(tensor)
+                    (position, self._external_label(tensor))
+                    for position, tensor in inputs
+                    if not self._was_produced(tensor)
                 ),
             )
         )
@@ -131,7 +137,8 @@ class StepProbe:
             # Python data made into a tensor: its values are the Python numbers the step read this time.
             scalars.extend((f"data[{i}]", value) for i, value in enumerate(out.flatten().tolist()))
         if rules.packet_name(func) == "aten.repeat_interleave" and call_name == "repeat_interleave":
-            repeats = self.python_call[1][1] if len(self.python_call[1]) > 1 else self.python_call[2].get("repeats")
+            _, call_args, call_kwargs = self.python_call or ((), (), {})
+            repeats = call_args[1] if len(call_args) > 1 else call_kwargs.get("repeats")
             if isinstance(repeats, int):
                 return None  # integer repeats: static size (torch 1.13 routes it through the tensor overload)
         if rules.is_device_to_host_copy(func, args, out):

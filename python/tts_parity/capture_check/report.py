@@ -1,11 +1,16 @@
 """Finding and CaptureReport: what the capture check found, as a table for people and JSON for machines."""
 
+from __future__ import annotations
+
 import json
 import os
 from dataclasses import asdict, dataclass, field
-from typing import Any, List
+from typing import Any
 
+from ..errors import ParityValueError
 from .rules import RULES
+
+__all__ = ["CaptureReport", "Finding"]
 
 
 @dataclass(frozen=True)
@@ -21,7 +26,7 @@ class Finding:
 
     def __post_init__(self):
         if self.rule not in RULES:
-            raise ValueError(f'Finding: unknown rule "{self.rule}" (known: {", ".join(RULES)})')
+            raise ParityValueError(f'Finding: rule: unknown rule "{self.rule}" (known: {", ".join(RULES)})')
 
     @property
     def where(self):
@@ -33,9 +38,9 @@ class CaptureReport:
     """The check's result: `ok` is True when there are no findings. `outputs` holds fn's return value per step
     (exactly what fn returned; kept out of `to_json`)."""
 
-    step_names: List[str]
-    findings: List[Finding]
-    outputs: List[Any] = field(default_factory=list, repr=False, compare=False)
+    step_names: list[str]
+    findings: list[Finding]
+    outputs: list[Any] = field(default_factory=list, repr=False, compare=False)
 
     @property
     def ok(self):
@@ -56,7 +61,9 @@ class CaptureReport:
         if self.ok:
             return f"capture check: no findings over {len(self.step_names)} steps ({steps})"
         count = len(self.findings)
-        lines = [f"capture check: {count} finding{'s' if count != 1 else ''} over {len(self.step_names)} steps ({steps})"]
+        lines = [
+            f"capture check: {count} finding{'s' if count != 1 else ''} over {len(self.step_names)} steps ({steps})"
+        ]
         header = ("RULE", "WHERE", "OP", "CODE")
         rows = [(f.rule, f.where, f.op, f.code) for f in self.findings]
         widths = [max(len(row[i]) for row in [header, *rows]) for i in range(3)]

@@ -10,7 +10,24 @@ makes their output shape depend on values; an integer index tensor gives a stati
 are decided by their index dtypes.
 """
 
+from __future__ import annotations
+
 import torch
+
+__all__ = [
+    "DATA_DEPENDENT_SHAPE",
+    "HINTS",
+    "HOST_SYNC",
+    "PYTHON_SCALAR_VARIES",
+    "RULES",
+    "SHAPE_VARIES",
+    "TENSOR_FROM_PYTHON",
+    "is_device_to_host_copy",
+    "is_lift",
+    "packet_name",
+    "per_op_rule",
+]
+
 
 HOST_SYNC = "host-sync"
 DATA_DEPENDENT_SHAPE = "data-dependent-shape"
@@ -21,25 +38,38 @@ RULES = (HOST_SYNC, DATA_DEPENDENT_SHAPE, TENSOR_FROM_PYTHON, SHAPE_VARIES, PYTH
 
 HINTS = {
     "value-read": "reads a tensor value on the host (.item(), int(), float(), bool(), `if t:`): a device sync, "
-    "illegal while a CUDA graph captures; keep the value on the device (torch.where, masks) or compute it before the step",
-    "copy-to-host": "copies a tensor to the host: a device sync, illegal while a CUDA graph captures; move the copy out of the step",
+    "illegal while a CUDA graph captures; keep the value on the device (torch.where, masks) or compute it before the "
+    "step",
+    "copy-to-host": "copies a tensor to the host: a device sync, illegal while a CUDA graph captures; move the copy "
+    "out of the step",
     "format": "printing or formatting a tensor reads its values on the host (a sync); print outside the captured step",
     "bool-index": "boolean-mask indexing: the result's length depends on the mask's values (a sync to size it, and a "
     "graph needs static shapes); keep the full tensor and apply the mask with torch.where or a multiply",
-    "dynamic-shape": "the output's shape depends on tensor values (a sync to size it, and a graph needs static shapes); "
+    "dynamic-shape": "the output's shape depends on tensor values (a sync to size it, and a graph needs static "
+    "shapes); "
     "use a fixed-size form (torch.where over the full tensor, a static index, output_size= where the op takes it)",
-    TENSOR_FROM_PYTHON: "makes a tensor from Python data inside the step: a host copy at capture, a frozen constant at replay; "
+    TENSOR_FROM_PYTHON: "makes a tensor from Python data inside the step: a host copy at capture, a frozen constant at "
+    "replay; "
     "build it once outside the step and pass it in, or make it on the device (torch.arange, torch.full)",
-    SHAPE_VARIES: "a captured graph replays the shapes it was captured with; preallocate a max-size buffer, write each step "
+    SHAPE_VARIES: "a captured graph replays the shapes it was captured with; preallocate a max-size buffer, write each "
+    "step "
     "in place at its position (index_copy_, scatter) and mask the unused tail",
-    PYTHON_SCALAR_VARIES: "a captured graph replays the value it saw at capture; pass it as a device tensor that is updated "
+    PYTHON_SCALAR_VARIES: "a captured graph replays the value it saw at capture; pass it as a device tensor that is "
+    "updated "
     "in place before each replay",
 }
 
 _HOST_SYNC_OPS = {"aten._local_scalar_dense", "aten.equal"}
 _DYNAMIC_SHAPE_OPS = {
-    "aten.nonzero", "aten.masked_select", "aten._unique", "aten._unique2", "aten.unique_dim",
-    "aten.unique_consecutive", "aten.unique_dim_consecutive", "aten.repeat_interleave", "aten.bincount",
+    "aten.nonzero",
+    "aten.masked_select",
+    "aten._unique",
+    "aten._unique2",
+    "aten.unique_dim",
+    "aten.unique_consecutive",
+    "aten.unique_dim_consecutive",
+    "aten.repeat_interleave",
+    "aten.bincount",
 }
 _INDEX_OPS = {"aten.index", "aten.index_put", "aten.index_put_", "aten._index_put_impl_"}
 _LIFT_OPS = {"aten.lift_fresh", "aten.lift_fresh_copy", "aten.lift"}
@@ -48,7 +78,7 @@ _HAS_TAGS = hasattr(torch, "Tag") and hasattr(torch.Tag, "dynamic_output_shape")
 
 
 def packet_name(func):
-    """"aten.index" for aten.index.Tensor: the op without its overload."""
+    """ "aten.index" for aten.index.Tensor: the op without its overload."""
     return func._schema.name.replace("::", ".")
 
 

@@ -5,17 +5,26 @@ functional, _tensor_str, the dispatch machinery) and the user's. The line a pers
 innermost frame outside torch and outside this package, so that is the one reported.
 """
 
+from __future__ import annotations
+
 import linecache
 import os
 import sys
+from typing import TYPE_CHECKING
 
 import torch
+
+if TYPE_CHECKING:
+    import types
+
+__all__ = ["is_internal", "source_line", "user_location"]
+
 
 _INTERNAL_DIRS = (
     os.path.dirname(os.path.abspath(torch.__file__)) + os.sep,
     os.path.dirname(os.path.abspath(__file__)) + os.sep,
 )
-_is_internal_cache = {}
+_is_internal_cache: dict[str, bool] = {}
 
 
 def is_internal(filename):
@@ -29,7 +38,7 @@ def is_internal(filename):
 
 def user_location():
     """(filename, lineno) of the innermost calling frame outside torch and this package; ("<unknown>", 0) if none."""
-    frame = sys._getframe(1)
+    frame: types.FrameType | None = sys._getframe(1)
     while frame is not None:
         filename = frame.f_code.co_filename
         if not is_internal(filename):

@@ -12,9 +12,13 @@ Ops are matched across steps by (user file, line, op, n-th call from that line).
   others is the same hazard through control flow (a Python branch), reported once per line.
 """
 
+from __future__ import annotations
+
 from .report import Finding
-from .rules import HINTS, PYTHON_SCALAR_VARIES, SHAPE_VARIES, DATA_DEPENDENT_SHAPE
+from .rules import DATA_DEPENDENT_SHAPE, HINTS, PYTHON_SCALAR_VARIES, SHAPE_VARIES
 from .source_location import source_line
+
+__all__ = ["compare_steps"]
 
 
 def compare_steps(traces, step_names, per_op_findings):
@@ -29,8 +33,11 @@ def compare_steps(traces, step_names, per_op_findings):
         line = (rule, record.filename, record.lineno)
         if line not in seen_lines:
             seen_lines.add(line)
-            findings.append(Finding(rule, record.op, record.filename, record.lineno,
-                                    source_line(record.filename, record.lineno), hint))
+            findings.append(
+                Finding(
+                    rule, record.op, record.filename, record.lineno, source_line(record.filename, record.lineno), hint
+                )
+            )
 
     for key in _keys_in_order(traces):
         records = [step_map.get(key) for step_map in maps]
@@ -38,27 +45,42 @@ def compare_steps(traces, step_names, per_op_findings):
         if len(present) < len(records):
             absent = [name for name, record in zip(step_names, records) if record is None]
             record = next(r for r in records if r is not None)
-            add(PYTHON_SCALAR_VARIES, record,
+            add(
+                PYTHON_SCALAR_VARIES,
+                record,
                 f"runs in {', '.join(present)} but not in {', '.join(absent)}: Python control flow differs between "
-                f"steps and a captured graph replays only the branch it saw; {HINTS[PYTHON_SCALAR_VARIES]}")
+                f"steps and a captured graph replays only the branch it saw; {HINTS[PYTHON_SCALAR_VARIES]}",
+            )
             continue
         first = records[0]
+        assert first is not None  # every step map has the key (checked above)
         varying_inputs = _varying(records, "input_shapes")
-        if _differs(records, "output_shapes") and not varying_inputs:
-            if (first.filename, first.lineno) not in dynamic_lines:
-                add(SHAPE_VARIES, first, f"output shape {_per_step(records, 'output_shapes', None, step_names)} "
-                                         f"from inputs of unchanged shapes; {HINTS[SHAPE_VARIES]}")
+        unexplained = (first.filename, first.lineno) not in dynamic_lines
+        if _differs(records, "output_shapes") and not varying_inputs and unexplained:
+            add(
+                SHAPE_VARIES,
+                first,
+                f"output shape {_per_step(records, 'output_shapes', None, step_names)} "
+                f"from inputs of unchanged shapes; {HINTS[SHAPE_VARIES]}",
+            )
         for position in varying_inputs:
             label = _external_label(records, position)
             if label is not None and label not in reported_externals:
                 reported_externals.add(label)
-                add(SHAPE_VARIES, first, f"{label} has shape {_per_step(records, 'input_shapes', position, step_names)} "
-                                         f"(first used here); {HINTS[SHAPE_VARIES]}")
+                add(
+                    SHAPE_VARIES,
+                    first,
+                    f"{label} has shape {_per_step(records, 'input_shapes', position, step_names)} "
+                    f"(first used here); {HINTS[SHAPE_VARIES]}",
+                )
         if not varying_inputs and not _differs(records, "output_shapes"):
             for position in _varying(records, "scalars"):
-                add(PYTHON_SCALAR_VARIES, first,
+                add(
+                    PYTHON_SCALAR_VARIES,
+                    first,
                     f"the Python number at {position} is {_per_step(records, 'scalars', position, step_names)}; "
-                    f"{HINTS[PYTHON_SCALAR_VARIES]}")
+                    f"{HINTS[PYTHON_SCALAR_VARIES]}",
+                )
     return findings
 
 
@@ -94,11 +116,14 @@ def _external_label(records, position):
 
 
 def _per_step(records, field, position, step_names):
-    """"[1, 4] in step 2, [1, 5] in step 3" for one position (or the first differing one when position is None)."""
+    """ "[1, 4] in step 2, [1, 5] in step 3" for one position (or the first differing one when position is None)."""
     tables = [dict(getattr(record, field)) for record in records]
     if position is None:
-        position = next(p for p in dict.fromkeys(p for t in tables for p in t)
-                        if any(t.get(p, _MISSING) != tables[0].get(p, _MISSING) for t in tables[1:]))
+        position = next(
+            p
+            for p in dict.fromkeys(p for t in tables for p in t)
+            if any(t.get(p, _MISSING) != tables[0].get(p, _MISSING) for t in tables[1:])
+        )
     return ", ".join(f"{_show(table.get(position, _MISSING))} in {name}" for table, name in zip(tables, step_names))
 
 

@@ -11,9 +11,20 @@ Command line: `python3 -m tts_parity.demo --profile eager|graph --text T --out D
 Imports torch and onnx (a torch helper of tts_parity).
 """
 
+from __future__ import annotations
+
 from .bundle import demo_bundle_dir, read_manifest
 from .faults import Faults, parse_faults
 from .model import DemoTwin, load_twin
 from .synthesis import Synthesis, synthesize
 
-__all__ = ["DemoTwin", "Faults", "Synthesis", "demo_bundle_dir", "load_twin", "parse_faults", "read_manifest", "synthesize"]
+__all__ = [
+    "DemoTwin",
+    "Faults",
+    "Synthesis",
+    "demo_bundle_dir",
+    "load_twin",
+    "parse_faults",
+    "read_manifest",
+    "synthesize",
+]

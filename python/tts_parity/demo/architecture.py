@@ -4,6 +4,11 @@ shapes; the float tables (RoPE exponents, vocoder ramp, rolloff, omega) are read
 own `const.*` initializers. weights.py refuses an export that lacks the constants named here.
 """
 
+from __future__ import annotations
+
+__all__ = ["F0_MIN", "F0_RANGE", "HARMONIC_GAIN", "NOISE_GAIN", "REQUIRED_CONSTANTS", "RMS_EPS"]
+
+
 RMS_EPS = 1e-6
 F0_MIN = 100.0
 F0_RANGE = 150.0  # f0Max - f0Min
@@ -14,5 +19,12 @@ NOISE_GAIN = 0.02
 REQUIRED_CONSTANTS = {
     "talker": ["const.float32.0.000001"],
     "code_predictor": ["const.float32.0.000001"],
-    "vocoder": ["const.float32.100", "const.float32.150", "const.float32.0.3", "const.float32.0.02", "const.rolloff", "const.omega"],
+    "vocoder": [
+        "const.float32.100",
+        "const.float32.150",
+        "const.float32.0.3",
+        "const.float32.0.02",
+        "const.rolloff",
+        "const.omega",
+    ],
 }

@@ -2,16 +2,30 @@
 
 The cache folder follows electron/engine/demo/resolve-demo-bundle.ts: PARITY_CACHE_DIR, else
 $XDG_CACHE_HOME/tts-parity-studio, else ~/.cache/tts-parity-studio; the bundle is the folder
-`demo-bundle-v{DEMO_BUNDLE_VERSION}-{DEMO_SEED}` in it. tests/test_demo_twin_bundle.py checks both
-numbers against the TypeScript source so they cannot drift apart silently.
+`demo-bundle-v{DEMO_BUNDLE_VERSION}-{DEMO_SEED}` in it. tests/demo/test_demo_twin_bundle.py checks
+both numbers against the TypeScript source so they cannot drift apart silently.
 """
+
+from __future__ import annotations
 
 import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import TwinInputError
+from ..errors import ParityValueError
+
+__all__ = [
+    "BUILD_COMMAND",
+    "DEMO_BUNDLE_VERSION",
+    "DEMO_SEED",
+    "DecoderSizes",
+    "Manifest",
+    "demo_bundle_dir",
+    "demo_cache_root",
+    "read_manifest",
+]
+
 
 # electron/engine/demo/resolve-demo-bundle.ts DEMO_BUNDLE_VERSION and demo-config.ts DEMO_SEED.
 DEMO_BUNDLE_VERSION = 5
@@ -27,10 +41,10 @@ def demo_cache_root() -> Path:
 
 
 def demo_bundle_dir() -> Path:
-    """The built-in demo bundle's folder, or a TwinInputError saying how to build it."""
+    """The built-in demo bundle's folder, or a ParityValueError saying how to build it."""
     target = demo_cache_root() / f"demo-bundle-v{DEMO_BUNDLE_VERSION}-{DEMO_SEED}"
     if not (target / "bundle.json").is_file():
-        raise TwinInputError(
+        raise ParityValueError(
             f"the demo bundle is not built yet (looked for {target / 'bundle.json'}): build it with "
             f"`{BUILD_COMMAND} {target}` (or any `parity synth` once), or pass --bundle DIR"
         )
@@ -81,21 +95,26 @@ def _fp32_file(section: dict, where: str, keys: tuple) -> str:
     for key in keys:
         if key in exports:
             return exports[key]["file"]
-    raise TwinInputError(f"bundle.json: {where}.exports has none of {', '.join(keys)} (found: {', '.join(exports) or 'none'})")
+    raise ParityValueError(
+        f"bundle.json: {where}.exports has none of {', '.join(keys)} (found: {', '.join(exports) or 'none'})"
+    )
 
 
 def read_manifest(folder: Path) -> Manifest:
-    """bundle.json of a demo-architecture bundle, or a TwinInputError naming the field."""
+    """bundle.json of a demo-architecture bundle, or a ParityValueError naming the field."""
     path = Path(folder) / "bundle.json"
     if not path.is_file():
-        raise TwinInputError(f"--bundle {folder}: no bundle.json in it")
+        raise ParityValueError(f"--bundle {folder}: no bundle.json in it")
     try:
         m = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
-        raise TwinInputError(f"{path}: not readable JSON ({error})") from None
+        raise ParityValueError(f"{path}: not readable JSON ({error})") from None
     text = m.get("text", {})
     if text.get("tokenizer") != "byte":
-        raise TwinInputError(f"{path}: text.tokenizer is {text.get('tokenizer')!r}; the twin reads byte-level bundles only (the demo architecture)")
+        raise ParityValueError(
+            f"{path}: text.tokenizer is {text.get('tokenizer')!r}; the twin reads byte-level bundles only (the demo "
+            "architecture)"
+        )
     try:
         return Manifest(
             folder=Path(folder),
@@ -124,4 +143,4 @@ def read_manifest(folder: Path) -> Manifest:
             },
         )
     except KeyError as error:
-        raise TwinInputError(f"{path}: missing field {error.args[0]!r} (docs/bundle-format.md)") from None
+        raise ParityValueError(f"{path}: missing field {error.args[0]!r} (docs/bundle-format.md)") from None

@@ -2,15 +2,23 @@
 concatenation (the engine's eager export), codes chosen on the host after each forward. Mirrors
 electron/engine/synthesize.ts and run/code-predictor-loop.ts."""
 
+from __future__ import annotations
+
 import time
 from contextlib import nullcontext
+from typing import TYPE_CHECKING
 
 import torch
 
 from .faults import MLP_SCALE, MLP_SCALE_LAYER, Faults, decode_request_rows
 from .kv_cache import DynamicCache, causal_mask
-from .model import DemoTwin
 from .step_output import StepOutput
+
+if TYPE_CHECKING:
+    from .model import DemoTwin
+
+
+__all__ = ["EagerDecoder", "eager_frames"]
 
 
 def _sync(device: torch.device) -> None:
@@ -29,7 +37,7 @@ class EagerDecoder:
         self.device = twin.talker.lm_head.weight.device
         self.cache = DynamicCache(m.talker.layers)
         self.feedback = torch.full((1, m.codebooks), m.bos, dtype=torch.long, device=self.device)
-        self.previous = None  # the last step's codes, on the device
+        self.previous: torch.Tensor | None = None  # the last step's codes, on the device
         self.length = 0
 
     def snapshot(self):
@@ -46,7 +54,7 @@ class EagerDecoder:
         scale = twin.talker.layers[MLP_SCALE_LAYER].mlp.fault_scale
         if scale is not None and s == self.faults.mlp_scale:
             scale.fill_(MLP_SCALE)
-        with torch.no_grad(), (self.recorder.step(s) if self.recorder else nullcontext()):
+        with torch.no_grad(), self.recorder.step(s) if self.recorder else nullcontext():
             _sync(device)
             t0 = time.perf_counter()
             if s == 1:

@@ -9,13 +9,18 @@
   on, inside the module (SwiGLU.fault_scale) so that module hooks and capture buffers see it.
 """
 
+from __future__ import annotations
+
 import re
 from dataclasses import dataclass
-from typing import Optional
+from typing import Any
 
 import torch
 
-from .errors import TwinInputError
+from ..errors import ParityValueError
+
+__all__ = ["KNOWN", "MLP_SCALE", "MLP_SCALE_LAYER", "Faults", "decode_request_rows", "not_applied", "parse_faults"]
+
 
 MLP_SCALE = 1.5
 MLP_SCALE_LAYER = 0
@@ -24,8 +29,8 @@ KNOWN = "stale-feedback@N (N >= 2), mlp-scale@N (N >= 1), bool-mask"
 
 @dataclass(frozen=True)
 class Faults:
-    stale_feedback: Optional[int] = None
-    mlp_scale: Optional[int] = None
+    stale_feedback: int | None = None
+    mlp_scale: int | None = None
     bool_mask: bool = False
 
     def texts(self) -> list:
@@ -40,16 +45,16 @@ class Faults:
 
 
 def parse_faults(texts) -> Faults:
-    """--fault values -> Faults, or a TwinInputError naming the bad one."""
-    fields = {}
+    """--fault values -> Faults, or a ParityValueError naming the bad one."""
+    fields: dict[str, Any] = {}
     for text in texts:
         m = re.fullmatch(r"(stale-feedback|mlp-scale)@(\d+)|(bool-mask)", text)
         if not m:
-            raise TwinInputError(f'--fault "{text}": unknown fault (known: {KNOWN})')
+            raise ParityValueError(f'--fault "{text}": unknown fault (known: {KNOWN})')
         kind = m.group(1) or m.group(3)
         key = kind.replace("-", "_")
         if key in fields:
-            raise TwinInputError(f'--fault "{text}": {kind} given twice')
+            raise ParityValueError(f'--fault "{text}": {kind} given twice')
         if kind == "bool-mask":
             fields[key] = True
             continue
@@ -57,7 +62,7 @@ def parse_faults(texts) -> Faults:
         least = 2 if kind == "stale-feedback" else 1
         if step < least:
             why = "step 1 is the prefill, it has no feedback" if kind == "stale-feedback" else "steps start at 1"
-            raise TwinInputError(f'--fault "{text}": N must be >= {least} ({why})')
+            raise ParityValueError(f'--fault "{text}": N must be >= {least} ({why})')
         fields[key] = step
     return Faults(**fields)
 
@@ -65,7 +70,10 @@ def parse_faults(texts) -> Faults:
 def not_applied(faults: Faults, frames: int) -> list:
     """(fault, reason) for each fault whose step never runs."""
     out = []
-    for text, step in ((f"stale-feedback@{faults.stale_feedback}", faults.stale_feedback), (f"mlp-scale@{faults.mlp_scale}", faults.mlp_scale)):
+    for text, step in (
+        (f"stale-feedback@{faults.stale_feedback}", faults.stale_feedback),
+        (f"mlp-scale@{faults.mlp_scale}", faults.mlp_scale),
+    ):
         if step is not None and step > frames:
             out.append((text, f"step {step} never ran: the synthesis ended after {frames} steps"))
     return out

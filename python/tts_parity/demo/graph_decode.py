@@ -2,16 +2,24 @@
 (captured once and replayed on CUDA; called directly on CPU). The host only sets the step's inputs
 (position, feedback refresh, the mlp-scale fault's scale) and reads the outputs after each step."""
 
+from __future__ import annotations
+
 import time
 from contextlib import nullcontext
+from typing import TYPE_CHECKING
 
 import torch
 
 from .faults import MLP_SCALE, MLP_SCALE_LAYER, Faults
 from .graph_runner import GraphRunner
-from .model import DemoTwin
 from .static_step import StaticStep
 from .step_output import StepOutput
+
+if TYPE_CHECKING:
+    from .model import DemoTwin
+
+
+__all__ = ["graph_frames"]
 
 
 def graph_frames(twin: DemoTwin, ids: list, frames: int, faults: Faults, recorder=None):
@@ -26,15 +34,15 @@ def graph_frames(twin: DemoTwin, ids: list, frames: int, faults: Faults, recorde
         if device.type == "cuda":
             torch.cuda.synchronize(device)
         t0 = time.perf_counter()
-        if s == 1:
-            with torch.no_grad(), (recorder.step(1) if recorder else nullcontext()):
+        with torch.no_grad(), recorder.step(s) if recorder else nullcontext():
+            if s == 1:
                 step.prefill(ids)
-        else:
-            if faults.stale_feedback != s:
-                step.refresh_feedback()
-            step.position.fill_(len(ids) + s - 2)
-            runner.decode(s)
-        out = step.out.flush()  # reading the buffers waits for the step's device work
+            else:
+                if faults.stale_feedback != s:
+                    step.refresh_feedback()
+                step.position.fill_(len(ids) + s - 2)
+                runner.decode()
+        out = step.out.read()  # reading the buffers waits for the step's device work
         elapsed = (time.perf_counter() - t0) * 1e3
         yield StepOutput(
             step=s,

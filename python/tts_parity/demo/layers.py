@@ -7,12 +7,19 @@ Module names follow HF transformers (`layers.0.self_attn`, `layers.0.mlp`), so m
 regex reads as it would on a real engine.
 """
 
+from __future__ import annotations
+
 import math
+from typing import TYPE_CHECKING
 
 import torch
 from torch import nn
 
-from .weights import BundleWeights
+if TYPE_CHECKING:
+    from .weights import BundleWeights
+
+
+__all__ = ["Attention", "DecoderLayer", "DecoderStack", "RMSNorm", "SwiGLU", "apply_rope", "rope_tables"]
 
 
 class RMSNorm(nn.Module):
@@ -60,7 +67,7 @@ class Attention(nn.Module):
         q = apply_rope(self._split(self.q_proj(x), self.heads), cos, sin)
         k = apply_rope(self._split(self.k_proj(x), self.kv_heads), cos, sin)
         v = self._split(self.v_proj(x), self.kv_heads)
-        keys, values = cache.update(layer, k, v, positions)
+        keys, values = cache.update(k, v, layer, {"cache_position": positions})
         group = self.heads // self.kv_heads
         seq = x.shape[1]
         qg = q.reshape(1, self.kv_heads, group, seq, self.head_dim)
@@ -111,7 +118,8 @@ class DecoderStack(nn.Module):
         super().__init__()
         ffn = w.array(network, "layers.0.mlp.gate_proj.weight").shape[1]
         self.layers = nn.ModuleList(
-            DecoderLayer(sizes.hidden, sizes.heads, sizes.kv_heads, sizes.head_dim, ffn, eps) for _ in range(sizes.layers)
+            DecoderLayer(sizes.hidden, sizes.heads, sizes.kv_heads, sizes.head_dim, ffn, eps)
+            for _ in range(sizes.layers)
         )
         self.norm = RMSNorm(sizes.hidden, eps)
         self.register_buffer("rope_exponents", w.tensor(network, f"const.rope_exponents_{sizes.head_dim}"))
@@ -125,7 +133,9 @@ class DecoderStack(nn.Module):
                 layer.input_layernorm.weight.copy_(w.tensor(network, p + "input_layernorm.weight"))
                 layer.post_attention_layernorm.weight.copy_(w.tensor(network, p + "post_attention_layernorm.weight"))
                 for proj in ("q_proj", "k_proj", "v_proj", "o_proj"):
-                    getattr(layer.self_attn, proj).weight.copy_(w.tensor(network, p + f"attn.{proj}.weight", transpose=True))
+                    getattr(layer.self_attn, proj).weight.copy_(
+                        w.tensor(network, p + f"attn.{proj}.weight", transpose=True)
+                    )
                 for proj in ("gate_proj", "up_proj", "down_proj"):
                     getattr(layer.mlp, proj).weight.copy_(w.tensor(network, p + f"mlp.{proj}.weight", transpose=True))
             self.norm.weight.copy_(w.tensor(network, "norm.weight"))

@@ -2,6 +2,8 @@
 module recording matches by regex: `talker.layers.0.self_attn`, `talker.layers.0.mlp`,
 `code_predictor.layers.1.mlp`, `code_predictor.lm_heads.3`, `vocoder.convs.2`, `vocoder.synth`, ..."""
 
+from __future__ import annotations
+
 from pathlib import Path
 
 from torch import nn
@@ -10,6 +12,8 @@ from .bundle import Manifest, read_manifest
 from .networks import AudioFeedback, CodecEmbedding, CodePredictor, Talker
 from .vocoder import Vocoder
 from .weights import BundleWeights
+
+__all__ = ["DemoTwin", "load_twin"]
 
 
 class DemoTwin(nn.Module):

@@ -3,13 +3,22 @@
 1..Q-1), as electron/engine/demo/decoder-models.ts builds them.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import torch
 from torch import nn
 
 from .architecture import RMS_EPS
-from .bundle import Manifest
 from .layers import DecoderStack
-from .weights import BundleWeights
+
+if TYPE_CHECKING:
+    from .bundle import Manifest
+    from .weights import BundleWeights
+
+
+__all__ = ["AudioFeedback", "CodePredictor", "CodecEmbedding", "Talker"]
 
 
 class CodecEmbedding(nn.Module):
@@ -32,7 +41,6 @@ class CodecEmbedding(nn.Module):
     def code(self, codebook: int, code: torch.Tensor) -> torch.Tensor:
         """code: int64 tensor of shape [] -> [1, 1, hidden] (that codebook's own table)."""
         return self.codec_embedding(code.reshape(1) + codebook * self.rows_per_codebook)[None]
-
 
 
 class AudioFeedback(nn.Module):
@@ -71,7 +79,9 @@ class CodePredictor(DecoderStack):
     def __init__(self, w: BundleWeights, m: Manifest):
         super().__init__(w, "code_predictor", m.code_predictor, RMS_EPS)
         heads = w.tensor("code_predictor", "lm_heads.weight")  # [Q-1, hidden, codebookSize]
-        self.lm_heads = nn.ModuleList(nn.Linear(heads.shape[1], heads.shape[2], bias=False) for _ in range(heads.shape[0]))
+        self.lm_heads = nn.ModuleList(
+            nn.Linear(heads.shape[1], heads.shape[2], bias=False) for _ in range(heads.shape[0])
+        )
         with torch.no_grad():
             for j, head in enumerate(self.lm_heads):
                 head.weight.copy_(heads[j].T.contiguous())

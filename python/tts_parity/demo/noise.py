@@ -1,7 +1,11 @@
 """The vocoder's noise, the same function of the absolute sample index as electron/engine/run/noise.ts
 (a 32-bit integer hash to uniform [-1, 1)), vectorised with numpy uint32 arithmetic (wraps mod 2^32 as Math.imul)."""
 
+from __future__ import annotations
+
 import numpy as np
+
+__all__ = ["noise_range"]
 
 
 def noise_range(start: int, count: int) -> np.ndarray:

@@ -1,13 +1,20 @@
 """The initializers of an ONNX file read straight from its protobuf wire format, for machines without the
 `onnx` package (the lent GPU machines may lack it). weights.py uses onnx.numpy_helper when onnx imports
-and this otherwise; tests/test_demo_twin_weights.py checks both give the same arrays on the demo bundle.
+and this otherwise; tests/demo/test_demo_twin_weights.py checks both give the same arrays on the demo bundle.
 
 Reads ModelProto.graph (field 7) -> GraphProto.initializer (5) -> TensorProto: dims (1), data_type (2),
 float_data (4), int32_data (5), int64_data (7), name (8), raw_data (9), double_data (10); tensors stored
 outside the file (data_location, 14) are refused.
 """
 
+from __future__ import annotations
+
 import numpy as np
+
+from ..errors import ParityValueError
+
+__all__ = ["DTYPES", "read_initializers_without_onnx"]
+
 
 # TensorProto.DataType -> numpy dtype (little-endian, as raw_data is stored)
 DTYPES = {1: "<f4", 2: "u1", 3: "i1", 5: "<i2", 6: "<i4", 7: "<i8", 9: "?", 10: "<f2", 11: "<f8"}
@@ -40,7 +47,7 @@ def _fields(data: bytes):
         elif wire == 5:
             value, pos = data[pos : pos + 4], pos + 4
         else:
-            raise ValueError(f"protobuf wire type {wire} (field {number}) is not read here")
+            raise ParityValueError(f"protobuf wire type {wire} (field {number}) is not read here")
         yield number, wire, value
 
 
@@ -73,9 +80,9 @@ def _tensor(data: bytes):
         elif number == 10:
             doubles.append(np.frombuffer(value, "<f8"))
         elif number == 14 and value == 1:
-            raise ValueError(f"initializer {name!r}: stored outside the file (external data) is not read here")
+            raise ParityValueError(f"initializer {name!r}: stored outside the file (external data) is not read here")
     if dtype not in DTYPES:
-        raise ValueError(f"initializer {name!r}: data type {dtype} is not read here")
+        raise ParityValueError(f"initializer {name!r}: data type {dtype} is not read here")
     if raw is not None:
         array = np.frombuffer(raw, DTYPES[dtype])
     elif floats:
@@ -99,5 +106,3 @@ def read_initializers_without_onnx(path) -> dict:
                     name, array = _tensor(tensor)
                     out[name] = array
     return out
-
-

@@ -2,6 +2,11 @@
 (Salmon et al., SC 2011) keyed by the seed, counter (step, codebook, draw, 0), so a draw depends only on
 where it is made. Python integers, masked to 32 bits."""
 
+from __future__ import annotations
+
+__all__ = ["M0", "M1", "MASK", "W0", "W1", "philox4x32", "uniform"]
+
+
 MASK = 0xFFFFFFFF
 M0, M1 = 0xD2511F53, 0xCD9E8D57
 W0, W1 = 0x9E3779B9, 0xBB67AE85

@@ -7,12 +7,16 @@ order: a draw can differ from the engine's only when it lies within float64 roun
 (the twin's logits differ from ORT's by ~1e-6 anyway, which matters far more).
 """
 
+from __future__ import annotations
+
 from dataclasses import dataclass
 
 import numpy as np
 import torch
 
 from .philox import uniform
+
+__all__ = ["GreedySelector", "SamplingParams", "SamplingSelector"]
 
 
 class GreedySelector:
@@ -37,7 +41,7 @@ class SamplingSelector:
 
     def __init__(self, seed: int, params: SamplingParams, codebooks: int):
         self.seed, self.params = seed, params
-        self.history = [[] for _ in range(codebooks)]
+        self.history: list[list[int]] = [[] for _ in range(codebooks)]
 
     def pick(self, row: torch.Tensor, step: int, codebook: int, suppress=None) -> int:
         v = row.detach().cpu().numpy().astype(np.float64)

@@ -12,12 +12,21 @@ per request). The caller refreshes the feedback buffer from the previous step's 
 step; fault stale-feedback@N is that refresh skipped before step N.
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
 import torch
 
 from ..static_buffers import StaticBuffers
 from .faults import Faults, decode_request_rows
 from .kv_cache import StaticKVCache, causal_mask
-from .model import DemoTwin
+
+if TYPE_CHECKING:
+    from .model import DemoTwin
+
+
+__all__ = ["StaticStep"]
 
 
 class StaticStep:
@@ -31,7 +40,9 @@ class StaticStep:
         self.talker_cache = StaticKVCache(t.layers, t.kv_heads, t.max_positions, t.head_dim, device)
         self.cp_cache = StaticKVCache(c.layers, c.kv_heads, c.max_positions, c.head_dim, device)
         # The code predictor's positions are the same every frame: [0, 1] (prefill), then 2, 3, ...
-        self.cp_positions = [torch.arange(2, device=device)] + [torch.tensor([cb + 1], device=device) for cb in range(1, m.codebooks - 1)]
+        self.cp_positions = [torch.arange(2, device=device)] + [
+            torch.tensor([cb + 1], device=device) for cb in range(1, m.codebooks - 1)
+        ]
         self.cp_masks = [causal_mask(p, c.max_positions) for p in self.cp_positions]
         self.eos_mask = torch.zeros(m.talker_vocab, dtype=torch.bool, device=device)
         self.eos_mask[m.eos] = True
@@ -60,12 +71,14 @@ class StaticStep:
         x = torch.cat([h.reshape(1, 1, -1), twin.embed.code(0, code0)], dim=1)
         codes, rows = [code0], []
         for cb in range(1, m.codebooks):
-            cp_row = twin.code_predictor(x, self.cp_cache, self.cp_positions[cb - 1], self.cp_masks[cb - 1], head=cb - 1)[0, -1]
+            cp_row = twin.code_predictor(
+                x, self.cp_cache, self.cp_positions[cb - 1], self.cp_masks[cb - 1], head=cb - 1
+            )[0, -1]
             code = torch.argmax(cp_row)
             codes.append(code)
             rows.append(cp_row)
             x = twin.embed.code(cb, code)
-        self.out.record("talker_logits", row)
-        self.out.record("hidden", h)
-        self.out.record("codes", torch.stack(codes))
-        self.out.record("code_predictor_logits", torch.stack(rows))
+        self.out.write("talker_logits", row)
+        self.out.write("hidden", h)
+        self.out.write("codes", torch.stack(codes))
+        self.out.write("code_predictor_logits", torch.stack(rows))

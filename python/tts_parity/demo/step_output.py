@@ -1,9 +1,15 @@
 """What one decode step yields, whichever path produced it."""
 
-from dataclasses import dataclass
-from typing import Optional
+from __future__ import annotations
 
-import numpy as np
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
+
+
+__all__ = ["StepOutput"]
 
 
 @dataclass
@@ -14,4 +20,4 @@ class StepOutput:
     codes: list  # Q codes: talker's code 0, then the code predictor's
     code_predictor_logits: np.ndarray  # [Q-1, codebookSize]
     step_ms: float  # wall time of the whole step (talker + code predictor), device work included
-    times_ms: Optional[dict] = None  # {talker, codePredictor} where the stages ran apart (eager)
+    times_ms: dict | None = None  # {talker, codePredictor} where the stages ran apart (eager)

@@ -1,29 +1,43 @@
 """One synthesis by the twin: text -> steps (eager or graph profile) -> vocoder -> audio."""
 
+from __future__ import annotations
+
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Callable, Union
 
 import numpy as np
 import torch
 
+from ..errors import ParityValueError
 from .eager_decode import eager_frames
 from .faults import MLP_SCALE_LAYER, Faults
 from .graph_decode import graph_frames
-from .model import DemoTwin
 from .noise import noise_range
-from .selection import GreedySelector
+from .selection import GreedySelector, SamplingSelector
 from .text import tokenize
 
+if TYPE_CHECKING:
+    from ..module_recorder import ModuleRecorder
+    from .model import DemoTwin
+    from .step_output import StepOutput
+
+__all__ = ["PROFILES", "Synthesis", "plant_faults", "synthesize"]
+
 PROFILES = ("eager", "graph")
+Selector = Union[GreedySelector, SamplingSelector]
 
 
 @dataclass
 class Synthesis:
+    """One synthesis: `steps` (a StepOutput per step, 1 = the prefill), `codes` [frames, Q] int64, `audio`
+    float32 [frames * hop], and whether a CUDA graph was captured and replayed for the decode steps."""
+
     profile: str
-    captured: bool  # a CUDA graph was captured and replayed for the decode steps
-    steps: list = field(default_factory=list)  # StepOutput per step
-    codes: np.ndarray = None  # [frames, Q] int64
-    audio: np.ndarray = None  # float32 [frames · hop]
+    captured: bool
+    steps: list[StepOutput] = field(default_factory=list)
+    codes: np.ndarray = field(default_factory=lambda: np.zeros((0, 0), np.int64))
+    audio: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float32))
     vocoder_ms: float = 0.0
 
 
@@ -33,13 +47,22 @@ def plant_faults(twin: DemoTwin, faults: Faults) -> None:
     twin.talker.layers[MLP_SCALE_LAYER].mlp.plant_scale_fault(faults.mlp_scale is not None)
 
 
-def synthesize(twin: DemoTwin, text: str, profile: str, faults: Faults = Faults(), selector=None, recorder=None, on_step=None) -> Synthesis:
+def synthesize(
+    twin: DemoTwin,
+    text: str,
+    profile: str,
+    faults: Faults | None = None,
+    selector: Selector | None = None,
+    recorder: ModuleRecorder | None = None,
+    on_step: Callable[[StepOutput], None] | None = None,
+) -> Synthesis:
     """`selector` (eager only; default greedy); `recorder`: a ModuleRecorder over `twin`; `on_step(StepOutput)`
     is called as each step completes."""
+    faults = Faults() if faults is None else faults
     if profile not in PROFILES:
-        raise ValueError(f"profile {profile!r}: expected one of {', '.join(PROFILES)}")
+        raise ParityValueError(f"synthesize: profile: expected one of {', '.join(PROFILES)}, found {profile!r}")
     if profile == "graph" and selector is not None:
-        raise ValueError("profile graph chooses codes on the device (greedy): no selector")
+        raise ParityValueError("synthesize: selector: profile graph chooses codes on the device (greedy): no selector")
     m = twin.manifest
     ids, frames = tokenize(text, m)
     plant_faults(twin, faults)

@@ -5,21 +5,30 @@ The eager fp32 exports are read: the graph exports hold the same initializers un
 (electron/engine/demo/static-decoder.ts), so either gives the same twin.
 """
 
-from pathlib import Path
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 import numpy as np
 import torch
 
+from ..errors import ParityValueError
 from .architecture import REQUIRED_CONSTANTS
-from .bundle import Manifest
-from .errors import TwinInputError
 from .onnx_initializers import read_initializers_without_onnx
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from .bundle import Manifest
 
 try:
     import onnx
     from onnx import numpy_helper
 except ImportError:  # e.g. a GPU machine with PyTorch only
-    onnx = None
+    onnx = None  # type: ignore[assignment]
+
+
+__all__ = ["BundleWeights", "read_initializers"]
 
 
 def read_initializers(path: Path) -> dict:
@@ -29,7 +38,7 @@ def read_initializers(path: Path) -> dict:
             return read_initializers_without_onnx(path)
         model = onnx.load(str(path))
     except Exception as error:  # DecodeError, OSError, ValueError... depending on what is wrong
-        raise TwinInputError(f"{path}: not a readable ONNX model ({type(error).__name__}: {error})") from None
+        raise ParityValueError(f"{path}: not a readable ONNX model ({type(error).__name__}: {error})") from None
     return {t.name: numpy_helper.to_array(t) for t in model.graph.initializer}
 
 
@@ -41,15 +50,17 @@ class BundleWeights:
         for net, names in REQUIRED_CONSTANTS.items():
             missing = [n for n in names if n not in self.networks[net]]
             if missing:
-                raise TwinInputError(
-                    f"{manifest.folder / manifest.files[net]}: constant {missing[0]} not found; the twin re-implements the demo "
-                    "architecture's fixed constants (tts_parity/demo/architecture.py) and this export was built with others"
+                raise ParityValueError(
+                    f"{manifest.folder / manifest.files[net]}: constant {missing[0]} not found; the twin re-implements "
+                    "the demo "
+                    "architecture's fixed constants (tts_parity/demo/architecture.py) and this export was built with "
+                    "others"
                 )
 
     def array(self, network: str, name: str) -> np.ndarray:
         table = self.networks[network]
         if name not in table:
-            raise TwinInputError(f"{network}: initializer {name!r} not found in the bundle's ONNX file")
+            raise ParityValueError(f"{network}: initializer {name!r} not found in the bundle's ONNX file")
         return table[name]
 
     def tensor(self, network: str, name: str, transpose: bool = False) -> torch.Tensor:

@@ -43,7 +43,7 @@ class ConcatKVCache:
         self.values = [None] * layers
         self.length = 0
 
-    def update(self, layer, k, v, positions):
+    def update(self, k, v, layer, cache_kwargs=None):  # HF order, as the twin's caches
         if self.keys[layer] is not None:
             k = torch.cat([self.keys[layer], k], dim=2)  # capture-check: shape-varies-across-steps
             v = torch.cat([self.values[layer], v], dim=2)  # capture-check: shape-varies-across-steps

@@ -6,6 +6,11 @@ the loader checks every bundle.json against that file, and export_bundle's tests
 Shapes: ints are fixed, strings are symbolic dimensions.
 """
 
+from __future__ import annotations
+
+__all__ = ["EAGER", "FLOAT_DTYPE", "GRAPH", "code_predictor_tensors", "talker_tensors", "vocoder_tensors"]
+
+
 EAGER, GRAPH = "eager", "graph"
 FLOAT_DTYPE = {"fp32": "float32", "fp16": "float16"}
 
@@ -37,7 +42,10 @@ def talker_tensors(talker, mode, precision):
     dtype = FLOAT_DTYPE[precision]
     inputs, outputs = _decoder(talker, mode, dtype, talker["hidden"])
     s = "sequence_length" if mode == EAGER else 1
-    outputs[:0] = [_tensor("logits", dtype, [1, s, talker["vocab"]]), _tensor("last_hidden_state", dtype, [1, s, talker["hidden"]])]
+    outputs[:0] = [
+        _tensor("logits", dtype, [1, s, talker["vocab"]]),
+        _tensor("last_hidden_state", dtype, [1, s, talker["hidden"]]),
+    ]
     return inputs, outputs
 
 

@@ -5,16 +5,29 @@ offers the choice, as torch >= 2.9 defaults to the dynamo exporter): the exporte
 docs/bundle-format.md describes and `parity bundle check --smoke` tests.
 """
 
+from __future__ import annotations
+
 import inspect
+from typing import Any
 
 import onnx
 import torch
 
-from .errors import ExportError
+from ..errors import ExportError
 
-EXPORTER = {"dynamo": False} if "dynamo" in inspect.signature(torch.onnx.export).parameters else {}
+__all__ = ["EXPORTER", "TORCH_DTYPES", "check_trial_outputs", "export_onnx"]
 
-TORCH_DTYPES = {"float32": torch.float32, "float16": torch.float16, "float64": torch.float64, "int64": torch.int64, "int32": torch.int32, "bool": torch.bool}
+
+EXPORTER: dict[str, Any] = {"dynamo": False} if "dynamo" in inspect.signature(torch.onnx.export).parameters else {}
+
+TORCH_DTYPES = {
+    "float32": torch.float32,
+    "float16": torch.float16,
+    "float64": torch.float64,
+    "int64": torch.int64,
+    "int32": torch.int32,
+    "bool": torch.bool,
+}
 
 
 def _shape_text(shape):
@@ -32,15 +45,26 @@ def check_trial_outputs(label, got, outputs, sizes, hint):
     got = tuple(got) if isinstance(got, (tuple, list)) else (got,)
     if len(got) != len(outputs):
         names = ", ".join(t["name"] for t in outputs)
-        raise ExportError(f"{label}: the forward returned {len(got)} outputs, the protocol expects {len(outputs)} ({names})")
+        raise ExportError(
+            f"{label}: the forward returned {len(got)} outputs, the protocol expects {len(outputs)} ({names})"
+        )
     for value, spec in zip(got, outputs):
         expected = _concrete(spec["shape"], sizes)
         if not isinstance(value, torch.Tensor):
-            raise ExportError(f'{label}: output "{spec["name"]}" is a {type(value).__name__}, expected a tensor {spec["dtype"]} {_shape_text(expected)}')
+            raise ExportError(
+                f'{label}: output "{spec["name"]}" is a {type(value).__name__}, expected a tensor {spec["dtype"]} '
+                f"{_shape_text(expected)}"
+            )
         if value.dtype != TORCH_DTYPES[spec["dtype"]]:
-            raise ExportError(f'{label}: output "{spec["name"]}" is {str(value.dtype).replace("torch.", "")}, expected {spec["dtype"]}')
+            raise ExportError(
+                f'{label}: output "{spec["name"]}" is {str(value.dtype).replace("torch.", "")}, expected '
+                f"{spec['dtype']}"
+            )
         if list(value.shape) != expected:
-            raise ExportError(f'{label}: output "{spec["name"]}" has shape {_shape_text(list(value.shape))} on the example inputs, expected {_shape_text(expected)}{hint}')
+            raise ExportError(
+                f'{label}: output "{spec["name"]}" has shape {_shape_text(list(value.shape))} on the example inputs, '
+                f"expected {_shape_text(expected)}{hint}"
+            )
 
 
 def _dynamic_axes(tensors):
@@ -54,9 +78,15 @@ def export_onnx(module, path, label, inputs, outputs, example_args, opset):
     exporter dropped; pins every fixed output dimension in the file."""
     try:
         torch.onnx.export(
-            module, tuple(example_args), str(path),
-            input_names=[t["name"] for t in inputs], output_names=[t["name"] for t in outputs],
-            dynamic_axes=_dynamic_axes(inputs + outputs) or None, opset_version=opset, do_constant_folding=True, **EXPORTER,
+            module,
+            tuple(example_args),
+            str(path),
+            input_names=[t["name"] for t in inputs],
+            output_names=[t["name"] for t in outputs],
+            dynamic_axes=_dynamic_axes(inputs + outputs) or None,
+            opset_version=opset,
+            do_constant_folding=True,
+            **EXPORTER,
         )
     except Exception as error:  # the exporter's own failure, in one line: it names the unsupported op or value
         first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
@@ -74,7 +104,7 @@ def _refuse_dropped_inputs(label, model, inputs):
         if spec["name"] not in found:
             raise ExportError(
                 f'{label}: the exported forward never reads input "{spec["name"]}", so torch.onnx.export dropped it '
-                f'(the model has: {", ".join(found)}); the engine feeds it every call: read it in the forward '
+                f"(the model has: {', '.join(found)}); the engine feeds it every call: read it in the forward "
                 "(docs/python-export.md, the forward protocol) and export again"
             )
 
@@ -87,7 +117,10 @@ def _pin_fixed_output_dims(label, model, outputs):
     by_name = {o.name: o for o in model.graph.output}
     for spec in outputs:
         if spec["name"] not in by_name:
-            raise ExportError(f'{label}: output "{spec["name"]}" is missing from the exported file (it has: {", ".join(by_name)}); return a distinct tensor for each output')
+            raise ExportError(
+                f'{label}: output "{spec["name"]}" is missing from the exported file (it has: {", ".join(by_name)}); '
+                "return a distinct tensor for each output"
+            )
         fixed = [(i, d) for i, d in enumerate(spec["shape"]) if isinstance(d, int)]
         if not fixed:
             continue
@@ -96,12 +129,18 @@ def _pin_fixed_output_dims(label, model, outputs):
             for _ in spec["shape"]:
                 shape.dim.add()
         if len(shape.dim) != len(spec["shape"]):
-            raise ExportError(f'{label}: output "{spec["name"]}" has rank {len(shape.dim)} in the exported file, expected {_shape_text(spec["shape"])}')
+            raise ExportError(
+                f'{label}: output "{spec["name"]}" has rank {len(shape.dim)} in the exported file, expected '
+                f"{_shape_text(spec['shape'])}"
+            )
         for i, size in fixed:
             dim = shape.dim[i]
             if dim.HasField("dim_value"):
                 if dim.dim_value != size:
-                    raise ExportError(f'{label}: output "{spec["name"]}" dimension {i} is {dim.dim_value} in the exported file, expected {size} ({_shape_text(spec["shape"])})')
+                    raise ExportError(
+                        f'{label}: output "{spec["name"]}" dimension {i} is {dim.dim_value} in the exported file, '
+                        f"expected {size} ({_shape_text(spec['shape'])})"
+                    )
                 continue
             dim.Clear()
             dim.dim_value = size

@@ -11,7 +11,11 @@ Each decoder has a boolean attribute `static_cache`, which export_bundle sets: F
 present [1, Hkv, M, D] buffers: the new K/V written at rows position_ids, everything else unchanged).
 """
 
+from __future__ import annotations
+
 import torch
+
+__all__ = ["attention_allowed", "repeat_kv", "write_kv"]
 
 
 def write_kv(past, new, position_ids, static_cache):

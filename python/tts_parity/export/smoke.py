@@ -1,10 +1,15 @@
 """Runs `parity bundle check DIR --smoke` on an exported bundle (docs/bundle-format.md, "Smoke check")."""
 
+from __future__ import annotations
+
 import shutil
 import subprocess
 from pathlib import Path
 
-from .errors import ExportError
+from ..errors import ExportError
+
+__all__ = ["CHECKOUT", "find_parity", "smoke_check"]
+
 
 # python/tts_parity/export/smoke.py -> the checkout's root, where bin/parity.js is.
 CHECKOUT = Path(__file__).resolve().parents[3]

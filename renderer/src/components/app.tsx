@@ -10,19 +10,24 @@ import { ProgressPanel } from './progress-panel.js';
 import { installShortcuts } from './shortcuts.js';
 import { ShortcutsSheet } from './shortcuts-sheet.js';
 import { StaleNote } from './stale-note.js';
+import { BackToSweep, SweepDashboard } from './sweep-dashboard.js';
 import { SweepPanel } from './sweep-panel.js';
-import { useStoreApi } from './store-context.js';
+import { useStoreApi, useStudio } from './store-context.js';
 import { TransportBar } from './transport-bar.js';
 import { VerdictBar } from './verdict-bar.js';
+import { sweepSelectors } from '../store/sweep/sweep-selectors.js';
+import { viewSelectors } from '../store/view/view-slice.js';
 import { WaveformView } from './waveform-view.js';
 
 export function App({ transportKind }: { transportKind: string }) {
   const store = useStoreApi();
   const [dragging, setDragging] = useState(false);
+  const sidebarOpen = useStudio(viewSelectors.sidebarOpen);
+  const sweepShown = useStudio(sweepSelectors.shown);
   useEffect(() => installShortcuts(store), [store]);
   return (
     <div
-      className={`app ${dragging ? 'dragging' : ''}`}
+      className={`app ${dragging ? 'dragging' : ''} ${sidebarOpen ? '' : 'sidebar-closed'}`}
       onDragOver={(e) => {
         e.preventDefault();
         setDragging(true);
@@ -46,11 +51,21 @@ export function App({ transportKind }: { transportKind: string }) {
         Skip to results
       </a>
       <header className="topbar">
+        <button
+          type="button"
+          className="small ghost sidebar-toggle"
+          aria-expanded={sidebarOpen}
+          aria-controls="sidebar"
+          title={sidebarOpen ? 'Hide the settings panel (more room for the results)' : 'Show the settings panel'}
+          onClick={() => store.getState().toggleSidebar()}
+        >
+          {sidebarOpen ? '⟨ Settings' : '⟩ Settings'}
+        </button>
         <h1>TTS Parity Studio</h1>
         <BundlePanel />
         <span className="muted">{transportKind}</span>
       </header>
-      <aside className="sidebar" aria-label="Settings">
+      <aside id="sidebar" className="sidebar" aria-label="Settings" hidden={!sidebarOpen}>
         <CompareForm />
         <ProgressPanel />
         <ImportPanel />
@@ -59,12 +74,19 @@ export function App({ transportKind }: { transportKind: string }) {
       </aside>
       <main id="results" className="content" tabIndex={-1} aria-label="Results">
         <Notices />
-        <StaleNote />
-        <VerdictBar />
-        <ForensicSections />
-        <WaveformView />
-        <TransportBar />
-        <DetailTabs />
+        {sweepShown ? (
+          <SweepDashboard />
+        ) : (
+          <>
+            <BackToSweep />
+            <StaleNote />
+            <VerdictBar />
+            <ForensicSections />
+            <WaveformView />
+            <TransportBar />
+            <DetailTabs />
+          </>
+        )}
       </main>
       <ShortcutsSheet />
     </div>

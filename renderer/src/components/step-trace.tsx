@@ -1,6 +1,7 @@
 import type { KeyboardEvent } from 'react';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import type uPlot from 'uplot';
+import { bandLabels } from '../../../electron/common/draw/band-labels.js';
 import { deltaRange } from '../../../electron/common/draw/step-delta.js';
 import { comparisonSelectors, stepStartSec } from '../store/comparison/comparison-selectors.js';
 import { useStoreApi, useStudio } from './store-context.js';
@@ -81,20 +82,24 @@ export function StepTrace() {
               ctx.textBaseline = 'bottom';
               ctx.fillText(`tolerance ${tolerance}`, u.bbox.left + u.bbox.width - 4 * devicePixelRatio, y - 2 * devicePixelRatio);
             }
-            // Not finite on a side: a band over the step, labelled, never a silent gap.
+            // Not finite on a side: a band over the step, never a silent gap; one label per run of steps
+            // with the same text, and none that would overlap another (band-labels.ts).
             const half = Math.abs(u.valToPos(1.5, 'x', true) - u.valToPos(1, 'x', true));
-            for (const d of series ?? []) {
-              if (!d.nonFinite && !d.missing) continue;
+            const banded = (series ?? []).filter((d) => d.nonFinite || d.missing).map((d) => ({ step: d.step, text: d.nonFinite ?? `${d.missing === 'A' ? 'B' : 'A'} only` }));
+            ctx.fillStyle = c.marker;
+            for (const d of banded) {
               const x = u.valToPos(d.step, 'x', true);
-              ctx.fillStyle = c.marker;
               ctx.globalAlpha = 0.3;
               ctx.fillRect(x - half, u.bbox.top, Math.max(2, 2 * half), u.bbox.height);
-              ctx.globalAlpha = 1;
-              ctx.font = `${11 * devicePixelRatio}px system-ui`;
-              ctx.textAlign = 'center';
-              ctx.textBaseline = 'bottom';
-              ctx.fillText(d.nonFinite ?? `${d.missing === 'A' ? 'B' : 'A'} only`, x, u.bbox.top + u.bbox.height - 2 * devicePixelRatio);
             }
+            ctx.globalAlpha = 1;
+            ctx.font = `${11 * devicePixelRatio}px system-ui`;
+            ctx.textAlign = 'center';
+            ctx.textBaseline = 'bottom';
+            const labels = bandLabels(banded, (step) => u.valToPos(step, 'x', true), (t) => ctx.measureText(t).width, 6 * devicePixelRatio);
+            for (const l of labels) ctx.fillText(l.text, l.x, u.bbox.top + u.bbox.height - 2 * devicePixelRatio);
+            // The labels as drawn (CSS px), for a test to check that none overlaps.
+            u.root.dataset.bandLabels = JSON.stringify(labels.map((l) => [l.left / devicePixelRatio, l.right / devicePixelRatio, l.text]));
             ctx.restore();
           },
           (u: uPlot) => {

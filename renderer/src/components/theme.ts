@@ -31,3 +31,18 @@ export function useColorScheme(): 'dark' | 'light' {
     () => (darkQuery().matches ? 'dark' : 'light'),
   );
 }
+
+/** Under this window height the timeline's lanes are drawn shorter, so lanes, transport and tabs fit at 1024×700. */
+const shortQuery = () => window.matchMedia('(max-height: 820px)');
+
+/** True in a short window (laptop at 700 px); lanes re-lay out when it changes. */
+export function useShortWindow(): boolean {
+  return useSyncExternalStore(
+    (notify) => {
+      const q = shortQuery();
+      q.addEventListener('change', notify);
+      return () => q.removeEventListener('change', notify);
+    },
+    () => shortQuery().matches,
+  );
+}

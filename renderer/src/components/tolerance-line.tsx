@@ -11,8 +11,9 @@ const num = (v: number | string | undefined) => (typeof v === 'string' ? Number(
 
 /**
  * The tolerances the verdict is judged under (the CLI's --logit-tol and --audio-tol, same defaults),
- * editable: the verdict above is judged again with the CLI's own rule. Says how close the comparison
- * came (largest logit |Δ| and its step, the largest audio difference or "audio bit-identical") and
+ * editable: the verdict above is judged again with the CLI's own rule. Says how far a diverged comparison
+ * went, or how close to the tolerances another came (largest logit |Δ| and its step, the largest audio
+ * difference or "audio bit-identical"), and
  * offers the tolerances that would admit it when only numbers differ.
  */
 export function ToleranceLine() {
@@ -22,6 +23,7 @@ export function ToleranceLine() {
   const report = useStudio(comparisonSelectors.reportDivergence);
   const set = useStudio(viewSelectors.tolerances);
   const m = useStudio(metrics);
+  const verdict = useStudio(comparisonSelectors.verdict);
   if (!comparison || !divergence || !report || !canRejudge(comparison)) return null;
   const current: UiTolerances = set ?? { logitAbs: report.tolerances.logitAbs, audioAbs: report.tolerances.audioAbs };
   const largest = divergence.largestLogitDiff;
@@ -37,7 +39,9 @@ export function ToleranceLine() {
       <ToleranceField label="Logit tolerance" flag="--logit-tol" value={current.logitAbs} onChange={(logitAbs) => apply({ ...current, logitAbs })} />
       <ToleranceField label="Audio tolerance" flag="--audio-tol" value={current.audioAbs} onChange={(audioAbs) => apply({ ...current, audioAbs })} />
       <span className="muted" data-testid="closeness">
-        Closest: {largest ? `largest logit |Δ| ${largest.value.toPrecision(3)} at step ${largest.step} (${largest.field})` : 'logit statistics equal at every step'}
+        {/* Diverged: how far apart it went; otherwise how close to the tolerances it came. */}
+        {verdict === 'diverged' ? 'Largest differences: ' : 'Closest to the tolerances: '}
+        {largest ? `logit |Δ| ${largest.value.toPrecision(3)} at step ${largest.step} (${largest.field})` : 'logit statistics equal at every step'}
         {'; '}
         {m?.bitIdentical ? 'audio bit-identical' : `audio max |A−B| ${fmt(maxAbs, 6)}`}
       </span>

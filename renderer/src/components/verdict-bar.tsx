@@ -1,3 +1,4 @@
+import { useLayoutEffect } from 'react';
 import { flipLines } from '../../../electron/common/forensics/divergence-summary.js';
 import { verdictWords } from '../../../electron/common/forensics/verdict.js';
 import type { Verdict as VerdictValue } from '../../../electron/common/report/report.js';
@@ -6,6 +7,7 @@ import { comparisonSelectors } from '../store/comparison/comparison-selectors.js
 import { forensicsSelectors } from '../store/comparison/forensics-selectors.js';
 import { sidesSelectors } from '../store/comparison/sides-selectors.js';
 import { historySelectors } from '../store/history/history-slice.js';
+import { takesResultFocus } from '../lib/result-focus.js';
 import { ExportFixtureButton } from './export-fixture-button.js';
 import { MeasuringStatus } from './measuring-status.js';
 import { useStoreApi, useStudio } from './store-context.js';
@@ -32,6 +34,14 @@ function verdictText(verdict: string, words: string): string {
 /** The verdict, what A and B are, a fault that never ran, the report's warnings and WAV reading notes, and the actions on the comparison on screen. */
 export function VerdictBar() {
   const hasComparison = useStudio((s) => s.comparison !== undefined);
+  const historyId = useStudio((s) => s.comparison?.historyId);
+  // A new result (not the measuring placeholder, whose id is ''): its verdict at the top of the pane, focused.
+  useLayoutEffect(() => {
+    if (!historyId) return;
+    const results = document.getElementById('results');
+    if (results) results.scrollTop = 0;
+    if (takesResultFocus(document.activeElement, document.body)) document.getElementById('verdict')?.focus({ preventScroll: true });
+  }, [historyId]);
   if (!hasComparison) return null;
   return (
     <>
@@ -59,7 +69,7 @@ function Verdict() {
   if (measuring) {
     return (
       <>
-        <h2 data-testid="verdict" className="badge verdict-none">
+        <h2 id="verdict" tabIndex={-1} data-testid="verdict" className="badge verdict-none">
           Measuring…
         </h2>
         <MeasuringStatus />
@@ -69,7 +79,7 @@ function Verdict() {
   if (!verdict) {
     return (
       <>
-        <h2 data-testid="verdict" className="badge verdict-none">
+        <h2 id="verdict" tabIndex={-1} data-testid="verdict" className="badge verdict-none">
           No verdict: imported audio is measured, not judged
         </h2>
         <span className="muted">The verdict rule needs step traces; see the metrics and listen.</span>
@@ -78,7 +88,7 @@ function Verdict() {
   }
   return (
     <>
-      <h2 data-testid="verdict" className={`badge verdict-${verdict}`}>
+      <h2 id="verdict" tabIndex={-1} data-testid="verdict" className={`badge verdict-${verdict}`}>
         {verdictText(verdict, verdictWords(verdict as VerdictValue, divergence, teacherForced))}
       </h2>
       {divergence?.firstStep != null && (

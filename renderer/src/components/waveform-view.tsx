@@ -5,6 +5,7 @@ import { playbackSelectors } from '../store/playback/playback-selectors.js';
 import { timelineDuration } from '../store/view/timeline.js';
 import { viewSelectors } from '../store/view/view-slice.js';
 import { RegionMetrics } from './region-metrics.js';
+import { SpectrogramScale } from './spectrogram-scale.js';
 import { useStudio } from './store-context.js';
 import { Lanes } from './timeline/lanes.js';
 import { ZoomBar } from './zoom-bar.js';
@@ -17,6 +18,7 @@ export function WaveformView() {
   const comparison = useStudio(comparisonSelectors.comparison);
   const duration = useStudio(timelineDuration);
   const hasAudio = useStudio(audioSelectors.hasAudio);
+  const spectrogram = useStudio(viewSelectors.spectrogram);
   if (!comparison) return <section className="waveforms empty" aria-label="Waveforms"><p className="muted">Synthesize A/B, import two WAV files or open a comparison from history to see the waveforms.</p></section>;
   if (duration === 0) return <section className="waveforms empty" aria-label="Waveforms"><p className="muted">This comparison has no audio (traces only): see the step trace and codes below.</p></section>;
   return (
@@ -24,6 +26,7 @@ export function WaveformView() {
       {!hasAudio && <p className="muted">This comparison has no audio (traces only): the lanes show its steps and codes.</p>}
       <ZoomBar />
       <Lanes />
+      {spectrogram && <SpectrogramScale />}
       <ViewLine />
       <RegionMetrics />
     </section>

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { compareWavs } from '../../../electron/common/wav/compare-wavs.js';
 import { decodeWav } from '../../../electron/common/wav/decode-wav.js';
 import { alignedDifference, nullDepthDb } from '../../../renderer/src/lib/aligned-difference.js';
-import { lagIsReliable } from '../../../renderer/src/lib/lag-confidence.js';
+import { lagIsReliable } from '../../../electron/common/report/lag-reliability.js';
 
 const wav = (path: string) => ({ path, decoded: decodeWav(new Uint8Array(readFileSync(path)), path) });
 

@@ -67,6 +67,20 @@ describe('comparison selectors (pure)', () => {
     expect(c.differing).toBe(3); // step 2 codebook 1, and both codebooks of step 3
   });
 
+  it('under a delay pattern the codes matrix shows frames, not steps (codebook k from step f + delay k)', () => {
+    // delays [0, 1]: step s emits codebook 0 of frame s and codebook 1 of frame s − 1 (BOS 9 at step 1).
+    const steps = [
+      { step: 1, a: null, b: null, codesA: [5, 9], codesB: [5, 9] },
+      { step: 2, a: null, b: null, codesA: [7, 6], codesB: [7, 6] },
+      { step: 3, a: null, b: null, codesA: [1, 8], codesB: [1, 4] },
+    ];
+    const c = comparisonSelectors.codes(state({ ...report, divergence: { ...report.divergence, steps, codebookDelays: [0, 1] } }))!;
+    expect([c.frames, c.q]).toEqual([3, 2]);
+    expect([...c.a]).toEqual([5, 6, 7, 8, 1, -1]); // frame 3's codebook 1 is not emitted yet
+    expect([...c.b]).toEqual([5, 6, 7, 4, 1, -1]);
+    expect(c.differing).toBe(1); // frame 2, codebook 1 (emitted at step 3)
+  });
+
   it('divergence time is the start of the first divergent frame: (step − 1) / frameRate', () => {
     expect(comparisonSelectors.divergenceTime(state(report))).toBeCloseTo(1 / 12.5, 12);
     expect(stepStartSec(1, 12.5)).toBe(0);

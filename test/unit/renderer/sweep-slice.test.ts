@@ -116,4 +116,31 @@ describe('sweep slice and selectors (no React)', () => {
     expect(store.getState().sweep).toBeUndefined();
     expect(store.getState().notices.at(-1)?.message).toBe('No sweep.json in the folder');
   });
+
+  it('filters by verdict, stage and text, lists changed verdicts first beside an earlier sweep, and keeps the filters across a case and back', async () => {
+    const store = createStudioStore(fakeStudio().studio);
+    store.getState().openSweep('after.json', bytes(SUMMARY));
+    expect(store.getState().sweepShown).toBe(true);
+    const keys = () => sweepSelectors.cases(store.getState()).map((c) => c.id);
+    store.getState().setSweepFilter({ verdict: 'diverged' });
+    expect(keys()).toEqual(['p1']);
+    expect(sweepSelectors.cases(store.getState())).toBe(sweepSelectors.cases(store.getState()));
+    store.getState().setSweepFilter({ verdict: 'all', text: 'PROMPT 2' });
+    expect(keys()).toEqual(['p2']);
+    store.getState().setSweepFilter({ text: '', stage: 'talker-logits' });
+    expect(keys()).toEqual(['p1']);
+    store.getState().setSweepFilter({ stage: 'all' });
+    // Before: p2 was identical (now error), p1 diverged as now.
+    const before = { ...SUMMARY, cases: [summaryCase(0, 'identical', 1, null), summaryCase(1, 'diverged', 0.3, 2), summaryCase(2, 'identical', 1, null)] };
+    store.getState().openSweepBefore('before.json', bytes(before));
+    expect(keys()).toEqual(['p2', 'p0', 'p1']);
+    expect(sweepSelectors.changedCount(store.getState())).toBe(1);
+    store.getState().setSweepFilter({ changedOnly: true });
+    expect(keys()).toEqual(['p2']);
+    await store.getState().openSweepCase(SUMMARY.cases[1]);
+    expect(store.getState().sweepShown).toBe(false);
+    store.getState().showSweep(true);
+    expect(store.getState().sweepShown).toBe(true);
+    expect(keys()).toEqual(['p2']);
+  });
 });

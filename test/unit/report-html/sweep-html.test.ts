@@ -25,14 +25,24 @@ const summary = SweepSummary.parse({
 describe('sweep.html', () => {
   it('draws one bar per first-step bin, one dot per case with audio metrics, and links each worst case with a fixture to its report.html', () => {
     const html = sweepHtml(summary);
-    expect(html.match(/<rect [^>]*><title>first divergent step \d+: \d+<\/title>/g)).toHaveLength(2);
-    expect(html).toContain('<title>first divergent step 2: 2</title>');
+    expect(html.match(/<rect [^>]*data-testid="sweep-bin"><title>step \d+: \d+ cases?<\/title>/g)).toHaveLength(2);
+    expect(html).toContain('<title>step 2: 2 cases</title>');
     expect(html.match(/<circle /g)).toHaveLength(4);
     expect(html).toContain('; cases without audio metrics, left out: 1');
     expect(html).toContain(`<a href="worst/01%20p2%20%3C%26%3E/report.html">p2@0</a>`);
     // A worst case without a fixture is named, not linked.
     expect(html).toMatch(/<tr><td>p1@0<\/td><td>diverged<\/td><td>2<\/td>/);
     expect(html).not.toMatch(/<script|\ssrc=|https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
+  });
+
+  it('puts round ticks on both scatter axes, inside the frame, and a stage breakdown', () => {
+    const html = sweepHtml(summary);
+    const scatter = html.slice(html.indexOf('data-testid="sweep-scatter"'));
+    const ticks = (axis: string) => [...scatter.matchAll(new RegExp(`data-tick="${axis}">([^<]*)<`, 'g'))].map((m) => m[1]);
+    // Correlations 0.1..1: round steps, more than the two ends, the data strictly inside.
+    expect(ticks('x')).toEqual(['0.2', '0.4', '0.6', '0.8', '1.0']);
+    expect(ticks('y').length).toBeGreaterThanOrEqual(3);
+    expect(html).toContain('<tr><td>talker-logits</td><td>3</td><td>0</td><td>—</td></tr>');
   });
 
   it('links report.md instead when the fixtures were written without report.html', () => {

@@ -1,3 +1,4 @@
+import { AFTER_UNRELIABLE_LAG, LAG_MIN_PEAK, reportLagReliable, unreliableLag } from '../lag-reliability.js';
 import type { Metrics } from '../metrics.js';
 import { num, signed } from './numbers.js';
 
@@ -7,8 +8,14 @@ function seconds(samples: number, sampleRate: number): string {
   return `${samples} samples (${num(samples / sampleRate, 3, 's')})`;
 }
 
-/** The summary rows shown on a TTY and in report.md, with units; see docs/report-format.md. */
+/**
+ * The summary rows shown on a TTY, in report.md and report.html, with units; see docs/report-format.md.
+ * An unreliable lag (lag-reliability.ts, the studio's rule) is said so, and not reported as a shift;
+ * the gain and matched null measured after it carry the caveat.
+ */
 export function metricRows(m: Metrics): Row[] {
+  const reliable = reportLagReliable(m);
+  const caveat = reliable ? '' : AFTER_UNRELIABLE_LAG;
   return [
     ['Sample rate', `${m.sampleRate} Hz`],
     ['Length A', seconds(m.lengthA, m.sampleRate)],
@@ -16,12 +23,12 @@ export function metricRows(m: Metrics): Row[] {
     ['Bit-identical', m.bitIdentical ? 'yes' : 'no'],
     ['Max |A−B|', num(m.maxAbsDiff, 6)],
     ['Correlation (lag 0)', num(m.correlation, 6)],
-    ['Cross-correlation peak', `${num(m.xcorrPeak, 6)} at lag ${m.lagSamples} samples (${num(m.lagMs, 3, 'ms')}), searched ±${num(m.maxLagMs, 1, 'ms')}`],
-    ['Sub-sample lag', num(m.fractionalLagSamples, 3, 'samples')],
+    ['Cross-correlation peak', `${num(m.xcorrPeak, 6)} at lag ${m.lagSamples} samples (${num(m.lagMs, 3, 'ms')}), searched ±${num(m.maxLagMs, 1, 'ms')}${reliable ? '' : `; below ${LAG_MIN_PEAK}: lag unreliable`}`],
+    ['Sub-sample lag', reliable ? num(m.fractionalLagSamples, 3, 'samples') : unreliableLag(m.xcorrPeak)],
     ['Null depth', num(m.nullDepthDb, 2, 'dB')],
     ['SNR', num(m.snrDb, 2, 'dB')],
-    ['Gain B→A (least squares)', signed(m.gainDb, 3, 'dB')],
-    ['Matched null depth', num(m.matchedNullDepthDb, 2, 'dB')],
+    ['Gain B→A (least squares)', signed(m.gainDb, 3, 'dB') + caveat],
+    ['Matched null depth', num(m.matchedNullDepthDb, 2, 'dB') + caveat],
     ['Loudness A (all channels, BS.1770)', num(m.loudnessA, 2, 'LUFS')],
     ['Loudness B (all channels, BS.1770)', num(m.loudnessB, 2, 'LUFS')],
     ['Loudness B−A', signed(m.loudnessDeltaLU, 2, 'LU')],

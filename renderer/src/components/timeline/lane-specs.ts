@@ -38,8 +38,18 @@ export interface LaneSpec {
 const source = (samples: Float32Array | undefined, tiers: WaveSource['tiers'], total: number, sampleRate: number): WaveSource | undefined =>
   samples && samples.length > 0 ? { samples, tiers, total, sampleRate } : undefined;
 
-/** The lanes for the comparison on screen, top to bottom; empty parts (no audio, no steps) are left out. */
-export function laneSpecs(s: StudioState, c: Colors, fftReady: boolean): LaneSpec[] {
+/** Lane heights (CSS px): the full set, and the short set for windows under 820 px high. */
+const HEIGHTS = {
+  full: { ab: 130, stacked: 160, diff: 64, spectrogram: 84, loudness: 56, steps: 64 },
+  short: { ab: 80, stacked: 108, diff: 40, spectrogram: 56, loudness: 34, steps: 38 },
+};
+
+/**
+ * The lanes for the comparison on screen, top to bottom; empty parts (no audio, no steps) are left out.
+ * `short`: a short window, where every lane is drawn lower so the whole timeline stays in view.
+ */
+export function laneSpecs(s: StudioState, c: Colors, fftReady: boolean, short = false): LaneSpec[] {
+  const px = short ? HEIGHTS.short : HEIGHTS.full;
   const cmp = s.comparison;
   if (!cmp) return [];
   const rate = audioSelectors.sampleRate(s);
@@ -69,7 +79,7 @@ export function laneSpecs(s: StudioState, c: Colors, fftReady: boolean): LaneSpe
       label: stacked ? 'A / B' : 'A + B',
       aria: stacked ? 'Waveforms, A above B' : 'Waveforms of A and B, overlaid',
       testId: 'waveform-ab',
-      height: stacked ? 160 : 130,
+      height: stacked ? px.stacked : px.ab,
       draw: (ctx, vp, w, h) => {
         const scale = { gain: s.ampGain, db: s.ampDb };
         if (stacked) {
@@ -90,7 +100,7 @@ export function laneSpecs(s: StudioState, c: Colors, fftReady: boolean): LaneSpe
       label: `A − B ${diff.aligned ? 'aligned' : 'raw'} ×${diff.scale.toPrecision(2)}`,
       aria: `Difference ${diff.aligned ? 'aligned A − g·B(lag)' : 'raw A − B at lag 0'}, shown ×${diff.scale.toPrecision(3)}`,
       testId: 'waveform-diff',
-      height: 64,
+      height: px.diff,
       draw: (ctx, vp, w, h) => drawWave(ctx, diffSource, vp, w, 0, h, c.d, { gain: diff.scale * s.ampGain, db: s.ampDb }),
     });
   }
@@ -103,9 +113,9 @@ export function laneSpecs(s: StudioState, c: Colors, fftReady: boolean): LaneSpe
         label,
         aria,
         testId: id,
-        height: 84,
+        height: px.spectrogram,
         rawPixels: true,
-        axis: frequencyTicks(rate, 2),
+        axis: frequencyTicks(rate, short ? 2 : 4),
         lastSpectrogram: last,
         draw: (ctx, vp, w, h) => {
           // One column per 2 px: half the FFTs of one per pixel (bench:ui), finer than the 512-point window at most zooms.
@@ -132,7 +142,7 @@ export function laneSpecs(s: StudioState, c: Colors, fftReady: boolean): LaneSpe
       label: `LUFS ${fmt(range.max, 0)}…${fmt(range.min, 0)}`,
       aria: 'Short-term loudness of A and B',
       testId: 'loudness-lane',
-      height: 56,
+      height: px.loudness,
       draw: (ctx, vp, w, h) => drawLoudness(ctx, series, range, vp, w, h),
     });
   }
@@ -145,7 +155,7 @@ export function laneSpecs(s: StudioState, c: Colors, fftReady: boolean): LaneSpe
       label: `|Δ| ${range.max.toExponential(0)}…${range.min.toExponential(0)}`,
       aria: 'Per-step |Δ| of the talker logit statistics, log scale',
       testId: 'step-lane',
-      height: 64,
+      height: px.steps,
       draw: (ctx, vp, w, h) => drawStepDeltas(ctx, deltas, range, divergence?.tolerances.logitAbs, frameRate, vp, w, h, { bar: c.a, marker: c.marker, grid: c.grid, muted: c.muted }),
     });
   }

@@ -14,7 +14,7 @@ import type { StudioState } from '../../store/studio-store.js';
 import { timelineDuration } from '../../store/view/timeline.js';
 import { viewSelectors } from '../../store/view/view-slice.js';
 import { useStoreApi, useStudio } from '../store-context.js';
-import { colors, useColorScheme } from '../theme.js';
+import { colors, useColorScheme, useShortWindow } from '../theme.js';
 import { laneSpecs, type LaneSpec } from './lane-specs.js';
 import { timelineKeyAction } from '../../lib/timeline-keys.js';
 
@@ -38,11 +38,12 @@ export function Lanes() {
   const ampDb = useStudio(viewSelectors.ampDb);
   const tolerances = useStudio(viewSelectors.tolerances);
   const scheme = useColorScheme();
+  const short = useShortWindow();
   const fft = useFft(spectrogram);
   const lanes = useMemo(
-    () => laneSpecs(store.getState(), colors(), fft.ready),
+    () => laneSpecs(store.getState(), colors(), fft.ready, short),
     // The lanes follow exactly these parts of the state (read again from the store inside).
-    [store, comparison, layout, spectrogram, diffAligned, ampGain, ampDb, tolerances, scheme, fft.ready],
+    [store, comparison, layout, spectrogram, diffAligned, ampGain, ampDb, tolerances, scheme, short, fft.ready],
   );
   const columnRef = useRef<HTMLDivElement>(null);
   const overlayRef = useRef<HTMLCanvasElement>(null);

@@ -1,6 +1,6 @@
 import type { ComparisonResult } from '../../../../electron/common/api/comparison.js';
 import { alignedDifference, nullDepthDb } from '../../lib/aligned-difference.js';
-import { lagIsReliable } from '../../lib/lag-confidence.js';
+import { reportLagReliable } from '../../../../electron/common/report/lag-reliability.js';
 import { maxAbs } from '../../../../electron/common/analysis/levels.js';
 import { buildPeakPyramid, difference, type PeakTier } from '../../../../electron/common/draw/peaks.js';
 import { memoByRef } from '../memo.js';
@@ -41,14 +41,14 @@ export interface Alignment {
 const num = (v: unknown): number => (typeof v === 'string' ? Number(v) : typeof v === 'number' ? v : NaN);
 
 const alignment = memoByRef((c: ComparisonResult): Alignment | undefined => {
-  const m = c.report.metrics as { fractionalLagSamples?: unknown; lagSamples?: unknown; gainDb?: unknown; xcorrPeak?: unknown } | undefined;
+  const m = c.report.metrics as { fractionalLagSamples?: unknown; lagSamples?: unknown; gainDb?: unknown; xcorrPeak?: unknown; lagReliable?: boolean } | undefined;
   if (!m) return undefined;
   const lag = Number.isFinite(num(m.fractionalLagSamples)) ? num(m.fractionalLagSamples) : num(m.lagSamples);
   const gainDb = num(m.gainDb);
   if (!Number.isFinite(lag) || !Number.isFinite(gainDb)) return undefined;
   // gainDb is 20·log10|g|; a polarity-inverted B (negative peak) needs a negative gain.
   const sign = num(m.xcorrPeak) < 0 ? -1 : 1;
-  return { lag, gain: sign * 10 ** (gainDb / 20), reliable: lagIsReliable(num(m.xcorrPeak)) };
+  return { lag, gain: sign * 10 ** (gainDb / 20), reliable: reportLagReliable({ lagReliable: m.lagReliable, xcorrPeak: num(m.xcorrPeak) }) };
 });
 
 /** A difference as the lane and D playback use it: the samples, the lane's pyramid scaled to fill it, the null depth. */
@@ -100,7 +100,7 @@ export const audioSelectors = {
   alignment: (s: StudioState) => (s.comparison ? alignment(s.comparison) : undefined),
   /**
    * The difference on screen and in D playback: B aligned by the measured lag and gain when asked and
-   * the lag is reliable (lag-confidence.ts), else raw A − B at lag 0.
+   * the lag is reliable (lag-reliability.ts), else raw A − B at lag 0.
    */
   difference: (s: StudioState): DifferenceView => {
     const c = s.comparison;

@@ -4,8 +4,9 @@ import type { ComparisonSide } from '../../../../electron/common/report/comparis
 import type { Metrics } from '../../../../electron/common/report/metrics.js';
 import type { LoudnessCurves } from '../../../../electron/common/report/report.js';
 import { fmt } from '../../lib/format.js';
-import { LAG_MIN_PEAK, lagIsReliable } from '../../lib/lag-confidence.js';
+import { AFTER_UNRELIABLE_LAG, LAG_MIN_PEAK, reportLagReliable, unreliableLag } from '../../../../electron/common/report/lag-reliability.js';
 import { stepDeltas } from '../../../../electron/common/draw/step-delta.js';
+import { codesByFrame } from '../../../../electron/common/trace/delay-pattern.js';
 import { memoByRef } from '../memo.js';
 import { rejudge } from '../tolerance/judgement.js';
 import type { StudioState } from '../studio-store.js';
@@ -59,9 +60,7 @@ const metricRows = memoByRef((m: Metrics): MetricRow[] => [
   {
     key: 'lag',
     label: 'Lag',
-    value: lagIsReliable(m.xcorrPeak)
-      ? `${fmt(m.lagSamples, 0, ' samples')} (${fmt(m.lagMs, 2, ' ms')}), peak ${fmt(m.xcorrPeak, 2)}`
-      : `unreliable: cross-correlation peak ${fmt(m.xcorrPeak, 2)} < ${LAG_MIN_PEAK} (the takes are not shifted copies)`,
+    value: reportLagReliable(m) ? `${fmt(m.lagSamples, 0, ' samples')} (${fmt(m.lagMs, 2, ' ms')}), peak ${fmt(m.xcorrPeak, 2)}` : unreliableLag(m.xcorrPeak),
     explain: `Shift of B against A at the cross-correlation peak; positive = B is late. Reported only when the normalised peak is at least ${LAG_MIN_PEAK}.`,
   },
   { key: 'nullDepth', label: 'Null depth', value: fmt(m.nullDepthDb, 1, ' dB'), explain: 'Level of A − B relative to A: −∞ = identical, around 0 dB = as loud as the signal itself.' },
@@ -69,8 +68,14 @@ const metricRows = memoByRef((m: Metrics): MetricRow[] => [
     key: 'matchedNull',
     label: 'Matched null',
     // Aligned by a lag that means nothing, the number says nothing about a difference either.
-    value: `${fmt(m.matchedNullDepthDb, 1, ' dB')}${lagIsReliable(m.xcorrPeak) ? '' : ' (lag unreliable: not a shifted copy)'}`,
+    value: `${fmt(m.matchedNullDepthDb, 1, ' dB')}${reportLagReliable(m) ? '' : AFTER_UNRELIABLE_LAG}`,
     explain: 'Null depth after removing the best gain and sub-sample lag: what is left is a real difference.',
+  },
+  {
+    key: 'gain',
+    label: 'Gain B→A',
+    value: `${fmt(m.gainDb, 2, ' dB')}${reportLagReliable(m) ? '' : AFTER_UNRELIABLE_LAG}`,
+    explain: 'Least-squares gain that maps B onto A after the sub-sample lag; positive = B is quieter. Meaningful only when B is a shifted copy of A.',
   },
   { key: 'loudnessA', label: 'Loudness A', value: fmt(m.loudnessA, 2, ' LUFS'), explain: 'Integrated loudness of A, ITU-R BS.1770-4, over all its channels (a stereo or 5.1 file is not downmixed first).' },
   { key: 'loudnessB', label: 'Loudness B', value: fmt(m.loudnessB, 2, ' LUFS'), explain: 'Integrated loudness of B, ITU-R BS.1770-4, over all its channels (a stereo or 5.1 file is not downmixed first).' },
@@ -93,8 +98,10 @@ export interface CodesMatrix {
   differing: number;
 }
 
+/** Frames × codebooks; under a delay pattern (`codebookDelays`) the steps' codes are regrouped by frame. */
 const codesMatrix = memoByRef((d: Divergence): CodesMatrix => {
   const q = Math.max(1, ...d.steps.map((s) => Math.max(s.codesA?.length ?? 0, s.codesB?.length ?? 0)));
+  if (d.codebookDelays) return delayedCodesMatrix(d, q, d.codebookDelays);
   const frames = d.steps.length;
   const a = new Int32Array(frames * q).fill(-1);
   const b = new Int32Array(frames * q).fill(-1);
@@ -108,6 +115,17 @@ const codesMatrix = memoByRef((d: Divergence): CodesMatrix => {
   });
   return { frames, q, a, b, differing };
 });
+
+function delayedCodesMatrix(d: Divergence, q: number, delays: readonly number[]): CodesMatrix {
+  const byA = codesByFrame(d.steps.map((s) => s.codesA), q, delays);
+  const byB = codesByFrame(d.steps.map((s) => s.codesB), q, delays);
+  const frames = byA.length;
+  const a = Int32Array.from(byA.flat(), (c) => c ?? -1);
+  const b = Int32Array.from(byB.flat(), (c) => c ?? -1);
+  let differing = 0;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) differing++;
+  return { frames, q, a, b, differing };
+}
 
 export interface NumericsRow {
   side: 'A' | 'B';

@@ -93,7 +93,7 @@ export const createComparisonSlice =
       if (options.keepView) {
         const s = get();
         player.setLoop(s.loopOn && s.loop ? s.loop : null);
-        set({ comparison: result, measuring: undefined, playing: false, position: s.position });
+        set({ comparison: result, measuring: undefined, playing: false, position: s.position, sweepShown: false });
         return;
       }
       player.setLoop(null);
@@ -101,6 +101,8 @@ export const createComparisonSlice =
         ...VIEW_RESET,
         comparison: result,
         measuring: undefined,
+        // A comparison shown takes the main view from a sweep dashboard (which keeps its filters).
+        sweepShown: false,
         viewport: fitViewport(timelineDuration({ ...s, comparison: result })),
       }));
     },

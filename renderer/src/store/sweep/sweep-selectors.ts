@@ -2,7 +2,7 @@ import type { SummaryCase, SweepSummary } from '../../../../electron/common/swee
 import { caseKey } from '../../../../electron/common/sweep/sweep-case.js';
 import { memoByRef } from '../memo.js';
 import type { StudioState } from '../studio-store.js';
-import type { SweepSortKey } from './sweep-slice.js';
+import type { SweepFilter, SweepSortKey, SweepZoom } from './sweep-slice.js';
 
 const VERDICT_ORDER = { error: 0, diverged: 1, 'within-tolerance': 2, identical: 3 } as const;
 
@@ -13,24 +13,83 @@ function value(c: SummaryCase, key: SweepSortKey): number | undefined {
   return v === null || Number.isNaN(v) ? undefined : v;
 }
 
-const sorted = memoByRef((sort: StudioState['sweepSort']) =>
-  memoByRef((summary: SweepSummary) =>
-    [...summary.cases].sort((x, y) => {
-      const [a, b] = [value(x, sort.key), value(y, sort.key)];
-      if (a === undefined || b === undefined) return a === b ? x.index - y.index : a === undefined ? 1 : -1;
-      return (sort.descending ? b - a : a - b) || x.index - y.index;
-    }),
-  ),
-);
+/** Verdicts of the sweep opened beside, by case key. */
+const verdictsOf = memoByRef((s: SweepSummary) => new Map(s.cases.map((c) => [caseKey(c), c.verdict] as const)));
+
+/** The case is in both sweeps with different verdicts. */
+function verdictChanged(before: Map<string, SummaryCase['verdict']>, c: SummaryCase): boolean {
+  const was = before.get(caseKey(c));
+  return was !== undefined && was !== c.verdict;
+}
+
+const changedCount = memoByRef((before: SweepSummary) => memoByRef((after: SweepSummary) => after.cases.filter((c) => verdictChanged(verdictsOf(before), c)).length));
+
+function matches(c: SummaryCase, f: SweepFilter, zoom: SweepZoom, before: Map<string, SummaryCase['verdict']> | undefined, text: string): boolean {
+  if (f.verdict !== 'all' && c.verdict !== f.verdict) return false;
+  if (f.stage !== 'all' && c.stage !== f.stage) return false;
+  if (f.flip !== 'all' && c.flip !== f.flip) return false;
+  if (f.changedOnly && before && !verdictChanged(before, c)) return false;
+  if (zoom) {
+    const [x, y] = [c.correlation, c.loudnessDeltaLU];
+    if (x === null || y === null || x < zoom.x[0] || x > zoom.x[1] || y < zoom.y[0] || y > zoom.y[1]) return false;
+  }
+  return text === '' || caseKey(c).toLowerCase().includes(text) || (c.text ?? '').toLowerCase().includes(text);
+}
+
+/** Remembers the last result for the last inputs (compared field by field), so the same inputs give the same array. */
+function lastOf<I extends object, O>(derive: (input: I) => O): (input: I) => O {
+  let last: { input: I; out: O } | undefined;
+  return (input) => {
+    if (last && (Object.keys(input) as (keyof I)[]).every((k) => last!.input[k] === input[k])) return last.out;
+    last = { input, out: derive(input) };
+    return last.out;
+  };
+}
+
+/** The cases the filters keep, in sweep order: what the charts draw (a sort does not redraw them). */
+const filteredRows = lastOf((input: { summary: SweepSummary; before?: SweepSummary; filter: SweepFilter; zoom: SweepZoom }) => {
+  const before = input.before ? verdictsOf(input.before) : undefined;
+  const text = input.filter.text.trim().toLowerCase();
+  return input.summary.cases.filter((c) => matches(c, input.filter, input.zoom, before, text));
+});
+
+/** The kept cases in the table's order: changed verdicts first (two sweeps), then the sort column. */
+const sortedRows = lastOf((input: { rows: SummaryCase[]; before?: SweepSummary; sort: StudioState['sweepSort'] }) => {
+  const before = input.before ? verdictsOf(input.before) : undefined;
+  const changed = (c: SummaryCase) => (before !== undefined && verdictChanged(before, c) ? 0 : 1);
+  const { key, descending } = input.sort;
+  return [...input.rows].sort((x, y) => {
+    const first = changed(x) - changed(y);
+    if (first !== 0) return first;
+    const [a, b] = [value(x, key), value(y, key)];
+    if (a === undefined || b === undefined) return a === b ? x.index - y.index : a === undefined ? 1 : -1;
+    return (descending ? b - a : a - b) || x.index - y.index;
+  });
+});
+
+const filtered = (s: StudioState) => (s.sweep ? filteredRows({ summary: s.sweep.summary, before: s.sweepBefore?.summary, filter: s.sweepFilter, zoom: s.sweepZoom }) : NONE);
 
 const NONE: SummaryCase[] = [];
 
 export const sweepSelectors = {
   summary: (s: StudioState) => s.sweep?.summary,
   name: (s: StudioState) => s.sweep?.name,
+  before: (s: StudioState) => s.sweepBefore,
+  shown: (s: StudioState) => s.sweepShown,
   sort: (s: StudioState) => s.sweepSort,
-  /** The cases in the table's order (the same array while the sweep and the sort stay). */
-  cases: (s: StudioState) => (s.sweep ? sorted(s.sweepSort)(s.sweep.summary) : NONE),
+  filter: (s: StudioState) => s.sweepFilter,
+  zoom: (s: StudioState) => s.sweepZoom,
+  /**
+   * The table's cases: filtered (verdict, stage, flip, search text, the scatter's zoom) and sorted, with
+   * the cases whose verdict changed from the sweep opened beside first. The same array for the same inputs.
+   */
+  cases: (s: StudioState) => (s.sweep ? sortedRows({ rows: filtered(s), before: s.sweepBefore?.summary, sort: s.sweepSort }) : NONE),
+  /** The cases the filters keep, in sweep order (the charts'). */
+  filtered,
+  /** Verdicts of the sweep opened beside by case key (undefined: none open); the same map while it stays. */
+  verdictsBefore: (s: StudioState) => (s.sweepBefore ? verdictsOf(s.sweepBefore.summary) : undefined),
+  /** Cases whose verdict differs between the two sweeps (both hold the case). */
+  changedCount: (s: StudioState) => (s.sweep && s.sweepBefore ? changedCount(s.sweepBefore.summary)(s.sweep.summary) : 0),
   /** `id@seed` of the worst cases, for marking their rows. */
   worstKeys: memoByRef((s: SweepSummary) => new Set(s.worst.map((w) => w.key))),
   key: caseKey,

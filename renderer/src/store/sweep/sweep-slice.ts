@@ -2,11 +2,27 @@ import type { StateCreator } from 'zustand/vanilla';
 import { Sampling } from '../../../../electron/common/api/primitives.js';
 import { caseKey } from '../../../../electron/common/sweep/sweep-case.js';
 import { SweepSummary, type SummaryCase } from '../../../../electron/common/sweep/sweep-summary.js';
+import type { ScatterDomain } from '../../../../electron/common/draw/sweep-charts.js';
 import type { PickedFile } from '../history/classify-import.js';
 import type { StudioState } from '../studio-store.js';
 
 /** Columns the case table sorts by. */
-export type SweepSortKey = 'index' | 'verdict' | 'firstStep' | 'correlation' | 'loudnessDeltaLU' | 'mcdDb';
+export type SweepSortKey = 'index' | 'verdict' | 'firstStep' | 'correlation' | 'loudnessDeltaLU' | 'lsdDb' | 'mcdDb';
+
+/** What the case table shows: every field narrows ('' or 'all' = no narrowing); `text` searches the key and prompt. */
+export interface SweepFilter {
+  verdict: SummaryCase['verdict'] | 'all';
+  stage: NonNullable<SummaryCase['stage']> | 'all';
+  flip: 'all' | 'near-tie' | 'real';
+  text: string;
+  /** Only the cases whose verdict differs from the sweep opened beside (before/after). */
+  changedOnly: boolean;
+}
+
+export const NO_FILTER: SweepFilter = { verdict: 'all', stage: 'all', flip: 'all', text: '', changedOnly: false };
+
+/** The scatter's zoom (a brushed window: correlation × ΔLU); undefined: all the cases. */
+export type SweepZoom = ScatterDomain | undefined;
 
 /** A file of a picked folder: its path inside the pick (webkitRelativePath, `merged/sweep.json`) and its bytes on demand. */
 export interface FolderFile {
@@ -24,6 +40,19 @@ export interface SweepSlice {
    */
   sweep?: { name: string; summary: SweepSummary; fixtures?: Record<string, FolderFile[]> };
   sweepSort: { key: SweepSortKey; descending: boolean };
+  sweepFilter: SweepFilter;
+  sweepZoom: SweepZoom;
+  /** A second sweep opened beside the first (before a fix, say): the cases whose verdict changed come first. */
+  sweepBefore?: { name: string; summary: SweepSummary };
+  /** The main view shows the sweep dashboard (true) or the comparison; a case opened from it leaves a way back. */
+  sweepShown: boolean;
+  /** Sweep or comparison in the main view; the sweep keeps its filters, sort and zoom. */
+  showSweep(shown: boolean): void;
+  setSweepFilter(filter: Partial<SweepFilter>): void;
+  zoomSweep(zoom: SweepZoom): void;
+  /** Opens a second sweep.json to compare with (the same parsing and notices as openSweep). */
+  openSweepBefore(name: string, bytes: Uint8Array): void;
+  closeSweepBefore(): void;
   /** Reads a sweep.json the user picked (its bytes: the page names no path); a bad file is a notice. */
   openSweep(name: string, bytes: Uint8Array): void;
   /** Opens a merged folder (the --out of parity sweep merge): its sweep.json, and its worst cases' fixtures. */
@@ -41,24 +70,39 @@ export interface SweepSlice {
   openSweepCase(c: SummaryCase): Promise<void>;
 }
 
+/** A picked sweep.json's summary, or undefined after a notice saying what is wrong with it. */
+function parseSummary(get: () => StudioState, name: string, bytes: Uint8Array): SweepSummary | undefined {
+  let json: unknown;
+  try {
+    json = JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    get().notify('error', `${name}: not JSON`, 'Open the sweep.json that parity sweep merge wrote.');
+    return undefined;
+  }
+  const parsed = SweepSummary.safeParse(json);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  get().notify('error', `${name}: not a sweep summary (${issue.path.map(String).join('.') || 'top level'}: ${issue.message})`, 'Open the sweep.json that parity sweep merge wrote.');
+  return undefined;
+}
+
 export const createSweepSlice: StateCreator<StudioState, [], [], SweepSlice> = (set, get) => ({
   sweepSort: { key: 'index', descending: false },
+  sweepFilter: NO_FILTER,
+  sweepZoom: undefined,
+  sweepShown: false,
   openSweep(name, bytes) {
-    let json: unknown;
-    try {
-      json = JSON.parse(new TextDecoder().decode(bytes));
-    } catch {
-      get().notify('error', `${name}: not JSON`, 'Open the sweep.json that parity sweep merge wrote.');
-      return;
-    }
-    const parsed = SweepSummary.safeParse(json);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      get().notify('error', `${name}: not a sweep summary (${issue.path.map(String).join('.') || 'top level'}: ${issue.message})`, 'Open the sweep.json that parity sweep merge wrote.');
-      return;
-    }
-    set({ sweep: { name, summary: parsed.data }, sweepSort: { key: 'index', descending: false } });
+    const summary = parseSummary(get, name, bytes);
+    if (summary) set({ sweep: { name, summary }, sweepSort: { key: 'index', descending: false }, sweepFilter: NO_FILTER, sweepZoom: undefined, sweepShown: true });
   },
+  openSweepBefore(name, bytes) {
+    const summary = parseSummary(get, name, bytes);
+    if (summary) set({ sweepBefore: { name, summary }, sweepShown: true });
+  },
+  closeSweepBefore: () => set((s) => ({ sweepBefore: undefined, sweepFilter: { ...s.sweepFilter, changedOnly: false } })),
+  showSweep: (sweepShown) => set((s) => ({ sweepShown: sweepShown && s.sweep !== undefined })),
+  setSweepFilter: (filter) => set((s) => ({ sweepFilter: { ...s.sweepFilter, ...filter } })),
+  zoomSweep: (sweepZoom) => set({ sweepZoom }),
   async openSweepFolder(files) {
     // The shallowest sweep.json: the merged folder's own (a fixture folder holds none).
     const summaryFile = files.filter((f) => /(^|\/)sweep\.json$/.test(f.path)).sort((x, y) => x.path.split('/').length - y.path.split('/').length)[0];
@@ -79,12 +123,14 @@ export const createSweepSlice: StateCreator<StudioState, [], [], SweepSlice> = (
     }
     set({ sweep: { ...opened, fixtures } });
   },
-  closeSweep: () => set({ sweep: undefined }),
+  closeSweep: () => set({ sweep: undefined, sweepBefore: undefined, sweepShown: false }),
   sortSweep: (key) => set((s) => ({ sweepSort: { key, descending: s.sweepSort.key === key ? !s.sweepSort.descending : key !== 'index' && key !== 'correlation' } })),
   async openSweepCase(c) {
     const summary = get().sweep?.summary;
     if (!summary) return;
     const fixture = get().sweep?.fixtures?.[caseKey(c)];
+    // The comparison takes the main view; the dashboard keeps its filters for "Back to sweep".
+    set({ sweepShown: false });
     if (fixture) {
       let picked: PickedFile[];
       try {

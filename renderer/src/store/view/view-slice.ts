@@ -32,6 +32,9 @@ export interface ViewSlice {
   tolerances?: UiTolerances;
   tab: DetailTab;
   shortcutsOpen: boolean;
+  /** The settings panel (form, import, history, sweep) beside the results; closed, the results take the width. */
+  sidebarOpen: boolean;
+  toggleSidebar(): void;
   setTolerances(tol: UiTolerances | undefined): void;
   setLayout(layout: Layout): void;
   toggleSpectrogram(): void;
@@ -70,6 +73,8 @@ export const createViewSlice: StateCreator<StudioState, [], [], ViewSlice> = (se
     tolerances: undefined,
     tab: 'metrics',
     shortcutsOpen: false,
+    sidebarOpen: true,
+    toggleSidebar: () => set((s) => ({ sidebarOpen: !s.sidebarOpen })),
     setTolerances: (tolerances) => set({ tolerances }),
     setLayout: (layout) => set({ layout }),
     toggleSpectrogram: () => set((s) => ({ spectrogram: !s.spectrogram })),
@@ -119,4 +124,5 @@ export const viewSelectors = {
   tolerances: (s: StudioState) => s.tolerances,
   tab: (s: StudioState) => s.tab,
   shortcutsOpen: (s: StudioState) => s.shortcutsOpen,
+  sidebarOpen: (s: StudioState) => s.sidebarOpen,
 };

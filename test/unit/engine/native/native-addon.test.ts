@@ -25,7 +25,7 @@ const root = projectRoot();
 const build = buildNativeAddon();
 const buildLog = build.log;
 const nvccMissing = build.nvccMissing;
-const checkBuild = nvccMissing ? undefined : spawnSync('make', ['-C', join(root, 'native', 'test')], { encoding: 'utf8', timeout: 300_000 });
+const checkBuild = nvccMissing ? undefined : spawnSync('make', ['-C', join(root, 'native', 'test'), `NVCC=${build.nvcc ?? 'nvcc'}`], { encoding: 'utf8', timeout: 300_000 });
 console.log(nvccMissing ? 'native tests: nvcc not found here, so the addon is not built: asserting the "not built" errors' : `native tests: ${buildLog.trim().split('\n').pop()}`);
 
 let bundle: LoadedBundle;
@@ -165,10 +165,15 @@ if (nvccMissing) {
       expect(emu.stdout).toContain('eager sampled: first divergent step: none');
       expect(emu.stdout).toContain('graph sampled: first divergent step: none');
       expect(emu.stdout).toContain('PASS native graph sampled matches ORT CPU sampled (codes identical, every step within tolerance)');
-      // Demo architecture (docs/native-backend.md): 178 kernels per greedy decode step; each of the 8
-      // picks is 3 kernels sampled (best-id reduce, scores, pick) instead of 1 (argmax): 178 + 16.
-      expect(emu.stdout).toContain('kernels per decode step: eager 178 launches, graph 178 nodes');
-      expect(emu.stdout).toContain('repetition penalty 1.1; kernels per decode step: eager 194 launches, graph 194 nodes');
+      // Demo architecture (docs/native-backend.md): one fused kernel per decoder layer (4 talker layers, 7
+      // code-predictor passes of 2), the feedback update, 8 heads and 8 picks = 35, greedy or sampled (a
+      // sampled pick is one block, SampleRowK). Unfused (one launch per operation, 3 per sampled pick):
+      // 178 and 194, bit-identical outputs.
+      expect(emu.stdout).toContain('kernels per decode step: eager 35 launches, graph 35 nodes');
+      expect(emu.stdout).toContain('repetition penalty 1.1; kernels per decode step: eager 35 launches, graph 35 nodes');
+      expect(emu.stdout).toContain('fused: kernels per decode step: greedy 35 (unfused 178), sampled 35 (unfused 194)');
+      expect(emu.stdout).toContain('PASS fused decode-step kernels bit-identical to the unfused launches (greedy and sampled, every step\'s codes, logits, hidden)');
+      expect(emu.stdout).toContain('PASS sampled decode step <= 60 kernels (found 35)');
       expect(emu.stdout).toContain('timing: sampling microbenchmark skipped under --emulate (GPU only)');
       // The sampled reference is not the greedy one (else the check would test nothing new).
       const codes = (name: string) => readFileSync(join(fixture, name), 'utf8');

@@ -9,6 +9,8 @@ export interface NativeBuild {
   /** Exit status and output of `build-native.js --require`. */
   status: number | null;
   log: string;
+  /** The nvcc the build used (its first line names it), for `make -C native/test` to use the same one. */
+  nvcc: string | undefined;
 }
 
 /**
@@ -22,5 +24,6 @@ export function buildNativeAddon(): NativeBuild {
   const [cmd, args] = withLock ? ['flock', [lock, process.execPath, script, '--require']] : [process.execPath, [script, '--require']];
   const build = spawnSync(cmd, args, { encoding: 'utf8', timeout: 300_000 });
   const log = `${build.stdout}${build.stderr}`;
-  return { nvccMissing: /nvcc not found/.test(log), status: build.status, log };
+  const nvcc = /^build:native: nvcc (\S+),/m.exec(log)?.[1];
+  return { nvccMissing: /nvcc not found/.test(log), status: build.status, log, nvcc };
 }

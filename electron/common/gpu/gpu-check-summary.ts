@@ -1,0 +1,82 @@
+import { z } from 'zod';
+
+/** `summary.json` of scripts/gpu-check (python/gpu/gpu_check.py writes it; docs/gpu.md). */
+export const GPU_CHECK_FORMAT = 'tts-parity-gpu-check/1';
+
+export const GpuCheckStep = z
+  .object({
+    name: z.string(),
+    status: z.enum(['passed', 'failed', 'timed-out', 'missing', 'skipped']),
+    exit_code: z.number().int().nullable().optional(),
+    seconds: z.number().optional(),
+    reason: z.string().optional(),
+    log: z.string().optional(),
+    figures: z.unknown().optional(),
+    files: z.array(z.string()).optional(),
+  })
+  .loose();
+export type GpuCheckStep = z.infer<typeof GpuCheckStep>;
+
+export const GpuCheckSummary = z
+  .object({
+    format: z.literal(GPU_CHECK_FORMAT),
+    device: z.object({ name: z.string() }).loose(),
+    seconds: z.number(),
+    passed: z.boolean(),
+    failed: z.array(z.string()),
+    missing: z.array(z.string()),
+    steps: z.array(GpuCheckStep),
+  })
+  .loose();
+export type GpuCheckSummary = z.infer<typeof GpuCheckSummary>;
+
+/** One trace pair `parity gpu-compare` compared, as the report says. */
+export interface GpuComparison {
+  name: string;
+  a: string;
+  b: string;
+  verdict: string;
+  codesIdentical: boolean;
+  firstDivergentStep: number | null;
+  maxAbsDiff: number | null;
+  nullDepthDb: number | null;
+  folder: string;
+}
+
+/** The twin traces gpu-check wrote (steps twin-traces-<profile> whose trace and WAV came back). */
+export function twinTraces(summary: GpuCheckSummary): { profile: string; trace: string; wav: string }[] {
+  return summary.steps
+    .filter((s) => s.name.startsWith('twin-traces-') && s.status === 'passed')
+    .flatMap((s) => {
+      const trace = s.files?.find((f) => f.endsWith('trace.jsonl'));
+      const wav = s.files?.find((f) => f.endsWith('.wav'));
+      return trace && wav ? [{ profile: s.name.slice('twin-traces-'.length), trace, wav }] : [];
+    });
+}
+
+const cell = (v: unknown): string => (v === null || v === undefined ? '—' : typeof v === 'number' ? (Number.isInteger(v) ? String(v) : v.toPrecision(3)) : String(v));
+
+/** The note for an issue: every step with its status and time, the native figures, the comparisons. */
+export function renderGpuMarkdown(summary: GpuCheckSummary, comparisons: GpuComparison[]): string {
+  const lines = [
+    `# gpu-check on ${summary.device.name}`,
+    '',
+    `${summary.passed ? 'PASSED' : `FAILED (${summary.failed.join(', ')})`} in ${cell(summary.seconds)} s` +
+      (summary.missing.length ? `; missing: ${summary.missing.join(', ')}` : ''),
+    '',
+    '| step | status | s | note |',
+    '| --- | --- | --- | --- |',
+    ...summary.steps.map((s) => `| ${s.name} | ${s.status} | ${cell(s.seconds)} | ${(s.reason ?? '').replace(/\|/g, '\\|')} |`),
+  ];
+  const native = summary.steps.find((s) => s.name === 'native-check')?.figures as Record<string, unknown> | undefined;
+  if (native) {
+    const keys = Object.keys(native).filter((k) => typeof native[k] === 'number');
+    lines.push('', '## Native check (read from its output)', '', '| figure | value |', '| --- | --- |', ...keys.map((k) => `| ${k} | ${cell(native[k])} |`));
+  }
+  if (comparisons.length) {
+    lines.push('', '## Traces compared here (logit tolerance 1e-4, audio 1e-3)', '', '| pair | verdict | codes | first divergent step | max abs diff | null depth dB |', '| --- | --- | --- | --- | --- | --- |');
+    for (const c of comparisons)
+      lines.push(`| ${c.name} | ${c.verdict} | ${c.codesIdentical ? 'identical' : 'differ'} | ${cell(c.firstDivergentStep)} | ${cell(c.maxAbsDiff)} | ${cell(c.nullDepthDb)} |`);
+  }
+  return lines.join('\n') + '\n';
+}

@@ -1,0 +1,48 @@
+"""python/gpu/capture_check_gpu.py: without CUDA it says so in one line and exits 77 (this CI); with CUDA every
+case is confirmed against a real capture. Its case list names every rule example and functions that exist."""
+
+import importlib
+import importlib.util
+import json
+import subprocess
+import sys
+
+import torch
+
+from tts_parity.capture_check import RULES
+
+from conftest import PYTHON_DIR
+
+SCRIPT = PYTHON_DIR / "gpu" / "capture_check_gpu.py"
+
+
+def load_script():
+    spec = importlib.util.spec_from_file_location("capture_check_gpu", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_without_cuda_one_line_and_exit_77_else_every_case_confirmed():
+    done = subprocess.run([sys.executable, str(SCRIPT)], capture_output=True, text=True, timeout=600)
+    if not torch.cuda.is_available():
+        assert done.returncode == 77
+        assert done.stdout == ""
+        assert done.stderr.count("\n") == 1 and "CUDA is not available" in done.stderr
+    else:
+        assert done.returncode == 0, done.stdout + done.stderr
+        summary = json.loads(done.stdout)
+        assert summary["confirmed"] and all(case["confirmed"] for case in summary["cases"])
+
+
+def test_cases_cover_every_rule_example_and_name_real_functions():
+    script = load_script()
+    modules = {name: importlib.import_module(f"tts_parity.examples.{name}") for name in script.RULE_MODULES}
+    assert sorted(module.RULE for module in modules.values()) == sorted(RULES)
+    cases = script.cases()
+    for name in script.RULE_MODULES:
+        assert {(c[2], c[4]) for c in cases if c[1] == name} == {("unsafe_step", "breaks"), ("safe_step", "captures")}
+    for _, module_name, step_name, inputs_name, _ in cases:
+        module = importlib.import_module(f"tts_parity.examples.{module_name}")
+        assert callable(getattr(module, step_name))
+        assert callable(getattr(module, inputs_name, module.step_inputs))

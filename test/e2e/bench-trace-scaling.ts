@@ -1,0 +1,108 @@
+/**
+ * Scaling of `parity compare-trace --out` with the trace's length: two generated traces of N steps
+ * (talker mean/std/min/max/argmax and 8 codes per step; B differs from step N/2 + 1 on), each pair
+ * compared by the built CLI in a child process under /usr/bin/time -v (wall time, peak RSS). Writes
+ * docs/figures/scaling-traces.json and docs/figures/scaling-traces.png.
+ *
+ *   npm run build && npx tsx test/e2e/bench-trace-scaling.ts [steps…]
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { createWriteStream, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const figures = join(root, 'docs', 'figures');
+
+async function writeTrace(path: string, steps: number, differFrom: number): Promise<void> {
+  const out = createWriteStream(path);
+  const write = (s: string) =>
+    out.write(s) ? Promise.resolve() : new Promise<void>((r) => out.once('drain', () => r()));
+  await write('{"schema":"tts-parity-trace/1","engine":"bench","q":8,"frameRate":12.5,"sampleRate":24000}\n');
+  let chunk = '';
+  for (let step = 1; step <= steps; step++) {
+    const d = step >= differFrom ? 0.01 : 0;
+    const mean = Math.sin(step) + d;
+    chunk += `{"step":${step},"logits":{"mean":${mean},"std":${1 + 0.1 * Math.cos(step)},"min":${-5 + d},"max":${7 + d},"argmax":${step % 2048}},"codes":[${Array.from({ length: 8 }, (_, c) => (step * 7 + c * 13 + (step >= differFrom && c === 0 ? 1 : 0)) % 2048).join(',')}]}\n`;
+    if (chunk.length > 1 << 20) {
+      await write(chunk);
+      chunk = '';
+    }
+  }
+  await write(chunk);
+  await new Promise<void>((r) => out.end(() => r()));
+}
+
+interface Point {
+  steps: number;
+  traceMb: number;
+  wallS: number;
+  peakRssMb: number;
+  reportJsonMb: number;
+  exitCode: number;
+}
+
+async function one(steps: number): Promise<Point> {
+  const dir = mkdtempSync(join(tmpdir(), 'trace-scaling-'));
+  try {
+    const a = join(dir, 'a.jsonl');
+    const b = join(dir, 'b.jsonl');
+    await writeTrace(a, steps, steps + 1);
+    await writeTrace(b, steps, Math.floor(steps / 2) + 1);
+    const out = join(dir, 'out');
+    const run = spawnSync(
+      '/usr/bin/time',
+      ['-v', process.execPath, join(root, 'bin', 'parity.js'), 'compare-trace', a, b, '--out', out],
+      { encoding: 'utf8', maxBuffer: 1 << 26 },
+    );
+    const field = (name: string) => new RegExp(`${name}: (.*)`).exec(run.stderr)?.[1] ?? '';
+    const [m, s] = field('Elapsed \\(wall clock\\) time \\(h:mm:ss or m:ss\\)').split(':').map(Number);
+    let reportJsonMb = NaN;
+    try {
+      reportJsonMb = statSync(join(out, 'report.json')).size / 2 ** 20;
+    } catch {
+      // not written
+    }
+    return {
+      steps,
+      traceMb: statSync(a).size / 2 ** 20,
+      wallS: m * 60 + s,
+      peakRssMb: Number(field('Maximum resident set size \\(kbytes\\)')) / 1024,
+      reportJsonMb,
+      exitCode: run.status ?? -1,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const lengths = process.argv.length > 2 ? process.argv.slice(2).map(Number) : [1000, 10000, 100000, 1000000];
+const points: Point[] = [];
+for (const steps of lengths) {
+  points.push(await one(steps));
+  process.stderr.write(`${JSON.stringify(points.at(-1))}\n`);
+}
+writeFileSync(
+  join(figures, 'scaling-traces.json'),
+  JSON.stringify(
+    {
+      bench: 'parity compare-trace --out scaling with trace length (test/e2e/bench-trace-scaling.ts)',
+      createdAt: new Date().toISOString(),
+      machine: {
+        cpus: cpus().length,
+        cpuModel: cpus()[0]?.model ?? '',
+        node: process.versions.node,
+        loadAverage: loadavg(),
+      },
+      points,
+    },
+    null,
+    2,
+  ) + '\n',
+);
+execFileSync(
+  process.execPath,
+  [...process.execArgv, join(root, 'test', 'e2e', 'bench-scaling.ts'), '--plot-traces'],
+  { stdio: 'inherit' },
+);
