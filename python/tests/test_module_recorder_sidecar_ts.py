@@ -37,8 +37,8 @@ def test_typescript_reads_what_python_wrote(tmp_path):
     path = tmp_path / "s.modules.safetensors"
     x = torch.arange(6, dtype=torch.float32).reshape(2, 3) / 7
     net = Net()
-    with ModuleRecorder(net, path, modules=".") as rec:
-        for step in (1, 12):
+    with ModuleRecorder(net, path, modules=".", steps=(1, 12)) as rec:
+        for step in range(1, 13):  # every step is entered; steps= keeps 1 and 12
             with rec.step(step):
                 net(x)
     read = json.loads(run_node_module(PYTHON_DIR / "tests" / "read_sidecar_ts.mjs", path))
