@@ -38,7 +38,7 @@ describe('parity compare: batch=N is batch-invariant on the demo (docs/forensics
     expect(run.stderr).toBe('');
     expect(run.status).toBe(0);
     expect(run.stdout).toContain('Verdict: diverged\n');
-    expect(run.stdout).toContain('First divergence: step 5, stage talker-logits, codebook 0, vocoder frame 5, t = 0.320 s');
+    expect(run.stdout).toContain('First divergence: step 5, stage talker-logits, codebook 0, t = 0.320 s');
     expect(run.stdout).toMatch(/Codes first differ: step 5, codebook 0 \(A \d+, B \d+\): real flip/);
   });
 

@@ -37,7 +37,9 @@ export function divergenceLines(verdict: Verdict, d: Divergence, teacherForced?:
       const delay = d.codebookDelays?.[d.frame.codebook] ?? 0;
       where.push(`frame ${d.frame.frame} (codebook ${d.frame.codebook} at step ${d.frame.step}, emitted ${delay} step${delay === 1 ? '' : 's'} late)`);
     }
-    if (d.vocoderFrame !== undefined) where.push(`vocoder frame ${d.vocoderFrame}`);
+    // Only a vocoder divergence is located by the audio; otherwise the first differing audio frame is a later
+    // consequence of the step and gets its own line below, so this line names one place in time.
+    if (d.stage === 'vocoder' && d.vocoderFrame !== undefined) where.push(`vocoder frame ${d.vocoderFrame}`);
     if (d.timeSec !== undefined) where.push(`t = ${d.timeSec.toFixed(3)} s`);
     lines.push(`First divergence: ${where.join(', ')}`);
     if (d.detail) lines.push(`  ${d.detail}`);
@@ -48,7 +50,8 @@ export function divergenceLines(verdict: Verdict, d: Divergence, teacherForced?:
   }
   if (d.flip) lines.push(...flipLines(d.flip));
   if (d.firstDifferingSample !== undefined && d.firstStep !== null && d.stage !== 'vocoder') {
-    lines.push(`First differing audio sample: ${d.firstDifferingSample}`);
+    const frame = d.vocoderFrame !== undefined ? ` (vocoder frame ${d.vocoderFrame})` : '';
+    lines.push(`First differing audio sample: ${d.firstDifferingSample}${frame}`);
   }
   for (const side of ['a', 'b'] as const) {
     const f = d.firstNonFinite[side];

@@ -58,4 +58,21 @@ describe('divergence summary: why a comparison is not identical', () => {
     expect(lines[1]).not.toContain('audio within');
     expect(lines).toContain('Audio not compared (no --wav-a/--wav-b): the vocoder stage was not checked, so the verdict cannot be identical');
   });
+
+  it('a talker divergence names its step and that step\'s time; the first differing audio frame is a line of its own', () => {
+    const a = makeSteps(12, 3);
+    const b = makeSteps(12, 3);
+    const row = logitRow(11);
+    row[0] += 5; // a real change of step 11's talker logits
+    b[10] = makeStep(11, 3, row);
+    // Audio that first differs at sample 5000: frame 3 at 24 kHz and 12.5 frames per second (1920 samples each).
+    const audioB = new Float32Array(40000);
+    audioB[5000] = 0.5;
+    const d = localise(a, b, { audio: { a: new Float32Array(40000), b: audioB, sampleRate: 24000 }, frameRate: 12.5 });
+    const lines = divergenceLines(verdictOf(d, { bitIdentical: false }), d);
+    const first = lines.find((l) => l.startsWith('First divergence:'))!;
+    expect(first).toMatch(/^First divergence: step 11, stage talker-logits, .*t = 0\.800 s$/);
+    expect(first).not.toContain('vocoder frame');
+    expect(lines).toContain('First differing audio sample: 5000 (vocoder frame 3)');
+  });
 });
