@@ -77,5 +77,10 @@ describe('parity gpu-compare', () => {
     const refused = await runParity(['gpu-compare', wrong]);
     expect(refused.stderr).toMatch(/^parity gpu-compare: .*summary\.json: not a tts-parity-gpu-check\/1 summary: format /);
     expect(refused.status).toBe(2);
+    writeFileSync(join(wrong, 'summary.json'), '{"format": "tts-parity-gpu-check/1", ');
+    const truncated = await runParity(['gpu-compare', wrong]);
+    expect(truncated.stderr).toMatch(/^parity gpu-compare: .*summary\.json: not valid JSON: .*\n$/);
+    expect(truncated.stderr.split('\n')).toHaveLength(2);
+    expect(truncated.status).toBe(2);
   });
 });

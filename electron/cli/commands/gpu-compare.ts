@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { Command } from '@commander-js/extra-typings';
 import { InputError } from '../../common/errors.js';
 import { GPU_CHECK_FORMAT, GpuCheckSummary, renderGpuMarkdown, twinTraces, type GpuComparison } from '../../common/gpu/gpu-check-summary.js';
+import { jsonSyntaxMessage } from '../../engine/bundle/json-syntax.js';
 import { readTextChecked } from '../../engine/fs/read-checked.js';
 import { action } from '../fail.js';
 
@@ -18,11 +19,20 @@ function parity(args: string[]): { status: number; stdout: string; stderr: strin
   return { status: done.status ?? 3, stdout: done.stdout, stderr: done.stderr };
 }
 
+/** `text` of `file` as JSON, or the one-line refusal naming the file and where the syntax breaks. */
+function parseJsonOf(file: string, text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new InputError(`${file}: not valid JSON: ${jsonSyntaxMessage(text, error)}`, file);
+  }
+}
+
 async function readSummary(folder: string): Promise<GpuCheckSummary> {
   const file = join(folder, 'summary.json');
   if (!existsSync(file)) throw new InputError(`${file}: not found: give the folder scripts/gpu-check wrote (unpack gpu-check.tar.gz first: tar xzf)`, file);
   const text = await readTextChecked(file);
-  const parsed = GpuCheckSummary.safeParse(JSON.parse(text));
+  const parsed = GpuCheckSummary.safeParse(parseJsonOf(file, text));
   if (!parsed.success) throw new InputError(`${file}: not a ${GPU_CHECK_FORMAT} summary: ${parsed.error.issues[0]?.path.join('.')} ${parsed.error.issues[0]?.message}`, file);
   return parsed.data;
 }
@@ -77,7 +87,7 @@ export function registerGpuCompare(program: Command): void {
         const traces = twinTraces(summary).map((t) => ({ ...t, trace: join(folder, t.trace), wav: join(folder, t.wav) }));
         for (const t of traces) if (!existsSync(t.trace) || !existsSync(t.wav)) throw new InputError(`${t.trace} or ${t.wav}: listed in summary.json but not in the folder`);
         if (traces.length > 0) {
-          const header = JSON.parse((await readTextChecked(traces[0].trace)).split('\n')[0]) as { text?: string; seed?: number };
+          const header = (parseJsonOf(traces[0].trace, (await readTextChecked(traces[0].trace)).split('\n')[0]) ?? {}) as { text?: string; seed?: number };
           if (typeof header.text !== 'string') throw new InputError(`${traces[0].trace}: the trace header has no text: cannot rerun it on the engine`);
           const engine = { trace: join(out, 'engine-eager.jsonl'), wav: join(out, 'engine-eager.wav') };
           const synth = parity(['synth', '--text', header.text, '--profile', 'eager', '--seed', String(header.seed ?? 0), '--out', engine.wav, '--trace', engine.trace, '--force',
