@@ -126,7 +126,7 @@ describe('a bad tokenizer.json is a BundleError naming the file and the problem'
 
   it('missing file', async () => {
     const { m } = await withTokenizer(bpeTokenizerJson(), { file: 'absent.json' });
-    await expectBundleError(load(m), /absent\.json: tokenizer\.json named by bundle\.json text\.file cannot be read \(ENOENT\)$/);
+    await expectBundleError(load(m), /absent\.json: tokenizer\.json named by bundle\.json text\.file: cannot read \(no such file or folder\)$/);
   });
 
   it('outside the bundle folder', async () => {
