@@ -45,7 +45,7 @@ export function renderComparisonMarkdown(v: ComparisonView): string {
   if (v.seams) parts.push('', '### Seams', '', ...seamLines(v.seams).map(item));
   if (v.baseline?.length) parts.push('', '### Determinism baseline (each profile run twice)', '', ...v.baseline.map(item));
   if (v.divergence.steps.length > 0) parts.push('', `### ${e(stepTableHeading(v.divergence))}`, '', e(markdownStepTable(stepTableRows(v.divergence))));
-  if (v.metrics) parts.push('', '### Audio', '', e(markdownTable(metricRows(v.metrics))));
+  if (v.metrics) parts.push('', '### Audio', '', markdownTable(metricRows(v.metrics))); // numbers and our own labels only: "peak 0.09 < 0.5" stays readable
   if (v.drill?.length) parts.push('', '### Drill-down', '', ...v.drill.map(item));
   parts.push('', '### Reproduce', '', ...codeBlock(v.command, 'sh'));
   if (v.recheck) parts.push('', 'Re-check this folder (re-runs the comparison and compares it with the files stored here; exit 1 on a regression):', '', ...codeBlock(v.recheck, 'sh'));
