@@ -70,17 +70,22 @@ export function rampRgb(v: number): [number, number, number] {
 }
 
 /**
- * Paints into `img` what `colour(col, bin)` gives for the bin at each pixel: columns stretched across the
- * width, 0 Hz at the bottom, Nyquist at the top.
+ * Paints into `img` what `colour(col, lo, hi)` gives for the bins lo..hi-1 under each pixel row: columns
+ * stretched across the width, 0 Hz at the bottom, Nyquist at the top. A row spans several bins when the lane
+ * is shorter than the spectrum (a 56 px lane holds 512 bins), so the colour callback sees all of them: one bin
+ * per row would drop a tone that falls between the sampled bins.
  */
-function paintBins(img: PixelImage, columns: number, bins: number, colour: (col: number, bin: number) => [number, number, number]): void {
+function paintBins(img: PixelImage, columns: number, bins: number, colour: (col: number, lo: number, hi: number) => [number, number, number]): void {
   const { width, height, data } = img;
   for (let x = 0; x < width; x++) {
     const col = Math.min(columns - 1, Math.floor((x * columns) / width));
     for (let y = 0; y < height; y++) {
-      // The bin at the pixel row's centre (row y spans y..y+1 from the top, Nyquist at 0).
-      const bin = Math.min(bins - 1, Math.floor(((height - y - 0.5) / height) * bins));
-      const [r, g, b] = colour(col, bin);
+      // Row y spans y..y+1 from the top (Nyquist at 0): bins from its bottom edge up to its top edge, at least
+      // the bin at its centre.
+      const centre = Math.min(bins - 1, Math.floor(((height - y - 0.5) / height) * bins));
+      const lo = Math.min(centre, Math.floor(((height - y - 1) / height) * bins));
+      const hi = Math.max(centre + 1, Math.min(bins, Math.floor(((height - y) / height) * bins)));
+      const [r, g, b] = colour(col, lo, hi);
       const i = 4 * (y * width + x);
       data[i] = r;
       data[i + 1] = g;
@@ -90,9 +95,16 @@ function paintBins(img: PixelImage, columns: number, bins: number, colour: (col:
   }
 }
 
+/** The loudest code of bins lo..hi-1 of column `col`. */
+function loudest(spec: Spectrogram, col: number, lo: number, hi: number): number {
+  let best = 0;
+  for (let k = col * spec.bins + lo, end = col * spec.bins + hi; k < end; k++) if (spec.data[k] > best) best = spec.data[k];
+  return best;
+}
+
 /** Paints a spectrogram whose columns span the lane's (or figure's) time range into `img`, one pixel per image pixel. */
 export function paintSpectrogram(img: PixelImage, spec: Spectrogram): void {
-  paintBins(img, spec.columns, spec.bins, (col, bin) => rampRgb(spec.data[col * spec.bins + bin]));
+  paintBins(img, spec.columns, spec.bins, (col, lo, hi) => rampRgb(loudest(spec, col, lo, hi)));
 }
 
 /** Differences past ±this many dB paint at full colour. */
@@ -110,5 +122,6 @@ export function diffRgb(db: number): [number, number, number] {
  * they agree (silence on both sides too, since both sit at the floor), red where B is louder, blue quieter.
  */
 export function paintSpectrogramDiff(img: PixelImage, a: Spectrogram, b: Spectrogram): void {
-  paintBins(img, a.columns, a.bins, (col, bin) => diffRgb(codeToDb(b.data[col * b.bins + bin]) - codeToDb(a.data[col * a.bins + bin])));
+  // Per pixel row, the loudest bin of each side (the level one sees in each side's own lane), then B − A.
+  paintBins(img, a.columns, a.bins, (col, lo, hi) => diffRgb(codeToDb(loudest(b, col, lo, hi)) - codeToDb(loudest(a, col, lo, hi))));
 }
