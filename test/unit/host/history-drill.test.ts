@@ -40,7 +40,7 @@ describe('history: the drill-down kept with an entry', () => {
     const store = new HistoryStore(mkdtempSync(join(tmpdir(), 'drill-store-')));
     // Any report that parses; its values do not matter here (every metric 0, booleans false).
     const zeros = (shape: Record<string, unknown>): Record<string, unknown> =>
-      Object.fromEntries(Object.keys(shape).map((k) => [k, k === 'bitIdentical' ? false : k === 'aligned' ? zeros(Metrics.shape.aligned.shape) : k === 'sampleRate' ? 8000 : 0]));
+      Object.fromEntries(Object.keys(shape).map((k) => [k, k === 'bitIdentical' || k === 'lagReliable' ? false : k === 'aligned' ? zeros(Metrics.shape.aligned.shape) : k === 'sampleRate' ? 8000 : 0]));
     const side = { sampleRate: 8000, channels: 1, downmix: 'mono' };
     const report = { schema: 'tts-parity-report/1', createdAt: '2026-01-01T00:00:00.000Z', tool: { name: 't', version: '0' }, sources: { a: side, b: side }, metrics: zeros(Metrics.shape) } as never;
     const { historyId } = await store.save({ kind: 'traces', title: 'a vs b', report });
