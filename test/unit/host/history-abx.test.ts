@@ -3,19 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HistoryStore } from '../../../electron/host/history-store.js';
-import { Metrics } from '../../../electron/common/report/metrics.js';
 import type { ParityReport } from '../../../electron/common/report/report.js';
+import { zeroMetrics } from './zero-metrics.js';
 
-// The values do not matter here, only that the report parses: every metric 0 (booleans false).
-const zeros = (shape: Record<string, unknown>): Record<string, unknown> =>
-  Object.fromEntries(Object.keys(shape).map((k) => [k, k === 'bitIdentical' ? false : k === 'aligned' ? zeros(Metrics.shape.aligned.shape) : k === 'sampleRate' ? 8000 : 0]));
+// The values do not matter here, only that the report parses.
 
 const report = {
   schema: 'tts-parity-report/1',
   createdAt: '2026-01-01T00:00:00.000Z',
   tool: { name: 't', version: '0' },
   sources: { a: { sampleRate: 8000, channels: 1, downmix: 'mono' }, b: { sampleRate: 8000, channels: 1, downmix: 'mono' } },
-  metrics: zeros(Metrics.shape),
+  metrics: zeroMetrics(),
 } as unknown as ParityReport;
 
 describe('history: ABX sessions kept with an entry', () => {

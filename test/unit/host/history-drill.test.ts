@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createDirectClient } from '../../../electron/common/api/create-client.js';
 import type { DrillReport } from '../../../electron/common/report/drill.js';
-import { Metrics } from '../../../electron/common/report/metrics.js';
 import { HistoryStore } from '../../../electron/host/history-store.js';
 import { StudioHost } from '../../../electron/host/studio-host.js';
 import { ensureBuilt } from './ensure-built.js';
+import { zeroMetrics } from './zero-metrics.js';
 
 const hosts: StudioHost[] = [];
 const newClient = (dataDir: string) => {
@@ -38,11 +38,9 @@ describe('history: the drill-down kept with an entry', () => {
 
   it('keeps non-finite numbers (as report.json does); a damaged drill.json leaves the comparison readable', async () => {
     const store = new HistoryStore(mkdtempSync(join(tmpdir(), 'drill-store-')));
-    // Any report that parses; its values do not matter here (every metric 0, booleans false).
-    const zeros = (shape: Record<string, unknown>): Record<string, unknown> =>
-      Object.fromEntries(Object.keys(shape).map((k) => [k, k === 'bitIdentical' || k === 'lagReliable' ? false : k === 'aligned' ? zeros(Metrics.shape.aligned.shape) : k === 'sampleRate' ? 8000 : 0]));
+    // Any report that parses; its values do not matter here.
     const side = { sampleRate: 8000, channels: 1, downmix: 'mono' };
-    const report = { schema: 'tts-parity-report/1', createdAt: '2026-01-01T00:00:00.000Z', tool: { name: 't', version: '0' }, sources: { a: side, b: side }, metrics: zeros(Metrics.shape) } as never;
+    const report = { schema: 'tts-parity-report/1', createdAt: '2026-01-01T00:00:00.000Z', tool: { name: 't', version: '0' }, sources: { a: side, b: side }, metrics: zeroMetrics() } as never;
     const { historyId } = await store.save({ kind: 'traces', title: 'a vs b', report });
     const nan = { shape: [1, 2], min: Number.NaN, max: Number.POSITIVE_INFINITY, mean: Number.NaN, nan: 1, inf: 1 };
     const drill = {
