@@ -54,7 +54,7 @@ SPECIAL = {  # talker codec ids (top 1024 of the vocabulary) and text ids (past 
 def build_tiny_qwen3_tts(seed: int = 0, *, attn_implementation: str = "eager"):
     """The real `Qwen3TTSForConditionalGeneration` (tts_model_type "custom_voice": no speaker encoder) from a
     tiny config, weights drawn by `torch.manual_seed(seed)`, eval mode, float32, CPU."""
-    from qwen_tts.core.models import Qwen3TTSConfig, Qwen3TTSForConditionalGeneration  # type: ignore[import-untyped]
+    from qwen_tts.core.models import Qwen3TTSConfig, Qwen3TTSForConditionalGeneration
 
     cp = {
         "vocab_size": CP_VOCAB,
@@ -108,10 +108,10 @@ def build_tiny_qwen3_tts(seed: int = 0, *, attn_implementation: str = "eager"):
 def build_tiny_vocoder(seed: int = 0):
     """The 12 Hz tokenizer's real decoder (`Qwen3TTSTokenizerV2Decoder`, the codes -> waveform half of the
     Mimi-based codec), tiny: 16 codebooks of CP_VOCAB codes, 1920 samples per frame (24 kHz at 12.5 Hz)."""
-    from qwen_tts.core.tokenizer_12hz.configuration_qwen3_tts_tokenizer_v2 import (  # type: ignore[import-untyped]
+    from qwen_tts.core.tokenizer_12hz.configuration_qwen3_tts_tokenizer_v2 import (
         Qwen3TTSTokenizerV2DecoderConfig,
     )
-    from qwen_tts.core.tokenizer_12hz.modeling_qwen3_tts_tokenizer_v2 import (  # type: ignore[import-untyped]
+    from qwen_tts.core.tokenizer_12hz.modeling_qwen3_tts_tokenizer_v2 import (
         Qwen3TTSTokenizerV2Decoder,
     )
 
