@@ -10,8 +10,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { benchMachine } from './bench-machine.js';
 
 const RATE = 24000;
 const MB = 1024 * 1024;
@@ -203,12 +203,7 @@ if (process.argv[2] === '--plot-analysis') {
   const result = {
     bench: 'compareSignals scaling with take length (test/e2e/bench-scaling.ts)',
     createdAt: new Date().toISOString(),
-    machine: {
-      cpus: cpus().length,
-      cpuModel: cpus()[0]?.model ?? '',
-      node: process.versions.node,
-      loadAverage: loadavg(),
-    },
+    machine: benchMachine(),
     points,
   };
   writeFileSync(`${figures}scaling-analysis.json`, JSON.stringify(result, null, 2) + '\n');

@@ -8,9 +8,10 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { benchMachine } from './bench-machine.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const figures = join(root, 'docs', 'figures');
@@ -89,12 +90,7 @@ writeFileSync(
     {
       bench: 'parity compare-trace --out scaling with trace length (test/e2e/bench-trace-scaling.ts)',
       createdAt: new Date().toISOString(),
-      machine: {
-        cpus: cpus().length,
-        cpuModel: cpus()[0]?.model ?? '',
-        node: process.versions.node,
-        loadAverage: loadavg(),
-      },
+      machine: benchMachine(),
       points,
     },
     null,
