@@ -147,13 +147,22 @@ describe('studio UI in Chromium: layout, results in view, sweep dashboard', () =
     const shown = await page.getByTestId('sweep-shown').textContent();
     expect(Number(shown!.split(' ')[0])).toBeLessThan(diverged);
     const key = (await page.getByTestId('sweep-case').first().locator('td').first().textContent())!;
+    // The case's own result: one more history entry (the verdict on screen may still be the last test's).
+    const historyEntries = () => page.locator('[data-testid="history-list"] > li').count();
+    const entriesBefore = await historyEntries();
     await page.getByRole('button', { name: `Open case ${key}` }).click();
-    await expect.poll(() => page.getByTestId('verdict').textContent(), { timeout: 60_000 }).toMatch(/^(Diverged|Within|Identical)/);
+    await expect.poll(historyEntries, { timeout: 60_000 }).toBe(entriesBefore + 1);
+    await expect.poll(() => page.getByTestId('verdict').textContent()).toMatch(/^(Diverged|Within|Identical)/);
     await expect.poll(focusedId).toBe('verdict');
     await page.getByRole('button', { name: '← Back to sweep' }).click();
     expect(await page.getByTestId('sweep-shown').textContent()).toBe(shown);
     expect(await page.getByLabel('Search').inputValue()).toBe('p0001');
     expect(await page.getByRole('button', { name: /diverged$/ }).getAttribute('aria-pressed')).toBe('true');
+    // Back to the sweep before the case has finished: its result goes to history, the dashboard stays.
+    await page.getByRole('button', { name: `Open case ${key}` }).click();
+    await page.getByRole('button', { name: '← Back to sweep' }).click();
+    await expect.poll(historyEntries, { timeout: 60_000 }).toBe(entriesBefore + 2);
+    expect(await page.getByTestId('sweep-shown').textContent()).toBe(shown);
 
     await page.getByRole('button', { name: 'Clear filters' }).click();
     await page.getByLabel('Compare with another sweep.json…').setInputFiles(join(dir, 'before.json'));

@@ -73,6 +73,30 @@ describe('sweep slice and selectors (no React)', () => {
     expect(store.getState().status).toBe('done');
   });
 
+  it('a case whose synthesis finishes after "Back to sweep" waits behind the dashboard; one synthesized from the dashboard takes the view', async () => {
+    let finish = () => {};
+    const studio = {
+      ...fakeStudio().studio,
+      comparisonResult: () => new Promise((resolve) => (finish = () => resolve({ historyId: '20250101-000000-abcdef', report: { verdict: 'diverged' } }))),
+    } as unknown as StudioApi;
+    const store = createStudioStore(studio);
+    store.getState().openSweep('sweep.json', bytes(SUMMARY));
+    const opened = store.getState().openSweepCase(SUMMARY.cases[1]);
+    await expect.poll(() => store.getState().jobId).toBe('job-1');
+    store.getState().showSweep(true);
+    finish();
+    await opened;
+    expect(store.getState().comparison?.historyId).toBe('20250101-000000-abcdef');
+    expect(store.getState().sweepShown).toBe(true);
+
+    const fromDashboard = store.getState().start();
+    await expect.poll(() => store.getState().status).toBe('running');
+    await expect.poll(() => store.getState().jobId).toBe('job-1');
+    finish();
+    await fromDashboard;
+    expect(store.getState().sweepShown).toBe(false);
+  });
+
   it("says how to see a trace sweep's case instead of synthesizing it", async () => {
     const f = fakeStudio();
     const store = createStudioStore(f.studio);

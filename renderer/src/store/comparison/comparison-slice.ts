@@ -38,8 +38,10 @@ export interface ComparisonSlice {
   /**
    * `keepView`: the same audio measured (an import's result after its audio): the zoom, position and loop
    * stay. `playerAfterPaint`: the player's buffers are filled once the lanes are drawn, not before.
+   * Neither takes the main view from a sweep dashboard the user went back to; otherwise a comparison
+   * shown does (the dashboard keeps its filters). `behindSweep`: a new comparison that leaves it there.
    */
-  showComparison(result: ComparisonResult, options?: { keepView?: boolean; playerAfterPaint?: boolean }): void;
+  showComparison(result: ComparisonResult, options?: { keepView?: boolean; playerAfterPaint?: boolean; behindSweep?: boolean }): void;
   /** Shows an import's audio, decoded in the page, while the host measures it. */
   showMeasuring(audio: { a: Audio; b: Audio }, measuring: Measuring): void;
   patchMeasuring(token: object, patch: Partial<Measuring>): void;
@@ -93,7 +95,7 @@ export const createComparisonSlice =
       if (options.keepView) {
         const s = get();
         player.setLoop(s.loopOn && s.loop ? s.loop : null);
-        set({ comparison: result, measuring: undefined, playing: false, position: s.position, sweepShown: false });
+        set({ comparison: result, measuring: undefined, playing: false, position: s.position });
         return;
       }
       player.setLoop(null);
@@ -101,8 +103,7 @@ export const createComparisonSlice =
         ...VIEW_RESET,
         comparison: result,
         measuring: undefined,
-        // A comparison shown takes the main view from a sweep dashboard (which keeps its filters).
-        sweepShown: false,
+        sweepShown: options.behindSweep === true && s.sweepShown,
         viewport: fitViewport(timelineDuration({ ...s, comparison: result })),
       }));
     },

@@ -69,12 +69,14 @@ export const createJobSlice =
       const { text, profileA, profileB, seed, sampling, teacherForce } = get().form;
       get().clearActionNotices();
       set({ status: 'running', progress: undefined, error: undefined, result: undefined, jobId: undefined });
+      const sweepShownAtStart = get().sweepShown;
       try {
         const { jobId } = await studio.compare({ text, profileA, profileB, seed, sampling, ...(teacherForce ? { teacherForce } : {}) });
         set({ jobId });
         const result = await studio.comparisonResult({ jobId });
         set({ status: 'done', result });
-        get().showComparison(result);
+        // Gone back to the sweep while this ran: the result waits behind the dashboard (and in history).
+        get().showComparison(result, { behindSweep: get().sweepShown && !sweepShownAtStart });
         void get().loadHistory();
       } catch (error) {
         const kind = error instanceof ParityError ? error.kind : 'internal';
