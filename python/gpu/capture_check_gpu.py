@@ -29,7 +29,14 @@ except ImportError:  # reported as "CUDA not available" by main()
     torch = None
 
 EXIT_NO_CUDA = 77
-RULE_MODULES = ["host_sync", "data_dependent_shape", "tensor_from_python", "shape_varies", "python_scalar_varies"]
+RULE_MODULES = [
+    "host_sync",
+    "data_dependent_shape",
+    "tensor_from_python",
+    "shape_varies",
+    "python_scalar_varies",
+    "state_tensor_varies",
+]
 # Replays run the same kernels as eager on the same inputs; the tolerance only admits a different kernel
 # choice under capture (a few float32 ulps on these ≤16-term sums). Stale values differ by O(0.1).
 RTOL, ATOL = 1e-5, 1e-6

@@ -16,11 +16,19 @@ from tts_parity.examples import (
     python_scalar_varies,
     seed_001_talker,
     shape_varies,
+    state_tensor_varies,
     tensor_from_python,
 )
 from tts_parity.examples.markers import marked_findings
 
-RULE_EXAMPLES = [host_sync, data_dependent_shape, tensor_from_python, shape_varies, python_scalar_varies]
+RULE_EXAMPLES = [
+    host_sync,
+    data_dependent_shape,
+    tensor_from_python,
+    shape_varies,
+    python_scalar_varies,
+    state_tensor_varies,
+]
 
 
 def quiet_check(fn, steps, **kwargs):

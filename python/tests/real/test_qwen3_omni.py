@@ -75,6 +75,7 @@ def test_planted_bug_is_localised_to_step_and_module(omni, omni_traces, real_dir
 # The documented list (docs/real-models.md "Capture findings"): the talker's decode forward over a StaticCache,
 # transformers 4.57.3, modeling_qwen3_omni_moe.py. A new transformers version moves these lines: update both.
 TALKER_FINDINGS = [
+    ("state-tensor-varies-across-steps", 2671),
     ("host-sync", 2716),
     ("data-dependent-shape", 2719),
     ("host-sync", 2721),
@@ -95,17 +96,24 @@ def test_capture_check_findings_of_the_talker_step(omni):
     assert {os.path.basename(f.filename) for f in report.findings} == {"modeling_qwen3_omni_moe.py"}
 
 
-def test_capture_check_code_predictor_step_reports_nothing(omni):
+def test_capture_check_code_predictor_step_reports_the_table_and_head_picked_by_a_python_index(omni):
     """No op-level hazard, yet one graph cannot serve every step: `generation_steps`, a Python int, picks
-    embedding k-1 and lm_head[k] (docs/real-models.md). capture_check does not see a module chosen by a
-    Python value: this test pins that blind spot."""
+    embedding k-1 and lm_head[k] (docs/real-models.md): the same ops read other weights in each step."""
     with torch.no_grad():
         report = capture_check(
             code_predictor_step(omni.talker),
             code_predictor_decode_steps(omni.talker),
             names=["codebook 2", "codebook 3"],
         )
-    assert report.ok, "\n" + str(report)
+    found = [(f.rule, f.lineno, f.code.strip()) for f in report.findings]
+    assert found == [
+        (
+            "state-tensor-varies-across-steps",
+            2603,
+            "inputs_embeds = self.model.get_input_embeddings()[generation_steps - 1](input_ids)",
+        ),
+        ("state-tensor-varies-across-steps", 2618, "logits = self.lm_head[generation_steps](hidden_states)"),
+    ], "\n" + str(report)
 
 
 def test_capture_safe_talker_step_has_no_findings_and_the_same_rows(omni):

@@ -47,8 +47,10 @@ class OpRecord:
     """One aten op call of a step, as the cross-step rules compare it.
 
     key: (filename, lineno, op, occurrence) — the n-th call of this op from this user line in the step.
-    input_shapes / scalars / external_inputs: ((position, value), ...), position like "args[1][0]".
+    input_shapes / scalars / external_inputs / state_memory: ((position, value), ...), position like "args[1][0]".
     external_inputs: tensor inputs not produced by an earlier op of the step, with a label naming them.
+    state_memory: for the external inputs that are state (not a value the step was given), where their data
+    lives (storage address, offset): a captured graph reads that memory at every replay.
     """
 
     key: tuple
@@ -59,12 +61,13 @@ class OpRecord:
     output_shapes: tuple
     scalars: tuple
     external_inputs: tuple
+    state_memory: tuple
 
 
 class StepProbe:
     """Context manager around one call of the step: afterwards `records` and `findings` hold what it saw."""
 
-    def __init__(self, argument_labels=()):
+    def __init__(self, argument_labels=(), step_values=()):
         self.records = []
         self.findings = []
         self.in_dispatch = 0
@@ -72,6 +75,7 @@ class StepProbe:
         self._occurrences = {}
         self._produced = {}
         self._labels = {id(tensor): (weakref.ref(tensor), label) for tensor, label in argument_labels}
+        self._step_values = {id(tensor): weakref.ref(tensor) for tensor in step_values}
         self._outside_count = itertools.count(1)
         self._modes = (_FunctionProbe(self), _DispatchProbe(self))
 
@@ -109,6 +113,7 @@ class StepProbe:
         occurrence = self._occurrences.get(counter_key, 0)
         self._occurrences[counter_key] = occurrence + 1
         inputs = [(position, value) for position, value in leaves if isinstance(value, torch.Tensor)]
+        external = [(position, tensor) for position, tensor in inputs if not self._was_produced(tensor)]
         outputs = _output_tensors(out)
         self.records.append(
             OpRecord(
@@ -119,10 +124,11 @@ class StepProbe:
                 input_shapes=tuple((position, tuple(tensor.shape)) for position, tensor in inputs),
                 output_shapes=tuple((index, tuple(tensor.shape)) for index, tensor in enumerate(outputs)),
                 scalars=tuple(scalars),
-                external_inputs=tuple(
-                    (position, self._external_label(tensor))
-                    for position, tensor in inputs
-                    if not self._was_produced(tensor)
+                external_inputs=tuple((position, self._external_label(tensor)) for position, tensor in external),
+                state_memory=()
+                if rules.is_lift(func)  # its input is Python data made into a tensor this step, not state
+                else tuple(
+                    (position, _memory(tensor)) for position, tensor in external if not self._is_step_value(tensor)
                 ),
             )
         )
@@ -147,6 +153,10 @@ class StepProbe:
 
     def _was_produced(self, tensor):
         ref = self._produced.get(id(tensor))
+        return ref is not None and ref() is tensor
+
+    def _is_step_value(self, tensor):
+        ref = self._step_values.get(id(tensor))
         return ref is not None and ref() is tensor
 
     def _external_label(self, tensor):
@@ -209,6 +219,14 @@ def _leaves(args, kwargs):
     for name, value in kwargs.items():
         walk(name, value)
     return leaves
+
+
+def _memory(tensor):
+    """(storage address, element offset) of a tensor's data, or None where a tensor has no plain storage."""
+    try:
+        return (tensor.untyped_storage().data_ptr(), tensor.storage_offset())
+    except (RuntimeError, NotImplementedError):
+        return None
 
 
 def _output_tensors(out):

@@ -1,7 +1,7 @@
-"""The five rules (their exact names), their one-line hints, and which aten ops break each per-op rule.
+"""The six rules (their exact names), their one-line hints, and which aten ops break each per-op rule.
 
 Per-op rules are decided from one op call alone: host-sync, data-dependent-shape, tensor-from-python.
-The two *-varies-across-steps rules compare the same op over the given steps (step_compare.py).
+The three *-varies-across-steps rules compare the same op over the given steps (step_compare.py).
 
 Data-dependent shapes come from torch's own op tags where torch has them (`Tag.dynamic_output_shape`:
 nonzero, masked_select, unique*, repeat_interleave.Tensor, bincount, index.Tensor, ...), with a fixed list
@@ -21,6 +21,7 @@ __all__ = [
     "PYTHON_SCALAR_VARIES",
     "RULES",
     "SHAPE_VARIES",
+    "STATE_TENSOR_VARIES",
     "TENSOR_FROM_PYTHON",
     "is_device_to_host_copy",
     "is_lift",
@@ -34,7 +35,8 @@ DATA_DEPENDENT_SHAPE = "data-dependent-shape"
 TENSOR_FROM_PYTHON = "tensor-from-python"
 SHAPE_VARIES = "shape-varies-across-steps"
 PYTHON_SCALAR_VARIES = "python-scalar-varies-across-steps"
-RULES = (HOST_SYNC, DATA_DEPENDENT_SHAPE, TENSOR_FROM_PYTHON, SHAPE_VARIES, PYTHON_SCALAR_VARIES)
+STATE_TENSOR_VARIES = "state-tensor-varies-across-steps"
+RULES = (HOST_SYNC, DATA_DEPENDENT_SHAPE, TENSOR_FROM_PYTHON, SHAPE_VARIES, PYTHON_SCALAR_VARIES, STATE_TENSOR_VARIES)
 
 HINTS = {
     "value-read": "reads a tensor value on the host (.item(), int(), float(), bool(), `if t:`): a device sync, "
@@ -57,6 +59,9 @@ HINTS = {
     PYTHON_SCALAR_VARIES: "a captured graph replays the value it saw at capture; pass it as a device tensor that is "
     "updated "
     "in place before each replay",
+    STATE_TENSOR_VARIES: "a captured graph reads the memory it saw at capture; pick from one stacked tensor with a "
+    "device index (index_select) instead of a Python index into a ModuleList, and update state in place (copy_) "
+    "instead of rebinding it",
 }
 
 _HOST_SYNC_OPS = {"aten._local_scalar_dense", "aten.equal"}

@@ -10,12 +10,16 @@ Ops are matched across steps by (user file, line, op, n-th call from that line).
 - python-scalar-varies-across-steps: an op whose shapes all stay the same but a Python number among its
   arguments differs (a step counter used as a position or factor). An op that runs in some steps and not in
   others is the same hazard through control flow (a Python branch), reported once per line.
+- state-tensor-varies-across-steps: an op whose shapes all stay the same but which reads state (a parameter,
+  a buffer, an attribute; not a value the step was given) from different memory in different steps: a
+  ModuleList picked by a Python step counter (`lm_head[generation_step]`), or state rebound (`self.h = ...`)
+  instead of written in place. A captured graph would replay the first step's memory.
 """
 
 from __future__ import annotations
 
 from .report import Finding
-from .rules import DATA_DEPENDENT_SHAPE, HINTS, PYTHON_SCALAR_VARIES, SHAPE_VARIES
+from .rules import DATA_DEPENDENT_SHAPE, HINTS, PYTHON_SCALAR_VARIES, SHAPE_VARIES, STATE_TENSOR_VARIES
 from .source_location import source_line
 
 __all__ = ["compare_steps"]
@@ -81,6 +85,13 @@ def compare_steps(traces, step_names, per_op_findings):
                     f"the Python number at {position} is {_per_step(records, 'scalars', position, step_names)}; "
                     f"{HINTS[PYTHON_SCALAR_VARIES]}",
                 )
+            for position in _varying(records, "state_memory"):
+                tensors = ", ".join(
+                    f"{dict(record.external_inputs).get(position, 'nothing')} in {name}"
+                    for record, name in zip(records, step_names)
+                    if record is not None
+                )
+                add(STATE_TENSOR_VARIES, first, f"{position} reads {tensors}; {HINTS[STATE_TENSOR_VARIES]}")
     return findings
 
 

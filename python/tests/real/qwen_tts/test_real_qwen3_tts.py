@@ -195,7 +195,11 @@ STOCK_TALKER_FINDINGS = {
     ("tensor-from-python", "transformers/masking_utils.py", 521),
     ("shape-varies-across-steps", "transformers/masking_utils.py", 723),
 }
-STOCK_CODE_PREDICTOR_FINDINGS = {("tensor-from-python", "transformers/masking_utils.py", 521)}
+STOCK_CODE_PREDICTOR_FINDINGS = {
+    ("state-tensor-varies-across-steps", "qwen_tts/core/models/modeling_qwen3_tts.py", 1281),
+    ("state-tensor-varies-across-steps", "qwen_tts/core/models/modeling_qwen3_tts.py", 1299),
+    ("tensor-from-python", "transformers/masking_utils.py", 521),
+}
 
 
 def findings_of(report):
