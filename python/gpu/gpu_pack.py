@@ -31,8 +31,9 @@ sys.path.insert(0, str(REPO / "python" / "gpu"))
 from gpu_check import GPU_FILES, PACK_FORMAT  # noqa: E402
 
 LOCK = REPO / "python" / "requirements" / "dev.lock"
-# What the GPU image (KINDS.md: attrs, typing-extensions present) lacks for `import jsonschema`.
-SITE_PACKAGES = ("jsonschema", "jsonschema-specifications", "referencing", "rpds-py")
+# What the GPU image (KINDS.md: attrs, typing-extensions present) lacks for tts_parity's trace checks:
+# `import jsonschema` and `import fastjsonschema`.
+SITE_PACKAGES = ("jsonschema", "jsonschema-specifications", "referencing", "rpds-py", "fastjsonschema")
 TARGET = {"python": "3.12", "abi": "cp312", "platforms": ("manylinux_2_17_x86_64", "manylinux2014_x86_64")}
 CARRY_LIMIT = 64 << 20  # the device call's working tree, pack included
 
