@@ -53,7 +53,7 @@ describe('module sidecar file reader', () => {
     // A FIFO is refused before it is opened (opening one for reading blocks until a writer comes).
     const fifo = join(dir, 'fifo.safetensors');
     execFileSync('mkfifo', [fifo]);
-    expect(refusal(fifo)).toBe(`${fifo}: the module sidecar: not a regular file (a FIFO (named pipe))`);
+    expect(refusal(fifo)).toBe(`${fifo}: the module sidecar is not a regular file`);
     const empty = join(dir, 'empty.safetensors');
     writeFileSync(empty, '');
     expect(refusal(empty)).toContain(`${empty}: 0 bytes, too short`);
