@@ -75,7 +75,8 @@ def exported(csm_byte_text, tmp_path_factory):
 def test_parity_synth_of_the_exported_bundle_gives_generates_codes_and_audio(exported, profile):
     bundle, reference, out = exported
     assert bundle.smoke[-1] == "smoke OK"
-    assert "eos" not in json.loads((bundle.path / "bundle.json").read_text())["specialCodes"]  # CSM's backbone has no EOS logit: nothing is masked
+    manifest = json.loads((bundle.path / "bundle.json").read_text())
+    assert "eos" not in manifest["specialCodes"]  # CSM's backbone has no EOS logit: nothing is masked
     assert reference.codes[FRAMES - 1, 0] == 0  # so a bundle that masked an EOS id 0 would differ here
     _header, steps = read_trace(out / f"{profile}.jsonl")
     assert [s["codes"] for s in steps] == reference.codes.tolist()  # 15 frames x 4 codes
