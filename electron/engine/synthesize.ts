@@ -120,7 +120,7 @@ export async function synthesizeWith(plan: SynthesisPlan, req: SynthesisRequest,
     masked.set(out.logits);
     // Ids from codebook 0's size up are special tokens (never codes), and EOS only ends the loop at the frame count.
     masked.fill(-Infinity, sizes[0]);
-    masked[m.specialCodes.eos] = -Infinity;
+    if (m.specialCodes.eos !== undefined) masked[m.specialCodes.eos] = -Infinity;
     const code0 = pick(s)(masked, 0);
     const tc = countNonFinite(out.logits);
     const th = countNonFinite(out.hidden ?? new Float32Array(0));

@@ -125,7 +125,7 @@ function checkConsistency(m: BundleManifest, where: string): void {
   }
   checkCodePredictorWidth(m, fail);
   if (m.codePredictor.maxPositions < m.codebooks) fail(`codePredictor.maxPositions (${m.codePredictor.maxPositions}) must be at least codebooks (${m.codebooks})`);
-  if (m.specialCodes.eos >= m.talker.vocab) fail(`specialCodes.eos (${m.specialCodes.eos}) must be a talker logit index (< talker.vocab ${m.talker.vocab})`);
+  if (m.specialCodes.eos !== undefined && m.specialCodes.eos >= m.talker.vocab) fail(`specialCodes.eos (${m.specialCodes.eos}) must be a talker logit index (< talker.vocab ${m.talker.vocab})`);
   if (m.specialCodes.bos >= m.embed.codecRowsPerCodebook) fail(`specialCodes.bos (${m.specialCodes.bos}) must be a codec row (< embed.codecRowsPerCodebook ${m.embed.codecRowsPerCodebook})`);
   checkTalkerVocab(m, fail);
   checkEmbedSource(m, fail);
@@ -153,11 +153,11 @@ function checkTalkerVocab(m: BundleManifest, fail: Fail): void {
   }
   const v = codebookSizeOf(m, 0);
   const vocab = m.talker.vocab;
-  if (vocab > v + 1 && !m.talker.specialIds) {
-    fail(
-      `talker.specialIds is missing: talker.vocab (${vocab}) > codebook size (${v}) + 1, so ids ${v}..${vocab - 1} other than EOS (${m.specialCodes.eos}) are not codes; ` +
-        `declare them ("specialIds": {"suppress": "all-except-eos"}) so the engine masks them before sampling`,
-    );
+  const eos = m.specialCodes.eos;
+  const codesAndEos = eos === undefined ? v : v + 1;
+  if (vocab > codesAndEos && !m.talker.specialIds) {
+    const beyond = eos === undefined ? `codebook size (${v}) and there is no EOS id, so ids ${v}..${vocab - 1}` : `codebook size (${v}) + 1, so ids ${v}..${vocab - 1} other than EOS (${eos})`;
+    fail(`talker.specialIds is missing: talker.vocab (${vocab}) > ${beyond} are not codes; declare them ("specialIds": {"suppress": "all-except-eos"}) so the engine masks them before sampling`);
   }
   for (const id of Object.keys(m.talker.specialIds?.names ?? {}).map(Number)) {
     if (id < v || id >= vocab) fail(`talker.specialIds.names["${id}"] is not a special id: special ids are ${v}..${vocab - 1} (codebook size ${v}, talker.vocab ${vocab})`);

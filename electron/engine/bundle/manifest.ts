@@ -155,8 +155,12 @@ export const BundleManifest = z.strictObject({
   codebookSize: z.number().int().positive(),
   /** Codes of codebook c are 0..codebookSizes[c]−1 where sizes differ (each ≤ codebookSize, the logit width). */
   codebookSizes: z.array(z.number().int().positive()).optional(),
-  /** EOS is talker logit index `eos`; BOS fills the audio-feedback buffer before the first frame. */
-  specialCodes: z.strictObject({ eos: z.number().int().nonnegative(), bos: z.number().int().nonnegative() }),
+  /**
+   * EOS is talker logit index `eos`, masked at every step; without `eos` the talker has no EOS logit (CSM: its
+   * logits are codebook 0's codes, and it ends on a frame of EOS codes), so nothing is masked. BOS fills the
+   * audio-feedback buffer before the first frame.
+   */
+  specialCodes: z.strictObject({ eos: z.number().int().nonnegative().optional(), bos: z.number().int().nonnegative() }),
   text: TextSection,
   /** EOS is forced here even if the text asks for more. */
   maxFrames: z.number().int().positive(),

@@ -147,7 +147,7 @@ export function readNativeModel(bundle: LoadedBundle): NativeModel {
     codebooks: Q,
     codebookSize: m.codebookSize,
     talkerVocab: m.talker.vocab,
-    eos: m.specialCodes.eos,
+    eos: m.specialCodes.eos ?? -1, // -1: no EOS logit to mask
     bos: m.specialCodes.bos,
     codecRowOffset: m.embed.codecRowOffset,
     codecRowsPerCodebook: rowsPer,

@@ -143,7 +143,9 @@ class CsmParts:
     sample_rate: int = 24000
 
 
-def build_csm(seed: int = 0, prompt_length: int = 6) -> CsmParts:
+def build_csm(seed: int = 0, prompt_length: int = 6, *, text_vocab_size: int = 128, depth_hidden: int = 32) -> CsmParts:
+    """The traces use the defaults; the export (csm_export) takes 257 text ids (UTF-8 bytes, then BOS 256) and a
+    depth decoder narrower than the backbone (CSM-1B: 2048 -> 1024), so that its input projection changes width."""
     from transformers import CsmConfig, CsmForConditionalGeneration, MimiConfig
 
     mimi = MimiConfig(
@@ -168,7 +170,7 @@ def build_csm(seed: int = 0, prompt_length: int = 6) -> CsmParts:
         "num_codebooks": CSM_Q,
         "backbone_hidden_size": 32,
         "vocab_size": CSM_CODEBOOK,
-        "hidden_size": 32,
+        "hidden_size": depth_hidden,
         "intermediate_size": 64,
         "num_hidden_layers": 1,
         "num_attention_heads": 2,
@@ -178,7 +180,7 @@ def build_csm(seed: int = 0, prompt_length: int = 6) -> CsmParts:
     config = CsmConfig(
         num_codebooks=CSM_Q,
         vocab_size=CSM_CODEBOOK,
-        text_vocab_size=128,
+        text_vocab_size=text_vocab_size,
         hidden_size=32,
         intermediate_size=64,
         num_hidden_layers=2,

@@ -8,31 +8,10 @@ from __future__ import annotations
 
 import torch
 from torch import nn
-from transformers.cache_utils import Cache
 
-from tts_parity.export import attention_allowed, write_kv
+from tts_parity.examples.hf_flat_cache import FlatCache, additive_mask
 
 __all__ = ["CodePredictorAdapter", "TalkerAdapter", "VocoderAdapter", "qwen3_tts_bundle_inputs"]
-
-
-class _FlatCache(Cache):
-    """The protocol's flat past/present tensors seen by qwen-tts's attention as a transformers Cache: update()
-    appends (eager export) or writes at position_ids (graph export) with tts_parity.export.write_kv."""
-
-    def __init__(self, past, position_ids, static_cache):  # no super().__init__: only update() is used
-        self.past, self.position_ids, self.static_cache = list(past), position_ids, static_cache
-        self.present = [None] * len(self.past)
-
-    def update(self, key_states, value_states, layer_idx, cache_kwargs=None):
-        i = 2 * layer_idx
-        self.present[i] = write_kv(self.past[i], key_states, self.position_ids, self.static_cache)
-        self.present[i + 1] = write_kv(self.past[i + 1], value_states, self.position_ids, self.static_cache)
-        return self.present[i], self.present[i + 1]
-
-
-def _additive_mask(attention_mask, position_ids, dtype):
-    allowed = attention_allowed(attention_mask, position_ids)  # [B, 1, S, T]
-    return torch.where(allowed, torch.zeros((), dtype=dtype), torch.full((), torch.finfo(dtype).min, dtype=dtype))
 
 
 class TalkerAdapter(nn.Module):
@@ -46,10 +25,10 @@ class TalkerAdapter(nn.Module):
         self.static_cache = False
 
     def forward(self, inputs_embeds, attention_mask, position_ids, *past):
-        cache = _FlatCache(past, position_ids, self.static_cache)
+        cache = FlatCache(past, position_ids, self.static_cache)
         out = self.talker.model(
             inputs_embeds=inputs_embeds,
-            attention_mask=_additive_mask(attention_mask, position_ids, inputs_embeds.dtype),
+            attention_mask=additive_mask(attention_mask, position_ids, inputs_embeds.dtype),
             position_ids=position_ids[None].expand(3, -1, -1),
             cache_position=position_ids[0],
             past_key_values=cache,
@@ -70,11 +49,11 @@ class CodePredictorAdapter(nn.Module):
         self.static_cache = False
 
     def forward(self, generation_step, inputs_embeds, attention_mask, position_ids, *past):
-        cache = _FlatCache(past, position_ids, self.static_cache)
+        cache = FlatCache(past, position_ids, self.static_cache)
         x = self.cp.small_to_mtp_projection(inputs_embeds)
         out = self.cp.model(
             inputs_embeds=x,
-            attention_mask={"full_attention": _additive_mask(attention_mask, position_ids, x.dtype)},
+            attention_mask={"full_attention": additive_mask(attention_mask, position_ids, x.dtype)},
             position_ids=position_ids,
             cache_position=position_ids[0],
             past_key_values=cache,

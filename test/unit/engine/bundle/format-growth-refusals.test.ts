@@ -2,6 +2,7 @@ import { cp, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BundleError, InputError } from '../../../../electron/common/errors.js';
+import { layoutLines } from '../../../../electron/engine/bundle/layout-summary.js';
 import { loadBundle } from '../../../../electron/engine/bundle/load-bundle.js';
 import type { BundleManifest } from '../../../../electron/engine/bundle/manifest.js';
 import { readNativeModel } from '../../../../electron/engine/native/native-weights.js';
@@ -49,6 +50,19 @@ describe('talker vocabulary beyond codebook + EOS', () => {
     const dir = await edited((m) => delete m.talker.specialIds);
     expect(await refusal(dir)).toBe(
       'bundle.json: talker.specialIds is missing: talker.vocab (48) > codebook size (32) + 1, so ids 32..47 other than EOS (38) are not codes; declare them ("specialIds": {"suppress": "all-except-eos"}) so the engine masks them before sampling',
+    );
+  });
+
+  it('without specialCodes.eos (a talker with no EOS logit, as CSM) the bundle loads, and ids from V up still need specialIds', async () => {
+    const noEos = await loadBundle(await edited((m) => delete m.specialCodes.eos));
+    expect(noEos.manifest.specialCodes).toEqual({ bos: 37 });
+    expect(layoutLines(noEos.manifest)).toContain("talker logits: 48 = codebook 0's 32 codes + special ids 32..47 (8 named), masked before sampling, no EOS id (the frame count ends the loop)");
+    const dir = await edited((m) => {
+      delete m.specialCodes.eos;
+      delete m.talker.specialIds;
+    });
+    expect(await refusal(dir)).toBe(
+      'bundle.json: talker.specialIds is missing: talker.vocab (48) > codebook size (32) and there is no EOS id, so ids 32..47 are not codes; declare them ("specialIds": {"suppress": "all-except-eos"}) so the engine masks them before sampling',
     );
   });
 

@@ -1,0 +1,34 @@
+"""What export adapters over transformers decoders share (qwen_tts_export, csm_export): the protocol's flat
+past/present tensors seen by transformers' attention as a Cache, and the protocol's mask as a 4-D additive mask
+(transformers passes a 4-D mask through unchanged). An example, never imported by `tts_parity`."""
+
+from __future__ import annotations
+
+import torch
+from transformers.cache_utils import Cache
+
+from tts_parity.export import attention_allowed, write_kv
+
+__all__ = ["FlatCache", "additive_mask"]
+
+
+class FlatCache(Cache):
+    """update() appends (eager export) or writes at position_ids (graph export) with tts_parity.export.write_kv;
+    `present` holds the results in the protocol's order."""
+
+    def __init__(self, past, position_ids, static_cache):  # no super().__init__: only update() is used
+        self.past, self.position_ids, self.static_cache = list(past), position_ids, static_cache
+        self.present = [None] * len(self.past)
+
+    def update(self, key_states, value_states, layer_idx, cache_kwargs=None):
+        i = 2 * layer_idx
+        self.present[i] = write_kv(self.past[i], key_states, self.position_ids, self.static_cache)
+        self.present[i + 1] = write_kv(self.past[i + 1], value_states, self.position_ids, self.static_cache)
+        return self.present[i], self.present[i + 1]
+
+
+def additive_mask(attention_mask, position_ids, dtype):
+    """[B, 1, S, T]: 0 where the key is visible (tts_parity.export.attention_allowed), the dtype's lowest value
+    elsewhere."""
+    allowed = attention_allowed(attention_mask, position_ids)
+    return torch.where(allowed, torch.zeros((), dtype=dtype), torch.full((), torch.finfo(dtype).min, dtype=dtype))
