@@ -5,6 +5,7 @@ import { DownloadId } from '../common/api/history.js';
 import type { StudioHandlers } from '../common/api/studio-api.js';
 import { MAX_MESSAGE_BYTES } from '../common/api/message-limit.js';
 import { InputError } from '../common/errors.js';
+import { readStatic } from '../host/read-static.js';
 import { withExportsFolderOnly } from './export-targets.js';
 import { withUploadedFilesOnly } from './file-inputs.js';
 import { FixtureDownloads, withFixtureDownloads } from './fixture-downloads.js';
@@ -12,7 +13,6 @@ import { folderName, streamFixtureZip, zipDisposition } from './fixture-zip.js';
 import { openExport } from './open-export.js';
 import { checkRequest, cookieName, isLoopbackHost, newToken, type GuardConfig } from './request-guard.js';
 import { quoteTarget } from './request-target.js';
-import { readStatic } from './static-files.js';
 import { Uploads, UploadRefused } from './uploads.js';
 import { serveSocket } from './ws-api.js';
 
@@ -154,8 +154,9 @@ async function handleHttp(req: IncomingMessage, res: ServerResponse, guard: Guar
   if (req.method !== 'GET' && req.method !== 'HEAD') return refuseBody(req, res, 405, `only GET (POST only to ${UPLOAD_PATH})\n`);
   if (pathname.startsWith(DOWNLOAD_PREFIX)) return serveDownload(req, res, downloads, pathname.slice(DOWNLOAD_PREFIX.length), idleMs);
   const file = await readStatic(staticDir, pathname);
-  if (!file) {
-    return reply(res, 404, pathname === '/' ? `the renderer is not built (${staticDir}/index.html missing); run \`npm run build\`\n` : 'not found\n');
+  if (!file.ok) {
+    if (file.status === 403) log(`${req.method} ${quoteTarget(req.url)}: ${file.line}`);
+    return reply(res, file.status, pathname === '/' && file.status === 404 ? `the renderer is not built (${staticDir}/index.html missing); run \`npm run build\`\n` : `${file.line}\n`);
   }
   const headers: Record<string, string> = { ...SECURITY_HEADERS, 'Content-Type': file.type };
   // The page was opened with ?token=: remember it for its assets and its WebSocket, this port only.
