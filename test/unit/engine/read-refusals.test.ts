@@ -130,7 +130,7 @@ const READERS: Record<string, Reader> = {
     read: async (bad) => {
       const dir = caseDir();
       plant(bad, join(dir, shardFileName({ index: 1, count: 1 })));
-      return openShardFile(dir, { schema: 'tts-parity-sweep/1', shard: { index: 1, count: 1 } } as never);
+      return (await openShardFile(dir, { schema: 'tts-parity-sweep/1', shard: { index: 1, count: 1 } } as never)).close();
     },
   },
   "a fixture's report.json (gate: readFixtureFileSync)": {
@@ -253,12 +253,12 @@ describe('the reader itself', () => {
     await expect(readChecked(join(dir, 'a'))).rejects.toThrow(`${join(dir, 'a')}: cannot read (too many levels of symbolic links (a link loop?))`);
   });
 
-  it('sweep --out naming a file or a device says so (it said "cannot write (already exists)")', () => {
+  it('sweep --out naming a file or a device says so (it said "cannot write (already exists)")', async () => {
     const file = join(caseDir(), 'a-file');
     writeFileSync(file, '');
     const header = { schema: 'tts-parity-sweep/1', shard: { index: 1, count: 1 } } as never;
-    expect(() => openShardFile(file, header)).toThrow(`--out ${file}: is a file, not a folder; give the folder for the shard files (created if missing)`);
-    expect(() => openShardFile('/dev/null', header)).toThrow('--out /dev/null: is a character device, not a folder');
+    await expect(openShardFile(file, header)).rejects.toThrow(`--out ${file}: is a file, not a folder; give the folder for the shard files (created if missing)`);
+    await expect(openShardFile('/dev/null', header)).rejects.toThrow('--out /dev/null: is a character device, not a folder');
   });
 
   it('a file that reads as empty but is not (/proc/self/mem: size 0, EIO on read) is a one-line refusal', async () => {
