@@ -109,6 +109,14 @@ describe('browser mode: a trace import by streamed uploads', () => {
     expect(uploadedFiles()).toEqual([]);
     ws.close();
   });
+
+  it('an upload id reaching the host unresolved (not through this server) is refused, naming it', async () => {
+    const ref = { upload: 'up-0123456789abcdef0123' };
+    const trace = await host.importTraces({ ...TRACE_IMPORT, a: ref, maxLagMs: 100 }).catch((e: unknown) => e);
+    expect((trace as ParityError).message).toMatch(/^upload up-0123456789abcdef0123: an uploaded file is known only to the browser-mode server/);
+    const sidecar = await host.importTraces({ ...TRACE_IMPORT, modulesB: ref, maxLagMs: 100 }).catch((e: unknown) => e);
+    expect((sidecar as ParityError).message).toMatch(/^upload up-0123456789abcdef0123: an uploaded file is known only to the browser-mode server/);
+  });
 });
 
 describe(`browser mode: one WebSocket message holds at most ${MAX_MESSAGE_BYTES} bytes`, () => {
