@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { readdir, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Audio, ComparisonResult, HistoryEntry } from '../common/api/index.js';
 import { AbxSession, HistoryEntry as HistoryEntrySchema, HistoryId } from '../common/api/index.js';
@@ -10,6 +10,7 @@ import { StoredReport } from '../common/report/comparison-report.js';
 import { stringifyReport } from '../common/report/json-number.js';
 import { decodeWav } from '../common/wav/decode-wav.js';
 import { float32MonoWavPieces } from '../common/wav/encode-wav.js';
+import { writeOutputFiles } from './fs/output-files.js';
 import { writeFixtureFolder, type FixtureFileContent, type FixtureTargetWords } from './fixture/write-fixture-folder.js';
 import { keptImportFiles, readKeptImport, type KeptImport } from './kept-import.js';
 import { readTextChecked } from '../engine/fs/read-checked.js';
@@ -165,11 +166,13 @@ export class HistoryStore {
   }
 }
 
-/** Written to a temporary name and renamed over the old file, so a crash never leaves half a file. */
+/**
+ * A file beside an entry, through the one writer (fs/output-files.ts): written to a temporary name and
+ * renamed over the old file, so a crash never leaves half a file; a folder, FIFO or device there is
+ * refused in one line, and the temporary removed on any failure.
+ */
 async function writeAtomic(dir: string, name: string, text: string): Promise<void> {
-  const temp = join(dir, `.${name}-${randomBytes(3).toString('hex')}.tmp`);
-  await writeFile(temp, text);
-  await rename(temp, join(dir, name));
+  await writeOutputFiles([{ flag: 'history entry file', path: join(dir, name), data: text }], { force: true });
 }
 
 async function readOptional<T>(path: string, schema: { parse(value: unknown): T }): Promise<T | undefined> {

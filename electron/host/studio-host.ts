@@ -7,8 +7,6 @@ import type {
   CompareRequest,
   ComparisonResult,
   ExportFixtureRequest,
-  FileBytes,
-  FileInput,
   ImportTracesRequest,
   ImportWavsRequest,
   JobProgress,
@@ -16,8 +14,7 @@ import type {
   StudioHandlers,
   SynthesisResult,
   SynthesizeRequest,
-  UploadRef,
-  WavInput,
+  ImportFile,
 } from '../common/api/index.js';
 import { TypedEmitter } from '../common/api/event-emitter.js';
 import { CancelledError, InputError, toErrorPayload } from '../common/errors.js';
@@ -28,6 +25,7 @@ import { HistoryStore, MAX_KEPT_TRACE_BYTES } from './history-store.js';
 import { JobTable } from './job-table.js';
 import { swapKeptImport, type WavSource } from './kept-import.js';
 import { readSidecarInput } from './read-sidecar-input.js';
+import { unresolvedUpload } from './unresolved-upload.js';
 import type { DrillReport } from '../common/report/drill.js';
 import type { compareTraceTexts, CompareTraceTextsTask } from './tasks/compare-trace-texts.js';
 import type { DrillTask } from './tasks/drill-task.js';
@@ -36,7 +34,6 @@ import type { WavPairResult } from './tasks/compare-wav-bytes.js';
 import type { WorkerOptions } from './tasks/run-task.js';
 import { engineWorkerUrl } from './worker-url.js';
 import { WorkerSupervisor } from './worker-supervisor.js';
-import { readBytes } from './read-bytes.js';
 
 export interface StudioHostOptions {
   /** History and settings; `defaultDataDir()` when absent. */
@@ -182,7 +179,8 @@ export class StudioHost implements StudioHandlers {
   }
 
   async importTraces(request: ImportTracesRequest): Promise<ComparisonResult> {
-    for (const side of [request.a, request.b]) {
+    const [traceA, traceB] = [request.a, request.b].map((side) => ('upload' in side ? unresolvedUpload(side) : side));
+    for (const side of [traceA, traceB]) {
       const bytes = Buffer.byteLength(side.text, 'utf8');
       if (bytes > MAX_KEPT_TRACE_BYTES) {
         const mb = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MB`;
@@ -193,14 +191,14 @@ export class StudioHost implements StudioHandlers {
     const wavB = request.wavB && (await wavSource(request.wavB));
     const modulesA = request.modulesA && (await readSidecarInput(request.modulesA));
     const modulesB = request.modulesB && (await readSidecarInput(request.modulesB));
-    const task: CompareTraceTextsTask = { kind: 'compare-traces', a: request.a, b: request.b, wavA, wavB, modulesA, modulesB, maxLagMs: request.maxLagMs, createdAt: new Date().toISOString() };
+    const task: CompareTraceTextsTask = { kind: 'compare-traces', a: traceA, b: traceB, wavA, wavB, modulesA, modulesB, maxLagMs: request.maxLagMs, createdAt: new Date().toISOString() };
     // Copied to the worker, not transferred: the history keeps the files as given, for Swap A/B.
-    const raw = (await this.runInternal(`comparison of ${request.a.name} and ${request.b.name}`, task)) as Awaited<ReturnType<typeof compareTraceTexts>>;
+    const raw = (await this.runInternal(`comparison of ${traceA.name} and ${traceB.name}`, task)) as Awaited<ReturnType<typeof compareTraceTexts>>;
     const kept = raw.report.moduleDrill && modulesA && modulesB ? { modules: { a: modulesA.bytes, b: modulesB.bytes } } : {};
-    const traces = { a: request.a.text, b: request.b.text, ...kept };
+    const traces = { a: traceA.text, b: traceB.text, ...kept };
     const sides = { ...(wavA && wavB ? { wavA, wavB } : {}), ...(modulesA && modulesB ? { modulesA, modulesB } : {}) };
-    const imported = { kind: 'traces' as const, request: { a: request.a, b: request.b, ...sides, maxLagMs: request.maxLagMs } };
-    const saved = await this.history.save({ kind: 'traces', title: `${basename(request.a.name)} vs ${basename(request.b.name)}`, ...raw, traces, imported });
+    const imported = { kind: 'traces' as const, request: { a: traceA, b: traceB, ...sides, maxLagMs: request.maxLagMs } };
+    const saved = await this.history.save({ kind: 'traces', title: `${basename(traceA.name)} vs ${basename(traceB.name)}`, ...raw, traces, imported });
     this.events.emit('historyChanged');
     return { historyId: saved.historyId, report: saved.report, a: saved.a, b: saved.b };
   }
@@ -289,9 +287,9 @@ export class StudioHost implements StudioHandlers {
 }
 
 /** A WAV input as the worker takes it: bytes as given, a path checked readable now (read by the worker). */
-async function wavSource(input: WavInput): Promise<WavSource> {
+async function wavSource(input: ImportFile): Promise<WavSource> {
   if ('bytes' in input) return input;
-  if ('upload' in input) return readInput(input);
+  if ('upload' in input) unresolvedUpload(input);
   try {
     // A read of one byte: opening a folder succeeds, reading it does not (EISDIR, as a whole read gives).
     const file = await open(input.path, 'r');
@@ -301,14 +299,3 @@ async function wavSource(input: WavInput): Promise<WavSource> {
   }
   return { name: input.name ?? input.path, path: input.path };
 }
-
-async function readInput(input: FileInput | UploadRef): Promise<FileBytes> {
-  if ('bytes' in input) return input;
-  if ('upload' in input) throw new InputError(`upload ${input.upload}: an uploaded file is known only to the browser-mode server that received it (parity serve); send its bytes or path here`, input.upload);
-  try {
-    return { name: input.path, bytes: await readBytes(input.path) };
-  } catch (error) {
-    throw new InputError(`${input.path}: cannot read (${fsReason(error)})`, input.path);
-  }
-}
-

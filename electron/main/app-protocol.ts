@@ -1,4 +1,4 @@
-import { staticFilePath } from '../host/static-path.js';
+import { readStatic, type StaticFile } from '../host/read-static.js';
 
 /**
  * The renderer is served from `app://studio/` rather than file://, so the sender check has a real
@@ -18,8 +18,11 @@ export function isAppUrl(url: string): boolean {
   }
 }
 
-/** The file of the built renderer an app:// URL names, or undefined when it points elsewhere. */
-export function appUrlToFile(url: string, rendererDir: string): string | undefined {
-  if (!isAppUrl(url)) return undefined;
-  return staticFilePath(rendererDir, new URL(url).pathname);
+/**
+ * The file of the built renderer an app:// URL names, read as browser mode serves it (host/read-static.ts):
+ * 404 when the URL points elsewhere or names nothing there, 403 with one line for a file refused.
+ */
+export async function readAppFile(url: string, rendererDir: string): Promise<StaticFile> {
+  if (!isAppUrl(url)) return { ok: false, status: 404, line: 'not found' };
+  return readStatic(rendererDir, new URL(url).pathname);
 }

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { InputError } from '../common/errors.js';
-import type { FileInput, WavInput } from '../common/api/primitives.js';
+import type { FileInput, ImportFile } from '../common/api/primitives.js';
 import type { StudioHandlers } from '../common/api/studio-api.js';
 import { passThrough } from '../host/pass-through.js';
 
@@ -24,7 +24,7 @@ export class DialogGrants {
 /** StudioApi with every path argument checked against `grants`; file bytes pass as they are. */
 export function withGrantedPathsOnly(studio: StudioHandlers, grants: DialogGrants): StudioHandlers {
   const handlers = passThrough(studio);
-  const check = (input: FileInput | WavInput | undefined, field: string) => {
+  const check = (input: FileInput | ImportFile | undefined, field: string) => {
     if (input !== undefined && 'path' in input && !grants.has(input.path)) refuse(field, input.path);
   };
   const importWavs: StudioHandlers['importWavs'] = async (request) => {

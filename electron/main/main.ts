@@ -1,9 +1,8 @@
-import { app, BrowserWindow, dialog, ipcMain, Menu, net, protocol } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Menu, protocol } from 'electron';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { SHELL_COMMAND_CHANNEL } from '../common/api/ipc-channels.js';
 import { StudioHost } from '../host/studio-host.js';
-import { APP_INDEX_URL, APP_SCHEME, appUrlToFile, isAppUrl } from './app-protocol.js';
+import { APP_INDEX_URL, APP_SCHEME, isAppUrl, readAppFile } from './app-protocol.js';
 import { forwardStudioEvents, registerStudioIpc } from './ipc.js';
 import { menuTemplate } from './menu-template.js';
 import { DialogGrants, withGrantedPathsOnly } from './dialog-grants.js';
@@ -24,9 +23,10 @@ protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standa
 app.enableSandbox();
 
 app.whenReady().then(() => {
-  protocol.handle(APP_SCHEME, (request) => {
-    const file = appUrlToFile(request.url, rendererDir);
-    return file ? net.fetch(pathToFileURL(file).href) : new Response('not found', { status: 404 });
+  protocol.handle(APP_SCHEME, async (request) => {
+    const file = await readAppFile(request.url, rendererDir);
+    if (!file.ok) return new Response(file.line, { status: file.status });
+    return new Response(file.body as Uint8Array<ArrayBuffer>, { headers: { 'Content-Type': file.type } });
   });
   // A packaged app carries the prebuilt demo bundle in its resources (electron-builder.yml extraResources).
   const packagedDemo = app.isPackaged ? join(process.resourcesPath, 'demo-bundle') : undefined;

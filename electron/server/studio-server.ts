@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { WebSocketServer } from 'ws';
 import { DownloadId } from '../common/api/history.js';
 import type { StudioHandlers } from '../common/api/studio-api.js';
+import { MAX_MESSAGE_BYTES } from '../common/api/message-limit.js';
 import { InputError } from '../common/errors.js';
+import { readStatic } from '../host/read-static.js';
 import { withExportsFolderOnly } from './export-targets.js';
 import { withUploadedFilesOnly } from './file-inputs.js';
 import { FixtureDownloads, withFixtureDownloads } from './fixture-downloads.js';
@@ -11,7 +13,6 @@ import { folderName, streamFixtureZip, zipDisposition } from './fixture-zip.js';
 import { openExport } from './open-export.js';
 import { checkRequest, cookieName, isLoopbackHost, newToken, type GuardConfig } from './request-guard.js';
 import { quoteTarget } from './request-target.js';
-import { readStatic } from './static-files.js';
 import { Uploads, UploadRefused } from './uploads.js';
 import { serveSocket } from './ws-api.js';
 
@@ -29,6 +30,8 @@ export interface ServeOptions {
   downloadIdleMs?: number;
   /** Largest file one POST /upload may carry (MAX_UPLOAD_BYTES unless a test passes less). */
   maxUploadBytes?: number;
+  /** Most bytes the uploads one import names may come to (MAX_IMPORT_BYTES unless a test passes less). */
+  maxImportBytes?: number;
   /** Where uploads are written, in a private folder removed on close (the system's temporary folder unless given). */
   uploadsIn?: string;
   /** Where the server reports a connection it dropped (one line each); stderr unless a caller collects them. */
@@ -53,7 +56,6 @@ const SECURITY_HEADERS = {
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Cache-Control': 'no-store',
 };
-const MAX_MESSAGE_BYTES = 512 * 1024 * 1024; // two 10-minute WAVs as bytes fit
 /**
  * A download whose socket accepts nothing for this long is destroyed and its files closed: Node's HTTP
  * server has no such limit, so a client pausing forever would hold the handles (and a replaced folder's
@@ -74,7 +76,7 @@ export async function startStudioServer(options: ServeOptions): Promise<RunningS
   const guard: GuardConfig = { token, port: 0, bindHost: host };
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   const downloads = new FixtureDownloads();
-  const uploads = new Uploads(options.maxUploadBytes, options.uploadsIn);
+  const uploads = new Uploads(options.maxUploadBytes, options.uploadsIn, undefined, options.maxImportBytes);
   // The page names export folders (only inside the server's exports folder: export-targets.ts) and sends
   // imported files as bytes or uploads (never server paths: file-inputs.ts).
   const studio = withFixtureDownloads(withExportsFolderOnly(withUploadedFilesOnly(options.studio, uploads)), downloads);
@@ -152,8 +154,9 @@ async function handleHttp(req: IncomingMessage, res: ServerResponse, guard: Guar
   if (req.method !== 'GET' && req.method !== 'HEAD') return refuseBody(req, res, 405, `only GET (POST only to ${UPLOAD_PATH})\n`);
   if (pathname.startsWith(DOWNLOAD_PREFIX)) return serveDownload(req, res, downloads, pathname.slice(DOWNLOAD_PREFIX.length), idleMs);
   const file = await readStatic(staticDir, pathname);
-  if (!file) {
-    return reply(res, 404, pathname === '/' ? `the renderer is not built (${staticDir}/index.html missing); run \`npm run build\`\n` : 'not found\n');
+  if (!file.ok) {
+    if (file.status === 403) log(`${req.method} ${quoteTarget(req.url)}: ${file.line}`);
+    return reply(res, file.status, pathname === '/' && file.status === 404 ? `the renderer is not built (${staticDir}/index.html missing); run \`npm run build\`\n` : `${file.line}\n`);
   }
   const headers: Record<string, string> = { ...SECURITY_HEADERS, 'Content-Type': file.type };
   // The page was opened with ?token=: remember it for its assets and its WebSocket, this port only.

@@ -11,6 +11,11 @@ import { InputError } from '../common/errors.js';
 
 /** Largest file one upload may carry unless the server is started with another cap (docs/studio.md). */
 export const MAX_UPLOAD_BYTES = 1024 * 1024 * 1024;
+/**
+ * Most bytes one import may name in all (docs/studio.md): a pair of WAVs at the per-file cap; a trace
+ * import's six files (traces and sidecars being far smaller than WAVs) fit too.
+ */
+export const MAX_IMPORT_BYTES = 2 * MAX_UPLOAD_BYTES;
 /** An upload no import has named this long is deleted (a page closed between its upload and its import). */
 export const UPLOAD_TTL_MS = 10 * 60_000;
 
@@ -51,6 +56,7 @@ export class Uploads {
     /** Where the private folder is made. */
     private readonly parent: string = tmpdir(),
     private readonly ttlMs: number = UPLOAD_TTL_MS,
+    readonly maxImportBytes: number = MAX_IMPORT_BYTES,
   ) {}
 
   /** Streams the request body to a file; refuses a body (announced or actual) over the cap. */

@@ -1,6 +1,7 @@
 import type { WebSocket } from 'ws';
 import { dispatch } from '../common/api/create-client.js';
 import { EVENT_NAMES } from '../common/api/events.js';
+import { MESSAGE_LIMIT_WORDS } from '../common/api/message-limit.js';
 import type { StudioHandlers } from '../common/api/studio-api.js';
 import { decodeFrame, encodeFrame } from '../common/api/wire-codec.js';
 
@@ -18,7 +19,13 @@ export function serveSocket(socket: WebSocket, studio: StudioHandlers, log: (lin
   // A frame that breaks the protocol (unmasked, a reserved opcode, invalid UTF-8, past maxPayload) makes
   // ws emit 'error' and close this socket with the matching code. Without a listener the 'error' event
   // would throw and end `parity serve` for every client and job; with one, only this connection ends.
-  socket.on('error', (error) => log(`closed a WebSocket connection that broke the protocol: ${error.message}`));
+  socket.on('error', (error: Error & { code?: string }) =>
+    log(
+      error.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH'
+        ? `closed a WebSocket connection whose message was larger than ${MESSAGE_LIMIT_WORDS}`
+        : `closed a WebSocket connection that broke the protocol: ${error.message}`,
+    ),
+  );
   socket.on('message', async (data, isBinary) => {
     let message: { t?: unknown; id?: unknown; method?: unknown; request?: unknown };
     try {

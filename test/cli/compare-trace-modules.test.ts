@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -28,6 +29,14 @@ writeFileSync(join(dir, 'plain.jsonl'), writeTrace(header(q), stepsB));
 writeFileSync(join(dir, 'lost.jsonl'), writeTrace(header(q, { modules: 'lost.modules.safetensors' }), stepsB));
 writeFileSync(join(dir, 'bad.jsonl'), writeTrace(header(q, { modules: 'bad.modules.safetensors' }), stepsB));
 writeFileSync(join(dir, 'bad.modules.safetensors'), sidecarBytes(outputs('b'), { schema: 'tts-parity-modules/9' }));
+// Sidecars a header names that are not files of the trace's folder (a valid sidecar lies outside it).
+const elsewhere = mkdtempSync(join(tmpdir(), 'parity-modules-elsewhere-'));
+afterAll(() => rmSync(elsewhere, { recursive: true, force: true }));
+writeFileSync(join(elsewhere, 'b.modules.safetensors'), sidecarBytes(outputs('b')));
+for (const name of ['fifo', 'zero', 'outside']) writeFileSync(join(dir, `${name}.jsonl`), writeTrace(header(q, { modules: `${name}.modules.safetensors` }), stepsB));
+execFileSync('mkfifo', [join(dir, 'fifo.modules.safetensors')]);
+symlinkSync('/dev/zero', join(dir, 'zero.modules.safetensors'));
+symlinkSync(join(elsewhere, 'b.modules.safetensors'), join(dir, 'outside.modules.safetensors'));
 
 const a = join(dir, 'a.jsonl');
 const b = join(dir, 'b.jsonl');
@@ -49,6 +58,9 @@ describe('parity compare-trace with module sidecars', () => {
   it.each([
     ['a sidecar the header names is missing', 'lost', 'lost.modules.safetensors: cannot open the module sidecar (no such file or folder); the trace header names it: was the ModuleRecorder closed (it writes the file on close)? Compare without it with --no-modules'],
     ['a sidecar of another schema', 'bad', 'bad.modules.safetensors: __metadata__.schema is "tts-parity-modules/9", expected "tts-parity-modules/1"'],
+    ['a sidecar the header names is a FIFO', 'fifo', 'fifo.modules.safetensors: the module sidecar: not a regular file (a FIFO (named pipe))'],
+    ['a sidecar the header names is a link to /dev/zero', 'zero', "zero.modules.safetensors: the module sidecar: a link to /dev/zero, outside the trace's folder"],
+    ['a sidecar the header names is a link out of the trace folder', 'outside', `outside.modules.safetensors: the module sidecar: a link to ${join(elsewhere, 'b.modules.safetensors')}, outside the trace's folder`],
   ])('%s: exit 2, one line naming it', async (_what, name, words) => {
     const run = await runParity(['compare-trace', a, join(dir, `${name}.jsonl`)]);
     expect(run.status).toBe(2);

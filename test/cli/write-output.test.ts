@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { InputError } from '../../electron/common/errors.js';
-import { checkOutputFile, writeOutputFiles } from '../../electron/cli/write-output.js';
+import { checkOutputFile, writeOutputFiles } from '../../electron/host/fs/output-files.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'parity-write-output-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,9 +1,8 @@
-import { mkdir, rename, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import { InvalidArgumentError } from 'commander';
 import type { Command } from '@commander-js/extra-typings';
 import { stringifyReport } from '../../common/report/json-number.js';
 import { Engine, resolveDemoBundle } from '../../engine/engine.js';
+import { checkOutputFile, writeOutputFiles } from '../../host/fs/output-files.js';
 import { benchAnalysis } from '../bench/analysis-bench.js';
 import type { BenchResults } from '../bench/bench-results.js';
 import { renderBenchTable } from '../bench/bench-table.js';
@@ -23,7 +22,8 @@ export function registerBench(program: Command): void {
       'time the engine on the demo bundle (eager, graph, graph,vocoder=stream, graph,cache=recompute, interleaved; memory over 20 syntheses; RSS of opening a bundle with a 151936 × 1024 float16 embedding table file), parity sweep (cases/min with --jobs 1 and 2, peak memory for 20 and 100 cases, a 1,000-case merge) and the analysis (two 60 s signals; 10 min loudness vs ffmpeg ebur128)',
     )
     .option('--json', 'print the results as one JSON object on stdout (the table goes to stderr)')
-    .option('--out <file>', 'also write the JSON results to this file (its folder is created)')
+    .option('--out <file>', 'also write the JSON results to this file (its folder is created; an existing file only with --force)')
+    .option('--force', 'replace the --out file if it exists')
     .option('--runs <n>', 'analysis: timed runs per measurement, after one warm-up (default 5)', parseRuns)
     .option('--reps <n>', 'engine: interleaved rounds of all profiles, after 2 warm-up rounds (default 8)', parseRuns)
     .option('--bundle <dir>', 'engine: bundle folder (default: the built-in demo bundle)')
@@ -31,6 +31,9 @@ export function registerBench(program: Command): void {
     .option('--no-sweep', 'skip the sweep bench (about a minute of parity sweep runs and merges)')
     .action(
       action('bench', async (options) => {
+        // Refused before minutes of measuring, not after.
+        const out = options.out === undefined ? undefined : { flag: '--out', path: options.out };
+        if (out) await checkOutputFile(out, { force: options.force });
         const progress = (what: string) => process.stderr.write(`bench: ${what}…\n`);
         const engineResults = options.engine ? await runEngineBench(options.bundle, options.reps, progress) : {};
         // After the engine bench has closed its engine: the sweep runs are child processes of their own.
@@ -48,12 +51,7 @@ export function registerBench(program: Command): void {
           report,
         };
         const json = stringifyReport(results);
-        if (options.out !== undefined) {
-          await mkdir(dirname(options.out), { recursive: true });
-          // Written beside and renamed, so a reader never sees half a file.
-          await writeFile(`${options.out}.tmp`, json + '\n');
-          await rename(`${options.out}.tmp`, options.out);
-        }
+        if (out) await writeOutputFiles([{ ...out, data: json + '\n' }], { force: options.force });
         const table = renderEngineTable(results) + renderBenchTable(results);
         if (options.json) {
           process.stderr.write(table);

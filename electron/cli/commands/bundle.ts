@@ -9,7 +9,7 @@ import { parseDemoConfig } from '../../engine/demo/demo-config-schema.js';
 import { runSmoke } from '../../engine/smoke/smoke-check.js';
 import type { BundleInfo } from '../../engine/types.js';
 import { action } from '../fail.js';
-import { checkOutputFolder, writeOutputFolder } from '../write-output.js';
+import { checkOutputFolder, writeOutputFolder } from '../../host/fs/output-files.js';
 import { runnableProfileLines, runnableProfiles } from './bundle-profiles.js';
 import { parseSeed } from './compare-options.js';
 

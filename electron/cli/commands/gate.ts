@@ -10,7 +10,7 @@ import { gateJunitXml } from '../../common/report/gate/gate-junit.js';
 import type { GateEntry } from '../../common/report/gate/gate-entry.js';
 import { action } from '../fail.js';
 import { exitOnInterrupt } from '../interrupt.js';
-import { checkOutputFiles, writeOutputFiles } from '../write-output.js';
+import { checkOutputFiles, writeOutputFiles } from '../../host/fs/output-files.js';
 import { gateEntry } from './gate-reports.js';
 
 interface Shard {

@@ -1,6 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from '@commander-js/extra-typings';
@@ -8,6 +8,7 @@ import { InputError } from '../../common/errors.js';
 import { GPU_CHECK_FORMAT, GpuCheckSummary, renderGpuMarkdown, twinTraces, type GpuComparison } from '../../common/gpu/gpu-check-summary.js';
 import { jsonSyntaxMessage } from '../../engine/bundle/json-syntax.js';
 import { readTextChecked } from '../../engine/fs/read-checked.js';
+import { writeOutputFiles } from '../../host/fs/output-files.js';
 import { action } from '../fail.js';
 
 /** bin/parity.js from dist/electron/cli/commands/ or, from source (tests), electron/cli/commands/. */
@@ -97,9 +98,15 @@ export function registerGpuCompare(program: Command): void {
           for (let i = 1; i < traces.length; i++) comparisons.push(comparePair(`twin-${traces[0].profile}-vs-twin-${traces[i].profile}`, traces[0], traces[i], out));
         }
         const note = renderGpuMarkdown(summary, comparisons);
-        await writeFile(join(out, 'gpu-compare.md'), note);
         const result = { device: summary.device, passed: summary.passed, failed: summary.failed, missing: summary.missing, tolerances: GPU_COMPARE_TOLERANCES, comparisons };
-        await writeFile(join(out, 'gpu-compare.json'), JSON.stringify(result, null, 2) + '\n');
+        // The reports folder is this command's own, made again on each run: its two files are replaced.
+        await writeOutputFiles(
+          [
+            { flag: '--out', path: join(out, 'gpu-compare.md'), data: note },
+            { flag: '--out', path: join(out, 'gpu-compare.json'), data: JSON.stringify(result, null, 2) + '\n' },
+          ],
+          { force: true },
+        );
         process.stdout.write(note);
         process.stdout.write(`\nwrote gpu-compare.md, gpu-compare.json and ${comparisons.length} report folder(s) to ${out}\n`);
       }),

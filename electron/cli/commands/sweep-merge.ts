@@ -12,7 +12,7 @@ import { writeWorstFixtures } from '../../host/sweep/write-worst-fixtures.js';
 import { action } from '../fail.js';
 import { exitOnInterrupt } from '../interrupt.js';
 import { warnIfNoReportPage } from '../report-page-warning.js';
-import { checkOutputFolder, writeOutputFiles } from '../write-output.js';
+import { checkOutputFolder, writeOutputFiles } from '../../host/fs/output-files.js';
 import { parseInteger } from './compare-options.js';
 
 const DEFAULT_WORST = 5;

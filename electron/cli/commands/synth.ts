@@ -11,7 +11,7 @@ import { Engine, resolveDemoBundle } from '../../engine/engine.js';
 import type { SynthesisResult } from '../../engine/types.js';
 import { InputError } from '../../common/errors.js';
 import { action } from '../fail.js';
-import { checkOutputFile, writeOutputFiles, type OutputFile } from '../write-output.js';
+import { checkOutputFile, writeOutputFiles, type OutputFile } from '../../host/fs/output-files.js';
 import { exitOnInterrupt } from '../interrupt.js';
 import { addSamplingOptions, parseSeed, samplingFrom } from './compare-options.js';
 

@@ -3,7 +3,7 @@ import { DEFAULT_MAX_LAG_MS } from '../analysis/lag-range.js';
 import { DrillReport } from '../report/drill.js';
 import { StoredReport } from '../report/comparison-report.js';
 import { AbxSession } from './abx.js';
-import { Audio, FileInput, HistoryId, ProfileText, PromptText, Sampling, Seed, WavInput } from './primitives.js';
+import { Audio, HistoryId, ImportFile, ProfileText, PromptText, Sampling, Seed, UploadRef } from './primitives.js';
 
 export const CompareRequest = z.object({
   text: PromptText,
@@ -31,8 +31,8 @@ export const ComparisonResult = z.object({
 export type ComparisonResult = z.infer<typeof ComparisonResult>;
 
 export const ImportWavsRequest = z.object({
-  a: WavInput,
-  b: WavInput,
+  a: ImportFile,
+  b: ImportFile,
   /** Largest lag searched when aligning B to A (the CLI's default, so a studio import and compare-wav agree). */
   maxLagMs: z.number().nonnegative().max(10_000).default(DEFAULT_MAX_LAG_MS),
   /**
@@ -47,17 +47,21 @@ export type ImportWavsRequest = z.infer<typeof ImportWavsRequest>;
  * Two `tts-parity-trace/1` files (JSON Lines) from any engines, compared step by step; with both runs'
  * WAVs the audio is measured too and the vocoder stage checked (as `parity compare-trace --wav-a --wav-b`).
  */
+/** A trace of an import: its file name and text, or uploaded to browser mode's server beforehand. */
+export const TraceInput = z.union([z.object({ name: z.string().min(1).max(500), text: z.string().max(200_000_000) }), UploadRef]);
+export type TraceInput = z.infer<typeof TraceInput>;
+
 export const ImportTracesRequest = z.object({
-  a: z.object({ name: z.string().min(1).max(500), text: z.string().max(200_000_000) }),
-  b: z.object({ name: z.string().min(1).max(500), text: z.string().max(200_000_000) }),
-  wavA: FileInput.optional(),
-  wavB: FileInput.optional(),
+  a: TraceInput,
+  b: TraceInput,
+  wavA: ImportFile.optional(),
+  wavB: ImportFile.optional(),
   /**
    * The runs' module sidecars (`*.modules.safetensors`, docs/python-modules.md), both or neither: with
    * them the report names the first module whose output differs (`moduleDrill`), as compare-trace does.
    */
-  modulesA: FileInput.optional(),
-  modulesB: FileInput.optional(),
+  modulesA: ImportFile.optional(),
+  modulesB: ImportFile.optional(),
   /** Largest lag searched when aligning B's audio to A's. */
   maxLagMs: z.number().nonnegative().max(10_000).default(DEFAULT_MAX_LAG_MS),
 });

@@ -26,21 +26,22 @@ export type FileInput = z.infer<typeof FileInput>;
 
 /**
  * A file browser mode's server received by a streamed upload (POST /upload, docs/studio.md) and named by
- * the id it answered: large WAVs travel so instead of inside one WebSocket message. Only that server can
- * resolve it; the host refuses one that reaches it unresolved.
+ * the id it answered: the files of an import (WAVs, traces, sidecars) travel so instead of inside one
+ * WebSocket message, which is bounded (MAX_MESSAGE_BYTES). Only that server can resolve it; the host
+ * refuses one that reaches it unresolved.
  */
 export const UploadRef = z.object({ upload: z.string().regex(/^up-[A-Za-z0-9_-]{16,64}$/, 'expected an upload id like "up-…" (what POST /upload answered)') });
 export type UploadRef = z.infer<typeof UploadRef>;
 
-/** A WAV of an import: as a file input, or uploaded to browser mode's server beforehand. */
-export const WavInput = z.union([
+/** A file of an import (a WAV, a module sidecar): as a file input, or uploaded to browser mode's server beforehand. */
+export const ImportFile = z.union([
   // name: what reports and the history call the file (browser mode's server gives an upload's own file
   // name here, the path being its private copy); the path when absent.
   z.object({ path: z.string().min(1).max(4096), name: z.string().min(1).max(500).optional() }),
   FileBytes,
   UploadRef,
 ]);
-export type WavInput = z.infer<typeof WavInput>;
+export type ImportFile = z.infer<typeof ImportFile>;
 
 export const JobId = z.string().regex(/^job-[0-9a-z-]{1,64}$/, 'expected a job id like "job-3"');
 export const HistoryId = z.string().regex(/^[0-9]{8}-[0-9]{6}-[0-9a-f]{6}$/, 'expected a history id like "20250101-120000-1a2b3c"');

@@ -2,6 +2,7 @@ import { ParityError } from '../errors.js';
 import type { ClientChannel, Envelope } from './create-client.js';
 import { parseEnvelope } from './envelope.js';
 import type { MethodName } from './methods.js';
+import { MAX_MESSAGE_BYTES, MESSAGE_LIMIT_WORDS, MESSAGE_TOO_BIG } from './message-limit.js';
 import { decodeFrame, encodeFrame } from './wire-codec.js';
 
 /** What both the browser's WebSocket and the `ws` package offer (no DOM or Node types in common/). */
@@ -44,7 +45,8 @@ export function createSocketChannel(socket: SocketLike): ClientChannel & { close
     }
   });
   socket.addEventListener('close', (event) => {
-    closedReason = `the studio connection closed (code ${event.code}${event.reason ? `: ${event.reason}` : ''})`;
+    const why = event.code === MESSAGE_TOO_BIG ? `: a message was larger than ${MESSAGE_LIMIT_WORDS}` : event.reason ? `: ${event.reason}` : '';
+    closedReason = `the studio connection closed (code ${event.code}${why})`;
     const failure: Envelope = { ok: false, error: { kind: 'internal', message: closedReason } };
     for (const resolve of pending.values()) resolve(failure);
     pending.clear();
@@ -57,9 +59,12 @@ export function createSocketChannel(socket: SocketLike): ClientChannel & { close
       if (closedReason) return Promise.reject(new ParityError('internal', closedReason));
       if (socket.readyState !== OPEN) return Promise.reject(new ParityError('internal', 'the studio connection is not open'));
       const id = nextId++;
+      const frame = encodeFrame({ t: 'call', id, method, request });
+      // Refused here rather than sent: the server would close the connection, failing every other call.
+      if (frame.byteLength > MAX_MESSAGE_BYTES) return Promise.reject(new ParityError('input', `${method}: the request is ${frame.byteLength} bytes, larger than ${MESSAGE_LIMIT_WORDS}`));
       return new Promise<unknown>((resolve) => {
         pending.set(id, resolve);
-        socket.send(encodeFrame({ t: 'call', id, method, request }));
+        socket.send(frame);
       }).then((reply) => parseEnvelope(reply, `WebSocket reply to ${method}`));
     },
     subscribe(listener) {

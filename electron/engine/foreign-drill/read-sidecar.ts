@@ -1,7 +1,7 @@
-import { closeSync, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
+import { closeSync, existsSync, readSync } from 'node:fs';
 import { dirname, isAbsolute, join } from 'node:path';
 import { InputError } from '../../common/errors.js';
-import { fsReason } from '../../common/fs-reason.js';
+import { openCheckedSync, type ReadRules, type SizeLimit } from '../fs/read-checked.js';
 import { float32FromBytes, parseSidecarHeader, sidecarHeaderLength, type ModuleSidecar } from '../../common/trace/module-sidecar.js';
 
 /** The sidecar a trace header names (`modules`), relative to the trace's folder. */
@@ -20,36 +20,26 @@ function readAt(fd: number, length: number, position: number, file: string): Uin
   return bytes;
 }
 
+/** Module sidecars are read by offsets, never whole: this bounds the offsets, not memory. */
+export const MAX_SIDECAR: SizeLimit = { bytes: 64 * 1024 ** 3, words: 'the 64 GiB a module sidecar may have (record fewer steps or modules)' };
+
 /**
- * Opens a module sidecar for comparison with bounded reads: the 8-byte header length is checked
- * against the file size before the header is read, and tensors are read one at a time by their offsets
- * when compared (a sidecar of many steps is never read whole). `close()` releases the file.
+ * Opens a module sidecar for comparison through the one reading path (engine/fs/read-checked.ts: a
+ * regular file, MAX_SIDECAR at most, links kept inside `inside` where given, no byte quoted), with
+ * bounded reads: the 8-byte header length is checked against the file size before the header is read,
+ * and tensors are read one at a time by their offsets when compared (a sidecar of many steps is never
+ * read whole). `close()` releases the file.
  */
-export function openSidecarFile(path: string, label = path): ModuleSidecar & { close(): void } {
-  // Checked before opening: opening a FIFO for reading would block until something writes to it.
-  let found: Stats | undefined;
-  try {
-    found = statSync(path, { throwIfNoEntry: false });
-  } catch (error) {
-    throw new InputError(`${label}: cannot open the module sidecar (${fsReason(error)})`, label);
-  }
-  if (!found) {
+export function openSidecarFile(path: string, label = path, inside?: ReadRules['inside']): ModuleSidecar & { close(): void } {
+  // A missing file has its own hint: the recorder writes the sidecar only when closed.
+  if (!existsSync(path)) {
     throw new InputError(
       `${label}: cannot open the module sidecar (no such file or folder); the trace header names it: was the ModuleRecorder closed (it writes the file on close)? Compare without it with --no-modules`,
       label,
     );
   }
-  if (!found.isFile()) throw new InputError(`${label}: the module sidecar is not a regular file`, label);
-  let fd: number;
+  const { fd, size } = openCheckedSync(path, { limit: MAX_SIDECAR, what: 'the module sidecar', label, inside });
   try {
-    fd = openSync(path, 'r');
-  } catch (error) {
-    throw new InputError(`${label}: cannot open the module sidecar (${fsReason(error)})`, label);
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) throw new InputError(`${label}: the module sidecar is not a regular file`, label);
-    const size = stat.size;
     const length = sidecarHeaderLength(readAt(fd, Math.min(8, size), 0, label), size, label);
     const entries = parseSidecarHeader(readAt(fd, length, 8, label), size - 8 - length, label);
     const dataStart = 8 + length;

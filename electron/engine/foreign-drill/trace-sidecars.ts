@@ -1,5 +1,6 @@
 import type { ModuleSidecar } from '../../common/trace/module-sidecar.js';
 import type { TraceHeader } from '../../common/trace/trace-format.js';
+import { dirname } from 'node:path';
 import { openSidecarFile, sidecarPathOf } from './read-sidecar.js';
 
 export interface SidecarPaths {
@@ -28,15 +29,18 @@ interface TraceRef {
 export function openTraceSidecars(a: TraceRef, b: TraceRef, given: SidecarPaths = {}): OpenedSidecars {
   const pathOf = (t: TraceRef, path: string | undefined): string | undefined => path ?? (t.header.modules === undefined ? undefined : sidecarPathOf(t.file, t.header.modules));
   const [pa, pb] = [pathOf(a, given.a), pathOf(b, given.b)];
+  // A header names its sidecar relative to the trace's folder (docs/trace-format.md): it stays there,
+  // links included; a path the user gave is taken as given.
+  const insideOf = (t: TraceRef, path: string | undefined) => (path === undefined ? { dir: dirname(t.file), words: "the trace's folder (a header names its sidecar relative to it)" } : undefined);
   if (pa === undefined && pb === undefined) return { close: () => undefined };
   if (pa === undefined || pb === undefined) {
     const [has, lacks] = pa === undefined ? [`B (${b.file}) has ${pb}`, `A (${a.file})`] : [`A (${a.file}) has ${pa}`, `B (${b.file})`];
     return { warning: `only one side has a module sidecar: ${has}, ${lacks} has none, so there is no module drill-down`, close: () => undefined };
   }
-  const sa = openSidecarFile(pa);
+  const sa = openSidecarFile(pa, pa, insideOf(a, given.a));
   let sb;
   try {
-    sb = openSidecarFile(pb);
+    sb = openSidecarFile(pb, pb, insideOf(b, given.b));
   } catch (error) {
     sa.close();
     throw error;

@@ -115,12 +115,8 @@ export async function readChecked(path: string, rules: ReadRules = {}): Promise<
 
 /** readChecked for the few synchronous readers (fixture folders, shard files). */
 export function readCheckedSync(path: string, rules: ReadRules = {}): Uint8Array {
-  const refusal = new Refusal(path, rules);
-  let fd: number | undefined;
+  const { fd, size, refusal } = openFd(path, rules);
   try {
-    const inside = rules.inside;
-    fd = openSync(inside ? refusal.within(realpathSync(path), realpathSync(inside.dir)) : path, OPEN_FLAGS);
-    const size = refusal.check(fstatSync(fd));
     const bytes = new Uint8Array(size + 1);
     let done = 0;
     for (;;) {
@@ -133,7 +129,29 @@ export function readCheckedSync(path: string, rules: ReadRules = {}): Uint8Array
   } catch (error) {
     throw refusal.cannotRead(error);
   } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * openChecked for synchronous readers that read parts of a large file by offset (module sidecars): an
+ * open descriptor on a checked regular file and its size; the caller closes it.
+ */
+export function openCheckedSync(path: string, rules: ReadRules = {}): { fd: number; size: number } {
+  const { fd, size } = openFd(path, rules);
+  return { fd, size };
+}
+
+function openFd(path: string, rules: ReadRules): { fd: number; size: number; refusal: Refusal } {
+  const refusal = new Refusal(path, rules);
+  let fd: number | undefined;
+  try {
+    const inside = rules.inside;
+    fd = openSync(inside ? refusal.within(realpathSync(path), realpathSync(inside.dir)) : path, OPEN_FLAGS);
+    return { fd, size: refusal.check(fstatSync(fd)), refusal };
+  } catch (error) {
     if (fd !== undefined) closeSync(fd);
+    throw refusal.cannotRead(error);
   }
 }
 

@@ -1,4 +1,4 @@
-import { closeSync, existsSync, mkdirSync, openSync, statSync, truncateSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, mkdirSync, openSync, statSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../../common/errors.js';
 import { fsReason } from '../../common/fs-reason.js';
@@ -6,7 +6,11 @@ import type { Shard } from '../../common/sweep/shard.js';
 import { caseLine, headerLine, parseShardLines } from '../../common/sweep/shard-lines.js';
 import { caseKey, type SweepCase, type SweepHeader } from '../../common/sweep/sweep-case.js';
 import { kindOf, readCheckedSync } from '../../engine/fs/read-checked.js';
+import { writeOutputFiles } from '../fs/output-files.js';
 import { MAX_SHARD } from './read-shards.js';
+
+// Without blocking: opening a FIFO for writing would wait for a reader (with none, it fails at once).
+const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
 
 /** `shard-002-of-003.jsonl`: the index padded to the count's width, so names sort in shard order. */
 export function shardFileName(shard: Shard): string {
@@ -37,26 +41,30 @@ function brief(value: unknown): string {
  * Opens (creating `dir` and the file as needed) this shard's file for appending one line per case.
  * A file left by an earlier run of the same sweep is resumed: its cases are skipped, a torn last line is
  * cut off (and redone); a file written by a different sweep is refused, naming the field that differs.
- * Each case is one write of a whole line to a file opened for appending, so an interrupt between cases
- * leaves only complete lines.
+ * A new file's header line (or a resumed file's complete lines) is written through the one writer
+ * (fs/output-files.ts: a temporary renamed into place, so a link at the name is replaced, never written
+ * through); the file is then opened for appending without blocking and must be a regular file. Each
+ * case is one write of a whole line, so an interrupt between cases leaves only complete lines.
  */
-export function openShardFile(dir: string, header: SweepHeader): ShardFile {
+export async function openShardFile(dir: string, header: SweepHeader): Promise<ShardFile> {
   const path = join(dir, shardFileName(header.shard));
   const fail = (error: unknown): never => {
     if (error instanceof InputError) throw error;
     throw new InputError(`${path}: cannot write (${fsReason(error)})`, path);
   };
+  const rewrite = (data: Uint8Array | string) => writeOutputFiles([{ flag: 'sweep shard file', path, data }], { force: true });
   const done = new Set<string>();
   let cutTornLine = false;
-  let fd: number;
+  let fd: number | undefined;
   try {
     const found = statSync(dir, { throwIfNoEntry: false });
     if (found && !found.isDirectory()) throw new InputError(`--out ${dir}: is ${kindOf(found)}, not a folder; give the folder for the shard files (created if missing)`, dir);
     mkdirSync(dir, { recursive: true });
-    const text = existsSync(path) ? new TextDecoder().decode(readCheckedSync(path, { limit: MAX_SHARD, what: 'shard file to resume' })) : '';
+    const bytes = existsSync(path) ? readCheckedSync(path, { limit: MAX_SHARD, what: 'shard file to resume' }) : new Uint8Array();
+    const text = new TextDecoder().decode(bytes);
     if (!text.includes('\n')) {
       // New, or stopped before its header line was whole: start it again.
-      writeFileSync(path, headerLine(header));
+      await rewrite(headerLine(header));
     } else {
       const found = parseShardLines(text, path);
       const field = differingField(found.header, header);
@@ -73,14 +81,18 @@ export function openShardFile(dir: string, header: SweepHeader): ShardFile {
         done.add(key);
       }
       if (found.torn) {
-        truncateSync(path, found.completeBytes);
+        await rewrite(bytes.subarray(0, found.completeBytes));
         cutTornLine = true;
       }
     }
-    fd = openSync(path, 'a');
+    fd = openSync(path, APPEND_FLAGS);
+    const opened = fstatSync(fd);
+    if (!opened.isFile()) throw new InputError(`${path}: is ${kindOf(opened)}, not a regular file; remove it or give another --out folder`, path);
   } catch (error) {
+    if (fd !== undefined) closeSync(fd);
     return fail(error);
   }
+  const appendTo = fd;
   return {
     path,
     done,
@@ -89,14 +101,14 @@ export function openShardFile(dir: string, header: SweepHeader): ShardFile {
       const bytes = Buffer.from(caseLine(c));
       try {
         let written = 0;
-        while (written < bytes.length) written += writeSync(fd, bytes, written);
+        while (written < bytes.length) written += writeSync(appendTo, bytes, written);
       } catch (error) {
         fail(error);
       }
       done.add(caseKey(c));
     },
     close() {
-      closeSync(fd);
+      closeSync(appendTo);
     },
   };
 }

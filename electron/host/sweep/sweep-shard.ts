@@ -46,7 +46,7 @@ function sha256(data: Uint8Array | string): string {
 }
 
 async function runShard<T extends { key: string }>(header: Omit<SweepHeader, 'planned'>, mine: T[], o: ShardRunOptions, run: (todo: T[], file: ShardFile) => Promise<void>): Promise<ShardProgress> {
-  const file = openShardFile(o.out, { ...header, planned: mine.map((c) => c.key) });
+  const file = await openShardFile(o.out, { ...header, planned: mine.map((c) => c.key) });
   const progress = { file: file.path, planned: mine.length, skipped: file.done.size, cutTornLine: file.cutTornLine };
   try {
     o.onStart?.(progress);

@@ -1,4 +1,4 @@
-import type { Audio, FileBytes, ImportTracesRequest } from '../../common/api/index.js';
+import type { Audio, FileBytes } from '../../common/api/index.js';
 import { InputError } from '../../common/errors.js';
 import { compareTraces, type TraceSide } from '../../common/forensics/compare-traces.js';
 import type { TraceComparisonReport } from '../../common/report/comparison-report.js';
@@ -7,13 +7,13 @@ import { drillModules } from '../../common/forensics/module-drill.js';
 import { sidecarFromBytes } from '../../common/trace/module-sidecar.js';
 import { readTrace } from '../../common/trace/read-trace.js';
 import { downmixToMono } from '../../common/wav/downmix.js';
-import type { WavSource } from '../kept-import.js';
+import type { TraceText, WavSource } from '../kept-import.js';
 import { decodeSource } from './decode-source.js';
 
 export interface CompareTraceTextsTask {
   kind: 'compare-traces';
-  a: ImportTracesRequest['a'];
-  b: ImportTracesRequest['b'];
+  a: TraceText;
+  b: TraceText;
   /** The runs' WAVs as bytes or files on disk (read here, not by the host); both or neither. */
   wavA?: WavSource;
   wavB?: WavSource;
@@ -29,7 +29,7 @@ export async function compareTraceTexts(task: CompareTraceTextsTask): Promise<{ 
   if ((task.wavA === undefined) !== (task.wavB === undefined)) {
     throw new InputError(`give both runs' WAVs with the traces, or neither (got only ${(task.wavA ?? task.wavB)!.name})`);
   }
-  const side = async (trace: ImportTracesRequest['a'], wav: WavSource | undefined): Promise<TraceSide> => ({
+  const side = async (trace: TraceText, wav: WavSource | undefined): Promise<TraceSide> => ({
     file: trace.name,
     trace: readTrace(trace.text, trace.name),
     audio: wav === undefined ? undefined : await monoOf(wav),

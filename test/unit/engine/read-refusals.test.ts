@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { cp } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,7 +7,11 @@ import { ParityError } from '../../../electron/common/errors.js';
 import { loadBundle } from '../../../electron/engine/bundle/load-bundle.js';
 import { readFileChecked, readFixtureFileSync, readTraceFile, readWavInput } from '../../../electron/engine/comparison/read-inputs.js';
 import { readChecked } from '../../../electron/engine/fs/read-checked.js';
+import { openSidecarFile } from '../../../electron/engine/foreign-drill/read-sidecar.js';
+import { openTraceSidecars } from '../../../electron/engine/foreign-drill/trace-sidecars.js';
 import { readBytes } from '../../../electron/host/read-bytes.js';
+import { readSidecarInput } from '../../../electron/host/read-sidecar-input.js';
+import { header } from '../common/forensics/synthetic-trace.js';
 import { openShardFile, shardFileName } from '../../../electron/host/sweep/shard-file.js';
 import { readShardFolders } from '../../../electron/host/sweep/read-shards.js';
 import { editManifest } from './bundle/small-bundle.js';
@@ -69,6 +73,8 @@ async function copyOfGood(): Promise<string> {
 interface Reader {
   /** Whether the format keeps this file inside its folder (links out of it refused). */
   inFolder: boolean;
+  /** That folder in the refusal's words (the bundle folder unless said). */
+  folderWords?: string;
   /** Sets up the case, plants `bad` at the file this reader reads, and reads it; resolves when the read is done. */
   read(bad: Bad): Promise<unknown>;
 }
@@ -124,7 +130,7 @@ const READERS: Record<string, Reader> = {
     read: async (bad) => {
       const dir = caseDir();
       plant(bad, join(dir, shardFileName({ index: 1, count: 1 })));
-      return openShardFile(dir, { schema: 'tts-parity-sweep/1', shard: { index: 1, count: 1 } } as never);
+      return (await openShardFile(dir, { schema: 'tts-parity-sweep/1', shard: { index: 1, count: 1 } } as never)).close();
     },
   },
   "a fixture's report.json (gate: readFixtureFileSync)": {
@@ -159,6 +165,32 @@ const READERS: Record<string, Reader> = {
       return readFileChecked(path);
     },
   },
+  'a module sidecar a trace header names (compare-trace: openTraceSidecars)': {
+    inFolder: true,
+    folderWords: "the trace's folder",
+    read: async (bad) => {
+      const dir = caseDir();
+      plant(bad, join(dir, 'a.modules.safetensors'));
+      const trace = { file: join(dir, 'a.jsonl'), header: header(2, { modules: 'a.modules.safetensors' }) };
+      return openTraceSidecars(trace, trace).close();
+    },
+  },
+  'a module sidecar given by path (compare-trace --modules-a: openSidecarFile)': {
+    inFolder: false,
+    read: async (bad) => {
+      const path = join(caseDir(), 'a.modules.safetensors');
+      plant(bad, path);
+      return openSidecarFile(path).close();
+    },
+  },
+  'a module sidecar imported into the studio (readSidecarInput)': {
+    inFolder: false,
+    read: async (bad) => {
+      const path = join(caseDir(), 'a.modules.safetensors');
+      plant(bad, path);
+      return readSidecarInput({ path });
+    },
+  },
   'an import or history file (host readBytes)': {
     inFolder: false,
     read: async (bad) => {
@@ -187,8 +219,8 @@ describe('every reader, every bad file: one ParityError line, exit 2, no byte of
     expect(e.message).not.toContain('\n');
     expect(e.message).not.toContain(SECRET);
     if (bad === 'a link outside its folder') {
-      if (reader.inFolder) expect(e.message).toMatch(/a link to .*outside\.txt, outside the bundle folder/);
-    } else if (bad === 'a link to /dev/zero' && reader.inFolder) expect(e.message).toMatch(/a link to \/dev\/zero, outside the bundle folder/);
+      if (reader.inFolder) expect(e.message).toContain(`${outsideFile}, outside ${reader.folderWords ?? 'the bundle folder'}`);
+    } else if (bad === 'a link to /dev/zero' && reader.inFolder) expect(e.message).toContain(`a link to /dev/zero, outside ${reader.folderWords ?? 'the bundle folder'}`);
     else expect(e.message).toMatch(REFUSED[bad]);
   }, 30_000);
 });
@@ -200,6 +232,20 @@ describe('the reader itself', () => {
     await expect(readChecked(path, { limit: { bytes: 1024, words: 'the 1 KiB a test file may have' } })).rejects.toThrow(`${path}: 2048 bytes, larger than the 1 KiB a test file may have`);
   });
 
+  it('a module sidecar past its limit is refused naming the limit: 64 GiB read by offsets, 128 MiB kept by the studio', async () => {
+    // Sparse files: the sizes are real, no data blocks are written.
+    const huge = join(caseDir(), 'huge.modules.safetensors');
+    writeFileSync(huge, '');
+    truncateSync(huge, 64 * 1024 ** 3 + 1);
+    expect(() => openSidecarFile(huge)).toThrow(`${huge}: the module sidecar: ${64 * 1024 ** 3 + 1} bytes, larger than the 64 GiB a module sidecar may have (record fewer steps or modules)`);
+    const kept = join(caseDir(), 'kept.modules.safetensors');
+    writeFileSync(kept, '');
+    truncateSync(kept, 128 * 1024 ** 2 + 1);
+    await expect(readSidecarInput({ path: kept, name: 'kept.modules.safetensors' })).rejects.toThrow(
+      `kept.modules.safetensors: the module sidecar: ${128 * 1024 ** 2 + 1} bytes, larger than the 128.0 MB the studio keeps of a module sidecar: record fewer steps or modules, or compare with parity compare-trace --out`,
+    );
+  });
+
   it('a link loop is said in words, not as a raw ELOOP', async () => {
     const dir = caseDir();
     symlinkSync(join(dir, 'b'), join(dir, 'a'));
@@ -207,12 +253,12 @@ describe('the reader itself', () => {
     await expect(readChecked(join(dir, 'a'))).rejects.toThrow(`${join(dir, 'a')}: cannot read (too many levels of symbolic links (a link loop?))`);
   });
 
-  it('sweep --out naming a file or a device says so (it said "cannot write (already exists)")', () => {
+  it('sweep --out naming a file or a device says so (it said "cannot write (already exists)")', async () => {
     const file = join(caseDir(), 'a-file');
     writeFileSync(file, '');
     const header = { schema: 'tts-parity-sweep/1', shard: { index: 1, count: 1 } } as never;
-    expect(() => openShardFile(file, header)).toThrow(`--out ${file}: is a file, not a folder; give the folder for the shard files (created if missing)`);
-    expect(() => openShardFile('/dev/null', header)).toThrow('--out /dev/null: is a character device, not a folder');
+    await expect(openShardFile(file, header)).rejects.toThrow(`--out ${file}: is a file, not a folder; give the folder for the shard files (created if missing)`);
+    await expect(openShardFile('/dev/null', header)).rejects.toThrow('--out /dev/null: is a character device, not a folder');
   });
 
   it('a file that reads as empty but is not (/proc/self/mem: size 0, EIO on read) is a one-line refusal', async () => {

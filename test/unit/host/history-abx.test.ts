@@ -1,4 +1,5 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -34,5 +35,20 @@ describe('history: ABX sessions kept with an entry', () => {
     const store = new HistoryStore(mkdtempSync(join(tmpdir(), 'abx-')));
     const session = { seed: 1, trials: [], correct: 0, pGuess: 1, savedAt: 'x' };
     await expect(store.saveAbx('20250101-000000-abcdef', session)).rejects.toThrow(/20250101-000000-abcdef.*not found/);
+  });
+
+  it('writes abx.json through the one writer: a folder or FIFO there is refused in one line, no temporary is left', async () => {
+    const store = new HistoryStore(mkdtempSync(join(tmpdir(), 'abx-')));
+    const { historyId } = await store.save({ kind: 'wavs', title: 'a vs b', report, a: { sampleRate: 8000, samples: new Float32Array(8) } });
+    const dir = join(store.root, historyId);
+    const session = { seed: 1, trials: [], correct: 0, pGuess: 1, savedAt: 'x' };
+    const before = readdirSync(dir).sort();
+    mkdirSync(join(dir, 'abx.json'));
+    await expect(store.saveAbx(historyId, session)).rejects.toThrow(`history entry file ${join(dir, 'abx.json')}: is a folder (give a file path)`);
+    rmSync(join(dir, 'abx.json'), { recursive: true });
+    execFileSync('mkfifo', [join(dir, 'abx.json')]);
+    await expect(store.saveAbx(historyId, session)).rejects.toThrow(`history entry file ${join(dir, 'abx.json')}: is not a regular file (a device, FIFO or socket); give a file path`);
+    rmSync(join(dir, 'abx.json'));
+    expect(readdirSync(dir).sort()).toEqual(before);
   });
 });

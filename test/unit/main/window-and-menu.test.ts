@@ -1,6 +1,8 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { appUrlToFile, isAppUrl } from '../../../electron/main/app-protocol.js';
+import { isAppUrl, readAppFile } from '../../../electron/main/app-protocol.js';
 import { menuTemplate, type MenuItem } from '../../../electron/main/menu-template.js';
 import { guardContents, secureWebPreferences } from '../../../electron/main/window-guards.js';
 
@@ -27,14 +29,23 @@ describe('window security', () => {
     expect(log).toEqual(['navigation to https://evil.example/ blocked', 'navigation to file:///etc/passwd blocked', 'new window for https://evil.example/ blocked']);
   });
 
-  it('serves only files of the built renderer from app://studio/', () => {
-    const dir = '/opt/studio/renderer';
+  it('serves only files of the built renderer from app://studio/', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'app-protocol-'));
+    const dir = join(root, 'renderer');
+    mkdirSync(join(dir, 'assets'), { recursive: true });
+    writeFileSync(join(dir, 'index.html'), '<!doctype html>');
+    writeFileSync(join(dir, 'assets', 'a.js'), 'export {};');
+    writeFileSync(join(root, 'secret'), 'SECRET');
+    symlinkSync(join(root, 'secret'), join(dir, 'assets', 'out.js'));
     expect(isAppUrl('app://studio/index.html')).toBe(true);
     expect(isAppUrl('app://other/index.html')).toBe(false);
-    expect(appUrlToFile('app://studio/', dir)).toBe(join(dir, 'index.html'));
-    expect(appUrlToFile('app://studio/assets/a.js', dir)).toBe(join(dir, 'assets/a.js'));
-    expect(appUrlToFile('app://studio/..%2f..%2fsecret', dir)).toBeUndefined();
-    expect(appUrlToFile('file:///etc/passwd', dir)).toBeUndefined();
+    expect(await readAppFile('app://studio/', dir)).toEqual({ ok: true, body: new TextEncoder().encode('<!doctype html>'), type: 'text/html; charset=utf-8' });
+    expect(await readAppFile('app://studio/assets/a.js', dir)).toMatchObject({ ok: true, type: 'text/javascript; charset=utf-8' });
+    expect(await readAppFile('app://studio/..%2f..%2fsecret', dir)).toEqual({ ok: false, status: 404, line: 'not found' });
+    expect(await readAppFile('file:///etc/passwd', dir)).toEqual({ ok: false, status: 404, line: 'not found' });
+    // The same refusals as browser mode's server (test/unit/server/static-refusals.test.ts walks them all).
+    expect(await readAppFile('app://studio/assets/out.js', dir)).toMatchObject({ ok: false, status: 403, line: expect.stringContaining('outside the built renderer folder') });
+    rmSync(root, { recursive: true, force: true });
   });
 });
 

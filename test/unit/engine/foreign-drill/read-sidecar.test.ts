@@ -49,11 +49,11 @@ describe('module sidecar file reader', () => {
     );
     const folder = join(dir, 'folder.safetensors');
     mkdirSync(folder);
-    expect(refusal(folder)).toContain('is not a regular file');
-    // A FIFO is refused before it is opened (opening one for reading blocks until a writer comes).
+    expect(refusal(folder)).toBe(`${folder}: the module sidecar: not a regular file (a folder)`);
+    // A FIFO is opened without blocking and refused on its descriptor (a blocking open waits for a writer).
     const fifo = join(dir, 'fifo.safetensors');
     execFileSync('mkfifo', [fifo]);
-    expect(refusal(fifo)).toBe(`${fifo}: the module sidecar is not a regular file`);
+    expect(refusal(fifo)).toBe(`${fifo}: the module sidecar: not a regular file (a FIFO (named pipe))`);
     const empty = join(dir, 'empty.safetensors');
     writeFileSync(empty, '');
     expect(refusal(empty)).toContain(`${empty}: 0 bytes, too short`);

@@ -1,4 +1,5 @@
-import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -28,13 +29,13 @@ describe('openShardFile', () => {
     expect(shardFileName({ index: 12, count: 1500 })).toBe('shard-0012-of-1500.jsonl');
   });
 
-  it('starts a new file with the header, then resumes it: the cases written are known as done', () => {
+  it('starts a new file with the header, then resumes it: the cases written are known as done', async () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'sweep-shard-')), 'out');
-    const first = openShardFile(dir, HEADER);
+    const first = await openShardFile(dir, HEADER);
     expect(first.done.size).toBe(0);
     first.append(line(1, 'x'));
     first.close();
-    const again = openShardFile(dir, HEADER);
+    const again = await openShardFile(dir, HEADER);
     expect([...again.done]).toEqual(['x@0']);
     expect(again.cutTornLine).toBe(false);
     again.append(line(4, 'y'));
@@ -43,39 +44,59 @@ describe('openShardFile', () => {
     expect(read.cases.map((c) => c.id)).toEqual(['x', 'y']);
   });
 
-  it('cuts off a torn last line (an interrupted write) so that case runs again, leaving the rest intact', () => {
+  it('cuts off a torn last line (an interrupted write) so that case runs again, leaving the rest intact', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sweep-shard-'));
-    const f = openShardFile(dir, HEADER);
+    const f = await openShardFile(dir, HEADER);
     f.append(line(1, 'x'));
     f.close();
     const whole = readFileSync(f.path, 'utf8');
     appendFileSync(f.path, caseLine(line(4, 'y')).slice(0, 25));
-    const again = openShardFile(dir, HEADER);
+    const again = await openShardFile(dir, HEADER);
     expect(again.cutTornLine).toBe(true);
     expect([...again.done]).toEqual(['x@0']);
     again.close();
     expect(readFileSync(f.path, 'utf8')).toBe(whole);
   });
 
-  it('restarts a file that holds not even a whole header line', () => {
+  it('restarts a file that holds not even a whole header line', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sweep-shard-'));
     writeFileSync(join(dir, shardFileName(HEADER.shard)), '{"schema":"tts-par');
-    const f = openShardFile(dir, HEADER);
+    const f = await openShardFile(dir, HEADER);
     f.close();
     expect(parseShardLines(readFileSync(f.path, 'utf8'), f.path).header).toEqual(HEADER);
   });
 
-  it('refuses a file written by a different sweep, naming the field', () => {
+  it('refuses a file written by a different sweep, naming the field', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sweep-shard-'));
-    openShardFile(dir, HEADER).close();
-    expect(() => openShardFile(dir, { ...HEADER, b: 'graph,vocoder=stream' })).toThrow('was written by a different sweep (b: "eager" there, "graph,vocoder=stream" now)');
+    (await openShardFile(dir, HEADER)).close();
+    await expect(openShardFile(dir, { ...HEADER, b: 'graph,vocoder=stream' })).rejects.toThrow('was written by a different sweep (b: "eager" there, "graph,vocoder=stream" now)');
   });
 
-  it('refuses a file holding a case this shard does not plan', () => {
+  it('refuses a file holding a case this shard does not plan', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sweep-shard-'));
-    const f = openShardFile(dir, HEADER);
+    const f = await openShardFile(dir, HEADER);
     f.append(line(9, 'z'));
     f.close();
-    expect(() => openShardFile(dir, HEADER)).toThrow('holds case z@0, which this shard does not plan');
+    await expect(openShardFile(dir, HEADER)).rejects.toThrow('holds case z@0, which this shard does not plan');
+  });
+
+  it('writes a new file through the one writer: a dangling link at its name is replaced, never written through', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sweep-shard-'));
+    const elsewhere = join(mkdtempSync(join(tmpdir(), 'sweep-elsewhere-')), 'created.jsonl');
+    const path = join(dir, shardFileName(HEADER.shard));
+    symlinkSync(elsewhere, path);
+    const f = await openShardFile(dir, HEADER);
+    f.append(line(1, 'x'));
+    f.close();
+    expect(existsSync(elsewhere)).toBe(false);
+    expect(lstatSync(path).isFile()).toBe(true);
+    expect(parseShardLines(readFileSync(path, 'utf8'), path).cases.map((c) => c.id)).toEqual(['x']);
+    expect(readdirSync(dir)).toEqual([shardFileName(HEADER.shard)]);
+  });
+
+  it('refuses a FIFO at the name that reads as a torn header, in one line, without blocking', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sweep-shard-'));
+    execFileSync('mkfifo', [join(dir, shardFileName(HEADER.shard))]);
+    await expect(openShardFile(dir, HEADER)).rejects.toThrow(/shard file to resume: not a regular file \(a FIFO \(named pipe\)\)$/);
   });
 });
