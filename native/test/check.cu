@@ -132,7 +132,7 @@ static std::pair<double, double> timeDecode(parity::Session& s, const check::Fix
   return {median(device), median(host)};
 }
 
-/** GPU: device time per pick, greedy argmax vs the sampling kernels, at the demo's and a talker-sized V. */
+/** GPU: device time per pick, greedy argmax vs the sampled pick, at the demo's and a talker-sized V. */
 static void printPickBench(const check::Fixture& fx) {
   parity::SamplingSettings plain;
   plain.sample = true;
@@ -140,8 +140,8 @@ static void printPickBench(const check::Fixture& fx) {
     const parity::SamplingSettings* settings[] = {&fx.sampling, &plain};
     for (const parity::SamplingSettings* s : settings) {
       check::PickTiming t = check::benchPick(V, *s, 64, 50);
-      std::printf("timing: pick microbenchmark V=%d (%s): greedy argmax %.2f us, sampled %.2f us per pick, sampled one-block %.2f us (64 picks per graph, median of 50 replays; informational)\n",
-                  V, s == &plain ? "temperature 1 only" : "fixture settings", t.argmaxUs, t.sampledUs, t.rowUs);
+      std::printf("timing: pick microbenchmark V=%d (%s): greedy argmax %.2f us, sampled %.2f us per pick (64 picks per graph, median of 50 replays; informational)\n",
+                  V, s == &plain ? "temperature 1 only" : "fixture settings", t.argmaxUs, t.sampledUs);
     }
   }
 }
