@@ -28,8 +28,8 @@ class SessionImpl {
     table = ex.allocN<float>((size_t)(textRows + codecRows) * H);
     ex.upload(table, text.data, (size_t)textRows * H * sizeof(float));
     ex.upload(table + (size_t)textRows * H, codec.data, (size_t)codecRows * H * sizeof(float));
-    lmHead = uploadWeight(ex, w, "talker/lm_head.weight", {H, c.talkerVocab});
-    lmHeads = uploadWeight(ex, w, "code_predictor/lm_heads.weight", {c.codebooks - 1, H, c.codebookSize});
+    lmHead = uploadTransposed(ex, w, "talker/lm_head.weight", {H, c.talkerVocab});
+    lmHeads = uploadTransposed(ex, w, "code_predictor/lm_heads.weight", {c.codebooks - 1, H, c.codebookSize});
     ids = ex.allocN<int>(c.maxTextTokens);
     talkerPos = ex.allocN<int>(1);
     positions = ex.allocN<int>(c.codePredictor.maxPositions);
@@ -150,7 +150,7 @@ class SessionImpl {
   void talkerAndCodes(int n) {
     const int H = c.talker.hidden;
     forward(ex, talker, n, talkerPos, talkerHidden);
-    ex.launch(MatmulK{talkerHidden, lmHead, nullptr, talkerLogits, H, c.talkerVocab}, c.talkerVocab);
+    ex.rows(MatmulK{talkerHidden, lmHead, nullptr, talkerLogits, H, c.talkerVocab}, c.talkerVocab);
     pick(talkerLogits, c.talkerVocab, c.eos, 0);
     // Code predictor: prefill [talker hidden, embedding of code 0], then one position per codebook.
     ex.launch(CopyK{talkerHidden, cp.x}, H);
@@ -168,7 +168,7 @@ class SessionImpl {
   void headAndPick(int cb) {
     const int H = c.talker.hidden, V = c.codebookSize;
     float* logits = cpLogits + (size_t)(cb - 1) * V;
-    ex.launch(MatmulK{cpHidden, lmHeads + (size_t)(cb - 1) * H * V, nullptr, logits, H, V}, V);
+    ex.rows(MatmulK{cpHidden, lmHeads + (size_t)(cb - 1) * H * V, nullptr, logits, H, V}, V);
     pick(logits, V, -1, cb);
   }
 
@@ -181,7 +181,7 @@ class SessionImpl {
     const int H = c.talker.hidden;
     PreludeK embed{1, {lastCodes, table, talker.x, c.codebooks, H, c.codecRowOffset, c.codecRowsPerCodebook}, {}, {}, H};
     forwardFused(ex, talker, 1, talkerPos, talkerHidden, embed);
-    ex.launch(MatmulK{talkerHidden, lmHead, nullptr, talkerLogits, H, c.talkerVocab}, c.talkerVocab);
+    ex.rows(MatmulK{talkerHidden, lmHead, nullptr, talkerLogits, H, c.talkerVocab}, c.talkerVocab);
     pick(talkerLogits, c.talkerVocab, c.eos, 0);
     for (int cb = 1; cb < c.codebooks; cb++) {
       PreludeK rows = cb == 1 ? PreludeK{2, {}, {talkerHidden, cp.x}, {stepCodes, table, cp.x + H, H, c.codecRowOffset}, H}
