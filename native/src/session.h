@@ -56,7 +56,7 @@ struct VocodeResult {
 double samplerExp(double x);
 double samplerUniform(uint64_t seed, int step, int codebook);
 /**
- * One pick over `logits` [V] by the sampling kernels on `device` (sampler-probe.cu), with the Philox
+ * One pick over `logits` [V] by the sampled pick (SamplePickK) on `device` (sampler-probe.cu), with the Philox
  * draw at (step, codebook) and the ids in `history` penalised; skip: an id masked to -inf, -1 for none.
  * Greedy settings pick through the same kernels (as a session does with a repetition penalty).
  */

@@ -175,6 +175,7 @@ if (nvccMissing) {
       expect(emu.stdout).toContain('PASS fused decode-step kernels bit-identical to the unfused launches (greedy and sampled, every step\'s codes, logits, hidden)');
       expect(emu.stdout).toContain('PASS sampled decode step <= 60 kernels (found 35)');
       expect(emu.stdout).toContain('timing: sampling microbenchmark skipped under --emulate (GPU only)');
+      expect(emu.stdout).toContain('pick: GPU against emulation skipped under --emulate (GPU only)');
       // The sampled reference is not the greedy one (else the check would test nothing new).
       const codes = (name: string) => readFileSync(join(fixture, name), 'utf8');
       expect(codes('reference-sampled-codes.txt')).not.toBe(codes('reference-codes.txt'));
