@@ -64,7 +64,7 @@ class Executor {
 
   /**
    * One block of kReduceThreads threads runs k.run() with `sharedBytes` of dynamic shared memory (opted in
-   * above 48 KiB); emulated by k.emulate().
+   * once per size); emulated by k.emulate().
    */
   template <class K>
   void block(const K& k, size_t sharedBytes);

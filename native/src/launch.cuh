@@ -166,8 +166,9 @@ void Executor::block(const K& k, size_t sharedBytes) {
     k.emulate();
     return;
   }
-  if (sharedBytes > 48 * 1024) {
-    // Above the default: opt in once per size (the first call is outside capture: the eager prefill).
+  if (sharedBytes > 0) {
+    // The default 48 KiB holds the static and the dynamic shared memory together, so opt in to the dynamic
+    // size once per size (the first call is outside capture: the eager prefill).
     static size_t allowed = 0;
     if (sharedBytes > allowed) {
       cudaError_t e = cudaFuncSetAttribute(reinterpret_cast<const void*>(&blockKernel<K>), cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sharedBytes);
