@@ -82,7 +82,7 @@ class Session {
   ~Session();
   /**
    * Settings for the next synthesis (kept until changed). Greedy without a repetition penalty uses the
-   * argmax kernel; anything else the sampling kernels; switching between the two re-captures the graph.
+   * argmax kernel; anything else the sampled pick (SamplePickK); switching between the two re-captures the graph.
    */
   void setSampling(const SamplingSettings& s);
   /** Fault stale-feedback@N for the next synthesis (0 = none; kept until changed). */
