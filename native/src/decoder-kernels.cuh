@@ -26,45 +26,54 @@ struct RmsNormK {
   }
 };
 
-PD inline float dotCol(const float* a, const float* w, int K, int N, int col) {
-  float acc = 0.f;
-  for (int k = 0; k < K; k++) acc += a[k] * w[k * N + col];
-  return acc;
-}
-
 /**
  * q/k/v projections with rotate-half RoPE at position *pos0 + row; K and V are written into the static
- * cache [kvHeads, maxPos, hd] at that position. i over n·(heads + 2·kvHeads)·hd.
+ * cache [kvHeads, maxPos, hd] at that position. Rows (one warp each) over n·(heads + 2·kvHeads)·hd; the
+ * weights are transposed ([out, H], see decoder.cuh) so a row's weights are contiguous.
  */
 struct QkvRopeK {
   static constexpr const char* name = "qkv_rope";
+  using Sum = Float2;
   const float* xn;
-  const float* wq;
-  const float* wk;
-  const float* wv;
+  const float* wq;  // [heads·hd, H]
+  const float* wk;  // [kv·hd, H]
+  const float* wv;  // [kv·hd, H]
   const float* ropeExp;  // [hd/2] exponents: inv_freq = exp(ropeExp)
   const int* pos0;
   float* q;   // [n, heads·hd]
   float* kc;  // [kvHeads, maxPos, hd] of this layer
   float* vc;
   int H, heads, kv, hd, maxPos;
-  PD void operator()(int i) const {
+  /** Slot i: its input row r, head slot hs (q heads, then k, then v) and dimension d. */
+  PD void slot(int i, int& r, int& hs, int& d) const {
     int slots = (heads + 2 * kv) * hd;
-    int r = i / slots, rem = i % slots, hs = rem / hd, d = rem % hd;
-    int p = *pos0 + r;
+    r = i / slots;
+    hs = i % slots / hd;
+    d = i % hd;
+  }
+  /** The two dot products: q/k rows d mod hd/2 and that + hd/2 (the rotate-half pair); v: row d and 0. */
+  PD Float2 partial(int i, int lane) const {
+    int r, hs, d;
+    slot(i, r, hs, d);
     const float* a = xn + r * H;
+    if (hs >= heads + kv) return Float2{laneDot(a, wv + ((hs - heads - kv) * hd + d) * H, H, lane), 0.f};
+    const bool isQ = hs < heads;
+    const float* w = isQ ? wq + hs * hd * H : wk + (hs - heads) * hd * H;
+    const int half = hd / 2, fi = d % half;
+    return Float2{laneDot(a, w + fi * H, H, lane), laneDot(a, w + (fi + half) * H, H, lane)};
+  }
+  PD void finish(int i, Float2 dots) const {
+    int r, hs, d;
+    slot(i, r, hs, d);
+    int p = *pos0 + r;
     if (hs >= heads + kv) {
-      int h = hs - heads - kv;
-      vc[(h * maxPos + p) * hd + d] = dotCol(a, wv, H, kv * hd, h * hd + d);
+      vc[((hs - heads - kv) * maxPos + p) * hd + d] = dots.x;
       return;
     }
     bool isQ = hs < heads;
     int h = isQ ? hs : hs - heads;
-    const float* w = isQ ? wq : wk;
-    int N = (isQ ? heads : kv) * hd;
     int half = hd / 2, fi = d % half;
-    float x1 = dotCol(a, w, H, N, h * hd + fi);
-    float x2 = dotCol(a, w, H, N, h * hd + fi + half);
+    float x1 = dots.x, x2 = dots.y;
     float freq = (float)p * expf(ropeExp[fi]);
     float c = cosf(freq), s = sinf(freq);
     float out = d < half ? x1 * c - x2 * s : x2 * c + x1 * s;
@@ -116,35 +125,33 @@ struct AttentionK {
   }
 };
 
-/** y[r, j] = res[r, j] + a[r, :] · w[:, j] (res may be null); i over n·N. */
+/** y[r, j] = res[r, j] + a[r, :] · w[j, :] (res may be null); rows (one warp each) over n·N; w transposed [N, K]. */
 struct MatmulK {
   static constexpr const char* name = "matmul";
+  using Sum = float;
   const float* a;
   const float* w;
   const float* res;
   float* y;
   int K, N;
-  PD void operator()(int i) const {
-    int r = i / N, j = i % N;
-    float mm = dotCol(a + r * K, w, K, N, j);
-    y[i] = res ? res[i] + mm : mm;
-  }
+  PD float partial(int i, int lane) const { return laneDot(a + i / N * K, w + i % N * K, K, lane); }
+  PD void finish(int i, float mm) const { y[i] = res ? res[i] + mm : mm; }
 };
 
-/** SwiGLU activation: silu(x·Wg) · (x·Wu); i over n·F. */
+/** SwiGLU activation: silu(x·Wg) · (x·Wu); rows (one warp each) over n·F; wg, wu transposed [F, H]. */
 struct GateUpK {
   static constexpr const char* name = "gate_up";
+  using Sum = Float2;
   const float* xn;
   const float* wg;
   const float* wu;
   float* act;
   int H, F;
-  PD void operator()(int i) const {
-    int r = i / F, j = i % F;
-    float g = dotCol(xn + r * H, wg, H, F, j);
-    float u = dotCol(xn + r * H, wu, H, F, j);
-    act[i] = siluf(g) * u;
+  PD Float2 partial(int i, int lane) const {
+    const float* a = xn + i / F * H;
+    return Float2{laneDot(a, wg + i % F * H, H, lane), laneDot(a, wu + i % F * H, H, lane)};
   }
+  PD void finish(int i, Float2 gu) const { act[i] = siluf(gu.x) * gu.y; }
 };
 
 /** The audio-feedback buffer's update: last = codes of the previous frame; i over Q. */

@@ -28,6 +28,26 @@ inline float* uploadWeight(Executor& ex, const WeightMap& w, const std::string& 
   return p;
 }
 
+/**
+ * A [K, N] matrix (ONNX MatMul's right operand) uploaded as its transpose [N, K], so that each output's
+ * weights are one contiguous, 16-byte-aligned row for the warp-per-row kernels (rows.cuh). K % 4 == 0.
+ */
+inline float* uploadTransposed(Executor& ex, const WeightMap& w, const std::string& name, const std::vector<int64_t>& dims) {
+  const HostTensor& t = needWeight(w, name, dims);
+  const int64_t K = dims[dims.size() - 2], N = dims.back(), batches = countOf(dims) / (K * N);
+  if (K % 4 != 0) throw NativeError(name + ": the native kernels need an inner dimension divisible by 4, found " + std::to_string(K));
+  std::vector<float> tr((size_t)countOf(dims));
+  for (int64_t b = 0; b < batches; b++) {
+    const float* src = t.data + b * K * N;
+    for (int64_t k = 0; k < K; k++) {
+      for (int64_t n = 0; n < N; n++) tr[(size_t)(b * K * N + n * K + k)] = src[k * N + n];
+    }
+  }
+  float* p = ex.allocN<float>(tr.size());
+  ex.upload(p, tr.data(), tr.size() * sizeof(float));
+  return p;
+}
+
 /** Uploads `prefix/...` weights (names as in decoder-graph.ts) and allocates the cache and scratch. */
 inline Decoder makeDecoder(Executor& ex, const WeightMap& w, const std::string& prefix, const DecoderDims& d, int maxRows) {
   Decoder dec{};
@@ -38,14 +58,14 @@ inline Decoder makeDecoder(Executor& ex, const WeightMap& w, const std::string& 
     std::string p = prefix + "/layers." + std::to_string(l) + ".";
     dec.layers.push_back({
         uploadWeight(ex, w, p + "input_layernorm.weight", {H}),
-        uploadWeight(ex, w, p + "attn.q_proj.weight", {H, qd}),
-        uploadWeight(ex, w, p + "attn.k_proj.weight", {H, kvd}),
-        uploadWeight(ex, w, p + "attn.v_proj.weight", {H, kvd}),
-        uploadWeight(ex, w, p + "attn.o_proj.weight", {qd, H}),
+        uploadTransposed(ex, w, p + "attn.q_proj.weight", {H, qd}),
+        uploadTransposed(ex, w, p + "attn.k_proj.weight", {H, kvd}),
+        uploadTransposed(ex, w, p + "attn.v_proj.weight", {H, kvd}),
+        uploadTransposed(ex, w, p + "attn.o_proj.weight", {qd, H}),
         uploadWeight(ex, w, p + "post_attention_layernorm.weight", {H}),
-        uploadWeight(ex, w, p + "mlp.gate_proj.weight", {H, F}),
-        uploadWeight(ex, w, p + "mlp.up_proj.weight", {H, F}),
-        uploadWeight(ex, w, p + "mlp.down_proj.weight", {F, H}),
+        uploadTransposed(ex, w, p + "mlp.gate_proj.weight", {H, F}),
+        uploadTransposed(ex, w, p + "mlp.up_proj.weight", {H, F}),
+        uploadTransposed(ex, w, p + "mlp.down_proj.weight", {F, H}),
     });
   }
   dec.finalNorm = uploadWeight(ex, w, prefix + "/norm.weight", {H});
@@ -77,14 +97,14 @@ inline void forward(Executor& ex, Decoder& dec, int n, const int* pos0, float* h
     float* kc = dec.kc + l * layerCache;
     float* vc = dec.vc + l * layerCache;
     ex.launch(RmsNormK{dec.x, L.inNorm, dec.xn, H, d.eps}, n * H);
-    ex.launch(QkvRopeK{dec.xn, L.wq, L.wk, L.wv, dec.ropeExp, pos0, dec.q, kc, vc, H, d.heads, d.kvHeads, d.headDim, d.maxPositions},
+    ex.rows(QkvRopeK{dec.xn, L.wq, L.wk, L.wv, dec.ropeExp, pos0, dec.q, kc, vc, H, d.heads, d.kvHeads, d.headDim, d.maxPositions},
               n * (d.heads + 2 * d.kvHeads) * d.headDim);
     ex.launch(ScoresK{dec.q, kc, pos0, dec.scores, d.heads, d.kvHeads, d.headDim, d.maxPositions, scale}, n * d.heads * d.maxPositions);
     ex.launch(AttentionK{dec.scores, vc, pos0, dec.att, d.heads, d.kvHeads, d.headDim, d.maxPositions}, n * qd);
-    ex.launch(MatmulK{dec.att, L.wo, dec.x, dec.h, qd, H}, n * H);
+    ex.rows(MatmulK{dec.att, L.wo, dec.x, dec.h, qd, H}, n * H);
     ex.launch(RmsNormK{dec.h, L.postNorm, dec.xn, H, d.eps}, n * H);
-    ex.launch(GateUpK{dec.xn, L.wg, L.wu, dec.act, H, F}, n * F);
-    ex.launch(MatmulK{dec.act, L.wd, dec.h, dec.x, F, H}, n * H);
+    ex.rows(GateUpK{dec.xn, L.wg, L.wu, dec.act, H, F}, n * F);
+    ex.rows(MatmulK{dec.act, L.wd, dec.h, dec.x, F, H}, n * H);
   }
   ex.launch(RmsNormK{dec.x + (n - 1) * H, dec.finalNorm, hiddenOut, H, d.eps}, H);
 }
@@ -106,14 +126,14 @@ inline void forwardFused(Executor& ex, Decoder& dec, int n, const int* pos0, flo
     const bool last = l == d.layers - 1;
     ex.fused(fuse(Phase<PreludeK>{prelude, l == 0 ? prelude.count() : 0},
                   Phase<RmsNormK>{{dec.x, L.inNorm, dec.xn, H, d.eps}, n * H},
-                  Phase<QkvRopeK>{{dec.xn, L.wq, L.wk, L.wv, dec.ropeExp, pos0, dec.q, kc, vc, H, d.heads, d.kvHeads, d.headDim, d.maxPositions},
+                  RowPhase<QkvRopeK>{{dec.xn, L.wq, L.wk, L.wv, dec.ropeExp, pos0, dec.q, kc, vc, H, d.heads, d.kvHeads, d.headDim, d.maxPositions},
                                   n * (d.heads + 2 * d.kvHeads) * d.headDim},
                   Phase<ScoresK>{{dec.q, kc, pos0, dec.scores, d.heads, d.kvHeads, d.headDim, d.maxPositions, scale}, n * d.heads * d.maxPositions},
                   Phase<AttentionK>{{dec.scores, vc, pos0, dec.att, d.heads, d.kvHeads, d.headDim, d.maxPositions}, n * qd},
-                  Phase<MatmulK>{{dec.att, L.wo, dec.x, dec.h, qd, H}, n * H},
+                  RowPhase<MatmulK>{{dec.att, L.wo, dec.x, dec.h, qd, H}, n * H},
                   Phase<RmsNormK>{{dec.h, L.postNorm, dec.xn, H, d.eps}, n * H},
-                  Phase<GateUpK>{{dec.xn, L.wg, L.wu, dec.act, H, F}, n * F},
-                  Phase<MatmulK>{{dec.act, L.wd, dec.h, dec.x, F, H}, n * H},
+                  RowPhase<GateUpK>{{dec.xn, L.wg, L.wu, dec.act, H, F}, n * F},
+                  RowPhase<MatmulK>{{dec.act, L.wd, dec.h, dec.x, F, H}, n * H},
                   Phase<RmsNormK>{{dec.x + (n - 1) * H, dec.finalNorm, hiddenOut, H, d.eps}, last ? H : 0}));
   }
 }

@@ -49,6 +49,10 @@ class Executor {
   template <class K>
   void launch(const K& k, int n);
 
+  /** Runs k over rows [0, n), one warp per row (rows.cuh): k.partial per lane, a fixed lane tree, k.finish. */
+  template <class K>
+  void rows(const K& k, int n);
+
   /**
    * One block of kReduceThreads threads folds k.load(i), i in [0, n), with k.combine from
    * k.identity() and k.store()s the result: one kernel, fixed shape, capturable. combine must be
@@ -60,7 +64,7 @@ class Executor {
 
   /**
    * One block of kReduceThreads threads runs k.run() with `sharedBytes` of dynamic shared memory (opted in
-   * above 48 KiB); emulated by k.emulate().
+   * once per size); emulated by k.emulate().
    */
   template <class K>
   void block(const K& k, size_t sharedBytes);

@@ -7,8 +7,8 @@
 #include <vector>
 
 #include "executor.h"
+#include "rows.cuh"
 
-#define PD __host__ __device__
 
 namespace parity {
 
@@ -71,19 +71,40 @@ void Executor::reduce(const K& k, int n) {
   checkLaunch(K::name);
 }
 
-/** One phase of a fused kernel: k(i) for i in [0, n) (n = 0: the phase is skipped). */
+/** A phase of a fused kernel, one element per index: k(i) for i in [0, n) (n = 0: the phase is skipped). */
 template <class K>
 struct Phase {
   K k;
   int n;
+#ifdef __CUDACC__
+  __device__ void run() const {
+    for (int i = threadIdx.x; i < n; i += blockDim.x) k(i);
+  }
+#endif
+  void emulate() const {
+    for (int i = 0; i < n; i++) k(i);
+  }
+};
+
+/** A phase of a fused kernel, one warp per row (rows.cuh): rows [0, n). */
+template <class K>
+struct RowPhase {
+  K k;
+  int n;
+#ifdef __CUDACC__
+  __device__ void run() const {
+    for (int s = threadIdx.x; s < n * kWarp; s += blockDim.x) warpRow(k, s / kWarp, s % kWarp);
+  }
+#endif
+  void emulate() const { emulateRows(k, n); }
 };
 
 /**
  * Phases run one after another by one block, a barrier between them: the same element bodies, the same
  * dependencies as one launch per phase (a phase reads only what earlier phases wrote), one kernel.
- * Emulated phase by phase, index by index, so its results equal the separate launches' bit for bit.
+ * Emulated phase by phase, so its results equal the separate launches' bit for bit.
  */
-template <class... Ks>
+template <class... Ps>
 struct Fused;
 
 template <>
@@ -92,26 +113,45 @@ struct Fused<> {
   void emulate() const {}
 };
 
-template <class K, class... Rest>
-struct Fused<K, Rest...> {
-  Phase<K> p;
+template <class P, class... Rest>
+struct Fused<P, Rest...> {
+  P p;
   Fused<Rest...> rest;
   __device__ void run() const {
-    for (int i = threadIdx.x; i < p.n; i += blockDim.x) p.k(i);
+    p.run();
     __syncthreads();
     rest.run();
   }
   void emulate() const {
-    for (int i = 0; i < p.n; i++) p.k(i);
+    p.emulate();
     rest.emulate();
   }
 };
 
 inline Fused<> fuse() { return {}; }
 
-template <class K, class... Rest>
-Fused<K, Rest...> fuse(Phase<K> p, Phase<Rest>... rest) {
+template <class P, class... Rest>
+Fused<P, Rest...> fuse(P p, Rest... rest) {
   return {p, fuse(rest...)};
+}
+
+template <class K>
+__global__ void rowsKernel(K k, int n) {
+  const int s = blockIdx.x * blockDim.x + threadIdx.x;
+  if (s / kWarp < n) warpRow(k, s / kWarp, s % kWarp);  // whole warps: n * kWarp threads, blocks of whole warps
+}
+
+template <class K>
+void Executor::rows(const K& k, int n) {
+  if (n <= 0) return;
+  launches_++;
+  if (emulated()) {
+    emulateRows(k, n);
+    return;
+  }
+  const int block = 128;
+  rowsKernel<K><<<(n * kWarp + block - 1) / block, block, 0, static_cast<cudaStream_t>(stream_)>>>(k, n);
+  checkLaunch(K::name);
 }
 
 template <class K>
@@ -126,8 +166,9 @@ void Executor::block(const K& k, size_t sharedBytes) {
     k.emulate();
     return;
   }
-  if (sharedBytes > 48 * 1024) {
-    // Above the default: opt in once per size (the first call is outside capture: the eager prefill).
+  if (sharedBytes > 0) {
+    // The default 48 KiB holds the static and the dynamic shared memory together, so opt in to the dynamic
+    // size once per size (the first call is outside capture: the eager prefill).
     static size_t allowed = 0;
     if (sharedBytes > allowed) {
       cudaError_t e = cudaFuncSetAttribute(reinterpret_cast<const void*>(&blockKernel<K>), cudaFuncAttributeMaxDynamicSharedMemorySize, (int)sharedBytes);

@@ -1,4 +1,4 @@
-// The one ranking every code pick uses, greedy (ArgmaxK) and sampled (SampleBestK): the id that
+// The one ranking every code pick uses, greedy (ArgmaxK) and sampled (SamplePickK's best id): the id that
 // sample-token.ts's first loop ends on over the row the engine hands it (EOS set to -Infinity).
 #pragma once
 #include <math.h>

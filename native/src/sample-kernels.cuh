@@ -1,15 +1,18 @@
 // Sampled decoding on the device, inside the captured decode step: the Sampler of
-// electron/common/sampling/sample-token.ts as three kernels per pick (best id by one block reduce, scores, pick; no host sync, fixed shapes).
-// Every choice the TypeScript makes (float64 values, the penalty, the ties rule, the heap orders in
-// which top-k and top-p visit the ids, the order of every sum) is reproduced, so for the same seed
-// the device picks the same code as the ORT backend; see docs/native-backend.md (Numerics).
+// electron/common/sampling/sample-token.ts as one block per pick, without sorting or a heap (radix select
+// of the top-k and top-p cuts, integer probability masses; no host sync, fixed shapes). The values, the
+// penalty, the ties rule, exp and the Philox draw are the TypeScript's; only the sums are exact integers
+// instead of float64 sums in heap order. See docs/native-backend.md (Sampling: what "the same draw" means).
 #pragma once
+#include <limits.h>
 #include <math.h>
+#include <string.h>
 
 #include <cmath>
 #include <string>
 #include <vector>
 
+#include "block-program.cuh"
 #include "pick-rank.cuh"
 #include "sample-math.cuh"
 #include "session.h"
@@ -52,222 +55,279 @@ PD inline double penalised(const float* logits, const int* seen, const SamplingP
   return x;
 }
 
-/**
- * *best = the id sample-token.ts's first loop stops at: the first NaN's id if there is one, else the
- * first id of the largest value. One block (Executor::reduce) ranking by firstBest (pick-rank.cuh), as
- * the greedy ArgmaxK does over the unpenalised logits.
- */
-struct SampleBestK {
-  static constexpr const char* name = "sample_best";
+
+/** The ranking of sample-token.ts's first loop over the penalised logits (a reduce by firstBest). */
+struct PenalisedRanking {
   using Value = Ranked;
   const float* logits;
   const int* seen;
   const SamplingParams* p;
   int skip;
-  int* best;
   PD Ranked identity() const { return Ranked{0.0, -1}; }
   PD Ranked load(int k) const { return Ranked{penalised(logits, seen, p, skip, k), k}; }
   PD Ranked combine(Ranked a, Ranked b) const { return firstBest(a, b); }
-  PD void store(Ranked r) const { *best = r.i; }
 };
 
+/** An unsigned key that orders scaled logits as JavaScript's > does (larger value, larger key; -0 = +0). NaN never gets here. */
+PD inline uint64_t orderKey(double s) {
+  if (s == 0) s = 0;
+  uint64_t b;
+  memcpy(&b, &s, 8);
+  return (b >> 63) ? ~b : b | (1ull << 63);
+}
+
 /**
- * Thread j: its penalised logit, that logit / temperature, and exp(scaled - max), max being the
- * scaled value of *best (sample-token.ts: max = v[best]); when *best is a NaN the pick returns it and
- * e is not used. Also resets the pick's scratch: heap[j] = j (the id order top-k and the plain
- * nucleus start from) and kept[j] = 0, so the one-thread pick has no O(V) clearing passes.
+ * 2^S with S = 53 - ceil(log2 V): an id's probability mass is rint(exp(scaled - max) * 2^S), so the best id
+ * weighs 2^S and any sum of V masses is an integer <= 2^53, exact in a double.
  */
-struct SampleScoresK {
-  static constexpr const char* name = "sample_scores";
-  const float* logits;
-  const int* seen;
-  const SamplingParams* p;
-  const int* best;
-  double *pen, *scaled, *e;
-  int *heap, *kept;
-  int skip;
-  PD void operator()(int j) const {
-    double x = penalised(logits, seen, p, skip, j);
-    double s = x * p->invT;
-    pen[j] = x;
-    scaled[j] = s;
-    e[j] = jsExp(s - penalised(logits, seen, p, skip, *best) * p->invT);
-    heap[j] = j;
-    kept[j] = 0;
-  }
+PD inline double massScale(int V) {
+  int bits = 0;
+  while ((1 << bits) < V) bits++;
+  return (double)(1ull << (53 - bits));
+}
+
+/** The ids ranked no worse than (key, id): a larger key, or the same key and an id <= id. */
+struct Cut {
+  unsigned long long key;
+  int id;
+  PD bool keeps(unsigned long long k, int j) const { return k > key || (k == key && j <= id); }
+};
+
+/** Where a radix select stands: the key bits fixed so far, the weight ranked above them, the crossing bin's size. */
+struct RadixState {
+  unsigned long long prefix, above, inBin, weightInBin;
+};
+
+/** The block's shared state of one pick (the per-id keys and masses live beside it, see SamplePickK). */
+struct PickShared {
+  Ranked acc[kReduceThreads];
+  unsigned long long sum[kReduceThreads], tmp[kReduceThreads], count[kReduceThreads];
+  RadixState state[2];
+  Cut cut;
+  int code, last;
 };
 
 /**
- * One thread: the rest of Sampler.sample over what SampleBestK and SampleScoresK wrote. What is left
- * is sequential by definition: the top-k heap's scan, the top-p pops and the two sums run in the
- * TypeScript's orders (a parallel sum would round differently), and the inverse-CDF walk stops at the
- * first id past the target. The draw is Philox at counter (*step, codebook, 0, 0), *step being written
- * on the device before each step, so every replay of a captured step draws new numbers. Writes *code
- * and marks it in seen (the history).
+ * One sampled pick in one block (Executor::block), the same program on the device and in the emulation
+ * (block-program.cuh):
+ * 1. the best id (reduce by firstBest): the pick when it is a NaN or the settings are greedy (a penalty);
+ * 2. per id its order key and its integer mass;
+ * 3. top-k: radix select (8-bit digits of the key, from the top) of the k-th id in the order (value desc, id
+ *    asc), ties at the cut resolved by id;
+ * 4. top-p: the same select, weighted by mass, of the shortest best-first prefix of the top-k ids whose mass
+ *    reaches p * (their total);
+ * 5. the draw: target = u * (kept total), the first kept id in id order whose cumulative mass exceeds it
+ *    (prefix sums over contiguous id chunks), else the last kept id.
+ * Every sum is an integer, so no step depends on the threads' order. Writes *code and marks it in seen.
  */
 struct SamplePickK {
   static constexpr const char* name = "sample_pick";
-  const double *pen, *scaled, *e;
-  const SamplingParams* p;
-  const int* step;
-  const int* best;
-  int* heap;  // [V] scratch, the identity on entry (SampleScoresK)
-  int* kept;  // [V] scratch, zero on entry (SampleScoresK)
-  int* seen;
-  int* code;
-  int V, codebook;
-
-  PD bool better(int a, int b) const { return scaled[a] > scaled[b] || (scaled[a] == scaled[b] && a < b); }
-
-  PD void siftDown(int i, int size, bool minHeap) const {
-    for (;;) {
-      int l = 2 * i + 1;
-      if (l >= size) return;
-      int r = l + 1, c = l;
-      if (r < size && (minHeap ? better(heap[l], heap[r]) : better(heap[r], heap[l]))) c = r;
-      if (!(minHeap ? better(heap[i], heap[c]) : better(heap[c], heap[i]))) return;
-      int t = heap[i];
-      heap[i] = heap[c];
-      heap[c] = t;
-      i = c;
-    }
-  }
-
-  /** The k best ids in heap[0..k), a min-heap (sample-token.ts topK; heap[0..k) starts as 0..k-1). */
-  PD int topK(int k) const {
-    for (int i = (k >> 1) - 1; i >= 0; i--) siftDown(i, k, true);
-    for (int i = k; i < V; i++) {
-      if (better(i, heap[0])) {
-        heap[0] = i;
-        siftDown(0, k, true);
-      }
-    }
-    return k;
-  }
-
-  /** The nucleus of heap[0..m), best first, popped from a max-heap (sample-token.ts topP). */
-  PD int topP(int m, double topP) const {
-    double total = 0;
-    for (int j = 0; j < m; j++) total += e[heap[j]];
-    for (int i = (m >> 1) - 1; i >= 0; i--) siftDown(i, m, false);
-    int size = m;
-    double cumulative = 0;
-    while (size > 0) {
-      int top = heap[0];
-      heap[0] = heap[size - 1];
-      heap[size - 1] = top;
-      size--;
-      if (size > 0) siftDown(0, size, false);
-      cumulative += e[top];
-      if (cumulative >= topP * total) break;
-    }
-    int n = m - size;
-    for (int j = 0; j < n; j++) heap[j] = heap[size + j];
-    return n;
-  }
-
-  PD int choose() const {
-    int b = *best;
-    if (pen[b] != pen[b] || p->greedy) return b;
-    int k = p->topK > 0 && p->topK < V ? p->topK : V;
-    int m = k < V ? topK(k) : V;  // k == V: all ids, heap already 0..V-1
-    if (p->topP < 1) m = topP(m, p->topP);
-    double total = 0;
-    for (int j = 0; j < m; j++) {
-      kept[heap[j]] = 1;
-      total += e[heap[j]];
-    }
-    double target = philoxUniform(p->seedLo, p->seedHi, *step, codebook, 0) * total;
-    double cumulative = 0;
-    int last = -1;
-    for (int i = 0; i < V; i++) {
-      if (!kept[i]) continue;
-      cumulative += e[i];
-      last = i;
-      if (cumulative > target) return i;
-    }
-    return last;
-  }
-
-  PD void operator()(int) const {
-    int c = choose();
-    *code = c;
-    if (c >= 0 && c < V) seen[c] = 1;
-  }
-};
-
-/**
- * One pick in one block (Executor::block): SampleBestK's reduce (the same stride-then-tree order), then
- * SampleScoresK over the ids with the scaled values, exp terms and kept flags in shared memory, then
- * SamplePickK on thread 0 reading them from there. The very functors of the three-kernel path in the same
- * order, so the same id for every row (check.cu and samplerPick compare the two); one launch instead of
- * three, and the sequential top-k / top-p / inverse-CDF walk reads on-chip memory instead of global.
- * Dynamic shared memory: sharedBytes(V); session.cu falls back to the three kernels where it is too much.
- */
-struct SampleRowK {
-  static constexpr const char* name = "sample_row";
+  static_assert(kReduceThreads == 256, "one radix bin per thread");
   const float* logits;
   int* seen;
   const SamplingParams* p;
   const int* step;
   int skip;
-  double* pen;  // [V] global scratch (pen[best] is read by the pick)
-  int* heap;    // [V] global scratch
-  int* best;    // [1] also written, for the trace of the pick
+  unsigned long long* scratch;  // [2V] keys and masses in global memory, or null: in dynamic shared memory
   int* code;
   int V, codebook;
 
-  static size_t sharedBytes(int V) { return (size_t)V * (2 * sizeof(double) + sizeof(int)); }
+  static size_t sharedBytes(int V) { return (size_t)V * 2 * sizeof(unsigned long long); }
 
-  PD void pickWith(double* scaled, double* e, int* kept, const int* b) const {
-    SamplePickK{pen, scaled, e, p, step, b, heap, kept, seen, code, V, codebook}(0);
+  PD int chunkSize() const { return (V + kReduceThreads - 1) / kReduceThreads; }
+
+  PD void finish(int c) const {
+    *code = c;
+    if (c >= 0 && c < V) seen[c] = 1;
   }
-  PD SampleScoresK scores(double* scaled, double* e, int* kept, const int* b) const {
-    return SampleScoresK{logits, seen, p, b, pen, scaled, e, heap, kept, skip};
+
+  template <class B>
+  PD void program(const B& b, PickShared& sh, unsigned long long* key, unsigned long long* mass) const {
+    const PenalisedRanking rank{logits, seen, p, skip};
+    b.each([&](int t) {
+      sh.acc[t] = reduceStride(rank, t, V);
+      sh.sum[t] = 0;
+      sh.count[t] = 0;
+      if (t == 0) sh.last = -1;
+    });
+    for (int s = kReduceThreads / 2; s > 0; s >>= 1) {
+      b.each([&](int t) {
+        if (t < s) sh.acc[t] = firstBest(sh.acc[t], sh.acc[t + s]);
+      });
+    }
+    const int best = sh.acc[0].i;
+    const double top = penalised(logits, seen, p, skip, best);
+    if (top != top || p->greedy) {
+      b.each([&](int t) {
+        if (t == 0) finish(best);
+      });
+      return;
+    }
+    const double maxScaled = top * p->invT, scale = massScale(V);
+    b.each([&](int t) {
+      for (int j = t; j < V; j += kReduceThreads) {
+        const double s = penalised(logits, seen, p, skip, j) * p->invT;
+        key[j] = orderKey(s);
+        mass[j] = (unsigned long long)rint(jsExp(s - maxScaled) * scale);
+      }
+    });
+    const Cut all{0, INT_MAX};
+    const Cut inK = p->topK > 0 && p->topK < V ? select(b, sh, key, mass, all, false, (double)p->topK) : all;
+    const Cut inP = p->topP < 1 ? select(b, sh, key, mass, inK, true, p->topP * (double)massOf(b, sh, key, mass, inK)) : all;
+    draw(b, sh, key, mass, inK, inP);
+  }
+
+  /** The total mass of the ids `cand` keeps (sh.sum is zero again on return). */
+  template <class B>
+  PD unsigned long long massOf(const B& b, PickShared& sh, const unsigned long long* key, const unsigned long long* mass, Cut cand) const {
+    b.each([&](int t) {
+      unsigned long long m = 0;
+      for (int j = t; j < V; j += kReduceThreads) {
+        if (cand.keeps(key[j], j)) m += mass[j];
+      }
+      sh.sum[t] = m;
+    });
+    const unsigned long long total = inclusiveScan(b, sh.sum, sh.tmp)[kReduceThreads - 1];
+    b.each([&](int t) { sh.sum[t] = 0; });
+    return total;
+  }
+
+  /**
+   * The shortest best-first prefix of the ids `cand` keeps whose weight (1 per id, or its mass) reaches
+   * `target`, as a Cut. Needs 0 < target <= the candidates' weight, and sh.sum and sh.count zero (as it
+   * leaves them). Every weight below 2^53, so each comparison with target is exact.
+   */
+  template <class B>
+  PD Cut select(const B& b, PickShared& sh, const unsigned long long* key, const unsigned long long* mass, Cut cand, bool byMass,
+                double target) const {
+    b.each([&](int t) {
+      if (t == 0) sh.state[0] = RadixState{0, 0, 0, 0};
+    });
+    int cur = 0;
+    unsigned long long fixed = 0;  // the key bits already decided
+    for (int shift = 56; shift >= 0; shift -= 8) {
+      const RadixState s = sh.state[cur];
+      b.each([&](int t) {
+        for (int j = t; j < V; j += kReduceThreads) {
+          if (!cand.keeps(key[j], j) || (key[j] & fixed) != s.prefix) continue;
+          const int bin = 255 - (int)((key[j] >> shift) & 255);  // bin 0: the largest digit
+          addTo(&sh.sum[bin], byMass ? mass[j] : 1ull);
+          addTo(&sh.count[bin], 1ull);
+        }
+      });
+      const unsigned long long* upTo = inclusiveScan(b, sh.sum, sh.tmp);
+      b.each([&](int t) {
+        const unsigned long long before = t ? upTo[t - 1] : 0;
+        if ((double)(s.above + before) < target && (double)(s.above + upTo[t]) >= target) {
+          sh.state[cur ^ 1] = RadixState{s.prefix | ((unsigned long long)(255 - t) << shift), s.above + before, sh.count[t], upTo[t] - before};
+        }
+      });
+      b.each([&](int t) {
+        sh.sum[t] = 0;
+        sh.count[t] = 0;
+      });
+      cur ^= 1;
+      fixed |= 255ull << shift;
+      const RadixState c = sh.state[cur];
+      if (c.inBin == 1) return lone(b, sh, key, cand, fixed, c.prefix);
+      if (!byMass && (double)(c.above + c.weightInBin) == target) return Cut{c.prefix, INT_MAX};  // the whole bin
+    }
+    // Every key bit fixed: the crossing bin is one key, its ids tie (equal mass); keep the fewest that reach target.
+    const RadixState c = sh.state[cur];
+    const unsigned long long w = c.weightInBin / c.inBin;
+    unsigned long long r = (unsigned long long)ceil((target - (double)c.above) / (double)w);
+    if (r < 1) r = 1;
+    while (r > 1 && (double)(c.above + (r - 1) * w) >= target) r--;
+    while ((double)(c.above + r * w) < target) r++;
+    if (r >= c.inBin) return Cut{c.prefix, INT_MAX};
+    return nthTied(b, sh, key, cand, c.prefix, r);
+  }
+
+  /** The one candidate whose key has `prefix` in the `fixed` bits, as a Cut. */
+  template <class B>
+  PD Cut lone(const B& b, PickShared& sh, const unsigned long long* key, Cut cand, unsigned long long fixed, unsigned long long prefix) const {
+    b.each([&](int t) {
+      for (int j = t; j < V; j += kReduceThreads) {
+        if (cand.keeps(key[j], j) && (key[j] & fixed) == prefix) sh.cut = Cut{key[j], j};
+      }
+    });
+    return sh.cut;
+  }
+
+  /** Cut{k, the r-th smallest id among the candidates with key k}: ties go to the lower ids. */
+  template <class B>
+  PD Cut nthTied(const B& b, PickShared& sh, const unsigned long long* key, Cut cand, unsigned long long k, unsigned long long r) const {
+    const int chunk = chunkSize();
+    b.each([&](int t) {
+      unsigned long long n = 0;
+      for (int j = t * chunk; j < V && j < (t + 1) * chunk; j++) n += key[j] == k && cand.keeps(key[j], j);
+      sh.sum[t] = n;
+    });
+    const unsigned long long* upTo = inclusiveScan(b, sh.sum, sh.tmp);
+    b.each([&](int t) {
+      unsigned long long n = t ? upTo[t - 1] : 0;
+      if (!(n < r && r <= upTo[t])) return;
+      for (int j = t * chunk; j < V && j < (t + 1) * chunk; j++) {
+        if (key[j] == k && cand.keeps(key[j], j) && ++n == r) {
+          sh.cut = Cut{k, j};
+          return;
+        }
+      }
+    });
+    b.each([&](int t) { sh.sum[t] = 0; });
+    return sh.cut;
+  }
+
+  /** The inverse-CDF draw over the ids both cuts keep, in id order (sample-token.ts's walk). */
+  template <class B>
+  PD void draw(const B& b, PickShared& sh, const unsigned long long* key, const unsigned long long* mass, Cut inK, Cut inP) const {
+    const int chunk = chunkSize();
+    b.each([&](int t) {
+      unsigned long long m = 0;
+      int last = -1;
+      for (int j = t * chunk; j < V && j < (t + 1) * chunk; j++) {
+        if (inK.keeps(key[j], j) && inP.keeps(key[j], j)) {
+          m += mass[j];
+          last = j;
+        }
+      }
+      sh.sum[t] = m;
+      if (last >= 0) maxTo(&sh.last, last);
+    });
+    const unsigned long long* upTo = inclusiveScan(b, sh.sum, sh.tmp);
+    const unsigned long long total = upTo[kReduceThreads - 1];
+    const double target = philoxUniform(p->seedLo, p->seedHi, *step, codebook, 0) * (double)total;
+    b.each([&](int t) {
+      unsigned long long cumulative = t ? upTo[t - 1] : 0;
+      if (!((double)cumulative <= target && (double)upTo[t] > target)) return;
+      for (int j = t * chunk; j < V && j < (t + 1) * chunk; j++) {
+        if (!(inK.keeps(key[j], j) && inP.keeps(key[j], j))) continue;
+        cumulative += mass[j];
+        if ((double)cumulative > target) {
+          sh.code = j;
+          return;
+        }
+      }
+    });
+    b.each([&](int t) {
+      if (t == 0) finish((double)total > target ? sh.code : sh.last);
+    });
   }
 
 #ifdef __CUDACC__
   __device__ void run() const {
-    extern __shared__ double shared[];
-    double* scaled = shared;
-    double* e = shared + V;
-    int* kept = reinterpret_cast<int*>(shared + 2 * V);
-    __shared__ Ranked acc[kReduceThreads];
-    __shared__ int chosen;
-    const SampleBestK bestK{logits, seen, p, skip, best};
-    const int t = threadIdx.x;
-    acc[t] = reduceStride(bestK, t, V);
-    __syncthreads();
-    for (int s = kReduceThreads / 2; s > 0; s >>= 1) {
-      if (t < s) acc[t] = bestK.combine(acc[t], acc[t + s]);
-      __syncthreads();
-    }
-    if (t == 0) {
-      chosen = acc[0].i;
-      *best = chosen;
-    }
-    __syncthreads();
-    const SampleScoresK sc = scores(scaled, e, kept, &chosen);
-    for (int j = t; j < V; j += blockDim.x) sc(j);
-    __syncthreads();
-    if (t == 0) pickWith(scaled, e, kept, &chosen);
+    __shared__ PickShared sh;
+    extern __shared__ unsigned long long perId[];
+    unsigned long long* base = scratch ? scratch : perId;
+    program(DeviceThreads{}, sh, base, base + V);
   }
 #endif
 
   void emulate() const {
-    std::vector<Ranked> acc(kReduceThreads);
-    const SampleBestK bestK{logits, seen, p, skip, best};
-    for (int t = 0; t < kReduceThreads; t++) acc[t] = reduceStride(bestK, t, V);
-    for (int s = kReduceThreads / 2; s > 0; s >>= 1) {
-      for (int t = 0; t < s; t++) acc[t] = bestK.combine(acc[t], acc[t + s]);
-    }
-    int chosen = acc[0].i;
-    *best = chosen;
-    std::vector<double> scaled(V), e(V);
-    std::vector<int> kept(V);
-    const SampleScoresK sc = scores(scaled.data(), e.data(), kept.data(), &chosen);
-    for (int j = 0; j < V; j++) sc(j);
-    pickWith(scaled.data(), e.data(), kept.data(), &chosen);
+    PickShared sh{};
+    std::vector<unsigned long long> local(scratch ? 0 : 2 * (size_t)V);
+    unsigned long long* base = scratch ? scratch : local.data();
+    program(EmulatedThreads{}, sh, base, base + V);
   }
 };
 

@@ -28,8 +28,8 @@ class SessionImpl {
     table = ex.allocN<float>((size_t)(textRows + codecRows) * H);
     ex.upload(table, text.data, (size_t)textRows * H * sizeof(float));
     ex.upload(table + (size_t)textRows * H, codec.data, (size_t)codecRows * H * sizeof(float));
-    lmHead = uploadWeight(ex, w, "talker/lm_head.weight", {H, c.talkerVocab});
-    lmHeads = uploadWeight(ex, w, "code_predictor/lm_heads.weight", {c.codebooks - 1, H, c.codebookSize});
+    lmHead = uploadTransposed(ex, w, "talker/lm_head.weight", {H, c.talkerVocab});
+    lmHeads = uploadTransposed(ex, w, "code_predictor/lm_heads.weight", {c.codebooks - 1, H, c.codebookSize});
     ids = ex.allocN<int>(c.maxTextTokens);
     talkerPos = ex.allocN<int>(1);
     positions = ex.allocN<int>(c.codePredictor.maxPositions);
@@ -45,19 +45,14 @@ class SessionImpl {
     vmax = c.talkerVocab > c.codebookSize ? c.talkerVocab : c.codebookSize;
     stepNo = ex.allocN<int>(1);
     sampling = ex.allocN<SamplingParams>(1);
-    sBest = ex.allocN<int>(1);
     seen = ex.allocN<int>((size_t)c.codebooks * vmax);
-    sPen = ex.allocN<double>(vmax);
-    sScaled = ex.allocN<double>(vmax);
-    sExp = ex.allocN<double>(vmax);
-    sHeap = ex.allocN<int>(vmax);
-    sKept = ex.allocN<int>(vmax);
+    pickScratch = ex.allocN<unsigned long long>(2 * (size_t)vmax);
     setSampling(SamplingSettings{});
     if (!ex.emulated()) {
       int dev = 0, optin = 0;
       ck(cudaGetDevice(&dev), "cudaGetDevice");
       ck(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev), "cudaDeviceGetAttribute(MaxSharedMemoryPerBlockOptin)");
-      rowSharedLimit = (size_t)optin > 8192 ? (size_t)optin - 8192 : 0;  // room for the reduce's static shared memory (4 KiB)
+      pickSharedLimit = (size_t)optin > sizeof(PickShared) ? (size_t)optin - sizeof(PickShared) : 0;  // beside the pick's static shared memory
       ck(cudaEventCreate(&start), "cudaEventCreate");
       ck(cudaEventCreate(&stop), "cudaEventCreate");
     }
@@ -155,7 +150,7 @@ class SessionImpl {
   void talkerAndCodes(int n) {
     const int H = c.talker.hidden;
     forward(ex, talker, n, talkerPos, talkerHidden);
-    ex.launch(MatmulK{talkerHidden, lmHead, nullptr, talkerLogits, H, c.talkerVocab}, c.talkerVocab);
+    ex.rows(MatmulK{talkerHidden, lmHead, nullptr, talkerLogits, H, c.talkerVocab}, c.talkerVocab);
     pick(talkerLogits, c.talkerVocab, c.eos, 0);
     // Code predictor: prefill [talker hidden, embedding of code 0], then one position per codebook.
     ex.launch(CopyK{talkerHidden, cp.x}, H);
@@ -173,7 +168,7 @@ class SessionImpl {
   void headAndPick(int cb) {
     const int H = c.talker.hidden, V = c.codebookSize;
     float* logits = cpLogits + (size_t)(cb - 1) * V;
-    ex.launch(MatmulK{cpHidden, lmHeads + (size_t)(cb - 1) * H * V, nullptr, logits, H, V}, V);
+    ex.rows(MatmulK{cpHidden, lmHeads + (size_t)(cb - 1) * H * V, nullptr, logits, H, V}, V);
     pick(logits, V, -1, cb);
   }
 
@@ -186,7 +181,7 @@ class SessionImpl {
     const int H = c.talker.hidden;
     PreludeK embed{1, {lastCodes, table, talker.x, c.codebooks, H, c.codecRowOffset, c.codecRowsPerCodebook}, {}, {}, H};
     forwardFused(ex, talker, 1, talkerPos, talkerHidden, embed);
-    ex.launch(MatmulK{talkerHidden, lmHead, nullptr, talkerLogits, H, c.talkerVocab}, c.talkerVocab);
+    ex.rows(MatmulK{talkerHidden, lmHead, nullptr, talkerLogits, H, c.talkerVocab}, c.talkerVocab);
     pick(talkerLogits, c.talkerVocab, c.eos, 0);
     for (int cb = 1; cb < c.codebooks; cb++) {
       PreludeK rows = cb == 1 ? PreludeK{2, {}, {talkerHidden, cp.x}, {stepCodes, table, cp.x + H, H, c.codecRowOffset}, H}
@@ -197,22 +192,17 @@ class SessionImpl {
   }
 
   /**
-   * stepCodes[codebook] from `logits` [V]: the greedy argmax, or a sampled pick: one block (SampleRowK) when
-   * fused and its shared memory fits the device, else the sampler's 3 kernels (sample-kernels.cuh).
+   * stepCodes[codebook] from `logits` [V]: the greedy argmax, or a sampled pick (SamplePickK, one block), its
+   * per-id keys and masses in shared memory where the device has room, else in global scratch.
    */
   void pick(const float* logits, int V, int skip, int codebook) {
     if (!sampled) {
       ex.reduce(ArgmaxK{logits, skip, stepCodes + codebook}, V);
       return;
     }
-    int* history = seen + (size_t)codebook * vmax;
-    if (fused && SampleRowK::sharedBytes(V) <= rowSharedLimit) {
-      ex.block(SampleRowK{logits, history, sampling, stepNo, skip, sPen, sHeap, sBest, stepCodes + codebook, V, codebook}, SampleRowK::sharedBytes(V));
-      return;
-    }
-    ex.reduce(SampleBestK{logits, history, sampling, skip, sBest}, V);
-    ex.launch(SampleScoresK{logits, history, sampling, sBest, sPen, sScaled, sExp, sHeap, sKept, skip}, V);
-    ex.launch(SamplePickK{sPen, sScaled, sExp, sampling, stepNo, sBest, sHeap, sKept, history, stepCodes + codebook, V, codebook}, 1);
+    const bool onChip = SamplePickK::sharedBytes(V) <= pickSharedLimit;
+    ex.block(SamplePickK{logits, seen + (size_t)codebook * vmax, sampling, stepNo, skip, onChip ? nullptr : pickScratch, stepCodes + codebook, V, codebook},
+             onChip ? SamplePickK::sharedBytes(V) : 0);
   }
 
   void dropGraph() {
@@ -279,11 +269,11 @@ class SessionImpl {
   int promptLength = 0, nextStep = 2, hostPos = 0, hostStep = 0, decodeLaunches = 0, vmax = 0;
   // Sampling: settings, the step number (Philox counter), per-codebook history flags, pick scratch.
   SamplingParams* sampling = nullptr;
-  int *stepNo = nullptr, *seen = nullptr, *sBest = nullptr, *sHeap = nullptr, *sKept = nullptr;
-  double *sPen = nullptr, *sScaled = nullptr, *sExp = nullptr;
+  int *stepNo = nullptr, *seen = nullptr;
+  unsigned long long* pickScratch = nullptr;
   bool sampled = false;
   bool fused = true;
-  size_t rowSharedLimit = (size_t)-1;  // dynamic shared memory the one-block pick may take (emulated: no limit)
+  size_t pickSharedLimit = (size_t)-1;  // dynamic shared memory the pick may take (emulated: no limit)
   cudaEvent_t start = nullptr, stop = nullptr;
   cudaGraph_t graph = nullptr;
   cudaGraphExec_t exec = nullptr;

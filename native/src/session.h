@@ -56,7 +56,7 @@ struct VocodeResult {
 double samplerExp(double x);
 double samplerUniform(uint64_t seed, int step, int codebook);
 /**
- * One pick over `logits` [V] by the sampling kernels on `device` (sampler-probe.cu), with the Philox
+ * One pick over `logits` [V] by the sampled pick (SamplePickK) on `device` (sampler-probe.cu), with the Philox
  * draw at (step, codebook) and the ids in `history` penalised; skip: an id masked to -inf, -1 for none.
  * Greedy settings pick through the same kernels (as a session does with a repetition penalty).
  */
@@ -82,7 +82,7 @@ class Session {
   ~Session();
   /**
    * Settings for the next synthesis (kept until changed). Greedy without a repetition penalty uses the
-   * argmax kernel; anything else the sampling kernels; switching between the two re-captures the graph.
+   * argmax kernel; anything else the sampled pick (SamplePickK); switching between the two re-captures the graph.
    */
   void setSampling(const SamplingSettings& s);
   /** Fault stale-feedback@N for the next synthesis (0 = none; kept until changed). */

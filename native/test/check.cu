@@ -1,6 +1,7 @@
 // Standalone check of the native backend (no Node): native eager and native graph vs the ORT CPU
 // reference of the fixture, per step, greedy and sampled; the stale-feedback@N fault; eager vs graph
-// decode-step timing, and (GPU only) a microbenchmark of one pick, greedy vs sampled.
+// decode-step timing, and (GPU only) the sampled pick against its emulation on seeded rows and a
+// microbenchmark of one pick, greedy vs sampled.
 //   usage: check FIXTURE_DIR [--emulate] [--passes N]
 //   exit:  0 every check passed; 1 a check failed; 2 bad usage or fixture; 3 no usable CUDA GPU here.
 // --emulate runs the same kernel bodies on the CPU (no graph capture, no timing): what CI can run.
@@ -14,6 +15,7 @@
 
 #include "executor.h"
 #include "fixture.h"
+#include "pick-agree.h"
 #include "pick-bench.h"
 #include "session.h"
 
@@ -132,7 +134,7 @@ static std::pair<double, double> timeDecode(parity::Session& s, const check::Fix
   return {median(device), median(host)};
 }
 
-/** GPU: device time per pick, greedy argmax vs the sampling kernels, at the demo's and a talker-sized V. */
+/** GPU: device time per pick, greedy argmax vs the sampled pick, at the demo's and a talker-sized V. */
 static void printPickBench(const check::Fixture& fx) {
   parity::SamplingSettings plain;
   plain.sample = true;
@@ -140,8 +142,8 @@ static void printPickBench(const check::Fixture& fx) {
     const parity::SamplingSettings* settings[] = {&fx.sampling, &plain};
     for (const parity::SamplingSettings* s : settings) {
       check::PickTiming t = check::benchPick(V, *s, 64, 50);
-      std::printf("timing: pick microbenchmark V=%d (%s): greedy argmax %.2f us, sampled %.2f us per pick, sampled one-block %.2f us (64 picks per graph, median of 50 replays; informational)\n",
-                  V, s == &plain ? "temperature 1 only" : "fixture settings", t.argmaxUs, t.sampledUs, t.rowUs);
+      std::printf("timing: pick microbenchmark V=%d (%s): greedy argmax %.2f us, sampled %.2f us per pick (64 picks per graph, median of 50 replays; informational)\n",
+                  V, s == &plain ? "temperature 1 only" : "fixture settings", t.argmaxUs, t.sampledUs);
     }
   }
 }
@@ -256,7 +258,11 @@ int main(int argc, char** argv) {
     if (emulate) {
       std::printf("timing: not measured under --emulate (CPU emulation has no launches to save)\n");
       std::printf("timing: sampling microbenchmark skipped under --emulate (GPU only)\n");
+      std::printf("pick: GPU against emulation skipped under --emulate (GPU only)\n");
     } else {
+      check::PickAgreement agree = check::pickAgreement(300);
+      expect(agree.different == 0, "sampled pick on the GPU equals the emulated pick on " + std::to_string(agree.rows) + " seeded rows" +
+                                       (agree.different ? " (" + std::to_string(agree.different) + " differ; first: " + agree.first + ")" : ""));
       auto te = timeDecode(eager, fx, passes);
       auto tg = timeDecode(graph, fx, passes);
       std::printf("timing: decode step median over %d passes: eager %.4f ms device (%.4f ms host), graph %.4f ms device (%.4f ms host)\n", passes, te.first,

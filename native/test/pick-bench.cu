@@ -51,9 +51,7 @@ PickTiming benchPick(int V, const SamplingSettings& s, int picks, int replays) {
   for (int i = 0; i < V; i++) host[i] = (float)(4.0 * std::sin(0.7 * i) + 0.001 * i);  // spread, no ties
   SamplingParams params = samplingParams(s);
   float* logits = ex.allocN<float>(V);
-  int *seen = ex.allocN<int>(V), *best = ex.allocN<int>(1), *step = ex.allocN<int>(1), *code = ex.allocN<int>(1);
-  int *heap = ex.allocN<int>(V), *kept = ex.allocN<int>(V);
-  double *pen = ex.allocN<double>(V), *scaled = ex.allocN<double>(V), *e = ex.allocN<double>(V);
+  int *seen = ex.allocN<int>(V), *step = ex.allocN<int>(1), *code = ex.allocN<int>(1);
   SamplingParams* p = ex.allocN<SamplingParams>(1);
   const int two = 2;
   ex.upload(logits, host.data(), V * sizeof(float));
@@ -63,22 +61,13 @@ PickTiming benchPick(int V, const SamplingSettings& s, int picks, int replays) {
   double greedy = replayMs(ex, [&] {
     for (int i = 0; i < picks; i++) ex.reduce(ArgmaxK{logits, -1, code}, V);
   }, replays);
-  double sampled = replayMs(ex, [&] {
-    for (int i = 0; i < picks; i++) {
-      ex.reduce(SampleBestK{logits, seen, p, -1, best}, V);
-      ex.launch(SampleScoresK{logits, seen, p, best, pen, scaled, e, heap, kept, -1}, V);
-      ex.launch(SamplePickK{pen, scaled, e, p, step, best, heap, kept, seen, code, V, i % 8}, 1);
-    }
-  }, replays);
-  auto row = [&](int i) {
-    ex.block(parity::SampleRowK{logits, seen, p, step, -1, pen, heap, best, code, V, i % 8}, parity::SampleRowK::sharedBytes(V));
-  };
-  row(0);  // outside the capture: opts in to the shared memory above 48 KiB
+  auto pick = [&](int i) { ex.block(SamplePickK{logits, seen, p, step, -1, nullptr, code, V, i % 8}, SamplePickK::sharedBytes(V)); };
+  pick(0);  // outside the capture: opts in to the shared memory above 48 KiB
   ex.synchronize();
-  double rowMs = replayMs(ex, [&] {
-    for (int i = 0; i < picks; i++) row(i);
+  double sampled = replayMs(ex, [&] {
+    for (int i = 0; i < picks; i++) pick(i);
   }, replays);
-  return PickTiming{1000.0 * greedy / picks, 1000.0 * sampled / picks, 1000.0 * rowMs / picks};
+  return PickTiming{1000.0 * greedy / picks, 1000.0 * sampled / picks};
 }
 
 }  // namespace check

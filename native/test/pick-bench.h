@@ -1,4 +1,4 @@
-// Microbenchmark of one code pick on the GPU: the greedy argmax kernel vs the sampling kernels.
+// Microbenchmark of one code pick on the GPU: the greedy argmax kernel vs the sampled pick.
 #pragma once
 #include "session.h"
 
@@ -6,8 +6,7 @@ namespace check {
 
 struct PickTiming {
   double argmaxUs;   // device time per greedy pick (ArgmaxK)
-  double sampledUs;  // device time per sampled pick (best-id reduce + scores + pick)
-  double rowUs;      // device time per sampled pick in one block (SampleRowK, the fused decode step's)
+  double sampledUs;  // device time per sampled pick (SamplePickK, one block, keys and masses in shared memory)
 };
 
 /**

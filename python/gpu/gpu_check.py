@@ -261,11 +261,10 @@ def native_figures(text):
                 "settings": what,
                 "argmax_us": float(a),
                 "sampled_us": float(sm),
-                "one_block_us": float(row) if row else None,
             }
-            for v, what, a, sm, row in re.findall(
+            for v, what, a, sm in re.findall(
                 r"^timing: pick microbenchmark V=(\d+) \(([^)]*)\): greedy argmax ([\d.]+) us, "
-                r"sampled ([\d.]+) us per pick(?:, sampled one-block ([\d.]+) us)?",
+                r"sampled ([\d.]+) us per pick",
                 text,
                 re.M,
             )

@@ -41,7 +41,7 @@ export interface NativeSampling extends SamplingParams {
 }
 
 export interface NativeSession {
-  /** Kept until changed; greedy with repetitionPenalty 1 runs the argmax kernel, anything else the sampling kernels. */
+  /** Kept until changed; greedy with repetitionPenalty 1 runs the argmax kernel, anything else the sampled pick (SamplePickK). */
   setSampling(s: NativeSampling): void;
   /** Fault stale-feedback@N for the next synthesis; 0 = none. Kept until changed. */
   setStaleStep(step: number): void;
@@ -60,7 +60,7 @@ export interface NativeTesting {
   jsExp(x: Float64Array): Float64Array;
   uniform(seed: number, step: number, codebook: number): number;
   /**
-   * One pick over `logits` by the session's sampling kernels (best-id reduce, scores, pick), the draw
+   * One pick over `logits` by the session's sampled pick (SamplePickK, one block), the draw
    * Philox at (step, codebook) with the sampling's seed, the ids in `history` penalised; skip: an id
    * masked to -inf (-1: none). device defaults to 'emulate'.
    */

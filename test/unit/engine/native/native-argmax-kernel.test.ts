@@ -39,7 +39,7 @@ if (build.nvccMissing) {
     if (!loaded.ok) throw new Error(loaded.reason);
     return loaded.addon.testing;
   };
-  /** The kernel's id, which must also be what the sampling kernels' best-id reduce picks (one shared rule). */
+  /** The kernel's id, which must also be what the sampled pick's best-id reduce picks (one shared rule). */
   const argmax = (t: NativeTesting, logits: Float32Array, skip: number): number => {
     const id = t.argmax(logits, skip);
     expect(t.pick(logits, skip, { ...GREEDY, seed: 0 }, 2, 0, new Int32Array(0))).toBe(id);

@@ -5,7 +5,7 @@ import { uniform } from '../../../../electron/common/sampling/uniform.js';
 import { loadAddon, type NativeTesting } from '../../../../electron/engine/native/native-addon.js';
 import { buildNativeAddon } from './native-build.js';
 
-// One pick by the sampling kernels (best-id reduce over one block, scores, pick; native/src/
+// One pick by SamplePickK (best-id reduce, radix-select cuts, draw; one block; native/src/
 // sampler-probe.cu), emulated in the device's reduce order, against sample-token.ts's Sampler on a
 // talker-sized vocabulary with what the demo bundle never produces: ties across the reduce's thread
 // strides, -0 beside +0, -Infinity, NaNs, a masked id. The expected id is the TypeScript's, exactly.

@@ -100,7 +100,7 @@ if (build.nvccMissing) {
     // session.cu decodeBody (fused): each decoder layer is one kernel (its 8 operations in one block, the
     // embedding lookups folded into the first layer, the final norm into the last): the talker's layers, then
     // Q-1 code-predictor passes of its layers; plus the feedback update, Q heads and Q picks. A sampled pick
-    // is one block (SampleRowK) like the greedy argmax, so the count does not change with sampling.
+    // is one block (SamplePickK) like the greedy argmax, so the count does not change with sampling.
     const fused = c.talker.layers + (c.codebooks - 1) * c.codePredictor.layers + 1 + 2 * c.codebooks;
     await run(GREEDY);
     expect(runner.opened('eager')?.decodeKernelCount()).toBe(fused);
