@@ -13,29 +13,30 @@ function firstNonFiniteStats(steps: Divergence['steps']): { step: number; side: 
 }
 
 /**
- * Where non-finite values first appear, in words (`B from step 4 in talker: NaN 1024, Inf 0`), from the
+ * Where non-finite values first appear, in words (`B non-finite from step 4 (talker: 193 NaN)`), from the
  * per-stage NaN/Inf counts, else from the logit statistics themselves (a trace without counts); null when
  * every value is finite.
  */
 export function nonFiniteWords(d: Closeness): string | null {
   const sides = (['a', 'b'] as const).flatMap((k) => {
     const f = d.firstNonFinite[k];
-    return f ? [`${k.toUpperCase()} from step ${f.step} in ${f.stage}: NaN ${f.nan}, Inf ${f.inf}`] : [];
+    const counts = [f?.nan ? `${f.nan} NaN` : '', f?.inf ? `${f.inf} Inf` : ''].filter(Boolean).join(', ');
+    return f ? [`${k.toUpperCase()} non-finite from step ${f.step} (${f.stage}: ${counts})`] : [];
   });
   if (sides.length > 0) return sides.join('; ');
   const stats = firstNonFiniteStats(d.steps);
-  return stats ? `${stats.side} logit statistics from step ${stats.step}` : null;
+  return stats ? `${stats.side} logit statistics non-finite from step ${stats.step}` : null;
 }
 
 /**
- * How far apart the logit statistics came, for the studio's tolerance line: the largest finite |Δ| and
- * where, and any non-finite values (a NaN is no difference of statistics that can be measured, so a NaN
- * run is never "equal at every step").
+ * How far apart the logit statistics came, for the studio's tolerance line: any non-finite values (a
+ * NaN is no difference that can be measured, so a NaN run is never "equal at every step"), and the
+ * largest finite |Δ| and where. Short: it shares one line with the audio's largest difference.
  */
 export function logitClosenessWords(d: Closeness): string {
   const big = d.largestLogitDiff;
   const nonFinite = nonFiniteWords(d);
   const largest = big ? `logit |Δ| ${big.value.toPrecision(3)} at step ${big.step} (${big.field})` : null;
   if (nonFinite === null) return largest ?? 'logit statistics equal at every step';
-  return `non-finite values (${nonFinite}); ${largest ? `largest finite ${largest}` : 'the finite logit statistics equal'}`;
+  return largest ? `${nonFinite}; largest finite ${largest}` : nonFinite;
 }

@@ -9,14 +9,14 @@ describe('the closeness line of the logit statistics', () => {
     const a = makeSteps(5, 2);
     const b = a.map((s) => (s.step < 3 ? s : { ...makeStep(s.step, 2, logitRow(s.step).fill(NaN)), codes: s.codes, nan: { talker: 64, codePredictor: 0, vocoder: 0 } }));
     const words = logitClosenessWords(localise(a, b));
-    expect(words).toBe('non-finite values (B from step 3 in talker: NaN 64, Inf 0); the finite logit statistics equal');
+    expect(words).toBe('B non-finite from step 3 (talker: 64 NaN)');
     expect(words).not.toContain('equal at every step');
   });
 
   it('finds NaN statistics in a trace that records no counts', () => {
     const a = makeSteps(4, 2).map((s) => ({ ...s, nan: undefined, inf: undefined }));
     const b = a.map((s) => (s.step < 2 ? s : { ...s, logits: { ...s.logits!, mean: NaN } }));
-    expect(logitClosenessWords(localise(a, b))).toBe('non-finite values (B logit statistics from step 2); the finite logit statistics equal');
+    expect(logitClosenessWords(localise(a, b))).toBe('B logit statistics non-finite from step 2');
   });
 
   it('names the largest finite |Δ| of a finite run, and equal statistics as equal', () => {
@@ -24,5 +24,8 @@ describe('the closeness line of the logit statistics', () => {
     const b = a.map((s) => (s.step === 3 ? { ...s, logits: { ...s.logits!, mean: s.logits!.mean + 0.25 } } : s));
     expect(logitClosenessWords(localise(a, b))).toBe('logit |Δ| 0.250 at step 3 (talker mean)');
     expect(logitClosenessWords(localise(a, a))).toBe('logit statistics equal at every step');
+    // Both: the non-finite values first, then the largest finite difference.
+    const nan = b.map((s) => (s.step === 4 ? { ...s, logits: { ...s.logits!, std: Infinity }, inf: { talker: 1, codePredictor: 0, vocoder: 0 } } : s));
+    expect(logitClosenessWords(localise(a, nan))).toBe('B non-finite from step 4 (talker: 1 Inf); largest finite logit |Δ| 0.250 at step 3 (talker mean)');
   });
 });
