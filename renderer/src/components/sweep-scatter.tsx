@@ -20,7 +20,8 @@ export function SweepScatter() {
   const store = useStoreApi();
   const cases = useStudio(sweepSelectors.filtered);
   const zoom = useStudio(sweepSelectors.zoom);
-  const [hover, setHover] = useState<{ dot: ScatterDot; x: number; y: number }>();
+  /** The dot under the pointer, where the pointer is in the box, and which way the card opens (towards the box's middle, so it stays inside). */
+  const [hover, setHover] = useState<{ dot: ScatterDot; x: number; y: number; left: boolean; up: boolean }>();
   const [brush, setBrush] = useState<{ x0: number; y0: number; x1: number; y1: number }>();
   const box = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
@@ -53,7 +54,8 @@ export function SweepScatter() {
     if (brush) setBrush({ ...brush, x1: p.x, y1: p.y });
     const dot = scatterDotAt(plot, p.x, p.y);
     const r = box.current!.getBoundingClientRect();
-    setHover(dot ? { dot, x: e.clientX - r.left, y: e.clientY - r.top } : undefined);
+    const [x, y] = [e.clientX - r.left, e.clientY - r.top];
+    setHover(dot ? { dot, x, y, left: x > r.width / 2, up: y > r.height / 2 } : undefined);
   };
   const onUp = (e: PointerEvent<HTMLDivElement>) => {
     const p = plotPoint(e);
@@ -101,7 +103,7 @@ export function SweepScatter() {
           />
         )}
         {hover && c && (
-          <div className="sweep-card" role="status" data-testid="sweep-card" style={{ left: hover.x + 12, top: hover.y + 12 }}>
+          <div className="sweep-card" role="status" data-testid="sweep-card" style={{ left: hover.x + (hover.left ? -12 : 12), top: hover.y + (hover.up ? -12 : 12), transform: `translate(${hover.left ? '-100%' : '0'}, ${hover.up ? '-100%' : '0'})` }}>
             <strong>{caseKey(c)}</strong>
             <div>{caseTitle(c).slice(caseKey(c).length + 2)}</div>
             {c.text && <div className="muted">“{c.text}”</div>}
