@@ -10,6 +10,14 @@ const H = 240;
 /** A drag shorter than this (plot units) either way is a click, not a brush. */
 const BRUSH_MIN = 6;
 
+/** The hover card beside the pointer, on the side towards the box's middle (anchored by that side, so it keeps its width). */
+function cardPlace(p: { x: number; y: number; w: number; h: number }) {
+  return {
+    ...(p.x > p.w / 2 ? { right: p.w - p.x + 12 } : { left: p.x + 12 }),
+    ...(p.y > p.h / 2 ? { bottom: p.h - p.y + 12 } : { top: p.y + 12 }),
+  };
+}
+
 /**
  * The correlation × ΔLU scatter of the cases the filters keep (electron/common/draw/sweep-scatter.ts, the
  * code sweep.html is drawn by): frame and axes as SVG, the dots on a canvas laid over it (thousands of
@@ -20,8 +28,8 @@ export function SweepScatter() {
   const store = useStoreApi();
   const cases = useStudio(sweepSelectors.filtered);
   const zoom = useStudio(sweepSelectors.zoom);
-  /** The dot under the pointer, where the pointer is in the box, and which way the card opens (towards the box's middle, so it stays inside). */
-  const [hover, setHover] = useState<{ dot: ScatterDot; x: number; y: number; left: boolean; up: boolean }>();
+  /** The dot under the pointer, and the pointer's place in the box of size w × h. */
+  const [hover, setHover] = useState<{ dot: ScatterDot; x: number; y: number; w: number; h: number }>();
   const [brush, setBrush] = useState<{ x0: number; y0: number; x1: number; y1: number }>();
   const box = useRef<HTMLDivElement>(null);
   const canvas = useRef<HTMLCanvasElement>(null);
@@ -55,7 +63,7 @@ export function SweepScatter() {
     const dot = scatterDotAt(plot, p.x, p.y);
     const r = box.current!.getBoundingClientRect();
     const [x, y] = [e.clientX - r.left, e.clientY - r.top];
-    setHover(dot ? { dot, x, y, left: x > r.width / 2, up: y > r.height / 2 } : undefined);
+    setHover(dot ? { dot, x, y, w: r.width, h: r.height } : undefined);
   };
   const onUp = (e: PointerEvent<HTMLDivElement>) => {
     const p = plotPoint(e);
@@ -70,7 +78,7 @@ export function SweepScatter() {
   };
   const c = hover?.dot.c;
   return (
-    <figure>
+    <figure className="sweep-scatter-figure">
       <figcaption>
         Correlation × ΔLU, one dot per case{omitted > 0 ? ` (${omitted} without both values not shown)` : ''}
         {zoom && (
@@ -103,7 +111,7 @@ export function SweepScatter() {
           />
         )}
         {hover && c && (
-          <div className="sweep-card" role="status" data-testid="sweep-card" style={{ left: hover.x + (hover.left ? -12 : 12), top: hover.y + (hover.up ? -12 : 12), transform: `translate(${hover.left ? '-100%' : '0'}, ${hover.up ? '-100%' : '0'})` }}>
+          <div className="sweep-card" role="status" data-testid="sweep-card" style={cardPlace(hover)}>
             <strong>{caseKey(c)}</strong>
             <div>{caseTitle(c).slice(caseKey(c).length + 2)}</div>
             {c.text && <div className="muted">“{c.text}”</div>}
