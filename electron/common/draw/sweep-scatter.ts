@@ -68,11 +68,13 @@ export function scatterPlot(cases: SummaryCase[], width: number, height: number,
   const plotH = height - M.top - M.bottom;
   const x = (v: number) => M.left + ((v - xa.lo) / (xa.hi - xa.lo)) * plotW;
   const y = (v: number) => height - M.bottom - ((v - ya.lo) / (ya.hi - ya.lo)) * plotH;
-  const at = new Map<string, ScatterDot>();
+  // Keyed by verdict and pixel as one number (a string key per case was most of a 10,000-case redraw).
+  const at = new Map<number, ScatterDot>();
   for (const c of pts) {
     if (c.correlation < xa.lo || c.correlation > xa.hi || c.loudnessDeltaLU < ya.lo || c.loudnessDeltaLU > ya.hi) continue;
-    const [px, py] = [x(c.correlation), y(c.loudnessDeltaLU)];
-    const pixel = `${c.verdict} ${Math.round(px)} ${Math.round(py)}`;
+    const px = x(c.correlation);
+    const py = y(c.loudnessDeltaLU);
+    const pixel = (DRAW_ORDER[c.verdict] * 65536 + Math.round(px)) * 65536 + Math.round(py);
     const seen = at.get(pixel);
     if (seen) seen.count++;
     else at.set(pixel, { x: Math.round(px * 10) / 10, y: Math.round(py * 10) / 10, r: 3.5, color: VERDICT_COLOR[c.verdict], count: 1, c });
