@@ -154,6 +154,18 @@ describe('studio UI in Chromium: layout, results in view, sweep dashboard', () =
     await page.setViewportSize(SIZES[1]);
     await page.screenshot({ path: `${SHOTS}/ui-sweep-dashboard-1024.png` });
     await page.setViewportSize(SIZES[0]);
+    // A drag from the plot's empty top-left corner to its middle zooms to that box; Reset zoom undoes it.
+    const [x0, x1, y0, y1] = (await page.getByTestId('sweep-scatter').getAttribute('data-domain'))!.split(' ').map(Number);
+    const from = await scatterPoint(page, x0 + 0.005 * (x1 - x0), y1 - 0.005 * (y1 - y0));
+    const to = await scatterPoint(page, (x0 + x1) / 2, (y0 + y1) / 2);
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    await page.mouse.move(to.x, to.y, { steps: 4 });
+    await page.mouse.up();
+    await expect.poll(() => page.getByTestId('sweep-shown').textContent()).toMatch(/^\d+ of 1000 cases \(scatter zoomed\)$/);
+    expect(Number((await page.getByTestId('sweep-shown').textContent())!.split(' ')[0])).toBeLessThan(1000);
+    await page.getByRole('button', { name: 'Reset zoom' }).click();
+    await expect.poll(() => page.getByTestId('sweep-shown').textContent()).toBe('1000 of 1000 cases');
 
     await page.getByRole('button', { name: /diverged$/ }).click();
     await expect.poll(() => page.getByTestId('sweep-shown').textContent()).toBe(`${diverged} of 1000 cases`);
