@@ -58,6 +58,8 @@ describe('studio UI in Chromium: sweep view', () => {
     await expect.poll(() => page.getByTestId('sweep-shown').textContent()).toBe('1 of 2 cases');
     expect(await firstCell()).toBe('long@0');
     expect(await page.getByTestId('sweep-step-filter').textContent()).toContain('First divergent step 20');
+    expect(await page.getByRole('button', { name: /^step 20: 1 case/ }).getAttribute('aria-pressed')).toBe('true');
+    await page.screenshot({ path: 'test-results/ui-sweep-step-filter-1280.png' });
     await page.getByRole('button', { name: 'Clear filters' }).click();
     await expect.poll(() => page.getByTestId('sweep-shown').textContent()).toBe('2 of 2 cases');
     expect(await page.getByTestId('sweep-step-filter').count()).toBe(0);
