@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
 import type { ReportPageData } from '../../electron/common/report/html/report-page-data.js';
+import { DrillGraph } from '../src/components/drill-graph.js';
 import { minusSigns } from '../src/lib/format.js';
 import { CodesView } from './codes-view.js';
 import { LogitsView } from './logits-view.js';
@@ -9,7 +10,7 @@ import { Players } from './players.js';
 import { RowsTable } from './rows-table.js';
 import { StepsView } from './steps-view.js';
 
-/** report.html: the verdict in words, players, waveforms, per-step |Δ|, codes, metrics, drill-down, report.md. */
+/** report.html: the verdict in words, players, waveforms, per-step |Δ|, codes, metrics, drill-down (the studio's graph, then its lines), report.md. */
 export function ReportApp({ data }: { data: ReportPageData }) {
   const tracks = useMemo(() => (data.audio ? pageTracks(data.audio) : null), [data.audio]);
   const [position, setPosition] = useState(0);
@@ -61,9 +62,10 @@ export function ReportApp({ data }: { data: ReportPageData }) {
           </section>
         )}
       </div>
-      {data.drill.length > 0 && (
+      {(data.drill.length > 0 || data.drillReport) && (
         <section aria-label="Drill-down" data-testid="drill">
           <h2>Drill-down</h2>
+          {data.drillReport && <DrillGraph report={data.drillReport} />}
           <ul>
             {data.drill.map((l) => (
               <li key={l}>{minusSigns(l)}</li>

@@ -46,7 +46,7 @@ try {
     await page.evaluate(`window.__benchOpen = new Promise((resolve) => {
       const t0 = performance.now();
       const tick = () => {
-        const drawn = document.querySelectorAll('[data-testid="sweep-dot"]').length > 0 && document.querySelectorAll('[data-testid="sweep-case"]').length > 0;
+        const drawn = Number(document.querySelector('[data-testid="sweep-dots"]')?.dataset.dots ?? 0) > 0 && document.querySelectorAll('[data-testid="sweep-case"]').length > 0;
         if (drawn) resolve(Math.round(performance.now() - t0)); else requestAnimationFrame(tick);
       };
       requestAnimationFrame(tick);
@@ -86,7 +86,7 @@ try {
       scroll.push(now - last);
       last = now;
     }
-    return { ...out, scroll, rowsInDom: document.querySelectorAll('[data-testid="sweep-case"]').length, dots: document.querySelectorAll('[data-testid="sweep-dot"]').length };
+    return { ...out, scroll, rowsInDom: document.querySelectorAll('[data-testid="sweep-case"]').length, dots: Number(document.querySelector('[data-testid="sweep-dots"]').dataset.dots) };
   })()`)) as Record<'verdict' | 'stage' | 'search' | 'sort' | 'clear' | 'scroll', number[]> & { rowsInDom: number; dots: number };
   console.log(
     JSON.stringify(

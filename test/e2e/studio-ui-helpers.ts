@@ -138,3 +138,18 @@ export function writeTraceImportFiles(dir: string): { traceA: string; traceB: st
   writeFileSync(paths.wavB, encodeWav([b], rate, 'float32'));
   return paths;
 }
+
+/**
+ * Where the dot of a case at (correlation, ΔLU) is on the studio's sweep scatter, in page pixels: from
+ * the plot box and axis ends its svg carries (the dots are on a canvas, so there is no element to find).
+ */
+export function scatterPoint(page: Page, correlation: number, deltaLU: number): Promise<{ x: number; y: number }> {
+  return page.evaluate(`(() => {
+    const svg = document.querySelector('[data-testid="sweep-scatter"]');
+    const [left, top, w, h] = svg.dataset.plot.split(' ').map(Number);
+    const [x0, x1, y0, y1] = svg.dataset.domain.split(' ').map(Number);
+    const r = svg.getBoundingClientRect();
+    const k = r.width / svg.viewBox.baseVal.width;
+    return { x: r.left + k * (left + ((${correlation} - x0) / (x1 - x0)) * w), y: r.top + k * (top + h - ((${deltaLU} - y0) / (y1 - y0)) * h) };
+  })()`) as Promise<{ x: number; y: number }>;
+}

@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringifySummary } from '../../electron/common/sweep/sweep-summary.js';
 import type { Served } from './serve-process.js';
-import { startStudio, stopStudio } from './studio-ui-helpers.js';
+import { scatterPoint, startStudio, stopStudio } from './studio-ui-helpers.js';
 import { syntheticSweep } from './synthetic-sweep.js';
 
 // Issue 28 in Chromium: the window never scrolls as a document (1440×900 and 1024×700, after a
@@ -67,27 +67,42 @@ async function synthesize(profileB: string): Promise<void> {
   await expect.poll(() => page.locator('[data-history-id]').count(), { timeout: 60_000 }).toBe(before + 1);
 }
 
+/** The codes lane's rows are at least `rowPx` high (8 codebooks) and its codebook labels are `labels`, none overlapping the next. */
+async function expectReadableCodes(rowPx: number, labels: string[]): Promise<void> {
+  await expect.poll(async () => (await page.getByTestId('codes-lane').boundingBox())!.height).toBeGreaterThanOrEqual(8 * rowPx);
+  const axis = page.getByTestId('codebook-axis').locator('span');
+  expect(await axis.allTextContents()).toEqual(labels);
+  const boxes = await Promise.all((await axis.all()).map(async (l) => (await l.boundingBox())!));
+  for (let i = 1; i < boxes.length; i++) expect(boxes[i].y).toBeGreaterThanOrEqual(boxes[i - 1].y + boxes[i - 1].height);
+}
+
 describe('studio UI in Chromium: layout, results in view, sweep dashboard', () => {
   it('a comparison and a drill: no document scroll at either size; the verdict focused at the top; step labels apart; at 1024×700 lanes, transport and tabs in view', async () => {
     await synthesize('graph,fault=nan@talker:4');
     await expect.poll(focusedId).toBe('verdict');
     expect(await resultsTop()).toBe(0);
+    // A NaN run's statistics are not "equal at every step": the line names the non-finite values.
+    expect(await page.getByTestId('closeness').textContent()).toMatch(/^Largest differences: B non-finite from step 4 \(talker: [1-9]\d* NaN\);/);
     expectNoDocumentScroll(await documentHeights());
     await page.setViewportSize(SIZES[1]);
+    await page.screenshot({ path: `${SHOTS}/ui-layout-ab-1024.png` });
     for (const id of ['codes-lane', 'transport']) {
       const box = (await page.getByTestId(id).boundingBox())!;
       expect(box.y + box.height, id).toBeLessThanOrEqual(700);
     }
     const tabs = (await page.getByRole('tablist', { name: 'Details' }).boundingBox())!;
     expect(tabs.y + tabs.height).toBeLessThanOrEqual(700);
-    await page.screenshot({ path: `${SHOTS}/ui-layout-ab-1024.png` });
+    // The codes lane: a row of at least 8 px per codebook (the demo has 8), numbered beside it without overlap.
+    await expectReadableCodes(8, ['0', '2', '4', '6']);
     await page.setViewportSize(SIZES[0]);
+    await expectReadableCodes(12, ['0', '1', '2', '3', '4', '5', '6', '7']);
+    await page.screenshot({ path: `${SHOTS}/ui-layout-ab-1440.png` });
 
     // Spectrograms: a dB colour bar with its ticks, and frequency ticks beside each lane.
     await page.getByRole('button', { name: 'Spectrogram' }).click();
     await page.getByTestId('specA').waitFor({ timeout: 30_000 });
     expect(await page.getByTestId('spectro-scale').locator('.spectro-scale-ticks span').allTextContents()).toEqual(['−100', '−80', '−60', '−40', '−20', '0 dBFS']);
-    expect(await page.locator('.freq-axis').first().locator('span').allTextContents()).toEqual(['3 kHz', '6 kHz', '9 kHz']);
+    expect(await page.getByTestId('freq-axis').first().locator('span').allTextContents()).toEqual(['3 kHz', '6 kHz', '9 kHz']);
     await page.screenshot({ path: `${SHOTS}/ui-layout-spectrograms-1440.png` });
     await page.getByRole('button', { name: 'Spectrogram' }).click();
 
@@ -128,14 +143,29 @@ describe('studio UI in Chromium: layout, results in view, sweep dashboard', () =
     const xTicks = await page.locator('[data-testid="sweep-scatter"] [data-tick="x"]').allTextContents();
     expect(xTicks.length).toBeGreaterThan(2);
     expect(xTicks.map((t) => Number(t.replace('−', '-'))).every((t) => t <= 1)).toBe(true);
-    // The last dot is drawn on top of any it overlaps.
-    const dot = (await page.locator('[data-testid="sweep-dot"]').last().boundingBox())!;
-    await page.mouse.move(dot.x + dot.width / 2, dot.y + dot.height / 2);
-    expect(await page.getByTestId('sweep-card').textContent()).toMatch(/@\d.*correlation/);
+    // The first case's dot, where its correlation and ΔLU put it: the card names a case there (it or one drawn over it).
+    const cells = await page.getByTestId('sweep-case').first().locator('td').allTextContents();
+    const at = await scatterPoint(page, Number(cells[5]), Number(cells[6]));
+    await page.mouse.move(at.x, at.y);
+    const card = (await page.getByTestId('sweep-card').textContent())!;
+    expect(card).toMatch(/@\d.*correlation/);
+    expect(Math.abs(Number(/correlation (-?[\d.]+)/.exec(card)![1]) - Number(cells[5]))).toBeLessThan(0.03);
     await page.screenshot({ path: `${SHOTS}/ui-sweep-dashboard-1440.png` });
     await page.setViewportSize(SIZES[1]);
     await page.screenshot({ path: `${SHOTS}/ui-sweep-dashboard-1024.png` });
     await page.setViewportSize(SIZES[0]);
+    // A drag from the plot's empty top-left corner to its middle zooms to that box; Reset zoom undoes it.
+    const [x0, x1, y0, y1] = (await page.getByTestId('sweep-scatter').getAttribute('data-domain'))!.split(' ').map(Number);
+    const from = await scatterPoint(page, x0 + 0.005 * (x1 - x0), y1 - 0.005 * (y1 - y0));
+    const to = await scatterPoint(page, (x0 + x1) / 2, (y0 + y1) / 2);
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    await page.mouse.move(to.x, to.y, { steps: 4 });
+    await page.mouse.up();
+    await expect.poll(() => page.getByTestId('sweep-shown').textContent()).toMatch(/^\d+ of 1000 cases \(scatter zoomed\)$/);
+    expect(Number((await page.getByTestId('sweep-shown').textContent())!.split(' ')[0])).toBeLessThan(1000);
+    await page.getByRole('button', { name: 'Reset zoom' }).click();
+    await expect.poll(() => page.getByTestId('sweep-shown').textContent()).toBe('1000 of 1000 cases');
 
     await page.getByRole('button', { name: /diverged$/ }).click();
     await expect.poll(() => page.getByTestId('sweep-shown').textContent()).toBe(`${diverged} of 1000 cases`);

@@ -5,7 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runParity } from '../cli/run-parity.js';
 import type { Served } from './serve-process.js';
-import { startStudio, stopStudio } from './studio-ui-helpers.js';
+import { scatterPoint, startStudio, stopStudio } from './studio-ui-helpers.js';
 
 // The studio's sweep view in Chromium (browser mode): open the sweep.json of a real sweep and merge,
 // sort the case table, and open a case, which synthesizes it again as an ordinary comparison.
@@ -49,14 +49,33 @@ describe('studio UI in Chromium: sweep view', () => {
     expect(await page.getByTestId('sweep-bin').allTextContents()).toEqual(['step 20: 1 case']);
     // One dot per case with a finite correlation and ΔLU: "Hi." is too short for BS.1770's gating on
     // either side, so its ΔLU is NaN and it is counted as not shown.
-    expect(await page.getByTestId('sweep-dot').count()).toBe(1);
+    expect(await page.getByTestId('sweep-dots').getAttribute('data-dots')).toBe('1');
     expect(await page.locator('.sweep-charts figcaption').nth(1).textContent()).toContain('(1 without both values not shown)');
     const firstCell = () => page.getByTestId('sweep-case').first().locator('td').first().textContent();
     expect(await firstCell()).toBe('short@0');
+    // The histogram's bar is a button (here by keyboard): only its step in the table, named in the filter row, cleared again.
+    await page.getByRole('button', { name: /^step 20: 1 case/ }).press('Enter');
+    await expect.poll(() => page.getByTestId('sweep-shown').textContent()).toBe('1 of 2 cases');
+    expect(await firstCell()).toBe('long@0');
+    expect(await page.getByTestId('sweep-step-filter').textContent()).toContain('First divergent step 20');
+    expect(await page.getByRole('button', { name: /^step 20: 1 case/ }).getAttribute('aria-pressed')).toBe('true');
+    await page.screenshot({ path: 'test-results/ui-sweep-step-filter-1280.png' });
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await expect.poll(() => page.getByTestId('sweep-shown').textContent()).toBe('2 of 2 cases');
+    expect(await page.getByTestId('sweep-step-filter').count()).toBe(0);
     // Correlation ascending: the diverged case (lower correlation) first.
     await page.getByRole('button', { name: /^Corr\./ }).click();
     expect(await firstCell()).toBe('long@0');
-    await page.getByRole('button', { name: 'Open case long@0' }).click();
+    // Its dot, found where its correlation and ΔLU put it on the canvas: a hover card, and a click opens it.
+    const cells = await page.getByTestId('sweep-case').first().locator('td').allTextContents();
+    const at = await scatterPoint(page, Number(cells[5]), Number(cells[6]));
+    await page.mouse.move(at.x, at.y);
+    expect(await page.getByTestId('sweep-card').locator('strong').textContent()).toBe('long@0');
+    await page.mouse.move(at.x + 40, at.y);
+    expect(await page.getByTestId('sweep-card').count()).toBe(0);
+    await page.mouse.move(at.x, at.y);
+    await page.mouse.down();
+    await page.mouse.up();
     await expect.poll(() => page.getByTestId('verdict').textContent(), { timeout: 30_000 }).toMatch(/^Diverged/);
     expect(await page.getByTestId('divergence-summary').textContent()).toMatch(/^First divergence: step 20 \(talker-logits\)/);
     // The form took the case's prompt and profiles, so what ran is on screen.

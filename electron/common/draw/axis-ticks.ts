@@ -28,3 +28,20 @@ export function integerIncrs(max = 1e6): number[] {
   for (let decade = 1; decade <= max; decade *= 10) for (const m of [1, 2, 5]) if (m * decade <= max) out.push(m * decade);
   return out;
 }
+
+/** A label beside a lane: `fromTop` is 0 at the lane's top edge and 1 at its bottom. */
+export interface LaneTick {
+  fromTop: number;
+  label: string;
+}
+
+/**
+ * Codebook numbers beside a codes lane of `q` rows, `rowPx` high each (codebook 0 on top): every row
+ * when rows are at least `minGapPx` apart, else every 2nd, 4th, … (labels of 0.65 rem need about 11 px).
+ */
+export function codebookTicks(q: number, rowPx: number, minGapPx = 11): LaneTick[] {
+  const every = integerIncrs(Math.max(1, q)).find((n) => n * rowPx >= minGapPx) ?? q;
+  const ticks: LaneTick[] = [];
+  for (let k = 0; k < q; k += every) ticks.push({ fromTop: (k + 0.5) / q, label: String(k) });
+  return ticks;
+}

@@ -20,6 +20,7 @@ export interface DrawContext {
   clip(): void;
   moveTo(x: number, y: number): void;
   lineTo(x: number, y: number): void;
+  arc(x: number, y: number, radius: number, startAngle: number, endAngle: number): void;
   closePath(): void;
   fill(): void;
   stroke(): void;

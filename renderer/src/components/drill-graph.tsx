@@ -1,3 +1,4 @@
+import './drill-graph.css';
 import type { DrillReport } from '../../../electron/common/report/drill.js';
 import { fmt, minusSigns } from '../lib/format.js';
 import { drillPath, drillWhere } from '../lib/drill-path.js';

@@ -11,7 +11,10 @@ const VERDICTS: { value: SweepFilter['verdict']; label: string }[] = [
   { value: 'error', label: 'error' },
 ];
 
-/** The case table's filters: verdict, stage, near-tie or real flip, text search, changed verdicts only (two sweeps). */
+/**
+ * The case table's filters: verdict, stage, near-tie or real flip, text search, changed verdicts only (two
+ * sweeps), and the first-divergent-step bin chosen in the histogram.
+ */
 export function SweepFilters() {
   const store = useStoreApi();
   const filter = useStudio(sweepSelectors.filter);
@@ -61,6 +64,14 @@ export function SweepFilters() {
           <input type="checkbox" checked={filter.changedOnly} onChange={(e) => set({ changedOnly: e.target.checked })} />
           Changed verdicts only
         </label>
+      )}
+      {filter.steps && (
+        <span className="sweep-chip" data-testid="sweep-step-filter">
+          First divergent step {filter.steps.from === filter.steps.to ? filter.steps.from : `${filter.steps.from}–${filter.steps.to}`}
+          <button type="button" className="small ghost" aria-label="Any first divergent step" title="Any first divergent step" onClick={() => set({ steps: null })}>
+            ×
+          </button>
+        </span>
       )}
       <span className="muted" data-testid="sweep-shown" aria-live="polite">
         {shown} of {total} cases{zoom ? ' (scatter zoomed)' : ''}

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { logitClosenessWords } from '../../../electron/common/forensics/logit-closeness.js';
 import { fmt } from '../lib/format.js';
 import { comparisonSelectors } from '../store/comparison/comparison-selectors.js';
 import type { StudioState } from '../store/studio-store.js';
@@ -12,8 +13,8 @@ const num = (v: number | string | undefined) => (typeof v === 'string' ? Number(
 /**
  * The tolerances the verdict is judged under (the CLI's --logit-tol and --audio-tol, same defaults),
  * editable: the verdict above is judged again with the CLI's own rule. Says how far a diverged comparison
- * went, or how close to the tolerances another came (largest logit |Δ| and its step, the largest audio
- * difference or "audio bit-identical"), and
+ * went, or how close to the tolerances another came (largest logit |Δ| and its step, non-finite values
+ * where there are any, the largest audio difference or "audio bit-identical"), and
  * offers the tolerances that would admit it when only numbers differ.
  */
 export function ToleranceLine() {
@@ -26,7 +27,6 @@ export function ToleranceLine() {
   const verdict = useStudio(comparisonSelectors.verdict);
   if (!comparison || !divergence || !report || !canRejudge(comparison)) return null;
   const current: UiTolerances = set ?? { logitAbs: report.tolerances.logitAbs, audioAbs: report.tolerances.audioAbs };
-  const largest = divergence.largestLogitDiff;
   const maxAbs = num(m?.maxAbsDiff);
   const suggestion = suggestTolerances(report, maxAbs, m?.lengthA === m?.lengthB);
   const offer = suggestion && (suggestion.logitAbs !== current.logitAbs || suggestion.audioAbs !== current.audioAbs) ? suggestion : undefined;
@@ -41,7 +41,7 @@ export function ToleranceLine() {
       <span className="muted" data-testid="closeness">
         {/* Diverged: how far apart it went; otherwise how close to the tolerances it came. */}
         {verdict === 'diverged' ? 'Largest differences: ' : 'Closest to the tolerances: '}
-        {largest ? `logit |Δ| ${largest.value.toPrecision(3)} at step ${largest.step} (${largest.field})` : 'logit statistics equal at every step'}
+        {logitClosenessWords(divergence)}
         {'; '}
         {m?.bitIdentical ? 'audio bit-identical' : `audio max |A−B| ${fmt(maxAbs, 6)}`}
       </span>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { frequencyTicks, integerIncrs } from '../../../electron/common/draw/axis-ticks.js';
+import { codebookTicks, frequencyTicks, integerIncrs } from '../../../electron/common/draw/axis-ticks.js';
 import { fmt, fmtTick, minusSigns } from '../../../renderer/src/lib/format.js';
 import { historyLabel } from '../../../renderer/src/lib/history-label.js';
 
@@ -56,6 +56,19 @@ describe('frequencyTicks', () => {
     }
     expect(frequencyTicks(44100).map((t) => t.label)).toEqual(['5 kHz', '10 kHz', '15 kHz', '20 kHz']);
     expect(frequencyTicks(0)).toEqual([]);
+  });
+});
+
+describe('codebookTicks (codes lane)', () => {
+  it('numbers every codebook when rows are 11 px or more apart, else every 2nd, 4th…, each at its row centre', () => {
+    expect(codebookTicks(4, 12)).toEqual([
+      { fromTop: 0.125, label: '0' },
+      { fromTop: 0.375, label: '1' },
+      { fromTop: 0.625, label: '2' },
+      { fromTop: 0.875, label: '3' },
+    ]);
+    expect(codebookTicks(8, 9).map((t) => t.label)).toEqual(['0', '2', '4', '6']);
+    expect(codebookTicks(32, 3.5).map((t) => t.label)).toEqual(['0', '5', '10', '15', '20', '25', '30']);
   });
 });
 

@@ -154,6 +154,13 @@ describe('sweep slice and selectors (no React)', () => {
     store.getState().setSweepFilter({ text: '', stage: 'talker-logits' });
     expect(keys()).toEqual(['p1']);
     store.getState().setSweepFilter({ stage: 'all' });
+    // A histogram bin: only the cases whose first divergent step is in it; the histogram's own cases ignore it.
+    store.getState().setSweepFilter({ steps: { from: 2, to: 2 } });
+    expect(keys()).toEqual(['p1']);
+    expect(sweepSelectors.filteredAnyStep(store.getState()).map((c) => c.id)).toEqual(['p0', 'p1', 'p2']);
+    store.getState().setSweepFilter({ steps: { from: 3, to: 9 } });
+    expect(keys()).toEqual([]);
+    store.getState().setSweepFilter({ steps: null });
     // Before: p2 was identical (now error), p1 diverged as now.
     const before = { ...SUMMARY, cases: [summaryCase(0, 'identical', 1, null), summaryCase(1, 'diverged', 0.3, 2), summaryCase(2, 'identical', 1, null)] };
     store.getState().openSweepBefore('before.json', bytes(before));

@@ -32,6 +32,7 @@ export function syntheticPage(markdown = '## Parity report: eager vs graph\n'): 
     metrics: [['Max |A−B|', '0.99']],
     tolerances: [['Audio samples', '|A−B| ≤ 0.0001']],
     drill: [],
+    drillReport: null,
     markdown,
     steps,
     logits: steps.map((s) => ({ step: s.step, meanA: 0.1, maxA: 9, meanB: s.delta ? 0.6 : 0.1, maxB: 9 })),

@@ -56,6 +56,8 @@ export interface ReportPageData {
   metrics: Row[];
   tolerances: Row[];
   drill: string[];
+  /** The drill-down itself (absent without --drill), drawn as the studio draws it: a graph of the first divergent node's neighbourhood. */
+  drillReport: DrillReport | null;
   markdown: string;
   /** Per-step |Δ| as the studio's step lane has it (stepDeltas), without the readout's per-side summaries. */
   steps: StepDelta[];
@@ -141,6 +143,7 @@ export function reportPageData(report: ReportForPage, markdown: string, frameRat
     metrics: report.metrics ? metricRows(report.metrics) : [],
     tolerances: d ? toleranceRows(d) : [],
     drill: [...(report.drill ? drillLines(report.drill) : []), ...(report.moduleDrill ? moduleDrillLines(report.moduleDrill) : [])].map((l) => l.trim()),
+    drillReport: report.drill ?? null,
     markdown,
     steps: d ? stepDeltas(d).map(({ step, delta, nonFinite, missing }) => ({ step, delta, nonFinite, missing })) : [],
     logits: steps.map((s) => ({ step: s.step, meanA: finite(s.a?.mean), maxA: finite(s.a?.max), meanB: finite(s.b?.mean), maxB: finite(s.b?.max) })),

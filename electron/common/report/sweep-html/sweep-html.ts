@@ -1,4 +1,5 @@
-import { scatterCases, scatterSvg, stepHistogramSvg, VERDICT_COLOR } from '../../draw/sweep-charts.js';
+import { stepHistogramSvg, VERDICT_COLOR } from '../../draw/sweep-charts.js';
+import { scatterCases, scatterSvg } from '../../draw/sweep-scatter.js';
 import { codebookLine, stageBreakdown } from '../../sweep/sweep-breakdown.js';
 import { caseKey } from '../../sweep/sweep-case.js';
 import type { SweepSummary } from '../../sweep/sweep-summary.js';
@@ -16,7 +17,7 @@ table{border-collapse:collapse}th,td{text-align:left;padding:3px 12px 3px 0;bord
 /**
  * sweep.html, beside sweep.json and sweep.md (the merge's folder): verdict counts, the first-divergent-step
  * histogram, a scatter of correlation against loudness difference per case (coloured by verdict; both charts drawn by
- * draw/sweep-charts.ts, as in the studio's sweep dashboard), the stage and codebook breakdown, and the
+ * draw/sweep-charts.ts and draw/sweep-scatter.ts, as in the studio's sweep dashboard), the stage and codebook breakdown, and the
  * worst cases, each linked to its fixture's report.html, or its report.md where the fixtures were written
  * without report.html (no built report page); fixture folders are relative to the merge's folder, so the
  * links work from file://. Static HTML and inline SVG: no script, no request. Same inputs, same bytes.

@@ -1,4 +1,4 @@
-import { frequencyTicks, type FrequencyTick } from '../../../../electron/common/draw/axis-ticks.js';
+import { codebookTicks, frequencyTicks, type LaneTick } from '../../../../electron/common/draw/axis-ticks.js';
 import { drawCodesLane } from '../../../../electron/common/draw/codes.js';
 import { drawLoudness, loudnessRange } from '../../../../electron/common/draw/loudness.js';
 import { drawRuler } from '../../../../electron/common/draw/ruler.js';
@@ -29,8 +29,8 @@ export interface LaneSpec {
   draw(ctx: CanvasRenderingContext2D, vp: Viewport, width: number, height: number): void;
   /** Spectrograms paint image pixels 1:1 with CSS pixels (so a test can read a row's level). */
   rawPixels?: boolean;
-  /** Frequency ticks beside a spectrogram lane. */
-  axis?: FrequencyTick[];
+  /** Labels beside the lane: frequencies of a spectrogram, codebook numbers of the codes lane. */
+  axis?: { ticks: LaneTick[]; testId: string };
   /** A spectrogram lane keeps what it last computed, for the readout's level at the pointer. */
   lastSpectrogram?: { spec?: Spectrogram };
 }
@@ -38,10 +38,14 @@ export interface LaneSpec {
 const source = (samples: Float32Array | undefined, tiers: WaveSource['tiers'], total: number, sampleRate: number): WaveSource | undefined =>
   samples && samples.length > 0 ? { samples, tiers, total, sampleRate } : undefined;
 
-/** Lane heights (CSS px): the full set, and the short set for windows under 820 px high. */
+/**
+ * Lane heights (CSS px): the full set, and the short set for windows under 820 px high. The codes lane
+ * has a row per codebook (`codeRow` high, at most `codesMax` in all, so 16 or 32 codebooks still leave
+ * the other lanes in view).
+ */
 const HEIGHTS = {
-  full: { ab: 130, stacked: 160, diff: 64, spectrogram: 84, loudness: 56, steps: 64 },
-  short: { ab: 80, stacked: 108, diff: 40, spectrogram: 56, loudness: 34, steps: 38 },
+  full: { ab: 130, stacked: 160, diff: 64, spectrogram: 84, loudness: 56, steps: 64, codeRow: 12, codesMax: 192 },
+  short: { ab: 76, stacked: 104, diff: 40, spectrogram: 56, loudness: 32, steps: 36, codeRow: 8, codesMax: 96 },
 };
 
 /**
@@ -115,7 +119,7 @@ export function laneSpecs(s: StudioState, c: Colors, fftReady: boolean, short = 
         testId: id,
         height: px.spectrogram,
         rawPixels: true,
-        axis: frequencyTicks(rate, short ? 2 : 4),
+        axis: { ticks: frequencyTicks(rate, short ? 2 : 4), testId: 'freq-axis' },
         lastSpectrogram: last,
         draw: (ctx, vp, w, h) => {
           // One column per 2 px: half the FFTs of one per pixel (bench:ui), finer than the 512-point window at most zooms.
@@ -161,12 +165,14 @@ export function laneSpecs(s: StudioState, c: Colors, fftReady: boolean, short = 
   }
   const codes = comparisonSelectors.codes(s);
   if (codes && frameRate > 0) {
+    const height = Math.max(16, Math.min(px.codesMax, codes.q * px.codeRow));
     lanes.push({
       id: 'codes',
-      label: `codes 0…${codes.q - 1}`,
-      aria: `Codes of A and B per frame, ${codes.differing} differing cells in red`,
+      label: 'codebook',
+      aria: `Codes of A and B per frame, codebooks 0 to ${codes.q - 1} top to bottom, ${codes.differing} differing cells in red`,
       testId: 'codes-lane',
-      height: Math.min(64, Math.max(16, codes.q * 6)),
+      height,
+      axis: { ticks: codebookTicks(codes.q, height / codes.q), testId: 'codebook-axis' },
       draw: (ctx, vp, w, h) => drawCodesLane(ctx, codes, frameRate, vp, w, h, c.marker),
     });
   }

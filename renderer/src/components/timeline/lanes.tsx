@@ -179,9 +179,9 @@ export function Lanes() {
           <div key={lane.id} className={`lane-label lane-label-${lane.id}${lane.axis ? ' has-axis' : ''}`} style={{ height: lane.height }}>
             {lane.label}
             {lane.axis && (
-              <span className="freq-axis" data-testid="freq-axis">
-                {lane.axis.map((t) => (
-                  <span key={t.hz} style={{ top: `${(t.fromTop * 100).toFixed(2)}%` }}>
+              <span className="lane-axis" data-testid={lane.axis.testId}>
+                {lane.axis.ticks.map((t) => (
+                  <span key={t.label} style={{ top: `${(t.fromTop * 100).toFixed(2)}%` }}>
                     {t.label}
                   </span>
                 ))}

@@ -24,8 +24,9 @@ function verdictChanged(before: Map<string, SummaryCase['verdict']>, c: SummaryC
 
 const changedCount = memoByRef((before: SweepSummary) => memoByRef((after: SweepSummary) => after.cases.filter((c) => verdictChanged(verdictsOf(before), c)).length));
 
-function matches(c: SummaryCase, f: SweepFilter, zoom: SweepZoom, before: Map<string, SummaryCase['verdict']> | undefined, text: string): boolean {
+function matches(c: SummaryCase, f: SweepFilter, zoom: SweepZoom, before: Map<string, SummaryCase['verdict']> | undefined, text: string, anyStep: boolean): boolean {
   if (f.verdict !== 'all' && c.verdict !== f.verdict) return false;
+  if (f.steps && !anyStep && (c.firstStep === null || c.firstStep < f.steps.from || c.firstStep > f.steps.to)) return false;
   if (f.stage !== 'all' && c.stage !== f.stage) return false;
   if (f.flip !== 'all' && c.flip !== f.flip) return false;
   if (f.changedOnly && before && !verdictChanged(before, c)) return false;
@@ -46,12 +47,19 @@ function lastOf<I extends object, O>(derive: (input: I) => O): (input: I) => O {
   };
 }
 
-/** The cases the filters keep, in sweep order: what the charts draw (a sort does not redraw them). */
-const filteredRows = lastOf((input: { summary: SweepSummary; before?: SweepSummary; filter: SweepFilter; zoom: SweepZoom }) => {
+type FilterInput = { summary: SweepSummary; before?: SweepSummary; filter: SweepFilter; zoom: SweepZoom };
+
+/** The cases the filters keep, in sweep order; `anyStep`: all but the step range. */
+function keep(input: FilterInput, anyStep: boolean): SummaryCase[] {
   const before = input.before ? verdictsOf(input.before) : undefined;
   const text = input.filter.text.trim().toLowerCase();
-  return input.summary.cases.filter((c) => matches(c, input.filter, input.zoom, before, text));
-});
+  return input.summary.cases.filter((c) => matches(c, input.filter, input.zoom, before, text, anyStep));
+}
+
+/** What the charts draw (a sort does not redraw them). */
+const filteredRows = lastOf((input: FilterInput) => keep(input, false));
+/** What the step histogram draws: its bins stay put while one of them is the filter. */
+const anyStepRows = lastOf((input: FilterInput) => keep(input, true));
 
 /** The kept cases in the table's order: changed verdicts first (two sweeps), then the sort column. */
 const sortedRows = lastOf((input: { rows: SummaryCase[]; before?: SweepSummary; sort: StudioState['sweepSort'] }) => {
@@ -67,7 +75,11 @@ const sortedRows = lastOf((input: { rows: SummaryCase[]; before?: SweepSummary; 
   });
 });
 
-const filtered = (s: StudioState) => (s.sweep ? filteredRows({ summary: s.sweep.summary, before: s.sweepBefore?.summary, filter: s.sweepFilter, zoom: s.sweepZoom }) : NONE);
+const filterInput = (s: StudioState): FilterInput | undefined => s.sweep && { summary: s.sweep.summary, before: s.sweepBefore?.summary, filter: s.sweepFilter, zoom: s.sweepZoom };
+const filtered = (s: StudioState) => {
+  const input = filterInput(s);
+  return input ? filteredRows(input) : NONE;
+};
 
 const NONE: SummaryCase[] = [];
 
@@ -86,6 +98,11 @@ export const sweepSelectors = {
   cases: (s: StudioState) => (s.sweep ? sortedRows({ rows: filtered(s), before: s.sweepBefore?.summary, sort: s.sweepSort }) : NONE),
   /** The cases the filters keep, in sweep order (the charts'). */
   filtered,
+  /** The cases every filter but the step range keeps (the step histogram's). */
+  filteredAnyStep: (s: StudioState) => {
+    const input = filterInput(s);
+    return input ? anyStepRows(input) : NONE;
+  },
   /** Verdicts of the sweep opened beside by case key (undefined: none open); the same map while it stays. */
   verdictsBefore: (s: StudioState) => (s.sweepBefore ? verdictsOf(s.sweepBefore.summary) : undefined),
   /** Cases whose verdict differs between the two sweeps (both hold the case). */

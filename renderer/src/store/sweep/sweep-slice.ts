@@ -2,7 +2,8 @@ import type { StateCreator } from 'zustand/vanilla';
 import { Sampling } from '../../../../electron/common/api/primitives.js';
 import { caseKey } from '../../../../electron/common/sweep/sweep-case.js';
 import { SweepSummary, type SummaryCase } from '../../../../electron/common/sweep/sweep-summary.js';
-import type { ScatterDomain } from '../../../../electron/common/draw/sweep-charts.js';
+import type { StepRange } from '../../../../electron/common/draw/sweep-charts.js';
+import type { ScatterDomain } from '../../../../electron/common/draw/sweep-scatter.js';
 import type { PickedFile } from '../history/classify-import.js';
 import type { StudioState } from '../studio-store.js';
 
@@ -17,9 +18,11 @@ export interface SweepFilter {
   text: string;
   /** Only the cases whose verdict differs from the sweep opened beside (before/after). */
   changedOnly: boolean;
+  /** Only the cases whose first divergent step is in this range (a bin of the histogram); null: any. */
+  steps: StepRange | null;
 }
 
-export const NO_FILTER: SweepFilter = { verdict: 'all', stage: 'all', flip: 'all', text: '', changedOnly: false };
+export const NO_FILTER: SweepFilter = { verdict: 'all', stage: 'all', flip: 'all', text: '', changedOnly: false, steps: null };
 
 /** The scatter's zoom (a brushed window: correlation × ΔLU); undefined: all the cases. */
 export type SweepZoom = ScatterDomain | undefined;
