@@ -97,6 +97,12 @@ describe('studio UI in Chromium: layout, results in view, sweep dashboard', () =
     await page.setViewportSize(SIZES[0]);
     await expectReadableCodes(12, ['0', '1', '2', '3', '4', '5', '6', '7']);
     await page.screenshot({ path: `${SHOTS}/ui-layout-ab-1440.png` });
+    // Taller codes: twice the rows' height; the results pane scrolls, never the document.
+    await page.getByRole('button', { name: 'Taller codes' }).click();
+    await expectReadableCodes(24, ['0', '1', '2', '3', '4', '5', '6', '7']);
+    expectNoDocumentScroll(await documentHeights());
+    await page.getByRole('button', { name: 'Taller codes' }).click();
+    await expect.poll(async () => (await page.getByTestId('codes-lane').boundingBox())!.height).toBe(8 * 12);
 
     // Spectrograms: a dB colour bar with its ticks, and frequency ticks beside each lane.
     await page.getByRole('button', { name: 'Spectrogram' }).click();

@@ -14,7 +14,7 @@ const span = (s: StudioState) => s.viewport.end - s.viewport.start;
 /**
  * The shared viewport's controls: zoom (log slider from the whole take to single samples), scroll,
  * fit, zoom to the selection or the first divergence; vertical zoom and dB scale of the waveforms; the
- * layout, spectrogram and aligned/raw difference toggles.
+ * layout, spectrogram, taller codes and aligned/raw difference toggles.
  */
 export function ZoomBar() {
   const store = useStoreApi();
@@ -26,6 +26,8 @@ export function ZoomBar() {
   const rate = useStudio(audioSelectors.sampleRate);
   const layout = useStudio(viewSelectors.layout);
   const spectrogram = useStudio(viewSelectors.spectrogram);
+  const codesTall = useStudio(viewSelectors.codesTall);
+  const hasCodes = useStudio((st) => comparisonSelectors.codes(st) !== undefined);
   const diffAligned = useStudio(viewSelectors.diffAligned);
   const ampGain = useStudio(viewSelectors.ampGain);
   const ampDb = useStudio(viewSelectors.ampDb);
@@ -89,6 +91,11 @@ export function ZoomBar() {
       {hasAudio && (
         <button type="button" className="small" aria-pressed={spectrogram} onClick={() => s().toggleSpectrogram()}>
           Spectrogram
+        </button>
+      )}
+      {hasCodes && (
+        <button type="button" className="small" aria-pressed={codesTall} onClick={() => s().toggleCodesTall()} title="The codes lane at twice its height per codebook">
+          Taller codes
         </button>
       )}
       {hasAudio && alignment && (

@@ -41,7 +41,7 @@ const source = (samples: Float32Array | undefined, tiers: WaveSource['tiers'], t
 /**
  * Lane heights (CSS px): the full set, and the short set for windows under 820 px high. The codes lane
  * has a row per codebook (`codeRow` high, at most `codesMax` in all, so 16 or 32 codebooks still leave
- * the other lanes in view).
+ * the other lanes in view); twice that when the user asks for taller codes.
  */
 const HEIGHTS = {
   full: { ab: 130, stacked: 160, diff: 64, spectrogram: 84, loudness: 56, steps: 64, codeRow: 12, codesMax: 192 },
@@ -165,7 +165,8 @@ export function laneSpecs(s: StudioState, c: Colors, fftReady: boolean, short = 
   }
   const codes = comparisonSelectors.codes(s);
   if (codes && frameRate > 0) {
-    const height = Math.max(16, Math.min(px.codesMax, codes.q * px.codeRow));
+    const tall = s.codesTall ? 2 : 1;
+    const height = Math.max(16, Math.min(px.codesMax * tall, codes.q * px.codeRow * tall));
     lanes.push({
       id: 'codes',
       label: 'codebook',

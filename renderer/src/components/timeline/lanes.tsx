@@ -37,13 +37,14 @@ export function Lanes() {
   const ampGain = useStudio(viewSelectors.ampGain);
   const ampDb = useStudio(viewSelectors.ampDb);
   const tolerances = useStudio(viewSelectors.tolerances);
+  const codesTall = useStudio(viewSelectors.codesTall);
   const scheme = useColorScheme();
   const short = useShortWindow();
   const fft = useFft(spectrogram);
   const lanes = useMemo(
     () => laneSpecs(store.getState(), colors(), fft.ready, short),
     // The lanes follow exactly these parts of the state (read again from the store inside).
-    [store, comparison, layout, spectrogram, diffAligned, ampGain, ampDb, tolerances, scheme, short, fft.ready],
+    [store, comparison, layout, spectrogram, diffAligned, ampGain, ampDb, tolerances, codesTall, scheme, short, fft.ready],
   );
   const columnRef = useRef<HTMLDivElement>(null);
   const overlayRef = useRef<HTMLCanvasElement>(null);

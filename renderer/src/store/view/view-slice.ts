@@ -17,6 +17,8 @@ export interface Hover {
 export interface ViewSlice {
   layout: Layout;
   spectrogram: boolean;
+  /** The codes lane at twice its height per codebook (the user's choice; the results pane scrolls). */
+  codesTall: boolean;
   /** The window of the shared timeline every lane draws, seconds. */
   viewport: Viewport;
   /** Width in px of the lanes' drawing area (the same for every lane). */
@@ -38,6 +40,7 @@ export interface ViewSlice {
   setTolerances(tol: UiTolerances | undefined): void;
   setLayout(layout: Layout): void;
   toggleSpectrogram(): void;
+  toggleCodesTall(): void;
   setViewport(vp: Viewport): void;
   /** factor > 1 zooms in, about `anchor` (seconds; default the window's centre). */
   zoomBy(factor: number, anchor?: number): void;
@@ -66,6 +69,7 @@ export const createViewSlice: StateCreator<StudioState, [], [], ViewSlice> = (se
   return {
     layout: 'overlay',
     spectrogram: false,
+    codesTall: false,
     viewport: { start: 0, end: 0 },
     laneWidth: 1000,
     hover: undefined,
@@ -78,6 +82,7 @@ export const createViewSlice: StateCreator<StudioState, [], [], ViewSlice> = (se
     setTolerances: (tolerances) => set({ tolerances }),
     setLayout: (layout) => set({ layout }),
     toggleSpectrogram: () => set((s) => ({ spectrogram: !s.spectrogram })),
+    toggleCodesTall: () => set((s) => ({ codesTall: !s.codesTall })),
     setViewport: apply,
     zoomBy(factor, anchor) {
       const vp = get().viewport;
@@ -115,6 +120,7 @@ export const createViewSlice: StateCreator<StudioState, [], [], ViewSlice> = (se
 export const viewSelectors = {
   layout: (s: StudioState) => s.layout,
   spectrogram: (s: StudioState) => s.spectrogram,
+  codesTall: (s: StudioState) => s.codesTall,
   viewport: (s: StudioState) => s.viewport,
   laneWidth: (s: StudioState) => s.laneWidth,
   hover: (s: StudioState) => s.hover,
