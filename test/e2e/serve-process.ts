@@ -19,7 +19,11 @@ export function startServe(extra: string[] = []): Promise<Served> {
   let err = '';
   child.stderr!.on('data', (c) => (err += c));
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`parity serve printed no URL in 20 s; stderr: ${err}`)), 20_000);
+    // Generous for a loaded 2-core CI machine; a serve that never prints is stopped, not left running.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`parity serve printed no URL in 60 s; stderr: ${err}`));
+    }, 60_000);
     child.on('exit', (code) => reject(new Error(`parity serve exited with ${code}: ${err}`)));
     child.stdout!.on('data', (chunk) => {
       out += chunk;
