@@ -97,7 +97,7 @@ export class EmbeddingTable {
   gather(ids: readonly number[]): Float32Array {
     const h = this.hidden;
     const out = new Float32Array(ids.length * h);
-    ids.forEach((id, i) => this.add(id, out, i * h));
+    for (let i = 0; i < ids.length; i++) this.add(ids[i], out, i * h);
     return out;
   }
 
