@@ -40,6 +40,9 @@ export async function predictCodes(
   prefill.set(talkerHidden);
   prefill.set(table.gather([table.codecRow(0, code0)]), table.hidden);
   if (poison) prefill[0] = NaN; // fault nan@code-predictor: the NaN enters this frame's prefill
+  // Each step's input row is rewritten in one buffer: every runner copies its input before the run
+  // resolves (graph: into its static tensor; eager: ORT reads it during the run; the drill tap copies).
+  const row = new Float32Array(table.hidden);
   let input: Float32Array = prefill;
   let n = 2;
   for (let cb = 1; cb < q; cb++) {
@@ -50,7 +53,7 @@ export async function predictCodes(
     stats.push(logitStats(logits));
     const code = pick(logits, cb);
     codes.push(code);
-    input = table.gather([table.codecRow(cb, code)]);
+    input = table.rowInto(table.codecRow(cb, code), row);
     n = 1;
   }
   return { codes, logits: stats, nan, inf };

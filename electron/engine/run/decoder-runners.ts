@@ -204,7 +204,7 @@ export class GraphDecoder implements DecoderRunner {
     if (this.length + n > d.maxPositions) throw new RangeError(`graph decoder: position ${this.length + n} exceeds maxPositions ${d.maxPositions}`);
     if (extra) Object.assign(b.feeds, extra);
     for (let t = 0; t < n; t++) {
-      b.setEmbeds(embeds.subarray(t * d.hidden, (t + 1) * d.hidden));
+      b.setEmbeds(embeds.length === d.hidden ? embeds : embeds.subarray(t * d.hidden, (t + 1) * d.hidden));
       b.position[0] = BigInt(this.length);
       b.mask[this.length] = 1n;
       const t0 = performance.now();

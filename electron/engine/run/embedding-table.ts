@@ -101,6 +101,13 @@ export class EmbeddingTable {
     return out;
   }
 
+  /** Row `id` written into `out` [hidden] (overwritten), for loops that reuse one buffer per step. */
+  rowInto(id: number, out: Float32Array): Float32Array {
+    out.fill(0);
+    this.add(id, out, 0);
+    return out;
+  }
+
   /** Prefill positions stacked: each the text row plus the codebook-0 codec row it names, [positions.length, hidden]. */
   prefill(positions: readonly PrefillPosition[]): Float32Array {
     const h = this.hidden;
