@@ -8,8 +8,11 @@
  * (10/ln10)·sqrt(2·Σ Δc_n²) the usual MCD. Order 24: c_1..c_24 are compared, c_0 (level) is not.
  * The DCT is linear, so Δc is taken as the DCT of ΔL (one DCT per frame pair, not two).
  */
+import { scaledLogs } from './log-ratio.js';
+
 export const MEL_BANDS = 80;
 const CEPSTRAL_ORDER = 24;
+const HALF = MEL_BANDS / 2;
 const LN_TO_DB = 10 / Math.LN10;
 
 export interface MelPlan {
@@ -18,9 +21,12 @@ export interface MelPlan {
   counts: Int32Array;
   weightAt: Int32Array;
   weights: Float64Array;
-  /** cos(πn(m+½)/M)/M at [(n − 1)·M + m] for n = 1..order. */
+  /** cos(πn(m+½)/M)/M at [(n − 1)·M/2 + m] for n = 1..order, m < M/2 (the other half mirrors it). */
   dct: Float64Array;
-  delta: Float64Array;
+  /** Scratch: each band's power, then ΔL_m + ΔL_{M−1−m} and ΔL_m − ΔL_{M−1−m}, m < M/2. */
+  bandPower: Float64Array;
+  sums: Float64Array;
+  differences: Float64Array;
 }
 
 const plans = new Map<string, MelPlan>();
@@ -62,10 +68,10 @@ function buildPlan(frameSize: number, sampleRate: number): MelPlan {
       weights.push(first === last ? 1 : Math.max(0, w));
     }
   }
-  const dct = new Float64Array(CEPSTRAL_ORDER * MEL_BANDS);
+  const dct = new Float64Array(CEPSTRAL_ORDER * HALF);
   for (let n = 1; n <= CEPSTRAL_ORDER; n++) {
-    for (let m = 0; m < MEL_BANDS; m++) {
-      dct[(n - 1) * MEL_BANDS + m] = Math.cos((Math.PI * n * (m + 0.5)) / MEL_BANDS) / MEL_BANDS;
+    for (let m = 0; m < HALF; m++) {
+      dct[(n - 1) * HALF + m] = Math.cos((Math.PI * n * (m + 0.5)) / MEL_BANDS) / MEL_BANDS;
     }
   }
   return {
@@ -74,41 +80,61 @@ function buildPlan(frameSize: number, sampleRate: number): MelPlan {
     weightAt,
     weights: Float64Array.from(weights),
     dct,
-    delta: new Float64Array(MEL_BANDS),
+    bandPower: new Float64Array(MEL_BANDS),
+    sums: new Float64Array(HALF),
+    differences: new Float64Array(HALF),
   };
 }
 
-/** power: floored power spectrum (bins 0..F/2, no zeros). Writes L_m = ½·ln(melPower_m) into `out`. */
-export function melLogAmplitude(plan: MelPlan, power: Float64Array, out: Float64Array): void {
-  const { starts, counts, weightAt, weights } = plan;
+/**
+ * power[at ..]: a power spectrum (bins 0..F/2), each bin read through `floor` (max(p, floor); NaN reads
+ * as the floor). Writes L_m = ½·ln(melPower_m) into `out`.
+ */
+export function melLogAmplitude(plan: MelPlan, power: Float64Array, at: number, floor: number, out: Float64Array): void {
+  const { starts, counts, weightAt, weights, bandPower } = plan;
   for (let m = 0; m < MEL_BANDS; m++) {
-    const first = starts[m];
-    const at = weightAt[m];
+    const first = at + starts[m];
+    const w = weightAt[m];
     const count = counts[m];
     let s = 0;
-    for (let j = 0; j < count; j++) s += weights[at + j] * power[first + j];
+    for (let j = 0; j < count; j++) {
+      const p = power[first + j];
+      s += weights[w + j] * (p > floor ? p : floor);
+    }
     // Bins are floored, so s > 0 except for a band whose only bin sits on its edge (weight 0).
-    out[m] = 0.5 * Math.log(s > 0 ? s : power[first]);
+    const edge = power[first];
+    bandPower[m] = s > 0 ? s : edge > floor ? edge : floor;
   }
+  scaledLogs(bandPower, 0.5, out, MEL_BANDS);
 }
 
-/** MCD of one frame pair in dB: (10/ln10)·sqrt(2·Σ_{n=1..24} Δc_n²) with Δc = DCT(L_A − L_B). */
+/**
+ * MCD of one frame pair in dB: (10/ln10)·sqrt(2·Σ_{n=1..24} Δc_n²) with Δc = DCT(L_A − L_B).
+ * cos(πn(M−1−m+½)/M) = (−1)^n·cos(πn(m+½)/M), so c_n sums M/2 terms: of ΔL_m + ΔL_{M−1−m} for even n,
+ * of ΔL_m − ΔL_{M−1−m} for odd n (half the multiplications of the full 24 × 80 product).
+ */
 export function mcdFrame(plan: MelPlan, logA: Float64Array, logB: Float64Array): number {
-  const { dct, delta } = plan;
-  for (let m = 0; m < MEL_BANDS; m++) delta[m] = logA[m] - logB[m];
+  const { dct, sums, differences } = plan;
+  for (let m = 0; m < HALF; m++) {
+    const low = logA[m] - logB[m];
+    const high = logA[MEL_BANDS - 1 - m] - logB[MEL_BANDS - 1 - m];
+    sums[m] = low + high;
+    differences[m] = low - high;
+  }
   let sq = 0;
-  for (let n = 0; n < CEPSTRAL_ORDER; n++) {
-    const row = n * MEL_BANDS;
-    // Four partial sums (MEL_BANDS is a multiple of 4) so the additions do not wait on each other.
+  for (let n = 1; n <= CEPSTRAL_ORDER; n++) {
+    const row = (n - 1) * HALF;
+    const folded = n % 2 === 0 ? sums : differences;
+    // Four partial sums (HALF is a multiple of 4) so the additions do not wait on each other.
     let c0 = 0;
     let c1 = 0;
     let c2 = 0;
     let c3 = 0;
-    for (let m = 0; m < MEL_BANDS; m += 4) {
-      c0 += dct[row + m] * delta[m];
-      c1 += dct[row + m + 1] * delta[m + 1];
-      c2 += dct[row + m + 2] * delta[m + 2];
-      c3 += dct[row + m + 3] * delta[m + 3];
+    for (let m = 0; m < HALF; m += 4) {
+      c0 += dct[row + m] * folded[m];
+      c1 += dct[row + m + 1] * folded[m + 1];
+      c2 += dct[row + m + 2] * folded[m + 2];
+      c3 += dct[row + m + 3] * folded[m + 3];
     }
     const c = c0 + c1 + (c2 + c3);
     sq += c * c;

@@ -1,4 +1,5 @@
 import { realFft } from './fft.js';
+import { sumSquaredLogRatios } from './log-ratio.js';
 import { MEL_BANDS, mcdFrame, melLogAmplitude, melPlan } from './mel-cepstrum.js';
 
 /**
@@ -67,18 +68,18 @@ interface SpanState {
   scratch: Float64Array;
   /** The loudest bin of each frame (first pass). */
   frameMax: Float64Array;
-  /** `power` floored at `floor`, and its mel log amplitudes, for frame `flooredFrame` (second pass). */
-  flooredFrame: number;
-  floor: number;
-  floored: Float64Array;
+  /** The mel log amplitudes of frame `melFrame` read through floor `melFloor` (second pass). */
+  melFrame: number;
+  melFloor: number;
   melLog: Float64Array;
 }
 
 /**
  * Distances for several pairs at once. A span shared by two pairs (A at offset 0 at lag 0 and after
  * alignment) is one span. Each span's frames are transformed once (first pass: power spectra, kept up to
- * SPECTRA_CACHE_BYTES, and each frame's loudest bin, for the floor); the second pass floors the kept
- * spectra and measures every pair.
+ * SPECTRA_CACHE_BYTES, and each frame's loudest bin, for the floor); the second pass reads the kept
+ * spectra through each side's floor (no floored copy) and measures every pair, its logarithms from
+ * log-ratio.ts's table.
  */
 export function spectralDistances(
   pairs: readonly SpectralPair[],
@@ -116,9 +117,8 @@ export function spectralDistances(
       scratchFrame: -1,
       scratch: new Float64Array(bins),
       frameMax: new Float64Array(0),
-      flooredFrame: -1,
-      floor: NaN,
-      floored: new Float64Array(bins),
+      melFrame: -1,
+      melFloor: NaN,
       melLog: new Float64Array(MEL_BANDS),
     });
     return spans.length - 1;
@@ -136,9 +136,10 @@ export function spectralDistances(
       mcd: 0,
     };
   });
-  const transform = (s: SpanState, frame: number, out: Float64Array, at: number): void => {
+  /** Frame `frame` of s: its power spectrum into out[at ..], and its loudest bin returned. */
+  const transform = (s: SpanState, frame: number, out: Float64Array, at: number): number => {
     const offset = frame * hop;
-    powerSpectrum(s.span.signal, s.span.start + offset, Math.min(size, s.length - offset), window, out, at);
+    return powerSpectrum(s.span.signal, s.span.start + offset, Math.min(size, s.length - offset), window, out, at);
   };
   // Pass 1: each span's frames transformed once; the first ones kept; each frame's loudest bin.
   let budget = Math.floor(cacheBytes / (bins * 8));
@@ -149,10 +150,7 @@ export function spectralDistances(
     s.frameMax = new Float64Array(s.frames);
     for (let frame = 0; frame < s.frames; frame++) {
       const stored = frame < s.storedFrames;
-      const out = stored ? s.stored : s.scratch;
-      const at = stored ? frame * bins : 0;
-      transform(s, frame, out, at);
-      s.frameMax[frame] = maxOf(out, at, bins);
+      s.frameMax[frame] = transform(s, frame, stored ? s.stored : s.scratch, stored ? frame * bins : 0);
     }
   }
   // A pair's floor is from its own frames only, so it does not depend on which other pairs were
@@ -162,44 +160,48 @@ export function spectralDistances(
     job.floorB = floorOf(spans[job.b].frameMax, job.frames);
   }
 
-  // A span's floored spectrum and mel amplitudes are shared by the pairs whose floor for it is the same
-  // (in compareSignals A's span at lag 0 and aligned, nearly always).
-  const floored = (s: SpanState, floor: number, frame: number): SpanState => {
-    if (s.flooredFrame !== frame || s.floor !== floor) {
-      if (frame < s.storedFrames) applyFloor(s.stored, frame * bins, floor, s.floored);
-      else {
-        if (s.scratchFrame !== frame) {
-          transform(s, frame, s.scratch, 0);
-          s.scratchFrame = frame;
-        }
-        applyFloor(s.scratch, 0, floor, s.floored);
-      }
-      melLogAmplitude(plan, s.floored, s.melLog);
-      s.flooredFrame = frame;
-      s.floor = floor;
+  // Frame `frame` of s lies in the kept spectra at frame·bins, or else in s.scratch at 0 (transformed
+  // again, once per frame).
+  const spectrumOf = (s: SpanState, frame: number): Float64Array => {
+    if (frame < s.storedFrames) return s.stored;
+    if (s.scratchFrame !== frame) {
+      transform(s, frame, s.scratch, 0);
+      s.scratchFrame = frame;
     }
-    return s;
+    return s.scratch;
   };
-  // Pass 2: floored spectra, their distances, frame by frame so that shared floored spectra are reused.
+  const offsetOf = (s: SpanState, frame: number): number => (frame < s.storedFrames ? frame * bins : 0);
+  // A span's mel amplitudes are shared by the pairs whose floor for it is the same (in compareSignals
+  // A's span at lag 0 and aligned, nearly always).
+  const melOf = (s: SpanState, floor: number, frame: number): Float64Array => {
+    if (s.melFrame !== frame || s.melFloor !== floor) {
+      melLogAmplitude(plan, spectrumOf(s, frame), offsetOf(s, frame), floor, s.melLog);
+      s.melFrame = frame;
+      s.melFloor = floor;
+    }
+    return s.melLog;
+  };
+  // Pass 2: every pair's distances frame by frame, the spectra read through each side's floor.
   const maxFrames = Math.max(0, ...jobs.map((j) => j.frames));
   for (let frame = 0; frame < maxFrames; frame++) {
     for (const job of jobs) {
       if (frame >= job.frames) continue;
-      const fa = floored(spans[job.a], job.floorA, frame);
-      const fb = floored(spans[job.b], job.floorB, frame);
-      job.lsd += lsdFrame(fa.floored, fb.floored);
-      job.mcd += mcdFrame(plan, fa.melLog, fb.melLog);
+      const sa = spans[job.a];
+      const sb = spans[job.b];
+      const melA = melOf(sa, job.floorA, frame);
+      const melB = melOf(sb, job.floorB, frame);
+      const powerA = spectrumOf(sa, frame);
+      const powerB = spectrumOf(sb, frame);
+      const atA = offsetOf(sa, frame);
+      const atB = offsetOf(sb, frame);
+      const sq = sumSquaredLogRatios(powerA, atA, job.floorA, powerB, atB, job.floorB, bins);
+      job.lsd += LN_TO_DB * Math.sqrt(sq / bins);
+      job.mcd += mcdFrame(plan, melA, melB);
     }
   }
   return jobs.map((j) =>
     j.frames === 0 ? { lsdDb: NaN, mcdDb: NaN } : { lsdDb: j.lsd / j.frames, mcdDb: j.mcd / j.frames },
   );
-}
-
-function maxOf(values: Float64Array, at: number, count: number): number {
-  let max = 0;
-  for (let k = at; k < at + count; k++) if (values[k] > max) max = values[k];
-  return max;
 }
 
 /** The floor of a side: its loudest bin over its first `frames` frames − 80 dB, at least −120 dB. */
@@ -209,53 +211,55 @@ function floorOf(frameMax: Float64Array, frames: number): number {
   return Math.max(ABSOLUTE_FLOOR, max * RELATIVE_FLOOR);
 }
 
-/** out[k] = max(power[at + k], floor) for k < out.length. */
-function applyFloor(power: Float64Array, at: number, floor: number, out: Float64Array): void {
-  for (let k = 0; k < out.length; k++) {
-    const p = power[at + k];
-    out[k] = p > floor ? p : floor;
-  }
-}
-
-function lsdFrame(powerA: Float64Array, powerB: Float64Array): number {
-  let sq = 0;
-  for (let k = 0; k < powerA.length; k++) {
-    const d = Math.log(powerA[k] / powerB[k]);
-    sq += d * d;
-  }
-  return LN_TO_DB * Math.sqrt(sq / powerA.length);
-}
-
-/** Windowed frame → normalised power spectrum (bins 0..F/2) in out[at ..]. */
+/** Windowed frame → normalised power spectrum (bins 0..F/2) in out[at ..]; returns its largest bin. */
 function powerSpectrum(
   x: Float32Array,
   start: number,
   count: number,
-  window: Float64Array & { sum: number },
+  window: HannWindow,
   out: Float64Array,
   at: number,
-): void {
-  const size = window.length;
+): number {
+  const { values, norm } = window;
+  const size = values.length;
   const fft = realFft(size);
   const buf = fft.buffer();
-  for (let i = 0; i < count; i++) buf[i] = x[start + i] * window[i];
-  if (count < size) buf.fill(0, count);
+  // Windowed in a JS array, then copied in: V8 writes a Float32Array over WASM memory more slowly.
+  const frame = window.frame;
+  for (let i = 0; i < count; i++) frame[i] = x[start + i] * values[i];
+  if (count < size) frame.fill(0, count);
+  buf.set(frame);
   fft.forwardInPlace();
-  const norm = 1 / (window.sum * window.sum);
   const half = size / 2;
-  out[at] = buf[0] * buf[0] * norm;
-  out[at + half] = buf[1] * buf[1] * norm;
+  const dc = buf[0] * buf[0] * norm;
+  const nyquist = buf[1] * buf[1] * norm;
+  out[at] = dc;
+  out[at + half] = nyquist;
+  let max = 0; // NaN bins never count as the loudest
+  if (dc > max) max = dc;
+  if (nyquist > max) max = nyquist;
   for (let k = 1; k < half; k++) {
     const re = buf[2 * k];
     const im = buf[2 * k + 1];
-    out[at + k] = (re * re + im * im) * norm;
+    const p = (re * re + im * im) * norm;
+    out[at + k] = p;
+    if (p > max) max = p;
   }
+  return max;
 }
 
-const windows = new Map<number, Float64Array & { sum: number }>();
+/** A periodic Hann window and the power spectrum's normalisation 1/(Σw)². */
+interface HannWindow {
+  values: Float64Array;
+  norm: number;
+  /** Scratch for one windowed frame. */
+  frame: Float32Array;
+}
 
-function hann(size: number): Float64Array & { sum: number } {
-  let w: (Float64Array & { sum: number }) | undefined = windows.get(size);
+const windows = new Map<number, HannWindow>();
+
+function hann(size: number): HannWindow {
+  let w = windows.get(size);
   if (!w) {
     const values = new Float64Array(size);
     let sum = 0;
@@ -263,7 +267,7 @@ function hann(size: number): Float64Array & { sum: number } {
       values[i] = 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / size);
       sum += values[i];
     }
-    w = Object.assign(values, { sum });
+    w = { values, norm: 1 / (sum * sum), frame: new Float32Array(size) };
     windows.set(size, w);
   }
   return w;

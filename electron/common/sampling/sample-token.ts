@@ -27,16 +27,16 @@ export class Sampler {
   sample(logits: Float32Array, params: SamplingParams, draw: number, history?: ArrayLike<number>): number {
     const n = logits.length;
     if (n === 0) throw new InputError('sampleToken: empty logits');
+    const penalised = history !== undefined && params.repetitionPenalty !== 1;
+    // Greedy with nothing to penalise reads the row as it is (the copy below changes no value).
+    if (params.mode === 'greedy' && !penalised) return argmax(logits, n);
     this.ensure(n);
     const v = this.values;
     for (let i = 0; i < n; i++) v[i] = logits[i];
-    if (history && params.repetitionPenalty !== 1) this.penalise(history, params.repetitionPenalty, n);
+    if (penalised) this.penalise(history, params.repetitionPenalty, n);
 
-    let best = 0;
-    for (let i = 0; i < n; i++) {
-      if (Number.isNaN(v[i])) return i;
-      if (v[i] > v[best]) best = i;
-    }
+    const best = argmax(v, n);
+    if (Number.isNaN(v[best])) return best;
     if (params.mode === 'greedy') return best;
     checkSample(params, draw);
 
@@ -169,4 +169,14 @@ const shared = new Sampler();
 /** One token from `logits` (see Sampler). Uses a shared Sampler: no allocation once warmed up. */
 export function sampleToken(logits: Float32Array, params: SamplingParams, draw: number, history?: ArrayLike<number>): number {
   return shared.sample(logits, params, draw, history);
+}
+
+/** Of v[0..n): the first NaN's id if there is one, else the largest value's id, the lowest on ties. */
+function argmax(v: ArrayLike<number>, n: number): number {
+  let best = 0;
+  for (let i = 0; i < n; i++) {
+    if (v[i] !== v[i]) return i;
+    if (v[i] > v[best]) best = i;
+  }
+  return best;
 }

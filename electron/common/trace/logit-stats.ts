@@ -22,7 +22,7 @@ export function logitStats(logits: ArrayLike<number>): LogitStats {
   for (let i = 0; i < n; i++) {
     const x = logits[i];
     sum += x;
-    if (Number.isNaN(x)) {
+    if (x !== x) {
       if (firstNaN < 0) firstNaN = i;
       continue;
     }
@@ -43,7 +43,9 @@ export function logitStats(logits: ArrayLike<number>): LogitStats {
   let sq = 0;
   for (let i = 0; i < n; i++) sq += (logits[i] - mean) * (logits[i] - mean);
   const std = n > 0 ? Math.sqrt(sq / n) : NaN;
-  const top5 = Array.from({ length: filled }, (_, j) => ({ id: topIds[j], logit: topVals[j] }));
+  // A loop, not Array.from with a callback: this runs once per network run, and Array.from was a third of it.
+  const top5: LogitStats['top5'] = [];
+  for (let j = 0; j < filled; j++) top5.push({ id: topIds[j], logit: topVals[j] });
   return {
     mean,
     std,

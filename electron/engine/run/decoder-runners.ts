@@ -178,6 +178,9 @@ export class StaticBuffers {
 export class GraphDecoder implements DecoderRunner {
   private readonly b: StaticBuffers;
   private length = 0;
+  /** fp32: the outputs' last rows, made once (the output tensors never change). */
+  private readonly logitsView?: Float32Array;
+  private readonly hiddenView?: Float32Array;
 
   constructor(
     private readonly session: OrtSession,
@@ -185,6 +188,10 @@ export class GraphDecoder implements DecoderRunner {
     private readonly clock: RunClock,
   ) {
     this.b = new StaticBuffers(d, 1);
+    if (d.float === 'float32') {
+      this.logitsView = lastView(this.b.logits, d.vocab);
+      if (this.b.hidden) this.hiddenView = lastView(this.b.hidden, d.hidden);
+    }
   }
 
   reset(): void {
@@ -197,13 +204,21 @@ export class GraphDecoder implements DecoderRunner {
     if (this.length + n > d.maxPositions) throw new RangeError(`graph decoder: position ${this.length + n} exceeds maxPositions ${d.maxPositions}`);
     if (extra) Object.assign(b.feeds, extra);
     for (let t = 0; t < n; t++) {
-      b.setEmbeds(embeds.subarray(t * d.hidden, (t + 1) * d.hidden));
+      b.setEmbeds(embeds.length === d.hidden ? embeds : embeds.subarray(t * d.hidden, (t + 1) * d.hidden));
       b.position[0] = BigInt(this.length);
       b.mask[this.length] = 1n;
-      await this.clock.time(() => run(this.session, b.feeds, b.fetches));
+      const t0 = performance.now();
+      try {
+        await run(this.session, b.feeds, b.fetches);
+      } finally {
+        this.clock.addSince(t0);
+      }
       this.length++;
     }
-    return { logits: lastView(b.logits, d.vocab), hidden: b.hidden ? lastView(b.hidden, d.hidden) : undefined };
+    return {
+      logits: this.logitsView ?? lastView(b.logits, d.vocab),
+      hidden: this.hiddenView ?? (b.hidden ? lastView(b.hidden, d.hidden) : undefined),
+    };
   }
 }
 

@@ -97,7 +97,14 @@ export class EmbeddingTable {
   gather(ids: readonly number[]): Float32Array {
     const h = this.hidden;
     const out = new Float32Array(ids.length * h);
-    ids.forEach((id, i) => this.add(id, out, i * h));
+    for (let i = 0; i < ids.length; i++) this.add(ids[i], out, i * h);
+    return out;
+  }
+
+  /** Row `id` written into `out` [hidden] (overwritten), for loops that reuse one buffer per step. */
+  rowInto(id: number, out: Float32Array): Float32Array {
+    out.fill(0);
+    this.add(id, out, 0);
     return out;
   }
 

@@ -10,4 +10,9 @@ export class RunClock {
       this.ms += performance.now() - t0;
     }
   }
+
+  /** Adds the time since `t0` (a performance.now() reading): for per-step runs, timed without a closure. */
+  addSince(t0: number): void {
+    this.ms += performance.now() - t0;
+  }
 }
