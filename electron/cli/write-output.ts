@@ -3,6 +3,7 @@ import type { Stats } from 'node:fs';
 import { mkdir, rename, rm, rmdir, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { InputError } from '../common/errors.js';
+import { joinedPiecesAsync } from '../common/report/report-json-rows.js';
 import { joinedPieces } from '../common/report/json-number.js';
 import { fsReason } from '../common/fs-reason.js';
 import { trackTemporary, untrackTemporary } from '../host/fixture/pending-temporaries.js';
@@ -150,6 +151,14 @@ export function wroteFolderLine(dir: string, names: Iterable<string>): string {
 }
 
 /** Writes text given in pieces (reportJsonChunks) to stdout about 1 MiB at a time, waiting while the pipe is full. */
+/** Text made as it is written (reportJsonWithRows), then `end`, to stdout, waiting for it to drain. */
+export async function writeStdoutStream(pieces: AsyncIterable<string>, end = ''): Promise<void> {
+  for await (const text of joinedPiecesAsync(pieces)) {
+    if (!process.stdout.write(text)) await once(process.stdout, 'drain');
+  }
+  process.stdout.write(end);
+}
+
 export async function writeStdoutPieces(pieces: readonly string[]): Promise<void> {
   for (const text of joinedPieces(pieces)) {
     if (!process.stdout.write(text)) await once(process.stdout, 'drain');
