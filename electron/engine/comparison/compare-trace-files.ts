@@ -31,8 +31,14 @@ export interface TraceFilesComparison extends TraceStepsComparison {
  * summary, report.md and report.html show (the first PAGE_STEP_LIMIT and the step table's); `rows()`
  * gives all of them for report.json.
  */
-export async function compareTraceFiles(a: TraceSideHeader, b: TraceSideHeader, options: CompareTracesOptions): Promise<TraceFilesComparison> {
-  const compared = await compareTraceSteps(a, b, zipTraceSteps(a.file, b.file), options, (row) => row.step <= PAGE_STEP_LIMIT);
+export async function compareTraceFiles(
+  a: TraceSideHeader,
+  b: TraceSideHeader,
+  options: CompareTracesOptions,
+  /** How many leading rows the report holds (the page's charts show PAGE_STEP_LIMIT). */
+  keepFirst = PAGE_STEP_LIMIT,
+): Promise<TraceFilesComparison> {
+  const compared = await compareTraceSteps(a, b, zipTraceSteps(a.file, b.file), options, (row) => row.step <= keepFirst);
   const { stepsA, stepsB, options: localise } = compared.localise;
   async function* rows(last = Infinity): AsyncGenerator<StepComparison> {
     const localiser = new Localiser(stepsA, stepsB, localise);
@@ -44,7 +50,7 @@ export async function compareTraceFiles(a: TraceSideHeader, b: TraceSideHeader, 
   }
   const steps = compared.report.divergence.steps;
   const { from, to } = stepTableRange(compared.report.divergence);
-  if (to > PAGE_STEP_LIMIT) {
+  if (to > keepFirst) {
     for await (const row of rows(to)) if (row.step >= from) steps[row.step - 1] = row;
   }
   return { ...compared, rows: () => rows() };
