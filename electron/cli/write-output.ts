@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { joinedPieces } from '../common/report/json-number.js';
+import { joinedPiecesAsync } from '../common/report/report-json-rows.js';
 import { FIXTURE_FILE_NAMES, type FixtureTargetWords } from '../host/fixture/write-fixture-folder.js';
 
 /** How a fixture refusal names the CLI's target and its replace flag. */
@@ -17,4 +18,12 @@ export async function writeStdoutPieces(pieces: readonly string[]): Promise<void
   for (const text of joinedPieces(pieces)) {
     if (!process.stdout.write(text)) await once(process.stdout, 'drain');
   }
+}
+
+/** Text made as it is written (reportJsonWithRows), then `end`, to stdout, waiting for it to drain. */
+export async function writeStdoutStream(pieces: AsyncIterable<string>, end = ''): Promise<void> {
+  for await (const text of joinedPiecesAsync(pieces)) {
+    if (!process.stdout.write(text)) await once(process.stdout, 'drain');
+  }
+  process.stdout.write(end);
 }

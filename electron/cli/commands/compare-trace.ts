@@ -1,11 +1,13 @@
 import type { Command } from '@commander-js/extra-typings';
-import { compareTraces, type TraceSide } from '../../common/forensics/compare-traces.js';
-import { reportJsonChunks } from '../../common/report/json-number.js';
+import type { TraceSideHeader } from '../../common/forensics/compare-traces.js';
+import { reportJsonWithRows } from '../../common/report/report-json-rows.js';
 import { TraceComparisonReport } from '../../common/report/comparison-report.js';
 import { encodeWav } from '../../common/wav/encode-wav.js';
 import { difference } from '../../engine/comparison/compare-profiles.js';
-import { sealReportChunks } from '../../engine/comparison/fixture-integrity.js';
-import { readFileChecked, readTraceFile, readWavFile, reportTime } from '../../engine/comparison/read-inputs.js';
+import { compareTraceFiles } from '../../engine/comparison/compare-trace-files.js';
+import { sealReportStream, sha256File, sha256Hex } from '../../engine/comparison/fixture-integrity.js';
+import { readFileChecked, readWavFile, reportTime } from '../../engine/comparison/read-inputs.js';
+import { scanTrace } from '../../engine/comparison/stream-trace.js';
 import { InputError } from '../../common/errors.js';
 import { checkFixtureTarget, writeFixtureFolder } from '../../host/fixture/write-fixture-folder.js';
 import { parityCommand } from '../../host/parity-command.js';
@@ -13,7 +15,7 @@ import { shareableFiles, withFigureLinks } from '../../host/report-html/shareabl
 import { action } from '../fail.js';
 import { exitOnInterrupt } from '../interrupt.js';
 import { warnIfNoReportPage } from '../report-page-warning.js';
-import { OUT_DIR, writeStdoutPieces, wroteFolderLine } from '../write-output.js';
+import { OUT_DIR, writeStdoutStream, wroteFolderLine } from '../write-output.js';
 import { addVerdictOptions, failOnStatus, nonNegative, tolerancesFrom } from './compare-options.js';
 import { renderComparisonMarkdown } from '../../common/report/comparison-markdown.js';
 import { traceComparisonView } from '../../common/report/trace-comparison-view.js';
@@ -45,15 +47,15 @@ export function registerCompareTrace(program: Command): void {
           warnIfNoReportPage();
         }
         exitOnInterrupt('compare-trace');
-        const side = async (file: string, wav: string | undefined): Promise<TraceSide> => ({
-          file,
-          trace: await readTraceFile(file, { wavHint: 'give WAVs with --wav-a/--wav-b' }),
+        // Each trace is checked whole (A, then A's WAV, then B...) before anything is compared, so the first
+        // problem reported is the one the whole-file reader reported; the steps are then read again as a stream.
+        const side = async (file: string, wav: string | undefined): Promise<TraceSideHeader> => ({
+          ...(await scanTrace(file, { wavHint: 'give WAVs with --wav-a/--wav-b' })),
           audio: wav === undefined ? undefined : await readWavFile(wav),
         });
         const [a, b] = [await side(pathA, o.wavA), await side(pathB, o.wavB)];
-        const trace = (s: TraceSide) => ({ file: s.file, header: s.trace.header });
-        const sidecars = o.modules ? openTraceSidecars(trace(a), trace(b), { a: o.modulesA, b: o.modulesB }) : undefined;
-        const report = await compareTraces(a, b, { createdAt: reportTime(), tolerances: tolerancesFrom(o), maxLagMs: o.maxLagMs });
+        const sidecars = o.modules ? openTraceSidecars(a, b, { a: o.modulesA, b: o.modulesB }) : undefined;
+        const { report, rows } = await compareTraceFiles(a, b, { createdAt: reportTime(), tolerances: tolerancesFrom(o), maxLagMs: o.maxLagMs });
         if (sidecars?.warning) report.warnings = [...(report.warnings ?? []), sidecars.warning];
         if (sidecars?.pair) {
           const tolerance = { abs: o.drillTol ?? DEFAULT_MODULE_TOLERANCE.abs, rel: o.drillRelTol ?? DEFAULT_MODULE_TOLERANCE.rel };
@@ -65,36 +67,38 @@ export function registerCompareTrace(program: Command): void {
         }
         for (const warning of report.warnings ?? []) process.stderr.write(`warning: ${warning}\n`);
         // The same view as the studio's export of an imported trace pair: with --out, its reproduce command reads the stored copies.
-        const view = traceComparisonView(report, { a: a.trace.steps.length, b: b.trace.steps.length }, o.out, parityCommand());
+        const view = traceComparisonView(report, { a: a.steps, b: b.steps }, o.out, parityCommand());
+        const reportText = (r: Record<string, unknown>) => reportJsonWithRows(r as TraceComparisonReport, rows());
         let written: string[] = [];
         if (o.out !== undefined) {
-          const files: Record<string, Uint8Array | string> = {
-            'a.jsonl': await readFileChecked(pathA),
-            'b.jsonl': await readFileChecked(pathB),
-          };
+          const files: Record<string, Uint8Array | string> = {};
           if (report.moduleDrill) {
             // Stored beside the traces so the reproduce command (--modules-a/-b) reads these copies.
             files['a.modules.safetensors'] = await readFileChecked(report.moduleDrill.sidecars.a);
             files['b.modules.safetensors'] = await readFileChecked(report.moduleDrill.sidecars.b);
           }
-          const rate = a.trace.header.sampleRate;
+          const rate = a.header.sampleRate;
           const audio = a.audio && b.audio ? { a: a.audio.signal, b: b.audio.signal, diff: difference(a.audio.signal, b.audio.signal), sampleRate: rate } : undefined;
           if (audio) {
             files['a.wav'] = encodeWav([audio.a], rate, 'float32');
             files['b.wav'] = encodeWav([audio.b], rate, 'float32');
             files['diff.wav'] = encodeWav([audio.diff], rate, 'float32');
           }
-          const shared = { report, frameRate: a.trace.header.frameRate, audio };
+          const shared = { report, frameRate: a.header.frameRate, audio };
           const markdown = withFigureLinks(renderComparisonMarkdown(view), shared);
           files['report.md'] = markdown;
-          TraceComparisonReport.parse(report);
-          const reportJson = sealReportChunks(report, files);
+          // The rows the report holds are checked here; the others are made by the same code as they are written.
+          TraceComparisonReport.parse({ ...report, divergence: { ...report.divergence, steps: report.divergence.steps.filter(Boolean) } });
+          const hashes: Record<string, string> = { 'a.jsonl': await sha256File(pathA), 'b.jsonl': await sha256File(pathB) };
+          for (const [name, content] of Object.entries(files)) hashes[name] = sha256Hex(content);
+          const reportJson = await sealReportStream(report, hashes, reportText);
           // report.html and the PNGs are views of the sealed files, added after the seal (docs/report-format.md).
           const views = await shareableFiles({ ...shared, markdown });
-          await writeFixtureFolder(o.out, { ...files, 'report.json': reportJson, ...views }, { force: o.force, words: OUT_DIR });
-          written = [...Object.keys(files), 'report.json', ...Object.keys(views)];
+          const copies = { 'a.jsonl': { copyFrom: pathA }, 'b.jsonl': { copyFrom: pathB } };
+          await writeFixtureFolder(o.out, { ...copies, ...files, 'report.json': { pieces: reportJson }, ...views }, { force: o.force, words: OUT_DIR });
+          written = [...Object.keys(copies), ...Object.keys(files), 'report.json', ...Object.keys(views)];
         }
-        if (o.json) await writeStdoutPieces([...reportJsonChunks(report), '\n']);
+        if (o.json) await writeStdoutStream(reportText(report), '\n');
         else process.stdout.write(renderComparisonText(view));
         if (o.out !== undefined && !o.json) process.stdout.write(`\n${wroteFolderLine(o.out, written)}`);
         process.exitCode = failOnStatus(report.verdict, o.failOn);

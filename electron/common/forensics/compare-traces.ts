@@ -3,11 +3,13 @@ import { InputError } from '../errors.js';
 import type { AudioSource } from '../report/report.js';
 import { REPORT_SCHEMA } from '../report/report.js';
 import { VERDICT_RULE, type TraceComparisonReport } from '../report/comparison-report.js';
-import type { Trace } from '../trace/trace-format.js';
+import type { Trace, TraceHeader } from '../trace/trace-format.js';
+import type { TraceStep } from '../trace/step-record.js';
+import type { StepComparison } from './divergence.js';
 import { TOOL_NAME, TOOL_VERSION } from '../version.js';
 import { oneSidedWarnings, type ComparedFields } from './compared-fields.js';
-import { teacherForcedDrift } from './drift.js';
-import { localise } from './localise.js';
+import { DriftCurve } from './drift.js';
+import { Localiser, type LocaliseOptions } from './localise.js';
 import { DEFAULT_NEAR_TIE_GAP } from './near-tie.js';
 import type { Tolerances } from './tolerances.js';
 import { verdictOf } from './verdict.js';
@@ -18,6 +20,17 @@ export interface TraceSide {
   /** The run's audio, mono, at the trace header's sample rate, and how it was obtained. */
   audio?: { signal: Float32Array; source: AudioSource };
 }
+
+/** A side whose steps come separately (compareTraceSteps): its header and step count only. */
+export interface TraceSideHeader {
+  file: string;
+  header: TraceHeader;
+  steps: number;
+  audio?: TraceSide['audio'];
+}
+
+/** Step N of A and of B, undefined past a run's end. */
+export type StepPair = readonly [TraceStep | undefined, TraceStep | undefined];
 
 export interface CompareTracesOptions {
   createdAt: string;
@@ -31,9 +44,9 @@ export interface CompareTracesOptions {
  * comparison exists); a different frame rate or a sample rate with no audio compared only changes how
  * steps map to time, so it is a warning and A's rates are used.
  */
-function headerWarnings(a: TraceSide, b: TraceSide): string[] {
-  const ha = a.trace.header;
-  const hb = b.trace.header;
+function headerWarnings(a: TraceSideHeader, b: TraceSideHeader): string[] {
+  const ha = a.header;
+  const hb = b.header;
   if (ha.q !== hb.q) {
     throw new InputError(`the traces have different codebook counts, so their codes cannot be compared: ${a.file} q=${ha.q}, ${b.file} q=${hb.q}`);
   }
@@ -75,20 +88,57 @@ function refuseNothingShared(compared: ComparedFields | undefined, fileA: string
  * audio as compare-wav does. Header disagreements are refused or recorded in `warnings` (headerWarnings).
  */
 export async function compareTraces(a: TraceSide, b: TraceSide, options: CompareTracesOptions): Promise<TraceComparisonReport> {
-  const ha = a.trace.header;
-  const hb = b.trace.header;
+  const side = (s: TraceSide): TraceSideHeader => ({ file: s.file, header: s.trace.header, steps: s.trace.steps.length, audio: s.audio });
+  const total = Math.max(a.trace.steps.length, b.trace.steps.length);
+  const pairs = (function* (): Generator<StepPair> {
+    for (let i = 0; i < total; i++) yield [a.trace.steps[i], b.trace.steps[i]];
+  })();
+  return (await compareTraceSteps(side(a), side(b), pairs, options, () => true)).report;
+}
+
+/** What compareTraceSteps made: the report, and how to localise the same steps again (their rows: traceStepRows). */
+export interface TraceStepsComparison {
+  report: TraceComparisonReport;
+  localise: { stepsA: number; stepsB: number; options: LocaliseOptions };
+}
+
+/**
+ * compareTraces over steps that come one pair at a time (`pairs`, step 1 up to the longer run), so
+ * traces read as a stream are compared without holding them. The report's `divergence.steps` holds
+ * the rows `keep` accepts, at their index, and has the full length (rows not kept are holes).
+ */
+export async function compareTraceSteps(
+  a: TraceSideHeader,
+  b: TraceSideHeader,
+  pairs: Iterable<StepPair> | AsyncIterable<StepPair>,
+  options: CompareTracesOptions,
+  keep: (row: StepComparison) => boolean,
+): Promise<TraceStepsComparison> {
+  const ha = a.header;
+  const hb = b.header;
   if ((a.audio === undefined) !== (b.audio === undefined)) throw new InputError('give both WAVs (--wav-a and --wav-b) or neither');
   for (const side of [a, b]) {
-    if (side.audio && side.audio.source.sampleRate !== side.trace.header.sampleRate) {
+    if (side.audio && side.audio.source.sampleRate !== side.header.sampleRate) {
       throw new InputError(
-        `${side.audio.source.path ?? 'audio'} is ${side.audio.source.sampleRate} Hz but ${side.file} says sampleRate ${side.trace.header.sampleRate}`,
+        `${side.audio.source.path ?? 'audio'} is ${side.audio.source.sampleRate} Hz but ${side.file} says sampleRate ${side.header.sampleRate}`,
       );
     }
   }
   const warnings = headerWarnings(a, b);
   const audio = a.audio && b.audio ? { a: a.audio.signal, b: b.audio.signal, sampleRate: ha.sampleRate } : undefined;
   const codebookDelays = ha.codebookDelays ?? hb.codebookDelays;
-  const divergence = localise(a.trace.steps, b.trace.steps, { tolerances: options.tolerances, frameRate: ha.frameRate, audio, codebookDelays });
+  const localiseOptions: LocaliseOptions = { tolerances: options.tolerances, frameRate: ha.frameRate, audio, codebookDelays };
+  const localiser = new Localiser(a.steps, b.steps, localiseOptions);
+  const teacherForced = ha.teacherForced !== undefined || hb.teacherForced !== undefined;
+  const drift = teacherForced ? new DriftCurve(localiser.tolerances.nearTieGap ?? DEFAULT_NEAR_TIE_GAP) : undefined;
+  const steps: StepComparison[] = [];
+  for await (const [x, y] of pairs) {
+    const row = localiser.add(x, y);
+    if (x && y) drift?.add(x, y);
+    if (keep(row)) steps[row.step - 1] = row;
+  }
+  steps.length = localiser.total;
+  const divergence = localiser.result(steps);
   if (codebookDelays) divergence.codebookDelays = [...codebookDelays];
   if (divergence.compared) warnings.push(...oneSidedWarnings(divergence.compared, a.file, b.file));
   refuseNothingShared(divergence.compared, a.file, b.file, audio !== undefined);
@@ -103,13 +153,11 @@ export async function compareTraces(a: TraceSide, b: TraceSide, options: Compare
     divergence,
   };
   if (warnings.length > 0) report.warnings = warnings;
-  if (ha.teacherForced !== undefined || hb.teacherForced !== undefined) {
-    report.teacherForced = teacherForcedDrift(a.trace.steps, b.trace.steps, divergence.tolerances.nearTieGap ?? DEFAULT_NEAR_TIE_GAP);
-  }
+  if (drift) report.teacherForced = drift.result();
   if (a.audio && b.audio) {
     const { metrics, curves } = await compareSignals(a.audio.signal, b.audio.signal, ha.sampleRate, { maxLagMs: options.maxLagMs });
     Object.assign(report, { sources: { a: a.audio.source, b: b.audio.source }, metrics, curves });
   }
-  report.verdict = verdictOf(divergence, report.metrics);
-  return report;
+  report.verdict = verdictOf(divergence, report.metrics, localiser.statsExact);
+  return { report, localise: { stepsA: a.steps, stepsB: b.steps, options: localiseOptions } };
 }

@@ -37,16 +37,27 @@ const ordered = (set: Set<string>): string[] => ORDER.filter((f) => set.has(f));
 
 /** The compared and one-sided fields over the steps both runs have. */
 export function comparedFields(stepsA: readonly TraceStep[], stepsB: readonly TraceStep[]): ComparedFields {
-  const both = new Set<string>();
-  const onlyB = new Set<string>();
-  const onlyA = new Set<string>();
-  for (let i = 0; i < Math.min(stepsA.length, stepsB.length); i++) {
-    const a = fieldsOf(stepsA[i]);
-    const b = fieldsOf(stepsB[i]);
-    for (const f of a) (b.has(f) ? both : onlyA).add(f);
-    for (const f of b) if (!a.has(f)) onlyB.add(f);
+  const tally = new ComparedFieldsTally();
+  for (let i = 0; i < Math.min(stepsA.length, stepsB.length); i++) tally.add(stepsA[i], stepsB[i]);
+  return tally.result();
+}
+
+/** comparedFields fed one step pair (both runs ran it) at a time, for traces read as a stream. */
+export class ComparedFieldsTally {
+  private readonly both = new Set<string>();
+  private readonly onlyA = new Set<string>();
+  private readonly onlyB = new Set<string>();
+
+  add(stepA: TraceStep, stepB: TraceStep): void {
+    const a = fieldsOf(stepA);
+    const b = fieldsOf(stepB);
+    for (const f of a) (b.has(f) ? this.both : this.onlyA).add(f);
+    for (const f of b) if (!a.has(f)) this.onlyB.add(f);
   }
-  return { fields: ordered(both), missingA: ordered(onlyB), missingB: ordered(onlyA) };
+
+  result(): ComparedFields {
+    return { fields: ordered(this.both), missingA: ordered(this.onlyB), missingB: ordered(this.onlyA) };
+  }
 }
 
 /**

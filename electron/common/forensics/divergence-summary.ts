@@ -92,10 +92,14 @@ export function stepTableHeading(d: Divergence): string {
 
 /** The per-step table around the first divergence (the table seed 000's author wrote by hand). */
 export function stepTableRows(d: Divergence, around = 3): string[][] {
-  const centre = d.firstStep ?? d.largestLogitDiff?.step ?? 1;
-  const from = Math.max(1, centre - around);
-  const to = Math.min(d.steps.length, centre + around);
+  const { from, to } = stepTableRange(d, around);
   return [HEADER, ...d.steps.slice(from - 1, to).map(row)];
+}
+
+/** The steps (1-based, inclusive) stepTableRows shows: `around` either side of the first divergence (or largest difference). */
+export function stepTableRange(d: Pick<Divergence, 'firstStep' | 'largestLogitDiff' | 'steps'>, around = 3): { from: number; to: number } {
+  const centre = d.firstStep ?? d.largestLogitDiff?.step ?? 1;
+  return { from: Math.max(1, centre - around), to: Math.min(d.steps.length, centre + around) };
 }
 
 export function markdownStepTable(rows: string[][]): string {

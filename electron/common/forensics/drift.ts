@@ -57,37 +57,50 @@ export function driftTrend(curve: readonly number[]): DriftTrend {
 
 /** The drift curve, its trend and the classified would-flips of a teacher-forced pair (B fed A's codes). */
 export function teacherForcedDrift(stepsA: readonly TraceStep[], stepsB: readonly TraceStep[], threshold: number): TeacherForcedDrift {
-  const curve: number[] = [];
-  const wouldFlip: CodeFlip[] = [];
-  let before: number | null = null; // running drift of every row so far, in pipeline order
-  for (let i = 0; i < Math.min(stepsA.length, stepsB.length); i++) {
-    const a = stepsA[i];
-    const b = stepsB[i];
+  const drift = new DriftCurve(threshold);
+  for (let i = 0; i < Math.min(stepsA.length, stepsB.length); i++) drift.add(stepsA[i], stepsB[i]);
+  return drift.result();
+}
+
+/** teacherForcedDrift fed one step pair at a time, in order, for traces read as a stream. */
+export class DriftCurve {
+  private readonly curve: number[] = [];
+  private readonly wouldFlip: CodeFlip[] = [];
+  private before: number | null = null; // running drift of every row so far, in pipeline order
+
+  constructor(private readonly threshold: number) {}
+
+  add(a: TraceStep, b: TraceStep): void {
+    const step = this.curve.length + 1;
     let worst = 0;
     for (let c = 0; c < Math.max(rowsOf(a), rowsOf(b)); c++) {
-      if (a.codes && b.codes && a.codes[c] !== b.codes[c]) wouldFlip.push(classifyFlip(a, b, i + 1, c, threshold, before));
+      if (a.codes && b.codes && a.codes[c] !== b.codes[c]) this.wouldFlip.push(classifyFlip(a, b, step, c, this.threshold, this.before));
       const ra = rowStats(a, c);
       const rb = rowStats(b, c);
       if (!ra || !rb) continue;
       const d = rowDrift(ra, rb);
       worst = Number.isNaN(worst) || Number.isNaN(d) ? NaN : Math.max(worst, d);
-      before = before === null ? d : Number.isNaN(before) || Number.isNaN(d) ? NaN : Math.max(before, d);
+      this.before = this.before === null ? d : Number.isNaN(this.before) || Number.isNaN(d) ? NaN : Math.max(this.before, d);
     }
-    curve.push(worst);
+    this.curve.push(worst);
   }
-  let peak: TeacherForcedDrift['peak'] = null;
-  for (let i = 0; i < curve.length; i++) {
-    if (Number.isNaN(curve[i])) {
-      peak = { step: i + 1, value: NaN }; // the first non-finite difference outranks any number
-      break;
+
+  result(): TeacherForcedDrift {
+    const { curve, wouldFlip, threshold } = this;
+    let peak: TeacherForcedDrift['peak'] = null;
+    for (let i = 0; i < curve.length; i++) {
+      if (Number.isNaN(curve[i])) {
+        peak = { step: i + 1, value: NaN }; // the first non-finite difference outranks any number
+        break;
+      }
+      if (peak === null || curve[i] > peak.value) peak = { step: i + 1, value: curve[i] };
     }
-    if (peak === null || curve[i] > peak.value) peak = { step: i + 1, value: curve[i] };
+    const counts = { nearTie: 0, real: 0, unknown: 0 };
+    for (const f of wouldFlip) counts[f.kind === 'near-tie' ? 'nearTie' : f.kind]++;
+    const trend = driftTrend(curve);
+    const within = curve.every((x) => Number.isFinite(x) && x <= threshold);
+    return { curve, peak, trend, wouldFlip, counts, threshold, numericallyEquivalent: counts.real === 0 && counts.unknown === 0 && within };
   }
-  const counts = { nearTie: 0, real: 0, unknown: 0 };
-  for (const f of wouldFlip) counts[f.kind === 'near-tie' ? 'nearTie' : f.kind]++;
-  const trend = driftTrend(curve);
-  const within = curve.every((x) => Number.isFinite(x) && x <= threshold);
-  return { curve, peak, trend, wouldFlip, counts, threshold, numericallyEquivalent: counts.real === 0 && counts.unknown === 0 && within };
 }
 
 const g = (x: number): string => (Number.isNaN(x) ? 'NaN' : x !== 0 && Math.abs(x) < 0.01 ? x.toExponential(1) : String(Number(x.toPrecision(2))));

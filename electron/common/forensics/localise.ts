@@ -1,10 +1,10 @@
-import { firstDifferingFrame, frameOfStep } from '../trace/delay-pattern.js';
+import { FirstDifferingFrame, frameOfStep, type FrameDivergence } from '../trace/delay-pattern.js';
 import type { TraceStep } from '../trace/step-record.js';
 import { differingFrames, firstDifferingSample, frameOfSample } from './audio-divergence.js';
 import { compareStep, largestStepDiff, maxStatDiff, type StepDifference } from './compare-step.js';
-import { comparedFields } from './compared-fields.js';
+import { ComparedFieldsTally } from './compared-fields.js';
 import type { Divergence, FirstNonFinite, StepComparison } from './divergence.js';
-import { DEFAULT_NEAR_TIE_GAP, firstCodeFlip } from './near-tie.js';
+import { DEFAULT_NEAR_TIE_GAP, FirstFlipFinder } from './near-tie.js';
 import { DEFAULT_TOLERANCES, type Tolerances } from './tolerances.js';
 
 export interface LocaliseOptions {
@@ -27,94 +27,138 @@ export interface LocaliseOptions {
  * recorded are compared, and `compared` names them and the one-sided ones (compared-fields.ts).
  */
 export function localise(stepsA: readonly TraceStep[], stepsB: readonly TraceStep[], options: LocaliseOptions = {}): Divergence {
-  const tolerances: Tolerances = { ...DEFAULT_TOLERANCES, ...options.tolerances, codes: 'exact' };
-  const total = Math.max(stepsA.length, stepsB.length);
+  const localiser = new Localiser(stepsA.length, stepsB.length, options);
   const steps: StepComparison[] = [];
-  const differences = new Map<number, StepDifference>();
-  let largest: Divergence['largestLogitDiff'] = null;
-  for (let i = 0; i < total; i++) {
-    const a = stepsA[i];
-    const b = stepsB[i];
+  for (let i = 0; i < localiser.total; i++) steps.push(localiser.add(stepsA[i], stepsB[i]));
+  return localiser.result(steps);
+}
+
+/**
+ * localise fed one step pair at a time (step 1, 2, … up to the longer run; undefined past a run's end),
+ * for traces read as a stream: it keeps what the result needs, not the steps. `add` returns the step's
+ * row; `result` takes the rows the caller kept as `steps`.
+ */
+export class Localiser {
+  readonly tolerances: Tolerances;
+  readonly total: number;
+  /** Every row's maxStatDiff is 0 or null (the verdict's exact-steps test). */
+  statsExact = true;
+  private step = 0;
+  private readonly diverged: number[] = [];
+  private first: StepDifference | null = null;
+  private largest: NonNullable<Divergence['largestLogitDiff']> | null = null;
+  private readonly nonFinite: { a: FirstNonFinite | null; b: FirstNonFinite | null } = { a: null, b: null };
+  private readonly fields = new ComparedFieldsTally();
+  private readonly flips: FirstFlipFinder;
+  private readonly frames: FirstDifferingFrame | undefined;
+
+  constructor(
+    private readonly stepsA: number,
+    private readonly stepsB: number,
+    private readonly options: LocaliseOptions = {},
+  ) {
+    this.tolerances = { ...DEFAULT_TOLERANCES, ...options.tolerances, codes: 'exact' };
+    this.total = Math.max(stepsA, stepsB);
+    this.flips = new FirstFlipFinder(this.tolerances.nearTieGap ?? DEFAULT_NEAR_TIE_GAP);
+    if (options.codebookDelays) this.frames = new FirstDifferingFrame(options.codebookDelays);
+  }
+
+  add(a: TraceStep | undefined, b: TraceStep | undefined): StepComparison {
+    const step = ++this.step;
     let difference: StepDifference | null;
-    if (a && b) difference = compareStep(a, b, tolerances);
-    else difference = { stage: 'sampled-code', codebook: 0, detail: `step ${i + 1} exists only in ${a ? 'A' : 'B'} (${stepsA.length} vs ${stepsB.length} steps)` };
-    if (difference) differences.set(i + 1, difference);
-    const d = a && b ? largestStepDiff(a, b) : null;
-    if (d && (largest === null || d.value > largest.value)) largest = { ...d, step: i + 1 };
-    steps.push({
-      step: i + 1,
+    if (a && b) difference = compareStep(a, b, this.tolerances);
+    else difference = { stage: 'sampled-code', codebook: 0, detail: `step ${step} exists only in ${a ? 'A' : 'B'} (${this.stepsA} vs ${this.stepsB} steps)` };
+    if (difference) {
+      this.diverged.push(step);
+      this.first ??= difference;
+    }
+    if (a && b) {
+      const d = largestStepDiff(a, b);
+      if (d && (this.largest === null || d.value > this.largest.value)) this.largest = { ...d, step };
+      this.fields.add(a, b);
+      this.flips.add(a, b, step);
+    }
+    if (a) this.nonFinite.a ??= firstNonFinite(a);
+    if (b) this.nonFinite.b ??= firstNonFinite(b);
+    this.frames?.add(a?.codes, b?.codes, step);
+    const row: StepComparison = {
+      step,
       a: a?.logits ?? null,
       b: b?.logits ?? null,
       codesA: a?.codes ?? null,
       codesB: b?.codes ?? null,
       stage: difference?.stage ?? null,
       maxStatDiff: a?.logits && b?.logits ? maxStatDiff(a.logits, b.logits) : null,
-    });
+    };
+    if (row.maxStatDiff !== 0 && row.maxStatDiff !== null) this.statsExact = false;
+    return row;
   }
 
-  const result: Divergence = {
-    firstStep: null,
-    stage: null,
-    reconverges: false,
-    divergedSteps: [...differences.keys()],
-    stepsA: stepsA.length,
-    stepsB: stepsB.length,
-    tolerances,
-    firstNonFinite: { a: firstNonFinite(stepsA), b: firstNonFinite(stepsB) },
-    largestLogitDiff: largest,
-    audioCompared: options.audio !== undefined,
-    compared: comparedFields(stepsA, stepsB),
-    steps,
-  };
-  const flip = firstCodeFlip(stepsA, stepsB, tolerances.nearTieGap ?? DEFAULT_NEAR_TIE_GAP);
-  if (flip) result.flip = flip;
-  const audio = options.audio;
-  const sample = audio ? firstDifferingSample(audio.a, audio.b, tolerances.audioAbs) : null;
-  if (sample !== null) result.firstDifferingSample = sample;
+  /** The divergence over every step added; `steps` are the rows it carries (all of them, or those a stream kept). */
+  result(steps: StepComparison[]): Divergence {
+    const { options, tolerances, total } = this;
+    const result: Divergence = {
+      firstStep: null,
+      stage: null,
+      reconverges: false,
+      divergedSteps: this.diverged,
+      stepsA: this.stepsA,
+      stepsB: this.stepsB,
+      tolerances,
+      firstNonFinite: this.nonFinite,
+      largestLogitDiff: this.largest,
+      audioCompared: options.audio !== undefined,
+      compared: this.fields.result(),
+      steps,
+    };
+    if (this.flips.flip) result.flip = this.flips.flip;
+    const audio = options.audio;
+    const sample = audio ? firstDifferingSample(audio.a, audio.b, tolerances.audioAbs) : null;
+    if (sample !== null) result.firstDifferingSample = sample;
 
-  let span = total;
-  const first = result.divergedSteps[0];
-  if (first !== undefined) {
-    const d = differences.get(first)!;
-    Object.assign(result, { firstStep: first, stage: d.stage, detail: d.detail });
-    if (d.codebook !== undefined) result.codebook = d.codebook;
-    if (options.frameRate) result.timeSec = (first - 1) / options.frameRate;
-    const delays = options.codebookDelays;
-    if (delays) {
-      const frame = delayedFrame(stepsA, stepsB, delays, first, d.codebook ?? 0);
-      if (frame) {
-        result.frame = frame;
-        if (options.frameRate) result.timeSec = (frame.frame - 1) / options.frameRate;
+    let span = total;
+    const first = result.divergedSteps[0];
+    if (first !== undefined) {
+      const d = this.first!;
+      Object.assign(result, { firstStep: first, stage: d.stage, detail: d.detail });
+      if (d.codebook !== undefined) result.codebook = d.codebook;
+      if (options.frameRate) result.timeSec = (first - 1) / options.frameRate;
+      const delays = options.codebookDelays;
+      if (delays) {
+        const frame = delayedFrame(this.frames!.best, delays, first, d.codebook ?? 0);
+        if (frame) {
+          result.frame = frame;
+          if (options.frameRate) result.timeSec = (frame.frame - 1) / options.frameRate;
+        }
       }
+      if (audio && options.frameRate && sample !== null) result.vocoderFrame = frameOfSample(sample, audio.sampleRate, options.frameRate);
+    } else if (audio && sample !== null && total > 0 && options.frameRate) {
+      const frames = differingFrames(audio.a, audio.b, tolerances.audioAbs, audio.sampleRate, options.frameRate);
+      const frame = frameOfSample(sample, audio.sampleRate, options.frameRate);
+      Object.assign(result, {
+        firstStep: frame,
+        stage: 'vocoder',
+        vocoderFrame: frame,
+        timeSec: sample / audio.sampleRate,
+        divergedSteps: frames,
+        detail: `all codes equal; audio ${describeSample(audio.a, audio.b, sample, tolerances.audioAbs)}`,
+      });
+      span = Math.max(total, Math.ceil((Math.max(audio.a.length, audio.b.length) * options.frameRate) / audio.sampleRate));
     }
-    if (audio && options.frameRate && sample !== null) result.vocoderFrame = frameOfSample(sample, audio.sampleRate, options.frameRate);
-  } else if (audio && sample !== null && total > 0 && options.frameRate) {
-    const frames = differingFrames(audio.a, audio.b, tolerances.audioAbs, audio.sampleRate, options.frameRate);
-    const frame = frameOfSample(sample, audio.sampleRate, options.frameRate);
-    Object.assign(result, {
-      firstStep: frame,
-      stage: 'vocoder',
-      vocoderFrame: frame,
-      timeSec: sample / audio.sampleRate,
-      divergedSteps: frames,
-      detail: `all codes equal; audio ${describeSample(audio.a, audio.b, sample, tolerances.audioAbs)}`,
-    });
-    span = Math.max(total, Math.ceil((Math.max(audio.a.length, audio.b.length) * options.frameRate) / audio.sampleRate));
+    const last = result.divergedSteps[result.divergedSteps.length - 1];
+    if (last !== undefined && last < span) {
+      result.reconverges = true;
+      result.reconvergedAtStep = last + 1;
+    }
+    return result;
   }
-  const last = result.divergedSteps[result.divergedSteps.length - 1];
-  if (last !== undefined && last < span) {
-    result.reconverges = true;
-    result.reconvergedAtStep = last + 1;
-  }
-  return result;
 }
 
 /**
- * The frame a delay-pattern divergence first reaches: the earliest frame with a differing code, or the first
+ * The frame a delay-pattern divergence first reaches: the earliest frame with a differing code (`byCodes`), or the first
  * divergent step's frame for its codebook when that is earlier (a logit difference before any code flips).
  */
-function delayedFrame(stepsA: readonly TraceStep[], stepsB: readonly TraceStep[], delays: readonly number[], step: number, codebook: number) {
-  const byCodes = firstDifferingFrame(stepsA.map((s) => s.codes), stepsB.map((s) => s.codes), delays);
+function delayedFrame(byCodes: FrameDivergence | null, delays: readonly number[], step: number, codebook: number) {
   const own = frameOfStep(step, codebook, delays);
   const byStep = own >= 1 ? { frame: own, step, codebook } : null;
   if (byCodes && (!byStep || byCodes.frame < byStep.frame)) return byCodes;
@@ -127,14 +171,13 @@ function describeSample(a: Float32Array, b: Float32Array, i: number, tol: number
   return `differs from sample ${i}: ${a[i]} vs ${b[i]} (|Δ| ${d} > ${tol})`;
 }
 
-function firstNonFinite(steps: readonly TraceStep[]): FirstNonFinite | null {
+/** The first stage of one step with a NaN or an infinity, or null. */
+function firstNonFinite(s: TraceStep): FirstNonFinite | null {
   const stages = [['talker', 'talker'], ['codePredictor', 'code-predictor'], ['vocoder', 'vocoder']] as const;
-  for (const s of steps) {
-    for (const [key, stage] of stages) {
-      const nan = s.nan?.[key] ?? 0;
-      const inf = s.inf?.[key] ?? 0;
-      if (nan > 0 || inf > 0) return { step: s.step, stage, nan, inf };
-    }
+  for (const [key, stage] of stages) {
+    const nan = s.nan?.[key] ?? 0;
+    const inf = s.inf?.[key] ?? 0;
+    if (nan > 0 || inf > 0) return { step: s.step, stage, nan, inf };
   }
   return null;
 }

@@ -107,21 +107,17 @@ export function rowDrift(a: TraceLogitStats, b: TraceLogitStats): number {
   return worst;
 }
 
-/** Drift of every recorded row before (step, codebook) in pipeline order; null when no row was compared. */
-function driftBefore(stepsA: readonly TraceStep[], stepsB: readonly TraceStep[], step: number, codebook: number): number | null {
-  let worst: number | null = null;
-  for (let i = 0; i < step; i++) {
-    const a = stepsA[i];
-    const b = stepsB[i];
-    const rows = i + 1 < step ? Math.max(rowsOf(a), rowsOf(b)) : codebook;
-    for (let c = 0; c < rows; c++) {
-      const ra = rowStats(a, c);
-      const rb = rowStats(b, c);
-      if (!ra || !rb) continue;
-      const d = rowDrift(ra, rb);
-      if (Number.isNaN(d)) return NaN;
-      worst = Math.max(worst ?? 0, d);
-    }
+/**
+ * `worst` (the drift of the rows before, null when none was compared) with the first `rows` rows of one
+ * step pair folded in, in pipeline order; a non-finite difference makes it NaN for good.
+ */
+function foldRows(worst: number | null, a: TraceStep, b: TraceStep, rows: number): number | null {
+  for (let c = 0; c < rows && !Number.isNaN(worst); c++) {
+    const ra = rowStats(a, c);
+    const rb = rowStats(b, c);
+    if (!ra || !rb) continue;
+    const d = rowDrift(ra, rb);
+    worst = Number.isNaN(d) ? NaN : Math.max(worst ?? 0, d);
   }
   return worst;
 }
@@ -134,17 +130,32 @@ const f = (x: number): string => (x !== 0 && Math.abs(x) < 0.01 ? x.toExponentia
  * not recorded on both sides).
  */
 export function firstCodeFlip(stepsA: readonly TraceStep[], stepsB: readonly TraceStep[], threshold = DEFAULT_NEAR_TIE_GAP): CodeFlip | null {
-  const n = Math.min(stepsA.length, stepsB.length);
-  for (let i = 0; i < n; i++) {
-    const a = stepsA[i];
-    const b = stepsB[i];
-    if (!a.codes || !b.codes) continue;
-    const q = Math.min(a.codes.length, b.codes.length);
-    for (let c = 0; c < q; c++) {
-      if (a.codes[c] !== b.codes[c]) return classifyFlip(a, b, i + 1, c, threshold, driftBefore(stepsA, stepsB, i + 1, c));
+  const finder = new FirstFlipFinder(threshold);
+  for (let i = 0; i < Math.min(stepsA.length, stepsB.length); i++) finder.add(stepsA[i], stepsB[i], i + 1);
+  return finder.flip;
+}
+
+/** firstCodeFlip fed one step pair at a time (`step` 1-based, in order), for traces read as a stream. */
+export class FirstFlipFinder {
+  flip: CodeFlip | null = null;
+  /** Drift of every recorded row of the steps before (driftBefore's running value). */
+  private before: number | null = null;
+
+  constructor(private readonly threshold: number) {}
+
+  add(a: TraceStep, b: TraceStep, step: number): void {
+    if (this.flip) return;
+    if (a.codes && b.codes) {
+      const q = Math.min(a.codes.length, b.codes.length);
+      for (let c = 0; c < q; c++) {
+        if (a.codes[c] !== b.codes[c]) {
+          this.flip = classifyFlip(a, b, step, c, this.threshold, foldRows(this.before, a, b, c));
+          return;
+        }
+      }
     }
+    this.before = foldRows(this.before, a, b, Math.max(rowsOf(a), rowsOf(b)));
   }
-  return null;
 }
 
 /**

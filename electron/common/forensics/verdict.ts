@@ -13,11 +13,16 @@ import type { TeacherForcedDrift } from './drift.js';
  * - within-tolerance: otherwise — including equal traces whose audio was not given
  *   (`audioCompared: false`): a stage that was not checked cannot be called identical.
  */
-export function verdictOf(divergence: Divergence, metrics?: Pick<Metrics, 'bitIdentical'>): Verdict {
+export function verdictOf(
+  divergence: Divergence,
+  metrics?: Pick<Metrics, 'bitIdentical'>,
+  /** Every step's maxStatDiff is 0 or null; given by a caller whose `steps` hold only some rows (Localiser.statsExact). */
+  statsExact = divergence.steps.every((s) => s.maxStatDiff === 0 || s.maxStatDiff === null),
+): Verdict {
   if (divergence.firstStep !== null || divergence.firstDifferingSample !== undefined) return 'diverged';
   if (divergence.audioCompared === false) return 'within-tolerance';
   if (divergence.compared && isPartial(divergence.compared)) return 'within-tolerance';
-  const exactSteps = divergence.steps.every((s) => s.maxStatDiff === 0 || s.maxStatDiff === null) && !divergence.largestLogitDiff;
+  const exactSteps = statsExact && !divergence.largestLogitDiff;
   const exactAudio = metrics ? metrics.bitIdentical : true;
   return exactSteps && exactAudio ? 'identical' : 'within-tolerance';
 }

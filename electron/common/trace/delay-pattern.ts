@@ -47,17 +47,23 @@ export function firstDifferingFrame(
   codesB: readonly (readonly number[] | null | undefined)[],
   delays?: readonly number[],
 ): FrameDivergence | null {
-  let best: FrameDivergence | null = null;
-  const steps = Math.max(codesA.length, codesB.length);
-  for (let s = 1; s <= steps; s++) {
-    const a = codesA[s - 1];
-    const b = codesB[s - 1];
-    if (!a || !b) continue;
+  const finder = new FirstDifferingFrame(delays);
+  for (let s = 1; s <= Math.max(codesA.length, codesB.length); s++) finder.add(codesA[s - 1], codesB[s - 1], s);
+  return finder.best;
+}
+
+/** firstDifferingFrame fed one step's codes at a time (`step` 1-based, in order), for traces read as a stream. */
+export class FirstDifferingFrame {
+  best: FrameDivergence | null = null;
+
+  constructor(private readonly delays?: readonly number[]) {}
+
+  add(a: readonly number[] | null | undefined, b: readonly number[] | null | undefined, step: number): void {
+    if (!a || !b) return;
     for (let k = 0; k < Math.max(a.length, b.length); k++) {
       if (a[k] === b[k]) continue;
-      const frame = frameOfStep(s, k, delays);
-      if (frame >= 1 && (best === null || frame < best.frame)) best = { frame, step: s, codebook: k };
+      const frame = frameOfStep(step, k, this.delays);
+      if (frame >= 1 && (this.best === null || frame < this.best.frame)) this.best = { frame, step, codebook: k };
     }
   }
-  return best;
 }

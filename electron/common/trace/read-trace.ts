@@ -24,23 +24,45 @@ export interface ReadTraceOptions {
   wavHint?: string;
 }
 
+/** The WAV refusal, when `start` (a trace file's first characters) is a RIFF/RF64 WAVE header. */
+export function refuseWav(start: string, file: string, options: ReadTraceOptions = {}): void {
+  if (!WAV_HEADER.test(start)) return;
+  const hint = options.wavHint ? ` (${options.wavHint})` : '';
+  throw new ParityError('trace', `${file} is a WAV file, not a ${TRACE_SCHEMA} trace${hint}`, file);
+}
+
 /**
  * Parses a `tts-parity-trace/1` file. Blank lines are skipped; everything else must be valid, and the
  * first problem is reported with its 1-based line number: `t.jsonl:7: step 6: "codes": expected 8 codes (q), found 7`.
  * A WAV given as a trace is named as such, and binary content is refused without echoing its bytes.
  */
 export function readTrace(text: string, file: string, options: ReadTraceOptions = {}): Trace {
-  if (WAV_HEADER.test(text)) {
-    const hint = options.wavHint ? ` (${options.wavHint})` : '';
-    throw new ParityError('trace', `${file} is a WAV file, not a ${TRACE_SCHEMA} trace${hint}`, file);
-  }
+  refuseWav(text, file, options);
   const lines = text.split(/\r?\n/);
-  let header: TraceHeader | undefined;
+  const reader = new TraceLineReader(file);
   const steps: TraceStep[] = [];
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i].trim();
-    if (line === '') continue;
-    const n = i + 1;
+    const step = reader.line(lines[i], i + 1);
+    if (step) steps.push(step);
+  }
+  return { header: reader.end(lines.length), steps };
+}
+
+/**
+ * readTrace one line at a time (a trace streamed from disk reads the same): `line` returns the step a
+ * line holds (null for a blank line or the header) or throws the line's first problem; `end` checks the
+ * whole and returns the header. `steps` counts the steps read so far.
+ */
+export class TraceLineReader {
+  header: TraceHeader | undefined;
+  steps = 0;
+
+  constructor(private readonly file: string) {}
+
+  line(text: string, n: number): TraceStep | null {
+    const { file } = this;
+    const line = text.trim();
+    if (line === '') return null;
     if (line.length > MAX_LINE) throw new TraceError(file, n, `line is ${line.length} characters long (limit ${MAX_LINE})`);
     const control = CONTROL.exec(line);
     if (control) {
@@ -48,11 +70,12 @@ export function readTrace(text: string, file: string, options: ReadTraceOptions 
       throw new TraceError(file, n, `not a text file: control character U+${code} at column ${control.index + 1} (a ${TRACE_SCHEMA} trace is UTF-8 JSON Lines, docs/trace-format.md)`);
     }
     const value = parseJson(line, file, n);
+    const header = this.header;
     if (!header) {
-      header = parseHeader(value, file, n);
-      continue;
+      this.header = parseHeader(value, file, n);
+      return null;
     }
-    const expected = steps.length + 1;
+    const expected = this.steps + 1;
     // Numbering is checked before the schema, so step 0 reads "expected step 1, found step 0", not a
     // schema message about step 1 being too small.
     const numbered = (value as { step?: unknown } | null)?.step;
@@ -77,11 +100,16 @@ export function readTrace(text: string, file: string, options: ReadTraceOptions 
     if (cp && cp.length !== header.q - 1) {
       throw new TraceError(file, n, `step ${step.step}: "codePredictorLogits": expected ${header.q - 1} entries (q−1), found ${cp.length}`);
     }
-    steps.push(step);
+    this.steps++;
+    return step;
   }
-  if (!header) throw new TraceError(file, 1, `empty trace (expected a header line {"schema":"${TRACE_SCHEMA}",...})`);
-  if (steps.length === 0) throw new TraceError(file, lines.length, 'no steps after the header');
-  return { header, steps };
+
+  /** After the last of `lines` lines: the header, or the refusal of an empty or step-less trace. */
+  end(lines: number): TraceHeader {
+    if (!this.header) throw new TraceError(this.file, 1, `empty trace (expected a header line {"schema":"${TRACE_SCHEMA}",...})`);
+    if (this.steps === 0) throw new TraceError(this.file, lines, 'no steps after the header');
+    return this.header;
+  }
 }
 
 /** At least one logit statistic (talker or code predictor) or the codes. */

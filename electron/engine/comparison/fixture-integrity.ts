@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
 import { reportJsonChunks } from '../../common/report/json-number.js';
 
 export function sha256Hex(content: Uint8Array | string): string {
@@ -28,6 +29,37 @@ export function sealReportChunks(report: Record<string, unknown>, files: Record<
   const at = chunks.findLastIndex((c, i) => c === '""' && chunks[i - 1]?.endsWith('"reportSha256": '));
   chunks[at] = `"${digest}"`;
   return chunks;
+}
+
+/**
+ * sealReportChunks for a report written as it is made (`pieces` of the report with `integrity` in it, e.g.
+ * reportJsonWithRows): `hashes` are the files' sha256 (sha256File for one too large to hold). The pieces
+ * are made twice, once to hash the text and once to write it.
+ */
+export async function sealReportStream(report: Record<string, unknown>, hashes: Record<string, string>, pieces: (report: Record<string, unknown>) => AsyncIterable<string>): Promise<() => AsyncGenerator<string>> {
+  const files: Record<string, string> = {};
+  for (const name of Object.keys(hashes).sort()) files[name] = hashes[name];
+  const sealed = { ...report, integrity: { files, reportSha256: '' } };
+  const hash = createHash('sha256');
+  for await (const piece of pieces(sealed)) hash.update(piece);
+  hash.update('\n');
+  const digest = hash.digest('hex');
+  return async function* () {
+    let previous = '';
+    for await (const piece of pieces(sealed)) {
+      // reportJsonChunks writes a key and its value as separate pieces.
+      yield piece === '""' && previous.endsWith('"reportSha256": ') ? `"${digest}"` : piece;
+      previous = piece;
+    }
+    yield '\n';
+  };
+}
+
+/** A file's sha256, read a piece at a time. */
+export async function sha256File(path: string): Promise<string> {
+  const hash = createHash('sha256');
+  for await (const chunk of createReadStream(path)) hash.update(chunk as Buffer);
+  return hash.digest('hex');
 }
 
 /** Problems found in a sealed fixture, in words; empty when report.json and every listed file are intact. */

@@ -14,7 +14,7 @@ import { downmixToMono } from '../../common/wav/downmix.js';
  * string longer than …"), and at ~2 kB a step this is over 100,000 steps (2 hours at 12.5 frames/s).
  */
 export const MAX_TRACE_BYTES = 256 * 1024 * 1024;
-const TRACE_FILE: SizeLimit = {
+export const TRACE_FILE: SizeLimit = {
   bytes: MAX_TRACE_BYTES,
   words: `the ${MAX_TRACE_BYTES / 2 ** 20} MiB a trace may have (about 100,000 steps); split the run or trace fewer steps`,
 };
