@@ -154,7 +154,7 @@ def main(argv=None) -> int:
     out.mkdir(parents=True)
     bundle = out / "cache" / f"demo-bundle-v{DEMO_BUNDLE_VERSION}-{DEMO_SEED}"
     node("bin/parity.js", "bundle", "build-demo", "--out", bundle)
-    exporter = REPO / "dist" / "electron" / "engine" / "native" / "export-native-fixture.js"
+    exporter = REPO / "dist" / "electron" / "cli" / "export-native-fixture.js"
     if not exporter.is_file():
         print(f"gpu-pack: {exporter} missing: run `npm run build` first", file=sys.stderr)
         return 2

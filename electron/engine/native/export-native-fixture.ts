@@ -1,6 +1,3 @@
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { parseProfile } from '../../common/profile/parse-profile.js';
 import { GREEDY, type SamplingParams } from '../../common/sampling/types.js';
 import { loadBundle, type LoadedBundle } from '../bundle/load-bundle.js';
@@ -73,15 +70,14 @@ function concatFloat32(parts: Float32Array[]): Float32Array {
 const f32Bytes = (parts: Float32Array[]): Uint8Array => new Uint8Array(concatFloat32(parts).buffer);
 
 /**
- * Writes the standalone check's fixture: weights.bin + weights.txt (name, offset in floats, count,
+ * The standalone check's fixture, as files by name (electron/cli/export-native-fixture.ts writes them): weights.bin + weights.txt (name, offset in floats, count,
  * dims), config.txt, prompt.txt, and ORT CPU references (eager) of the fixed prompt: greedy
  * (reference.bin / reference-codes.txt), greedy under fault stale-feedback@N (reference-stale.*), and
  * sampled with prompt.txt's `sampling seed temperature topK topP repetitionPenalty` (reference-sampled.*).
  */
-export async function exportNativeFixture(bundleDir: string, outDir: string, staleStep = 2): Promise<string[]> {
+export async function nativeFixtureFiles(bundleDir: string, staleStep = 2): Promise<Map<string, Uint8Array | string>> {
   const bundle = await loadBundle(bundleDir);
   const model = readNativeModel(bundle);
-  await mkdir(outDir, { recursive: true });
   const names = Object.keys(model.weights).sort();
   let offset = 0;
   const index = names.map((name) => {
@@ -119,29 +115,5 @@ export async function exportNativeFixture(bundleDir: string, outDir: string, sta
   } finally {
     await pool.close();
   }
-  for (const [name, data] of files) await writeFile(join(outDir, name), data);
-  return files.map(([name]) => name);
-}
-
-async function main(argv: string[]): Promise<void> {
-  const arg = (flag: string): string | undefined => {
-    const i = argv.indexOf(flag);
-    return i >= 0 ? argv[i + 1] : undefined;
-  };
-  const bundle = arg('--bundle');
-  const out = arg('--out');
-  if (!bundle || !out) {
-    console.error('usage: node dist/electron/engine/native/export-native-fixture.js --bundle DIR --out DIR [--stale-step N]');
-    process.exit(2);
-  }
-  const stale = Number(arg('--stale-step') ?? 2);
-  const written = await exportNativeFixture(resolve(bundle), resolve(out), stale);
-  console.log(`wrote ${written.join(', ')} to ${resolve(out)}`);
-}
-
-if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  main(process.argv.slice(2)).catch((error: Error) => {
-    console.error(`export-native-fixture: ${error.message}`);
-    process.exit(1);
-  });
+  return new Map(files);
 }

@@ -14,7 +14,8 @@ import { loadNativeBackend, NativeRunner } from '../../../../electron/engine/nat
 import { synthesizeOnNative } from '../../../../electron/engine/native/native-engine-hook.js';
 import { synthesizeNative } from '../../../../electron/engine/native/native-synthesize.js';
 import { readNativeModel } from '../../../../electron/engine/native/native-weights.js';
-import { exportNativeFixture } from '../../../../electron/engine/native/export-native-fixture.js';
+import { nativeFixtureFiles } from '../../../../electron/engine/native/export-native-fixture.js';
+import { writeOutputFolder } from '../../../../electron/host/fs/output-files.js';
 import { demoBundle } from '../demo-bundle.js';
 import { buildNativeAddon } from './native-build.js';
 
@@ -147,7 +148,7 @@ if (nvccMissing) {
     expect(checkBuild?.status, `${checkBuild?.stdout}${checkBuild?.stderr}`).toBe(0);
     const fixture = await mkdtemp(join(tmpdir(), 'native-fixture-'));
     try {
-      await exportNativeFixture(dir, fixture, 2);
+      await writeOutputFolder('fixture', fixture, await nativeFixtureFiles(dir, 2), { force: true });
       const bin = join(root, 'native', 'test', 'build', 'check');
       const gpu = spawnSync(bin, [fixture], { encoding: 'utf8', timeout: 120_000 });
       const probe = loadAddon();
