@@ -9,6 +9,7 @@ import torch
 from torch import nn
 
 from tts_parity.examples.hf_flat_cache import FlatCache, additive_mask
+from tts_parity.examples.qwen_tts_export import decode_frames, fix_causal_conv_padding
 
 __all__ = ["Code2WavAdapter", "OmniCodePredictorAdapter", "OmniTalkerAdapter"]
 
@@ -60,10 +61,6 @@ class OmniCodePredictorAdapter(nn.Module):
         return (hidden @ self.heads.index_select(0, generation_step)[0], *cache.present)
 
 
-def _no_extra_padding(hidden_state):
-    return 0
-
-
 class Code2WavAdapter(nn.Module):
     """forward(audio_codes [1, F, Q], noise, phase0, context_frames) -> (audio [1, F·hop], phase0):
     Qwen3OmniMoeCode2Wav.forward restated as Qwen3-TTS's VocoderAdapter restates its sibling decoder (masks made
@@ -73,36 +70,10 @@ class Code2WavAdapter(nn.Module):
     def __init__(self, code2wav):
         super().__init__()
         self.code2wav = code2wav
-        for module in code2wav.modules():
-            if hasattr(module, "_get_extra_padding_for_conv1d"):
-                if module.stride != 1:
-                    raise ValueError(f"Code2WavAdapter: a causal conv of stride {module.stride}: its padding varies")
-                module._get_extra_padding_for_conv1d = _no_extra_padding
+        fix_causal_conv_padding(code2wav, "Code2WavAdapter")
 
     def forward(self, audio_codes, noise, phase0, context_frames):
         c = self.code2wav
         hidden = c.code_embedding(audio_codes.transpose(1, 2) + c.code_offset).mean(1)
-        positions = torch.arange(hidden.shape[1], device=hidden.device)
-        query, key = positions[:, None], positions[None, :]
-        low = torch.full((), torch.finfo(hidden.dtype).min, dtype=hidden.dtype)
-        zero = torch.zeros((), dtype=hidden.dtype)
-        masks = {  # transformers' own mask creation stops the TorchScript exporter ("unordered_map::at")
-            "full_attention": torch.where(key <= query, zero, low)[None, None],
-            "sliding_attention": torch.where((key <= query) & (key > query - c.config.sliding_window), zero, low)[
-                None, None
-            ],
-        }
-        hidden = c.pre_transformer(
-            inputs_embeds=hidden,
-            attention_mask=masks,
-            position_ids=positions[None],
-            cache_position=positions,
-            use_cache=False,
-        ).last_hidden_state.permute(0, 2, 1)
-        for blocks in c.upsample:
-            for block in blocks:
-                hidden = block(hidden)
-        for block in c.decoder:
-            hidden = block(hidden)
-        audio = hidden.clamp(min=-1, max=1)[:, 0]
+        audio = decode_frames(c, hidden)
         return nn.functional.pad(audio, (0, audio_codes.shape[1] * int(c.total_upsample) - audio.shape[-1])), phase0

@@ -11,7 +11,14 @@ from torch import nn
 
 from tts_parity.examples.hf_flat_cache import FlatCache, additive_mask
 
-__all__ = ["CodePredictorAdapter", "TalkerAdapter", "VocoderAdapter", "qwen3_tts_bundle_inputs"]
+__all__ = [
+    "CodePredictorAdapter",
+    "TalkerAdapter",
+    "VocoderAdapter",
+    "decode_frames",
+    "fix_causal_conv_padding",
+    "qwen3_tts_bundle_inputs",
+]
 
 
 class TalkerAdapter(nn.Module):
@@ -66,6 +73,46 @@ def _no_extra_padding(hidden_state):
     return 0
 
 
+def fix_causal_conv_padding(decoder, owner):
+    """Qwen3TTSTokenizerV2CausalConvNet._get_extra_padding_for_conv1d (and Qwen3-Omni code2wav's copy of it)
+    computes its right padding with math.ceil from the input length: traced, `ideal_length` becomes a constant
+    of the example and the padding (constant - traced length) crops every other length to the example's. For
+    stride 1 (every causal conv of these decoders) it is 0 for any length; say so on each instance."""
+    for module in decoder.modules():
+        if hasattr(module, "_get_extra_padding_for_conv1d"):
+            if module.stride != 1:
+                raise ValueError(f"{owner}: a causal conv of stride {module.stride}: its padding varies")
+            module._get_extra_padding_for_conv1d = _no_extra_padding
+
+
+def decode_frames(decoder, hidden):
+    """The 12 Hz decoder's (and code2wav's) transformer, upsampling and convolutions over `hidden` [1, F, D],
+    with the transformer's causal masks made here: transformers' own mask creation stops the TorchScript
+    exporter ("unordered_map::at"). Returns audio [1, samples] in [-1, 1]."""
+    positions = torch.arange(hidden.shape[1], device=hidden.device)
+    query, key = positions[:, None], positions[None, :]
+    low = torch.full((), torch.finfo(hidden.dtype).min, dtype=hidden.dtype)
+    zero = torch.zeros((), dtype=hidden.dtype)
+    window = decoder.config.sliding_window
+    masks = {
+        "full_attention": torch.where(key <= query, zero, low)[None, None],
+        "sliding_attention": torch.where((key <= query) & (key > query - window), zero, low)[None, None],
+    }
+    hidden = decoder.pre_transformer(
+        inputs_embeds=hidden,
+        attention_mask=masks,
+        position_ids=positions[None],
+        cache_position=positions,
+        use_cache=False,
+    ).last_hidden_state.permute(0, 2, 1)
+    for blocks in decoder.upsample:
+        for block in blocks:
+            hidden = block(hidden)
+    for block in decoder.decoder:
+        hidden = block(hidden)
+    return hidden.clamp(min=-1, max=1)[:, 0]
+
+
 class VocoderAdapter(nn.Module):
     """forward(audio_codes [1, F, Q], noise, phase0, context_frames) -> (audio [1, F·1920], phase0): the 12 Hz
     tokenizer's decoder over all frames; noise and context_frames unused, the phase passed through."""
@@ -73,44 +120,13 @@ class VocoderAdapter(nn.Module):
     def __init__(self, decoder):
         super().__init__()
         self.decoder = decoder
-        # Qwen3TTSTokenizerV2CausalConvNet._get_extra_padding_for_conv1d computes its right padding with
-        # math.ceil from the input length: traced, `ideal_length` becomes a constant of the example and the
-        # padding (constant - traced length) crops every other length to the example's. For stride 1 (every
-        # causal conv of the decoder) it is 0 for any length; say so on each instance.
-        for module in decoder.modules():
-            if hasattr(module, "_get_extra_padding_for_conv1d"):
-                if module.stride != 1:
-                    raise ValueError(f"VocoderAdapter: a causal conv of stride {module.stride}: its padding varies")
-                module._get_extra_padding_for_conv1d = _no_extra_padding
+        fix_causal_conv_padding(decoder, "VocoderAdapter")
 
     def forward(self, audio_codes, noise, phase0, context_frames):
-        # Qwen3TTSTokenizerV2Decoder.forward, with the transformer's masks made here: transformers' own mask
-        # creation stops the TorchScript exporter ("unordered_map::at").
+        # Qwen3TTSTokenizerV2Decoder.forward, its transformer's masks made in decode_frames.
         d = self.decoder
         hidden = d.pre_conv(d.quantizer.decode(audio_codes.transpose(1, 2))).transpose(1, 2)
-        positions = torch.arange(hidden.shape[1], device=hidden.device)
-        query, key = positions[:, None], positions[None, :]
-        low = torch.full((), torch.finfo(hidden.dtype).min, dtype=hidden.dtype)
-        zero = torch.zeros((), dtype=hidden.dtype)
-        masks = {
-            "full_attention": torch.where(key <= query, zero, low)[None, None],
-            "sliding_attention": torch.where((key <= query) & (key > query - d.config.sliding_window), zero, low)[
-                None, None
-            ],
-        }
-        hidden = d.pre_transformer(
-            inputs_embeds=hidden,
-            attention_mask=masks,
-            position_ids=positions[None],
-            cache_position=positions,
-            use_cache=False,
-        ).last_hidden_state.permute(0, 2, 1)
-        for blocks in d.upsample:
-            for block in blocks:
-                hidden = block(hidden)
-        for block in d.decoder:
-            hidden = block(hidden)
-        return hidden.clamp(min=-1, max=1)[:, 0], phase0
+        return decode_frames(d, hidden), phase0
 
 
 def qwen3_tts_bundle_inputs(model, *, frames_per_char=1.4, max_bytes=32, max_frames=16, max_positions=64):
