@@ -11,30 +11,7 @@ from torch import nn
 from tts_parity.examples.hf_flat_cache import FlatCache, additive_mask
 from tts_parity.examples.qwen_tts_export import decode_frames, fix_causal_conv_padding
 
-__all__ = ["Code2WavAdapter", "OmniCodePredictorAdapter", "OmniTalkerAdapter"]
-
-
-class OmniTalkerAdapter(nn.Module):
-    """forward(inputs_embeds, attention_mask, position_ids, *past) -> (logits, last_hidden_state, *present) over
-    `talker.model` and `talker.codec_head`; the 1-D position_ids go to all three M-RoPE sections, which is what
-    generate() gives a prompt without image or video (test_qwen3_omni_positions.py)."""
-
-    def __init__(self, talker):
-        super().__init__()
-        self.talker = talker
-        self.static_cache = False
-
-    def forward(self, inputs_embeds, attention_mask, position_ids, *past):
-        cache = FlatCache(past, position_ids, self.static_cache)
-        hidden = self.talker.model(
-            inputs_embeds=inputs_embeds,
-            attention_mask=additive_mask(attention_mask, position_ids, inputs_embeds.dtype),
-            position_ids=position_ids[None].expand(3, -1, -1),
-            cache_position=position_ids[0],
-            past_key_values=cache,
-            use_cache=True,
-        ).last_hidden_state
-        return (self.talker.codec_head(hidden), hidden, *cache.present)
+__all__ = ["Code2WavAdapter", "OmniCodePredictorAdapter"]
 
 
 class OmniCodePredictorAdapter(nn.Module):

@@ -92,9 +92,10 @@ def bundle_config(hop, talker_config, cp_config):
 @pytest.fixture(scope="module")
 def exported(tmp_path_factory):
     from omni_capture import dense_moe
-    from omni_export import Code2WavAdapter, OmniCodePredictorAdapter, OmniTalkerAdapter
+    from omni_export import Code2WavAdapter, OmniCodePredictorAdapter
     from transformers import LogitsProcessorList, SuppressTokensLogitsProcessor
 
+    from tts_parity.examples.qwen_tts_export import TalkerAdapter
     from tts_parity.export import export_bundle
 
     specials = SuppressTokensLogitsProcessor(list(range(OMNI_CODEBOOK, OMNI_TALKER_VOCAB)))
@@ -123,7 +124,7 @@ def exported(tmp_path_factory):
     with dense_moe(talker):
         bundle = export_bundle(
             out_dir / "bundle",
-            talker=OmniTalkerAdapter(talker),
+            talker=TalkerAdapter(talker),  # the Qwen3-TTS talker adapter serves: same model call, same head
             code_predictor=OmniCodePredictorAdapter(talker.code_predictor),
             vocoder=Code2WavAdapter(parts.code2wav),
             text_embeddings=text_rows,
