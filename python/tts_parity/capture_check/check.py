@@ -51,7 +51,7 @@ def capture_check(
                 f"capture_check: step_inputs[{index}]: expected a tuple of fn's positional arguments, found "
                 f"{type(args).__name__}"
             )
-        with StepProbe(_argument_labels(fn, args), _step_values(fn, args)) as probe:
+        with StepProbe(_argument_labels(fn, args), _step_values(args)) as probe:
             outputs.append(fn(*args))
         probes.append(probe)
     if len(probes) < 2:
@@ -113,7 +113,7 @@ def _argument_labels(fn: Callable[..., Any], args: Sequence[Any]) -> list[tuple[
     return labels
 
 
-def _step_values(fn: Callable[..., Any], args: Sequence[Any]) -> list[torch.Tensor]:
+def _step_values(args: Sequence[Any]) -> list[torch.Tensor]:
     """The tensors a step is given as values: its arguments, and tensors inside argument lists, tuples and
     dicts. A loop copies these into a graph's static inputs before each replay, so they may be new tensors in
     each step; tensors reached through modules and objects (parameters, buffers, caches) are state."""

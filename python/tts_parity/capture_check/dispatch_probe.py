@@ -152,12 +152,10 @@ class StepProbe:
         return rules.per_op_rule(func, args, kwargs)
 
     def _was_produced(self, tensor):
-        ref = self._produced.get(id(tensor))
-        return ref is not None and ref() is tensor
+        return _holds(self._produced, tensor)
 
     def _is_step_value(self, tensor):
-        ref = self._step_values.get(id(tensor))
-        return ref is not None and ref() is tensor
+        return _holds(self._step_values, tensor)
 
     def _external_label(self, tensor):
         entry = self._labels.get(id(tensor))
@@ -219,6 +217,12 @@ def _leaves(args, kwargs):
     for name, value in kwargs.items():
         walk(name, value)
     return leaves
+
+
+def _holds(table, tensor):
+    """Whether `table` ({id: weakref}) holds this very tensor (an id alone may be a dead tensor's, reused)."""
+    ref = table.get(id(tensor))
+    return ref is not None and ref() is tensor
 
 
 def _memory(tensor):
