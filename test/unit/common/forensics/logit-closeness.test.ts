@@ -43,7 +43,10 @@ describe('the closeness line of the logit statistics', () => {
     expect(rowDrift(a[0].logits!, a[0].logits!)).toBeNaN();
     expect(logitClosenessWords(d)).toBe('A non-finite from step 1 (talker: 64 NaN); B non-finite from step 1 (talker: 64 NaN); no finite logit statistics compared (all 12 non-finite)');
     expect(divergenceLines('within-tolerance', d)).toContain('Logit statistics: no finite logit statistics compared (all 12 non-finite), so "within 0.001" measured no difference');
-    expect(verdictOf(d, { bitIdentical: false })).toBe('within-tolerance');
+    // With bit-identical audio compared, equal finite statistics would be "identical"; NaN ones never are.
+    const audio = { a: new Float32Array(8), b: new Float32Array(8), sampleRate: 8 };
+    expect(verdictOf(localise(a, a, { audio, frameRate: 1 }), { bitIdentical: true })).toBe('within-tolerance');
+    expect(verdictOf(localise(makeSteps(3, 2), makeSteps(3, 2), { audio, frameRate: 1 }), { bitIdentical: true })).toBe('identical');
     // Finite and equal: still exact, and no such line.
     const f = localise(makeSteps(3, 2), makeSteps(3, 2));
     expect(f.logitPairs).toEqual({ finite: 27, nonFinite: 0 }); // 3 steps × (4 + 5 top logits)
