@@ -99,10 +99,6 @@ export class Uploads {
     this.limits = { ...DEFAULT_UPLOAD_LIMITS, ...limits };
   }
 
-  get maxImportBytes(): number {
-    return this.limits.maxImportBytes;
-  }
-
   /** A connection opened (its WebSocket): uploads may name it from now on. False when the id is taken or malformed. */
   openSession(session: string): boolean {
     if (!SESSION_ID.test(session) || this.sessions.has(session)) return false;
