@@ -31,8 +31,12 @@ export function divergenceLines(verdict: Verdict, d: Divergence, teacherForced?:
       : `No divergence: ${d.stepsA} steps compared${codes}, logit statistics within ${t.logitAbs}, ${audio}`);
     const big = d.largestLogitDiff;
     if (big) lines.push(`Largest logit |Δ|: ${small(big.value)} at step ${big.step} (${big.field}), within ${t.logitAbs}${t.logitRel ? ` + ${t.logitRel}·|x|` : ''}`);
-    const nothing = nothingFiniteWords('logit statistics', d.logitPairs);
+    const pairs = d.logitPairs;
+    const nothing = nothingFiniteWords('logit statistics', pairs);
     if (nothing) lines.push(`Logit statistics: ${nothing}, so "within ${t.logitAbs}" measured no difference`);
+    else if (pairs && pairs.nonFinite > 0) {
+      lines.push(`Logit statistics: ${pairs.nonFinite} of ${pairs.finite + pairs.nonFinite} non-finite (NaN matches NaN but measures nothing; |Δ| is measured over the ${pairs.finite} finite ones), so not identical`);
+    }
   } else {
     const where = [stepName(d.firstStep), `stage ${d.stage}`];
     if (d.codebook !== undefined) where.push(`codebook ${d.codebook}`);

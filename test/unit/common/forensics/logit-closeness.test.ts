@@ -52,5 +52,14 @@ describe('the closeness line of the logit statistics', () => {
     expect(f.logitPairs).toEqual({ finite: 27, nonFinite: 0 }); // 3 steps × (4 + 5 top logits)
     expect(f.steps.map((s) => s.maxStatDiff)).toEqual([0, 0, 0]);
     expect(divergenceLines('identical', f).join('\n')).not.toContain('no finite');
+    // Finite steps before the NaN ones: the NaN pairs are counted apart, and said to keep the run from "identical".
+    const later = makeSteps(5, 2).map((s, i) => (i < 3 ? s : a[0]));
+    const mixed = localise(later, later, { audio, frameRate: 1 });
+    expect(mixed.logitPairs).toEqual({ finite: 27, nonFinite: 8 });
+    expect(verdictOf(mixed, { bitIdentical: true })).toBe('within-tolerance');
+    // A row partly NaN (mean and std NaN, min, max and top-5 finite) on both sides: equal where finite, still not identical.
+    const partly = makeSteps(3, 2).map((s) => ({ ...s, logits: { ...s.logits!, mean: NaN, std: NaN } }));
+    expect(verdictOf(localise(partly, partly, { audio, frameRate: 1 }), { bitIdentical: true })).toBe('within-tolerance');
+    expect(divergenceLines('within-tolerance', mixed)).toContain('Logit statistics: 8 of 35 non-finite (NaN matches NaN but measures nothing; |Δ| is measured over the 27 finite ones), so not identical');
   });
 });
