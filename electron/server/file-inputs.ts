@@ -33,8 +33,8 @@ class ImportUploads {
     const file = this.uploads.take(input, field);
     this.taken.push(file);
     const total = this.taken.reduce((sum, f) => sum + f.bytes, 0);
-    if (total > this.uploads.maxImportBytes) {
-      throw new InputError(`${field}: the files of this import come to ${mb(total)} (${this.taken.map((f) => f.name).join(', ')}); browser mode takes up to ${mb(this.uploads.maxImportBytes)} per import`, field);
+    if (total > this.uploads.limits.maxImportBytes) {
+      throw new InputError(`${field}: the files of this import come to ${mb(total)} (${this.taken.map((f) => f.name).join(', ')}); browser mode takes up to ${mb(this.uploads.limits.maxImportBytes)} per import`, field);
     }
     return file;
   }

@@ -13,7 +13,7 @@ import { folderName, streamFixtureZip, zipDisposition } from './fixture-zip.js';
 import { openExport } from './open-export.js';
 import { checkRequest, cookieName, isLoopbackHost, newToken, type GuardConfig } from './request-guard.js';
 import { quoteTarget } from './request-target.js';
-import { Uploads, UploadRefused } from './uploads.js';
+import { Uploads, UploadRefused, type UploadLimits } from './uploads.js';
 import { serveSocket } from './ws-api.js';
 
 export interface ServeOptions {
@@ -28,10 +28,8 @@ export interface ServeOptions {
   token?: string;
   /** A download that makes no progress this long is dropped (DOWNLOAD_IDLE_MS unless a test passes less). */
   downloadIdleMs?: number;
-  /** Largest file one POST /upload may carry (MAX_UPLOAD_BYTES unless a test passes less). */
-  maxUploadBytes?: number;
-  /** Most bytes the uploads one import names may come to (MAX_IMPORT_BYTES unless a test passes less). */
-  maxImportBytes?: number;
+  /** Caps of POST /upload per file, per import and per connection (DEFAULT_UPLOAD_LIMITS, uploads.ts, unless a test passes less). */
+  uploadLimits?: Partial<UploadLimits>;
   /** Where uploads are written, in a private folder removed on close (the system's temporary folder unless given). */
   uploadsIn?: string;
   /** Where the server reports a connection it dropped (one line each); stderr unless a caller collects them. */
@@ -76,7 +74,7 @@ export async function startStudioServer(options: ServeOptions): Promise<RunningS
   const guard: GuardConfig = { token, port: 0, bindHost: host };
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_MESSAGE_BYTES });
   const downloads = new FixtureDownloads();
-  const uploads = new Uploads(options.maxUploadBytes, options.uploadsIn, undefined, options.maxImportBytes);
+  const uploads = new Uploads(options.uploadLimits, options.uploadsIn);
   // The page names export folders (only inside the server's exports folder: export-targets.ts) and sends
   // imported files as bytes or uploads (never server paths: file-inputs.ts).
   const studio = withFixtureDownloads(withExportsFolderOnly(withUploadedFilesOnly(options.studio, uploads)), downloads);
@@ -95,7 +93,16 @@ export async function startStudioServer(options: ServeOptions): Promise<RunningS
         socket.end(`HTTP/1.1 ${status} ${STATUS_TEXT[status]}\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${verdict.ok ? 'not found' : verdict.reason}\n`);
         return;
       }
-      wss.handleUpgrade(req, socket, head, (ws) => serveSocket(ws, studio, log));
+      // The page names its connection (`session`) so its uploads are counted against it and go when it closes.
+      const session = verdict.query.get('session');
+      if (session !== null && !uploads.openSession(session)) {
+        socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nrefused: session "${session.slice(0, 80)}" is malformed or already open (16 to 64 letters, digits, - or _; one per connection)\n`);
+        return;
+      }
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        if (session !== null) ws.on('close', () => void uploads.endSession(session));
+        serveSocket(ws, studio, log);
+      });
     } catch (error) {
       log(`dropped an upgrade ${quoteTarget(req.url)} after an error: ${error instanceof Error ? error.message : String(error)}`);
       socket.destroy();
@@ -169,13 +176,14 @@ const DOWNLOAD_PREFIX = '/download/';
 const UPLOAD_PATH = '/upload';
 
 /**
- * POST /upload?name=<file name>: the body is one file, streamed to disk (uploads.ts); the answer is
- * `{"upload": id, "name", "bytes"}` for an import to name. Over the cap: 413 with one line saying so.
+ * POST /upload?name=<file name>&session=<the page's connection>: the body is one file, streamed to disk
+ * (uploads.ts); the answer is `{"upload": id, "name", "bytes"}` for an import to name. Over the per-file
+ * cap or the connection's bytes: 413, past its count: 429, no open connection of that session: 400; one line each.
  */
 async function receiveUpload(req: IncomingMessage, res: ServerResponse, uploads: Uploads, query: URLSearchParams): Promise<void> {
   if (req.method !== 'POST') return refuseBody(req, res, 405, `only POST to ${UPLOAD_PATH}\n`);
   try {
-    const ref = await uploads.receive(req, query.get('name') ?? '');
+    const ref = await uploads.receive(req, query.get('name') ?? '', query.get('session') ?? '');
     res.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'application/json' });
     res.end(JSON.stringify(ref));
   } catch (error) {

@@ -51,8 +51,11 @@ async function peakDuring<T>(pid: number, work: () => Promise<T>): Promise<{ idl
   }
 }
 
+/** The connection's name, as the page makes one; its uploads name it. */
+const SESSION = 'bench-upload-0123456789';
+
 async function connect(served: Served) {
-  const ws = new WebSocket(`ws://127.0.0.1:${served.port}/ws?token=${served.token}`);
+  const ws = new WebSocket(`ws://127.0.0.1:${served.port}/ws?token=${served.token}&session=${SESSION}`);
   await new Promise((resolve, reject) => {
     ws.on('open', resolve);
     ws.on('error', reject);
@@ -61,7 +64,7 @@ async function connect(served: Served) {
 }
 
 async function upload(served: Served, path: string, name: string): Promise<{ upload: string }> {
-  const res = await fetch(`http://127.0.0.1:${served.port}/upload?name=${name}`, {
+  const res = await fetch(`http://127.0.0.1:${served.port}/upload?name=${name}&session=${SESSION}`, {
     method: 'POST',
     headers: { Authorization: `Bearer ${served.token}`, 'Content-Type': 'application/octet-stream' },
     body: new Blob([readFileSync(path)]),

@@ -307,4 +307,17 @@ describe('studio UI in Chromium (browser mode): synthesized comparisons', () => 
     await expect.poll(() => verdict.textContent()).toMatch(/^Diverged/);
     await page.getByLabel('Profile A').fill('eager');
   }, 90_000);
+
+  it('eager vs eager,fault=nan@vocoder:3: the codes are equal, but no tolerance is offered for a NaN; the line says why', async () => {
+    await synthesize('eager,fault=nan@vocoder:3');
+    expect(await page.getByTestId('verdict').textContent()).toMatch(/^Diverged/);
+    expect(await page.getByRole('button', { name: /^Use logit / }).count()).toBe(0);
+    expect(await page.getByTestId('no-tolerance').textContent()).toMatch(/^The codes are equal, but no tolerance makes a NaN or an infinity match a number: B non-finite from step 3 \(vocoder: \d+ NaN\)$/);
+    for (const size of [{ width: 1440, height: 900 }, { width: 1024, height: 700 }]) {
+      await page.setViewportSize(size);
+      await page.getByTestId('no-tolerance').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: `${SHOTS}/ui-nan-no-tolerance-${size.width}.png` });
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+  }, 90_000);
 });

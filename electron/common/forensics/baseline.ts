@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { JsonNumber } from '../report/json-number.js';
 import type { StepRecord } from '../trace/step-record.js';
+import { AbsDiffFold, nothingFiniteWords, PairCounts } from './abs-diff.js';
 import { DivergenceStage } from './divergence.js';
 import { localise } from './localise.js';
 import type { Tolerances } from './tolerances.js';
@@ -22,10 +23,17 @@ export const SelfCheck = z.object({
   firstStep: z.number().int().positive().nullable(),
   stage: DivergenceStage.nullable(),
   detail: z.string().optional(),
-  /** Largest finite run-to-run |Δ| of any logit statistic, and where (null: all equal). */
+  /** Largest finite run-to-run |Δ| of any logit statistic, and where (null: all finite ones equal; see logitPairs). */
   largestLogitDiff: z.object({ value: z.number(), step: z.number().int().positive(), field: z.string() }).nullable(),
-  /** Largest run-to-run |Δ| of an audio sample over the common length (NaN where one run has NaN). */
+  /** Logit-statistic pairs compared with both values finite, and with a NaN or infinity (abs-diff.ts); absent in older reports. */
+  logitPairs: PairCounts.optional(),
+  /**
+   * Largest run-to-run |Δ| of an audio sample over the common length: NaN where one run has NaN and the
+   * other not, or where no sample pair was finite (audioPairs.finite 0: nothing measured).
+   */
   audioMaxAbsDiff: JsonNumber,
+  /** Audio sample pairs compared with both values finite, and with a NaN or infinity; absent in older reports. */
+  audioPairs: PairCounts.optional(),
   /** The run-to-run difference stays within the comparison's tolerances (codes equal, statistics and audio within). */
   withinTolerance: z.boolean(),
 });
@@ -41,25 +49,19 @@ export interface Run {
 
 const EXACT = { logitAbs: 0, logitRel: 0, audioAbs: 0 };
 
-function maxAbsDiff(a: Float32Array, b: Float32Array): number {
-  let worst = 0;
-  for (let i = 0; i < Math.min(a.length, b.length); i++) {
-    const d = Math.abs(a[i] - b[i]);
-    if (Number.isNaN(d)) {
-      if (Number.isNaN(a[i]) && Number.isNaN(b[i])) continue;
-      return NaN;
-    }
-    worst = Math.max(worst, d);
-  }
-  return worst;
+function audioDiff(a: Float32Array, b: Float32Array): AbsDiffFold {
+  const fold = new AbsDiffFold();
+  for (let i = 0; i < Math.min(a.length, b.length); i++) fold.add(a[i], b[i]);
+  return fold;
 }
 
 /** Run 2 against run 1 of one profile: zero tolerance for the listing, the comparison's for `withinTolerance`. */
 export function selfCheck(profile: string, run1: Run, run2: Run, tolerances: Tolerances, rates: { sampleRate: number; frameRate: number }): SelfCheck {
-  const audio = (r1: Run, r2: Run) => ({ a: r1.audio, b: r2.audio, sampleRate: rates.sampleRate });
-  const exact = localise(run1.steps, run2.steps, { tolerances: EXACT, frameRate: rates.frameRate, audio: audio(run1, run2) });
-  const loose = localise(run1.steps, run2.steps, { tolerances, frameRate: rates.frameRate, audio: audio(run1, run2) });
+  const both = { a: run1.audio, b: run2.audio, sampleRate: rates.sampleRate };
+  const exact = localise(run1.steps, run2.steps, { tolerances: EXACT, frameRate: rates.frameRate, audio: both });
+  const loose = localise(run1.steps, run2.steps, { tolerances, frameRate: rates.frameRate, audio: both });
   const sameLength = run1.audio.length === run2.audio.length;
+  const audio = audioDiff(run1.audio, run2.audio);
   const check: SelfCheck = {
     profile,
     deterministic: exact.firstStep === null && exact.firstDifferingSample === undefined && sameLength,
@@ -67,7 +69,9 @@ export function selfCheck(profile: string, run1: Run, run2: Run, tolerances: Tol
     firstStep: exact.firstStep,
     stage: exact.stage,
     largestLogitDiff: exact.largestLogitDiff ?? null,
-    audioMaxAbsDiff: maxAbsDiff(run1.audio, run2.audio),
+    logitPairs: exact.logitPairs ?? { finite: 0, nonFinite: 0 },
+    audioMaxAbsDiff: audio.value(),
+    audioPairs: audio.counts,
     withinTolerance: loose.firstStep === null && loose.firstDifferingSample === undefined,
   };
   if (exact.detail !== undefined) check.detail = exact.detail;
@@ -77,6 +81,16 @@ export function selfCheck(profile: string, run1: Run, run2: Run, tolerances: Tol
 const list = (steps: number[]): string => (steps.length > 12 ? `${steps.slice(0, 12).join(', ')}, … (${steps.length} in all)` : steps.join(', '));
 const small = (x: number): string => (x !== 0 && Math.abs(x) < 0.01 ? x.toExponential(1) : String(Number(x.toPrecision(3))));
 
+/** The largest run-to-run logit |Δ|, or that nothing finite was compared: never a bare 0 over NaNs. */
+function logitWords(c: SelfCheck): string {
+  const big = c.largestLogitDiff;
+  if (big) return `largest logit |Δ| ${small(big.value)} at step ${big.step} (${big.field})`;
+  const nothing = nothingFiniteWords('logit statistics', c.logitPairs);
+  if (nothing) return nothing;
+  const skipped = c.logitPairs?.nonFinite ?? 0;
+  return skipped > 0 ? `largest finite logit |Δ| 0 (${skipped} non-finite not compared)` : 'largest logit |Δ| 0';
+}
+
 function sideLines(label: 'A' | 'B', c: SelfCheck): string[] {
   if (c.deterministic) return [`${label} (${c.profile}): deterministic: run 2 repeats run 1 bit for bit (steps and audio)`];
   const lines = [
@@ -84,8 +98,7 @@ function sideLines(label: 'A' | 'B', c: SelfCheck): string[] {
       ` (${c.withinTolerance ? 'within' : 'beyond'} the comparison's tolerances)`,
   ];
   if (c.firstStep !== null) lines.push(`  first: step ${c.firstStep}, ${c.stage}${c.detail ? `: ${c.detail}` : ''}`);
-  const big = c.largestLogitDiff;
-  lines.push(`  largest logit |Δ| ${big ? `${small(big.value)} at step ${big.step} (${big.field})` : '0'}; audio max |Δ| ${small(c.audioMaxAbsDiff)}`);
+  lines.push(`  ${logitWords(c)}; ${nothingFiniteWords('audio samples', c.audioPairs) ?? `audio max |Δ| ${small(c.audioMaxAbsDiff)}`}`);
   return lines;
 }
 

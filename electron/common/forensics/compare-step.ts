@@ -1,4 +1,5 @@
 import type { StageCounts, TraceLogitStats, TraceStep } from '../trace/step-record.js';
+import { AbsDiffFold, type PairCounts } from './abs-diff.js';
 import type { DivergenceStage } from './divergence.js';
 import { closeEnough, type Tolerances } from './tolerances.js';
 
@@ -12,37 +13,38 @@ const fmt = (x: number): string => (Number.isFinite(x) ? String(Number(x.toPreci
 
 /**
  * Largest |a − b| over the mean, std, min, max and top-5 logits both sides have; NaN when one side is
- * NaN and the other not; null when they share none.
+ * NaN and the other not, or when every shared value is non-finite (nothing measured: not a 0); null
+ * when they share none.
  */
 export function maxStatDiff(a: TraceLogitStats, b: TraceLogitStats): number | null {
   const pairs = statPairs(a, b);
   if (pairs.length === 0) return null;
-  let worst = 0;
-  for (const [x, y] of pairs) {
-    if (Number.isNaN(x) && Number.isNaN(y)) continue;
-    if (x === y) continue;
-    const d = Math.abs(x - y);
-    if (Number.isNaN(d)) return NaN;
-    worst = Math.max(worst, d);
-  }
-  return worst;
+  const fold = new AbsDiffFold();
+  for (const [x, y] of pairs) fold.add(x, y);
+  return fold.value();
 }
 
-/** The largest finite |a − b| of one step over the talker and code-predictor logit statistics, and where; null when all equal. */
-export function largestStepDiff(a: TraceStep, b: TraceStep): { value: number; field: string } | null {
+/**
+ * The largest finite |a − b| of one step over the talker and code-predictor logit statistics, and where
+ * (null when all finite ones are equal), and how many pairs were finite and how many not.
+ */
+export function largestStepDiff(a: TraceStep, b: TraceStep): { largest: { value: number; field: string } | null; counts: PairCounts } {
   const groups: [TraceLogitStats | undefined, TraceLogitStats | undefined, string][] = [[a.logits, b.logits, 'talker']];
   const n = Math.min(a.codePredictorLogits?.length ?? 0, b.codePredictorLogits?.length ?? 0);
   for (let c = 0; c < n; c++) groups.push([a.codePredictorLogits![c], b.codePredictorLogits![c], `code-predictor codebook ${c + 1}`]);
   let best: { value: number; field: string } | null = null;
+  const counts = { finite: 0, nonFinite: 0 };
   for (const [x, y, what] of groups) {
     if (!x || !y) continue;
     for (const [u, v, name] of statPairs(x, y)) {
       const d = Math.abs(u - v);
+      if (Number.isFinite(u) && Number.isFinite(v)) counts.finite++;
+      else counts.nonFinite++;
       if (u === v || !Number.isFinite(d)) continue;
       if (best === null || d > best.value) best = { value: d, field: `${what} ${name}` };
     }
   }
-  return best;
+  return { largest: best, counts };
 }
 
 /** The statistics compared, in this order; argmax is not (the codes are the pick). */

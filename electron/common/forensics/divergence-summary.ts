@@ -1,5 +1,6 @@
 import { num } from '../report/format/numbers.js';
 import type { Verdict } from '../report/report.js';
+import { nothingFiniteWords } from './abs-diff.js';
 import { comparedLine } from './compared-fields.js';
 import type { Divergence, StepComparison } from './divergence.js';
 import type { TeacherForcedDrift } from './drift.js';
@@ -30,6 +31,12 @@ export function divergenceLines(verdict: Verdict, d: Divergence, teacherForced?:
       : `No divergence: ${d.stepsA} steps compared${codes}, logit statistics within ${t.logitAbs}, ${audio}`);
     const big = d.largestLogitDiff;
     if (big) lines.push(`Largest logit |Δ|: ${small(big.value)} at step ${big.step} (${big.field}), within ${t.logitAbs}${t.logitRel ? ` + ${t.logitRel}·|x|` : ''}`);
+    const pairs = d.logitPairs;
+    const nothing = nothingFiniteWords('logit statistics', pairs);
+    if (nothing) lines.push(`Logit statistics: ${nothing}, so "within ${t.logitAbs}" measured no difference`);
+    else if (pairs && pairs.nonFinite > 0) {
+      lines.push(`Logit statistics: ${pairs.nonFinite} of ${pairs.finite + pairs.nonFinite} non-finite (NaN matches NaN but measures nothing; |Δ| is measured over the ${pairs.finite} finite ones), so not identical`);
+    }
   } else {
     const where = [stepName(d.firstStep), `stage ${d.stage}`];
     if (d.codebook !== undefined) where.push(`codebook ${d.codebook}`);

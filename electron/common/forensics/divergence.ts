@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { JsonNumber } from '../report/json-number.js';
 import { TraceLogitStats } from '../trace/step-record.js';
+import { PairCounts } from './abs-diff.js';
 import { ComparedFields } from './compared-fields.js';
 import { CodeFlip } from './near-tie.js';
 import { Tolerances } from './tolerances.js';
@@ -64,6 +65,12 @@ export const Divergence = z.object({
    * run is within-tolerance rather than identical.
    */
   largestLogitDiff: z.object({ value: z.number(), step: z.number().int().positive(), field: z.string() }).nullable().optional(),
+  /**
+   * How many logit-statistic pairs `largestLogitDiff` was folded over with both values finite, and how many
+   * held a NaN or an infinity (abs-diff.ts): finite 0 means no difference was measured, so a null
+   * `largestLogitDiff` is not "all equal". Absent in reports made before it existed.
+   */
+  logitPairs: PairCounts.optional(),
   /** False when the audio was not given (compare-trace without WAVs): the vocoder stage was not checked. */
   audioCompared: z.boolean().optional(),
   /** Where the picked codes first differ, and whether that flip is a near-tie (near-tie.ts); absent when the codes never differ. */

@@ -1,5 +1,6 @@
 import { FirstDifferingFrame, frameOfStep, type FrameDivergence } from '../trace/delay-pattern.js';
 import type { TraceStep } from '../trace/step-record.js';
+import { addCounts, type PairCounts } from './abs-diff.js';
 import { differingFrames, firstDifferingSample, frameOfSample } from './audio-divergence.js';
 import { compareStep, largestStepDiff, maxStatDiff, type StepDifference } from './compare-step.js';
 import { ComparedFieldsTally } from './compared-fields.js';
@@ -47,6 +48,7 @@ export class Localiser {
   private readonly diverged: number[] = [];
   private first: StepDifference | null = null;
   private largest: NonNullable<Divergence['largestLogitDiff']> | null = null;
+  private logitPairs: PairCounts = { finite: 0, nonFinite: 0 };
   private readonly nonFinite: { a: FirstNonFinite | null; b: FirstNonFinite | null } = { a: null, b: null };
   private readonly fields = new ComparedFieldsTally();
   private readonly flips: FirstFlipFinder;
@@ -73,8 +75,9 @@ export class Localiser {
       this.first ??= difference;
     }
     if (a && b) {
-      const d = largestStepDiff(a, b);
+      const { largest: d, counts } = largestStepDiff(a, b);
       if (d && (this.largest === null || d.value > this.largest.value)) this.largest = { ...d, step };
+      this.logitPairs = addCounts(this.logitPairs, counts);
       this.fields.add(a, b);
       this.flips.add(a, b, step);
     }
@@ -107,6 +110,7 @@ export class Localiser {
       tolerances,
       firstNonFinite: this.nonFinite,
       largestLogitDiff: this.largest,
+      logitPairs: this.logitPairs,
       audioCompared: options.audio !== undefined,
       compared: this.fields.result(),
       steps,

@@ -1,6 +1,7 @@
+import { nothingFiniteWords } from './abs-diff.js';
 import type { Divergence } from './divergence.js';
 
-type Closeness = Pick<Divergence, 'largestLogitDiff' | 'firstNonFinite' | 'steps'>;
+type Closeness = Pick<Divergence, 'largestLogitDiff' | 'firstNonFinite' | 'steps' | 'logitPairs'>;
 
 /** The first step where a side's talker logit statistics hold a NaN or ±Inf, from the recorded statistics. */
 function firstNonFiniteStats(steps: Divergence['steps']): { step: number; side: 'A' | 'B' } | null {
@@ -37,6 +38,7 @@ export function logitClosenessWords(d: Closeness): string {
   const big = d.largestLogitDiff;
   const nonFinite = nonFiniteWords(d);
   const largest = big ? `logit |Δ| ${big.value.toPrecision(3)} at step ${big.step} (${big.field})` : null;
-  if (nonFinite === null) return largest ?? 'logit statistics equal at every step';
-  return largest ? `${nonFinite}; largest finite ${largest}` : nonFinite;
+  const nothing = nothingFiniteWords('logit statistics', d.logitPairs);
+  if (nonFinite === null) return largest ?? nothing ?? 'logit statistics equal at every step';
+  return largest ? `${nonFinite}; largest finite ${largest}` : nothing ? `${nonFinite}; ${nothing}` : nonFinite;
 }

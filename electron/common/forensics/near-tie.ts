@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { JsonNumber } from '../report/json-number.js';
 import type { TraceLogitStats, TraceStep } from '../trace/step-record.js';
+import { AbsDiffFold } from './abs-diff.js';
 
 /**
  * Near-tie flips (docs/forensics.md "Near-tie flips"). Where the two runs first pick different codes,
@@ -92,19 +93,13 @@ function margin(stats: TraceLogitStats | undefined, own: number, other: number):
   return { value: mine - last.logit, exact: false };
 }
 
-/** Largest |a − b| of the statistics both rows recorded; NaN when a non-finite value differs. */
+/** Largest |a − b| of the statistics both rows recorded; NaN when a non-finite value differs or nothing finite was compared. */
 export function rowDrift(a: TraceLogitStats, b: TraceLogitStats): number {
-  const pairs: [number, number][] = [];
-  for (const k of ['mean', 'std', 'min', 'max'] as const) if (a[k] !== undefined && b[k] !== undefined) pairs.push([a[k], b[k]]);
-  for (let i = 0; i < Math.min(a.top5?.length ?? 0, b.top5?.length ?? 0); i++) pairs.push([a.top5![i].logit, b.top5![i].logit]);
-  let worst = 0;
-  for (const [x, y] of pairs) {
-    if (Object.is(x, y) || (Number.isNaN(x) && Number.isNaN(y))) continue;
-    const d = Math.abs(x - y);
-    if (!Number.isFinite(d)) return NaN;
-    worst = Math.max(worst, d);
-  }
-  return worst;
+  const fold = new AbsDiffFold();
+  for (const k of ['mean', 'std', 'min', 'max'] as const) if (a[k] !== undefined && b[k] !== undefined) fold.add(a[k], b[k]);
+  for (let i = 0; i < Math.min(a.top5?.length ?? 0, b.top5?.length ?? 0); i++) fold.add(a.top5![i].logit, b.top5![i].logit);
+  const worst = fold.value();
+  return Number.isFinite(worst) ? worst : NaN;
 }
 
 /**

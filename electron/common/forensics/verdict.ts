@@ -8,8 +8,9 @@ import type { TeacherForcedDrift } from './drift.js';
  * The verdict rule (VERDICT_RULE in comparison-report.ts, stated in every report):
  * - diverged: the localiser found a divergent step, or some audio sample differs beyond audioAbs
  *   (or the lengths differ);
- * - identical: not diverged, every step's logit statistics (talker and code predictor) equal exactly,
- *   the audio compared and bit-identical, and the comparison not partial (compared-fields.ts isPartial);
+ * - identical: not diverged, every step's logit statistics (talker and code predictor) finite and equal
+ *   exactly (a NaN matches a NaN but measures nothing: divergence.logitPairs), the audio compared and
+ *   bit-identical, and the comparison not partial (compared-fields.ts isPartial);
  * - within-tolerance: otherwise — including equal traces whose audio was not given
  *   (`audioCompared: false`): a stage that was not checked cannot be called identical.
  */
@@ -22,7 +23,7 @@ export function verdictOf(
   if (divergence.firstStep !== null || divergence.firstDifferingSample !== undefined) return 'diverged';
   if (divergence.audioCompared === false) return 'within-tolerance';
   if (divergence.compared && isPartial(divergence.compared)) return 'within-tolerance';
-  const exactSteps = statsExact && !divergence.largestLogitDiff;
+  const exactSteps = statsExact && !divergence.largestLogitDiff && !divergence.logitPairs?.nonFinite;
   const exactAudio = metrics ? metrics.bitIdentical : true;
   return exactSteps && exactAudio ? 'identical' : 'within-tolerance';
 }

@@ -15,7 +15,8 @@ const num = (v: number | string | undefined) => (typeof v === 'string' ? Number(
  * editable: the verdict above is judged again with the CLI's own rule. Says how far a diverged comparison
  * went, or how close to the tolerances another came (largest logit |Δ| and its step, non-finite values
  * where there are any, the largest audio difference or "audio bit-identical"), and
- * offers the tolerances that would admit it when only numbers differ.
+ * offers the tolerances that would admit it when only numbers differ, or says why none can (a NaN or an
+ * infinity on one side).
  */
 export function ToleranceLine() {
   const store = useStoreApi();
@@ -28,8 +29,9 @@ export function ToleranceLine() {
   if (!comparison || !divergence || !report || !canRejudge(comparison)) return null;
   const current: UiTolerances = set ?? { logitAbs: report.tolerances.logitAbs, audioAbs: report.tolerances.audioAbs };
   const maxAbs = num(m?.maxAbsDiff);
-  const suggestion = suggestTolerances(report, maxAbs, m?.lengthA === m?.lengthB);
-  const offer = suggestion && (suggestion.logitAbs !== current.logitAbs || suggestion.audioAbs !== current.audioAbs) ? suggestion : undefined;
+  const suggestion = suggestTolerances(comparison, maxAbs, m?.lengthA === m?.lengthB);
+  const suggested = suggestion && 'tolerances' in suggestion ? suggestion.tolerances : undefined;
+  const offer = suggested && (suggested.logitAbs !== current.logitAbs || suggested.audioAbs !== current.audioAbs) ? suggested : undefined;
   const apply = (tol: UiTolerances) => {
     const same = tol.logitAbs === report.tolerances.logitAbs && tol.audioAbs === report.tolerances.audioAbs;
     store.getState().setTolerances(same ? undefined : tol);
@@ -54,6 +56,11 @@ export function ToleranceLine() {
         <button type="button" className="small" onClick={() => apply(offer)} title="The codes are equal at every step: these tolerances just admit the largest differences measured">
           Use logit {offer.logitAbs}, audio {offer.audioAbs}
         </button>
+      )}
+      {suggestion && 'refusal' in suggestion && (
+        <span className="muted" data-testid="no-tolerance">
+          The codes are equal, but {suggestion.refusal}
+        </span>
       )}
     </div>
   );

@@ -43,10 +43,13 @@ export function withStreamedUploads(studio: StudioApi, send: SendUpload): Studio
   };
 }
 
-/** POST /upload on the server that served the page (its cookie carries the token); a refusal throws its one line. */
-export function httpUpload(origin: string): SendUpload {
+/**
+ * POST /upload on the server that served the page (its cookie carries the token), naming the page's
+ * connection (`session`: its WebSocket's); a refusal throws its one line.
+ */
+export function httpUpload(origin: string, session: string): SendUpload {
   return async (file) => {
-    const response = await fetch(`${origin}/upload?name=${encodeURIComponent(file.name)}`, {
+    const response = await fetch(`${origin}/upload?${new URLSearchParams({ name: file.name, session }).toString()}`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/octet-stream' },
       // The picked File when the bytes came from one: Chromium streams it from disk. An array body is

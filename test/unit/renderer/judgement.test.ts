@@ -19,13 +19,13 @@ const rate = 1000;
 const a = Float32Array.from({ length: 240 }, (_, i) => Math.sin(i / 5));
 const b = a.map((v, i) => (i === 100 ? v + 3e-5 : v));
 
-function comparison(): ComparisonResult {
-  const divergence = localise(stepsA, stepsB, { frameRate: 12.5, audio: { a, b, sampleRate: rate } });
+function comparison(steps: { a: StepRecord[]; b: StepRecord[] } = { a: stepsA, b: stepsB }, audioB = b): ComparisonResult {
+  const divergence = localise(steps.a, steps.b, { frameRate: 12.5, audio: { a, b: audioB, sampleRate: rate } });
   return {
     historyId: 'fp16',
     a: { sampleRate: rate, samples: a },
-    b: { sampleRate: rate, samples: b },
-    report: { kind: 'profiles', verdict: 'diverged', divergence, metrics: { bitIdentical: false, maxAbsDiff: 3e-5, lengthA: 240, lengthB: 240 }, a: { steps: stepsA, frameRate: 12.5 }, b: { steps: stepsB } },
+    b: { sampleRate: rate, samples: audioB },
+    report: { kind: 'profiles', verdict: 'diverged', divergence, metrics: { bitIdentical: false, maxAbsDiff: 3e-5, lengthA: 240, lengthB: 240 }, a: { steps: steps.a, frameRate: 12.5 }, b: { steps: steps.b } },
   } as unknown as ComparisonResult;
 }
 
@@ -35,10 +35,10 @@ describe('tolerances in the studio: the verdict judged again by the CLI rule', (
     const byDefault = rejudge(c, { logitAbs: DEFAULT_TOLERANCES.logitAbs, audioAbs: DEFAULT_TOLERANCES.audioAbs })!;
     expect(byDefault.verdict).toBe('diverged');
     expect(byDefault.divergence.firstStep).toBe(2);
-    const report = (c.report as { divergence: Parameters<typeof suggestTolerances>[0] }).divergence;
-    const suggested = suggestTolerances(report, 3e-5, true)!;
+    const suggestion = suggestTolerances(c, 3e-5, true);
     // 0.019 → 0.02 (1-2-5 ceiling); the audio's 3e-5 is under the default 1e-4, which is kept.
-    expect(suggested).toEqual({ logitAbs: 0.02, audioAbs: 1e-4 });
+    expect(suggestion).toEqual({ tolerances: { logitAbs: 0.02, audioAbs: 1e-4 } });
+    const suggested = { logitAbs: 0.02, audioAbs: 1e-4 };
     const judged = rejudge(c, suggested)!;
     expect(judged.verdict).toBe('within-tolerance');
     expect(judged.divergence.largestLogitDiff).toMatchObject({ step: 2, field: 'talker max' });
@@ -60,8 +60,20 @@ describe('tolerances in the studio: the verdict judged again by the CLI rule', (
   });
 
   it('suggests nothing when a code differs (no tolerance admits it), and rounds up to 1-2-5', () => {
-    const flipped = localise(stepsA, [record(1, 9), { ...record(2, 9), codes: [5, 4] }, record(3, 9)], { frameRate: 12.5 });
+    const flipped = comparison({ a: stepsA, b: [record(1, 9), { ...record(2, 9), codes: [5, 4] }, record(3, 9)] });
     expect(suggestTolerances(flipped, 0, true)).toBeUndefined();
     expect([niceCeil(0.019), niceCeil(3.1e-5), niceCeil(0.001), niceCeil(0.6)]).toEqual([0.02, 5e-5, 0.001, 1]);
+  });
+
+  it('offers no number when the codes are equal but one side is non-finite: says no tolerance makes a NaN match', () => {
+    // B's talker max is NaN at step 2 (its NaN count says so) with the codes unchanged: diverged at the talker
+    // logits, and no finite logit tolerance can change that.
+    const nanStep: StepRecord = { ...record(2, NaN), nan: { talker: 1, codePredictor: 0, vocoder: 0 } };
+    const c = comparison({ a: stepsA, b: [record(1, 9), nanStep, record(3, 9)] });
+    const suggestion = suggestTolerances(c, 3e-5, true);
+    expect(suggestion).toEqual({ refusal: 'no tolerance makes a NaN or an infinity match a number: B non-finite from step 2 (talker: 1 NaN)' });
+    // The same for audio: a NaN sample in B is no distance any audio tolerance admits.
+    const nanAudio = b.map((v, i) => (i === 50 ? NaN : v));
+    expect(suggestTolerances(comparison({ a: stepsA, b: stepsA }, nanAudio), NaN, true)).toMatchObject({ refusal: expect.stringMatching(/^no tolerance makes a NaN or an infinity match a number: all codes equal; audio differs from sample 50: /) });
   });
 });

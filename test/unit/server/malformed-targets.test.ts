@@ -120,9 +120,13 @@ describe('browser mode: the uploads folder goes on any exit', () => {
     const parent = mkdtempSync(join(tmpdir(), 'uploads-exit-'));
     const die = { 'uncaught exception': 'setTimeout(() => { throw new Error("boom"); })', 'process.exit(3)': 'process.exit(3)', 'unhandled rejection': 'Promise.reject(new Error("boom"))' }[how];
     const script = `
+      import { WebSocket } from 'ws';
       import { startStudioServer } from './dist/electron/server/studio-server.js';
       const server = await startStudioServer({ studio: { on: () => () => undefined }, staticDir: '.', port: 0, uploadsIn: ${JSON.stringify(parent)}, log: () => undefined });
-      const res = await fetch('http://127.0.0.1:' + server.port + '/upload?name=a.wav', { method: 'POST', body: 'RIFF', headers: { Authorization: 'Bearer ' + server.token } });
+      const session = 'exit-test-0123456789';
+      const ws = new WebSocket('ws://127.0.0.1:' + server.port + '/ws?token=' + server.token + '&session=' + session);
+      await new Promise((resolve, reject) => ws.once('open', resolve).once('error', reject));
+      const res = await fetch('http://127.0.0.1:' + server.port + '/upload?name=a.wav&session=' + session, { method: 'POST', body: 'RIFF', headers: { Authorization: 'Bearer ' + server.token } });
       if (res.status !== 200) process.exit(9);
       ${die};`;
     let status = 0;

@@ -56,16 +56,17 @@ const TRACE_IMPORT = {
 };
 
 const sent: string[] = [];
-async function post(file: { name: string; bytes: Uint8Array }): Promise<UploadRef> {
+/** POST /upload naming the connection `session`, as the page does. */
+const post = (session: string) => async (file: { name: string; bytes: Uint8Array }): Promise<UploadRef> => {
   sent.push(file.name);
-  const res = await fetch(`http://127.0.0.1:${server.port}/upload?name=${encodeURIComponent(file.name)}`, {
+  const res = await fetch(`http://127.0.0.1:${server.port}/upload?name=${encodeURIComponent(file.name)}&session=${session}`, {
     method: 'POST',
     body: file.bytes as Uint8Array<ArrayBuffer>,
     headers: { Authorization: `Bearer ${server.token}` },
   });
   if (!res.ok) throw new Error(await res.text());
   return (await res.json()) as UploadRef;
-}
+};
 
 beforeAll(async () => {
   ensureBuilt();
@@ -75,7 +76,7 @@ beforeAll(async () => {
   host = new StudioHost({ dataDir: join(root, 'data') });
   uploadsIn = join(root, 'uploads');
   mkdirSync(uploadsIn);
-  server = await startStudioServer({ studio: host, staticDir: join(root, 'renderer'), port: 0, maxImportBytes: MAX_IMPORT, uploadsIn, log: (line) => logged.push(line) });
+  server = await startStudioServer({ studio: host, staticDir: join(root, 'renderer'), port: 0, uploadLimits: { maxImportBytes: MAX_IMPORT }, uploadsIn, log: (line) => logged.push(line) });
 }, 60_000);
 afterAll(async () => {
   await server?.close();
@@ -86,8 +87,8 @@ const moduleDrill = (report: StoredReport) => (report as TraceComparisonReport).
 
 describe('browser mode: a trace import by streamed uploads', () => {
   it('uploads the traces, their WAVs and sidecars, and reports exactly what the same files inline give', async () => {
-    const { ws, studio } = await connectBrowserClient(server);
-    const page: StudioApi = withStreamedUploads(studio, post);
+    const { ws, studio, session } = await connectBrowserClient(server);
+    const page: StudioApi = withStreamedUploads(studio, post(session));
     const uploaded = await page.importTraces(TRACE_IMPORT);
     expect(sent.sort()).toEqual(['a.jsonl', 'a.modules.safetensors', 'a.wav', 'b.jsonl', 'b.modules.safetensors', 'b.wav']);
     const inline = await studio.importTraces(TRACE_IMPORT);
@@ -101,8 +102,8 @@ describe('browser mode: a trace import by streamed uploads', () => {
   }, 60_000);
 
   it('refuses an import whose uploads pass the per-import total, naming them, and deletes them', async () => {
-    const { ws, studio } = await connectBrowserClient(server);
-    const [a, b] = [await post({ name: 'big-a.wav', bytes: new Uint8Array(80_000) }), await post({ name: 'big-b.wav', bytes: new Uint8Array(80_000) })];
+    const { ws, studio, session } = await connectBrowserClient(server);
+    const [a, b] = [await post(session)({ name: 'big-a.wav', bytes: new Uint8Array(80_000) }), await post(session)({ name: 'big-b.wav', bytes: new Uint8Array(80_000) })];
     const refused = await studio.importWavs({ a, b }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(ParityError);
     expect((refused as ParityError).message).toBe('b: the files of this import come to 0.2 MB (big-a.wav, big-b.wav); browser mode takes up to 0.1 MB per import');

@@ -37,8 +37,10 @@ function tone(seconds: number, gain: number): Uint8Array {
 const A = tone(2, 0.5);
 const B = tone(2, 0.45);
 
-const post = (name: string, body: Uint8Array, auth = true) =>
-  fetch(`http://127.0.0.1:${server.port}/upload?name=${encodeURIComponent(name)}`, {
+/** The connection's name the test's WebSocket opened with, as the page makes one. */
+const SESSION = 'test-session-0123456789';
+const post = (name: string, body: Uint8Array, auth = true, session = SESSION) =>
+  fetch(`http://127.0.0.1:${server.port}/upload?name=${encodeURIComponent(name)}&session=${session}`, {
     method: 'POST',
     body,
     headers: auth ? { Authorization: `Bearer ${server.token}` } : {},
@@ -52,8 +54,8 @@ beforeAll(async () => {
   host = new StudioHost({ dataDir: join(root, 'data') });
   uploadsIn = join(root, 'uploads');
   mkdirSync(uploadsIn);
-  server = await startStudioServer({ studio: host, staticDir: join(root, 'renderer'), port: 0, maxUploadBytes: CAP, uploadsIn });
-  ws = new WebSocket(`ws://127.0.0.1:${server.port}/ws?token=${server.token}`);
+  server = await startStudioServer({ studio: host, staticDir: join(root, 'renderer'), port: 0, uploadLimits: { maxBytes: CAP }, uploadsIn });
+  ws = new WebSocket(`ws://127.0.0.1:${server.port}/ws?token=${server.token}&session=${SESSION}`);
   await new Promise((resolve, reject) => {
     ws.on('open', resolve);
     ws.on('error', reject);
@@ -69,9 +71,10 @@ afterAll(async () => {
 describe('Uploads: an upload no import names', () => {
   it('is deleted after its time to live, and its id then refused', async () => {
     const parent = mkdtempSync(join(tmpdir(), 'uploads-ttl-'));
-    const uploads = new Uploads(CAP, parent, 50);
+    const uploads = new Uploads({ maxBytes: CAP, ttlMs: 50 }, parent);
+    uploads.openSession(SESSION);
     const body = Object.assign(Readable.from([Buffer.from(A)]), { headers: { 'content-length': String(A.byteLength) } }) as unknown as IncomingMessage;
-    const ref = await uploads.receive(body, 'late.wav');
+    const ref = await uploads.receive(body, 'late.wav', SESSION);
     const folder = join(parent, readdirSync(parent)[0]);
     expect(readdirSync(folder)).toEqual([ref.upload]);
     await new Promise((r) => setTimeout(r, 300));
@@ -115,7 +118,7 @@ describe('browser mode: WAVs by streamed upload', () => {
 
   it('stops a chunked upload (no length announced) once it passes the cap, keeps nothing, and serves on', async () => {
     const outcome = await new Promise<string>((resolve) => {
-      const req = request({ host: '127.0.0.1', port: server.port, method: 'POST', path: '/upload?name=stream.wav', headers: { Authorization: `Bearer ${server.token}`, 'Transfer-Encoding': 'chunked' } }, (res) => {
+      const req = request({ host: '127.0.0.1', port: server.port, method: 'POST', path: `/upload?name=stream.wav&session=${SESSION}`, headers: { Authorization: `Bearer ${server.token}`, 'Transfer-Encoding': 'chunked' } }, (res) => {
         let body = '';
         res.on('data', (c) => (body += c));
         res.on('end', () => resolve(`${res.statusCode} ${body}`));
@@ -140,6 +143,23 @@ describe('browser mode: WAVs by streamed upload', () => {
     expect((byPath as ParityError).message).toMatch(/^a: "\/etc\/passwd" is a path on the server, which browser mode does not read/);
     const direct = await host.importWavs({ a: { upload: 'up-0123456789abcdef0123' }, b: { upload: 'up-0123456789abcdef0123' }, maxLagMs: 100 }).catch((e: unknown) => e);
     expect((direct as ParityError).message).toMatch(/^upload up-0123456789abcdef0123: an uploaded file is known only to the browser-mode server/);
+  });
+
+  it('refuses an upload naming no open connection; deletes a connection\'s unused uploads when its WebSocket closes', async () => {
+    const res = await post('stray.wav', A, true, 'no-such-page-0123456789');
+    expect(res.status).toBe(400);
+    expect(await res.text()).toBe('refused: stray.wav: ?session="no-such-page-0123456789" names no open studio connection on this server (an upload belongs to the page that sends it; reload the page)\n');
+    const other = 'another-page-0123456789';
+    const ws2 = new WebSocket(`ws://127.0.0.1:${server.port}/ws?token=${server.token}&session=${other}`);
+    await new Promise((resolve, reject) => ws2.once('open', resolve).once('error', reject));
+    const left = (await (await post('left-open.wav', A, true, other)).json()) as { upload: string };
+    const held = () => uploadFolders().some((f) => readdirSync(f).includes(left.upload));
+    expect(held()).toBe(true);
+    ws2.close();
+    await expect.poll(held).toBe(false);
+    // A connection cannot take a name another one holds (its uploads would be counted and deleted with it).
+    const twin = new WebSocket(`ws://127.0.0.1:${server.port}/ws?token=${server.token}&session=${SESSION}`);
+    expect(await new Promise((resolve) => twin.once('open', () => resolve('open')).once('error', (e) => resolve(e.message)))).toBe('Unexpected server response: 400');
   });
 
   it('removes its upload folder when the server closes', async () => {

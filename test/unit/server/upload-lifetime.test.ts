@@ -1,7 +1,7 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ImportWavsRequest, StudioEvents, StudioHandlers } from '../../../electron/common/api/index.js';
@@ -35,15 +35,18 @@ function standInHost(onStart: (request: ImportWavsRequest, finish: (jobId: strin
   return { host, seen, finish };
 }
 
+const SESSION = 'page-0123456789abcdef';
+
 async function uploadPair(uploads: Uploads) {
-  const a = await uploads.receive(body(new Uint8Array([1, 2, 3])), 'take-a.wav');
-  const b = await uploads.receive(body(new Uint8Array([4, 5])), 'take-b.wav');
+  uploads.openSession(SESSION);
+  const a = await uploads.receive(body(new Uint8Array([1, 2, 3])), 'take-a.wav', SESSION);
+  const b = await uploads.receive(body(new Uint8Array([4, 5])), 'take-b.wav', SESSION);
   return { a: { upload: a.upload }, b: { upload: b.upload } };
 }
 
 describe('browser mode: an uploaded WAV handed to the host by its file', () => {
   it('is named by the page\'s file name, kept while its job runs, and deleted when that job finishes', async () => {
-    const uploads = new Uploads(1024, parent);
+    const uploads = new Uploads({ maxBytes: 1024 }, parent);
     const { host, seen, finish } = standInHost(() => 'job-7');
     const studio = withUploadedFilesOnly(host, uploads);
     await studio.startImportWavs((await uploadPair(uploads)) as ImportWavsRequest);
@@ -62,7 +65,7 @@ describe('browser mode: an uploaded WAV handed to the host by its file', () => {
   });
 
   it('is deleted when its job finishes before the job id is answered', async () => {
-    const uploads = new Uploads(1024, parent);
+    const uploads = new Uploads({ maxBytes: 1024 }, parent);
     const { host, seen } = standInHost((_request, finish) => {
       finish('job-1');
       return 'job-1';
@@ -74,13 +77,67 @@ describe('browser mode: an uploaded WAV handed to the host by its file', () => {
   });
 
   it('is deleted at once when the host refuses the import', async () => {
-    const uploads = new Uploads(1024, parent);
+    const uploads = new Uploads({ maxBytes: 1024 }, parent);
     const { host, seen } = standInHost(() => {
       throw new InputError('take-b.wav: not a WAV', 'b');
     });
     await expect(withUploadedFilesOnly(host, uploads).startImportWavs((await uploadPair(uploads)) as ImportWavsRequest)).rejects.toThrow('take-b.wav: not a WAV');
     expect(existsSync((seen[0].a as { path: string }).path)).toBe(false);
     expect(existsSync((seen[0].b as { path: string }).path)).toBe(false);
+    await uploads.close();
+  });
+});
+
+describe('browser mode: uploads no import has used, bounded per connection', () => {
+  const chunked = (bytes: Uint8Array) => Object.assign(Readable.from([Buffer.from(bytes)]), { headers: {} }) as unknown as IncomingMessage;
+  const refusal = (p: Promise<unknown>) => p.then(() => 'accepted', (e: unknown) => `${(e as { status: number }).status} ${(e as Error).message}`);
+
+  it('refuses past the count with one line (429), and takes another once an import used one', async () => {
+    const uploads = new Uploads({ maxBytes: 1024, maxPendingUploads: 2 }, parent);
+    uploads.openSession(SESSION);
+    const first = await uploads.receive(body(new Uint8Array([1])), 'a.wav', SESSION);
+    await uploads.receive(body(new Uint8Array([2])), 'b.wav', SESSION);
+    expect(await refusal(uploads.receive(body(new Uint8Array([3])), 'c.wav', SESSION))).toBe(
+      '429 c.wav: this page holds 2 uploads no import has used; browser mode keeps up to 2 per connection (import the files already sent, or reload the page to drop them)',
+    );
+    // Another connection has its own count.
+    uploads.openSession('other-page-0123456789');
+    expect(await refusal(uploads.receive(body(new Uint8Array([3])), 'c.wav', 'other-page-0123456789'))).toBe('accepted');
+    uploads.take({ upload: first.upload }, 'a');
+    expect(await refusal(uploads.receive(body(new Uint8Array([3])), 'c.wav', SESSION))).toBe('accepted');
+    await uploads.close();
+  });
+
+  it('refuses past the bytes (413), announced or counted as they arrive, keeping nothing of the refused one', async () => {
+    const uploads = new Uploads({ maxBytes: 1024, maxPendingBytes: 5 }, parent);
+    uploads.openSession(SESSION);
+    await uploads.receive(body(new Uint8Array(3)), 'a.wav', SESSION);
+    const line = '413 b.wav: this page\'s uploads no import has used would come to 6 bytes; browser mode keeps up to 5 bytes per connection (import the files already sent, or reload the page to drop them)';
+    expect(await refusal(uploads.receive(body(new Uint8Array(3)), 'b.wav', SESSION))).toBe(line);
+    expect(await refusal(uploads.receive(chunked(new Uint8Array(3)), 'b.wav', SESSION))).toBe(line);
+    const folder = join(parent, readdirSync(parent).find((f) => f.startsWith('parity-uploads-'))!);
+    expect(readdirSync(folder)).toHaveLength(1);
+    // The refused bytes were given back: 2 more still fit.
+    expect(await refusal(uploads.receive(chunked(new Uint8Array(2)), 'c.wav', SESSION))).toBe('accepted');
+    await uploads.close();
+  });
+
+  it('deletes a connection\'s unused uploads when it closes, and refuses uploads naming no open connection', async () => {
+    const uploads = new Uploads({ maxBytes: 1024 }, parent);
+    uploads.openSession(SESSION);
+    const { a, b } = await uploadPair(uploads);
+    const used = uploads.take(a, 'a');
+    const unused = join(dirname(used.path), b.upload);
+    expect(existsSync(unused)).toBe(true);
+    await uploads.endSession(SESSION);
+    expect(existsSync(unused)).toBe(false);
+    // The one an import took is the import's to delete.
+    expect(existsSync(used.path)).toBe(true);
+    expect(() => uploads.take(b, 'b')).toThrow(`b: no upload ${b.upload} on this server`);
+    expect(await refusal(uploads.receive(body(new Uint8Array(1)), 'late.wav', SESSION))).toBe(
+      `400 late.wav: ?session="${SESSION}" names no open studio connection on this server (an upload belongs to the page that sends it; reload the page)`,
+    );
+    expect(await refusal(uploads.receive(body(new Uint8Array(1)), 'none.wav', ''))).toMatch(/^400 none\.wav: \?session="" names no open studio connection/);
     await uploads.close();
   });
 });

@@ -1,6 +1,7 @@
 import type { ComparisonResult } from '../../../../electron/common/api/comparison.js';
 import type { Divergence } from '../../../../electron/common/forensics/divergence.js';
 import { localise } from '../../../../electron/common/forensics/localise.js';
+import { nonFiniteWords } from '../../../../electron/common/forensics/logit-closeness.js';
 import type { Tolerances } from '../../../../electron/common/forensics/tolerances.js';
 import { verdictOf } from '../../../../electron/common/forensics/verdict.js';
 import type { StepRecord } from '../../../../electron/common/trace/step-record.js';
@@ -66,15 +67,30 @@ export function niceCeil(x: number): number {
   return +(m * decade).toPrecision(1);
 }
 
+/** What the tolerance line offers: tolerances that admit the comparison, or why none can. */
+export type ToleranceSuggestion = { tolerances: UiTolerances } | { refusal: string };
+
+/** As large as a tolerance can be and still be a number: what it cannot admit, no tolerance admits. */
+const WIDEST: UiTolerances = { logitAbs: Number.MAX_VALUE, audioAbs: Number.MAX_VALUE };
+
 /**
  * Tolerances that would call this comparison within tolerance, when only numbers differ: the codes
  * equal at every step and the takes equally long. Undefined when a code differs (no tolerance admits
- * that) or nothing is measured.
+ * that, and the verdict already says where) or nothing is measured. A refusal, in words, when the codes
+ * are equal but even the widest tolerance leaves it diverged: a NaN or an infinity on one side only,
+ * which no number makes match.
  */
-export function suggestTolerances(d: Divergence, maxAbsDiff: number, sameLength: boolean): UiTolerances | undefined {
+export function suggestTolerances(c: ComparisonResult, maxAbsDiff: number, sameLength: boolean): ToleranceSuggestion | undefined {
+  const d = (c.report as JudgedParts).divergence;
+  if (!d || !canRejudge(c)) return undefined;
   const same = (x: number[] | null, y: number[] | null) => x !== null && y !== null && x.length === y.length && x.every((v, i) => v === y[i]);
   const codesDiffer = d.steps.some((s) => !same(s.codesA, s.codesB));
   if (codesDiffer || !sameLength) return undefined;
+  const widest = rejudge(c, WIDEST)!;
+  if (widest.verdict === 'diverged') {
+    const where = nonFiniteWords(widest.divergence) ?? widest.divergence.detail ?? `step ${widest.divergence.firstStep}`;
+    return { refusal: `no tolerance makes a NaN or an infinity match a number: ${where}` };
+  }
   const logit = d.largestLogitDiff?.value ?? 0;
-  return { logitAbs: Math.max(d.tolerances.logitAbs, niceCeil(logit)), audioAbs: Math.max(d.tolerances.audioAbs, niceCeil(maxAbsDiff)) };
+  return { tolerances: { logitAbs: Math.max(d.tolerances.logitAbs, niceCeil(logit)), audioAbs: Math.max(d.tolerances.audioAbs, niceCeil(maxAbsDiff)) } };
 }

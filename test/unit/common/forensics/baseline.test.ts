@@ -13,7 +13,8 @@ describe('selfCheck: one profile against its own second run (hand-built runs)', 
     const c = selfCheck('eager', run(), run(), DEFAULT_TOLERANCES, RATES);
     expect(c).toEqual({
       profile: 'eager', deterministic: true, differingSteps: [], firstStep: null, stage: null,
-      largestLogitDiff: null, audioMaxAbsDiff: 0, withinTolerance: true,
+      // 6 steps × 9 talker statistics (mean, std, min, max, 5 top logits), 48 audio samples, all finite.
+      largestLogitDiff: null, logitPairs: { finite: 54, nonFinite: 0 }, audioMaxAbsDiff: 0, audioPairs: { finite: 48, nonFinite: 0 }, withinTolerance: true,
     });
     expect(Baseline.parse({ a: c, b: c })).toEqual({ a: c, b: c });
   });
@@ -67,5 +68,18 @@ describe('baselineLines', () => {
     expect(lines[4]).toBe('A vs B: a profile already differs from itself beyond tolerance at step 2 (≤ 4): the A-vs-B divergence may be nondeterminism');
     expect(baselineLines({ a: same, b: noisy }, 1).at(-1)).toBe('A vs B: the divergence at step 1 comes before any run-to-run difference beyond tolerance (first at step 2)');
     expect(baselineLines({ a: same, b: noisy }, null)).toHaveLength(4);
+  });
+
+  it('runs whose logits and audio are all NaN: says no finite values were compared, never "|Δ| 0"', () => {
+    const nan = (steps: StepRecord[]) => steps.map((st) => ({ ...st, logits: { ...st.logits, mean: NaN, std: NaN, min: NaN, max: NaN, top5: st.logits.top5.map((t) => ({ ...t, logit: NaN })) } }));
+    const silent = new Float32Array(48).fill(NaN);
+    const c = selfCheck('graph,fault=nan@1', run(nan(makeSteps(6, Q)), silent), run(nan(codes), silent), DEFAULT_TOLERANCES, RATES);
+    expect(c).toMatchObject({ largestLogitDiff: null, logitPairs: { finite: 0, nonFinite: 54 }, audioPairs: { finite: 0, nonFinite: 48 } });
+    expect(c.audioMaxAbsDiff).toBeNaN();
+    expect(baselineLines({ a: same, b: c }, null)[3]).toBe('  no finite logit statistics compared (all 54 non-finite); no finite audio samples compared (all 48 non-finite)');
+    // Some finite, equal; one statistic NaN on both runs: 0 over the finite ones, and the rest named.
+    const partly = codes.map((st) => ({ ...st, logits: { ...st.logits, mean: NaN } }));
+    const d = selfCheck('graph', run(makeSteps(6, Q).map((st) => ({ ...st, logits: { ...st.logits, mean: NaN } }))), run(partly), DEFAULT_TOLERANCES, RATES);
+    expect(baselineLines({ a: same, b: d }, null)[3]).toBe('  largest finite logit |Δ| 0 (6 non-finite not compared); audio max |Δ| 0');
   });
 });
