@@ -110,11 +110,11 @@ def export_bundle(
     """
     started = time.perf_counter()
     all_codebooks = isinstance(config, dict) and config.get("talker", {}).get("codebooks") == "all"
-    modules = [("talker", talker), ("vocoder", vocoder)]
-    modules += [("encoder", encoder)] if all_codebooks else [("code_predictor", code_predictor)]
-    for name, module in modules:
-        if not isinstance(module, nn.Module):
-            raise ParityTypeError(f"export_bundle: {name}: expected a torch.nn.Module, found {type(module).__name__}")
+    needed: list[tuple[str, object]] = [("talker", talker), ("vocoder", vocoder)]
+    needed += [("encoder", encoder)] if all_codebooks else [("code_predictor", code_predictor)]
+    for name, given in needed:
+        if not isinstance(given, nn.Module):
+            raise ParityTypeError(f"export_bundle: {name}: expected a torch.nn.Module, found {type(given).__name__}")
     for name, value in (
         ("profiles", profiles),
         ("precision", precision),
@@ -124,9 +124,9 @@ def export_bundle(
             raise ParityTypeError(f"export_bundle: {name}: expected a list or tuple of names, found {value!r}")
     if isinstance(opset, bool) or not isinstance(opset, int):
         raise ParityTypeError(f"export_bundle: opset: expected an integer, found {opset!r}")
-    for name, module in (("code_predictor", code_predictor),) if all_codebooks else (("encoder", encoder),):
-        if module is not None:
-            shape = 'talker.codebooks "all"' if all_codebooks else 'a talker with a code predictor'
+    for name, unwanted in (("code_predictor", code_predictor),) if all_codebooks else (("encoder", encoder),):
+        if unwanted is not None:
+            shape = 'talker.codebooks "all"' if all_codebooks else "a talker with a code predictor"
             raise ExportError(f"{name}: given, but the config's talker is {shape}; pass {name}=None")
     profiles, precision = tuple(profiles), tuple(precision)
     _check_choices(profiles, precision, unused_vocoder_inputs, embed_dtype)
@@ -140,9 +140,9 @@ def export_bundle(
     embed = write_embed_table(out, table, offset, per_codebook, embed_dtype)
 
     files = {}
-    for network, module in (("talker", talker), ("codePredictor", code_predictor)):
-        if module is not None:
-            files[network] = _export_decoder(out, network, module, config, profiles, precision, opset)
+    for network, decoder in (("talker", talker), ("codePredictor", code_predictor)):
+        if decoder is not None:
+            files[network] = _export_decoder(out, network, decoder, config, profiles, precision, opset)
     if encoder is not None:
         files["encoder"] = _export_encoder(out, encoder, config, profiles, precision, opset)
     files["vocoder"] = _export_vocoder(out, vocoder, config, precision, unused_vocoder_inputs, opset)

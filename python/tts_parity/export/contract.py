@@ -8,7 +8,15 @@ Shapes: ints are fixed, strings are symbolic dimensions.
 
 from __future__ import annotations
 
-__all__ = ["EAGER", "FLOAT_DTYPE", "GRAPH", "code_predictor_tensors", "encoder_tensors", "talker_tensors", "vocoder_tensors"]
+__all__ = [
+    "EAGER",
+    "FLOAT_DTYPE",
+    "GRAPH",
+    "code_predictor_tensors",
+    "encoder_tensors",
+    "talker_tensors",
+    "vocoder_tensors",
+]
 
 
 EAGER, GRAPH = "eager", "graph"

@@ -92,13 +92,17 @@ def check_config(config: Mapping[str, Any]) -> None:
     missing += [
         f"{n}.{k}" for n in ("talker", "codePredictor") if n in config for k in DECODER_SIZES if k not in config[n]
     ]
-    missing += [f"encoder.{k}" for k in ("hidden", "maxPositions") if "encoder" in config and k not in config["encoder"]]
+    missing += [
+        f"encoder.{k}" for k in ("hidden", "maxPositions") if "encoder" in config and k not in config["encoder"]
+    ]
     missing += ["talker.vocab"] if "vocab" not in config.get("talker", {}) else []
     missing += [f"vocoder.{k}" for k in ("leftContextFrames", "chunkFrames") if k not in config.get("vocoder", {})]
     if missing:
         raise ExportError(f"config: missing {', '.join(missing)} (docs/bundle-format.md names every field)")
     written = [k for k in ("format", "embed") if k in config] + [
-        f"{n}.exports" for n in ("talker", "codePredictor", "vocoder", "encoder") if n in config and "exports" in config[n]
+        f"{n}.exports"
+        for n in ("talker", "codePredictor", "vocoder", "encoder")
+        if n in config and "exports" in config[n]
     ]
     if written:
         raise ExportError(f"config: {written[0]} is written by export_bundle; leave it out of the config")

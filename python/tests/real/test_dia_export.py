@@ -1,0 +1,133 @@
+"""transformers' Dia exported as a bundle (docs/real-models.md, "Dia", "Export"): `parity synth` of the bundle,
+eager and graph, gives DiaForConditionalGeneration.generate()'s greedy codes, step for step as emitted (delay
+pattern, BOS lead-in, EOS and PAD tail) and frame for frame once the delay is undone, and DacModel.decode's audio."""
+
+import json
+import re
+
+import jsonschema
+import numpy as np
+import pytest
+import torch
+from hf_recipes import DIA_DELAYS, build_dac, build_dia
+from scipy.io import wavfile
+
+from conftest import PYTHON_DIR
+from parity_cli import ROOT, run_parity
+
+TEXT = "hello"
+FRAMES = 5  # framesPerChar 1: codebook 0's EOS is forced at step 6, the last codebook's at step 6 + 4
+STEPS = FRAMES + 1 + max(DIA_DELAYS)
+AUDIO_TOLERANCE = 1e-6  # DAC with random weights is quiet (peak 5.5e-3), so 1e-4 would be 2 % of it; measured 1.4e-9
+
+
+def undelayed(emitted):
+    """[steps, q] as emitted -> [FRAMES, q]: frame f (from 1) of codebook k was emitted at step f + delays[k]."""
+    return torch.stack(
+        [emitted[f - 1 + torch.tensor(DIA_DELAYS), torch.arange(len(DIA_DELAYS))] for f in range(1, FRAMES + 1)]
+    )
+
+
+@pytest.fixture(scope="module")
+def dia_and_dac():
+    torch.set_num_threads(1)
+    return build_dia(seed=0, text=TEXT), build_dac(seed=1)
+
+
+@pytest.fixture(scope="module")
+def generated(dia_and_dac):
+    """generate()'s sequences after the BOS column ([STEPS, q], as emitted), and DAC's audio of their frames."""
+    parts, dac = dia_and_dac
+    with torch.no_grad():
+        out = parts.model.generate(
+            input_ids=parts.input_ids,
+            attention_mask=torch.ones_like(parts.input_ids),
+            decoder_input_ids=parts.decoder_input_ids,
+            decoder_attention_mask=parts.decoder_attention_mask,
+            max_new_tokens=STEPS,  # EOS forced on codebook 0 at step max_new_tokens - max delay (generation_dia.py)
+            do_sample=False,
+        )
+        emitted = out[0, 1:]
+        audio = dac.decode(audio_codes=undelayed(emitted).T[None]).audio_values[0]
+    return emitted, audio
+
+
+@pytest.fixture(scope="module")
+def exported(dia_and_dac, tmp_path_factory):
+    from tts_parity.examples.dia_export import (
+        DacDecoderAdapter,
+        DiaDecoderAdapter,
+        DiaEncoderAdapter,
+        dia_bundle_inputs,
+    )
+    from tts_parity.export import export_bundle
+
+    parts, dac = dia_and_dac
+    out = tmp_path_factory.mktemp("dia-bundle")
+    text_rows, codec, config = dia_bundle_inputs(parts.model, dac, frames_per_char=FRAMES / len(TEXT))
+    bundle = export_bundle(
+        out / "bundle",
+        talker=DiaDecoderAdapter(parts.model),
+        code_predictor=None,
+        encoder=DiaEncoderAdapter(parts.model.model.encoder),
+        vocoder=DacDecoderAdapter(dac),
+        text_embeddings=text_rows,
+        codec_embeddings=codec,
+        config=config,
+        unused_vocoder_inputs=("noise", "context_frames"),
+        parity_cmd=["node", str(ROOT / "bin" / "parity.js")],
+    )
+    for profile in ("eager", "graph"):
+        done = run_parity(
+            "synth", "--bundle", bundle.path, "--text", TEXT, "--profile", profile,
+            "--out", out / f"{profile}.wav", "--trace", out / f"{profile}.jsonl",
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+    return bundle, out
+
+
+@pytest.mark.parametrize("profile", ["eager", "graph"])
+def test_parity_synth_of_the_exported_bundle_gives_generates_codes_and_dacs_audio(exported, generated, profile):
+    bundle, out = exported
+    emitted, audio = generated
+    assert bundle.smoke[-1] == "smoke OK"
+    lines = (out / f"{profile}.jsonl").read_text().splitlines()
+    header, steps = json.loads(lines[0]), [json.loads(line) for line in lines[1:]]
+    assert header["codebookDelays"] == list(DIA_DELAYS)
+    assert [s["codes"] for s in steps] == emitted.tolist()  # 10 steps x 4 codes as emitted: BOS, codes, EOS, PAD
+    assert undelayed(torch.tensor([s["codes"] for s in steps])).tolist() == undelayed(emitted).tolist()
+    _rate, wav = wavfile.read(out / f"{profile}.wav")
+    assert len(wav) == audio.numel() == FRAMES * 512  # DAC's decoder gives F·hop samples
+    assert np.abs(wav - audio.numpy()).max() < AUDIO_TOLERANCE
+
+
+def test_the_generate_reference_has_the_delay_patterns_lead_in_and_tail(generated):
+    """What the exact comparison above covers: each codebook's BOS lead-in, codebook 0's EOS at step FRAMES + 1,
+    codebook k's at FRAMES + 1 + delays[k], PAD after (Dia's DiaEOSDelayPatternLogitsProcessor and padding)."""
+    emitted, _ = generated
+    bos, eos, pad = 66, 64, 65
+    for k, delay in enumerate(DIA_DELAYS):
+        column = emitted[:, k].tolist()
+        assert column[:delay] == [bos] * delay
+        assert column[FRAMES + delay] == eos and set(column[FRAMES + delay + 1 :]) <= {pad}
+        assert all(0 <= c < 64 for c in column[delay : FRAMES + delay])
+
+
+def test_the_bundle_json_is_the_one_docs_bundle_format_md_shows(exported):
+    bundle, _ = exported
+    page = (ROOT / "docs" / "bundle-format.md").read_text(encoding="utf-8")
+    documented = re.search(r"<!-- example: bundle-json-dia -->\n```json\n(.*?)\n```", page, re.S)
+    assert documented and json.loads(documented.group(1)) == json.loads((bundle.path / "bundle.json").read_text())
+
+
+def test_the_schema_before_the_dia_shape_refuses_the_bundle_and_todays_accepts_it(exported):
+    """Old bundles load unchanged (every field added is optional); the Dia bundle needs the new fields, which the
+    schema as it was before them (a copy of bundle.schema.json at commit 85c4eb1) refuses."""
+    bundle, _ = exported
+    manifest = json.loads((bundle.path / "bundle.json").read_text())
+    before = json.loads((PYTHON_DIR / "tests" / "fixtures" / "bundle.schema.before-dia.json").read_text())
+    today = json.loads((PYTHON_DIR / "tts_parity" / "schema" / "bundle.schema.json").read_text())
+    jsonschema.Draft202012Validator(today).validate(manifest)
+    errors = sorted(jsonschema.Draft202012Validator(before).iter_errors(manifest), key=lambda e: list(e.path))
+    assert {e.message for e in errors} >= {"'codePredictor' is a required property"}
+    assert any("codebookDelays" in e.message and "encoder" in e.message for e in errors)
