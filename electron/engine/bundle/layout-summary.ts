@@ -14,7 +14,7 @@ export function layoutLines(m: BundleManifest): string[] {
   if (m.talker.specialIds) {
     const named = Object.keys(m.talker.specialIds.names ?? {}).length;
     lines.push(
-      `talker logits: ${m.talker.vocab} = codebook 0's ${v0} codes + special ids ${v0}..${m.talker.vocab - 1}${named ? ` (${named} named)` : ''}, masked before sampling, ${m.specialCodes.eos === undefined ? 'no EOS id' : `EOS ${m.specialCodes.eos} included`} (the frame count ends the loop)`,
+      `talker logits: ${m.talker.vocab} = codebook 0's ${v0} codes + special ids ${v0}..${m.talker.vocab - 1}${named ? ` (${named} named)` : ''}, masked before sampling, ${m.specialCodes.eos === undefined ? 'no EOS id' : `EOS ${m.specialCodes.eos} included`} (${m.talker.codebooks === 'all' ? "codebook 0's EOS when on top, or " : ''}the frame count ends the loop)`,
     );
   }
   if (m.codebookSizes) lines.push(`codebook sizes: ${m.codebookSizes.join(', ')} (code predictor logits past a codebook's size masked)`);

@@ -81,7 +81,7 @@ describe('the all-codebooks loop (talker.codebooks "all", codebookDelays)', () =
       provider: 'cpu',
       bundleHash: 'test',
     };
-    const r = await synthesizeWith(plan, { text: 'hello', seed: 0, sampling: GREEDY });
+    const r = await synthesizeWith(plan, { text: 'hello', profile: plan.profile, seed: 0, sampling: GREEDY });
     expect(f.encoded).toEqual([[104, 101, 108, 108, 111]]); // the UTF-8 bytes of "hello", once
     // Hand-derived from the rules (docs/bundle-format.md, "Every codebook per step"): BOS lead-in of 0, 2, 3, 4
     // steps; codebook 0's EOS at step 3 (on top), so codebook k's EOS at 3 + delays[k], PAD after; 7 steps.

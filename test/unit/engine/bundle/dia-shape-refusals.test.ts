@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BundleError } from '../../../../electron/common/errors.js';
-import { loadBundle } from '../../../../electron/engine/bundle/load-bundle.js';
+import { loadBundle, type LoadedBundle } from '../../../../electron/engine/bundle/load-bundle.js';
 import { BundleManifest } from '../../../../electron/engine/bundle/manifest.js';
+import { readNativeModel } from '../../../../electron/engine/native/native-weights.js';
 
 let page = '';
 let root = '';
@@ -73,5 +74,12 @@ describe('the Dia shape in bundle.json (talker.codebooks "all", encoder, codeboo
         m.talker.exports['eager-fp32'].inputs.splice(3, 2);
       }),
     ).toContain('"encoder_hidden_states"');
+  });
+
+  it('backend=native (the demo architecture only) refuses it in one line, naming the fields', () => {
+    const bundle = { dir: '/b', manifest: BundleManifest.parse(example('bundle-json-dia')) } as LoadedBundle;
+    expect(() => readNativeModel(bundle)).toThrow(
+      '/b: backend=native runs the demo architecture only; this bundle uses embed.table, talker.specialIds, talker.codebooks, encoder, codebookDelays (run it with backend=ort)',
+    );
   });
 });
