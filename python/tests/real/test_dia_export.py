@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 import torch
 from hf_recipes import DIA_DELAYS, build_dac, build_dia
+from real_support import compare_trace
 from scipy.io import wavfile
 
 from conftest import PYTHON_DIR
@@ -35,21 +36,19 @@ def dia_and_dac():
 
 
 @pytest.fixture(scope="module")
-def generated(dia_and_dac):
-    """generate()'s sequences after the BOS column ([STEPS, q], as emitted), and DAC's audio of their frames."""
+def generated(dia_and_dac, tmp_path_factory):
+    """generate()'s trace (raw logit rows and sequences after the BOS column, [STEPS, q] as emitted; hf_tracing's
+    trace_dia), and DAC's audio of its frames."""
+    from hf_tracing import trace_dia
+
     parts, dac = dia_and_dac
+    # max_new_tokens = STEPS: Dia forces codebook 0's EOS at step max_new_tokens - max delay (generation_dia.py)
+    run = trace_dia(
+        parts, str(tmp_path_factory.mktemp("dia-generate") / "generate.jsonl"), profile="generate", max_new_tokens=STEPS
+    )
     with torch.no_grad():
-        out = parts.model.generate(
-            input_ids=parts.input_ids,
-            attention_mask=torch.ones_like(parts.input_ids),
-            decoder_input_ids=parts.decoder_input_ids,
-            decoder_attention_mask=parts.decoder_attention_mask,
-            max_new_tokens=STEPS,  # EOS forced on codebook 0 at step max_new_tokens - max delay (generation_dia.py)
-            do_sample=False,
-        )
-        emitted = out[0, 1:]
-        audio = dac.decode(audio_codes=undelayed(emitted).T[None]).audio_values[0]
-    return emitted, audio
+        audio = dac.decode(audio_codes=undelayed(run.codes).T[None]).audio_values[0]
+    return run, audio
 
 
 @pytest.fixture(scope="module")
@@ -89,7 +88,8 @@ def exported(dia_and_dac, tmp_path_factory):
 @pytest.mark.parametrize("profile", ["eager", "graph"])
 def test_parity_synth_of_the_exported_bundle_gives_generates_codes_and_dacs_audio(exported, generated, profile):
     bundle, out = exported
-    emitted, audio = generated
+    run, audio = generated
+    emitted = run.codes
     assert bundle.smoke[-1] == "smoke OK"
     lines = (out / f"{profile}.jsonl").read_text().splitlines()
     header, steps = json.loads(lines[0]), [json.loads(line) for line in lines[1:]]
@@ -99,12 +99,15 @@ def test_parity_synth_of_the_exported_bundle_gives_generates_codes_and_dacs_audi
     _rate, wav = wavfile.read(out / f"{profile}.wav")
     assert len(wav) == audio.numel() == FRAMES * 512  # DAC's decoder gives F·hop samples
     assert np.abs(wav - audio.numpy()).max() < AUDIO_TOLERANCE
+    # Every step's raw rows too (logit statistics of all q codebooks): ONNX Runtime vs PyTorch, default tolerance.
+    report, _ = compare_trace(run.path, str(out / f"{profile}.jsonl"), str(out / f"report-{profile}"))
+    assert report["verdict"] == "within-tolerance", report["divergence"]
 
 
 def test_the_generate_reference_has_the_delay_patterns_lead_in_and_tail(generated):
     """What the exact comparison above covers: each codebook's BOS lead-in, codebook 0's EOS at step FRAMES + 1,
     codebook k's at FRAMES + 1 + delays[k], PAD after (Dia's DiaEOSDelayPatternLogitsProcessor and padding)."""
-    emitted, _ = generated
+    emitted = generated[0].codes
     bos, eos, pad = 66, 64, 65
     for k, delay in enumerate(DIA_DELAYS):
         column = emitted[:, k].tolist()
