@@ -104,6 +104,22 @@ def test_parity_synth_of_the_exported_bundle_gives_generates_codes_and_dacs_audi
     assert report["verdict"] == "within-tolerance", report["divergence"]
 
 
+def test_parity_compare_reports_a_divergence_at_its_frame(exported):
+    """`parity compare` of two profiles of the bundle maps steps to frames by the bundle's delays: fault
+    stale-feedback@3 feeds step 3 step 1's emission, and the first differing frame is step 3 minus the delay of the
+    codebook that differs there (codebook 1's frame 1 comes before codebook 0's frame 3)."""
+    bundle, out = exported
+    done = run_parity(
+        "compare", "--bundle", bundle.path, "--text", TEXT, "--a", "eager", "--b", "eager,fault=stale-feedback@3",
+        "--out", out / "stale",
+    )  # fmt: skip
+    assert done.returncode in (0, 1), done.stderr
+    d = json.loads((out / "stale" / "report.json").read_text())["divergence"]
+    assert d["firstStep"] == 3 and d["codebookDelays"] == list(DIA_DELAYS)
+    assert d["frame"]["step"] == 3
+    assert d["frame"]["frame"] == 3 - DIA_DELAYS[d["frame"]["codebook"]]
+
+
 def test_the_generate_reference_has_the_delay_patterns_lead_in_and_tail(generated):
     """What the exact comparison above covers: each codebook's BOS lead-in, codebook 0's EOS at step FRAMES + 1,
     codebook k's at FRAMES + 1 + delays[k], PAD after (Dia's DiaEOSDelayPatternLogitsProcessor and padding)."""
