@@ -4,6 +4,7 @@ pattern, BOS lead-in, EOS and PAD tail) and frame for frame once the delay is un
 
 import json
 import re
+import shutil
 
 import jsonschema
 import numpy as np
@@ -102,6 +103,31 @@ def test_parity_synth_of_the_exported_bundle_gives_generates_codes_and_dacs_audi
     # Every step's raw rows too (logit statistics of all q codebooks): ONNX Runtime vs PyTorch, default tolerance.
     report, _ = compare_trace(run.path, str(out / f"{profile}.jsonl"), str(out / f"report-{profile}"))
     assert report["verdict"] == "within-tolerance", report["divergence"]
+
+
+def test_the_models_own_eos_ends_the_take_as_in_generate(exported, dia_and_dac, tmp_path):
+    """Asked for 8 frames, the tiny Dia (seed 0) puts EOS on top of codebook 0 at step 8 itself, before the frame
+    count would force it at step 9: generate() ends the take there (7 frames, 12 steps), and so must the engine."""
+    from hf_tracing import trace_dia
+
+    bundle, _ = exported
+    asked = 8
+    longer = tmp_path / "bundle"
+    shutil.copytree(bundle.path, longer)
+    manifest = json.loads((longer / "bundle.json").read_text())
+    manifest["text"]["framesPerChar"] = asked / len(TEXT)
+    (longer / "bundle.json").write_text(json.dumps(manifest))
+    run = trace_dia(dia_and_dac[0], str(tmp_path / "generate.jsonl"), profile="generate", max_new_tokens=asked + 1 + 4)
+    eos_step = run.codes[:, 0].tolist().index(64) + 1
+    assert eos_step < asked + 1  # the model's own EOS: what this test is about
+    done = run_parity(
+        "synth", "--bundle", longer, "--text", TEXT, "--profile", "graph",
+        "--out", tmp_path / "graph.wav", "--trace", tmp_path / "graph.jsonl",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert f"{eos_step - 1} frames" in done.stdout
+    steps = [json.loads(line)["codes"] for line in (tmp_path / "graph.jsonl").read_text().splitlines()[1:]]
+    assert steps == run.codes.tolist()
 
 
 def test_parity_compare_reports_a_divergence_at_its_frame(exported):
