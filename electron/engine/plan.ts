@@ -118,7 +118,7 @@ export async function makePlan(
   // The code predictor is fed talker.hidden-wide rows; a declared projection to its own hidden is inside its export.
   const cpShape: DecoderShape | undefined = m.codePredictor && { ...m.codePredictor, hidden: codePredictorInputHidden(m), vocab: m.codebookSize, float, hasHidden: false };
   // Drill-down only: the recorded network's session is wrapped so that its runs at one step are copied.
-  const tap = recorder && second === 'code-predictor' ? new FeedTap(recorder, profile, m.vocoder.chunkFrames) : undefined;
+  const tap = recorder ? new FeedTap(recorder, profile, m.vocoder.chunkFrames) : undefined;
   const files = [talkerExp.file, cpExp.file, vocExp.file];
   const networks = ['talker', 'code-predictor', 'vocoder'] as const;
   const sessions = opened.map((s, i) => (tap ? tap.wrap(networks[i], files[i], optimize, s.provider, s.session) : s.session));
