@@ -42,6 +42,9 @@ export async function synthesizeAllCodebooks(plan: SynthesisPlan, req: Synthesis
   const faultOf = <K extends Fault['kind']>(kind: K) => plan.profile.faults.find((f): f is Extract<Fault, { kind: K }> => f.kind === kind);
   const stale = faultOf('stale-feedback');
   const nanFault = faultOf('nan');
+  if (nanFault?.stage === 'code-predictor') {
+    throw new ProfileError(`profile "${plan.profile.text}": fault nan@code-predictor: this bundle has no code predictor (talker.codebooks "all": the talker emits every codebook); use nan@talker`, plan.profile.text);
+  }
   const jitter = faultOf('nondeterministic');
   const checkAbort = (): void => {
     if (opts.signal?.aborted) throw new CancelledError(`synthesis cancelled before step ${steps.length + 1}`);

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ProfileError } from '../../../electron/common/errors.js';
 import { parseProfile } from '../../../electron/common/profile/parse-profile.js';
 import { GREEDY } from '../../../electron/common/sampling/types.js';
 import { BundleManifest } from '../../../electron/engine/bundle/manifest.js';
@@ -108,5 +109,16 @@ describe('the all-codebooks loop (talker.codebooks "all", codebookDelays)', () =
     // The trace's rows: codebook 0's raw row (EOS on top at step 3), codebooks 1..3 as code-predictor rows.
     expect(r.steps[2].logits.argmax).toBe(EOS);
     expect(r.steps[3].codePredictorLogits?.[0].argmax).toBe(PAD);
+  });
+
+  it('refuses fault nan@code-predictor in one line: there is no code predictor to poison', async () => {
+    const m = await diaManifest();
+    const f = fakeRun();
+    const profile = parseProfile('eager,fault=nan@code-predictor:2');
+    const plan = { manifest: m, tokenizer: (await loadTextTokenizer('', m, 'bundle.json')).tokenizer, profile, talker: f.talker, encoder: f.encoder, vocoder: f.vocoder, table: f.table, clock: new RunClock(), provider: 'cpu', bundleHash: 'test' } as const;
+    await expect(synthesizeWith(plan, { text: 'hello', profile, seed: 0, sampling: GREEDY })).rejects.toThrow(ProfileError);
+    await expect(synthesizeWith(plan, { text: 'hello', profile, seed: 0, sampling: GREEDY })).rejects.toThrow(
+      'profile "eager,fault=nan@code-predictor:2": fault nan@code-predictor: this bundle has no code predictor (talker.codebooks "all": the talker emits every codebook); use nan@talker',
+    );
   });
 });
