@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 
 __all__ = ["ExportedBundle", "export_bundle"]
 
-FILE_STEMS = {"talker": "talker", "codePredictor": "code-predictor", "encoder": "encoder"}
+FILE_STEMS = {"talker": "talker", "codePredictor": "code-predictor"}
 VOCODER_AUX_INPUTS = ("noise", "phase0", "context_frames")
 GRAPH_HINT = (
     "in the graph export (static_cache=True) the module must write the new K/V into the [1, Hkv, M, D] buffers at "
@@ -287,8 +287,8 @@ def _export_decoder(
             file = f"{FILE_STEMS[network]}.{mode}.{precision}.onnx"
             label = f"{network} {key} ({out / file})"
             inputs, outputs = decoder_tensors(config, network, mode, precision)
-            encoder = config.get("encoder") if network == "talker" else None
-            args, symbols = decoder_example(sizes, input_hidden, mode, dtype, _device(exported), step, encoder)
+            encoder_sizes = config.get("encoder") if network == "talker" else None
+            args, symbols = decoder_example(sizes, input_hidden, mode, dtype, _device(exported), step, encoder_sizes)
             with _static_cache(exported, label, mode == GRAPH), _evaluating(exported):
                 graph = mode == GRAPH
                 _trial(
