@@ -51,7 +51,7 @@ export class Engine {
 
   info(): BundleInfo {
     const m = this.bundle.manifest;
-    const dec = (d: typeof m.talker | typeof m.codePredictor) => ({
+    const dec = (d: typeof m.talker | NonNullable<typeof m.codePredictor>) => ({
       layers: d.layers,
       heads: d.heads,
       kvHeads: d.kvHeads,
@@ -73,7 +73,8 @@ export class Engine {
       tokenizer: this.bundle.tokenizer.info,
       maxFrames: m.maxFrames,
       talker: dec(m.talker),
-      codePredictor: dec(m.codePredictor),
+      ...(m.codePredictor ? { codePredictor: dec(m.codePredictor) } : {}),
+      ...(m.encoder ? { encoder: { hidden: m.encoder.hidden, maxPositions: m.encoder.maxPositions, exports: Object.keys(m.encoder.exports) } } : {}),
       vocoder: { leftContextFrames: m.vocoder.leftContextFrames, chunkFrames: m.vocoder.chunkFrames, exports: Object.keys(m.vocoder.exports) },
       layout: layoutLines(m),
       files: this.bundle.exports.map(({ label, exp }) => ({

@@ -4,7 +4,8 @@ import type { ExecutionProfile } from '../common/profile/types.js';
 import type { LoadedBundle } from './bundle/load-bundle.js';
 import { FeedTap, type FeedRecorder } from './drill/feed-tap.js';
 import { pickBatchExports } from './bundle/batch-support.js';
-import { codePredictorInputHidden, type NetworkExport } from './bundle/manifest.js';
+import { codePredictorInputHidden, codePredictorOf, type NetworkExport } from './bundle/manifest.js';
+import { EncoderRunner } from './run/encoder-runner.js';
 import type { OpenedSession, OrtSession } from './ort-session.js';
 import { BatchRows } from './run/batch-rows.js';
 import { BatchedEagerDecoder, BatchedGraphDecoder } from './run/batched-decoder-runners.js';
@@ -23,14 +24,16 @@ const NATIVE_HAS_NO_PLAN = 'backend=native has no ONNX Runtime plan: it runs on 
  * graph preset, why the eager export cannot stand in: its KV cache grows by concatenation, while the
  * graph profile binds fixed [1, kvHeads, maxPositions, headDim] buffers written in place.
  */
-function pick(bundle: LoadedBundle, kind: 'talker' | 'code-predictor', key: string, profile: ExecutionProfile): NetworkExport {
-  const field = kind === 'talker' ? 'talker' : 'codePredictor';
-  const d = bundle.manifest[field];
+function pick(bundle: LoadedBundle, kind: 'talker' | 'code-predictor' | 'encoder', key: string, profile: ExecutionProfile): NetworkExport {
+  const field = kind === 'talker' ? 'talker' : kind === 'encoder' ? 'encoder' : 'codePredictor';
+  const m = bundle.manifest;
+  const d = field === 'talker' ? m.talker : field === 'encoder' ? m.encoder : codePredictorOf(m, `profile "${profile.text}"`);
+  if (!d) throw new BundleError(`${join(bundle.dir, 'bundle.json')}: this bundle has no ${kind}`, join(bundle.dir, 'bundle.json'));
   const exp = d.exports[key];
   if (exp) return exp;
   const have = Object.entries(d.exports).map(([k, e]) => `${k} (${e.file})`).join(', ');
   let need = '';
-  if (key.startsWith('graph-')) {
+  if (key.startsWith('graph-') && 'kvHeads' in d && 'headDim' in d) {
     const eager = d.exports[key.replace(/^graph-/, 'eager-')];
     need =
       `. The graph preset runs a static-shape export: one position per run, past_key_values.*/present.* fixed [1, ${d.kvHeads}, ${d.maxPositions}, ${d.headDim}] ` +
@@ -55,6 +58,7 @@ interface ChosenExports {
   talkerKey: string;
   cpKey: string;
   talkerExp: NetworkExport;
+  /** The code predictor's export, or (talker.codebooks "all") the encoder's, under the same key. */
   cpExp: NetworkExport;
   vocExp: NetworkExport;
   batched?: ReturnType<typeof pickBatchExports>;
@@ -67,11 +71,12 @@ interface ChosenExports {
 export function chooseExports(bundle: LoadedBundle, profile: ExecutionProfile, drill = false): ChosenExports {
   const m = bundle.manifest;
   const batch = profile.batch ?? 1;
+  if (drill && bundle.manifest.encoder) throw new ProfileError(`profile "${profile.text}": the drill-down does not run bundles with an encoder (talker.codebooks "all") yet`, profile.text);
   if (batch > 1 && drill) throw new ProfileError(`profile "${profile.text}": the drill-down re-runs one row; run it on the profile without batch=${batch}`, profile.text);
   const batched = batch > 1 ? pickBatchExports(bundle.dir, m, profile, batch) : undefined;
   const { talker: talkerKey, codePredictor: cpKey } = batched ? { talker: `batch ${batched.key}`, codePredictor: `batch ${batched.key}` } : exportKeys(profile);
   const talkerExp = batched ? batched.talker : pick(bundle, 'talker', talkerKey, profile);
-  const cpExp = batched ? batched.codePredictor : pick(bundle, 'code-predictor', cpKey, profile);
+  const cpExp = batched ? batched.codePredictor : pick(bundle, m.encoder ? 'encoder' : 'code-predictor', cpKey, profile);
   const vocExp = m.vocoder.exports[profile.precision];
   if (!vocExp) {
     const where = join(bundle.dir, 'bundle.json');
@@ -99,16 +104,19 @@ export async function makePlan(
   const batch = profile.batch ?? 1;
   const { talkerKey, cpKey, talkerExp, cpExp, vocExp, batched } = chooseExports(bundle, profile, recorder !== undefined);
 
+  const second = m.encoder ? 'encoder' : 'code-predictor';
   const opened: OpenedSession[] = [
     await pool.get(`talker ${talkerKey}`, talkerExp, optimize, profile.ep),
-    await pool.get(`code-predictor ${cpKey}`, cpExp, optimize, profile.ep),
+    await pool.get(`${second} ${cpKey}`, cpExp, optimize, profile.ep),
     await pool.get(`vocoder ${profile.precision}`, vocExp, optimize, profile.ep),
   ];
   const clock = new RunClock();
   const float = profile.precision === 'fp16' ? 'float16' : 'float32';
-  const talkerShape: DecoderShape = { ...m.talker, float, hasHidden: true };
+  const all = m.talker.codebooks === 'all';
+  const { codebooks: _all, ...talkerSizes } = m.talker;
+  const talkerShape: DecoderShape = { ...talkerSizes, float, hasHidden: true, ...(all ? { codebooks: m.codebooks } : {}) };
   // The code predictor is fed talker.hidden-wide rows; a declared projection to its own hidden is inside its export.
-  const cpShape: DecoderShape = { ...m.codePredictor, hidden: codePredictorInputHidden(m), vocab: m.codebookSize, float, hasHidden: false };
+  const cpShape: DecoderShape | undefined = m.codePredictor && { ...m.codePredictor, hidden: codePredictorInputHidden(m), vocab: m.codebookSize, float, hasHidden: false };
   // Drill-down only: the recorded network's session is wrapped so that its runs at one step are copied.
   const tap = recorder ? new FeedTap(recorder, profile, m.vocoder.chunkFrames) : undefined;
   const files = [talkerExp.file, cpExp.file, vocExp.file];
@@ -117,13 +125,14 @@ export async function makePlan(
   const runner = (i: number, shape: DecoderShape, mode: 'eager' | 'graph' | 'recompute'): DecoderRunner =>
     mode === 'recompute' ? new RecomputeDecoder(sessions[i], shape, clock) : mode === 'graph' ? new GraphDecoder(sessions[i], shape, clock) : new EagerDecoder(sessions[i], shape, clock);
   const fallback = opened.find((s) => s.fallback)?.fallback;
-  const rows = batched ? batchRows(profile, bundle, table, batch, batched.rows, sessions, talkerShape, cpShape, clock) : undefined;
+  const rows = batched && cpShape ? batchRows(profile, bundle, table, batch, batched.rows, sessions, talkerShape, cpShape, clock) : undefined;
   return {
     manifest: m,
     tokenizer: bundle.tokenizer,
     profile,
     talker: rows ? rows.talker : runner(0, talkerShape, profile.cache === 'recompute' ? 'recompute' : profile.preset),
-    codePredictor: rows ? rows.codePredictor : runner(1, cpShape, profile.preset),
+    ...(rows ? { codePredictor: rows.codePredictor } : cpShape ? { codePredictor: runner(1, cpShape, profile.preset) } : {}),
+    ...(m.encoder ? { encoder: new EncoderRunner(sessions[1], { maxPositions: m.encoder.maxPositions, graph: profile.preset === 'graph' }, clock) } : {}),
     vocoder: sessions[2],
     ...(tap ? { tap } : {}),
     table,

@@ -15,10 +15,12 @@ import type { OrtSession } from './ort-session.js';
 import { predictCodes } from './run/code-predictor-loop.js';
 import type { DecoderRunner } from './run/decoder-runners.js';
 import type { EmbeddingTable } from './run/embedding-table.js';
+import type { EncoderRunner } from './run/encoder-runner.js';
 import type { RunClock } from './run/run-clock.js';
 import { jitterInput } from './run/jitter.js';
 import { TeacherForcing } from './run/teacher-force.js';
 import { Vocoding } from './run/vocode.js';
+import { synthesizeAllCodebooks } from './synthesize-all-codebooks.js';
 import { tokenizeText } from './text-input.js';
 import type { SynthesisOptions, SynthesisRequest, SynthesisResult } from './types.js';
 
@@ -28,7 +30,10 @@ export interface SynthesisPlan {
   tokenizer: TextTokenizer;
   profile: ExecutionProfile;
   talker: DecoderRunner;
-  codePredictor: DecoderRunner;
+  /** Absent when the talker emits every codebook (talker.codebooks "all"). */
+  codePredictor?: DecoderRunner;
+  /** The text encoder (bundle.json `encoder`), run once per synthesis. */
+  encoder?: EncoderRunner;
   vocoder: OrtSession;
   table: EmbeddingTable;
   clock: RunClock;
@@ -49,10 +54,12 @@ const faultOf = <K extends Fault['kind']>(p: ExecutionProfile, kind: K) => p.fau
  * frame count the text asks for and forced there.
  */
 export async function synthesizeWith(plan: SynthesisPlan, req: SynthesisRequest, opts: SynthesisOptions = {}): Promise<SynthesisResult> {
+  if (plan.manifest.talker.codebooks === 'all') return synthesizeAllCodebooks(plan, req, opts);
   const t0 = performance.now();
   const m = plan.manifest;
   const q = m.codebooks;
   checkSeed(req.seed);
+  const codePredictor = plan.codePredictor as DecoderRunner; // makePlan gives one to every bundle but talker.codebooks "all"
   const { frames, talker: text } = tokenizeText(req.text, m, plan.tokenizer, { speaker: req.speaker, instruction: req.instruction });
   const checkAbort = (): void => {
     if (opts.signal?.aborted) throw new CancelledError(`synthesis cancelled before step ${steps.length + 1} of ${frames}`);
@@ -127,7 +134,7 @@ export async function synthesizeWith(plan: SynthesisPlan, req: SynthesisRequest,
     const talkerMs = performance.now() - tTalker;
 
     const tCp = performance.now();
-    const frame = await atStep(`step ${s}`, () => predictCodes(plan.codePredictor, plan.table, q, out.hidden as Float32Array, code0, pick(s), poisoned('code-predictor', s)));
+    const frame = await atStep(`step ${s}`, () => predictCodes(codePredictor, plan.table, q, out.hidden as Float32Array, code0, pick(s), poisoned('code-predictor', s)));
     const frameMs = performance.now() - tCp;
     stepRunMs += plan.clock.ms - runBefore;
     codes.set(frame.codes, (s - 1) * q);

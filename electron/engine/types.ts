@@ -59,6 +59,8 @@ export interface SynthesisResult {
   frames: number;
   q: number;
   steps: StepRecord[];
+  /** A delay pattern's delays (bundle.json codebookDelays): steps hold the raw emission, `codes` the frames. */
+  codebookDelays?: number[];
   timings: SynthesisTimings;
   /** Totals over all steps, per stage. */
   numerics: { nan: StageCounts; inf: StageCounts };
@@ -91,7 +93,10 @@ export interface BundleInfo {
   tokenizer: TokenizerInfo;
   maxFrames: number;
   talker: { layers: number; heads: number; kvHeads: number; headDim: number; hidden: number; maxPositions: number; exports: string[] };
-  codePredictor: { layers: number; heads: number; kvHeads: number; headDim: number; hidden: number; maxPositions: number; exports: string[] };
+  /** Absent when the talker emits every codebook (talker.codebooks "all"). */
+  codePredictor?: { layers: number; heads: number; kvHeads: number; headDim: number; hidden: number; maxPositions: number; exports: string[] };
+  /** The text encoder (bundle.json `encoder`), when the bundle has one. */
+  encoder?: { hidden: number; maxPositions: number; exports: string[] };
   vocoder: { leftContextFrames: number; chunkFrames: number; exports: string[] };
   /** One line per field beyond the demo's shape (embed.table, specialIds, codebookSizes, projection, prefill, conditioning). */
   layout: string[];

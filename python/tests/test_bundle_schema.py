@@ -1,5 +1,5 @@
 """tts_parity/schema/bundle.schema.json (generated from the TypeScript zod schema of bundle.json; a TS test
-fails when it drifts) accepts the two complete bundle.json examples of docs/bundle-format.md with
+fails when it drifts) accepts the three complete bundle.json examples of docs/bundle-format.md with
 jsonschema 4.10, and refuses a field of the wrong kind, so a Python exporter can check what it writes."""
 
 import copy
@@ -21,7 +21,7 @@ def example(name):
     return json.loads(found.group(1))
 
 
-@pytest.mark.parametrize("name", ["bundle-json-demo", "bundle-json-qwen3"])
+@pytest.mark.parametrize("name", ["bundle-json-demo", "bundle-json-qwen3", "bundle-json-dia"])
 def test_the_documented_bundle_json_is_valid(name):
     jsonschema.Draft202012Validator(SCHEMA).validate(example(name))
 

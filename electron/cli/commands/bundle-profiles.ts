@@ -20,7 +20,8 @@ export interface RunnableProfiles {
 function lacks(info: BundleInfo, text: string): string | null {
   const keys = exportKeys(parseProfile(text));
   if (!info.talker.exports.includes(keys.talker)) return `no talker export "${keys.talker}"`;
-  if (!info.codePredictor.exports.includes(keys.codePredictor)) return `no code-predictor export "${keys.codePredictor}"`;
+  if (info.encoder && !info.encoder.exports.includes(keys.codePredictor)) return `no encoder export "${keys.codePredictor}"`;
+  if (info.codePredictor && !info.codePredictor.exports.includes(keys.codePredictor)) return `no code-predictor export "${keys.codePredictor}"`;
   if (!info.vocoder.exports.includes(keys.vocoder)) return `no vocoder export "${keys.vocoder}"`;
   return null;
 }

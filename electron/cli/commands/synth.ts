@@ -82,6 +82,7 @@ export function registerSynth(program: Command): void {
               profile: r.profile,
               seed: r.seed,
               text: options.text,
+              ...(r.codebookDelays ? { codebookDelays: r.codebookDelays } : {}),
             } as const;
             outputs.push({ flag: '--trace', path: options.trace, data: writeTrace(header, r.steps) });
           }

@@ -10,7 +10,10 @@ export function beyondDemoShape(m: BundleManifest): string[] {
     [m.talker.specialIds !== undefined, 'talker.specialIds'],
     [m.talker.prefill !== undefined, 'talker.prefill'],
     [m.talker.textConditioning !== undefined, 'talker.textConditioning'],
-    [m.codePredictor.projection !== undefined, 'codePredictor.projection'],
+    [m.codePredictor?.projection !== undefined, 'codePredictor.projection'],
+    [m.talker.codebooks !== undefined, 'talker.codebooks'],
+    [m.encoder !== undefined, 'encoder'],
+    [m.codebookDelays !== undefined, 'codebookDelays'],
     [m.codebookSizes !== undefined, 'codebookSizes'],
   ];
   return used.filter(([on]) => on).map(([, field]) => field);

@@ -14,11 +14,11 @@ export function layoutLines(m: BundleManifest): string[] {
   if (m.talker.specialIds) {
     const named = Object.keys(m.talker.specialIds.names ?? {}).length;
     lines.push(
-      `talker logits: ${m.talker.vocab} = codebook 0's ${v0} codes + special ids ${v0}..${m.talker.vocab - 1}${named ? ` (${named} named)` : ''}, masked before sampling, ${m.specialCodes.eos === undefined ? 'no EOS id' : `EOS ${m.specialCodes.eos} included`} (the frame count ends the loop)`,
+      `talker logits: ${m.talker.vocab} = codebook 0's ${v0} codes + special ids ${v0}..${m.talker.vocab - 1}${named ? ` (${named} named)` : ''}, masked before sampling, ${m.specialCodes.eos === undefined ? 'no EOS id' : `EOS ${m.specialCodes.eos} included`} (${m.talker.codebooks === 'all' ? "codebook 0's EOS when on top, or " : ''}the frame count ends the loop)`,
     );
   }
   if (m.codebookSizes) lines.push(`codebook sizes: ${m.codebookSizes.join(', ')} (code predictor logits past a codebook's size masked)`);
-  const p = m.codePredictor.projection;
+  const p = m.codePredictor?.projection;
   if (p) lines.push(`code predictor input: ${p.from} wide, projected to its hidden ${p.to} inside its exports`);
   const prefill = m.talker.prefill;
   if (prefill) {
@@ -29,6 +29,9 @@ export function layoutLines(m: BundleManifest): string[] {
   }
   const c = m.talker.textConditioning;
   if (c) lines.push(`text conditioning: each decode step adds the next trailing text token${c.end === undefined ? '' : `, then ${c.end}`}, then pad ${c.pad}`);
+  if (m.encoder) lines.push(`encoder: run once on the text's ids (at most ${m.encoder.maxPositions}); its output feeds every talker step`);
+  if (m.talker.codebooks === 'all') lines.push(`talker logits: all ${m.codebooks} codebooks per step (${m.talker.vocab} each), no code predictor; codebook 0's EOS ${m.specialCodes.eos ?? '(none)'} ends the take when it is the top id`);
+  if (m.codebookDelays) lines.push(`delay pattern: codebook k of frame f at step f + [${m.codebookDelays.join(', ')}][k]; BOS ${m.specialCodes.bos} before a codebook's first frame, EOS then PAD ${m.specialCodes.pad} after its last`);
   if (m.batch) lines.push(batchLine(m.batch));
   return lines;
 }

@@ -9,10 +9,11 @@ import { checkExportAgainstContract } from './check-tensors.js';
 import { jsonSyntaxMessage } from './json-syntax.js';
 import { openTableFile, type TableFile } from './embed-table-file.js';
 import { checkBatchSection, parseBatchKey } from './batch-support.js';
-import { BundleManifest, codebookSizeOf, codePredictorInputHidden, type NetworkExport } from './manifest.js';
+import { BundleManifest, codebookSizeOf, codePredictorInputHidden, codePredictorOf, maxTextPositions, type NetworkExport } from './manifest.js';
 import { checkTalkerText, maxPrefillPositions } from './prefill-template.js';
 import { loadTextTokenizer, type TextTokenizer } from './text-tokenizer.js';
-import { BATCH_DIM, codePredictorContract, embedContract, talkerContract, vocoderContract, type Contract } from './tensor-contract.js';
+import { checkParallelCodebooks, maxDelay } from './parallel-codebooks.js';
+import { BATCH_DIM, codePredictorContract, embedContract, encoderContract, talkerContract, vocoderContract, type Contract, type TalkerExtras } from './tensor-contract.js';
 
 export interface LoadedBundle {
   dir: string;
@@ -78,11 +79,14 @@ export async function loadBundle(dirArg: string): Promise<LoadedBundle> {
     exports.push({ label, exp });
   };
   if (m.embed.export) add('embed', m.embed.export, embedContract(m.talker.hidden));
+  const extras: TalkerExtras = { ...(m.talker.codebooks === 'all' ? { codebooks: m.codebooks } : {}), ...(m.encoder ? { encoder: m.encoder } : {}) };
+  for (const [key, exp] of Object.entries(m.encoder?.exports ?? {})) add(`encoder ${key}`, exp, encoderContract(m.encoder as NonNullable<typeof m.encoder>, presetOf(key), floatOf(key)));
   for (const [key, exp] of Object.entries(m.talker.exports)) {
-    add(`talker ${key}`, exp, talkerContract(m.talker, m.talker.vocab, presetOf(key), floatOf(key)));
+    add(`talker ${key}`, exp, talkerContract(m.talker, m.talker.vocab, presetOf(key), floatOf(key), 1, extras));
   }
-  for (const [key, exp] of Object.entries(m.codePredictor.exports)) {
-    add(`code-predictor ${key}`, exp, codePredictorContract(m.codePredictor, m.codebookSize, presetOf(key), floatOf(key), codePredictorInputHidden(m)));
+  const cp = m.codePredictor;
+  for (const [key, exp] of Object.entries(cp?.exports ?? {})) {
+    add(`code-predictor ${key}`, exp, codePredictorContract(cp as NonNullable<typeof cp>, m.codebookSize, presetOf(key), floatOf(key), codePredictorInputHidden(m)));
   }
   for (const [key, exp] of Object.entries(m.vocoder.exports)) add(`vocoder ${key}`, exp, vocoderContract(m.codebooks));
   for (const [key, exp] of Object.entries(m.batch?.talker ?? {})) {
@@ -91,7 +95,7 @@ export async function loadBundle(dirArg: string): Promise<LoadedBundle> {
   }
   for (const [key, exp] of Object.entries(m.batch?.codePredictor ?? {})) {
     const k = parseBatchKey(key);
-    add(`code-predictor batch ${key}`, exp, codePredictorContract(m.codePredictor, m.codebookSize, k.preset, k.precision === 'fp16' ? 'float16' : 'float32', codePredictorInputHidden(m), k.bucket ?? BATCH_DIM));
+    add(`code-predictor batch ${key}`, exp, codePredictorContract(codePredictorOf(m, 'batch.codePredictor'), m.codebookSize, k.preset, k.precision === 'fp16' ? 'float16' : 'float32', codePredictorInputHidden(m), k.bucket ?? BATCH_DIM));
   }
 
   const files = new Map<string, Uint8Array>();
@@ -120,17 +124,26 @@ function checkConsistency(m: BundleManifest, where: string): void {
     throw new BundleError(`${where}: ${msg}`, where);
   };
   if (Math.abs(m.hopLength * m.frameRate - m.sampleRate) > 1e-9) fail(`hopLength × frameRate must equal sampleRate: ${m.hopLength} × ${m.frameRate} ≠ ${m.sampleRate}`);
+  checkParallelCodebooks(m, fail);
   for (const [name, d] of [['talker', m.talker], ['codePredictor', m.codePredictor]] as const) {
-    if (d.heads % d.kvHeads !== 0) fail(`${name}.heads (${d.heads}) must be a multiple of ${name}.kvHeads (${d.kvHeads})`);
+    if (d && d.heads % d.kvHeads !== 0) fail(`${name}.heads (${d.heads}) must be a multiple of ${name}.kvHeads (${d.kvHeads})`);
   }
   checkCodePredictorWidth(m, fail);
-  if (m.codePredictor.maxPositions < m.codebooks) fail(`codePredictor.maxPositions (${m.codePredictor.maxPositions}) must be at least codebooks (${m.codebooks})`);
+  if (m.codePredictor && m.codePredictor.maxPositions < m.codebooks) fail(`codePredictor.maxPositions (${m.codePredictor.maxPositions}) must be at least codebooks (${m.codebooks})`);
   if (m.specialCodes.eos !== undefined && m.specialCodes.eos >= m.talker.vocab) fail(`specialCodes.eos (${m.specialCodes.eos}) must be a talker logit index (< talker.vocab ${m.talker.vocab})`);
   if (m.specialCodes.bos >= m.embed.codecRowsPerCodebook) fail(`specialCodes.bos (${m.specialCodes.bos}) must be a codec row (< embed.codecRowsPerCodebook ${m.embed.codecRowsPerCodebook})`);
   checkTalkerVocab(m, fail);
   checkEmbedSource(m, fail);
-  checkTalkerText(m, where);
   if (m.batch) checkBatchSection(m.batch, fail);
+  if (m.encoder) {
+    // The text goes to the encoder; the talker's positions are the steps: BOS frame, frames, EOS, then the delays.
+    const text = maxTextPositions(m.text);
+    if (text > m.encoder.maxPositions) fail(`encoder.maxPositions (${m.encoder.maxPositions}) must hold the longest text, ${text} ids`);
+    const steps = 1 + m.maxFrames + maxDelay(m);
+    if (steps > m.talker.maxPositions) fail(`talker.maxPositions (${m.talker.maxPositions}) must hold 1 + maxFrames + the largest codebook delay = ${steps} steps`);
+    return;
+  }
+  checkTalkerText(m, where);
   const textRows = m.embed.codecRowOffset;
   if (m.text.bos !== undefined && m.text.bos >= textRows) fail(`text.bos (${m.text.bos}) must be a text embedding row (< embed.codecRowOffset ${textRows})`);
   if (m.text.tokenizer === 'byte' && textRows < 256) fail(`embed.codecRowOffset (${textRows}) must be at least 256: byte-level text ids are 0..255`);
@@ -166,6 +179,7 @@ function checkTalkerVocab(m: BundleManifest, fail: Fail): void {
 
 /** The code predictor reads talker.hidden-wide inputs: its own hidden must match, or a projection be declared. */
 function checkCodePredictorWidth(m: BundleManifest, fail: Fail): void {
+  if (!m.codePredictor) return;
   const p = m.codePredictor.projection;
   if (!p) {
     if (m.codePredictor.hidden !== m.talker.hidden) {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BundleError } from '../../common/errors.js';
 
 /** `bundle.json` of a `tts-parity-bundle/1` folder; docs/bundle-format.md explains every field. */
 export const BUNDLE_FORMAT = 'tts-parity-bundle/1';
@@ -160,7 +161,12 @@ export const BundleManifest = z.strictObject({
    * logits are codebook 0's codes, and it ends on a frame of EOS codes), so nothing is masked. BOS fills the
    * audio-feedback buffer before the first frame.
    */
-  specialCodes: z.strictObject({ eos: z.number().int().nonnegative().optional(), bos: z.number().int().nonnegative() }),
+  specialCodes: z.strictObject({
+    eos: z.number().int().nonnegative().optional(),
+    bos: z.number().int().nonnegative(),
+    /** Delay-pattern bundles (`codebookDelays`): the code a codebook emits after its EOS (Dia's audio PAD). */
+    pad: z.number().int().nonnegative().optional(),
+  }),
   text: TextSection,
   /** EOS is forced here even if the text asks for more. */
   maxFrames: z.number().int().positive(),
@@ -178,6 +184,11 @@ export const BundleManifest = z.strictObject({
     specialIds: SpecialIds.optional(),
     prefill: Prefill.optional(),
     textConditioning: TextConditioning.optional(),
+    /**
+     * "all": every step's logits are all Q codebooks' rows, [1, S, Q, vocab] (Dia); there is no code predictor.
+     * Left out: the talker gives codebook 0 and the code predictor the rest.
+     */
+    codebooks: z.literal('all').optional(),
     exports: Exports,
   }),
   codePredictor: z.strictObject({
@@ -185,7 +196,18 @@ export const BundleManifest = z.strictObject({
     /** inputs_embeds arrive at talker.hidden (`from`) and the export projects them to its own hidden (`to`). */
     projection: z.strictObject({ from: z.number().int().positive(), to: z.number().int().positive() }).optional(),
     exports: Exports,
-  }),
+  }).optional(),
+  /**
+   * A text encoder run once per synthesis on the text's ids (Dia); its output is fed to every talker step
+   * (`encoder_hidden_states`, with `encoder_attention_mask`). The graph export takes `maxPositions` ids, padded.
+   */
+  encoder: z.strictObject({ hidden: z.number().int().positive(), maxPositions: z.number().int().positive(), exports: Exports }).optional(),
+  /**
+   * A delay pattern (Dia, MusicGen): codebook k of frame f is emitted at step f + codebookDelays[k]; needs
+   * `talker.codebooks: "all"`. The engine forces BOS before a codebook's first frame and EOS/PAD after the
+   * last (docs/bundle-format.md, "Delay pattern").
+   */
+  codebookDelays: z.array(z.number().int().nonnegative().max(4096)).min(1).optional(),
   vocoder: z.strictObject({
     leftContextFrames: z.number().int().nonnegative(),
     chunkFrames: z.number().int().positive(),
@@ -195,10 +217,23 @@ export const BundleManifest = z.strictObject({
   batch: BatchSection.optional(),
 });
 export type BundleManifest = z.infer<typeof BundleManifest>;
-export type DecoderManifest = BundleManifest['talker'] | BundleManifest['codePredictor'];
+export type CodePredictorManifest = NonNullable<BundleManifest['codePredictor']>;
+export type DecoderManifest = BundleManifest['talker'] | CodePredictorManifest;
 
 /** Size of codebook c: codes are 0..size−1. */
 export const codebookSizeOf = (m: Pick<BundleManifest, 'codebookSize' | 'codebookSizes'>, c: number): number => m.codebookSizes?.[c] ?? m.codebookSize;
 
 /** Width of the code predictor's inputs_embeds: talker.hidden (the projection, if any, is inside its export). */
-export const codePredictorInputHidden = (m: BundleManifest): number => m.codePredictor.projection?.from ?? m.codePredictor.hidden;
+export const codePredictorInputHidden = (m: BundleManifest): number => m.codePredictor?.projection?.from ?? m.codePredictor?.hidden ?? m.talker.hidden;
+
+/** Whether the talker emits every codebook per step (no code predictor): `talker.codebooks: "all"`. */
+export const emitsAllCodebooks = (m: Pick<BundleManifest, 'talker'>): boolean => m.talker.codebooks === 'all';
+
+/**
+ * The code predictor of a bundle that has one; a bundle whose talker emits every codebook has none, and a
+ * caller that needs it (`what`) is refused in one line.
+ */
+export function codePredictorOf(m: BundleManifest, what: string): CodePredictorManifest {
+  if (m.codePredictor) return m.codePredictor;
+  throw new BundleError(`${what}: this bundle has no code predictor (talker.codebooks "all": the talker emits every codebook)`, 'bundle.json:codePredictor');
+}

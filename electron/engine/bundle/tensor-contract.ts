@@ -47,14 +47,44 @@ function decoderTensors(d: DecoderSizes, mode: 'eager' | 'graph', float: Float, 
   return { inputs, outputs };
 }
 
-export function talkerContract(d: DecoderSizes, vocab: number, mode: 'eager' | 'graph', float: Float, batch: BatchDim = 1): Contract {
+/**
+ * What a talker of the Dia shape adds (bundle.json `talker.codebooks: "all"`, `encoder`): logits for all
+ * `codebooks` per position, and the encoder's output with its mask as inputs of every step.
+ */
+export interface TalkerExtras {
+  codebooks?: number;
+  encoder?: { hidden: number; maxPositions: number };
+}
+
+export function talkerContract(d: DecoderSizes, vocab: number, mode: 'eager' | 'graph', float: Float, batch: BatchDim = 1, extras: TalkerExtras = {}): Contract {
   const c = decoderTensors(d, mode, float, batch);
   const S = mode === 'eager' ? 'sequence_length' : 1;
   c.outputs.unshift(
-    { name: 'logits', dtype: float, shape: [batch, S, vocab] },
+    { name: 'logits', dtype: float, shape: extras.codebooks === undefined ? [batch, S, vocab] : [batch, S, extras.codebooks, vocab] },
     { name: 'last_hidden_state', dtype: float, shape: [batch, S, d.hidden] },
   );
+  if (extras.encoder) {
+    const E = mode === 'eager' ? 'encoder_sequence_length' : extras.encoder.maxPositions;
+    c.inputs.splice(
+      3,
+      0,
+      { name: 'encoder_hidden_states', dtype: float, shape: [batch, E, extras.encoder.hidden] },
+      { name: 'encoder_attention_mask', dtype: 'int64', shape: [batch, E] },
+    );
+  }
   return c;
+}
+
+/** The text encoder, run once per synthesis: eager on the text's ids, graph on `maxPositions` ids (padded, masked). */
+export function encoderContract(e: { hidden: number; maxPositions: number }, mode: 'eager' | 'graph', float: Float): Contract {
+  const S = mode === 'eager' ? 'sequence_length' : e.maxPositions;
+  return {
+    inputs: [
+      { name: 'input_ids', dtype: 'int64', shape: [1, S] },
+      { name: 'attention_mask', dtype: 'int64', shape: [1, S] },
+    ],
+    outputs: [{ name: 'encoder_hidden_states', dtype: float, shape: [1, S, e.hidden] }],
+  };
 }
 
 /** `inputHidden`: width of inputs_embeds, talker.hidden when the export projects its inputs (codePredictor.projection). */

@@ -18,10 +18,11 @@ export interface LoadedTokenizer {
   file?: { name: string; bytes: Uint8Array };
 }
 
-function byteTokenizer(text: Extract<TextSection, { tokenizer: 'byte' }>): TextTokenizer {
+function byteTokenizer(text: Extract<TextSection, { tokenizer: 'byte' }>, toEncoder: boolean): TextTokenizer {
   const encoder = new TextEncoder();
+  const where = toEncoder ? 'read by the encoder' : 'placed by the talker.prefill template';
   return {
-    info: { kind: 'byte', summary: `byte-level: UTF-8 bytes (ids 0..255) ${text.bos === undefined ? 'placed by the talker.prefill template' : `after BOS ${text.bos}`}`, limit: text.maxBytes, unit: 'UTF-8 bytes', limitField: 'text.maxBytes' },
+    info: { kind: 'byte', summary: `byte-level: UTF-8 bytes (ids 0..255) ${text.bos === undefined ? where : `after BOS ${text.bos}`}`, limit: text.maxBytes, unit: 'UTF-8 bytes', limitField: 'text.maxBytes' },
     encode: (s) => [...encoder.encode(s)],
   };
 }
@@ -115,7 +116,7 @@ const MAX_TOKENIZER: SizeLimit = { bytes: 256 * 2 ** 20, words: 'the 256 MiB a t
  */
 export async function loadTextTokenizer(dir: string, m: BundleManifest, manifestPath: string): Promise<LoadedTokenizer> {
   const text = m.text;
-  if (text.tokenizer === 'byte') return { tokenizer: byteTokenizer(text) };
+  if (text.tokenizer === 'byte') return { tokenizer: byteTokenizer(text, m.encoder !== undefined) };
   const path = join(dir, text.file);
   if (!resolve(path).startsWith(dir + sep)) throw new BundleError(`${manifestPath}: text.file "${text.file}" lies outside the bundle folder`, manifestPath);
   const fail = (problem: string): never => {

@@ -73,11 +73,15 @@ export async function compareProfiles(engine: Engine, req: CompareProfilesReques
   const resultB = await run('B', profileB, req.teacherForce ? resultA.codes : undefined);
   const info = engine.info();
   const tolerances: Tolerances = { ...DEFAULT_TOLERANCES, ...req.tolerances, codes: 'exact' };
+  // A delay-pattern bundle's steps are its raw emission: the divergence is reported at its frame too.
+  const codebookDelays = resultA.codebookDelays;
   const divergence = localise(resultA.steps, resultB.steps, {
     tolerances,
     frameRate: info.frameRate,
     audio: { a: resultA.audio, b: resultB.audio, sampleRate: info.sampleRate },
+    ...(codebookDelays ? { codebookDelays } : {}),
   });
+  if (codebookDelays) divergence.codebookDelays = [...codebookDelays];
   const { metrics, curves } = await compareSignals(resultA.audio, resultB.audio, info.sampleRate, { maxLagMs: req.maxLagMs });
   const report: ComparisonReport = {
     schema: REPORT_SCHEMA,

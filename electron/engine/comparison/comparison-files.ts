@@ -15,7 +15,7 @@ export function traceHeader(side: { q: number; frameRate: number; sampleRate: nu
 
 /** A synthesis's step trace in `tts-parity-trace/1`, so compare-trace and other tools can read it. */
 export function traceText(r: SynthesisResult, frameRate: number, text: string, teacherForced?: string): string {
-  const header = traceHeader({ q: r.q, frameRate, sampleRate: r.sampleRate, profile: r.profile, seed: r.seed, text });
+  const header = { ...traceHeader({ q: r.q, frameRate, sampleRate: r.sampleRate, profile: r.profile, seed: r.seed, text }), ...(r.codebookDelays ? { codebookDelays: r.codebookDelays } : {}) };
   return writeTrace(teacherForced === undefined ? header : { ...header, teacherForced }, r.steps);
 }
 

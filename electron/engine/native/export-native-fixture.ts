@@ -52,7 +52,7 @@ async function reference(bundle: LoadedBundle, pool: SessionPool, table: Embeddi
       return out;
     },
   });
-  const result = await synthesizeWith({ ...plan, talker: record(plan.talker, true), codePredictor: record(plan.codePredictor, false) }, { text: FIXTURE_TEXT, profile, seed, sampling });
+  const result = await synthesizeWith({ ...plan, talker: record(plan.talker, true), codePredictor: record(plan.codePredictor as DecoderRunner, false) }, { text: FIXTURE_TEXT, profile, seed, sampling });
   return { codes: result.codes, steps: rows.map(concatFloat32), audio: result.audio };
 }
 

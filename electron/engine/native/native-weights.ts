@@ -1,7 +1,7 @@
 import { BundleError } from '../../common/errors.js';
 import { beyondDemoShape } from '../bundle/beyond-demo-shape.js';
 import type { LoadedBundle } from '../bundle/load-bundle.js';
-import { maxTextPositions, type BundleManifest, type DecoderManifest, type NetworkExport } from '../bundle/manifest.js';
+import { codePredictorOf, maxTextPositions, type BundleManifest, type DecoderManifest, type NetworkExport } from '../bundle/manifest.js';
 import { OnnxInitializers, type FloatTensor } from './onnx-initializers.js';
 
 export interface NativeDecoderDims {
@@ -103,7 +103,8 @@ export function readNativeModel(bundle: LoadedBundle): NativeModel {
   const beyond = beyondDemoShape(m);
   if (!embedExp || beyond.length > 0) throw new BundleError(`${bundle.dir}: backend=native runs the demo architecture only; this bundle uses ${beyond.join(', ')} (run it with backend=ort)`, bundle.dir);
   const talkerExp = exportOf('talker', m.talker.exports, 'eager-fp32');
-  const cpExp = exportOf('code-predictor', m.codePredictor.exports, 'eager-fp32');
+  const cp = codePredictorOf(m, 'backend=native');
+  const cpExp = exportOf('code-predictor', cp.exports, 'eager-fp32');
   const vocExp = exportOf('vocoder', m.vocoder.exports as Record<string, NetworkExport>, 'fp32');
   const weights: NativeWeights = {};
 
@@ -115,8 +116,8 @@ export function readNativeModel(bundle: LoadedBundle): NativeModel {
   const talker = readDecoder(talkerOnnx, 'talker', m.talker, weights);
   weights['talker/lm_head.weight'] = talkerOnnx.tensor('lm_head.weight', [m.talker.hidden, m.talker.vocab]);
   const cpOnnx = open(bundle, cpExp);
-  const codePredictor = readDecoder(cpOnnx, 'code_predictor', m.codePredictor, weights);
-  weights['code_predictor/lm_heads.weight'] = cpOnnx.tensor('lm_heads.weight', [Q - 1, m.codePredictor.hidden, m.codebookSize]);
+  const codePredictor = readDecoder(cpOnnx, 'code_predictor', cp, weights);
+  weights['code_predictor/lm_heads.weight'] = cpOnnx.tensor('lm_heads.weight', [Q - 1, cp.hidden, m.codebookSize]);
 
   const voc = open(bundle, vocExp);
   const [, C] = voc.dims('codec_embedding.weight');

@@ -20,7 +20,12 @@ export interface DecoderShape {
   float: 'float32' | 'float16';
   /** Whether the network has a last_hidden_state output (the talker). */
   hasHidden: boolean;
+  /** talker.codebooks "all": logits are [.., codebooks, vocab] per position, read as codebooks × vocab values. */
+  codebooks?: number;
 }
+
+/** Logit values per position: vocab, or codebooks × vocab for a talker that emits every codebook. */
+const logitWidth = (d: DecoderShape): number => d.vocab * (d.codebooks ?? 1);
 
 /** A decoder driven one way: feed embeddings [n, hidden] row-major, get the last position's outputs. */
 export interface DecoderRunner {
@@ -93,7 +98,7 @@ export class EagerDecoder implements DecoderRunner {
     const out = await this.clock.time(() => run(this.session, feeds));
     this.past = presentOf(out, d.layers);
     this.length += n;
-    return { logits: lastRow(out.logits, d.vocab), hidden: d.hasHidden ? lastRow(out.last_hidden_state, d.hidden) : undefined };
+    return { logits: lastRow(out.logits, logitWidth(d)), hidden: d.hasHidden ? lastRow(out.last_hidden_state, d.hidden) : undefined };
   }
 }
 
@@ -147,7 +152,7 @@ export class StaticBuffers {
     this.embeds = zeroTensor(d.float, [rows, 1, d.hidden]);
     this.mask = new BigInt64Array(rows * d.maxPositions);
     this.position = new BigInt64Array(rows);
-    this.logits = zeroTensor(d.float, [rows, 1, d.vocab]);
+    this.logits = zeroTensor(d.float, d.codebooks === undefined ? [rows, 1, d.vocab] : [rows, 1, d.codebooks, d.vocab]);
     if (d.hasHidden) this.hidden = zeroTensor(d.float, [rows, 1, d.hidden]);
     this.feeds = { inputs_embeds: this.embeds, attention_mask: i64Tensor(this.mask, [rows, d.maxPositions]), position_ids: i64Tensor(this.position, [rows, 1]) };
     this.fetches = { logits: this.logits };
@@ -189,7 +194,7 @@ export class GraphDecoder implements DecoderRunner {
   ) {
     this.b = new StaticBuffers(d, 1);
     if (d.float === 'float32') {
-      this.logitsView = lastView(this.b.logits, d.vocab);
+      this.logitsView = lastView(this.b.logits, logitWidth(d));
       if (this.b.hidden) this.hiddenView = lastView(this.b.hidden, d.hidden);
     }
   }
@@ -216,7 +221,7 @@ export class GraphDecoder implements DecoderRunner {
       this.length++;
     }
     return {
-      logits: this.logitsView ?? lastView(b.logits, d.vocab),
+      logits: this.logitsView ?? lastView(b.logits, logitWidth(d)),
       hidden: this.hiddenView ?? (b.hidden ? lastView(b.hidden, d.hidden) : undefined),
     };
   }

@@ -55,7 +55,7 @@ function agreementText(m: BundleManifest): string {
 /** The precisions whose eager and graph exports (talker, code predictor) and vocoder all exist. */
 export function agreementPrecisions(m: BundleManifest): Precision[] {
   const has = (p: Precision) =>
-    [m.talker.exports, m.codePredictor.exports].every((e) => `eager-${p}` in e && `graph-${p}` in e) && p in m.vocoder.exports;
+    [m.talker.exports, m.codePredictor?.exports ?? m.encoder?.exports ?? {}].every((e) => `eager-${p}` in e && `graph-${p}` in e) && p in m.vocoder.exports;
   return (['fp32', 'fp16'] as const).filter(has);
 }
 
@@ -114,7 +114,8 @@ export async function checkEagerGraphAgreement(m: BundleManifest, synthesize: Sy
   const { bad, steps, worst, tie } = firstDisagreement(eager.steps, graph.steps, tol);
   if (bad) {
     const key = (preset: string) => `${preset}-${precision}`;
-    const network = bad.network === 'talker' ? m.talker : m.codePredictor;
+    // Without a code predictor every codebook's row comes from the talker's one call.
+    const network = bad.network === 'talker' ? m.talker : (m.codePredictor ?? m.talker);
     const files = `${key('eager')} ${network.exports[key('eager')]?.file} vs ${key('graph')} ${network.exports[key('graph')]?.file}`;
     const row = bad.network === 'talker' ? 'logits' : `logits of codebook ${bad.codebook}`;
     throw smokeError(

@@ -63,7 +63,7 @@ export function checkExportGraph(e: ExportUnderTest, file: string): void {
 /** One run at `sizes` on random inputs: it must run, give the declared outputs at the sizes fed, and finite values. */
 export async function smokeRun(m: BundleManifest, e: ExportUnderTest, file: string, sizes: SmokeSizes, index: number): Promise<void> {
   const graph = splitLabel(e.label).graph;
-  const feeds = smokeFeeds(m, e.exp.inputs, sizes, graph, SMOKE_SEED + index);
+  const feeds = smokeFeeds(m, e.exp.inputs, sizes, graph, SMOKE_SEED + index, splitLabel(e.label).network);
   const at = `at ${sizes.text} (random inputs, seed ${SMOKE_SEED + index})`;
   let out: Record<string, OrtTensor>;
   try {

@@ -30,7 +30,7 @@ const count = (dims: number[]): number => dims.reduce((a, b) => a * b, 1);
  * buffers and noise uniform in [-1, 1); attention_mask ones over the positions in use; position_ids
  * the positions the sizes say; ids and codes in range. `graph`: one position at row `sizes.past`.
  */
-export function smokeFeeds(m: BundleManifest, inputs: TensorSpec[], s: SmokeSizes, graph: boolean, seed: number): Feeds {
+export function smokeFeeds(m: BundleManifest, inputs: TensorSpec[], s: SmokeSizes, graph: boolean, seed: number, network = ''): Feeds {
   const next = seededUniform(seed);
   const feeds: Feeds = {};
   for (const spec of inputs) {
@@ -50,7 +50,11 @@ export function smokeFeeds(m: BundleManifest, inputs: TensorSpec[], s: SmokeSize
         feeds[spec.name] = randomInt(Math.max(1, m.codebooks - 1));
         break;
       case 'input_ids':
-        feeds[spec.name] = randomInt(m.embed.codecRowOffset + m.codebooks * m.embed.codecRowsPerCodebook);
+        // The encoder reads text ids (bytes for byte-level text); embed, every row of its table.
+        feeds[spec.name] = randomInt(network === 'encoder' ? textIdsBelow(m) : m.embed.codecRowOffset + m.codebooks * m.embed.codecRowsPerCodebook);
+        break;
+      case 'encoder_attention_mask':
+        feeds[spec.name] = ints(() => 1);
         break;
       case 'audio_codes':
         feeds[spec.name] = randomInt(m.codebookSize);
@@ -64,6 +68,9 @@ export function smokeFeeds(m: BundleManifest, inputs: TensorSpec[], s: SmokeSize
   }
   return feeds;
 }
+
+/** Text ids the encoder can be fed: the bytes (byte-level), or id 0 only (a tokenizer.json's vocabulary is not read here). */
+const textIdsBelow = (m: BundleManifest): number => (m.text.tokenizer === 'byte' ? 256 : 1);
 
 /** Floats uniform in [-1, 1) (phase0 in [0, 1)), any other integer input zeros, bool false. */
 function randomTensor(spec: TensorSpec, dims: number[], next: () => number): OrtTensor {

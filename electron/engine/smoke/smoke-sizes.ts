@@ -1,4 +1,4 @@
-import type { BundleManifest } from '../bundle/manifest.js';
+import { codePredictorOf, type BundleManifest } from '../bundle/manifest.js';
 
 /** The sizes of one smoke run: what each symbolic dimension of the export is fed as. */
 export interface SmokeSizes {
@@ -37,8 +37,8 @@ export function smokeSizes(m: BundleManifest, label: string): SmokeSizes[] {
   if (network === 'vocoder') {
     return [2, 5].flatMap((frames) => [0, 1].map((context) => ({ ...none, frames, context, text: `${frames} frames, ${context} of them left context`, short: `F=${frames} context=${context}` })));
   }
-  if (network === 'embed') return [1, 3].map((sequence) => ({ ...none, sequence, text: `sequence length ${sequence}`, short: `S=${sequence}` }));
-  const maxPositions = network === 'talker' ? m.talker.maxPositions : m.codePredictor.maxPositions;
+  if (network === 'embed' || network === 'encoder') return [1, 3].map((sequence) => ({ ...none, sequence, text: `sequence length ${sequence}`, short: `S=${sequence}` }));
+  const maxPositions = network === 'talker' ? m.talker.maxPositions : codePredictorOf(m, 'smoke check').maxPositions;
   if (graph) return unique([1, maxPositions - 1]).map((past) => ({ ...none, past, text: `position ${past} of the ${maxPositions}-row buffers`, short: `row ${past}/${maxPositions}` }));
   const sizes: SmokeSizes[] = [];
   for (const sequence of unique([1, Math.min(3, maxPositions)])) {

@@ -308,3 +308,30 @@ def test_an_out_dir_that_is_a_file_is_refused(tmp_path):
     (tmp_path / "b").write_text("mine")
     assert refusal(tmp_path / "b") == f"out_dir: {tmp_path / 'b'} is a file, not a folder"
     assert (tmp_path / "b").read_text() == "mine"
+
+
+def test_an_encoder_or_a_missing_code_predictor_outside_the_dia_shape_is_refused(tmp_path):
+    """talker.codebooks "all" (Dia) takes an encoder and no code predictor; any other talker the reverse."""
+    with pytest.raises(
+        ExportError,
+        match=r"^encoder: given, but the config\'s talker is a talker with a code predictor; pass encoder=None$",
+    ):
+        export(tmp_path / "a", encoder=model.Vocoder())
+    text_rows, codec = model.embeddings()
+    with pytest.raises(
+        ParityTypeError, match=r"^export_bundle: code_predictor: expected a torch.nn.Module, found NoneType$"
+    ):
+        export_bundle(tmp_path / "b", talker=model.Talker(), code_predictor=None, vocoder=model.Vocoder(),
+                      text_embeddings=text_rows, codec_embeddings=codec, config=model.CONFIG, smoke=False)  # fmt: skip
+    dia = copy.deepcopy(model.CONFIG)
+    dia["talker"]["codebooks"] = "all"
+    with pytest.raises(
+        ExportError,
+        match=r"^code_predictor: given, but the config's talker is talker.codebooks \"all\"; pass code_predictor=None$",
+    ):
+        export(tmp_path / "c", config=dia, encoder=model.Vocoder())
+    del dia["codePredictor"]
+    with pytest.raises(ParityTypeError, match=r"^export_bundle: encoder: expected a torch.nn.Module, found NoneType$"):
+        export_bundle(tmp_path / "d", talker=model.Talker(), code_predictor=None, vocoder=model.Vocoder(),
+                      text_embeddings=text_rows, codec_embeddings=codec, config=dia, smoke=False)  # fmt: skip
+    assert not any((tmp_path / name).exists() for name in "abcd")  # refused before anything is written

@@ -12,7 +12,7 @@ from typing import Any
 
 import torch
 
-__all__ = ["CsmParts", "DiaParts", "OmniParts", "build_csm", "build_dia", "build_omni", "omni_frame_codes"]
+__all__ = ["CsmParts", "DiaParts", "OmniParts", "build_csm", "build_dac", "build_dia", "build_omni", "omni_frame_codes"]
 
 
 # --- Qwen3-Omni MoE: talker (MoE decoder, 3-D RoPE) + code predictor + code2wav ---------------------------------
@@ -274,3 +274,21 @@ def build_dia(seed: int = 0, text: str = "hello") -> DiaParts:
         audio=prefill, pad_token_id=DIA_PAD, bos_token_id=DIA_BOS, precomputed_idx=index
     )
     return DiaParts(model, input_ids, decoder_input_ids.long(), torch.ones(1, length, dtype=torch.long))
+
+
+def build_dac(seed: int = 1):
+    """transformers' DacModel (Dia's codec) at 44.1 kHz, hop 2·4·8·8 = 512 (Dia's 86.13 frames/s), with Dia's tiny
+    q = 4 codebooks of DIA_CODEBOOK codes; channels cut to 16 → 1 (DAC 44 kHz: 1536) and codebook_dim 4 (8)."""
+    from transformers import DacConfig, DacModel
+
+    config = DacConfig(
+        encoder_hidden_size=4,
+        downsampling_ratios=[2, 4, 8, 8],
+        decoder_hidden_size=16,
+        n_codebooks=len(DIA_DELAYS),
+        codebook_size=DIA_CODEBOOK,
+        codebook_dim=4,
+        sampling_rate=44100,
+    )
+    torch.manual_seed(seed)
+    return DacModel(config).eval()

@@ -16,7 +16,7 @@ from .._errors_text import first_line
 from ..errors import ExportError, ParityTypeError
 from .contract import EAGER, GRAPH, vocoder_tensors
 from .embed_table import TABLE_FILE, embed_table, write_embed_table
-from .example_inputs import decoder_example, vocoder_example
+from .example_inputs import decoder_example, encoder_example, vocoder_example
 from .manifest import build_manifest, check_config, decoder_tensors, hop_length, write_manifest
 from .onnx_export import check_trial_outputs, export_onnx
 from .smoke import find_parity, smoke_check
@@ -56,7 +56,7 @@ def export_bundle(
     out_dir: str | os.PathLike[str],
     *,
     talker: nn.Module,
-    code_predictor: nn.Module,
+    code_predictor: nn.Module | None,
     vocoder: nn.Module,
     text_embeddings: torch.Tensor | np.ndarray,
     codec_embeddings: Sequence[torch.Tensor | np.ndarray],
@@ -69,6 +69,7 @@ def export_bundle(
     overwrite: bool = False,
     smoke: bool = True,
     parity_cmd: str | Sequence[str] | None = None,
+    encoder: nn.Module | None = None,
 ) -> ExportedBundle:
     """Exports the three modules (written to the forward protocol, docs/python-export.md) as a bundle in `out_dir`:
     for each profile and precision a talker and a code predictor export, a vocoder export per precision, the
@@ -82,7 +83,8 @@ def export_bundle(
             int64, *past [1, Hkv, P, D] x 2 per layer) -> (logits [1, S, vocab], last_hidden_state [1, S, hidden],
             *present), with a `static_cache` attribute (docs/python-export.md, "The forward protocol").
         code_predictor: `nn.Module`, forward(generation_step [1] int64, inputs_embeds, attention_mask, position_ids,
-            *past) -> (logits [1, S, codebookSize], *present), with `static_cache`.
+            *past) -> (logits [1, S, codebookSize], *present), with `static_cache`; None when the config's talker
+            emits every codebook (`talker.codebooks: "all"`, Dia).
         vocoder: `nn.Module`, forward(audio_codes [1, frames, Q] int64, noise [1, samples] float32, phase0 [1]
             float64, context_frames [1] int64) -> (audio [1, samples] float32, end_phase [1] float64).
         text_embeddings: the talker's text embedding rows, [text_vocab, talker.hidden] float, all finite.
@@ -98,14 +100,21 @@ def export_bundle(
         overwrite: write into a folder that holds files.
         smoke: run `parity bundle check --smoke` on the result.
         parity_cmd: the `parity` command (a path or an argv list); default: on PATH, then this checkout's.
+        encoder: `nn.Module`, forward(input_ids [1, S] int64, attention_mask [1, S] int64) ->
+            encoder_hidden_states [1, S, encoder.hidden], required with `talker.codebooks: "all"` (and only then);
+            the talker's forward then takes encoder_hidden_states and encoder_attention_mask after position_ids
+            (docs/python-export.md, "Every codebook per step").
 
     Raises ExportError (a ValueError, one line naming the network, the export and what to fix) for what it
     refuses, ParityTypeError for an argument of the wrong type.
     """
     started = time.perf_counter()
-    for name, module in (("talker", talker), ("code_predictor", code_predictor), ("vocoder", vocoder)):
-        if not isinstance(module, nn.Module):
-            raise ParityTypeError(f"export_bundle: {name}: expected a torch.nn.Module, found {type(module).__name__}")
+    all_codebooks = isinstance(config, dict) and config.get("talker", {}).get("codebooks") == "all"
+    needed: list[tuple[str, object]] = [("talker", talker), ("vocoder", vocoder)]
+    needed += [("encoder", encoder)] if all_codebooks else [("code_predictor", code_predictor)]
+    for name, given in needed:
+        if not isinstance(given, nn.Module):
+            raise ParityTypeError(f"export_bundle: {name}: expected a torch.nn.Module, found {type(given).__name__}")
     for name, value in (
         ("profiles", profiles),
         ("precision", precision),
@@ -115,6 +124,10 @@ def export_bundle(
             raise ParityTypeError(f"export_bundle: {name}: expected a list or tuple of names, found {value!r}")
     if isinstance(opset, bool) or not isinstance(opset, int):
         raise ParityTypeError(f"export_bundle: opset: expected an integer, found {opset!r}")
+    for name, unwanted in (("code_predictor", code_predictor),) if all_codebooks else (("encoder", encoder),):
+        if unwanted is not None:
+            shape = 'talker.codebooks "all"' if all_codebooks else "a talker with a code predictor"
+            raise ExportError(f"{name}: given, but the config's talker is {shape}; pass {name}=None")
     profiles, precision = tuple(profiles), tuple(precision)
     _check_choices(profiles, precision, unused_vocoder_inputs, embed_dtype)
     check_config(config)
@@ -127,8 +140,11 @@ def export_bundle(
     embed = write_embed_table(out, table, offset, per_codebook, embed_dtype)
 
     files = {}
-    for network, module in (("talker", talker), ("codePredictor", code_predictor)):
-        files[network] = _export_decoder(out, network, module, config, profiles, precision, opset)
+    for network, decoder in (("talker", talker), ("codePredictor", code_predictor)):
+        if decoder is not None:
+            files[network] = _export_decoder(out, network, decoder, config, profiles, precision, opset)
+    if encoder is not None:
+        files["encoder"] = _export_encoder(out, encoder, config, profiles, precision, opset)
     files["vocoder"] = _export_vocoder(out, vocoder, config, precision, unused_vocoder_inputs, opset)
 
     write_manifest(out, build_manifest(config, embed, files, files["vocoder"]))  # last: only a complete bundle has one
@@ -271,7 +287,8 @@ def _export_decoder(
             file = f"{FILE_STEMS[network]}.{mode}.{precision}.onnx"
             label = f"{network} {key} ({out / file})"
             inputs, outputs = decoder_tensors(config, network, mode, precision)
-            args, symbols = decoder_example(sizes, input_hidden, mode, dtype, _device(exported), step)
+            encoder_sizes = config.get("encoder") if network == "talker" else None
+            args, symbols = decoder_example(sizes, input_hidden, mode, dtype, _device(exported), step, encoder_sizes)
             with _static_cache(exported, label, mode == GRAPH), _evaluating(exported):
                 graph = mode == GRAPH
                 _trial(
@@ -284,6 +301,32 @@ def _export_decoder(
                     GRAPH_HINT if graph else EAGER_HINT,
                     GRAPH_HINT if graph else "",
                 )
+                export_onnx(exported, out / file, label, inputs, outputs, args, opset)
+            files[key] = file
+    return files
+
+
+def _export_encoder(
+    out: Path,
+    encoder: nn.Module,
+    config: dict[str, Any],
+    profiles: tuple[str, ...],
+    precisions: tuple[str, ...],
+    opset: int,
+) -> dict[str, str]:
+    """The text encoder per profile and precision: eager on the text's ids, graph on encoder.maxPositions ids."""
+    files = {}
+    for precision in precisions:
+        exported = _for_precision(encoder, precision)
+        for mode in profiles:
+            key = f"{mode}-{precision}"
+            file = f"encoder.{mode}.{precision}.onnx"
+            label = f"encoder {key} ({out / file})"
+            inputs, outputs = decoder_tensors(config, "encoder", mode, precision)
+            text_ids = 256 if config["text"]["tokenizer"] == "byte" else 1  # bytes; a tokenizer.json: id 0 only
+            args, symbols = encoder_example(config["encoder"], mode, _device(exported), text_ids)
+            with _evaluating(exported):
+                _trial(exported, label, args, outputs, symbols, precision)
                 export_onnx(exported, out / file, label, inputs, outputs, args, opset)
             files[key] = file
     return files

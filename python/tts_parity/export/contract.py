@@ -8,7 +8,15 @@ Shapes: ints are fixed, strings are symbolic dimensions.
 
 from __future__ import annotations
 
-__all__ = ["EAGER", "FLOAT_DTYPE", "GRAPH", "code_predictor_tensors", "talker_tensors", "vocoder_tensors"]
+__all__ = [
+    "EAGER",
+    "FLOAT_DTYPE",
+    "GRAPH",
+    "code_predictor_tensors",
+    "encoder_tensors",
+    "talker_tensors",
+    "vocoder_tensors",
+]
 
 
 EAGER, GRAPH = "eager", "graph"
@@ -37,16 +45,32 @@ def _decoder(sizes, mode, dtype, input_hidden):
     return inputs, outputs
 
 
-def talker_tensors(talker, mode, precision):
-    """(inputs, outputs) of a talker export; `talker` is bundle.json's talker section."""
+def talker_tensors(talker, mode, precision, codebooks=None, encoder=None):
+    """(inputs, outputs) of a talker export; `talker` is bundle.json's talker section. With `talker.codebooks`
+    "all" (`codebooks` = Q) the logits are [1, S, Q, vocab]; with an `encoder` section, the encoder's output and
+    mask follow position_ids."""
     dtype = FLOAT_DTYPE[precision]
     inputs, outputs = _decoder(talker, mode, dtype, talker["hidden"])
     s = "sequence_length" if mode == EAGER else 1
+    per_step = [talker["vocab"]] if codebooks is None else [codebooks, talker["vocab"]]
     outputs[:0] = [
-        _tensor("logits", dtype, [1, s, talker["vocab"]]),
+        _tensor("logits", dtype, [1, s, *per_step]),
         _tensor("last_hidden_state", dtype, [1, s, talker["hidden"]]),
     ]
+    if encoder is not None:
+        e = "encoder_sequence_length" if mode == EAGER else encoder["maxPositions"]
+        inputs[3:3] = [
+            _tensor("encoder_hidden_states", dtype, [1, e, encoder["hidden"]]),
+            _tensor("encoder_attention_mask", "int64", [1, e]),
+        ]
     return inputs, outputs
+
+
+def encoder_tensors(encoder, mode, precision):
+    """(inputs, outputs) of an encoder export: the text's ids (graph: maxPositions of them, padded) and its mask."""
+    s = "sequence_length" if mode == EAGER else encoder["maxPositions"]
+    inputs = [_tensor("input_ids", "int64", [1, s]), _tensor("attention_mask", "int64", [1, s])]
+    return inputs, [_tensor("encoder_hidden_states", FLOAT_DTYPE[precision], [1, s, encoder["hidden"]])]
 
 
 def code_predictor_tensors(code_predictor, codebook_size, mode, precision):

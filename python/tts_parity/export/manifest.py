@@ -13,7 +13,7 @@ import jsonschema
 
 from .._output_files import write_atomically
 from ..errors import ExportError, ParityTypeError
-from .contract import code_predictor_tensors, talker_tensors, vocoder_tensors
+from .contract import code_predictor_tensors, encoder_tensors, talker_tensors, vocoder_tensors
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -43,7 +43,6 @@ REQUIRED = (
     "text",
     "maxFrames",
     "talker",
-    "codePredictor",
     "vocoder",
 )
 DECODER_SIZES = ("layers", "heads", "kvHeads", "headDim", "hidden", "maxPositions")
@@ -59,7 +58,7 @@ def _config_validator() -> jsonschema.Draft202012Validator:
     schema = json.loads(_BUNDLE_SCHEMA.read_text(encoding="utf-8"))
     schema = copy.deepcopy(schema)
     schema["required"] = [k for k in schema["required"] if k not in WRITTEN_BY_EXPORT]
-    for network in ("talker", "codePredictor", "vocoder"):
+    for network in ("talker", "codePredictor", "vocoder", "encoder"):
         part = schema["properties"][network]
         if "required" in part:
             part["required"] = [k for k in part["required"] if k != "exports"]
@@ -87,15 +86,23 @@ def check_config(config: Mapping[str, Any]) -> None:
             f"{type(config).__name__}"
         )
     missing = [k for k in REQUIRED if k not in config]
+    all_codebooks = config.get("talker", {}).get("codebooks") == "all"
+    missing += [] if all_codebooks or "codePredictor" in config else ["codePredictor"]
+    missing += [] if not all_codebooks or "encoder" in config else ["encoder"]
     missing += [
         f"{n}.{k}" for n in ("talker", "codePredictor") if n in config for k in DECODER_SIZES if k not in config[n]
+    ]
+    missing += [
+        f"encoder.{k}" for k in ("hidden", "maxPositions") if "encoder" in config and k not in config["encoder"]
     ]
     missing += ["talker.vocab"] if "vocab" not in config.get("talker", {}) else []
     missing += [f"vocoder.{k}" for k in ("leftContextFrames", "chunkFrames") if k not in config.get("vocoder", {})]
     if missing:
         raise ExportError(f"config: missing {', '.join(missing)} (docs/bundle-format.md names every field)")
     written = [k for k in ("format", "embed") if k in config] + [
-        f"{n}.exports" for n in ("talker", "codePredictor", "vocoder") if "exports" in config[n]
+        f"{n}.exports"
+        for n in ("talker", "codePredictor", "vocoder", "encoder")
+        if n in config and "exports" in config[n]
     ]
     if written:
         raise ExportError(f"config: {written[0]} is written by export_bundle; leave it out of the config")
@@ -132,8 +139,12 @@ def export_entry(file, tensors):
 
 
 def decoder_tensors(config, network, mode, precision):
+    """(inputs, outputs) of one export of `network` ("talker", "codePredictor" or "encoder")."""
     if network == "talker":
-        return talker_tensors(config["talker"], mode, precision)
+        codebooks = config["codebooks"] if config["talker"].get("codebooks") == "all" else None
+        return talker_tensors(config["talker"], mode, precision, codebooks, config.get("encoder"))
+    if network == "encoder":
+        return encoder_tensors(config["encoder"], mode, precision)
     return code_predictor_tensors(config["codePredictor"], config["codebookSize"], mode, precision)
 
 
@@ -141,11 +152,13 @@ def build_manifest(config, embed, decoder_files, vocoder_files):
     """decoder_files: {network: {export key: file}}; vocoder_files: {precision: file}."""
     manifest = {
         "format": BUNDLE_FORMAT,
-        **{k: v for k, v in config.items() if k not in ("talker", "codePredictor", "vocoder")},
+        **{k: v for k, v in config.items() if k not in ("talker", "codePredictor", "encoder", "vocoder")},
     }
     manifest["hopLength"] = hop_length(config)
     manifest["embed"] = embed
-    for network in ("talker", "codePredictor"):
+    for network in ("talker", "codePredictor", "encoder"):
+        if network not in decoder_files:
+            continue
         exports = {}
         for key, file in decoder_files[network].items():
             mode, precision = key.split("-")

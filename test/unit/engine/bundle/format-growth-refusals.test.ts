@@ -81,7 +81,7 @@ describe('talker vocabulary beyond codebook + EOS', () => {
 
 describe('code predictor projection', () => {
   it('a code predictor hidden ≠ talker hidden without a projection is refused, saying how to declare one', async () => {
-    const dir = await edited((m) => delete m.codePredictor.projection);
+    const dir = await edited((m) => delete m.codePredictor!.projection);
     // The check across fields comes before the tensor lists (whose inputs_embeds are 32 wide).
     expect(await refusal(dir)).toBe(
       'bundle.json: codePredictor.hidden (16) must equal talker.hidden (32): position 0 is the talker\'s hidden state; declare codePredictor.projection {"from": 32, "to": 16} if the export projects its inputs',
@@ -89,10 +89,10 @@ describe('code predictor projection', () => {
   });
 
   it('projection.from must be talker.hidden and projection.to codePredictor.hidden', async () => {
-    expect(await refusal(await edited((m) => (m.codePredictor.projection = { from: 16, to: 16 })))).toBe(
+    expect(await refusal(await edited((m) => (m.codePredictor!.projection = { from: 16, to: 16 })))).toBe(
       'bundle.json: codePredictor.projection.from (16) must equal talker.hidden (32): the code predictor is fed the talker\'s hidden state and codec embeddings',
     );
-    expect(await refusal(await edited((m) => (m.codePredictor.projection = { from: 32, to: 32 })))).toBe('bundle.json: codePredictor.projection.to (32) must equal codePredictor.hidden (16)');
+    expect(await refusal(await edited((m) => (m.codePredictor!.projection = { from: 32, to: 32 })))).toBe('bundle.json: codePredictor.projection.to (32) must equal codePredictor.hidden (16)');
   });
 });
 

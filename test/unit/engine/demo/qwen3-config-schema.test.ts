@@ -48,7 +48,7 @@ describe('the Qwen3-shaped demo config', () => {
     expect(m.description).toContain('; with talkerVocab, codebookSizes, codePredictorProjection, prefill, textConditioning, embedTable), seed 7');
     expect(m.talker.specialIds?.suppress).toBe('all-except-eos');
     expect(m.codebookSizes).toEqual([32, 32, 24, 16]);
-    expect(m.codePredictor.projection).toEqual({ from: 32, to: 16 });
+    expect(m.codePredictor?.projection).toEqual({ from: 32, to: 16 });
     expect(m.talker.textConditioning).toEqual({ pad: 261, end: 260 });
     expect(m.text.bos).toBeUndefined();
     expect(m.embed.export).toBeUndefined();
