@@ -47,6 +47,16 @@ function channelWeights(count: number): number[] {
   return new Array<number>(count).fill(1);
 }
 
+/** Whole 100 ms segments in a take (a last partial segment is not measured). */
+function segmentCount(length: number, sampleRate: number): number {
+  return Math.floor(length / ((sampleRate * SEGMENT_MS) / 1000) + 1e-9);
+}
+
+/** Whether a take of `length` samples holds one 400 ms gating block; without one, integrated loudness is −∞. */
+export function hasGatingBlock(length: number, sampleRate: number): boolean {
+  return segmentCount(length, sampleRate) >= BLOCK_SEGMENTS;
+}
+
 /** Energy of each 100 ms segment: Σ over channels of G_i·Σ y_i² (K-weighted), and its length. */
 export interface SegmentEnergies {
   energies: Float64Array;
@@ -63,9 +73,8 @@ export function segmentEnergies(
   if (weights.length !== channels.length) {
     throw new InputError(`loudness: ${weights.length} channel weights given for ${channels.length} channels`);
   }
-  const length = channels[0].length;
   const perSegment = (sampleRate * SEGMENT_MS) / 1000;
-  const count = Math.floor(length / perSegment + 1e-9);
+  const count = segmentCount(channels[0].length, sampleRate);
   const bounds = new Int32Array(count + 1);
   const lengths = new Float64Array(count);
   for (let s = 0; s <= count; s++) bounds[s] = Math.round(s * perSegment);

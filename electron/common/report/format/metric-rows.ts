@@ -1,5 +1,6 @@
 import { AFTER_UNRELIABLE_LAG, LAG_MIN_PEAK, reportLagReliable, unreliableLag } from '../lag-reliability.js';
 import type { Metrics } from '../metrics.js';
+import { loudnessDeltaText, minusInfinityReason } from './loudness-words.js';
 import { num, signed } from './numbers.js';
 
 export type Row = [label: string, value: string];
@@ -29,9 +30,9 @@ export function metricRows(m: Metrics): Row[] {
     ['SNR', num(m.snrDb, 2, 'dB')],
     ['Gain B→A (least squares)', signed(m.gainDb, 3, 'dB') + caveat],
     ['Matched null depth', num(m.matchedNullDepthDb, 2, 'dB') + caveat],
-    ['Loudness A (all channels, BS.1770)', num(m.loudnessA, 2, 'LUFS')],
-    ['Loudness B (all channels, BS.1770)', num(m.loudnessB, 2, 'LUFS')],
-    ['Loudness B−A', signed(m.loudnessDeltaLU, 2, 'LU')],
+    ['Loudness A (all channels, BS.1770)', num(m.loudnessA, 2, 'LUFS') + minusInfinityReason(m.loudnessA, m.lengthA, m.sampleRate)],
+    ['Loudness B (all channels, BS.1770)', num(m.loudnessB, 2, 'LUFS') + minusInfinityReason(m.loudnessB, m.lengthB, m.sampleRate)],
+    ['Loudness B−A', loudnessDeltaText(m, 2)],
     ...(m.loudnessDownmixA === undefined ? [] : [['Loudness of the mono downmix A / B', `${num(m.loudnessDownmixA, 2)} / ${num(m.loudnessDownmixB!, 2)} LUFS`] as Row]),
     ['Sample peak A / B', `${num(m.peakA, 2)} / ${num(m.peakB, 2)} dBFS`],
     ['RMS A / B', `${num(m.rmsA, 2)} / ${num(m.rmsB, 2)} dBFS`],

@@ -4,6 +4,7 @@ import type { ComparisonSide } from '../../../../electron/common/report/comparis
 import type { Metrics } from '../../../../electron/common/report/metrics.js';
 import type { LoudnessCurves } from '../../../../electron/common/report/report.js';
 import { fmt } from '../../lib/format.js';
+import { loudnessDeltaText, minusInfinityReason } from '../../../../electron/common/report/format/loudness-words.js';
 import { AFTER_UNRELIABLE_LAG, LAG_MIN_PEAK, reportLagReliable, unreliableLag } from '../../../../electron/common/report/lag-reliability.js';
 import { stepDeltas } from '../../../../electron/common/draw/step-delta.js';
 import { codesByFrame } from '../../../../electron/common/trace/delay-pattern.js';
@@ -77,9 +78,9 @@ const metricRows = memoByRef((m: Metrics): MetricRow[] => [
     value: `${fmt(m.gainDb, 2, ' dB')}${reportLagReliable(m) ? '' : AFTER_UNRELIABLE_LAG}`,
     explain: 'Least-squares gain that maps B onto A after the sub-sample lag; positive = B is quieter. Meaningful only when B is a shifted copy of A.',
   },
-  { key: 'loudnessA', label: 'Loudness A', value: fmt(m.loudnessA, 2, ' LUFS'), explain: 'Integrated loudness of A, ITU-R BS.1770-4, over all its channels (a stereo or 5.1 file is not downmixed first).' },
-  { key: 'loudnessB', label: 'Loudness B', value: fmt(m.loudnessB, 2, ' LUFS'), explain: 'Integrated loudness of B, ITU-R BS.1770-4, over all its channels (a stereo or 5.1 file is not downmixed first).' },
-  { key: 'deltaLU', label: 'ΔLoudness', value: fmt(m.loudnessDeltaLU, 3, ' LU'), explain: 'B − A in loudness units; about 1 LU is the smallest change most listeners notice.' },
+  { key: 'loudnessA', label: 'Loudness A', value: fmt(m.loudnessA, 2, ' LUFS') + minusInfinityReason(m.loudnessA, m.lengthA, m.sampleRate), explain: 'Integrated loudness of A, ITU-R BS.1770-4, over all its channels (a stereo or 5.1 file is not downmixed first).' },
+  { key: 'loudnessB', label: 'Loudness B', value: fmt(m.loudnessB, 2, ' LUFS') + minusInfinityReason(m.loudnessB, m.lengthB, m.sampleRate), explain: 'Integrated loudness of B, ITU-R BS.1770-4, over all its channels (a stereo or 5.1 file is not downmixed first).' },
+  { key: 'deltaLU', label: 'ΔLoudness', value: Number.isFinite(m.loudnessDeltaLU) ? fmt(m.loudnessDeltaLU, 3, ' LU') : loudnessDeltaText(m, 3), explain: 'B − A in loudness units; about 1 LU is the smallest change most listeners notice.' },
   { key: 'peaks', label: 'Peak A / B', value: `${fmt(m.peakA, 2)} / ${fmt(m.peakB, 2)} dBFS`, explain: 'Largest sample magnitude of each take; at or above 0 dBFS it clips.' },
   { key: 'maxAbsDiff', label: 'Max |A−B|', value: fmt(m.maxAbsDiff, 6), explain: 'Largest sample difference at lag 0 (full scale = 1).' },
   { key: 'lsd', label: 'LSD', value: fmt(m.lsdDb, 3, ' dB'), explain: 'Log-spectral distance: RMS difference of the two log spectra, averaged over frames; 0 = same spectra.' },
