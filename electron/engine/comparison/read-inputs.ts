@@ -5,9 +5,9 @@ import type { AudioSource } from '../../common/report/report.js';
 import { readTrace, type ReadTraceOptions } from '../../common/trace/read-trace.js';
 import type { Trace } from '../../common/trace/trace-format.js';
 import type { WavInput } from '../../common/wav/compare-wavs.js';
-import { decodeWav } from '../../common/wav/decode-wav.js';
 import { ANY_FILE, readChecked, readCheckedSync, type SizeLimit } from '../fs/read-checked.js';
 import { downmixToMono } from '../../common/wav/downmix.js';
+import { decodeWavFile } from '../fs/decode-wav-file.js';
 
 /**
  * Largest trace read: V8 strings stop at ~512 M characters (a bigger file failed with "Cannot create a
@@ -41,9 +41,9 @@ export async function readTraceFile(path: string, options: ReadTraceOptions = {}
   return readTrace(new TextDecoder('utf-8').decode(bytes), path, options);
 }
 
-/** A WAV file decoded as it is (channels, format, warnings), for `compareWavs`. */
+/** A WAV file decoded as it is (channels, format, warnings), for `compareWavs`; read a block at a time, never held whole. */
 export async function readWavInput(path: string): Promise<WavInput> {
-  return { path, decoded: decodeWav(await readFileChecked(path), path) };
+  return { path, decoded: decodeWavFile(path) };
 }
 
 /** A WAV as one mono signal and the record of how it was read (downmix rule, format). */
