@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { bufferToFloat32Channels, decodeWaveToFloat32Channels, SampleFormat } from '@echogarden/wave-codec';
+import { bufferToFloat32Channels, decodeWaveToFloat32Channels, SampleFormat, type BitDepth } from '@echogarden/wave-codec';
 import { afterAll, describe, expect, it } from 'vitest';
 import { WavError } from '../../../../electron/common/errors.js';
 import { decodeWav, decodeWavFrom } from '../../../../electron/common/wav/decode-wav.js';
@@ -61,7 +61,7 @@ describe('decodeWavFile: every format, as the library decodes the whole file', (
 });
 
 /** The library's conversion of `data` (copied to an aligned buffer of its own) as `bitsPerSample`-bit samples. */
-function libraryChannels(data: Uint8Array, channels: number, bitsPerSample: number, float = false): Float32Array[] {
+function libraryChannels(data: Uint8Array, channels: number, bitsPerSample: BitDepth, float = false): Float32Array[] {
   return bufferToFloat32Channels(new Uint8Array(data), channels, bitsPerSample, float ? SampleFormat.Float : SampleFormat.PCM);
 }
 
