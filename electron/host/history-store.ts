@@ -8,8 +8,8 @@ import { InputError } from '../common/errors.js';
 import { DrillReport } from '../common/report/drill.js';
 import { StoredReport } from '../common/report/comparison-report.js';
 import { stringifyReport } from '../common/report/json-number.js';
-import { decodeWav } from '../common/wav/decode-wav.js';
 import { float32MonoWavPieces } from '../common/wav/encode-wav.js';
+import { decodeWavFile } from '../engine/fs/decode-wav-file.js';
 import { writeOutputFiles } from './fs/output-files.js';
 import { writeFixtureFolder, type FixtureFileContent, type FixtureTargetWords } from './fixture/write-fixture-folder.js';
 import { keptImportFiles, readKeptImport, type KeptImport } from './kept-import.js';
@@ -187,6 +187,6 @@ async function readOptional<T>(path: string, schema: { parse(value: unknown): T 
 
 async function readAudio(path: string): Promise<Audio | undefined> {
   if (!existsSync(path)) return undefined;
-  const wav = decodeWav(await readBytes(path), path);
+  const wav = decodeWavFile(path);
   return { sampleRate: wav.sampleRate, samples: wav.channels[0] };
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Command } from '@commander-js/extra-typings';
 import { InvalidArgumentError } from 'commander';
 import { InputError, ParityError } from '../../common/errors.js';
-import { readFixtureFileSync } from '../../engine/comparison/read-inputs.js';
+import { readReportJson } from '../../engine/comparison/read-report-json.js';
 import { checkFixture, EngineCache, isWavPairReport, type FixtureCheck } from '../../engine/comparison/check-fixture.js';
 import { gateHtml } from '../../common/report/gate/gate-html.js';
 import { gateJunitXml } from '../../common/report/gate/gate-junit.js';
@@ -27,9 +27,10 @@ function parseShard(text: string): Shard {
 }
 
 /** Whether `dir`/report.json reads as a WAV-pair report; an unreadable or edited one is left to the check, which names it. */
-function holdsWavPair(dir: string): boolean {
+async function holdsWavPair(dir: string): Promise<boolean> {
   try {
-    return isWavPairReport(JSON.parse(new TextDecoder().decode(readFixtureFileSync(join(dir, 'report.json')))));
+    const read = await readReportJson(join(dir, 'report.json'));
+    return read?.report !== undefined && isWavPairReport(read.report);
   } catch {
     return false;
   }
@@ -40,7 +41,7 @@ function holdsWavPair(dir: string): boolean {
  * are stable. A WAV-pair folder (compare-wav --out, a studio export of two WAVs) is refused before any
  * work: it records nothing to re-run, so giving it is a usage mistake, not a regression (exit 2, not 1).
  */
-export function expandFixtures(dirs: string[]): string[] {
+export async function expandFixtures(dirs: string[]): Promise<string[]> {
   const found: string[] = [];
   for (const dir of dirs) {
     if (!existsSync(dir)) throw new InputError(`${dir}: no such folder`, dir);
@@ -59,7 +60,8 @@ export function expandFixtures(dirs: string[]): string[] {
     if (inside.length === 0) throw new InputError(`${dir}: neither a fixture (no report.json) nor a folder of fixtures`, dir);
     found.push(...inside);
   }
-  const wavPair = found.find(holdsWavPair);
+  let wavPair: string | undefined;
+  for (const dir of found) if (wavPair === undefined && (await holdsWavPair(dir))) wavPair = dir;
   if (wavPair !== undefined) {
     throw new InputError(
       `${wavPair}: a WAV-pair comparison (parity compare-wav --out, or a studio export of two WAVs), not a gate fixture: it records no synthesis or traces to re-run; gate re-checks folders written by parity compare --out, parity compare-trace --out, or a studio export of a synthesized or trace comparison`,
@@ -82,7 +84,7 @@ export function registerGate(program: Command): void {
     .option('--force', 'replace the --html and --junit files if they exist')
     .action(
       action('gate', async (dirs: string[], o) => {
-        const all = expandFixtures(dirs);
+        const all = await expandFixtures(dirs);
         // Checked before the (slow) re-runs, and again when written; never a fixture's own file.
         const reports = [
           ...(o.html === undefined ? [] : [{ flag: '--html', path: o.html, render: gateHtml }]),
@@ -114,7 +116,7 @@ export function registerGate(program: Command): void {
             );
             status('');
             results.push(result);
-            entries.push(gateEntry(result, (performance.now() - started) / 1000, o.html));
+            entries.push(await gateEntry(result, (performance.now() - started) / 1000, o.html));
             if (!o.json) {
               process.stdout.write(`${result.ok ? 'PASS' : 'FAIL'} ${dir}${result.summary ? `: ${result.summary}` : ''}\n`);
               for (const p of result.problems) process.stdout.write(`  - ${p}\n`);

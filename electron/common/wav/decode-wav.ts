@@ -1,6 +1,6 @@
-import { bufferToFloat32Channels, SampleFormat } from '@echogarden/wave-codec';
 import { WavError } from '../errors.js';
-import { walkRiff } from './riff-chunks.js';
+import { convertFrames } from './convert-frames.js';
+import { readAt, readInto, walkRiff, wavBytesInMemory, type WavBytes } from './riff-chunks.js';
 import { parseFormat, type WavSampleFormat } from './wav-format.js';
 
 export interface DecodedWav {
@@ -16,14 +16,27 @@ export interface DecodedWav {
   warnings: string[];
 }
 
+/** Bytes of the data chunk converted at a time: whole frames, about 1 MiB. */
+const BLOCK_BYTES = 1 << 20;
+/** The most of a fmt chunk the format needs (WAVE_FORMAT_EXTENSIBLE's 40 bytes); the rest is not read. */
+const FMT_BYTES_READ = 64;
+
 /**
  * Decodes a RIFF/WAVE file: PCM 8/16/24/32-bit, IEEE float 32/64-bit, plain or EXTENSIBLE, chunks in
- * any order after fmt. Sample conversion is @echogarden/wave-codec's (PCM scaled by 1/2^(bits-1),
- * 8-bit unsigned centred on 128; float64 rounded to float32). Anything malformed throws a WavError
- * naming `file` and the problem.
+ * any order after fmt. Sample conversion is @echogarden/wave-codec's (convert-frames.ts). Anything
+ * malformed throws a WavError naming `file` and the problem.
  */
 export function decodeWav(bytes: Uint8Array, file: string): DecodedWav {
-  const { chunks, warnings } = walkRiff(bytes, file);
+  return decodeWavFrom(wavBytesInMemory(bytes), file);
+}
+
+/**
+ * decodeWav over bytes read as they are needed: the chunk headers, the fmt chunk, then the data chunk a
+ * block of whole frames (about `blockBytes`) at a time straight into the channels, so a file read this
+ * way is never held whole.
+ */
+export function decodeWavFrom(source: WavBytes, file: string, blockBytes = BLOCK_BYTES): DecodedWav {
+  const { chunks, warnings } = walkRiff(source, file);
   const fmtIndex = chunks.findIndex((c) => c.id === 'fmt ');
   const dataIndex = chunks.findIndex((c) => c.id === 'data');
   if (fmtIndex < 0) throw new WavError(file, `no fmt chunk (chunks found: ${describe(chunks.map((c) => c.id))})`);
@@ -33,7 +46,7 @@ export function decodeWav(bytes: Uint8Array, file: string): DecodedWav {
     if (chunks.filter((c) => c.id === id).length > 1) throw new WavError(file, `more than one "${id.trim()}" chunk`);
   }
   const fmtChunk = chunks[fmtIndex];
-  const format = parseFormat(bytes.subarray(fmtChunk.bodyOffset, fmtChunk.bodyOffset + fmtChunk.size), file);
+  const format = parseFormat(readAt(source, fmtChunk.bodyOffset, Math.min(fmtChunk.size, FMT_BYTES_READ), file), file);
 
   const data = chunks[dataIndex];
   let dataBytes = data.size;
@@ -50,20 +63,16 @@ export function decodeWav(bytes: Uint8Array, file: string): DecodedWav {
     dataBytes = kept;
     if (dataBytes === 0) throw new WavError(file, 'data chunk holds less than one sample frame');
   }
-  // The codec reads the data through typed-array views, which need the data aligned to the sample width.
-  // Every format but float32 is converted into new arrays, so an aligned view of the file's bytes serves
-  // and the data is not copied (a copy was a third of a 16-bit import's peak). A float32 file's channel
-  // is a view of what it is given, so it gets a fresh ArrayBuffer at offset 0 of its own, as does data
-  // that is misaligned (a header not 44 bytes long). Not bytes.slice(): on a Node Buffer that is a view.
-  const view = bytes.subarray(data.bodyOffset, data.bodyOffset + dataBytes);
-  const floatView = format.encoding !== 'pcm' && format.bitsPerSample === 32;
-  const samples = floatView || view.byteOffset % (format.bitsPerSample / 8) !== 0 ? new Uint8Array(view) : view;
-  const channels = bufferToFloat32Channels(
-    samples,
-    format.channels,
-    format.bitsPerSample,
-    format.encoding === 'pcm' ? SampleFormat.PCM : SampleFormat.Float,
-  );
+  const frames = dataBytes / format.blockAlign;
+  const channels = Array.from({ length: format.channels }, () => new Float32Array(frames));
+  // One buffer of its own (offset 0, so aligned for every sample width) is refilled for every block.
+  const framesPerBlock = Math.max(1, Math.floor(blockBytes / format.blockAlign));
+  const block = new Uint8Array(Math.min(frames, framesPerBlock) * format.blockAlign);
+  for (let frame = 0; frame < frames; frame += framesPerBlock) {
+    const count = Math.min(framesPerBlock, frames - frame);
+    const bytes = readInto(source, data.bodyOffset + frame * format.blockAlign, block.subarray(0, count * format.blockAlign), file);
+    convertFrames(bytes, format, channels, frame);
+  }
   if (format.encoding !== 'pcm') {
     const nonFinite = channels.reduce((n, channel) => n + countNonFinite(channel), 0);
     if (nonFinite > 0) {

@@ -26,25 +26,48 @@ const HEADER_BYTES = 12;
 const CHUNK_HEADER_BYTES = 8;
 
 /**
- * Walks the chunks of a RIFF/WAVE file. Every size is checked against the bytes actually present, so
- * a lying size is reported, never trusted for an allocation; each step advances by at least 8 bytes,
- * so the walk ends. Odd-sized chunks are followed by a pad byte (RIFF rule), which may be missing at EOF.
+ * A WAV's bytes as the reader takes them: all in memory (wavBytesInMemory), or a file read a piece at
+ * a time (engine/fs/decode-wav-file.ts), so a file's data chunk never has to be held whole.
  */
-export function walkRiff(bytes: Uint8Array, file: string): RiffWalk {
-  const length = bytes.length;
+export interface WavBytes {
+  readonly size: number;
+  /** Copies the bytes from `offset` into `into`; returns how many were copied (fewer only past the end). */
+  read(offset: number, into: Uint8Array): number;
+}
+
+export function wavBytesInMemory(bytes: Uint8Array): WavBytes {
+  return {
+    size: bytes.length,
+    read(offset, into) {
+      const piece = bytes.subarray(offset, offset + into.length);
+      into.set(piece);
+      return piece.length;
+    },
+  };
+}
+
+/**
+ * Walks the chunks of a RIFF/WAVE file, reading only their headers. Every size is checked against the
+ * bytes actually present, so a lying size is reported, never trusted for an allocation; each step advances
+ * by at least 8 bytes, so the walk ends. Odd-sized chunks are followed by a pad byte (RIFF rule), which
+ * may be missing at EOF.
+ */
+export function walkRiff(source: WavBytes, file: string): RiffWalk {
+  const length = source.size;
   if (length === 0) throw new WavError(file, 'empty file (0 bytes), expected a RIFF/WAVE header');
   if (length < HEADER_BYTES) {
     throw new WavError(file, `truncated header: the file has ${length} bytes, a WAV header needs at least 12`);
   }
-  const riff = fourcc(bytes, 0);
+  const header = readAt(source, 0, HEADER_BYTES, file);
+  const riff = fourcc(header, 0);
   if (riff === 'RIFX') throw new WavError(file, 'big-endian RIFX WAV files are not supported');
   if (riff === 'RF64' || riff === 'BW64') throw new WavError(file, `${riff} (64-bit WAV) files are not supported`);
-  if (riff !== 'RIFF') throw new WavError(file, `not a WAV file: starts with ${printable(bytes, 0)}, expected "RIFF"`);
-  const form = fourcc(bytes, 8);
-  if (form !== 'WAVE') throw new WavError(file, `not a WAV file: RIFF form type is ${printable(bytes, 8)}, expected "WAVE"`);
+  if (riff !== 'RIFF') throw new WavError(file, `not a WAV file: starts with ${printable(header, 0)}, expected "RIFF"`);
+  const form = fourcc(header, 8);
+  if (form !== 'WAVE') throw new WavError(file, `not a WAV file: RIFF form type is ${printable(header, 8)}, expected "WAVE"`);
 
   const warnings: string[] = [];
-  const riffSize = readU32(bytes, 4);
+  const riffSize = readU32(header, 4);
   let end = length;
   // A streaming writer leaves a placeholder RIFF size too (sox: the data placeholder + header bytes),
   // so a RIFF size past the end is accepted only when the data chunk turns out to be streamed.
@@ -66,15 +89,16 @@ export function walkRiff(bytes: Uint8Array, file: string): RiffWalk {
       warnings.push(`${remaining} trailing bytes at offset ${offset} ignored (too short for a chunk header)`);
       break;
     }
-    const id = fourcc(bytes, offset);
+    const chunkHeader = readAt(source, offset, CHUNK_HEADER_BYTES, file);
+    const id = fourcc(chunkHeader, 0);
     if (!/^[\x20-\x7e]{4}$/.test(id)) {
       if (hasAudio(chunks)) {
         warnings.push(`${remaining} bytes of non-chunk data at byte ${offset} after the audio ignored`);
         break;
       }
-      throw new WavError(file, `invalid chunk id ${printable(bytes, offset)} at byte ${offset}: the chunk sizes before it are wrong or the file is corrupt`);
+      throw new WavError(file, `invalid chunk id ${printable(chunkHeader, 0)} at byte ${offset}: the chunk sizes before it are wrong or the file is corrupt`);
     }
-    const declaredSize = readU32(bytes, offset + 4);
+    const declaredSize = readU32(chunkHeader, 4);
     const bodyOffset = offset + CHUNK_HEADER_BYTES;
     const available = end - bodyOffset;
     let size = declaredSize;
@@ -93,6 +117,18 @@ export function walkRiff(bytes: Uint8Array, file: string): RiffWalk {
     throw new WavError(file, `declared RIFF size ${riffSize} bytes runs past the end of the file (${length - 8} bytes after the RIFF header)`);
   }
   return { chunks, warnings };
+}
+
+/** `count` bytes from `offset`, which lie inside the source's size (the walk checked that). */
+export function readAt(source: WavBytes, offset: number, count: number, file: string): Uint8Array {
+  return readInto(source, offset, new Uint8Array(count), file);
+}
+
+/** Fills `into` from `offset`; a file that ends sooner than its size said was cut while it was read. */
+export function readInto(source: WavBytes, offset: number, into: Uint8Array, file: string): Uint8Array {
+  const got = source.read(offset, into);
+  if (got !== into.length) throw new WavError(file, `the file ended at byte ${offset + got}, before the ${source.size} bytes it had when opened (it was cut while being read)`);
+  return into;
 }
 
 function hasAudio(chunks: RiffChunk[]): boolean {

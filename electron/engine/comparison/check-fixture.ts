@@ -1,10 +1,12 @@
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { compareTraces, type TraceSide } from '../../common/forensics/compare-traces.js';
+import type { z } from 'zod';
+import { compareTraceSteps, type TraceSideHeader } from '../../common/forensics/compare-traces.js';
+import { StepComparison } from '../../common/forensics/divergence.js';
 import { localise } from '../../common/forensics/localise.js';
 import { ComparisonReport, TraceComparisonReport } from '../../common/report/comparison-report.js';
 import type { StepRecord } from '../../common/trace/step-record.js';
-import { readTrace } from '../../common/trace/read-trace.js';
 import { decodeWav } from '../../common/wav/decode-wav.js';
 import { ParityError } from '../../common/errors.js';
 import type { Engine } from '../engine.js';
@@ -12,10 +14,13 @@ import { DEFAULT_DRILL_TOLERANCE, drillDivergence } from '../drill/drill-step.js
 import type { DrillReport } from '../../common/report/drill.js';
 import { recheckModuleDrill } from '../foreign-drill/recheck-module-drill.js';
 import { compareProfiles, type CompareProgress } from './compare-profiles.js';
-import { verifySeal } from './fixture-integrity.js';
+import { zipTraceSteps } from './compare-trace-files.js';
+import { sealedFiles, sealProblems } from './fixture-integrity.js';
 import { fixtureBundle } from './fixture-bundle.js';
 import { openEngine } from './open-engine.js';
-import { readFixtureFileSync, readWavFile } from './read-inputs.js';
+import { readFixtureFilePieces, readFixtureFileSync, readWavFile } from './read-inputs.js';
+import { readReportJson } from './read-report-json.js';
+import { scanTrace } from './stream-trace.js';
 
 export interface FixtureCheck {
   dir: string;
@@ -43,6 +48,36 @@ function readMaybe(dir: string, name: string): Uint8Array | undefined {
   return readFixtureFileSync(join(dir, name));
 }
 
+/** The sha256 of each named file of the folder, read a piece at a time; undefined for a missing one. */
+async function fileHashes(dir: string, names: string[]): Promise<Record<string, string | undefined>> {
+  const found: Record<string, string | undefined> = {};
+  for (const name of names) {
+    const pieces = readFixtureFilePieces(join(dir, name));
+    if (!pieces) continue;
+    const hash = createHash('sha256');
+    for await (const piece of pieces) hash.update(piece);
+    found[name] = hash.digest('hex');
+  }
+  return found;
+}
+
+interface RowIssue {
+  index: number;
+  issue: z.core.$ZodIssue;
+}
+
+/**
+ * The issue zod would report first for the whole report, rows and all: `issues` (the report's without
+ * its rows) come first when they are at or before `divergence` (whose last key is `steps`), then a row's.
+ */
+function firstIssue(shape: object, issues: readonly z.core.$ZodIssue[] | undefined, row: RowIssue | undefined): { path: PropertyKey[]; message: string } | undefined {
+  const keys = Object.keys(shape);
+  const first = issues?.[0];
+  if (first && keys.indexOf(String(first.path[0])) <= keys.indexOf('divergence')) return first;
+  if (row) return { path: ['divergence', 'steps', row.index, ...row.issue.path], message: row.issue.message };
+  return first;
+}
+
 /**
  * A compare-wav report: the only report with no `kind` (profiles and traces reports carry one) and no
  * `integrity` (a sealed report that lost its `kind` was edited: the seal check names that instead).
@@ -61,26 +96,28 @@ const describe = (verdict: string, d: { firstStep: number | null; stage: string 
 export async function checkFixture(
   dir: string, engines: EngineCache, bundle?: string, onProgress?: (p: CompareProgress) => void,
 ): Promise<FixtureCheck> {
-  const reportBytes = readMaybe(dir, 'report.json');
-  if (!reportBytes) return { dir, ok: false, summary: '', problems: [`${join(dir, 'report.json')}: no such file (not a fixture folder)`] };
-  const reportText = new TextDecoder().decode(reportBytes);
-  const problems = verifySeal(reportText, (name) => readMaybe(dir, name));
-  let raw: unknown;
-  try {
-    raw = JSON.parse(reportText);
-  } catch (error) {
-    return { dir, ok: false, summary: '', problems: [...problems, `report.json is not valid JSON (${(error as Error).message})`] };
-  }
+  // The step rows (a million in a long trace fixture) are checked one at a time and not kept.
+  let rowIssue: RowIssue | undefined;
+  const read = await readReportJson(join(dir, 'report.json'), (row, index) => {
+    const checked = rowIssue ? undefined : StepComparison.safeParse(row);
+    if (checked && !checked.success) rowIssue = { index, issue: checked.error.issues[0] };
+  });
+  if (!read) return { dir, ok: false, summary: '', problems: [`${join(dir, 'report.json')}: no such file (not a fixture folder)`] };
+  const files = sealedFiles(read.report);
+  const problems = sealProblems(read.seal, files, read.seal.recorded === undefined ? {} : await fileHashes(dir, Object.keys(files)));
+  if (read.notJson !== undefined) return { dir, ok: false, summary: '', problems: [...problems, `report.json is not valid JSON (${read.notJson})`] };
+  const raw = read.report;
+  if (!read.rowsApart) rowIssue = undefined;
   if (isWavPairReport(raw)) {
     return { dir, ok: false, summary: '', problems: [`${join(dir, 'report.json')} is a WAV-pair comparison (parity compare-wav or a studio import of two WAVs): it records no synthesis or traces to re-run; gate checks folders written by parity compare or parity compare-trace`] };
   }
-  if ((raw as { kind?: unknown }).kind === 'traces') return checkTraceFixture(dir, raw, problems);
+  if ((raw as { kind?: unknown }).kind === 'traces') return checkTraceFixture(dir, raw, problems, rowIssue);
   const parsed = ComparisonReport.safeParse(raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
+  const issue = firstIssue(ComparisonReport.shape, parsed.error?.issues, rowIssue);
+  if (issue) {
     return { dir, ok: false, summary: '', problems: [...problems, `report.json does not match the comparison report schema at "${issue.path.join('.')}": ${issue.message}`] };
   }
-  const stored = parsed.data;
+  const stored = parsed.data!;
   const r = stored.rerun;
   const summary = `${r.profileA} vs ${r.profileB}: recorded ${describe(stored.verdict, stored.divergence)}`;
   if (problems.length) return { dir, ok: false, summary, problems };
@@ -146,18 +183,21 @@ function regressions(
   return [`${who}: new run regressed — ${where}: ${d.detail ?? ''}`.trimEnd()];
 }
 
-async function checkTraceFixture(dir: string, raw: unknown, problems: string[]): Promise<FixtureCheck> {
+async function checkTraceFixture(dir: string, raw: unknown, problems: string[], rowIssue: RowIssue | undefined): Promise<FixtureCheck> {
   const parsed = TraceComparisonReport.safeParse(raw);
-  if (!parsed.success) return { dir, ok: false, summary: '', problems: [...problems, `report.json does not match the trace comparison schema: ${parsed.error.issues[0].message}`] };
-  const stored = parsed.data;
+  const issue = firstIssue(TraceComparisonReport.shape, parsed.error?.issues, rowIssue);
+  if (issue) return { dir, ok: false, summary: '', problems: [...problems, `report.json does not match the trace comparison schema: ${issue.message}`] };
+  const stored = parsed.data!;
   const summary = `traces ${stored.traces.a.file} vs ${stored.traces.b.file}: recorded ${describe(stored.verdict, stored.divergence)}`;
   if (problems.length) return { dir, ok: false, summary, problems };
-  const side = async (name: 'a' | 'b'): Promise<TraceSide> => ({
-    file: join(dir, `${name}.jsonl`),
-    trace: readTrace(new TextDecoder().decode(readMaybe(dir, `${name}.jsonl`)), join(dir, `${name}.jsonl`)),
+  // Each trace checked whole (A, A's WAV, B, B's WAV, as compare-trace reads them), then both read again side by side.
+  const side = async (name: 'a' | 'b'): Promise<TraceSideHeader> => ({
+    ...(await scanTrace(join(dir, `${name}.jsonl`))),
     audio: existsSync(join(dir, `${name}.wav`)) ? await readWavFile(join(dir, `${name}.wav`)) : undefined,
   });
-  const now = await compareTraces(await side('a'), await side('b'), { createdAt: stored.createdAt, tolerances: stored.divergence.tolerances });
+  const [a, b] = [await side('a'), await side('b')];
+  const options = { createdAt: stored.createdAt, tolerances: stored.divergence.tolerances };
+  const now = (await compareTraceSteps(a, b, zipTraceSteps(a.file, b.file), options, () => false)).report;
   if (now.verdict !== stored.verdict || now.divergence.firstStep !== stored.divergence.firstStep || now.divergence.stage !== stored.divergence.stage) {
     problems.push(`verdict: recorded ${describe(stored.verdict, stored.divergence)}, now ${describe(now.verdict, now.divergence)}`);
   }

@@ -62,18 +62,66 @@ export async function sha256File(path: string): Promise<string> {
   return hash.digest('hex');
 }
 
-/** Problems found in a sealed fixture, in words; empty when report.json and every listed file are intact. */
-export function verifySeal(reportText: string, readFile: (name: string) => Uint8Array | undefined): string[] {
-  const match = DIGEST_FIELD.exec(reportText);
-  if (!match) return ['report.json has no integrity.reportSha256 (not written by parity compare, or edited)'];
+/** What a report.json's seal says: the digest it records (undefined when it has none) and its text's own. */
+export interface ReportSeal {
+  recorded: string | undefined;
+  actual: string;
+}
+
+/**
+ * The seal of a report.json read a line at a time (`lines` joined by "\n" are its text): the digest field's
+ * first occurrence is blanked as the writer blanked it before hashing.
+ */
+export class ReportSealHash {
+  private readonly hash = createHash('sha256');
+  private recorded: string | undefined;
+  private first = true;
+
+  line(text: string): void {
+    if (!this.first) this.hash.update('\n');
+    this.first = false;
+    const match = this.recorded === undefined ? DIGEST_FIELD.exec(text) : null;
+    if (match) this.recorded = match[1];
+    this.hash.update(match ? text.replace(DIGEST_FIELD, '"reportSha256": ""') : text);
+  }
+
+  seal(): ReportSeal {
+    return { recorded: this.recorded, actual: this.hash.digest('hex') };
+  }
+}
+
+/**
+ * Problems found in a sealed fixture, in words; empty when report.json and every listed file are intact.
+ * `files` is the report's integrity.files, `found` each one's sha256 now (undefined: missing).
+ */
+export function sealProblems(seal: ReportSeal, files: Record<string, string>, found: Record<string, string | undefined>): string[] {
+  if (seal.recorded === undefined) return ['report.json has no integrity.reportSha256 (not written by parity compare, or edited)'];
   const problems: string[] = [];
-  const actual = sha256Hex(reportText.replace(DIGEST_FIELD, '"reportSha256": ""'));
-  if (actual !== match[1]) problems.push(`report.json was changed after it was written (sha256 ${actual.slice(0, 12)}…, recorded ${match[1].slice(0, 12)}…)`);
-  const files = (JSON.parse(reportText) as { integrity?: { files?: Record<string, string> } }).integrity?.files ?? {};
+  if (seal.actual !== seal.recorded) problems.push(`report.json was changed after it was written (sha256 ${seal.actual.slice(0, 12)}…, recorded ${seal.recorded.slice(0, 12)}…)`);
   for (const [name, recorded] of Object.entries(files)) {
-    const bytes = readFile(name);
-    if (!bytes) problems.push(`${name} is missing`);
-    else if (sha256Hex(bytes) !== recorded) problems.push(`${name} was changed after it was written (sha256 ${sha256Hex(bytes).slice(0, 12)}…, recorded ${recorded.slice(0, 12)}…)`);
+    const now = found[name];
+    if (now === undefined) problems.push(`${name} is missing`);
+    else if (now !== recorded) problems.push(`${name} was changed after it was written (sha256 ${now.slice(0, 12)}…, recorded ${recorded.slice(0, 12)}…)`);
   }
   return problems;
+}
+
+/** The files a report's integrity lists (name → sha256), none when it lists none or is not an object. */
+export function sealedFiles(report: unknown): Record<string, string> {
+  return (report as { integrity?: { files?: Record<string, string> } } | null)?.integrity?.files ?? {};
+}
+
+/** sealProblems of a report.json held as text and files held as bytes. */
+export function verifySeal(reportText: string, readFile: (name: string) => Uint8Array | undefined): string[] {
+  const hash = new ReportSealHash();
+  for (const line of reportText.split('\n')) hash.line(line);
+  const seal = hash.seal();
+  if (seal.recorded === undefined) return sealProblems(seal, {}, {});
+  const files = sealedFiles(JSON.parse(reportText));
+  const found: Record<string, string | undefined> = {};
+  for (const name of Object.keys(files)) {
+    const bytes = readFile(name);
+    found[name] = bytes && sha256Hex(bytes);
+  }
+  return sealProblems(seal, files, found);
 }

@@ -5,9 +5,9 @@ import type { AudioSource } from '../../common/report/report.js';
 import { readTrace, type ReadTraceOptions } from '../../common/trace/read-trace.js';
 import type { Trace } from '../../common/trace/trace-format.js';
 import type { WavInput } from '../../common/wav/compare-wavs.js';
-import { decodeWav } from '../../common/wav/decode-wav.js';
-import { ANY_FILE, readChecked, readCheckedSync, type SizeLimit } from '../fs/read-checked.js';
+import { ANY_FILE, readChecked, readCheckedPieces, readCheckedSync, type SizeLimit } from '../fs/read-checked.js';
 import { downmixToMono } from '../../common/wav/downmix.js';
+import { decodeWavFile } from '../fs/decode-wav-file.js';
 
 /**
  * Largest trace read: V8 strings stop at ~512 M characters (a bigger file failed with "Cannot create a
@@ -18,6 +18,8 @@ export const TRACE_FILE: SizeLimit = {
   bytes: MAX_TRACE_BYTES,
   words: `the ${MAX_TRACE_BYTES / 2 ** 20} MiB a trace may have (about 100,000 steps); split the run or trace fewer steps`,
 };
+
+const FIXTURE_FILES_ONLY = '; a fixture folder holds only files';
 
 /** A whole input file (WAV, trace, JSON), or one InputError line naming it and why it cannot be read (read-checked.ts). */
 export async function readFileChecked(path: string, limit: SizeLimit = ANY_FILE): Promise<Uint8Array> {
@@ -32,7 +34,21 @@ export function readFixtureFileSync(path: string): Uint8Array | undefined {
   } catch (error) {
     throw new InputError(`${path}: cannot read (${fsReason(error)})`, path);
   }
-  return found ? readCheckedSync(path, { context: '; a fixture folder holds only files' }) : undefined;
+  return found ? readCheckedSync(path, { context: FIXTURE_FILES_ONLY }) : undefined;
+}
+
+/**
+ * A fixture file's pieces (readCheckedPieces) for one too large to hold, checked as readFixtureFileSync
+ * checks it; undefined when nothing is there.
+ */
+export function readFixtureFilePieces(path: string): AsyncGenerator<Uint8Array> | undefined {
+  let found: boolean;
+  try {
+    found = statSync(path, { throwIfNoEntry: false }) !== undefined;
+  } catch (error) {
+    throw new InputError(`${path}: cannot read (${fsReason(error)})`, path);
+  }
+  return found ? readCheckedPieces(path, { context: FIXTURE_FILES_ONLY }) : undefined;
 }
 
 /** A trace file; `options.wavHint` says how the caller takes WAVs, for a WAV given as a trace. */
@@ -41,9 +57,9 @@ export async function readTraceFile(path: string, options: ReadTraceOptions = {}
   return readTrace(new TextDecoder('utf-8').decode(bytes), path, options);
 }
 
-/** A WAV file decoded as it is (channels, format, warnings), for `compareWavs`. */
+/** A WAV file decoded as it is (channels, format, warnings), for `compareWavs`; read a block at a time, never held whole. */
 export async function readWavInput(path: string): Promise<WavInput> {
-  return { path, decoded: decodeWav(await readFileChecked(path), path) };
+  return { path, decoded: decodeWavFile(path) };
 }
 
 /** A WAV as one mono signal and the record of how it was read (downmix rule, format). */

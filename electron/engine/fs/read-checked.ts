@@ -113,6 +113,32 @@ export async function readChecked(path: string, rules: ReadRules = {}): Promise<
   }
 }
 
+/**
+ * A file's bytes after the checks above, a piece of at most `pieceBytes` at a time, for readers that
+ * hash or parse a file too large to hold. Each piece is a view of one buffer, valid until the next.
+ */
+export async function* readCheckedPieces(path: string, rules: ReadRules = {}, pieceBytes = 1 << 20): AsyncGenerator<Uint8Array> {
+  const refusal = new Refusal(path, rules);
+  let handle: FileHandle | undefined;
+  try {
+    handle = await openCheckedHandle(path, refusal);
+    const size = refusal.check(await handle.stat());
+    // One byte more than the size seen, as readChecked reads: a file still growing is refused.
+    const buffer = new Uint8Array(Math.min(pieceBytes, size + 1));
+    for (let done = 0; ; ) {
+      const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, size + 1 - done), done);
+      if (bytesRead === 0) break;
+      done += bytesRead;
+      if (done > size) throw refusal.grew(size);
+      yield buffer.subarray(0, bytesRead);
+    }
+  } catch (error) {
+    throw refusal.cannotRead(error);
+  } finally {
+    await handle?.close();
+  }
+}
+
 /** readChecked for the few synchronous readers (fixture folders, shard files). */
 export function readCheckedSync(path: string, rules: ReadRules = {}): Uint8Array {
   const { fd, size, refusal } = openFd(path, rules);
