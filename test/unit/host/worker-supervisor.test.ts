@@ -14,6 +14,13 @@ function start(options: Partial<SupervisorOptions> = {}) {
 const run = (s: WorkerSupervisor, jobId: string, task: unknown, progress: unknown[] = []) =>
   s.run(jobId, 'test task', task, (p) => progress.push(p.step));
 
+/** The task, and a promise that settles when the worker has reported its first step (it is running). */
+function runUntilFirstStep(s: WorkerSupervisor, jobId: string, task: unknown): [Promise<unknown>, Promise<void>] {
+  let started!: () => void;
+  const running = new Promise<void>((r) => (started = r));
+  return [s.run(jobId, 'test task', task, () => started()), running];
+}
+
 // A process worker's stderr is forwarded to ours (the host's log). The deliberate crashes below print
 // stack traces there: keep them out of the test output and assert on them instead.
 let workerStderr = '';
@@ -69,9 +76,7 @@ describe.each(['process', 'thread'] as const)('WorkerSupervisor (%s)', (mode) =>
 
   it('survives being terminated from outside mid-task', async () => {
     const s = start();
-    let started!: () => void;
-    const running = new Promise<void>((r) => (started = r));
-    const pending = s.run('job-1', 'test task', { do: 'slow', steps: 100, ms: 20 }, () => started());
+    const [pending, running] = runUntilFirstStep(s, 'job-1', { do: 'slow', steps: 100, ms: 20 });
     await running; // mid-task: the worker has reported a step
     await s.current!.kill();
     await expect(pending).rejects.toThrow(/exited with code 1 during test task/);
@@ -80,11 +85,11 @@ describe.each(['process', 'thread'] as const)('WorkerSupervisor (%s)', (mode) =>
 
   it('cancels a queued task at once and a running one at its next step', async () => {
     const s = start();
-    const first = run(s, 'job-1', { do: 'slow', steps: 100, ms: 10 });
+    const [first, running] = runUntilFirstStep(s, 'job-1', { do: 'slow', steps: 100, ms: 10 });
     const second = run(s, 'job-2', { do: 'echo', value: 0 });
     expect(s.cancel('job-2')).toBe(true);
     await expect(second).rejects.toMatchObject({ kind: 'cancelled' });
-    await new Promise((r) => setTimeout(r, 50));
+    await running; // a fixed wait read "queued" on a loaded machine: the worker had not started yet
     expect(s.cancel('job-1')).toBe(true);
     await expect(first).rejects.toMatchObject({ kind: 'cancelled', message: expect.stringMatching(/cancelled at step/) });
     expect(s.cancel('job-9')).toBe(false);
@@ -93,8 +98,8 @@ describe.each(['process', 'thread'] as const)('WorkerSupervisor (%s)', (mode) =>
 
   it('stops a worker that ignores a cancel after the grace period', async () => {
     const s = start({ hangTimeoutMs: 10_000 });
-    const pending = run(s, 'job-1', { do: 'slow', steps: 1000, ms: 10, ignoreCancel: true });
-    await new Promise((r) => setTimeout(r, 50));
+    const [pending, running] = runUntilFirstStep(s, 'job-1', { do: 'slow', steps: 1000, ms: 10, ignoreCancel: true });
+    await running;
     s.cancel('job-1');
     await expect(pending).rejects.toMatchObject({ kind: 'cancelled', message: expect.stringMatching(/engine worker was stopped/) });
     await expect(run(s, 'job-2', { do: 'echo', value: 3 })).resolves.toMatchObject({ echo: 3 });
