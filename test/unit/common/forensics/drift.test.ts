@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { driftTrend, sparkline, teacherForcedDrift, teacherForcedLines } from '../../../../electron/common/forensics/drift.js';
+import { driftTrend, sparkline, TeacherForcedDrift, teacherForcedDrift, teacherForcedLines } from '../../../../electron/common/forensics/drift.js';
 import { verdictWords } from '../../../../electron/common/forensics/verdict.js';
+import { stringifyReport } from '../../../../electron/common/report/json-number.js';
 import type { LogitStats, StepRecord } from '../../../../electron/common/trace/step-record.js';
 
 // Hand-built teacher-forced pairs: dyadic logits (exact in binary), expected values worked out by hand.
@@ -76,6 +77,8 @@ describe('teacherForcedDrift: steps where neither side recorded logits', () => {
     const d = teacherForcedDrift(a, b, 0.1);
     expect(d.curve).toEqual([0.25, null, 0.5, null]);
     expect(d.measuredSteps).toBe(2);
+    // report.json keeps the gaps as null, and the schema reads them back.
+    expect(TeacherForcedDrift.parse(JSON.parse(stringifyReport(d))).curve).toEqual([0.25, null, 0.5, null]);
     expect(d.peak).toEqual({ step: 3, value: 0.5 });
     // Two measured points (steps 1 and 3): quarters of one point each; slope (0.5 − 0.25) / (3 − 1).
     expect(d.trend).toEqual({ slopePerStep: 0.125, firstQuarterMean: 0.25, lastQuarterMean: 0.5, direction: 'flat' });
