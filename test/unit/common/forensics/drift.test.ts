@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { driftTrend, sparkline, TeacherForcedDrift, teacherForcedDrift, teacherForcedLines } from '../../../../electron/common/forensics/drift.js';
 import { verdictWords } from '../../../../electron/common/forensics/verdict.js';
 import { stringifyReport } from '../../../../electron/common/report/json-number.js';
-import type { LogitStats, StepRecord } from '../../../../electron/common/trace/step-record.js';
+import type { LogitStats, StepRecord, TraceStep } from '../../../../electron/common/trace/step-record.js';
 
 // Hand-built teacher-forced pairs: dyadic logits (exact in binary), expected values worked out by hand.
 function row(top: [id: number, logit: number][], mean = 0): LogitStats {
@@ -69,7 +69,7 @@ describe('teacherForcedDrift (hand-built, B fed A\'s codes)', () => {
 
 describe('teacherForcedDrift: steps where neither side recorded logits', () => {
   // Codes only: a trace may record logit statistics at some steps and not others (docs/trace-format.md).
-  const bare = (n: number): StepRecord => ({ step: n, codes: [7, 1] });
+  const bare = (n: number): TraceStep => ({ step: n, codes: [7, 1] });
 
   it('an unrecorded step is null (not a drift of 0); peak, trend and equivalence count only the measured steps', () => {
     const a = [step(1, PLAIN), bare(2), step(3, PLAIN), bare(4)];
@@ -109,8 +109,8 @@ describe('teacherForcedDrift: steps where neither side recorded logits', () => {
   });
 
   it('rows recorded on both sides but sharing no statistic are not measured either', () => {
-    const a: StepRecord[] = [{ step: 1, codes: [7, 1], logits: { mean: 0 } as LogitStats }];
-    const b: StepRecord[] = [{ step: 1, codes: [7, 1], logits: { std: 1 } as LogitStats }];
+    const a: TraceStep[] = [{ step: 1, codes: [7, 1], logits: { mean: 0 } }];
+    const b: TraceStep[] = [{ step: 1, codes: [7, 1], logits: { std: 1 } }];
     expect(teacherForcedDrift(a, b, 0.1).curve).toEqual([null]);
   });
 });
