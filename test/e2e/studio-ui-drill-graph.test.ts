@@ -75,7 +75,7 @@ describe('studio UI in Chromium: the drill-down as a graph', () => {
     expect(edges.sort()).toEqual(n.edges.map((e) => `${e.from}→${e.to}`).sort());
     expect(n.path[0]).toBe('input:inputs_embeds');
     expect(n.path.at(-1)).toBe('node:layers.1.mlp.down.out');
-    // The first divergent node is red (heat 1: ∞), a node upstream green (|Δ| 0).
+    // The first divergent node is red (heat 1: every element differs, none finite on B), a node upstream green (|Δ| 0).
     const stroke = (id: string) => page.locator(`[data-id="${id}"] rect`).first().getAttribute('stroke');
     expect(await stroke('node:layers.1.mlp.down.out')).toBe('hsl(0, 70%, 42%)');
     expect(await stroke('input:inputs_embeds')).toBe('hsl(130, 70%, 42%)');

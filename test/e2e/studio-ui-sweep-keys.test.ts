@@ -38,6 +38,22 @@ const focusedTestId = () => page.evaluate("document.activeElement && document.ac
 const ringKey = () => page.getByTestId('sweep-dot-ring').getAttribute('data-key');
 const ringLeft = async () => parseFloat((await page.getByTestId('sweep-dot-ring').getAttribute('style'))!.match(/left: ([\d.]+)%/)![1]);
 const cardKey = () => page.getByTestId('sweep-card').locator('strong').textContent();
+/** The scatter caption's text lines, and the px from its last line down to the plot frame and to the focused chart's outline. */
+const captionRoom = () =>
+  page.evaluate(`(() => {
+    const fig = document.querySelector('.sweep-scatter-figure');
+    const range = document.createRange();
+    range.selectNodeContents(fig.querySelector('figcaption'));
+    const rects = [...range.getClientRects()];
+    const bottom = Math.max(...rects.map((r) => r.bottom));
+    const box = fig.querySelector('.sweep-scatter-box');
+    const s = getComputedStyle(box);
+    return {
+      lines: new Set(rects.map((r) => Math.round(r.top))).size,
+      toFrame: fig.querySelector('[data-testid="sweep-scatter"] rect').getBoundingClientRect().top - bottom,
+      toOutline: box.getBoundingClientRect().top - parseFloat(s.outlineOffset) - parseFloat(s.outlineWidth) - bottom,
+    };
+  })()`) as Promise<{ lines: number; toFrame: number; toOutline: number }>;
 
 describe('studio UI in Chromium: the sweep scatter by keyboard', () => {
   it('Tab reaches the scatter; arrows, Home and End move between dots with a visible ring and a card; Enter opens the case', async () => {
@@ -65,10 +81,18 @@ describe('studio UI in Chromium: the sweep scatter by keyboard', () => {
     await page.keyboard.press('End');
     expect(Number(/correlation (-?[\d.]+)/.exec((await page.getByTestId('sweep-card').textContent())!)![1])).toBeGreaterThan(0.999);
     await page.keyboard.press('Home');
+    // The caption wraps to two lines at both sizes; its second line clears the focus outline and, by more, the plot frame.
+    const room1440 = await captionRoom();
     await page.screenshot({ path: `${SHOTS}/ui-sweep-keys-1440.png` });
     await page.setViewportSize({ width: 1024, height: 700 });
     await scatter.scrollIntoViewIfNeeded();
+    const room1024 = await captionRoom();
     await page.screenshot({ path: `${SHOTS}/ui-sweep-keys-1024.png` });
+    for (const room of [room1440, room1024]) {
+      expect(room.lines, JSON.stringify(room)).toBe(2);
+      expect(room.toOutline, JSON.stringify(room)).toBeGreaterThanOrEqual(3);
+      expect(room.toFrame, JSON.stringify(room)).toBeGreaterThanOrEqual(12);
+    }
     await page.setViewportSize({ width: 1440, height: 900 });
     // Escape lets go of the dot, the focus stays on the chart.
     await page.keyboard.press('Escape');

@@ -4,7 +4,11 @@ import type { SummaryCase } from '../sweep/sweep-summary.js';
 import type { DrawContext } from './draw-context.js';
 import { niceAxis, type NiceAxis } from './nice-ticks.js';
 import { caseTitle, VERDICT_COLOR } from './sweep-charts.js';
-import { n1, SWEEP_MARGIN as M, svgOpen, xAxis, yAxis } from './sweep-svg.js';
+import { n1, SWEEP_MARGIN, svgOpen, xAxis, yAxis } from './sweep-svg.js';
+
+// The scatter's caption (studio and sweep.html) wraps to two lines at 1440 and 1024 px wide; a deeper
+// top margin keeps its second line off the plot frame.
+const M = { ...SWEEP_MARGIN, top: 26 };
 
 /**
  * The correlation (x) × ΔLU B − A (y) scatter of a sweep, one dot per case coloured by verdict. Its
@@ -108,7 +112,7 @@ export function scatterFrameSvg(p: ScatterPlot, dots = ''): string {
   return [
     svgOpen(p.width, p.height, 'Correlation against loudness difference, one dot per case', 'sweep-scatter', 'img', where),
     `<rect x="${M.left}" y="${M.top}" width="${plotW}" height="${plotH}" fill="none" stroke="currentColor" stroke-opacity="0.3"/>`,
-    yAxis(p.ya, y, p.width, 'ΔLU B − A', p.height),
+    yAxis(p.ya, y, p.width, 'ΔLU B − A', p.height, M.top),
     xAxis(p.xa.ticks, p.xa.step, x, p.width, p.height, 'correlation (lag 0)'),
     dots,
     '</svg>',

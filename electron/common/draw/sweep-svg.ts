@@ -14,10 +14,10 @@ export function svgOpen(w: number, h: number, label: string, testId: string, rol
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${w} ${h}" width="${w}" height="${h}" role="${role}" aria-label="${esc(label)}" data-testid="${testId}"${extra} font-size="11" font-family="system-ui,sans-serif" fill="currentColor">`;
 }
 
-/** Horizontal grid lines and labels for a y axis, and its title. */
-export function yAxis(axis: ReturnType<typeof niceAxis>, y: (v: number) => number, w: number, label: string, h: number): string {
+/** Horizontal grid lines and labels for a y axis, and its title (centred between `top` and the x axis). */
+export function yAxis(axis: ReturnType<typeof niceAxis>, y: (v: number) => number, w: number, label: string, h: number, top = M.top): string {
   const lines = axis.ticks.map((t) => `<line x1="${M.left}" x2="${w - M.right}" y1="${n1(y(t))}" y2="${n1(y(t))}" stroke="currentColor" stroke-opacity="0.15"/><text x="${M.left - 6}" y="${n1(y(t) + 4)}" text-anchor="end" data-tick="y">${tickLabel(t, axis.step)}</text>`);
-  const mid = (M.top + h - M.bottom) / 2;
+  const mid = (top + h - M.bottom) / 2;
   return lines.join('') + `<text x="12" y="${n1(mid)}" text-anchor="middle" transform="rotate(-90 12 ${n1(mid)})">${esc(label)}</text>`;
 }
 

@@ -1,4 +1,5 @@
 import type { TensorSummary } from '../report/drill.js';
+import { AbsDiffFold, type PairCounts } from './abs-diff.js';
 
 /**
  * Element-wise comparison of two float tensors of one shape, the rule of both drill-downs (the ONNX
@@ -11,7 +12,10 @@ export interface FloatTolerance {
 }
 
 export interface FloatDiff {
+  /** Largest |a − b| (abs-diff.ts): NaN when a NaN meets a number, or when no pair was finite on both sides. */
   maxAbsDiff: number;
+  /** Element pairs finite on both sides and those holding a NaN or an infinity: `finite` 0 means nothing was measured. */
+  pairs: PairCounts;
   differing: number;
   nanCount: number;
   side: 'A' | 'B' | 'both' | null;
@@ -45,26 +49,25 @@ export function summarise(shape: number[], v: ArrayLike<number>): TensorSummary 
 }
 
 export function diffFloats(shape: number[], va: ArrayLike<number>, vb: ArrayLike<number>, tol: FloatTolerance): FloatDiff {
-  let maxAbsDiff = 0;
+  const fold = new AbsDiffFold();
   let differing = 0;
   for (let i = 0; i < va.length; i++) {
     const x = va[i];
     const y = vb[i];
+    fold.add(x, y);
     if (x === y) continue;
     const nanX = Number.isNaN(x);
     const nanY = Number.isNaN(y);
     if (nanX && nanY) continue;
     if (nanX || nanY) {
       differing++;
-      maxAbsDiff = NaN;
       continue;
     }
     const d = Math.abs(x - y);
     if (!(d <= tol.abs + tol.rel * Math.max(Math.abs(x), Math.abs(y)))) differing++;
-    if (!Number.isNaN(maxAbsDiff) && d > maxAbsDiff) maxAbsDiff = d;
   }
   const a = summarise(shape, va);
   const b = summarise(shape, vb);
   const side = a.nan > 0 && b.nan > 0 ? 'both' : a.nan > 0 ? 'A' : b.nan > 0 ? 'B' : null;
-  return { maxAbsDiff, differing, nanCount: a.nan + b.nan, side, a, b };
+  return { maxAbsDiff: fold.value(), pairs: fold.counts, differing, nanCount: a.nan + b.nan, side, a, b };
 }

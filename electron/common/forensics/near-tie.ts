@@ -93,11 +93,15 @@ function margin(stats: TraceLogitStats | undefined, own: number, other: number):
   return { value: mine - last.logit, exact: false };
 }
 
-/** Largest |a − b| of the statistics both rows recorded; NaN when a non-finite value differs or nothing finite was compared. */
-export function rowDrift(a: TraceLogitStats, b: TraceLogitStats): number {
+/**
+ * Largest |a − b| of the statistics both rows recorded; NaN when a non-finite value differs or nothing
+ * finite was compared; null when the rows share no statistic (nothing measured, not a drift of 0).
+ */
+export function rowDrift(a: TraceLogitStats, b: TraceLogitStats): number | null {
   const fold = new AbsDiffFold();
   for (const k of ['mean', 'std', 'min', 'max'] as const) if (a[k] !== undefined && b[k] !== undefined) fold.add(a[k], b[k]);
   for (let i = 0; i < Math.min(a.top5?.length ?? 0, b.top5?.length ?? 0); i++) fold.add(a.top5![i].logit, b.top5![i].logit);
+  if (fold.counts.finite + fold.counts.nonFinite === 0) return null;
   const worst = fold.value();
   return Number.isFinite(worst) ? worst : NaN;
 }
@@ -110,8 +114,8 @@ function foldRows(worst: number | null, a: TraceStep, b: TraceStep, rows: number
   for (let c = 0; c < rows && !Number.isNaN(worst); c++) {
     const ra = rowStats(a, c);
     const rb = rowStats(b, c);
-    if (!ra || !rb) continue;
-    const d = rowDrift(ra, rb);
+    const d = ra && rb ? rowDrift(ra, rb) : null;
+    if (d === null) continue;
     worst = Number.isNaN(d) ? NaN : Math.max(worst ?? 0, d);
   }
   return worst;

@@ -1,4 +1,5 @@
 import type { DrillFinding, DrillGraphNode, DrillNeighbourhood, DrillReport } from './drill.js';
+import { nothingFiniteWords } from '../forensics/abs-diff.js';
 import { nonFinite } from './format/numbers.js';
 
 const num = (x: number): string => (Number.isFinite(x) ? String(Number(x.toPrecision(3))) : nonFinite(x));
@@ -13,19 +14,29 @@ function inputText(f: DrillFinding): string {
   return `input ${f.name}${f.role ? ` (${f.role})` : ''}`;
 }
 
-/** "max |Δ| 0.52" or "1 NaN on side B" (both when both apply). */
-function howText(f: DrillFinding): string {
+type Compared = Pick<DrillFinding, 'maxAbsDiff' | 'pairs' | 'differing' | 'nanCount' | 'side'>;
+
+/**
+ * How a finding differs, as both drill-downs word it: "max |Δ| 0.52 over 64 element(s)" and/or "1 NaN on
+ * side B", or "no finite values compared (…)" when no element pair was finite on both sides.
+ */
+export function findingHowText(f: Compared): string {
   const parts: string[] = [];
   if (f.nanCount > 0) parts.push(`${f.nanCount} NaN on side ${f.side === 'both' ? 'A and B' : f.side}`);
+  const nothing = nothingFiniteWords('values', f.pairs);
+  if (nothing) parts.push(f.differing > 0 ? `${nothing}, ${f.differing} element(s) differ` : nothing);
   // With a NaN on one side the largest |Δ| is NaN: the NaN count says it.
-  if (f.differing > 0 && !Number.isNaN(f.maxAbsDiff)) parts.push(`max |Δ| ${num(f.maxAbsDiff)} over ${f.differing} element(s)`);
+  else if (f.differing > 0 && !Number.isNaN(f.maxAbsDiff)) parts.push(`max |Δ| ${num(f.maxAbsDiff)} over ${f.differing} element(s)`);
   return parts.join(', ');
 }
 
-/** "0", "3.1e-5", "NaN", "not compared": a tensor's max |Δ| in a path line. */
+/** "0", "3.1e-5", "2 NaN", "no finite values compared (…), 4 differ", "not compared": a tensor's max |Δ| in a path line. */
 function deltaText(c: DrillGraphNode['comparison']): string {
   if (!c) return 'not compared';
-  return c.nanCount > 0 ? `${c.nanCount} NaN` : num(Number(c.maxAbsDiff));
+  if (c.nanCount > 0) return `${c.nanCount} NaN`;
+  const nothing = nothingFiniteWords('values', c.pairs);
+  if (nothing) return c.differing > 0 ? `${nothing}, ${c.differing} differ` : nothing;
+  return num(Number(c.maxAbsDiff));
 }
 
 /** The neighbourhood as text: the path back to the network input, and the first node's direct inputs, each with its max |Δ|. */
@@ -53,10 +64,10 @@ export function drillSummary(d: Omit<DrillReport, 'summary'>, note?: string): st
     return `${where}: nothing differs: all ${d.compared} compared tensors (inputs and node outputs) match within |Δ| ≤ ${d.tolerance.abs}${d.tolerance.rel ? ` + ${d.tolerance.rel}·|x|` : ''}${unmatched}`;
   }
   const unmatched = d.unmatched > 0 ? ` (${d.unmatched} node outputs of A have no counterpart in B)` : '';
-  const node = d.node ? `${d.node.nanCount > 0 ? 'the NaN first appears at node' : 'first node whose output differs:'} ${nodeText(d.node)}, ${howText(d.node)}` : `no compared node output differs${unmatched}`;
+  const node = d.node ? `${d.node.nanCount > 0 ? 'the NaN first appears at node' : 'first node whose output differs:'} ${nodeText(d.node)}, ${findingHowText(d.node)}` : `no compared node output differs${unmatched}`;
   if (d.input) {
     const nan = d.input.nanCount > 0;
-    return `${inputText(d.input)} ${nan ? 'holds a NaN' : 'differs'} at ${where}, ${howText(d.input)}: the ${nan ? 'NaN' : 'difference'} entered through the network input; ${node}`;
+    return `${inputText(d.input)} ${nan ? 'holds a NaN' : 'differs'} at ${where}, ${findingHowText(d.input)}: the ${nan ? 'NaN' : 'difference'} entered through the network input; ${node}`;
   }
   return `${where}: all inputs match; ${node}`;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { PairCounts } from '../forensics/abs-diff.js';
 import { DivergenceStage } from '../forensics/divergence.js';
 import { JsonNumber } from './json-number.js';
 
@@ -24,8 +25,13 @@ export type TensorSummary = z.infer<typeof TensorSummary>;
 
 /** How one tensor of A compares with its counterpart of B (float-diff.ts); both drill-downs report it. */
 export const TensorComparison = z.object({
-  /** Largest |A − B| over the elements (NaN when one side is NaN where the other is not). */
+  /**
+   * Largest |A − B| over the elements: NaN when one side is NaN where the other is not, or when no
+   * element pair was finite on both sides (`pairs.finite` 0: nothing measured, e.g. ±Inf on both sides).
+   */
   maxAbsDiff: JsonNumber,
+  /** Element pairs finite on both sides, and those holding a NaN or an infinity (abs-diff.ts). Absent in older reports. */
+  pairs: PairCounts.optional(),
   /** Elements beyond tolerance (NaN mismatches included). */
   differing: z.number().int().nonnegative(),
   /** NaN elements, both sides together. */
@@ -84,6 +90,8 @@ export const DrillGraphEdge = z.object({
   /** max |A − B| of the tensor; null when it was not compared. */
   maxAbsDiff: JsonNumber.nullable(),
   nanCount: z.number().int().nonnegative(),
+  /** As TensorComparison's `pairs`; absent when not compared and in older reports. */
+  pairs: PairCounts.optional(),
 });
 export type DrillGraphEdge = z.infer<typeof DrillGraphEdge>;
 

@@ -1,3 +1,4 @@
+import { findingHowText } from './drill-lines.js';
 import { nonFinite } from './format/numbers.js';
 import type { ModuleDrillReport, ModuleFinding } from './module-drill.js';
 
@@ -6,14 +7,6 @@ const shape = (s: number[]): string => `[${s.join(', ')}]`;
 
 function moduleText(m: ModuleFinding): string {
   return `${m.name}${m.occurrence > 0 ? ` (call ${m.occurrence + 1} of it in the step)` : ''}`;
-}
-
-/** "max |Δ| 0.52 over 64 element(s)" and/or "1 NaN on side B", as the ONNX drill-down words it. */
-function howText(m: ModuleFinding): string {
-  const parts: string[] = [];
-  if (m.nanCount > 0) parts.push(`${m.nanCount} NaN on side ${m.side === 'both' ? 'A and B' : m.side}`);
-  if (m.differing > 0 && !Number.isNaN(m.maxAbsDiff)) parts.push(`max |Δ| ${num(m.maxAbsDiff)} over ${m.differing} element(s)`);
-  return parts.join(', ');
 }
 
 const toleranceText = (t: ModuleDrillReport['tolerance']): string => `|Δ| ≤ ${t.abs}${t.rel ? ` + ${t.rel}·|x|` : ''}`;
@@ -30,7 +23,7 @@ export function moduleDrillSummary(d: Omit<ModuleDrillReport, 'summary'>): strin
   }
   const m = d.module;
   const what = m.nanCount > 0 ? 'the NaN first appears in module' : 'first module whose output differs:';
-  return `step ${d.step}: ${what} ${moduleText(m)}, ${howText(m)}${unmatched}`;
+  return `step ${d.step}: ${what} ${moduleText(m)}, ${findingHowText(m)}${unmatched}`;
 }
 
 /** The lines `parity compare-trace` prints and report.md shows for a module drill-down. */

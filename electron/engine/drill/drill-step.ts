@@ -120,8 +120,9 @@ async function replay(sessions: PromotedSessions, r: RecordedRun): Promise<{ mod
   let replayDiff = 0;
   for (const [name, recorded] of Object.entries(r.outputs)) {
     const d = values[name] ? diffTensors(values[name], recorded, { abs: 0, rel: 0 }) : null;
-    // NaN where NaN meets NaN counts as equal; NaN against a number, or a missing output, makes it NaN.
-    replayDiff = d === null ? NaN : Math.max(replayDiff, d.maxAbsDiff);
+    // With tolerance 0, nothing differing is an exact reproduction (NaN for NaN, ±Inf for ±Inf too); NaN
+    // against a number, or a missing output, makes it NaN.
+    replayDiff = d === null ? NaN : d.differing === 0 ? replayDiff : Math.max(replayDiff, d.maxAbsDiff);
   }
   return { model, side: { inputs: model.inputs, feeds: r.feeds, nodes: model.nodes, values }, replayDiff };
 }

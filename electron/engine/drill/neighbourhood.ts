@@ -11,11 +11,14 @@ const layerOf = (name: string): number | undefined => {
   return m ? Number(m[1]) : undefined;
 };
 
-/** Ranks a tensor's difference for choosing the path: a NaN (or Inf) first, then the largest |Δ|; not compared last. */
+/**
+ * Ranks a tensor's difference for choosing the path: a NaN (or Inf) first, then the largest |Δ|; not
+ * compared last. Equal infinities on both sides (nothing finite measured, nothing differing) rank as a match.
+ */
 function rank(d: TensorDiff | null): number {
   if (!d) return -2;
-  if (d.nanCount > 0 || !Number.isFinite(d.maxAbsDiff)) return Infinity;
-  return d.maxAbsDiff;
+  if (d.nanCount > 0 || (d.differing > 0 && !Number.isFinite(d.maxAbsDiff))) return Infinity;
+  return Number.isNaN(d.maxAbsDiff) ? 0 : d.maxAbsDiff;
 }
 
 /**
@@ -59,7 +62,7 @@ export function neighbourhood(
       return id;
     }
     const d = diffOf(t);
-    const comparison = d && { maxAbsDiff: d.maxAbsDiff, differing: d.differing, nanCount: d.nanCount, side: d.side, a: d.a, b: d.b };
+    const comparison = d && { maxAbsDiff: d.maxAbsDiff, pairs: d.pairs, differing: d.differing, nanCount: d.nanCount, side: d.side, a: d.a, b: d.b };
     const role = node ? undefined : describe(t);
     const layer = layerOf(t);
     nodes.set(id, {
@@ -78,7 +81,7 @@ export function neighbourhood(
   };
   const edge = (t: string, from: string, to: string) => {
     const d = diffOf(t);
-    edges.set(`${from}→${to}:${t}`, { from, to, tensor: t, maxAbsDiff: d ? d.maxAbsDiff : null, nanCount: d?.nanCount ?? 0 });
+    edges.set(`${from}→${to}:${t}`, { from, to, tensor: t, maxAbsDiff: d ? d.maxAbsDiff : null, nanCount: d?.nanCount ?? 0, ...(d ? { pairs: d.pairs } : {}) });
   };
   /** A node's inputs that are network inputs or node outputs (not weights or constants). */
   const dataInputs = (n: ModelNode) => n.inputs.filter((t) => t !== '' && (isInput(t) || producer.has(t)));

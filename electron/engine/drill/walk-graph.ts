@@ -36,7 +36,7 @@ const layerOf = (name: string): number | undefined => {
 
 function finding(kind: 'input' | 'node', name: string, d: TensorDiff, extra: Partial<DrillFinding>): DrillFinding {
   const layer = layerOf(extra.output ?? name);
-  return { kind, name, ...extra, ...(layer === undefined ? {} : { layer }), maxAbsDiff: d.maxAbsDiff, differing: d.differing, nanCount: d.nanCount, side: d.side, a: d.a, b: d.b };
+  return { kind, name, ...extra, ...(layer === undefined ? {} : { layer }), maxAbsDiff: d.maxAbsDiff, pairs: d.pairs, differing: d.differing, nanCount: d.nanCount, side: d.side, a: d.a, b: d.b };
 }
 
 /**

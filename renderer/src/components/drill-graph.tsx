@@ -40,7 +40,7 @@ export function DrillGraph({ report }: { report: DrillReport }) {
               <strong>{b.title}</strong>
               {b.detail && <span className="muted">{b.detail}</span>}
               <span data-testid={`drill-${b.kind}-delta`}>
-                {b.nan ? `${b.nan.count} NaN on ${b.nan.side === 'both' ? 'A and B' : b.nan.side}` : `max |Δ| ${num(b.maxAbsDiff)}`}
+                {b.nan ? `${b.nan.count} NaN on ${b.nan.side === 'both' ? 'A and B' : b.nan.side}` : (b.nothingFinite ?? `max |Δ| ${num(b.maxAbsDiff)}`)}
                 {b.differing ? ` over ${b.differing} element${b.differing === 1 ? '' : 's'}` : ''}
               </span>
             </span>

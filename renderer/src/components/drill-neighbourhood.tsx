@@ -13,7 +13,7 @@ export const heatColour = (heat: number | undefined) => (heat === undefined ? 'h
 const what = (n: DrillGraphNode) =>
   n.kind === 'input' ? `network input${n.role ? `: ${n.role}` : ''}` : [n.opType, n.layer === undefined ? undefined : `layer ${n.layer}`, n.tensor !== n.name ? `output ${n.tensor}` : undefined].filter(Boolean).join(' · ');
 
-const delta = (n: DrillGraphNode) => (n.comparison ? deltaWords(n.comparison.maxAbsDiff, n.comparison.nanCount) : 'not compared (no counterpart in B)');
+const delta = (n: DrillGraphNode) => (n.comparison ? deltaWords(n.comparison) : 'not compared (no counterpart in B)');
 
 /** What a node's tooltip, label and details panel say: the node, its |Δ| and both sides' statistics. */
 function describeNode(n: DrillGraphNode): string {

@@ -1,4 +1,5 @@
 import type { DrillGraphNode, DrillNeighbourhood } from '../../../electron/common/report/drill.js';
+import { nothingFiniteWords, type PairCounts } from '../../../electron/common/forensics/abs-diff.js';
 import { heatOf } from './drill-path.js';
 
 /** Size of one node's box and the space between rows and columns, in SVG units (px at 1:1). */
@@ -32,13 +33,29 @@ export interface DrillLayout {
   order: string[];
 }
 
-const heatOfComparison = (c: DrillGraphNode['comparison']) => (c ? (c.nanCount > 0 ? 1 : heatOf(Number(c.maxAbsDiff))) : undefined);
+/** A tensor's comparison as a node or an edge carries it (edges have no `differing`). */
+type Delta = { maxAbsDiff: number | string | null; nanCount: number; pairs?: PairCounts; differing?: number };
 
-/** "max |Δ| 3.1e-5" (two digits), "max |Δ| ∞", "1 NaN", "not compared". */
-export function deltaWords(maxAbsDiff: number | string | null, nanCount: number): string {
-  if (maxAbsDiff === null) return 'not compared';
-  if (nanCount > 0) return `${nanCount} NaN`;
-  const v = Number(maxAbsDiff);
+/**
+ * Heat of a tensor's |Δ|; undefined (grey) when it was not compared, or when no element pair was finite
+ * on both sides and nothing is known to differ (equal infinities: no |Δ| measured).
+ */
+function heatOfDelta(c: Delta): number | undefined {
+  if (c.maxAbsDiff === null) return undefined;
+  if (c.nanCount > 0) return 1;
+  if (nothingFiniteWords('values', c.pairs)) return c.differing ? 1 : undefined;
+  return heatOf(Number(c.maxAbsDiff));
+}
+
+const heatOfComparison = (c: DrillGraphNode['comparison']) => (c ? heatOfDelta(c) : undefined);
+
+/** "max |Δ| 3.1e-5" (two digits), "max |Δ| ∞", "1 NaN", "no finite values compared (…)[, 4 differ]", "not compared". */
+export function deltaWords(c: Delta): string {
+  if (c.maxAbsDiff === null) return 'not compared';
+  if (c.nanCount > 0) return `${c.nanCount} NaN`;
+  const nothing = nothingFiniteWords('values', c.pairs);
+  if (nothing) return c.differing ? `${nothing}, ${c.differing} differ` : nothing;
+  const v = Number(c.maxAbsDiff);
   if (!Number.isFinite(v)) return `max |Δ| ${v > 0 ? '∞' : String(v)}`;
   return `max |Δ| ${v === 0 ? '0' : v < 1e-3 ? v.toExponential(1) : String(+v.toPrecision(2))}`;
 }
@@ -76,8 +93,7 @@ export function layoutNeighbourhood(n: DrillNeighbourhood): DrillLayout {
       const y1 = to.y + BOX.height / 2;
       d = `M ${x0} ${y0} C ${x0 + BOX.columnGap / 2} ${y0}, ${x1 - BOX.columnGap / 2} ${y1}, ${x1} ${y1}`;
     }
-    const heat = e.maxAbsDiff === null ? undefined : e.nanCount > 0 ? 1 : heatOf(Number(e.maxAbsDiff));
-    edges.push({ from: e.from, to: e.to, tensor: e.tensor, d, heat, label: deltaWords(e.maxAbsDiff, e.nanCount) });
+    edges.push({ from: e.from, to: e.to, tensor: e.tensor, d, heat: heatOfDelta(e), label: deltaWords(e) });
   }
   return {
     width: mainX + BOX.width + BOX.margin,

@@ -1,3 +1,4 @@
+import { nothingFiniteWords } from '../../../electron/common/forensics/abs-diff.js';
 import type { DrillFinding, DrillReport, TensorSummary } from '../../../electron/common/report/drill.js';
 
 /** One box of the drill-down path: the network input the difference entered through, or the first divergent node. */
@@ -6,8 +7,10 @@ export interface DrillBox {
   title: string;
   /** Op type, layer, what the input carries. */
   detail?: string;
-  /** |Δ| of the tensor (NaN: a NaN on one side). */
+  /** |Δ| of the tensor (NaN: a NaN on one side, or nothing finite compared: see `nothingFinite`). */
   maxAbsDiff: number;
+  /** "no finite values compared (…)" when no element pair was finite on both sides. */
+  nothingFinite?: string;
   differing: number;
   nan?: { count: number; side: 'A' | 'B' | 'both' | null };
   a: TensorSummary;
@@ -30,6 +33,7 @@ function box(f: DrillFinding, kind: 'input' | 'node'): DrillBox {
     title: f.name,
     detail: detail || undefined,
     maxAbsDiff: f.maxAbsDiff,
+    nothingFinite: nothingFiniteWords('values', f.pairs) ?? undefined,
     differing: f.differing,
     nan: f.nanCount > 0 ? { count: f.nanCount, side: f.side } : undefined,
     a: f.a,

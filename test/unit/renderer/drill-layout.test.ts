@@ -56,10 +56,22 @@ describe('drill neighbourhood layout', () => {
   });
 
   it('says |Δ| in words', () => {
-    expect(deltaWords(0, 0)).toBe('max |Δ| 0');
-    expect(deltaWords(3.14159e-5, 0)).toBe('max |Δ| 3.1e-5');
-    expect(deltaWords('Infinity', 0)).toBe('max |Δ| ∞');
-    expect(deltaWords('NaN', 2)).toBe('2 NaN');
-    expect(deltaWords(null, 0)).toBe('not compared');
+    expect(deltaWords({ maxAbsDiff: 0, nanCount: 0 })).toBe('max |Δ| 0');
+    expect(deltaWords({ maxAbsDiff: 3.14159e-5, nanCount: 0 })).toBe('max |Δ| 3.1e-5');
+    expect(deltaWords({ maxAbsDiff: 'Infinity', nanCount: 0 })).toBe('max |Δ| ∞');
+    expect(deltaWords({ maxAbsDiff: 'NaN', nanCount: 2 })).toBe('2 NaN');
+    expect(deltaWords({ maxAbsDiff: null, nanCount: 0 })).toBe('not compared');
+    // ±Inf on both sides everywhere: no |Δ| was measured (float-diff.ts gives NaN and the pair counts).
+    expect(deltaWords({ maxAbsDiff: 'NaN', nanCount: 0, pairs: { finite: 0, nonFinite: 3 } })).toBe('no finite values compared (all 3 non-finite)');
+  });
+
+  it('draws a tensor with nothing finite compared grey (unmeasured), not green', () => {
+    const unmeasured = { ...n, nodes: n.nodes.map((x) => (x.id === 'input:x' ? { ...x, comparison: { ...x.comparison!, maxAbsDiff: NaN, pairs: { finite: 0, nonFinite: 4 } } } : x)) };
+    unmeasured.edges = n.edges.map((e) => (e.from === 'input:x' ? { ...e, maxAbsDiff: NaN, pairs: { finite: 0, nonFinite: 4 } } : e));
+    const l = layoutNeighbourhood(unmeasured);
+    expect(l.nodes.find((p) => p.node.id === 'input:x')!.heat).toBeUndefined();
+    const edge = l.edges.find((e) => e.from === 'input:x')!;
+    expect(edge.heat).toBeUndefined();
+    expect(edge.label).toBe('no finite values compared (all 4 non-finite)');
   });
 });

@@ -30,4 +30,11 @@ describe('forensics selectors (no React)', () => {
     expect(forensicsSelectors.sections(store.getState())).toBe(sections);
     expect(forensicsSelectors.teacherForced(store.getState())).toBe(drift);
   });
+
+  it('the drift view marks a step neither side recorded as unmeasured, not as 0', () => {
+    const store = createStudioStore({} as StudioApi);
+    const gapped = { ...drift, curve: [null, 0.0625], measuredSteps: 1, trend: { slopePerStep: 0, firstQuarterMean: 0.0625, lastQuarterMean: 0.0625, direction: 'flat' } };
+    store.setState({ comparison: { historyId: 'h', report: { verdict: 'diverged', teacherForced: gapped } } as never });
+    expect(forensicsSelectors.sections(store.getState())[0].lines[2]).toBe('  ·█  (steps 1–2; 1 measured, · = no logits recorded on both sides, scaled to the peak)');
+  });
 });

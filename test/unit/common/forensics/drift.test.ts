@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { driftTrend, sparkline, teacherForcedDrift, teacherForcedLines } from '../../../../electron/common/forensics/drift.js';
+import { driftTrend, sparkline, TeacherForcedDrift, teacherForcedDrift, teacherForcedLines } from '../../../../electron/common/forensics/drift.js';
 import { verdictWords } from '../../../../electron/common/forensics/verdict.js';
-import type { LogitStats, StepRecord } from '../../../../electron/common/trace/step-record.js';
+import { stringifyReport } from '../../../../electron/common/report/json-number.js';
+import type { LogitStats, StepRecord, TraceStep } from '../../../../electron/common/trace/step-record.js';
 
 // Hand-built teacher-forced pairs: dyadic logits (exact in binary), expected values worked out by hand.
 function row(top: [id: number, logit: number][], mean = 0): LogitStats {
@@ -63,6 +64,54 @@ describe('teacherForcedDrift (hand-built, B fed A\'s codes)', () => {
     expect(d.peak!.step).toBe(2);
     expect(d.trend.direction).toBe('non-finite');
     expect(d.numericallyEquivalent).toBe(false);
+  });
+});
+
+describe('teacherForcedDrift: steps where neither side recorded logits', () => {
+  // Codes only: a trace may record logit statistics at some steps and not others (docs/trace-format.md).
+  const bare = (n: number): TraceStep => ({ step: n, codes: [7, 1] });
+
+  it('an unrecorded step is null (not a drift of 0); peak, trend and equivalence count only the measured steps', () => {
+    const a = [step(1, PLAIN), bare(2), step(3, PLAIN), bare(4)];
+    const b = [step(1, shifted(0.25)), bare(2), step(3, shifted(0.5)), bare(4)];
+    const d = teacherForcedDrift(a, b, 0.1);
+    expect(d.curve).toEqual([0.25, null, 0.5, null]);
+    expect(d.measuredSteps).toBe(2);
+    // report.json keeps the gaps as null, and the schema reads them back.
+    expect(TeacherForcedDrift.parse(JSON.parse(stringifyReport(d))).curve).toEqual([0.25, null, 0.5, null]);
+    expect(d.peak).toEqual({ step: 3, value: 0.5 });
+    // Two measured points (steps 1 and 3): quarters of one point each; slope (0.5 − 0.25) / (3 − 1).
+    expect(d.trend).toEqual({ slopePerStep: 0.125, firstQuarterMean: 0.25, lastQuarterMean: 0.5, direction: 'flat' });
+    // Bars: floor(0.25 / 0.5 · 7.999) = 3 → the 4th of 8 levels; · for the unmeasured steps.
+    const lines = teacherForcedLines(d);
+    expect(lines[2]).toBe('  ▄·█·  (steps 1–4; 2 measured, · = no logits recorded on both sides, scaled to the peak)');
+  });
+
+  it('small drift at the measured steps: equivalent "at every measured step", the unrecorded ones not counted as 0', () => {
+    const a = [step(1, PLAIN), bare(2), bare(3), step(4, PLAIN)];
+    const b = [step(1, shifted(0.0625)), bare(2), bare(3), step(4, shifted(0.0625))];
+    const d = teacherForcedDrift(a, b, 0.1);
+    expect(d.curve).toEqual([0.0625, null, null, 0.0625]);
+    // Were the gaps 0s, the quarters would be 0.0625 and 0.0625 still, but the slope would not be 0.
+    expect(d.trend).toMatchObject({ slopePerStep: 0, firstQuarterMean: 0.0625, lastQuarterMean: 0.0625 });
+    expect(d.numericallyEquivalent).toBe(true);
+    expect(teacherForcedLines(d).at(-1)).toBe('Numerically equivalent under teacher forcing: no real would-flip, drift within the near-tie gap 0.1 at every measured step');
+  });
+
+  it('no step measured: not-measured trend, no peak, not numerically equivalent, and the lines say why', () => {
+    const d = teacherForcedDrift([bare(1), bare(2)], [bare(1), bare(2)], 0.1);
+    expect(d.curve).toEqual([null, null]);
+    expect(d).toMatchObject({ measuredSteps: 0, peak: null, numericallyEquivalent: false });
+    expect(d.trend.direction).toBe('not-measured');
+    const lines = teacherForcedLines(d);
+    expect(lines[1]).toBe('Drift: not measured: no step of the 2 has logit statistics recorded on both sides');
+    expect(lines.at(-1)).toBe('Not numerically equivalent under teacher forcing: no drift was measured');
+  });
+
+  it('rows recorded on both sides but sharing no statistic are not measured either', () => {
+    const a: TraceStep[] = [{ step: 1, codes: [7, 1], logits: { mean: 0 } }];
+    const b: TraceStep[] = [{ step: 1, codes: [7, 1], logits: { std: 1 } }];
+    expect(teacherForcedDrift(a, b, 0.1).curve).toEqual([null]);
   });
 });
 

@@ -35,9 +35,25 @@ describe('diffTensors (element rule |a − b| ≤ abs + rel·max(|a|, |b|))', ()
 
   it('equal infinities match (masked attention scores are -Inf on both sides); Inf against a number differs', () => {
     expect(isFinding(diffTensors(f32([-Infinity, 1]), f32([-Infinity, 1]), { abs: 0, rel: 0 })!)).toBe(false);
-    const d = diffTensors(f32([Infinity]), f32([1]), { abs: 1e3, rel: 0 })!;
+    const d = diffTensors(f32([Infinity, 2]), f32([1, 2]), { abs: 1e3, rel: 0 })!;
     expect(d.differing).toBe(1);
     expect(d.maxAbsDiff).toBe(Infinity);
+    // With no finite pair beside it, nothing was measured: the count says it differs, |Δ| is NaN.
+    const alone = diffTensors(f32([Infinity]), f32([1]), { abs: 1e3, rel: 0 })!;
+    expect(alone).toMatchObject({ differing: 1, pairs: { finite: 0, nonFinite: 1 } });
+    expect(alone.maxAbsDiff).toBeNaN();
+  });
+
+  it('±Inf or NaN on both sides everywhere: nothing finite was compared, so max |Δ| is NaN, not 0 (pairs say why)', () => {
+    const inf = diffTensors(f32([Infinity, -Infinity]), f32([Infinity, -Infinity]), { abs: 0, rel: 0 })!;
+    expect(inf).toMatchObject({ differing: 0, nanCount: 0, pairs: { finite: 0, nonFinite: 2 } });
+    expect(inf.maxAbsDiff).toBeNaN();
+    expect(isFinding(inf)).toBe(false);
+    const nan = diffTensors(f32([NaN, NaN]), f32([NaN, NaN]), { abs: 0, rel: 0 })!;
+    expect(nan).toMatchObject({ nanCount: 4, pairs: { finite: 0, nonFinite: 2 } });
+    expect(nan.maxAbsDiff).toBeNaN();
+    // One finite pair is a measurement: its 0 stands.
+    expect(diffTensors(f32([Infinity, 1]), f32([Infinity, 1]), { abs: 0, rel: 0 })).toMatchObject({ maxAbsDiff: 0, pairs: { finite: 1, nonFinite: 1 } });
   });
 
   it('different shapes are not comparable (null), even with the same element count', () => {
