@@ -1,22 +1,12 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { writeTrace } from '../e2e/bench-trace-file.js';
 import { runParity } from './run-parity.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'parity-gate-memory-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** A bench-like trace (talker statistics and 8 codes per step), B differing from `differFrom` on. */
-function trace(path: string, steps: number, differFrom: number): void {
-  const lines = ['{"schema":"tts-parity-trace/1","engine":"bench","q":8,"frameRate":12.5,"sampleRate":24000}'];
-  for (let step = 1; step <= steps; step++) {
-    const d = step >= differFrom ? 0.01 : 0;
-    const codes = Array.from({ length: 8 }, (_, c) => (step * 7 + c * 13 + (d && c === 0 ? 1 : 0)) % 2048);
-    lines.push(JSON.stringify({ step, logits: { mean: Math.sin(step) + d, std: 1 + 0.1 * Math.cos(step), min: -5 + d, max: 7 + d, argmax: step % 2048 }, codes }));
-  }
-  writeFileSync(path, lines.join('\n') + '\n');
-}
 
 describe('gate memory', () => {
   // A heap cap, not a timing: a gate that held the report's rows or the traces would run out of it. The
@@ -24,8 +14,8 @@ describe('gate memory', () => {
   // heap-limit crash (exit 134), measured with the previous build.
   it('re-checks a 20,000-step trace fixture in a 32 MB heap', async () => {
     const [a, b] = [join(dir, 'a.jsonl'), join(dir, 'b.jsonl')];
-    trace(a, 20_000, 20_001);
-    trace(b, 20_000, 10_001);
+    await writeTrace(a, 20_000, 20_001);
+    await writeTrace(b, 20_000, 10_001);
     const fixture = join(dir, 'fixture');
     const made = await runParity(['compare-trace', a, b, '--out', fixture], { timeoutMs: 120_000 });
     expect(made.stderr).toBe('');
