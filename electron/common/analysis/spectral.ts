@@ -51,7 +51,8 @@ export function frameSize(sampleRate: number): number {
 /**
  * Power spectra kept from the first pass for the second, at most this many bytes per call (a 60 s pair
  * at any rate needs ~35 MB for its three spans); frames past it are transformed again in the second
- * pass, so memory stays bounded on long takes and the numbers are the same either way.
+ * pass, so memory stays bounded on long takes and the numbers are the same either way. The storage is
+ * kept for the next call (see keptSpectra), so a process that has compared a long pair holds up to this much.
  */
 export const SPECTRA_CACHE_BYTES = 48 * 1024 * 1024;
 
@@ -143,10 +144,17 @@ export function spectralDistances(
   };
   // Pass 1: each span's frames transformed once; the first ones kept; each frame's loudest bin.
   let budget = Math.floor(cacheBytes / (bins * 8));
+  let keptFrames = 0;
   for (const s of spans) {
     s.storedFrames = Math.min(s.frames, budget);
     budget -= s.storedFrames;
-    s.stored = new Float64Array(s.storedFrames * bins);
+    keptFrames += s.storedFrames;
+  }
+  const kept = keptSpectra(keptFrames * bins);
+  let keptAt = 0;
+  for (const s of spans) {
+    s.stored = kept.subarray(keptAt, keptAt + s.storedFrames * bins);
+    keptAt += s.storedFrames * bins;
     s.frameMax = new Float64Array(s.frames);
     for (let frame = 0; frame < s.frames; frame++) {
       const stored = frame < s.storedFrames;
@@ -202,6 +210,17 @@ export function spectralDistances(
   return jobs.map((j) =>
     j.frames === 0 ? { lsdDb: NaN, mcdDb: NaN } : { lsdDb: j.lsd / j.frames, mcdDb: j.mcd / j.frames },
   );
+}
+
+/**
+ * The kept spectra's storage, reused by the next call (it grows to the largest size asked, at most
+ * SPECTRA_CACHE_BYTES): a fresh 35 MB array per call cost more than the first pass's FFTs, most of it
+ * the kernel mapping and zeroing new pages.
+ */
+let keptStorage = new Float64Array(0);
+function keptSpectra(values: number): Float64Array {
+  if (keptStorage.length < values) keptStorage = new Float64Array(values);
+  return keptStorage;
 }
 
 /** The floor of a side: its loudest bin over its first `frames` frames − 80 dB, at least −120 dB. */
