@@ -243,11 +243,8 @@ function powerSpectrum(
   const size = values.length;
   const fft = realFft(size);
   const buf = fft.buffer();
-  // Windowed in a JS array, then copied in: V8 writes a Float32Array over WASM memory more slowly.
-  const frame = window.frame;
-  for (let i = 0; i < count; i++) frame[i] = x[start + i] * values[i];
-  if (count < size) frame.fill(0, count);
-  buf.set(frame);
+  for (let i = 0; i < count; i++) buf[i] = x[start + i] * values[i];
+  if (count < size) buf.fill(0, count);
   fft.forwardInPlace();
   const half = size / 2;
   const dc = buf[0] * buf[0] * norm;
@@ -271,8 +268,6 @@ function powerSpectrum(
 interface HannWindow {
   values: Float64Array;
   norm: number;
-  /** Scratch for one windowed frame. */
-  frame: Float32Array;
 }
 
 const windows = new Map<number, HannWindow>();
@@ -286,7 +281,7 @@ function hann(size: number): HannWindow {
       values[i] = 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / size);
       sum += values[i];
     }
-    w = { values, norm: 1 / (sum * sum), frame: new Float32Array(size) };
+    w = { values, norm: 1 / (sum * sum) };
     windows.set(size, w);
   }
   return w;
