@@ -96,11 +96,21 @@ export function melLogAmplitude(plan: MelPlan, power: Float64Array, at: number, 
     const first = at + starts[m];
     const w = weightAt[m];
     const count = counts[m];
+    // Two partial sums, so that the additions do not all wait on each other.
     let s = 0;
-    for (let j = 0; j < count; j++) {
+    let s2 = 0;
+    let j = 0;
+    for (; j + 1 < count; j += 2) {
+      const p = power[first + j];
+      const p2 = power[first + j + 1];
+      s += weights[w + j] * (p > floor ? p : floor);
+      s2 += weights[w + j + 1] * (p2 > floor ? p2 : floor);
+    }
+    if (j < count) {
       const p = power[first + j];
       s += weights[w + j] * (p > floor ? p : floor);
     }
+    s += s2;
     // Bins are floored, so s > 0 except for a band whose only bin sits on its edge (weight 0).
     const edge = power[first];
     bandPower[m] = s > 0 ? s : edge > floor ? edge : floor;
