@@ -36,14 +36,26 @@ function ensure(count: number): void {
   highWords = new Uint32Array(values.buffer);
 }
 
-/** ln(x) from the table, `high` being x's high word. */
-function tableLn(x: number, high: number): number {
-  const biased = high >>> 20;
-  if (biased === 0 || biased >= 2047) return Math.log(x);
-  const j = (high >>> (20 - TABLE_BITS)) & (TABLE_SIZE - 1);
-  const r = x * UNSCALE[biased] * INVERSE_EDGE[j] - 1;
-  const series = r - r * r * (1 / 2 - r * (1 / 3 - r * (1 / 4 - r * (1 / 5))));
-  return LN_SCALE[biased] + LN_EDGE[j] + series;
+/**
+ * out[k] = ln(values[k]) for k < count, from the table (`out` may be `values`: each is read before it is
+ * written). One loop with no call in it: a double passed to or returned from a call that V8 does not
+ * inline is boxed, and the 2.9M logarithms of a 60 s pair then cost ~100 young-generation collections.
+ */
+function tableLogs(count: number, out: Float64Array): void {
+  const v = values;
+  const h = highWords;
+  for (let k = 0; k < count; k++) {
+    const x = v[k];
+    const high = h[2 * k + HIGH];
+    const biased = high >>> 20;
+    if (biased === 0 || biased >= 2047) {
+      out[k] = Math.log(x);
+      continue;
+    }
+    const j = (high >>> (20 - TABLE_BITS)) & (TABLE_SIZE - 1);
+    const r = x * UNSCALE[biased] * INVERSE_EDGE[j] - 1;
+    out[k] = LN_SCALE[biased] + LN_EDGE[j] + (r - r * r * (1 / 2 - r * (1 / 3 - r * (1 / 4 - r * (1 / 5)))));
+  }
 }
 
 /**
@@ -61,25 +73,21 @@ export function sumSquaredLogRatios(
 ): number {
   ensure(count);
   const v = values;
-  const h = highWords;
   for (let k = 0; k < count; k++) {
     const x = a[aAt + k];
     const y = b[bAt + k];
     v[k] = (x > floorA ? x : floorA) / (y > floorB ? y : floorB);
   }
+  tableLogs(count, v);
   let sum = 0;
-  for (let k = 0; k < count; k++) {
-    const d = tableLn(v[k], h[2 * k + HIGH]);
-    sum += d * d;
-  }
+  for (let k = 0; k < count; k++) sum += v[k] * v[k];
   return sum;
 }
 
 /** out[k] = scale·ln(x[k]) for k < count. */
 export function scaledLogs(x: Float64Array, scale: number, out: Float64Array, count: number): void {
   ensure(count);
-  const v = values;
-  const h = highWords;
-  for (let k = 0; k < count; k++) v[k] = x[k];
-  for (let k = 0; k < count; k++) out[k] = scale * tableLn(v[k], h[2 * k + HIGH]);
+  values.set(x.subarray(0, count));
+  tableLogs(count, out);
+  for (let k = 0; k < count; k++) out[k] *= scale;
 }
