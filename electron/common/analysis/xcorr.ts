@@ -123,16 +123,15 @@ function exactSum(a: Float32Array, b: Float32Array, length: number, lag: number)
 function exactSums(a: Float32Array, b: Float32Array, length: number, lag: number): [number, number, number] {
   const from = Math.max(0, 1 - lag);
   const to = Math.min(length, length - lag - 1);
-  if (to - from < 2)
+  if (to - from < 2) {
     return [exactSum(a, b, length, lag - 1), exactSum(a, b, length, lag), exactSum(a, b, length, lag + 1)];
-  const sums = [0, 0, 0];
-  for (let k = 0; k < 3; k++) {
-    const l = lag - 1 + k;
-    for (let i = Math.max(0, -l); i < from; i++) sums[k] += a[i] * b[i + l];
   }
-  let s0 = sums[0];
-  let s1 = sums[1];
-  let s2 = sums[2];
+  // Lag − 1 starts at 1 − lag (= from) when lag ≤ 1; lag and lag + 1 may start before it.
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  for (let i = Math.max(0, -lag); i < from; i++) s1 += a[i] * b[i + lag];
+  for (let i = Math.max(0, -lag - 1); i < from; i++) s2 += a[i] * b[i + lag + 1];
   for (let i = from; i < to; i++) {
     const x = a[i];
     const j = i + lag;
@@ -140,14 +139,10 @@ function exactSums(a: Float32Array, b: Float32Array, length: number, lag: number
     s1 += x * b[j];
     s2 += x * b[j + 1];
   }
-  sums[0] = s0;
-  sums[1] = s1;
-  sums[2] = s2;
-  for (let k = 0; k < 3; k++) {
-    const l = lag - 1 + k;
-    for (let i = to; i < Math.min(length, length - l); i++) sums[k] += a[i] * b[i + l];
-  }
-  return [sums[0], sums[1], sums[2]];
+  // Lag + 1 ends at length − lag − 1 (= to) when lag ≥ −1; lag − 1 and lag may end after it.
+  for (let i = to; i < Math.min(length, length - lag + 1); i++) s0 += a[i] * b[i + lag - 1];
+  for (let i = to; i < Math.min(length, length - lag); i++) s1 += a[i] * b[i + lag];
+  return [s0, s1, s2];
 }
 
 /** Σa² and Σb² over the first `length` samples, in one pass. */
