@@ -193,12 +193,12 @@ function runSegmentPairs(
     pb2 = p.b2,
     pa1 = p.a1,
     pa2 = p.a2;
-  const rb1 = r.b1,
-    rb2 = r.b2,
-    ra1 = r.a1,
+  const ra1 = r.a1,
     ra2 = r.a2;
-  // The high-pass numerator is 1, −2, 1 (k-weighting.ts), so rb0 = 1 is not multiplied.
-  if (r.b0 !== 1) throw new Error('runSegmentPairs: expects the BS.1770 high-pass numerator b0 = 1');
+  // The high-pass numerator is 1, −2, 1 (kWeightingCoefficients), so it is applied as additions.
+  if (r.b0 !== 1 || r.b1 !== -2 || r.b2 !== 1) {
+    throw new Error('runSegmentPairs: expects the BS.1770 high-pass numerator 1, −2, 1');
+  }
   const tail = new Float64Array(1);
   for (let s = 0; s < half; s++) {
     let i = bounds[s];
@@ -227,10 +227,11 @@ function runSegmentPairs(
       bp2 = pb2 * xb - pa2 * ub;
       const ya = ua + ar1;
       const yb = ub + br1;
-      ar1 = rb1 * ua - ra1 * ya + ar2;
-      br1 = rb1 * ub - ra1 * yb + br2;
-      ar2 = rb2 * ua - ra2 * ya;
-      br2 = rb2 * ub - ra2 * yb;
+      // rb1·u − ra1·y + r2 with rb1 = −2 and rb2 = 1, as additions: the same value to the last bit.
+      ar1 = ar2 - (ua + ua + ra1 * ya);
+      br1 = br2 - (ub + ub + ra1 * yb);
+      ar2 = ua - ra2 * ya;
+      br2 = ub - ra2 * yb;
       sumA += ya * ya;
       sumB += yb * yb;
     }

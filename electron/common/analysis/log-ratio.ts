@@ -2,13 +2,13 @@
  * Natural logarithms for the spectral distances by a table, not Math.log: V8 calls Math.log out of line,
  * and the log-spectral distance takes 2 × 513 of them per frame (docs/performance.md has the timing).
  *
- * x = 2^e·m with m in [1, 2); j = m's first 8 fraction bits, c_j = 1 + j/256 (so ln 1 is exactly 0);
- * ln x = e·ln 2 − ln(1/c_j) + ln(1 + r), r = m·(1/c_j) − 1 in [0, 2^−8), ln(1 + r) by its series to r^6
- * (the next term is < 2e−17). Within 2e−14 of Math.log for |ln x| up to 60
+ * x = 2^e·m with m in [1, 2); j = m's first 10 fraction bits, c_j = 1 + j/1024 (so ln 1 is exactly 0);
+ * ln x = e·ln 2 − ln(1/c_j) + ln(1 + r), r = m·(1/c_j) − 1 in [0, 2^−10), ln(1 + r) by its series to r^5
+ * (the next term is < 2e−19). Within 2e−14 of Math.log for |ln x| up to 60
  * (test/unit/common/analysis/log-ratio.test.ts). Zero, subnormal, infinite, negative and NaN values
  * take Math.log, so they read as Math.log reads them.
  */
-const TABLE_BITS = 8;
+const TABLE_BITS = 10;
 const TABLE_SIZE = 1 << TABLE_BITS;
 const INVERSE_EDGE = new Float64Array(TABLE_SIZE);
 const LN_EDGE = new Float64Array(TABLE_SIZE);
@@ -16,9 +16,13 @@ for (let j = 0; j < TABLE_SIZE; j++) {
   INVERSE_EDGE[j] = 1 / (1 + j / TABLE_SIZE);
   LN_EDGE[j] = -Math.log(INVERSE_EDGE[j]);
 }
-/** 2^−e for each biased exponent of a normal double: scales x to its mantissa m exactly. */
+/** For each biased exponent of a normal double: 2^−e (scales x to its mantissa m exactly) and e·ln 2. */
 const UNSCALE = new Float64Array(2048);
-for (let biased = 1; biased < 2047; biased++) UNSCALE[biased] = Math.pow(2, 1023 - biased);
+const LN_SCALE = new Float64Array(2048);
+for (let biased = 1; biased < 2047; biased++) {
+  UNSCALE[biased] = Math.pow(2, 1023 - biased);
+  LN_SCALE[biased] = (biased - 1023) * Math.LN2;
+}
 
 // Values are written here first and their high words read after: reading a double's high word right
 // after writing it would stall. The high word of element k is Uint32 slot 2k + HIGH.
@@ -32,14 +36,26 @@ function ensure(count: number): void {
   highWords = new Uint32Array(values.buffer);
 }
 
-/** ln(x) from the table, `high` being x's high word. */
-function tableLn(x: number, high: number): number {
-  const biased = high >>> 20;
-  if (biased === 0 || biased >= 2047) return Math.log(x);
-  const j = (high >>> (20 - TABLE_BITS)) & (TABLE_SIZE - 1);
-  const r = x * UNSCALE[biased] * INVERSE_EDGE[j] - 1;
-  const series = r - r * r * (1 / 2 - r * (1 / 3 - r * (1 / 4 - r * (1 / 5 - r * (1 / 6)))));
-  return (biased - 1023) * Math.LN2 + LN_EDGE[j] + series;
+/**
+ * out[k] = ln(values[k]) for k < count, from the table (`out` may be `values`: each is read before it is
+ * written). One loop with no call in it: a double passed to or returned from a call that V8 does not
+ * inline is boxed, and the 2.9M logarithms of a 60 s pair then cost ~100 young-generation collections.
+ */
+function tableLogs(count: number, out: Float64Array): void {
+  const v = values;
+  const h = highWords;
+  for (let k = 0; k < count; k++) {
+    const x = v[k];
+    const high = h[2 * k + HIGH];
+    const biased = high >>> 20;
+    if (biased === 0 || biased >= 2047) {
+      out[k] = Math.log(x);
+      continue;
+    }
+    const j = (high >>> (20 - TABLE_BITS)) & (TABLE_SIZE - 1);
+    const r = x * UNSCALE[biased] * INVERSE_EDGE[j] - 1;
+    out[k] = LN_SCALE[biased] + LN_EDGE[j] + (r - r * r * (1 / 2 - r * (1 / 3 - r * (1 / 4 - r * (1 / 5)))));
+  }
 }
 
 /**
@@ -57,25 +73,24 @@ export function sumSquaredLogRatios(
 ): number {
   ensure(count);
   const v = values;
-  const h = highWords;
+  // Doubles for V8, so that the floor-or-bin choices are never boxed (see melLogAmplitude).
+  const fa = floorA + 0;
+  const fb = floorB + 0;
   for (let k = 0; k < count; k++) {
     const x = a[aAt + k];
     const y = b[bAt + k];
-    v[k] = (x > floorA ? x : floorA) / (y > floorB ? y : floorB);
+    v[k] = (x > fa ? x : fa) / (y > fb ? y : fb);
   }
+  tableLogs(count, v);
   let sum = 0;
-  for (let k = 0; k < count; k++) {
-    const d = tableLn(v[k], h[2 * k + HIGH]);
-    sum += d * d;
-  }
+  for (let k = 0; k < count; k++) sum += v[k] * v[k];
   return sum;
 }
 
 /** out[k] = scale·ln(x[k]) for k < count. */
 export function scaledLogs(x: Float64Array, scale: number, out: Float64Array, count: number): void {
   ensure(count);
-  const v = values;
-  const h = highWords;
-  for (let k = 0; k < count; k++) v[k] = x[k];
-  for (let k = 0; k < count; k++) out[k] = scale * tableLn(v[k], h[2 * k + HIGH]);
+  values.set(x.subarray(0, count));
+  tableLogs(count, out);
+  for (let k = 0; k < count; k++) out[k] *= scale;
 }

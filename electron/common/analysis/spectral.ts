@@ -1,6 +1,7 @@
-import { realFft } from './fft.js';
 import { sumSquaredLogRatios } from './log-ratio.js';
-import { MEL_BANDS, mcdFrame, melLogAmplitude, melPlan } from './mel-cepstrum.js';
+import { hann } from './power-spectrum.js';
+import { type FrameGeometry, type Span, SpanFrames } from './span-frames.js';
+import { mcdFrame, melPlan } from './mel-cepstrum.js';
 
 /**
  * Spectral distances of A[aStart + i] against B[bStart + i], i < length.
@@ -33,10 +34,6 @@ export interface SpectralPair {
   b: Span;
   length: number;
 }
-export interface Span {
-  signal: Float32Array;
-  start: number;
-}
 
 /** Bins more than this far below a side's loudest bin read as that floor (librosa's top_db default). */
 export const DYNAMIC_RANGE_DB = 80;
@@ -51,28 +48,10 @@ export function frameSize(sampleRate: number): number {
 /**
  * Power spectra kept from the first pass for the second, at most this many bytes per call (a 60 s pair
  * at any rate needs ~35 MB for its three spans); frames past it are transformed again in the second
- * pass, so memory stays bounded on long takes and the numbers are the same either way.
+ * pass, so memory stays bounded on long takes and the numbers are the same either way. The storage is
+ * kept for the next call (see keptSpectra), so a process that has compared a long pair holds up to this much.
  */
 export const SPECTRA_CACHE_BYTES = 48 * 1024 * 1024;
-
-interface SpanState {
-  span: Span;
-  /** Frames any pair reads from this span, and the longest such pair (a frame's sample count). */
-  frames: number;
-  length: number;
-  /** Power spectra of the first `storedFrames` frames, [frame, bin] row-major (first pass). */
-  stored: Float64Array;
-  storedFrames: number;
-  /** The frame whose raw power spectrum `scratch` holds (−1: none), for frames not stored. */
-  scratchFrame: number;
-  scratch: Float64Array;
-  /** The loudest bin of each frame (first pass). */
-  frameMax: Float64Array;
-  /** The mel log amplitudes of frame `melFrame` read through floor `melFloor` (second pass). */
-  melFrame: number;
-  melFloor: number;
-  melLog: Float64Array;
-}
 
 /**
  * Distances for several pairs at once. A span shared by two pairs (A at offset 0 at lag 0 and after
@@ -87,16 +66,20 @@ export function spectralDistances(
   cacheBytes = SPECTRA_CACHE_BYTES,
 ): SpectralDistances[] {
   const size = frameSize(sampleRate);
-  const hop = size / 2;
-  const bins = size / 2 + 1;
-  const window = hann(size);
-  const plan = melPlan(size, sampleRate);
+  const geometry: FrameGeometry = {
+    size,
+    hop: size / 2,
+    bins: size / 2 + 1,
+    window: hann(size),
+    plan: melPlan(size, sampleRate),
+  };
+  const { hop, bins } = geometry;
   const frameCount = (pair: SpectralPair) =>
     pair.length <= 0 ? 0 : pair.length >= size ? Math.floor((pair.length - size) / hop) + 1 : 1;
   // Spans are shared when they start at the same sample of the same signal; a pair shorter than a
   // frame (one zero-padded frame) gets spans of its own, since its frame holds fewer samples. In a
   // shared span every frame a pair reads lies inside that pair, so frame f is the same F samples for all.
-  const spans: SpanState[] = [];
+  const spans: SpanFrames[] = [];
   const spanIndex = (span: Span, shareable: boolean, frames: number, length: number): number => {
     const found = shareable
       ? spans.findIndex(
@@ -108,100 +91,97 @@ export function spectralDistances(
       spans[found].length = Math.max(spans[found].length, length);
       return found;
     }
-    spans.push({
-      span,
-      frames,
-      length,
-      stored: new Float64Array(0),
-      storedFrames: 0,
-      scratchFrame: -1,
-      scratch: new Float64Array(bins),
-      frameMax: new Float64Array(0),
-      melFrame: -1,
-      melFloor: NaN,
-      melLog: new Float64Array(MEL_BANDS),
-    });
+    spans.push(new SpanFrames(span, geometry, frames, length));
     return spans.length - 1;
   };
-  const jobs = pairs.map((pair) => {
+  const jobs: PairJob[] = pairs.map((pair) => {
     const frames = frameCount(pair);
     const shareable = pair.length >= size;
-    return {
-      frames,
-      a: spanIndex(pair.a, shareable, frames, pair.length),
-      b: spanIndex(pair.b, shareable, frames, pair.length),
-      floorA: 0,
-      floorB: 0,
-      lsd: 0,
-      mcd: 0,
-    };
+    const a = spanIndex(pair.a, shareable, frames, pair.length);
+    return { frames, a, b: spanIndex(pair.b, shareable, frames, pair.length) };
   });
-  /** Frame `frame` of s: its power spectrum into out[at ..], and its loudest bin returned. */
-  const transform = (s: SpanState, frame: number, out: Float64Array, at: number): number => {
-    const offset = frame * hop;
-    return powerSpectrum(s.span.signal, s.span.start + offset, Math.min(size, s.length - offset), window, out, at);
-  };
   // Pass 1: each span's frames transformed once; the first ones kept; each frame's loudest bin.
   let budget = Math.floor(cacheBytes / (bins * 8));
-  for (const s of spans) {
-    s.storedFrames = Math.min(s.frames, budget);
-    budget -= s.storedFrames;
-    s.stored = new Float64Array(s.storedFrames * bins);
-    s.frameMax = new Float64Array(s.frames);
-    for (let frame = 0; frame < s.frames; frame++) {
-      const stored = frame < s.storedFrames;
-      s.frameMax[frame] = transform(s, frame, stored ? s.stored : s.scratch, stored ? frame * bins : 0);
-    }
-  }
+  const keptFrames = spans.map((s) => {
+    const n = Math.min(s.frames, budget);
+    budget -= n;
+    return n;
+  });
+  const kept = keptSpectra(keptFrames.reduce((n, f) => n + f, 0) * bins);
+  let keptAt = 0;
+  spans.forEach((s, i) => {
+    s.transformAll(kept.subarray(keptAt, keptAt + keptFrames[i] * bins));
+    keptAt += keptFrames[i] * bins;
+  });
   // A pair's floor is from its own frames only, so it does not depend on which other pairs were
   // measured with it.
-  for (const job of jobs) {
-    job.floorA = floorOf(spans[job.a].frameMax, job.frames);
-    job.floorB = floorOf(spans[job.b].frameMax, job.frames);
-  }
+  const floors = new Float64Array(2 * jobs.length);
+  jobs.forEach((job, j) => {
+    floors[2 * j] = floorOf(spans[job.a].frameMax, job.frames);
+    floors[2 * j + 1] = floorOf(spans[job.b].frameMax, job.frames);
+  });
+  const sums = measurePairs(jobs, spans, floors, geometry);
+  return jobs.map((job, j) =>
+    job.frames === 0
+      ? { lsdDb: NaN, mcdDb: NaN }
+      : { lsdDb: sums[2 * j] / job.frames, mcdDb: sums[2 * j + 1] / job.frames },
+  );
+}
 
-  // Frame `frame` of s lies in the kept spectra at frame·bins, or else in s.scratch at 0 (transformed
-  // again, once per frame).
-  const spectrumOf = (s: SpanState, frame: number): Float64Array => {
-    if (frame < s.storedFrames) return s.stored;
-    if (s.scratchFrame !== frame) {
-      transform(s, frame, s.scratch, 0);
-      s.scratchFrame = frame;
-    }
-    return s.scratch;
-  };
-  const offsetOf = (s: SpanState, frame: number): number => (frame < s.storedFrames ? frame * bins : 0);
-  // A span's mel amplitudes are shared by the pairs whose floor for it is the same (in compareSignals
-  // A's span at lag 0 and aligned, nearly always).
-  const melOf = (s: SpanState, floor: number, frame: number): Float64Array => {
-    if (s.melFrame !== frame || s.melFloor !== floor) {
-      melLogAmplitude(plan, spectrumOf(s, frame), offsetOf(s, frame), floor, s.melLog);
-      s.melFrame = frame;
-      s.melFloor = floor;
-    }
-    return s.melLog;
-  };
-  // Pass 2: every pair's distances frame by frame, the spectra read through each side's floor.
+/** A pair as two span indices and its frame count. */
+interface PairJob {
+  frames: number;
+  a: number;
+  b: number;
+}
+
+/**
+ * Pass 2: every pair's distances frame by frame, the spectra read through each side's floor (floors[2j],
+ * floors[2j + 1] for pair j). Returns Σ over frames of each pair's LSD and MCD, at [2j] and [2j + 1].
+ */
+function measurePairs(
+  jobs: readonly PairJob[],
+  spans: readonly SpanFrames[],
+  floors: Float64Array,
+  { bins, plan }: FrameGeometry,
+): Float64Array {
+  const sums = new Float64Array(2 * jobs.length);
   const maxFrames = Math.max(0, ...jobs.map((j) => j.frames));
   for (let frame = 0; frame < maxFrames; frame++) {
-    for (const job of jobs) {
+    for (let j = 0; j < jobs.length; j++) {
+      const job = jobs[j];
       if (frame >= job.frames) continue;
       const sa = spans[job.a];
       const sb = spans[job.b];
-      const melA = melOf(sa, job.floorA, frame);
-      const melB = melOf(sb, job.floorB, frame);
-      const powerA = spectrumOf(sa, frame);
-      const powerB = spectrumOf(sb, frame);
-      const atA = offsetOf(sa, frame);
-      const atB = offsetOf(sb, frame);
-      const sq = sumSquaredLogRatios(powerA, atA, job.floorA, powerB, atB, job.floorB, bins);
-      job.lsd += LN_TO_DB * Math.sqrt(sq / bins);
-      job.mcd += mcdFrame(plan, melA, melB);
+      const floorA = floors[2 * j];
+      const floorB = floors[2 * j + 1];
+      const melA = sa.mel(floorA, frame);
+      const melB = sb.mel(floorB, frame);
+      const sq = sumSquaredLogRatios(
+        sa.spectrum(frame),
+        sa.offset(frame),
+        floorA,
+        sb.spectrum(frame),
+        sb.offset(frame),
+        floorB,
+        bins,
+      );
+      sums[2 * j] += LN_TO_DB * Math.sqrt(sq / bins);
+      sums[2 * j + 1] += mcdFrame(plan, melA, melB);
     }
   }
-  return jobs.map((j) =>
-    j.frames === 0 ? { lsdDb: NaN, mcdDb: NaN } : { lsdDb: j.lsd / j.frames, mcdDb: j.mcd / j.frames },
-  );
+  return sums;
+}
+
+/**
+ * The kept spectra's storage, reused by the next call (it grows to the largest size asked, at most
+ * SPECTRA_CACHE_BYTES): a fresh 35 MB array per call cost more than the first pass's FFTs, most of it
+ * the kernel mapping and zeroing new pages.
+ */
+let keptStorage = new Float64Array(0);
+function keptSpectra(values: number): Float64Array {
+  if (keptStorage.length < values) keptStorage = new Float64Array(values);
+  return keptStorage;
 }
 
 /** The floor of a side: its loudest bin over its first `frames` frames − 80 dB, at least −120 dB. */
@@ -209,66 +189,4 @@ function floorOf(frameMax: Float64Array, frames: number): number {
   let max = 0;
   for (let f = 0; f < frames; f++) if (frameMax[f] > max) max = frameMax[f];
   return Math.max(ABSOLUTE_FLOOR, max * RELATIVE_FLOOR);
-}
-
-/** Windowed frame → normalised power spectrum (bins 0..F/2) in out[at ..]; returns its largest bin. */
-function powerSpectrum(
-  x: Float32Array,
-  start: number,
-  count: number,
-  window: HannWindow,
-  out: Float64Array,
-  at: number,
-): number {
-  const { values, norm } = window;
-  const size = values.length;
-  const fft = realFft(size);
-  const buf = fft.buffer();
-  // Windowed in a JS array, then copied in: V8 writes a Float32Array over WASM memory more slowly.
-  const frame = window.frame;
-  for (let i = 0; i < count; i++) frame[i] = x[start + i] * values[i];
-  if (count < size) frame.fill(0, count);
-  buf.set(frame);
-  fft.forwardInPlace();
-  const half = size / 2;
-  const dc = buf[0] * buf[0] * norm;
-  const nyquist = buf[1] * buf[1] * norm;
-  out[at] = dc;
-  out[at + half] = nyquist;
-  let max = 0; // NaN bins never count as the loudest
-  if (dc > max) max = dc;
-  if (nyquist > max) max = nyquist;
-  for (let k = 1; k < half; k++) {
-    const re = buf[2 * k];
-    const im = buf[2 * k + 1];
-    const p = (re * re + im * im) * norm;
-    out[at + k] = p;
-    if (p > max) max = p;
-  }
-  return max;
-}
-
-/** A periodic Hann window and the power spectrum's normalisation 1/(Σw)². */
-interface HannWindow {
-  values: Float64Array;
-  norm: number;
-  /** Scratch for one windowed frame. */
-  frame: Float32Array;
-}
-
-const windows = new Map<number, HannWindow>();
-
-function hann(size: number): HannWindow {
-  let w = windows.get(size);
-  if (!w) {
-    const values = new Float64Array(size);
-    let sum = 0;
-    for (let i = 0; i < size; i++) {
-      values[i] = 0.5 - 0.5 * Math.cos((2 * Math.PI * i) / size);
-      sum += values[i];
-    }
-    w = { values, norm: 1 / (sum * sum), frame: new Float32Array(size) };
-    windows.set(size, w);
-  }
-  return w;
 }

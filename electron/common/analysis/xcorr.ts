@@ -34,8 +34,7 @@ export function crossCorrelate(
   length: number,
   maxLag: number,
 ): CrossCorrelation {
-  const energyA = energy(a, length);
-  const energyB = energy(b, length);
+  const [energyA, energyB] = energies(a, b, length);
   const none = { lag: 0, fractionalLag: 0, length };
   if (!(energyA > 0 && energyB > 0)) return { peak: NaN, ...none };
   const r = laggedSums(a, b, length, maxLag);
@@ -49,12 +48,13 @@ export function crossCorrelate(
     }
   }
   if (!(best >= 0)) return { peak: NaN, ...none };
-  const exact = exactSum(a, b, length, lag);
+  const inside = lag > -maxLag && lag < maxLag;
+  const [before, exact, after] = inside ? exactSums(a, b, length, lag) : [0, exactSum(a, b, length, lag), 0];
   let delta = 0;
-  if (lag > -maxLag && lag < maxLag) {
-    const y0 = Math.abs(exactSum(a, b, length, lag - 1));
+  if (inside) {
+    const y0 = Math.abs(before);
     const y1 = Math.abs(exact);
-    const y2 = Math.abs(exactSum(a, b, length, lag + 1));
+    const y2 = Math.abs(after);
     const curvature = y0 - 2 * y1 + y2;
     if (curvature < 0) delta = Math.max(-0.5, Math.min(0.5, (0.5 * (y0 - y2)) / curvature));
   }
@@ -115,8 +115,43 @@ function exactSum(a: Float32Array, b: Float32Array, length: number, lag: number)
   return s;
 }
 
-function energy(x: Float32Array, length: number): number {
-  let s = 0;
-  for (let i = 0; i < length; i++) s += x[i] * x[i];
-  return s;
+/**
+ * exactSum at lag − 1, lag and lag + 1, the middle of their ranges in one pass over A: three
+ * independent sums do not wait on each other as one does. Each adds its terms in exactSum's order, so
+ * the values are exactSum's.
+ */
+function exactSums(a: Float32Array, b: Float32Array, length: number, lag: number): [number, number, number] {
+  const from = Math.max(0, 1 - lag);
+  const to = Math.min(length, length - lag - 1);
+  if (to - from < 2) {
+    return [exactSum(a, b, length, lag - 1), exactSum(a, b, length, lag), exactSum(a, b, length, lag + 1)];
+  }
+  // Lag − 1 starts at 1 − lag (= from) when lag ≤ 1; lag and lag + 1 may start before it.
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  for (let i = Math.max(0, -lag); i < from; i++) s1 += a[i] * b[i + lag];
+  for (let i = Math.max(0, -lag - 1); i < from; i++) s2 += a[i] * b[i + lag + 1];
+  for (let i = from; i < to; i++) {
+    const x = a[i];
+    const j = i + lag;
+    s0 += x * b[j - 1];
+    s1 += x * b[j];
+    s2 += x * b[j + 1];
+  }
+  // Lag + 1 ends at length − lag − 1 (= to) when lag ≥ −1; lag − 1 and lag may end after it.
+  for (let i = to; i < Math.min(length, length - lag + 1); i++) s0 += a[i] * b[i + lag - 1];
+  for (let i = to; i < Math.min(length, length - lag); i++) s1 += a[i] * b[i + lag];
+  return [s0, s1, s2];
+}
+
+/** Σa² and Σb² over the first `length` samples, in one pass. */
+function energies(a: Float32Array, b: Float32Array, length: number): [number, number] {
+  let sa = 0;
+  let sb = 0;
+  for (let i = 0; i < length; i++) {
+    sa += a[i] * a[i];
+    sb += b[i] * b[i];
+  }
+  return [sa, sb];
 }

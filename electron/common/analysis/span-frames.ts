@@ -1,0 +1,99 @@
+import { MEL_BANDS, melLogAmplitude, type MelPlan } from './mel-cepstrum.js';
+import { type HannWindow, powerSpectrum } from './power-spectrum.js';
+
+/** A[start + i] (or B's): the samples a pair reads from one signal. */
+export interface Span {
+  signal: Float32Array;
+  start: number;
+}
+
+/** The frame geometry every span of one spectralDistances call shares. */
+export interface FrameGeometry {
+  size: number;
+  hop: number;
+  bins: number;
+  window: HannWindow;
+  plan: MelPlan;
+}
+
+/**
+ * One span's frames through the two passes of spectralDistances: their power spectra (the first
+ * `storedFrames` kept, the others transformed again when read), each frame's loudest bin, and the mel
+ * log amplitudes of the frame last asked for. A class with every field set in the constructor, so that
+ * V8 sees one shape: closures made per call and fields changing from small integers to doubles made it
+ * throw away its optimised code on every call.
+ */
+export class SpanFrames {
+  readonly span: Span;
+  readonly geometry: FrameGeometry;
+  /** Frames any pair reads from this span, and the longest such pair (a frame's sample count). */
+  frames: number;
+  length: number;
+  /** Power spectra of the first `storedFrames` frames, [frame, bin] row-major (first pass). */
+  stored: Float64Array = new Float64Array(0);
+  storedFrames = 0;
+  /** The loudest bin of each frame (first pass). */
+  frameMax: Float64Array = new Float64Array(0);
+  /** The frame whose raw power spectrum `scratch` holds (−1: none), for frames not stored. */
+  private scratchFrame = -1;
+  private readonly scratch: Float64Array;
+  /** The mel log amplitudes of frame `melFrame` read through floor `melFloor` (second pass). */
+  private melFrame = -1;
+  private melFloor = Number.NaN;
+  private readonly melLog = new Float64Array(MEL_BANDS);
+
+  constructor(span: Span, geometry: FrameGeometry, frames: number, length: number) {
+    this.span = span;
+    this.geometry = geometry;
+    this.frames = frames;
+    this.length = length;
+    this.scratch = new Float64Array(geometry.bins);
+  }
+
+  /** First pass: every frame transformed, the first `stored.length / bins` kept in `stored`. */
+  transformAll(stored: Float64Array): void {
+    const bins = this.geometry.bins;
+    this.stored = stored;
+    this.storedFrames = Math.floor(stored.length / bins);
+    this.frameMax = new Float64Array(this.frames);
+    for (let frame = 0; frame < this.frames; frame++) {
+      const kept = frame < this.storedFrames;
+      this.frameMax[frame] = this.transform(frame, kept ? stored : this.scratch, kept ? frame * bins : 0);
+    }
+  }
+
+  /** Frame `frame`'s power spectrum into out[at ..]; returns its loudest bin. */
+  private transform(frame: number, out: Float64Array, at: number): number {
+    const { size, hop, window } = this.geometry;
+    const offset = frame * hop;
+    const count = Math.min(size, this.length - offset);
+    return powerSpectrum(this.span.signal, this.span.start + offset, count, window, out, at);
+  }
+
+  /** The array holding frame `frame`'s power spectrum, at `offset(frame)`. */
+  spectrum(frame: number): Float64Array {
+    if (frame < this.storedFrames) return this.stored;
+    if (this.scratchFrame !== frame) {
+      this.transform(frame, this.scratch, 0);
+      this.scratchFrame = frame;
+    }
+    return this.scratch;
+  }
+
+  offset(frame: number): number {
+    return frame < this.storedFrames ? frame * this.geometry.bins : 0;
+  }
+
+  /**
+   * Frame `frame`'s mel log amplitudes through `floor`, shared by the pairs whose floor for this span is
+   * the same (in compareSignals A's span at lag 0 and aligned, nearly always).
+   */
+  mel(floor: number, frame: number): Float64Array {
+    if (this.melFrame !== frame || this.melFloor !== floor) {
+      melLogAmplitude(this.geometry.plan, this.spectrum(frame), this.offset(frame), floor, this.melLog);
+      this.melFrame = frame;
+      this.melFloor = floor;
+    }
+    return this.melLog;
+  }
+}
