@@ -57,14 +57,7 @@ def greedy_code_predictor(talker):
 
 
 def bundle_config(hop, talker_config, cp_config):
-    def decoder(c):
-        return {
-            "layers": c.num_hidden_layers,
-            "heads": c.num_attention_heads,
-            "kvHeads": c.num_key_value_heads,
-            "headDim": getattr(c, "head_dim", None) or c.hidden_size // c.num_attention_heads,
-            "hidden": c.hidden_size,
-        }
+    from tts_parity.examples.hf_flat_cache import decoder_shape
 
     return {
         "name": "qwen3-omni-talker-tiny",
@@ -77,14 +70,14 @@ def bundle_config(hop, talker_config, cp_config):
         "text": {"tokenizer": "byte", "framesPerChar": FRAMES / len(TEXT), "maxBytes": 8},
         "maxFrames": 8,
         "talker": {
-            **decoder(talker_config.text_config),
+            **decoder_shape(talker_config.text_config),
             "maxPositions": 32,
             "vocab": OMNI_TALKER_VOCAB,
             "specialIds": {"suppress": "all-except-eos"},
             "prefill": {"template": TEMPLATE},
             "textConditioning": {"pad": TTS_PAD, "end": TTS_EOS},
         },
-        "codePredictor": {**decoder(cp_config), "maxPositions": 4},
+        "codePredictor": {**decoder_shape(cp_config), "maxPositions": 4},
         "vocoder": {"leftContextFrames": 0, "chunkFrames": 8},
     }
 

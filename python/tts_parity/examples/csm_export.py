@@ -9,7 +9,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from tts_parity.examples.hf_flat_cache import FlatCache, additive_mask
+from tts_parity.examples.hf_flat_cache import FlatCache, additive_mask, decoder_shape
 
 __all__ = ["BackboneAdapter", "DepthDecoderAdapter", "MimiDecoderAdapter", "csm_bundle_inputs"]
 
@@ -102,15 +102,6 @@ def csm_bundle_inputs(model, *, text_bos, frames_per_char, max_bytes=16, max_fra
     audio = model.backbone_model.embed_tokens.embed_audio_tokens.weight.detach()
     mimi = model.codec_model.config
 
-    def decoder(c):
-        return {
-            "layers": c.num_hidden_layers,
-            "heads": c.num_attention_heads,
-            "kvHeads": c.num_key_value_heads,
-            "headDim": c.head_dim,
-            "hidden": c.hidden_size,
-        }
-
     bundle_config = {
         "name": "csm-tiny",
         "description": "transformers CsmForConditionalGeneration, tiny config, seeded random weights: NOT a trained voice",
@@ -121,9 +112,9 @@ def csm_bundle_inputs(model, *, text_bos, frames_per_char, max_bytes=16, max_fra
         "specialCodes": {"bos": config.codebook_pad_token_id},
         "text": {"tokenizer": "byte", "bos": text_bos, "framesPerChar": frames_per_char, "maxBytes": max_bytes},
         "maxFrames": max_frames,
-        "talker": {**decoder(config), "maxPositions": max_positions, "vocab": v},
+        "talker": {**decoder_shape(config), "maxPositions": max_positions, "vocab": v},
         "codePredictor": {
-            **decoder(depth),
+            **decoder_shape(depth),
             "maxPositions": q,
             "projection": {"from": depth.backbone_hidden_size, "to": depth.hidden_size},
         },

@@ -9,7 +9,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from tts_parity.examples.hf_flat_cache import FlatCache, additive_mask
+from tts_parity.examples.hf_flat_cache import FlatCache, additive_mask, decoder_shape
 
 __all__ = ["DacDecoderAdapter", "DiaDecoderAdapter", "DiaEncoderAdapter", "dia_bundle_inputs"]
 
@@ -129,11 +129,7 @@ def dia_bundle_inputs(model, dac, *, frames_per_char, max_bytes=16, max_frames=8
         "maxFrames": max_frames,
         "encoder": {"hidden": encoder.hidden_size, "maxPositions": max_bytes},
         "talker": {
-            "layers": decoder.num_hidden_layers,
-            "heads": decoder.num_attention_heads,
-            "kvHeads": decoder.num_key_value_heads,
-            "headDim": decoder.head_dim,
-            "hidden": decoder.hidden_size,
+            **decoder_shape(decoder),
             "maxPositions": max_positions,
             "vocab": vocab,
             "codebooks": "all",

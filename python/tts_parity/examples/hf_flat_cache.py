@@ -1,6 +1,7 @@
-"""What export adapters over transformers decoders share (qwen_tts_export, csm_export): the protocol's flat
-past/present tensors seen by transformers' attention as a Cache, and the protocol's mask as a 4-D additive mask
-(transformers passes a 4-D mask through unchanged). An example, never imported by `tts_parity`."""
+"""What export adapters over transformers decoders share (qwen_tts_export, csm_export, dia_export): the protocol's
+flat past/present tensors seen by transformers' attention as a Cache, the protocol's mask as a 4-D additive mask
+(transformers passes a 4-D mask through unchanged), and a decoder config's shape as bundle.json states it. An
+example, never imported by `tts_parity`."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from transformers.cache_utils import Cache
 
 from tts_parity.export import attention_allowed, write_kv
 
-__all__ = ["FlatCache", "additive_mask"]
+__all__ = ["FlatCache", "additive_mask", "decoder_shape"]
 
 
 class FlatCache(Cache):
@@ -32,3 +33,15 @@ def additive_mask(attention_mask, position_ids, dtype):
     elsewhere."""
     allowed = attention_allowed(attention_mask, position_ids)
     return torch.where(allowed, torch.zeros((), dtype=dtype), torch.full((), torch.finfo(dtype).min, dtype=dtype))
+
+
+def decoder_shape(config) -> dict:
+    """bundle.json's layers/heads/kvHeads/headDim/hidden of a talker or code predictor from its transformers config
+    (a config without `head_dim` has hidden / heads, as transformers' attention assumes)."""
+    return {
+        "layers": config.num_hidden_layers,
+        "heads": config.num_attention_heads,
+        "kvHeads": config.num_key_value_heads,
+        "headDim": getattr(config, "head_dim", None) or config.hidden_size // config.num_attention_heads,
+        "hidden": config.hidden_size,
+    }

@@ -9,7 +9,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from tts_parity.examples.hf_flat_cache import FlatCache, additive_mask
+from tts_parity.examples.hf_flat_cache import FlatCache, additive_mask, decoder_shape
 
 __all__ = [
     "CodePredictorAdapter",
@@ -155,15 +155,6 @@ def qwen3_tts_bundle_inputs(model, *, frames_per_char=1.4, max_bytes=32, max_fra
         {"tokens": "first", "codec": s["codec_bos_id"]},
     ]
 
-    def decoder(c):
-        return {
-            "layers": c.num_hidden_layers,
-            "heads": c.num_attention_heads,
-            "kvHeads": c.num_key_value_heads,
-            "headDim": c.head_dim,
-            "hidden": c.hidden_size,
-        }
-
     config = {
         "name": "qwen3-tts-tiny",
         "description": "qwen-tts 0.1.1 Qwen3-TTS, tiny config, seeded random weights: NOT a trained voice",
@@ -175,7 +166,7 @@ def qwen3_tts_bundle_inputs(model, *, frames_per_char=1.4, max_bytes=32, max_fra
         "text": {"tokenizer": "byte", "framesPerChar": frames_per_char, "maxBytes": max_bytes},
         "maxFrames": max_frames,
         "talker": {
-            **decoder(tc),
+            **decoder_shape(tc),
             "maxPositions": max_positions,
             "vocab": tc.vocab_size,
             "specialIds": {"suppress": "all-except-eos"},
@@ -183,7 +174,7 @@ def qwen3_tts_bundle_inputs(model, *, frames_per_char=1.4, max_bytes=32, max_fra
             "textConditioning": {"pad": pad, "end": s["tts_eos_token_id"]},
         },
         "codePredictor": {
-            **decoder(cc),
+            **decoder_shape(cc),
             "maxPositions": tc.num_code_groups,
             "projection": {"from": tc.hidden_size, "to": cc.hidden_size},
         },
