@@ -43,6 +43,16 @@ def run_parity(*args):
     )
 
 
+def synth_eager_and_graph(bundle, text, out):
+    """`parity synth` of `text` under the eager and the graph profile into out/<profile>.wav and .jsonl."""
+    for profile in ("eager", "graph"):
+        done = run_parity(
+            "synth", "--bundle", bundle, "--text", text, "--profile", profile,
+            "--out", out / f"{profile}.wav", "--trace", out / f"{profile}.jsonl",
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+
+
 def run_node_module(script, *args):
     """Runs an ES module with the built dist/ as `DIST` in its environment; returns its stdout."""
     ensure_dist()

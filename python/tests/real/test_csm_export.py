@@ -10,7 +10,7 @@ import torch
 from hf_recipes import build_csm
 from real_support import compare_trace, read_trace, wav_of
 
-from parity_cli import ROOT, run_parity
+from parity_cli import ROOT, synth_eager_and_graph
 
 TEXT = "tts"
 FRAMES = 15  # framesPerChar 5; at frame 15 the backbone's greedy code 0 is 0, the id an EOS logit would take
@@ -53,21 +53,7 @@ def exported(csm_byte_text, tmp_path_factory):
         parity_cmd=["node", str(ROOT / "bin" / "parity.js")],
     )
     reference = trace_csm(csm_byte_text, str(out / "generate.jsonl"), profile="eager", max_new_tokens=FRAMES)
-    for profile in ("eager", "graph"):
-        done = run_parity(
-            "synth",
-            "--bundle",
-            bundle.path,
-            "--text",
-            TEXT,
-            "--profile",
-            profile,
-            "--out",
-            out / f"{profile}.wav",
-            "--trace",
-            out / f"{profile}.jsonl",
-        )
-        assert done.returncode == 0, done.stderr
+    synth_eager_and_graph(bundle.path, TEXT, out)
     return bundle, reference, out
 
 

@@ -15,7 +15,7 @@ from real_support import compare_trace
 from scipy.io import wavfile
 
 from conftest import PYTHON_DIR
-from parity_cli import ROOT, run_parity
+from parity_cli import ROOT, run_parity, synth_eager_and_graph
 
 TEXT = "hello"
 FRAMES = 5  # framesPerChar 1: codebook 0's EOS is forced at step 6, the last codebook's at step 6 + 4
@@ -77,12 +77,7 @@ def exported(dia_and_dac, tmp_path_factory):
         unused_vocoder_inputs=("noise", "context_frames"),
         parity_cmd=["node", str(ROOT / "bin" / "parity.js")],
     )
-    for profile in ("eager", "graph"):
-        done = run_parity(
-            "synth", "--bundle", bundle.path, "--text", TEXT, "--profile", profile,
-            "--out", out / f"{profile}.wav", "--trace", out / f"{profile}.jsonl",
-        )  # fmt: skip
-        assert done.returncode == 0, done.stderr
+    synth_eager_and_graph(bundle.path, TEXT, out)
     return bundle, out
 
 

@@ -12,7 +12,7 @@ import torch
 from hf_recipes import OMNI_BOS, OMNI_CODEBOOK, OMNI_EOS, OMNI_PAD, OMNI_TALKER_VOCAB, build_omni, omni_frame_codes
 from scipy.io import wavfile
 
-from parity_cli import ROOT, run_parity
+from parity_cli import ROOT, synth_eager_and_graph
 
 TEXT = "hey"
 FRAMES = 6
@@ -126,21 +126,7 @@ def exported(tmp_path_factory):
             unused_vocoder_inputs=("noise", "context_frames"),
             parity_cmd=["node", str(ROOT / "bin" / "parity.js")],
         )
-    for profile in ("eager", "graph"):
-        done = run_parity(
-            "synth",
-            "--bundle",
-            bundle.path,
-            "--text",
-            TEXT,
-            "--profile",
-            profile,
-            "--out",
-            out_dir / f"{profile}.wav",
-            "--trace",
-            out_dir / f"{profile}.jsonl",
-        )
-        assert done.returncode == 0, done.stderr
+    synth_eager_and_graph(bundle.path, TEXT, out_dir)
     return bundle, codes, audio, out_dir
 
 

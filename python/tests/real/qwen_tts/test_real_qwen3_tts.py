@@ -17,7 +17,7 @@ from tts_parity.examples.qwen_tts_code_predictor import BUGS, manual_code_predic
 from tts_parity.examples.qwen_tts_tiny import CP_VOCAB, Q, build_tiny_qwen3_tts, build_tiny_vocoder
 from tts_parity.examples.qwen_tts_trace import CODE_PREDICTOR_MODULES, generate_codes_of, static_cache, trace_generate
 
-from parity_cli import run_parity
+from parity_cli import run_parity, synth_eager_and_graph
 
 PROMPTS = ["hello", "a b", "tts", "ok go", "hi!"]
 FRAMES = 5  # max_new_tokens: 5 talker calls give 4 frames (the last call's code 0 has no code predictor run)
@@ -281,21 +281,7 @@ def bundle(tiny, tmp_path_factory):
         unused_vocoder_inputs=("noise", "context_frames"),
         parity_cmd=["node", str(ROOT / "bin" / "parity.js")],
     )
-    for profile in ("eager", "graph"):
-        done = run_parity(
-            "synth",
-            "--bundle",
-            exported.path,
-            "--text",
-            PROMPTS[0],
-            "--profile",
-            profile,
-            "--out",
-            out / f"{profile}.wav",
-            "--trace",
-            out / f"{profile}.jsonl",
-        )
-        assert done.returncode == 0, done.stderr
+    synth_eager_and_graph(exported.path, PROMPTS[0], out)
     return exported, out
 
 
