@@ -8,11 +8,11 @@
 
 namespace parity {
 
-/** Threads of the single block Executor::reduce launches (a power of two). */
+/** Threads of the single block Executor::block launches (a power of two). */
 constexpr int kReduceThreads = 256;
 
 /** Threads of the single block Executor::fused launches. */
-constexpr int kFusedThreads = 512;
+constexpr int kFusedThreads = 1024;
 
 /** Status of the CUDA runtime on this machine, with the runtime's own error text when it has none. */
 struct CudaProbe {
@@ -54,15 +54,6 @@ class Executor {
   void rows(const K& k, int n);
 
   /**
-   * One block of kReduceThreads threads folds k.load(i), i in [0, n), with k.combine from
-   * k.identity() and k.store()s the result: one kernel, fixed shape, capturable. combine must be
-   * exact and order-free (associative and commutative), e.g. picking one of its arguments.
-   * Emulated in the device's order. K::Value: trivially copyable (it lives in shared memory).
-   */
-  template <class K>
-  void reduce(const K& k, int n);
-
-  /**
    * One block of kReduceThreads threads runs k.run() with `sharedBytes` of dynamic shared memory (opted in
    * once per size); emulated by k.emulate().
    */
@@ -76,7 +67,7 @@ class Executor {
   /** Bytes allocated with alloc (freed together with the executor). */
   size_t bytes() const { return bytes_; }
 
-  /** Kernels launched so far by launch and reduce (a decode step's count = the captured graph's kernel nodes). */
+  /** Kernels launched so far (a decode step's count = the captured graph's kernel nodes). */
   long long launches() const { return launches_; }
 
   /** CUDA stream as an opaque handle (nullptr when emulated). */

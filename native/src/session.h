@@ -89,8 +89,10 @@ class Session {
   void setStaleStep(int staleStep);
 
   /**
-   * Decode steps with one fused kernel per decoder layer (true, the default: 51 kernels per sampled step on
-   * the demo) or one launch per operation (false: 194), bit-identical results. Re-captures the graph.
+   * Decode steps with one fused kernel per decoder layer, the heads and greedy picks inside the last ones
+   * (true, the graph profile's default: 19 kernels per greedy step on the demo fixture), or one launch per
+   * operation (false, the eager profile's default, as PyTorch eager launches them: 194). Bit-identical
+   * results. Re-captures the graph.
    */
   void setFused(bool on);
   /** Step 1: text prefill of ids [n]. Resets the talker. Returns the step's time in ms. */
