@@ -14,6 +14,7 @@ struct LayerWeights {
 };
 
 struct Decoder {
+  std::string fusedName;  // "<prefix> layer (fused)": the fused layer kernel's name in errors and profiles
   DecoderDims d;
   int maxRows;
   std::vector<LayerWeights> layers;
@@ -52,6 +53,7 @@ inline float* uploadTransposed(Executor& ex, const WeightMap& w, const std::stri
 /** Uploads `prefix/...` weights (names as in decoder-graph.ts) and allocates the cache and scratch. */
 inline Decoder makeDecoder(Executor& ex, const WeightMap& w, const std::string& prefix, const DecoderDims& d, int maxRows) {
   Decoder dec{};
+  dec.fusedName = prefix + " layer (fused)";
   dec.d = d;
   dec.maxRows = maxRows;
   const int64_t H = d.hidden, qd = d.heads * d.headDim, kvd = d.kvHeads * d.headDim, F = d.ffn;
@@ -152,7 +154,8 @@ inline void forwardFused(Executor& ex, Decoder& dec, int n, const int* pos0, flo
                   RowPhase<MatmulK>{{dec.act, L.wd, dec.h, dec.x, F, H}, n * H},
                   RowPhase<RmsNormK>{{dec.x + (n - 1) * H, dec.finalNorm, hiddenOut, H, d.eps}, last ? 1 : 0},
                   RowPhase<MatmulK>{{hiddenOut, head.w, nullptr, head.logits, H, head.V}, last ? head.V : 0},
-                  RowPhase<ArgmaxK>{head.argmax, last && head.pick ? 1 : 0}));
+                  RowPhase<ArgmaxK>{head.argmax, last && head.pick ? 1 : 0}),
+             dec.fusedName.c_str());
   }
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "common.h"
@@ -24,6 +25,12 @@ struct CudaProbe {
   std::string error;
 };
 CudaProbe probeCuda();
+
+/** One launch's span on the device: from the previous launch's end event (or the profile's start) to its own. */
+struct KernelSpan {
+  const char* name;
+  float ms;
+};
 
 class Executor {
  public:
@@ -60,9 +67,9 @@ class Executor {
   template <class K>
   void block(const K& k, size_t sharedBytes);
 
-  /** Runs a Fused phase list (launch.cuh) as one kernel of one block; emulated phase by phase. */
+  /** Runs a Fused phase list (launch.cuh) as one kernel of one block, `name` in errors and profiles; emulated phase by phase. */
   template <class F>
-  void fused(const F& f);
+  void fused(const F& f, const char* name);
 
   /** Bytes allocated with alloc (freed together with the executor). */
   size_t bytes() const { return bytes_; }
@@ -73,8 +80,15 @@ class Executor {
   /** CUDA stream as an opaque handle (nullptr when emulated). */
   void* stream() const { return stream_; }
 
-  /** Throws NativeError naming `what` if the last launch failed. */
+  /** Throws NativeError naming `what` if the last launch failed; while profiling, records the launch's end event. */
   void checkLaunch(const char* what);
+
+  /**
+   * Profiling (device only, never while a graph is being captured): from now on every launch records an
+   * event after it. takeProfile synchronizes and returns each launch's span in order, and stops profiling.
+   */
+  void startProfile();
+  std::vector<KernelSpan> takeProfile();
 
  private:
   Device device_;
@@ -82,6 +96,10 @@ class Executor {
   std::vector<void*> buffers_;
   long long launches_ = 0;
   size_t bytes_ = 0;
+  bool profiling_ = false;
+  std::vector<std::pair<const char*, void*>> marks_;  // (launch name, its end event); the first: (nullptr, start)
+  std::vector<void*> eventPool_;
+  void* recordEvent();
 };
 
 }  // namespace parity

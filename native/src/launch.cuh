@@ -154,14 +154,14 @@ __global__ void __launch_bounds__(kFusedThreads) fusedKernel(F f) {
 }
 
 template <class F>
-void Executor::fused(const F& f) {
+void Executor::fused(const F& f, const char* name) {
   launches_++;
   if (emulated()) {
     f.emulate();
     return;
   }
   fusedKernel<F><<<1, kFusedThreads, 0, static_cast<cudaStream_t>(stream_)>>>(f);
-  checkLaunch("fused");
+  checkLaunch(name);
 }
 
 }  // namespace parity

@@ -143,6 +143,13 @@ class SessionImpl {
 
   bool captured() const { return exec != nullptr; }
 
+  void startProfile() {
+    if (mode == Mode::Graph) throw NativeError("startProfile: a graph session replays one captured graph per step; profile an eager session");
+    ex.startProfile();
+  }
+
+  std::vector<KernelSpan> takeProfile() { return ex.takeProfile(); }
+
  private:
   cudaStream_t stream() { return static_cast<cudaStream_t>(ex.stream()); }
 
@@ -309,6 +316,8 @@ VocodeResult Session::vocode(const int32_t* codes, int frames, int context, doub
   return live(impl_, "vocode").vocode(codes, frames, context, phase0, noiseStart, audio);
 }
 int Session::decodeKernelCount() const { return live(impl_, "decodeKernelCount").decodeKernelCount(); }
+void Session::startProfile() { live(impl_, "startProfile").startProfile(); }
+std::vector<KernelSpan> Session::takeProfile() { return live(impl_, "takeProfile").takeProfile(); }
 bool Session::graphCaptured() const { return live(impl_, "graphCaptured").captured(); }
 
 double samplerExp(double x) { return jsExp(x); }

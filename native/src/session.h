@@ -103,6 +103,9 @@ class Session {
   VocodeResult vocode(const int32_t* codes, int frames, int context, double phase0, int64_t noiseStart, float* audio);
   /** Kernel launches in one decode step (eager) = kernel nodes in the captured graph. */
   int decodeKernelCount() const;
+  /** Device only, eager steps: record each launch's span from now (Executor::startProfile) / take them. */
+  void startProfile();
+  std::vector<KernelSpan> takeProfile();
   bool graphCaptured() const;
   /**
    * Frees the device memory now (weights, KV cache, buffers, the captured graph, the stream) instead

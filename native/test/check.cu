@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -132,6 +133,48 @@ static std::pair<double, double> timeDecode(parity::Session& s, const check::Fix
     }
   }
   return {median(device), median(host)};
+}
+
+/**
+ * GPU, eager steps: each launch's device span (from the previous launch's end, so any wait for the host is
+ * in it) summed by kernel name over decode steps 3..last, per step, largest first: where a step's time goes.
+ */
+static void printProfile(const char* label, parity::Session& s, const check::Fixture& fx) {
+  const parity::Config& c = fx.config;
+  std::vector<int32_t> codes(c.codebooks);
+  std::vector<float> step(fx.stepFloats());
+  parity::StepOutput out{codes.data(), step.data(), step.data() + c.talkerVocab, step.data() + c.talkerVocab + c.talker.hidden};
+  int last = std::min(c.maxFrames, c.talker.maxPositions - (int)fx.ids.size() + 1);
+  std::map<std::string, std::pair<int, double>> byName;  // name -> (launches, ms) over all profiled steps
+  int steps = 0;
+  s.prefill(fx.ids.data(), (int)fx.ids.size(), out);
+  for (int st = 2; st <= last; st++) {
+    if (st > 2) s.startProfile();
+    s.decode(st, out);
+    if (st == 2) continue;
+    for (const parity::KernelSpan& k : s.takeProfile()) {
+      byName[k.name].first++;
+      byName[k.name].second += k.ms;
+    }
+    steps++;
+  }
+  std::vector<std::pair<std::string, std::pair<int, double>>> rows(byName.begin(), byName.end());
+  std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.second.second > b.second.second; });
+  double total = 0;
+  int launches = 0;
+  for (const auto& r : rows) {
+    total += r.second.second;
+    launches += r.second.first;
+  }
+  std::string parts;
+  for (const auto& r : rows) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%s%s %d x %.2f us", parts.empty() ? "" : ", ", r.first.c_str(), r.second.first / steps,
+                  1000.0 * r.second.second / r.second.first);
+    parts += buf;
+  }
+  std::printf("profile: %s: %d launches, %.1f us per decode step (mean of %d steps; informational): %s\n", label, launches / steps, 1000.0 * total / steps,
+              steps, parts.c_str());
 }
 
 /** GPU: device time per pick, greedy argmax vs the sampled pick, at the demo's and a talker-sized V. */
@@ -276,6 +319,8 @@ int main(int argc, char** argv) {
       auto tf = timeDecode(fusedEager, fx, passes);
       std::printf("timing: fused kernels launched one by one (no graph): %.4f ms device (%.4f ms host); graph speed-up over it %.2fx (informational)\n",
                   tf.first, tf.second, tf.first / tg.first);
+      printProfile("eager (one launch per operation)", eager, fx);
+      printProfile("fused kernels launched one by one", fusedEager, fx);
       eager.setSampling(fx.sampling);
       graph.setSampling(fx.sampling);
       auto se2 = timeDecode(eager, fx, passes);

@@ -270,6 +270,12 @@ def native_figures(text):
                 re.M,
             )
         ],
+        "profile": [
+            {"label": label, "launches": int(n), "us_per_step": float(us), "kernels": kernels}
+            for label, n, us, kernels in re.findall(
+                r"^profile: (.+?): (\d+) launches, ([\d.]+) us per decode step \([^)]*\): (.*)$", text, re.M
+            )
+        ],
     }
     for key, pattern in NATIVE_FIGURES.items():
         match = re.search(pattern, text, re.M)
