@@ -9,20 +9,27 @@
 
 namespace parity {
 
-/** y = (x · 1/sqrt(mean(x²) + eps)) · w over rows of width H; i over n·H. */
+/**
+ * y = (x · 1/sqrt(mean(x²) + eps)) · w over rows of width H, one warp per row: the lanes' shares of Σx² meet
+ * in the butterfly, then every lane writes its share of the row.
+ */
 struct RmsNormK {
   static constexpr const char* name = "rms_norm";
+  using Sum = float;
   const float* x;
   const float* w;
   float* y;
   int H;
   float eps;
-  PD void operator()(int i) const {
-    const float* row = x + (i / H) * H;
+  PD float partial(int r, int lane) const {
+    const float* row = x + r * H;
     float ss = 0.f;
-    for (int k = 0; k < H; k++) ss += row[k] * row[k];
-    float inv = 1.f / sqrtf(ss / (float)H + eps);
-    y[i] = (x[i] * inv) * w[i % H];
+    for (int k = lane; k < H; k += kWarp) ss += row[k] * row[k];
+    return ss;
+  }
+  PD void finishLane(int r, int lane, float ss) const {
+    const float inv = 1.f / sqrtf(ss / (float)H + eps);
+    for (int k = lane; k < H; k += kWarp) y[r * H + k] = (x[r * H + k] * inv) * w[k];
   }
 };
 
@@ -102,27 +109,74 @@ struct ScoresK {
   }
 };
 
-/** Causal grouped-query attention: softmax over positions [0, *pos0 + row], times V; i over n·heads·hd. */
+/** The larger of two lanes' partial maxima (a NaN score never wins, as in the serial max it replaced). */
+struct Largest {
+  float v;
+};
+PD inline Largest meet(Largest a, Largest b) { return Largest{b.v > a.v ? b.v : a.v}; }
+#ifdef __CUDACC__
+__device__ inline Largest shuffleXor(Largest v, int lane) { return Largest{shuffleXor(v.v, lane)}; }
+#endif
+
+/** The largest score of query row r, head h (row r·heads + h) over positions [0, *pos0 + r], into rowMax. */
+struct ScoreMaxK {
+  static constexpr const char* name = "attention_max";
+  using Sum = Largest;
+  const float* scores;  // [n, heads, maxPos]
+  const int* pos0;
+  float* rowMax;  // [n, heads]
+  int heads, maxPos;
+  PD Largest partial(int row, int lane) const {
+    const int p = *pos0 + row / heads;
+    const float* s = scores + row * maxPos;
+    float m = -INFINITY;
+    for (int t = lane; t <= p; t += kWarp) m = s[t] > m ? s[t] : m;
+    return Largest{m};
+  }
+  PD void finish(int row, Largest m) const { rowMax[row] = m.v; }
+};
+
+/** Causal softmax of row r·heads + h over positions [0, *pos0 + r]: exp(s - max) / Σ exp(s - max), written over the scores. */
+struct SoftmaxK {
+  static constexpr const char* name = "attention_softmax";
+  using Sum = float;
+  float* scores;
+  const float* rowMax;
+  const int* pos0;
+  int heads, maxPos;
+  PD float partial(int row, int lane) const {
+    const int p = *pos0 + row / heads;
+    const float* s = scores + row * maxPos;
+    float sum = 0.f;
+    for (int t = lane; t <= p; t += kWarp) sum += expf(s[t] - rowMax[row]);
+    return sum;
+  }
+  PD void finishLane(int row, int lane, float sum) const {
+    const int p = *pos0 + row / heads;
+    float* s = scores + row * maxPos;
+    for (int t = lane; t <= p; t += kWarp) s[t] = expf(s[t] - rowMax[row]) / sum;
+  }
+};
+
+/** Grouped-query attention's output: Σ_t weight[r, h, t] · V[t, d] over t <= *pos0 + r; rows (one warp each) over n·heads·hd. */
 struct AttentionK {
   static constexpr const char* name = "attention";
-  const float* scores;
+  using Sum = float;
+  const float* weights;  // [n, heads, maxPos], SoftmaxK's
   const float* vc;
   const int* pos0;
   float* out;  // [n, heads·hd]
   int heads, kv, hd, maxPos;
-  PD void operator()(int i) const {
-    int r = i / (heads * hd), h = (i / hd) % heads, d = i % hd;
-    int p = *pos0 + r;
-    const float* s = scores + (r * heads + h) * maxPos;
+  PD float partial(int i, int lane) const {
+    const int r = i / (heads * hd), h = (i / hd) % heads, d = i % hd;
+    const int p = *pos0 + r;
+    const float* w = weights + (r * heads + h) * maxPos;
     const float* V = vc + (h / (heads / kv)) * maxPos * hd;
-    float m = -INFINITY;
-    for (int t = 0; t <= p; t++) m = s[t] > m ? s[t] : m;
-    float sum = 0.f;
-    for (int t = 0; t <= p; t++) sum += expf(s[t] - m);
     float acc = 0.f;
-    for (int t = 0; t <= p; t++) acc += (expf(s[t] - m) / sum) * V[t * hd + d];
-    out[i] = acc;
+    for (int t = lane; t <= p; t += kWarp) acc += w[t] * V[t * hd + d];
+    return acc;
   }
+  PD void finish(int i, float acc) const { out[i] = acc; }
 };
 
 /** y[r, j] = res[r, j] + a[r, :] · w[j, :] (res may be null); rows (one warp each) over n·N; w transposed [N, K]. */

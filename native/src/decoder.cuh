@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "decoder-kernels.cuh"
+#include "pick-rank.cuh"
 #include "weights.h"
 
 namespace parity {
@@ -13,12 +14,13 @@ struct LayerWeights {
 };
 
 struct Decoder {
+  std::string fusedName;  // "<prefix> layer (fused)": the fused layer kernel's name in errors and profiles
   DecoderDims d;
   int maxRows;
   std::vector<LayerWeights> layers;
   float *finalNorm, *ropeExp;
   float *kc, *vc;                   // [layers, kvHeads, maxPositions, headDim]
-  float *x, *xn, *h, *q, *att, *act, *scores; // [maxRows, ...]
+  float *x, *xn, *h, *q, *att, *act, *scores, *rowMax;  // [maxRows, ...]
 };
 
 inline float* uploadWeight(Executor& ex, const WeightMap& w, const std::string& name, const std::vector<int64_t>& dims) {
@@ -51,6 +53,7 @@ inline float* uploadTransposed(Executor& ex, const WeightMap& w, const std::stri
 /** Uploads `prefix/...` weights (names as in decoder-graph.ts) and allocates the cache and scratch. */
 inline Decoder makeDecoder(Executor& ex, const WeightMap& w, const std::string& prefix, const DecoderDims& d, int maxRows) {
   Decoder dec{};
+  dec.fusedName = prefix + " layer (fused)";
   dec.d = d;
   dec.maxRows = maxRows;
   const int64_t H = d.hidden, qd = d.heads * d.headDim, kvd = d.kvHeads * d.headDim, F = d.ffn;
@@ -80,12 +83,13 @@ inline Decoder makeDecoder(Executor& ex, const WeightMap& w, const std::string& 
   dec.att = ex.allocN<float>(maxRows * qd);
   dec.act = ex.allocN<float>(maxRows * F);
   dec.scores = ex.allocN<float>((size_t)maxRows * d.heads * d.maxPositions);
+  dec.rowMax = ex.allocN<float>((size_t)maxRows * d.heads);
   return dec;
 }
 
 /**
  * Runs dec.x [n, hidden] at positions *pos0 .. *pos0 + n - 1 through every layer (writing the KV cache)
- * and the final RMSNorm of the last row into hiddenOut [hidden]. 8 launches per layer + 1.
+ * and the final RMSNorm of the last row into hiddenOut [hidden]. 10 launches per layer + 1.
  */
 inline void forward(Executor& ex, Decoder& dec, int n, const int* pos0, float* hiddenOut) {
   const DecoderDims& d = dec.d;
@@ -96,25 +100,37 @@ inline void forward(Executor& ex, Decoder& dec, int n, const int* pos0, float* h
     const LayerWeights& L = dec.layers[l];
     float* kc = dec.kc + l * layerCache;
     float* vc = dec.vc + l * layerCache;
-    ex.launch(RmsNormK{dec.x, L.inNorm, dec.xn, H, d.eps}, n * H);
+    ex.rows(RmsNormK{dec.x, L.inNorm, dec.xn, H, d.eps}, n);
     ex.rows(QkvRopeK{dec.xn, L.wq, L.wk, L.wv, dec.ropeExp, pos0, dec.q, kc, vc, H, d.heads, d.kvHeads, d.headDim, d.maxPositions},
-              n * (d.heads + 2 * d.kvHeads) * d.headDim);
+            n * (d.heads + 2 * d.kvHeads) * d.headDim);
     ex.launch(ScoresK{dec.q, kc, pos0, dec.scores, d.heads, d.kvHeads, d.headDim, d.maxPositions, scale}, n * d.heads * d.maxPositions);
-    ex.launch(AttentionK{dec.scores, vc, pos0, dec.att, d.heads, d.kvHeads, d.headDim, d.maxPositions}, n * qd);
+    ex.rows(ScoreMaxK{dec.scores, pos0, dec.rowMax, d.heads, d.maxPositions}, n * d.heads);
+    ex.rows(SoftmaxK{dec.scores, dec.rowMax, pos0, d.heads, d.maxPositions}, n * d.heads);
+    ex.rows(AttentionK{dec.scores, vc, pos0, dec.att, d.heads, d.kvHeads, d.headDim, d.maxPositions}, n * qd);
     ex.rows(MatmulK{dec.att, L.wo, dec.x, dec.h, qd, H}, n * H);
-    ex.launch(RmsNormK{dec.h, L.postNorm, dec.xn, H, d.eps}, n * H);
+    ex.rows(RmsNormK{dec.h, L.postNorm, dec.xn, H, d.eps}, n);
     ex.rows(GateUpK{dec.xn, L.wg, L.wu, dec.act, H, F}, n * F);
     ex.rows(MatmulK{dec.act, L.wd, dec.h, dec.x, F, H}, n * H);
   }
-  ex.launch(RmsNormK{dec.x + (n - 1) * H, dec.finalNorm, hiddenOut, H, d.eps}, H);
+  ex.rows(RmsNormK{dec.x + (n - 1) * H, dec.finalNorm, hiddenOut, H, d.eps}, 1);
 }
+
+/** A decode step's output head inside the last fused layer: logits = hiddenOut · w, and the greedy pick when `pick`. */
+struct FusedHead {
+  const float* w;  // transposed [V, hidden]
+  float* logits;
+  int V;
+  ArgmaxK argmax;
+  bool pick;
+};
 
 /**
  * forward for a decode step (n <= 2 rows), one kernel per layer (Executor::fused): `prelude` before layer
- * 0, the 8 layer phases, and after the last layer the final RMSNorm of the last row into hiddenOut.
- * Element for element the same arithmetic as forward(), so the outputs are bit-identical (check.cu).
+ * 0, the layer's phases, and after the last layer the final RMSNorm of the last row into hiddenOut, the
+ * head's logits and (greedy) its pick. Element for element the same arithmetic as forward() followed by
+ * the head's MatmulK and ArgmaxK launches, so the outputs are bit-identical (check.cu).
  */
-inline void forwardFused(Executor& ex, Decoder& dec, int n, const int* pos0, float* hiddenOut, const PreludeK& prelude) {
+inline void forwardFused(Executor& ex, Decoder& dec, int n, const int* pos0, float* hiddenOut, const PreludeK& prelude, const FusedHead& head) {
   const DecoderDims& d = dec.d;
   const int H = d.hidden, qd = d.heads * d.headDim, F = d.ffn;
   const size_t layerCache = (size_t)d.kvHeads * d.maxPositions * d.headDim;
@@ -125,16 +141,21 @@ inline void forwardFused(Executor& ex, Decoder& dec, int n, const int* pos0, flo
     float* vc = dec.vc + l * layerCache;
     const bool last = l == d.layers - 1;
     ex.fused(fuse(Phase<PreludeK>{prelude, l == 0 ? prelude.count() : 0},
-                  Phase<RmsNormK>{{dec.x, L.inNorm, dec.xn, H, d.eps}, n * H},
+                  RowPhase<RmsNormK>{{dec.x, L.inNorm, dec.xn, H, d.eps}, n},
                   RowPhase<QkvRopeK>{{dec.xn, L.wq, L.wk, L.wv, dec.ropeExp, pos0, dec.q, kc, vc, H, d.heads, d.kvHeads, d.headDim, d.maxPositions},
-                                  n * (d.heads + 2 * d.kvHeads) * d.headDim},
+                                     n * (d.heads + 2 * d.kvHeads) * d.headDim},
                   Phase<ScoresK>{{dec.q, kc, pos0, dec.scores, d.heads, d.kvHeads, d.headDim, d.maxPositions, scale}, n * d.heads * d.maxPositions},
-                  Phase<AttentionK>{{dec.scores, vc, pos0, dec.att, d.heads, d.kvHeads, d.headDim, d.maxPositions}, n * qd},
+                  RowPhase<ScoreMaxK>{{dec.scores, pos0, dec.rowMax, d.heads, d.maxPositions}, n * d.heads},
+                  RowPhase<SoftmaxK>{{dec.scores, dec.rowMax, pos0, d.heads, d.maxPositions}, n * d.heads},
+                  RowPhase<AttentionK>{{dec.scores, vc, pos0, dec.att, d.heads, d.kvHeads, d.headDim, d.maxPositions}, n * qd},
                   RowPhase<MatmulK>{{dec.att, L.wo, dec.x, dec.h, qd, H}, n * H},
-                  Phase<RmsNormK>{{dec.h, L.postNorm, dec.xn, H, d.eps}, n * H},
+                  RowPhase<RmsNormK>{{dec.h, L.postNorm, dec.xn, H, d.eps}, n},
                   RowPhase<GateUpK>{{dec.xn, L.wg, L.wu, dec.act, H, F}, n * F},
                   RowPhase<MatmulK>{{dec.act, L.wd, dec.h, dec.x, F, H}, n * H},
-                  Phase<RmsNormK>{{dec.x + (n - 1) * H, dec.finalNorm, hiddenOut, H, d.eps}, last ? H : 0}));
+                  RowPhase<RmsNormK>{{dec.x + (n - 1) * H, dec.finalNorm, hiddenOut, H, d.eps}, last ? 1 : 0},
+                  RowPhase<MatmulK>{{hiddenOut, head.w, nullptr, head.logits, H, head.V}, last ? head.V : 0},
+                  RowPhase<ArgmaxK>{head.argmax, last && head.pick ? 1 : 0}),
+             dec.fusedName.c_str());
   }
 }
 

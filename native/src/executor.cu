@@ -58,6 +58,8 @@ Executor::~Executor() {
     if (emulated()) std::free(b);
     else cudaFree(b);
   }
+  for (void* e : eventPool_) cudaEventDestroy(static_cast<cudaEvent_t>(e));
+  for (auto& m : marks_) cudaEventDestroy(static_cast<cudaEvent_t>(m.second));
   if (stream_) cudaStreamDestroy(static_cast<cudaStream_t>(stream_));
 }
 
@@ -95,6 +97,42 @@ void Executor::synchronize() {
   if (!emulated()) ck(cudaStreamSynchronize(static_cast<cudaStream_t>(stream_)), "cudaStreamSynchronize");
 }
 
-void Executor::checkLaunch(const char* what) { ck(cudaGetLastError(), what); }
+/** Records an event on the stream: one from the pool (created once, reused by later profiles). */
+void* Executor::recordEvent() {
+  cudaEvent_t e;
+  if (eventPool_.empty()) {
+    ck(cudaEventCreate(&e), "cudaEventCreate");
+  } else {
+    e = static_cast<cudaEvent_t>(eventPool_.back());
+    eventPool_.pop_back();
+  }
+  ck(cudaEventRecord(e, static_cast<cudaStream_t>(stream_)), "cudaEventRecord");
+  return e;
+}
+
+void Executor::checkLaunch(const char* what) {
+  ck(cudaGetLastError(), what);
+  if (profiling_) marks_.push_back({what, recordEvent()});
+}
+
+void Executor::startProfile() {
+  if (emulated()) throw NativeError("startProfile: the CPU emulation has no device time to profile");
+  profiling_ = true;
+  marks_.assign(1, {nullptr, recordEvent()});
+}
+
+std::vector<KernelSpan> Executor::takeProfile() {
+  profiling_ = false;
+  synchronize();
+  std::vector<KernelSpan> spans;
+  for (size_t i = 1; i < marks_.size(); i++) {
+    float ms = 0;
+    ck(cudaEventElapsedTime(&ms, static_cast<cudaEvent_t>(marks_[i - 1].second), static_cast<cudaEvent_t>(marks_[i].second)), "cudaEventElapsedTime");
+    spans.push_back({marks_[i].first, ms});
+  }
+  for (auto& m : marks_) eventPool_.push_back(m.second);
+  marks_.clear();
+  return spans;
+}
 
 }  // namespace parity

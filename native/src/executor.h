@@ -2,17 +2,18 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "common.h"
 
 namespace parity {
 
-/** Threads of the single block Executor::reduce launches (a power of two). */
+/** Threads of the single block Executor::block launches (a power of two). */
 constexpr int kReduceThreads = 256;
 
 /** Threads of the single block Executor::fused launches. */
-constexpr int kFusedThreads = 512;
+constexpr int kFusedThreads = 1024;
 
 /** Status of the CUDA runtime on this machine, with the runtime's own error text when it has none. */
 struct CudaProbe {
@@ -24,6 +25,12 @@ struct CudaProbe {
   std::string error;
 };
 CudaProbe probeCuda();
+
+/** One launch's span on the device: from the previous launch's end event (or the profile's start) to its own. */
+struct KernelSpan {
+  const char* name;
+  float ms;
+};
 
 class Executor {
  public:
@@ -54,36 +61,34 @@ class Executor {
   void rows(const K& k, int n);
 
   /**
-   * One block of kReduceThreads threads folds k.load(i), i in [0, n), with k.combine from
-   * k.identity() and k.store()s the result: one kernel, fixed shape, capturable. combine must be
-   * exact and order-free (associative and commutative), e.g. picking one of its arguments.
-   * Emulated in the device's order. K::Value: trivially copyable (it lives in shared memory).
-   */
-  template <class K>
-  void reduce(const K& k, int n);
-
-  /**
    * One block of kReduceThreads threads runs k.run() with `sharedBytes` of dynamic shared memory (opted in
    * once per size); emulated by k.emulate().
    */
   template <class K>
   void block(const K& k, size_t sharedBytes);
 
-  /** Runs a Fused phase list (launch.cuh) as one kernel of one block; emulated phase by phase. */
+  /** Runs a Fused phase list (launch.cuh) as one kernel of one block, `name` in errors and profiles; emulated phase by phase. */
   template <class F>
-  void fused(const F& f);
+  void fused(const F& f, const char* name);
 
   /** Bytes allocated with alloc (freed together with the executor). */
   size_t bytes() const { return bytes_; }
 
-  /** Kernels launched so far by launch and reduce (a decode step's count = the captured graph's kernel nodes). */
+  /** Kernels launched so far (a decode step's count = the captured graph's kernel nodes). */
   long long launches() const { return launches_; }
 
   /** CUDA stream as an opaque handle (nullptr when emulated). */
   void* stream() const { return stream_; }
 
-  /** Throws NativeError naming `what` if the last launch failed. */
+  /** Throws NativeError naming `what` if the last launch failed; while profiling, records the launch's end event. */
   void checkLaunch(const char* what);
+
+  /**
+   * Profiling (device only, never while a graph is being captured): from now on every launch records an
+   * event after it. takeProfile synchronizes and returns each launch's span in order, and stops profiling.
+   */
+  void startProfile();
+  std::vector<KernelSpan> takeProfile();
 
  private:
   Device device_;
@@ -91,6 +96,10 @@ class Executor {
   std::vector<void*> buffers_;
   long long launches_ = 0;
   size_t bytes_ = 0;
+  bool profiling_ = false;
+  std::vector<std::pair<const char*, void*>> marks_;  // (launch name, its end event); the first: (nullptr, start)
+  std::vector<void*> eventPool_;
+  void* recordEvent();
 };
 
 }  // namespace parity

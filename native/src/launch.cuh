@@ -1,5 +1,4 @@
-// Executor::launch and Executor::reduce: the one place a kernel functor becomes a CUDA grid or a
-// CPU loop.
+// Executor::launch, rows, block and fused: the one place a kernel functor becomes a CUDA grid or a CPU loop.
 #pragma once
 #include <cuda_runtime.h>
 
@@ -31,44 +30,12 @@ void Executor::launch(const K& k, int n) {
   checkLaunch(K::name);
 }
 
-/** Thread t's share of a reduce: k.load(i) for i = t, t + kReduceThreads, ... folded in that order. */
+/** Thread t's share of a block-wide fold: k.load(i) for i = t, t + kReduceThreads, ... folded in that order. */
 template <class K>
 PD typename K::Value reduceStride(const K& k, int t, int n) {
   typename K::Value a = k.identity();
   for (int i = t; i < n; i += kReduceThreads) a = k.combine(a, k.load(i));
   return a;
-}
-
-template <class K>
-__global__ void reduceKernel(K k, int n) {
-  __shared__ typename K::Value acc[kReduceThreads];
-  const int t = threadIdx.x;
-  acc[t] = reduceStride(k, t, n);
-  __syncthreads();
-  for (int s = kReduceThreads / 2; s > 0; s >>= 1) {
-    if (t < s) acc[t] = k.combine(acc[t], acc[t + s]);
-    __syncthreads();
-  }
-  if (t == 0) k.store(acc[0]);
-}
-
-// Emulated in the GPU's order (per-thread strides, then the same tree), so the CPU runs the very
-// combine sequence the device does.
-template <class K>
-void Executor::reduce(const K& k, int n) {
-  if (n <= 0) return;
-  launches_++;
-  if (emulated()) {
-    std::vector<typename K::Value> acc(kReduceThreads);
-    for (int t = 0; t < kReduceThreads; t++) acc[t] = reduceStride(k, t, n);
-    for (int s = kReduceThreads / 2; s > 0; s >>= 1) {
-      for (int t = 0; t < s; t++) acc[t] = k.combine(acc[t], acc[t + s]);
-    }
-    k.store(acc[0]);
-    return;
-  }
-  reduceKernel<K><<<1, kReduceThreads, 0, static_cast<cudaStream_t>(stream_)>>>(k, n);
-  checkLaunch(K::name);
 }
 
 /** A phase of a fused kernel, one element per index: k(i) for i in [0, n) (n = 0: the phase is skipped). */
@@ -187,14 +154,14 @@ __global__ void __launch_bounds__(kFusedThreads) fusedKernel(F f) {
 }
 
 template <class F>
-void Executor::fused(const F& f) {
+void Executor::fused(const F& f, const char* name) {
   launches_++;
   if (emulated()) {
     f.emulate();
     return;
   }
   fusedKernel<F><<<1, kFusedThreads, 0, static_cast<cudaStream_t>(stream_)>>>(f);
-  checkLaunch("fused");
+  checkLaunch(name);
 }
 
 }  // namespace parity

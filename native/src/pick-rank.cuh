@@ -30,20 +30,32 @@ PD inline Ranked firstBest(Ranked a, Ranked b) {
   return a.i < b.i ? a : b;
 }
 
+/** Two lanes' best candidates meet by firstBest (a selection, so every combine order gives the same id). */
+PD inline Ranked meet(Ranked a, Ranked b) { return firstBest(a, b); }
+#ifdef __CUDACC__
+__device__ inline Ranked shuffleXor(Ranked r, int lane) {
+  return Ranked{__shfl_xor_sync(0xffffffffu, r.v, lane), __shfl_xor_sync(0xffffffffu, r.i, lane)};
+}
+#endif
+
 /**
- * Greedy pick (repetition penalty 1), one block (Executor::reduce): *code = the first NaN's id, else
- * the first id of the largest logit, `skip` (EOS) counted as -inf — Sampler.sample in greedy mode.
+ * Greedy pick (repetition penalty 1), one warp (Executor::rows with one row, or a fused kernel's RowPhase):
+ * *code = the first NaN's id, else the first id of the largest logit, `skip` (EOS) counted as -inf —
+ * Sampler.sample in greedy mode.
  */
 struct ArgmaxK {
   static constexpr const char* name = "argmax";
-  using Value = Ranked;
+  using Sum = Ranked;
   const float* logits;
   int skip;
   int* code;
-  PD Ranked identity() const { return Ranked{0.0, -1}; }
-  PD Ranked load(int k) const { return Ranked{maskedLogit(logits, skip, k), k}; }
-  PD Ranked combine(Ranked a, Ranked b) const { return firstBest(a, b); }
-  PD void store(Ranked r) const { *code = r.i; }
+  int V;
+  PD Ranked partial(int, int lane) const {
+    Ranked best{0.0, -1};
+    for (int k = lane; k < V; k += kWarp) best = firstBest(best, Ranked{maskedLogit(logits, skip, k), k});
+    return best;
+  }
+  PD void finish(int, Ranked r) const { *code = r.i; }
 };
 
 }  // namespace parity

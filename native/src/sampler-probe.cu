@@ -1,4 +1,4 @@
-// One pick on arbitrary logits, for tests: the greedy argmax reduce or the sampled pick exactly as
+// One pick on arbitrary logits, for tests: the greedy argmax or the sampled pick exactly as
 // session.cu launches them, so unit tests can hold them against sample-token.ts on vocabularies, ties
 // and NaNs the demo bundle never produces.
 #include <string>
@@ -46,7 +46,7 @@ int greedyPick(Device device, const float* logits, int V, int skip) {
   float* dLogits = ex.allocN<float>(V);
   int* code = ex.allocN<int>(1);
   ex.upload(dLogits, logits, V * sizeof(float));
-  ex.reduce(ArgmaxK{dLogits, skip, code}, V);
+  ex.rows(ArgmaxK{dLogits, skip, code, V}, 1);
   int result = -1;
   ex.download(&result, code, sizeof(int));
   ex.synchronize();

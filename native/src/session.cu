@@ -119,7 +119,7 @@ class SessionImpl {
     return runVocoder(ex, voc, c, codes, frames, context, phase0, noiseStart, audio);
   }
 
-  /** Fused decode-step kernels (default) or one launch per operation (the earlier path, kept to check equality). */
+  /** Fused decode-step kernels (the graph profile's default) or one launch per operation (the eager profile's). */
   void setFused(bool on) {
     if (on != fused) dropGraph();
     fused = on;
@@ -142,6 +142,13 @@ class SessionImpl {
   }
 
   bool captured() const { return exec != nullptr; }
+
+  void startProfile() {
+    if (mode == Mode::Graph) throw NativeError("startProfile: a graph session replays one captured graph per step; profile an eager session");
+    ex.startProfile();
+  }
+
+  std::vector<KernelSpan> takeProfile() { return ex.takeProfile(); }
 
  private:
   cudaStream_t stream() { return static_cast<cudaStream_t>(ex.stream()); }
@@ -175,31 +182,36 @@ class SessionImpl {
   /**
    * The decode step's talker and code predictor with one fused kernel per decoder layer (forwardFused):
    * the feedback embedding inside the talker's layer 0, the code predictor's row gathers inside its
-   * layer 0, the final norms inside the last layers. Same element arithmetic as the unfused path.
+   * layer 0, the final norms, the heads and the greedy picks inside the last layers. Same element
+   * arithmetic as the unfused path.
    */
   void talkerAndCodesFused() {
-    const int H = c.talker.hidden;
+    const int H = c.talker.hidden, V = c.codebookSize;
     PreludeK embed{1, {lastCodes, table, talker.x, c.codebooks, H, c.codecRowOffset, c.codecRowsPerCodebook}, {}, {}, H};
-    forwardFused(ex, talker, 1, talkerPos, talkerHidden, embed);
-    ex.rows(MatmulK{talkerHidden, lmHead, nullptr, talkerLogits, H, c.talkerVocab}, c.talkerVocab);
-    pick(talkerLogits, c.talkerVocab, c.eos, 0);
+    forwardFused(ex, talker, 1, talkerPos, talkerHidden, embed,
+                 FusedHead{lmHead, talkerLogits, c.talkerVocab, ArgmaxK{talkerLogits, c.eos, stepCodes, c.talkerVocab}, !sampled});
+    if (sampled) samplePick(talkerLogits, c.talkerVocab, c.eos, 0);
     for (int cb = 1; cb < c.codebooks; cb++) {
       PreludeK rows = cb == 1 ? PreludeK{2, {}, {talkerHidden, cp.x}, {stepCodes, table, cp.x + H, H, c.codecRowOffset}, H}
                               : PreludeK{3, {}, {}, {stepCodes + cb - 1, table, cp.x, H, codecBase(cb - 1)}, H};
-      forwardFused(ex, cp, cb == 1 ? 2 : 1, positions + (cb == 1 ? 0 : cb), cpHidden, rows);
-      headAndPick(cb);
+      float* logits = cpLogits + (size_t)(cb - 1) * V;
+      forwardFused(ex, cp, cb == 1 ? 2 : 1, positions + (cb == 1 ? 0 : cb), cpHidden, rows,
+                   FusedHead{lmHeads + (size_t)(cb - 1) * H * V, logits, V, ArgmaxK{logits, -1, stepCodes + cb, V}, !sampled});
+      if (sampled) samplePick(logits, V, -1, cb);
     }
   }
 
-  /**
-   * stepCodes[codebook] from `logits` [V]: the greedy argmax, or a sampled pick (SamplePickK, one block), its
-   * per-id keys and masses in shared memory where the device has room, else in global scratch.
-   */
+  /** stepCodes[codebook] from `logits` [V]: the greedy argmax (one warp) or the sampled pick. */
   void pick(const float* logits, int V, int skip, int codebook) {
-    if (!sampled) {
-      ex.reduce(ArgmaxK{logits, skip, stepCodes + codebook}, V);
-      return;
-    }
+    if (sampled) samplePick(logits, V, skip, codebook);
+    else ex.rows(ArgmaxK{logits, skip, stepCodes + codebook, V}, 1);
+  }
+
+  /**
+   * The sampled pick (SamplePickK, one block), its per-id keys and masses in shared memory where the device
+   * has room, else in global scratch.
+   */
+  void samplePick(const float* logits, int V, int skip, int codebook) {
     const bool onChip = SamplePickK::sharedBytes(V) <= pickSharedLimit;
     ex.block(SamplePickK{logits, seen + (size_t)codebook * vmax, sampling, stepNo, skip, onChip ? nullptr : pickScratch, stepCodes + codebook, V, codebook},
              onChip ? SamplePickK::sharedBytes(V) : 0);
@@ -272,7 +284,7 @@ class SessionImpl {
   int *stepNo = nullptr, *seen = nullptr;
   unsigned long long* pickScratch = nullptr;
   bool sampled = false;
-  bool fused = true;
+  bool fused = mode == Mode::Graph;
   size_t pickSharedLimit = (size_t)-1;  // dynamic shared memory the pick may take (emulated: no limit)
   cudaEvent_t start = nullptr, stop = nullptr;
   cudaGraph_t graph = nullptr;
@@ -304,6 +316,8 @@ VocodeResult Session::vocode(const int32_t* codes, int frames, int context, doub
   return live(impl_, "vocode").vocode(codes, frames, context, phase0, noiseStart, audio);
 }
 int Session::decodeKernelCount() const { return live(impl_, "decodeKernelCount").decodeKernelCount(); }
+void Session::startProfile() { live(impl_, "startProfile").startProfile(); }
+std::vector<KernelSpan> Session::takeProfile() { return live(impl_, "takeProfile").takeProfile(); }
 bool Session::graphCaptured() const { return live(impl_, "graphCaptured").captured(); }
 
 double samplerExp(double x) { return jsExp(x); }

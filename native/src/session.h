@@ -89,8 +89,10 @@ class Session {
   void setStaleStep(int staleStep);
 
   /**
-   * Decode steps with one fused kernel per decoder layer (true, the default: 51 kernels per sampled step on
-   * the demo) or one launch per operation (false: 194), bit-identical results. Re-captures the graph.
+   * Decode steps with one fused kernel per decoder layer, the heads and greedy picks inside the last ones
+   * (true, the graph profile's default: 19 kernels per greedy step on the demo fixture), or one launch per
+   * operation (false, the eager profile's default, as PyTorch eager launches them: 194). Bit-identical
+   * results. Re-captures the graph.
    */
   void setFused(bool on);
   /** Step 1: text prefill of ids [n]. Resets the talker. Returns the step's time in ms. */
@@ -101,6 +103,9 @@ class Session {
   VocodeResult vocode(const int32_t* codes, int frames, int context, double phase0, int64_t noiseStart, float* audio);
   /** Kernel launches in one decode step (eager) = kernel nodes in the captured graph. */
   int decodeKernelCount() const;
+  /** Device only, eager steps: record each launch's span from now (Executor::startProfile) / take them. */
+  void startProfile();
+  std::vector<KernelSpan> takeProfile();
   bool graphCaptured() const;
   /**
    * Frees the device memory now (weights, KV cache, buffers, the captured graph, the stream) instead

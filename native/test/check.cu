@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -134,6 +135,48 @@ static std::pair<double, double> timeDecode(parity::Session& s, const check::Fix
   return {median(device), median(host)};
 }
 
+/**
+ * GPU, eager steps: each launch's device span (from the previous launch's end, so any wait for the host is
+ * in it) summed by kernel name over decode steps 3..last, per step, largest first: where a step's time goes.
+ */
+static void printProfile(const char* label, parity::Session& s, const check::Fixture& fx) {
+  const parity::Config& c = fx.config;
+  std::vector<int32_t> codes(c.codebooks);
+  std::vector<float> step(fx.stepFloats());
+  parity::StepOutput out{codes.data(), step.data(), step.data() + c.talkerVocab, step.data() + c.talkerVocab + c.talker.hidden};
+  int last = std::min(c.maxFrames, c.talker.maxPositions - (int)fx.ids.size() + 1);
+  std::map<std::string, std::pair<int, double>> byName;  // name -> (launches, ms) over all profiled steps
+  int steps = 0;
+  s.prefill(fx.ids.data(), (int)fx.ids.size(), out);
+  for (int st = 2; st <= last; st++) {
+    if (st > 2) s.startProfile();
+    s.decode(st, out);
+    if (st == 2) continue;
+    for (const parity::KernelSpan& k : s.takeProfile()) {
+      byName[k.name].first++;
+      byName[k.name].second += k.ms;
+    }
+    steps++;
+  }
+  std::vector<std::pair<std::string, std::pair<int, double>>> rows(byName.begin(), byName.end());
+  std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.second.second > b.second.second; });
+  double total = 0;
+  int launches = 0;
+  for (const auto& r : rows) {
+    total += r.second.second;
+    launches += r.second.first;
+  }
+  std::string parts;
+  for (const auto& r : rows) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%s%s %d x %.2f us", parts.empty() ? "" : ", ", r.first.c_str(), r.second.first / steps,
+                  1000.0 * r.second.second / r.second.first);
+    parts += buf;
+  }
+  std::printf("profile: %s: %d launches, %.1f us per decode step (mean of %d steps; informational): %s\n", label, launches / steps, 1000.0 * total / steps,
+              steps, parts.c_str());
+}
+
 /** GPU: device time per pick, greedy argmax vs the sampled pick, at the demo's and a talker-sized V. */
 static void printPickBench(const check::Fixture& fx) {
   parity::SamplingSettings plain;
@@ -227,8 +270,11 @@ int main(int argc, char** argv) {
     eager.setSampling(parity::SamplingSettings{});
     graph.setSampling(parity::SamplingSettings{});
 
-    // The fused decode-step kernels against the unfused launches they replace (setFused(false)): the same
-    // element bodies in the same order, so every output must be bit-identical, greedy and sampled.
+    // The fused decode-step kernels (the graph profile's) against the one-launch-per-operation path (the eager
+    // profile's default): the same element bodies in the same order, so every output must be bit-identical,
+    // greedy and sampled.
+    parity::Session fusedEager(device, Mode::Eager, fx.config, fx.weights, 0);
+    fusedEager.setFused(true);
     {
       parity::Session unfused(device, Mode::Eager, fx.config, fx.weights, 0);
       unfused.setFused(false);
@@ -236,13 +282,13 @@ int main(int argc, char** argv) {
       int counts[2][2] = {};
       for (int sampledRun = 0; sampledRun < 2; sampledRun++) {
         parity::SamplingSettings settings = sampledRun ? fx.sampling : parity::SamplingSettings{};
-        eager.setSampling(settings);
+        fusedEager.setSampling(settings);
         unfused.setSampling(settings);
-        same = sameBits(rawSteps(eager, fx), rawSteps(unfused, fx)) && same;
-        counts[sampledRun][0] = eager.decodeKernelCount();
+        same = sameBits(rawSteps(fusedEager, fx), rawSteps(unfused, fx)) && same;
+        counts[sampledRun][0] = fusedEager.decodeKernelCount();
         counts[sampledRun][1] = unfused.decodeKernelCount();
       }
-      eager.setSampling(parity::SamplingSettings{});
+      fusedEager.setSampling(parity::SamplingSettings{});
       std::printf("fused: kernels per decode step: greedy %d (unfused %d), sampled %d (unfused %d)\n", counts[0][0], counts[0][1], counts[1][0], counts[1][1]);
       expect(same, "fused decode-step kernels bit-identical to the unfused launches (greedy and sampled, every step's codes, logits, hidden)");
       expect(counts[1][0] <= 60, "sampled decode step <= 60 kernels (found " + std::to_string(counts[1][0]) + ")");
@@ -270,6 +316,11 @@ int main(int argc, char** argv) {
       double ratio = te.first / tg.first;
       std::printf("timing: graph speed-up %.2fx (device), %.2fx (host)\n", ratio, te.second / tg.second);
       expect(ratio >= 3.0, "graph decode step >= 3x faster than eager (device time)");
+      auto tf = timeDecode(fusedEager, fx, passes);
+      std::printf("timing: fused kernels launched one by one (no graph): %.4f ms device (%.4f ms host); graph speed-up over it %.2fx (informational)\n",
+                  tf.first, tf.second, tf.first / tg.first);
+      printProfile("eager (one launch per operation)", eager, fx);
+      printProfile("fused kernels launched one by one", fusedEager, fx);
       eager.setSampling(fx.sampling);
       graph.setSampling(fx.sampling);
       auto se2 = timeDecode(eager, fx, passes);

@@ -59,7 +59,7 @@ PickTiming benchPick(int V, const SamplingSettings& s, int picks, int replays) {
   ex.upload(p, &params, sizeof params);
   ex.synchronize();
   double greedy = replayMs(ex, [&] {
-    for (int i = 0; i < picks; i++) ex.reduce(ArgmaxK{logits, -1, code}, V);
+    for (int i = 0; i < picks; i++) ex.rows(ArgmaxK{logits, -1, code, V}, 1);
   }, replays);
   auto pick = [&](int i) { ex.block(SamplePickK{logits, seen, p, step, -1, nullptr, code, V, i % 8}, SamplePickK::sharedBytes(V)); };
   pick(0);  // outside the capture: opts in to the shared memory above 48 KiB

@@ -241,6 +241,7 @@ NATIVE_FIGURES = {  # key: (pattern over native/test/check.cu's output, group ->
     "eager_step_ms": r"^timing: decode step median over \d+ passes: eager ([\d.]+) ms device",
     "graph_step_ms": r"^timing: decode step median .* graph ([\d.]+) ms device",
     "graph_speedup": r"^timing: graph speed-up ([\d.]+)x",
+    "fused_eager_step_ms": r"^timing: fused kernels launched one by one \(no graph\): ([\d.]+) ms device",
     "fused_greedy_kernels": r"^fused: kernels per decode step: greedy (\d+)",
     "unfused_greedy_kernels": r"^fused: kernels per decode step: greedy \d+ \(unfused (\d+)\)",
     "fused_sampled_kernels": r"^fused: kernels per decode step: .*, sampled (\d+)",
@@ -267,6 +268,12 @@ def native_figures(text):
                 r"sampled ([\d.]+) us per pick",
                 text,
                 re.M,
+            )
+        ],
+        "profile": [
+            {"label": label, "launches": int(n), "us_per_step": float(us), "kernels": kernels}
+            for label, n, us, kernels in re.findall(
+                r"^profile: (.+?): (\d+) launches, ([\d.]+) us per decode step \([^)]*\): (.*)$", text, re.M
             )
         ],
     }

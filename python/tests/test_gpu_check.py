@@ -27,6 +27,8 @@ vocoder: max|daudio| 6.700e-04 over 27648 samples
 timing: decode step median over 5 passes: eager 0.8600 ms device (0.9000 ms host), graph 0.6860 ms device (0.7000 ms host)
 timing: graph speed-up 1.25x (device), 1.29x (host)
 FAIL graph >= 3x faster than eager
+timing: fused kernels launched one by one (no graph): 0.7270 ms device (0.7745 ms host); graph speed-up over it 1.05x (informational)
+profile: eager (one launch per operation): 214 launches, 812.5 us per decode step (mean of 112 steps; informational): rms_norm 36 x 2.10 us, matmul 36 x 3.00 us
 fused: kernels per decode step: greedy 35 (unfused 178), sampled 35 (unfused 194)
 timing: pick microbenchmark V=128 (temperature 1 only): greedy argmax 4.10 us, sampled 83.00 us per pick (64 picks per graph, median of 50 replays; informational)
 timing: pick microbenchmark V=3072 (fixture settings): greedy argmax 4.70 us, sampled 821.00 us per pick (64 picks per graph, median of 50 replays; informational)
@@ -107,6 +109,15 @@ def test_native_figures_are_read_from_the_check_s_own_lines():
     assert figures["sampled_eager_launches"] == 194 and figures["sampled_graph_nodes"] == 194
     assert figures["vocoder_max_abs"] == pytest.approx(6.7e-4)
     assert figures["eager_step_ms"] == 0.86 and figures["graph_step_ms"] == 0.686 and figures["graph_speedup"] == 1.25
+    assert figures["fused_eager_step_ms"] == 0.727
+    assert figures["profile"] == [
+        {
+            "label": "eager (one launch per operation)",
+            "launches": 214,
+            "us_per_step": 812.5,
+            "kernels": "rms_norm 36 x 2.10 us, matmul 36 x 3.00 us",
+        }
+    ]
     assert figures["failed"] == ["graph >= 3x faster than eager"] and not figures["all_passed"]
     assert figures["pick_microbenchmark"] == [
         {"V": 128, "settings": "temperature 1 only", "argmax_us": 4.1, "sampled_us": 83.0},

@@ -30,6 +30,14 @@ export const GpuCheckSummary = z
   .loose();
 export type GpuCheckSummary = z.infer<typeof GpuCheckSummary>;
 
+/** The lists among native-check's figures (python/gpu/gpu_check.py native_figures): pick timings and per-kernel profiles. */
+const NativeLists = z
+  .object({
+    pick_microbenchmark: z.array(z.object({ V: z.number(), settings: z.string(), argmax_us: z.number(), sampled_us: z.number() })).optional(),
+    profile: z.array(z.object({ label: z.string(), launches: z.number(), us_per_step: z.number(), kernels: z.string() })).optional(),
+  })
+  .loose();
+
 /** One trace pair `parity gpu-compare` compared, as the report says. */
 export interface GpuComparison {
   name: string;
@@ -72,6 +80,15 @@ export function renderGpuMarkdown(summary: GpuCheckSummary, comparisons: GpuComp
   if (native) {
     const keys = Object.keys(native).filter((k) => typeof native[k] === 'number');
     lines.push('', '## Native check (read from its output)', '', '| figure | value |', '| --- | --- |', ...keys.map((k) => `| ${k} | ${cell(native[k])} |`));
+    const lists = NativeLists.safeParse(native);
+    const picks = lists.success ? (lists.data.pick_microbenchmark ?? []) : [];
+    if (picks.length) {
+      lines.push('', '| pick microbenchmark | greedy argmax µs | sampled µs per pick |', '| --- | --- | --- |');
+      for (const p of picks) lines.push(`| V = ${p.V}, ${p.settings} | ${cell(p.argmax_us)} | ${cell(p.sampled_us)} |`);
+    }
+    for (const p of lists.success ? (lists.data.profile ?? []) : []) {
+      lines.push('', `Profile, ${p.label}: ${p.launches} launches, ${cell(p.us_per_step)} µs per decode step: ${p.kernels}`);
+    }
   }
   if (comparisons.length) {
     lines.push('', '## Traces compared here (logit tolerance 1e-4, audio 1e-3)', '', '| pair | verdict | codes | first divergent step | max abs diff | null depth dB |', '| --- | --- | --- | --- | --- | --- |');

@@ -166,15 +166,15 @@ if (nvccMissing) {
       expect(emu.stdout).toContain('eager sampled: first divergent step: none');
       expect(emu.stdout).toContain('graph sampled: first divergent step: none');
       expect(emu.stdout).toContain('PASS native graph sampled matches ORT CPU sampled (codes identical, every step within tolerance)');
-      // Demo architecture (docs/native-backend.md): one fused kernel per decoder layer (4 talker layers, 7
-      // code-predictor passes of 2), the feedback update, 8 heads and 8 picks = 35, greedy or sampled (a
-      // sampled pick is one block, SamplePickK). Unfused (one launch per operation; a pick is one launch,
-      // greedy or sampled): 178, bit-identical outputs.
-      expect(emu.stdout).toContain('kernels per decode step: eager 35 launches, graph 35 nodes');
-      expect(emu.stdout).toContain('repetition penalty 1.1; kernels per decode step: eager 35 launches, graph 35 nodes');
-      expect(emu.stdout).toContain('fused: kernels per decode step: greedy 35 (unfused 178), sampled 35 (unfused 178)');
+      // Demo architecture (docs/native-backend.md). Graph profile (fused): one kernel per decoder layer pass (4
+      // talker layers, 7 code-predictor passes of 2; the heads and greedy argmaxes inside the last layers) and
+      // the feedback update = 19; sampled adds 8 pick blocks (SamplePickK) = 27. Eager profile (one launch per
+      // operation, as PyTorch eager): 214, bit-identical outputs.
+      expect(emu.stdout).toContain('kernels per decode step: eager 214 launches, graph 19 nodes');
+      expect(emu.stdout).toContain('repetition penalty 1.1; kernels per decode step: eager 214 launches, graph 27 nodes');
+      expect(emu.stdout).toContain('fused: kernels per decode step: greedy 19 (unfused 214), sampled 27 (unfused 214)');
       expect(emu.stdout).toContain('PASS fused decode-step kernels bit-identical to the unfused launches (greedy and sampled, every step\'s codes, logits, hidden)');
-      expect(emu.stdout).toContain('PASS sampled decode step <= 60 kernels (found 35)');
+      expect(emu.stdout).toContain('PASS sampled decode step <= 60 kernels (found 27)');
       expect(emu.stdout).toContain('timing: sampling microbenchmark skipped under --emulate (GPU only)');
       expect(emu.stdout).toContain('pick: GPU against emulation skipped under --emulate (GPU only)');
       // The sampled reference is not the greedy one (else the check would test nothing new).
