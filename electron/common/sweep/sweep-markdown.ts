@@ -1,14 +1,10 @@
 import { escapeHtmlInMarkdown, inlineCode } from '../report/format/markdown-safe.js';
 import type { Quantiles } from './quantiles.js';
 import { caseKey } from './sweep-case.js';
+import { sweepNumber } from './sweep-number.js';
 import type { SweepSummary } from './sweep-summary.js';
 
 const BAR = 40;
-
-function num(v: number | null, digits: number): string {
-  if (v === null) return '—';
-  return Number.isFinite(v) ? v.toFixed(digits) : String(v);
-}
 
 function bars(histogram: { step: number; count: number }[]): string[] {
   const top = Math.max(1, ...histogram.map((h) => h.count));
@@ -16,7 +12,7 @@ function bars(histogram: { step: number; count: number }[]): string[] {
 }
 
 function quantileRow(name: string, q: Quantiles, digits: number): string {
-  const cells = [q.min, q.p05, q.p25, q.p50, q.p75, q.p95, q.max].map((v) => num(v, digits));
+  const cells = [q.min, q.p05, q.p25, q.p50, q.p75, q.p95, q.max].map((v) => sweepNumber(v, digits));
   return `| ${name} | ${q.count} | ${q.nonFinite} | ${cells.join(' | ')} |`;
 }
 
@@ -66,7 +62,7 @@ export function renderSweepMarkdown(s: SweepSummary): string {
     for (const w of s.worst) {
       const c = byKey.get(w.key);
       if (!c) continue;
-      out.push(`| ${e(w.key)} | ${c.verdict} | ${c.firstStep ?? '—'} | ${c.stage ?? '—'} | ${c.flip ?? '—'} | ${num(c.correlation, 6)} | ${num(c.loudnessDeltaLU, 3)} | ${num(c.mcdDb, 3)} | ${w.fixture ? inlineCode(w.fixture) : '—'} |`);
+      out.push(`| ${e(w.key)} | ${c.verdict} | ${c.firstStep ?? '—'} | ${c.stage ?? '—'} | ${c.flip ?? '—'} | ${sweepNumber(c.correlation, 6)} | ${sweepNumber(c.loudnessDeltaLU, 3)} | ${sweepNumber(c.mcdDb, 3)} | ${w.fixture ? inlineCode(w.fixture) : '—'} |`);
     }
     out.push('');
   }

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { sweepNumber } from '../../../electron/common/sweep/sweep-number.js';
 import type { SummaryCase } from '../../../electron/common/sweep/sweep-summary.js';
 import type { SweepSortKey } from '../store/sweep/sweep-slice.js';
 import { sweepSelectors } from '../store/sweep/sweep-selectors.js';
@@ -19,11 +20,6 @@ const COLUMNS: { key: SweepSortKey | null; label: string; title?: string }[] = [
 /** Rows drawn at a time (the rest are spacers): 10,000 cases scroll and filter without 110,000 cells. */
 const ROW_PX = 26;
 const WINDOW_ROWS = 40;
-
-function fixed(v: number | null, digits: number): string {
-  if (v === null) return '—';
-  return Number.isFinite(v) ? v.toFixed(digits) : String(v);
-}
 
 /** The sweep's cases as filtered and sorted (sweep-selectors.ts), windowed; a case's button opens its A/B view. */
 export function SweepTable() {
@@ -54,10 +50,10 @@ export function SweepTable() {
         <td>{c.firstStep ?? '—'}</td>
         <td>{c.stage ?? '—'}</td>
         <td>{c.flip ?? '—'}</td>
-        <td>{fixed(c.correlation, 4)}</td>
-        <td>{fixed(c.loudnessDeltaLU, 2)}</td>
-        <td>{fixed(c.lsdDb, 2)}</td>
-        <td>{fixed(c.mcdDb, 2)}</td>
+        <td>{sweepNumber(c.correlation, 4)}</td>
+        <td>{sweepNumber(c.loudnessDeltaLU, 2)}</td>
+        <td>{sweepNumber(c.lsdDb, 2)}</td>
+        <td>{sweepNumber(c.mcdDb, 2)}</td>
       </tr>
     );
   };

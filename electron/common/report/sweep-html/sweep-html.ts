@@ -2,11 +2,11 @@ import { stepHistogramSvg, VERDICT_COLOR } from '../../draw/sweep-charts.js';
 import { scatterCases, scatterSvg } from '../../draw/sweep-scatter.js';
 import { codebookLine, stageBreakdown } from '../../sweep/sweep-breakdown.js';
 import { caseKey } from '../../sweep/sweep-case.js';
+import { sweepNumber } from '../../sweep/sweep-number.js';
 import type { SweepSummary } from '../../sweep/sweep-summary.js';
 import { escapeHtml as esc } from '../escape-html.js';
 import { staticPage } from '../html/static-page.js';
 
-const num = (v: number | null, digits: number) => (v === null ? '—' : Number.isFinite(v) ? v.toFixed(digits) : String(v));
 
 const STYLE = `body{font-family:system-ui,-apple-system,'Segoe UI','DejaVu Sans',sans-serif;color:#1d2330;margin:0}
 main{max-width:1100px;margin:0 auto;padding:16px 24px}h1{font-size:1.3rem}h2{font-size:1.05rem;margin-top:1.4em}
@@ -28,7 +28,7 @@ export function sweepHtml(s: SweepSummary, fixturePage: 'report.html' | 'report.
   const worst = s.worst.map((w) => {
     const c = byKey.get(w.key);
     const name = w.fixture ? `<a href="${esc(`${w.fixture.split('/').map(encodeURIComponent).join('/')}/${fixturePage}`)}">${esc(w.key)}</a>` : esc(w.key);
-    return `<tr><td>${name}</td><td>${esc(c?.verdict ?? '—')}</td><td>${c?.firstStep ?? '—'}</td><td>${esc(c?.stage ?? '—')}</td><td>${num(c?.correlation ?? null, 6)}</td><td>${num(c?.loudnessDeltaLU ?? null, 3)}</td></tr>`;
+    return `<tr><td>${name}</td><td>${esc(c?.verdict ?? '—')}</td><td>${c?.firstStep ?? '—'}</td><td>${esc(c?.stage ?? '—')}</td><td>${sweepNumber(c?.correlation ?? null, 6)}</td><td>${sweepNumber(c?.loudnessDeltaLU ?? null, 3)}</td></tr>`;
   });
   const breakdown = stageBreakdown(s.cases);
   const counts = Object.entries(s.counts).map(([k, v]) => `<tr><th scope="row">${esc(k)}</th><td>${v}</td></tr>`);
