@@ -50,9 +50,10 @@ describe('studio UI in Chromium: sweep view', () => {
     // One dot per case with a finite correlation and ΔLU: "Hi." is too short for BS.1770's gating on
     // either side, so its ΔLU is NaN and it is counted as not shown.
     expect(await page.getByTestId('sweep-dots').getAttribute('data-dots')).toBe('1');
-    expect(await page.locator('.sweep-charts figcaption').nth(1).textContent()).toContain('(1 without both values not shown)');
+    expect(await page.locator('.sweep-charts figcaption').nth(1).textContent()).toContain('(1 case not plotted: no correlation or no ΔLU)');
     const firstCell = () => page.getByTestId('sweep-case').first().locator('td').first().textContent();
     expect(await firstCell()).toBe('short@0');
+    expect(await page.getByTestId('sweep-case').first().textContent()).toContain('not measured'); // its NaN ΔLU, in words
     // The histogram's bar is a button (here by keyboard): only its step in the table, named in the filter row, cleared again.
     await page.getByRole('button', { name: /^step 20: 1 case/ }).press('Enter');
     await expect.poll(() => page.getByTestId('sweep-shown').textContent()).toBe('1 of 2 cases');

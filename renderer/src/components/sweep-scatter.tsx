@@ -108,7 +108,7 @@ export function SweepScatter() {
   return (
     <figure className="sweep-scatter-figure">
       <figcaption>
-        Correlation × ΔLU, one dot per case{omitted > 0 ? ` (${omitted} without both values not shown)` : ''}
+        Correlation × ΔLU, one dot per case{omitted > 0 ? ` (${omitted} ${omitted === 1 ? 'case' : 'cases'} not plotted: no correlation or no ΔLU)` : ''}
         {zoom && (
           <button type="button" className="small" onClick={() => store.getState().zoomSweep(undefined)}>
             Reset zoom
