@@ -1,17 +1,16 @@
 import { CancelledError, ProfileError } from '../common/errors.js';
-import { faultOutcomes } from '../common/forensics/fault-outcomes.js';
 import type { Fault } from '../common/profile/types.js';
 import { Sampler, sampleToken } from '../common/sampling/sample-token.js';
 import { GREEDY } from '../common/sampling/types.js';
 import { checkSeed, uniform } from '../common/sampling/uniform.js';
 import { countNonFinite, logitStats } from '../common/trace/logit-stats.js';
 import type { StepRecord } from '../common/trace/step-record.js';
-import { numericsTotals } from '../common/trace/numerics-totals.js';
 import { codebookSizeOf } from './bundle/manifest.js';
 import { atStep } from './ort-run-error.js';
 import { refuseOutOfRangeCode } from './run/code-range.js';
 import { DelayPatternEmission } from './run/delay-pattern-emission.js';
 import { jitterInput } from './run/jitter.js';
+import { runOutcome } from './run/run-outcome.js';
 import { Vocoding } from './run/vocode.js';
 import type { SynthesisPlan } from './synthesize.js';
 import { tokenizeText } from './text-input.js';
@@ -122,7 +121,6 @@ export async function synthesizeAllCodebooks(plan: SynthesisPlan, req: Synthesis
   const frameCodes = emission.framesOf(emitted);
   const vocoding = new Vocoding(plan, frameCount, checkAbort, opts, nanFault?.stage === 'vocoder' ? nanFault.step : undefined);
   const audio = await atStep(`after step ${steps.length} (the vocoder over the ${frameCount} frames)`, () => vocoding.finish(frameCodes, steps));
-  const { nan, inf } = numericsTotals(steps);
   return {
     audio,
     sampleRate: m.sampleRate,
@@ -140,13 +138,6 @@ export async function synthesizeAllCodebooks(plan: SynthesisPlan, req: Synthesis
       sessionRunMs: plan.clock.ms,
       stepSessionRunMs: stepRunMs,
     },
-    numerics: { nan, inf },
-    executionProvider: plan.provider,
-    ...(plan.fallback ? { fallback: plan.fallback } : {}),
-    profile: plan.profile.text,
-    faults: faultOutcomes(plan.profile, steps.length, m.vocoder.chunkFrames, m.vocoder.leftContextFrames),
-    seed: req.seed,
-    sampling: req.sampling,
-    bundleHash: plan.bundleHash,
+    ...runOutcome(plan, req, steps, steps.length),
   };
 }

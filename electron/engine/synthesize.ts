@@ -1,11 +1,9 @@
 import { CancelledError } from '../common/errors.js';
-import { faultOutcomes } from '../common/forensics/fault-outcomes.js';
 import type { ExecutionProfile, Fault } from '../common/profile/types.js';
 import { Sampler } from '../common/sampling/sample-token.js';
 import { checkSeed, uniform } from '../common/sampling/uniform.js';
 import { countNonFinite, logitStats } from '../common/trace/logit-stats.js';
 import type { StepRecord } from '../common/trace/step-record.js';
-import { numericsTotals } from '../common/trace/numerics-totals.js';
 import { codebookSizeOf, type BundleManifest } from './bundle/manifest.js';
 import { refuseOutOfRangeCode } from './run/code-range.js';
 import type { FeedTap } from './drill/feed-tap.js';
@@ -19,6 +17,7 @@ import type { EncoderRunner } from './run/encoder-runner.js';
 import type { RunClock } from './run/run-clock.js';
 import { jitterInput } from './run/jitter.js';
 import { TeacherForcing } from './run/teacher-force.js';
+import { runOutcome } from './run/run-outcome.js';
 import { Vocoding } from './run/vocode.js';
 import { synthesizeAllCodebooks } from './synthesize-all-codebooks.js';
 import { tokenizeText } from './text-input.js';
@@ -156,7 +155,6 @@ export async function synthesizeWith(plan: SynthesisPlan, req: SynthesisRequest,
   checkAbort();
   const audio = await atStep(`after step ${frames} (the vocoder over the last frames)`, () => vocoding.finish(codes, steps));
 
-  const { nan, inf } = numericsTotals(steps);
   return {
     audio,
     sampleRate: m.sampleRate,
@@ -173,14 +171,7 @@ export async function synthesizeWith(plan: SynthesisPlan, req: SynthesisRequest,
       sessionRunMs: plan.clock.ms,
       stepSessionRunMs: stepRunMs,
     },
-    numerics: { nan, inf },
-    executionProvider: plan.provider,
-    ...(plan.fallback ? { fallback: plan.fallback } : {}),
     ...(plan.batchRows ? { batchRows: plan.batchRows } : {}),
-    profile: plan.profile.text,
-    faults: faultOutcomes(plan.profile, frames, m.vocoder.chunkFrames, m.vocoder.leftContextFrames),
-    seed: req.seed,
-    sampling: req.sampling,
-    bundleHash: plan.bundleHash,
+    ...runOutcome(plan, req, steps, frames),
   };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GPU_CHECK_FORMAT, GpuCheckSummary, renderGpuMarkdown } from '../../../../electron/common/gpu/gpu-check-summary';
+import { GPU_CHECK_FORMAT, GpuCheckSummary, renderGpuMarkdown } from '../../../../electron/common/gpu/gpu-check-summary.js';
 
 // What python/gpu/gpu_check.py's native_figures reads from check.cu's lines (the H200 run of 2026-11-28 for the pick row).
 const figures = {

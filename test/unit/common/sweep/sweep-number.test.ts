@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sweepNumber } from '../../../../electron/common/sweep/sweep-number';
+import { sweepNumber } from '../../../../electron/common/sweep/sweep-number.js';
 
 describe('sweepNumber', () => {
   it('says "not measured" for NaN (two ungated takes: ΔLU = −∞ − −∞), never prints NaN', () => {
