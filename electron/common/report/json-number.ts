@@ -75,11 +75,14 @@ function writeValue(value: unknown, indent: string, out: string[]): void {
   out.push(`\n${indent}}`);
 }
 
-/** Pieces of text joined into strings of about `size` characters (1 MiB): one write each, not one per piece. */
-export function* joinedPieces(pieces: readonly string[], size = 1 << 20): Generator<string> {
+/**
+ * Pieces of text joined into strings of about `size` characters (1 MiB): one write each, not one per piece.
+ * The pieces may be a list or come one at a time (reportJsonWithRows).
+ */
+export async function* joinedPieces(pieces: Iterable<string> | AsyncIterable<string>, size = 1 << 20): AsyncGenerator<string> {
   let batch: string[] = [];
   let length = 0;
-  for (const piece of pieces) {
+  for await (const piece of pieces) {
     batch.push(piece);
     length += piece.length;
     if (length >= size) {

@@ -20,19 +20,3 @@ export async function* reportJsonWithRows(report: { divergence: object }, rows: 
   yield count === 0 ? '[]' : `\n${indent}]`;
   yield* pieces.slice(at + 1);
 }
-
-/** Pieces of text joined into strings of about `size` characters (joinedPieces for pieces that come one at a time). */
-export async function* joinedPiecesAsync(pieces: AsyncIterable<string>, size = 1 << 20): AsyncGenerator<string> {
-  let batch: string[] = [];
-  let length = 0;
-  for await (const piece of pieces) {
-    batch.push(piece);
-    length += piece.length;
-    if (length >= size) {
-      yield batch.join('');
-      batch = [];
-      length = 0;
-    }
-  }
-  if (batch.length > 0) yield batch.join('');
-}

@@ -46,11 +46,26 @@ describe('reportJsonChunks (report.json in pieces)', () => {
 });
 
 describe('joinedPieces', () => {
-  it('joins pieces into strings of about the size asked, losing nothing', () => {
-    const pieces = Array.from({ length: 1000 }, (_, i) => `piece ${i};`);
-    const joined = [...joinedPieces(pieces, 100)];
+  const pieces = Array.from({ length: 1000 }, (_, i) => `piece ${i};`);
+  const collect = async (joined: AsyncIterable<string>) => {
+    const out: string[] = [];
+    for await (const s of joined) out.push(s);
+    return out;
+  };
+  const check = (joined: string[]) => {
     expect(joined.join('')).toBe(pieces.join(''));
     expect(joined.length).toBeGreaterThan(50);
     for (const s of joined.slice(0, -1)) expect(s.length).toBeGreaterThanOrEqual(100);
+  };
+
+  it('joins a list of pieces into strings of about the size asked, losing nothing', async () => {
+    check(await collect(joinedPieces(pieces, 100)));
+  });
+
+  it('joins pieces that come one at a time the same way', async () => {
+    async function* oneAtATime() {
+      for (const p of pieces) yield p;
+    }
+    check(await collect(joinedPieces(oneAtATime(), 100)));
   });
 });
