@@ -10,11 +10,22 @@
  * compile synchronously on any thread.
  */
 import type { KWeighting } from './k-weighting.js';
+import {
+  compileKernel,
+  ensureBytes,
+  get,
+  leb,
+  type Kernel,
+  moduleBytes,
+  set,
+  simd,
+  vector,
+  type WasmMemory,
+} from './wasm-bytes.js';
 
 /** Byte offsets in the module's memory: the filter state and coefficients, then A's and B's samples. */
 const STATE = 0;
 const SAMPLES = 256;
-const PAGE = 65536;
 
 // Locals of the kernel: parameters first (byte addresses of A's and B's samples, their byte count, the
 // state's address), then the loop's byte offset and the f64x2 values.
@@ -43,30 +54,12 @@ const SLOTS = [P1, P2, R1, R2, SUM, PB0, PB1, PB2, PA1, PA2, RA1, RA2];
 /** Of those, the ones the kernel writes back. */
 const WRITTEN = [P1, P2, R1, R2, SUM];
 
-const get = (local: number) => [0x20, local];
-const set = (local: number) => [0x21, local];
-const simd = (op: number) => [0xfd, ...leb(op)];
 const add = simd(0xf0); // f64x2.add
 const sub = simd(0xf1); // f64x2.sub
 const mul = simd(0xf2); // f64x2.mul
 const slotOffset = (local: number) => 16 * SLOTS.indexOf(local);
 
-function leb(value: number): number[] {
-  const out: number[] = [];
-  do {
-    let byte = value & 0x7f;
-    value >>>= 7;
-    if (value !== 0) byte |= 0x80;
-    out.push(byte);
-  } while (value !== 0);
-  return out;
-}
-
-const vector = (items: number[][]) => [...leb(items.length), ...items.flat()];
-const section = (id: number, body: number[]) => [id, ...leb(body.length), ...body];
-const name = (text: string) => [...leb(text.length), ...Array.from(text, (c) => c.charCodeAt(0))];
-
-function kernelBody(): number[] {
+function kernelCode(): number[] {
   // One instruction (or one statement of the JavaScript loop) a line.
   // prettier-ignore
   const body = [
@@ -105,45 +98,21 @@ function kernelBody(): number[] {
     [1, 0x7f], // k: i32
     [15, 0x7b], // x … ra2: v128
   ]);
-  return [...leb(locals.length + body.length), ...locals, ...body];
+  return [...locals, ...body];
 }
 
-function moduleBytes(): Uint8Array {
-  // prettier-ignore
-  return new Uint8Array([
-    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-    ...section(1, vector([[0x60, 4, 0x7f, 0x7f, 0x7f, 0x7f, 0]])), // (i32 ×4) → ()
-    ...section(3, vector([[0]])),
-    ...section(5, vector([[0, 1]])), // memory: one page to start
-    ...section(7, vector([[...name('memory'), 2, 0], [...name('pairs'), 0, 0]])),
-    ...section(10, vector([kernelBody()])),
-  ]);
-}
-
-/**
- * The part of the WebAssembly API used here, declared locally: the build's lib (ES2023, Node types)
- * does not declare the global, and the renderer's DOM lib does, so a global declaration would clash.
- */
-interface WasmMemory {
-  buffer: ArrayBuffer;
-  grow(pages: number): number;
-}
-interface WasmApi {
-  validate(bytes: Uint8Array): boolean;
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object) => { exports: Record<string, unknown> };
-}
+type PairsKernel = (a: number, b: number, bytes: number, state: number) => void;
 
 /** Runs filters A and B of the paired loop side by side over `count` samples each. */
 export class SimdPairFilter {
   private readonly memory: WasmMemory;
-  private readonly pairs: (a: number, b: number, bytes: number, state: number) => void;
+  private readonly pairs: PairsKernel;
   private f64 = new Float64Array(0);
   private f32 = new Float32Array(0);
 
-  constructor(instance: { exports: Record<string, unknown> }) {
-    this.memory = instance.exports.memory as WasmMemory;
-    this.pairs = instance.exports.pairs as SimdPairFilter['pairs'];
+  constructor({ memory, kernel }: Kernel<PairsKernel>) {
+    this.memory = memory;
+    this.pairs = kernel;
     this.views();
   }
 
@@ -165,11 +134,7 @@ export class SimdPairFilter {
     stateB: Float64Array,
     sums: Float64Array,
   ): void {
-    const bytes = SAMPLES + 8 * count;
-    if (bytes > this.memory.buffer.byteLength) {
-      this.memory.grow(Math.ceil((bytes - this.memory.buffer.byteLength) / PAGE));
-      this.views();
-    }
+    if (ensureBytes(this.memory, SAMPLES + 8 * count)) this.views();
     const f64 = this.f64;
     for (let s = 0; s < 4; s++) {
       f64[2 * s] = stateA[s];
@@ -195,25 +160,11 @@ export class SimdPairFilter {
   }
 }
 
-let compiled: object | null | undefined;
+let factory: (() => Kernel<PairsKernel>) | null | undefined;
 
-/**
- * A kernel of its own (its memory holds the state), or null where WebAssembly SIMD is not available or
- * a page's Content-Security-Policy forbids compiling (the callers then run the JavaScript loop).
- */
+/** A kernel of its own (its memory holds the state), or null where WebAssembly SIMD cannot be compiled. */
 export function simdPairFilter(): SimdPairFilter | null {
-  const wasm = (globalThis as { WebAssembly?: WasmApi }).WebAssembly;
-  if (compiled === undefined) {
-    const bytes = moduleBytes();
-    compiled = wasm?.validate(bytes) ? compile(wasm, bytes) : null;
-  }
-  return compiled && wasm ? new SimdPairFilter(new wasm.Instance(compiled)) : null;
-}
-
-function compile(wasm: WasmApi, bytes: Uint8Array): object | null {
-  try {
-    return new wasm.Module(bytes);
-  } catch {
-    return null;
-  }
+  if (factory === undefined)
+    factory = compileKernel<PairsKernel>(moduleBytes([0x7f, 0x7f, 0x7f, 0x7f], kernelCode()));
+  return factory ? new SimdPairFilter(factory()) : null;
 }
