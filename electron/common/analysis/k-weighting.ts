@@ -6,6 +6,8 @@
  * the standard's Table 1 and Table 2 coefficients.
  */
 
+import { type SimdPairFilter, simdPairFilter } from './k-weighting-simd.js';
+
 export interface Biquad {
   b0: number;
   b1: number;
@@ -174,8 +176,9 @@ function filterRange(
 }
 
 /**
- * Segment s of the first half and segment half + s of the second, for s < half, in one loop (two
- * independent filters); the longer of a pair (odd rates: lengths differ by one) finishes alone.
+ * Segment s of the first half and segment half + s of the second, for s < half, side by side (two
+ * independent filters: by the WebAssembly SIMD kernel where there is one, else by pairedLoop); the
+ * longer of a pair (odd rates: lengths differ by one) finishes alone.
  */
 function runSegmentPairs(
   signal: Float32Array,
@@ -187,6 +190,51 @@ function runSegmentPairs(
   stateA: Float64Array,
   stateB: Float64Array,
 ): void {
+  const r = filter.highpass;
+  // The high-pass numerator is 1, −2, 1 (kWeightingCoefficients), so it is applied as additions.
+  if (r.b0 !== 1 || r.b1 !== -2 || r.b2 !== 1) {
+    throw new Error('runSegmentPairs: expects the BS.1770 high-pass numerator 1, −2, 1');
+  }
+  const simd = pairKernel();
+  simd?.setFilter(filter);
+  const sums = new Float64Array(2);
+  const tail = new Float64Array(1);
+  for (let s = 0; s < half; s++) {
+    const i = bounds[s];
+    const j = bounds[half + s];
+    const count = Math.min(bounds[s + 1] - i, bounds[half + s + 1] - j);
+    if (simd) simd.run(signal, i, j, count, stateA, stateB, sums);
+    else pairedLoop(signal, filter, i, j, count, stateA, stateB, sums);
+    tail[0] = 0;
+    filterRange(signal, filter, i + count, bounds[s + 1], stateA, tail);
+    energies[s] += weight * (sums[0] + tail[0]);
+    tail[0] = 0;
+    filterRange(signal, filter, j + count, bounds[half + s + 1], stateB, tail);
+    energies[half + s] += weight * (sums[1] + tail[0]);
+  }
+}
+
+let kernel: SimdPairFilter | null | undefined;
+function pairKernel(): SimdPairFilter | null {
+  if (kernel === undefined) kernel = simdPairFilter();
+  return kernel;
+}
+
+/**
+ * Filters A over signal[i ..] and B over signal[j ..], `count` samples each, from and into stateA and
+ * stateB ([p1, p2, r1, r2]); Σy² of A into sums[0], of B into sums[1]. The high-pass numerator must be
+ * 1, −2, 1. Exported for the test that holds the SIMD kernel to it.
+ */
+export function pairedLoop(
+  signal: Float32Array,
+  filter: KWeighting,
+  i: number,
+  j: number,
+  count: number,
+  stateA: Float64Array,
+  stateB: Float64Array,
+  sums: Float64Array,
+): void {
   const { shelf: p, highpass: r } = filter;
   const pb0 = p.b0,
     pb1 = p.b1,
@@ -195,59 +243,44 @@ function runSegmentPairs(
     pa2 = p.a2;
   const ra1 = r.a1,
     ra2 = r.a2;
-  // The high-pass numerator is 1, −2, 1 (kWeightingCoefficients), so it is applied as additions.
-  if (r.b0 !== 1 || r.b1 !== -2 || r.b2 !== 1) {
-    throw new Error('runSegmentPairs: expects the BS.1770 high-pass numerator 1, −2, 1');
+  const end = i + count;
+  let ap1 = stateA[0],
+    ap2 = stateA[1],
+    ar1 = stateA[2],
+    ar2 = stateA[3],
+    bp1 = stateB[0],
+    bp2 = stateB[1],
+    br1 = stateB[2],
+    br2 = stateB[3];
+  let sumA = 0;
+  let sumB = 0;
+  for (; i < end; i++, j++) {
+    const xa = signal[i];
+    const xb = signal[j];
+    const ua = pb0 * xa + ap1;
+    const ub = pb0 * xb + bp1;
+    ap1 = pb1 * xa - pa1 * ua + ap2;
+    bp1 = pb1 * xb - pa1 * ub + bp2;
+    ap2 = pb2 * xa - pa2 * ua;
+    bp2 = pb2 * xb - pa2 * ub;
+    const ya = ua + ar1;
+    const yb = ub + br1;
+    // rb1·u − ra1·y + r2 with rb1 = −2 and rb2 = 1, as additions: the same value to the last bit.
+    ar1 = ar2 - (ua + ua + ra1 * ya);
+    br1 = br2 - (ub + ub + ra1 * yb);
+    ar2 = ua - ra2 * ya;
+    br2 = ub - ra2 * yb;
+    sumA += ya * ya;
+    sumB += yb * yb;
   }
-  const tail = new Float64Array(1);
-  for (let s = 0; s < half; s++) {
-    let i = bounds[s];
-    let j = bounds[half + s];
-    const lengthA = bounds[s + 1] - i;
-    const lengthB = bounds[half + s + 1] - j;
-    const end = i + Math.min(lengthA, lengthB);
-    let ap1 = stateA[0],
-      ap2 = stateA[1],
-      ar1 = stateA[2],
-      ar2 = stateA[3],
-      bp1 = stateB[0],
-      bp2 = stateB[1],
-      br1 = stateB[2],
-      br2 = stateB[3];
-    let sumA = 0;
-    let sumB = 0;
-    for (; i < end; i++, j++) {
-      const xa = signal[i];
-      const xb = signal[j];
-      const ua = pb0 * xa + ap1;
-      const ub = pb0 * xb + bp1;
-      ap1 = pb1 * xa - pa1 * ua + ap2;
-      bp1 = pb1 * xb - pa1 * ub + bp2;
-      ap2 = pb2 * xa - pa2 * ua;
-      bp2 = pb2 * xb - pa2 * ub;
-      const ya = ua + ar1;
-      const yb = ub + br1;
-      // rb1·u − ra1·y + r2 with rb1 = −2 and rb2 = 1, as additions: the same value to the last bit.
-      ar1 = ar2 - (ua + ua + ra1 * ya);
-      br1 = br2 - (ub + ub + ra1 * yb);
-      ar2 = ua - ra2 * ya;
-      br2 = ub - ra2 * yb;
-      sumA += ya * ya;
-      sumB += yb * yb;
-    }
-    stateA[0] = ap1;
-    stateA[1] = ap2;
-    stateA[2] = ar1;
-    stateA[3] = ar2;
-    stateB[0] = bp1;
-    stateB[1] = bp2;
-    stateB[2] = br1;
-    stateB[3] = br2;
-    tail[0] = 0;
-    filterRange(signal, filter, i, bounds[s + 1], stateA, tail);
-    energies[s] += weight * (sumA + tail[0]);
-    tail[0] = 0;
-    filterRange(signal, filter, j, bounds[half + s + 1], stateB, tail);
-    energies[half + s] += weight * (sumB + tail[0]);
-  }
+  stateA[0] = ap1;
+  stateA[1] = ap2;
+  stateA[2] = ar1;
+  stateA[3] = ar2;
+  stateB[0] = bp1;
+  stateB[1] = bp2;
+  stateB[2] = br1;
+  stateB[3] = br2;
+  sums[0] = sumA;
+  sums[1] = sumB;
 }

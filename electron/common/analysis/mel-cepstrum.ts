@@ -9,6 +9,7 @@
  * The DCT is linear, so Δc is taken as the DCT of ΔL (one DCT per frame pair, not two).
  */
 import { scaledLogs } from './log-ratio.js';
+import { type SimdMelBands, simdMelBands } from './mel-simd.js';
 
 export const MEL_BANDS = 80;
 const CEPSTRAL_ORDER = 24;
@@ -23,6 +24,8 @@ export interface MelPlan {
   weights: Float64Array;
   /** cos(πn(m+½)/M)/M at [(n − 1)·M/2 + m] for n = 1..order, m < M/2 (the other half mirrors it). */
   dct: Float64Array;
+  /** The band sums in WebAssembly SIMD, or null where it cannot be compiled (the JavaScript loop runs). */
+  simd: SimdMelBands | null;
   /** Scratch: each band's power, then ΔL_m + ΔL_{M−1−m} and ΔL_m − ΔL_{M−1−m}, m < M/2. */
   bandPower: Float64Array;
   sums: Float64Array;
@@ -74,11 +77,10 @@ function buildPlan(frameSize: number, sampleRate: number): MelPlan {
       dct[(n - 1) * HALF + m] = Math.cos((Math.PI * n * (m + 0.5)) / MEL_BANDS) / MEL_BANDS;
     }
   }
+  const bands = { starts, counts, weightAt, weights: Float64Array.from(weights) };
   return {
-    starts,
-    counts,
-    weightAt,
-    weights: Float64Array.from(weights),
+    ...bands,
+    simd: simdMelBands(bands, bins),
     dct,
     bandPower: new Float64Array(MEL_BANDS),
     sums: new Float64Array(HALF),
@@ -90,11 +92,33 @@ function buildPlan(frameSize: number, sampleRate: number): MelPlan {
  * power[at ..]: a power spectrum (bins 0..F/2), each bin read through `floor` (max(p, floor); NaN reads
  * as the floor). Writes L_m = ½·ln(melPower_m) into `out`.
  */
-export function melLogAmplitude(plan: MelPlan, power: Float64Array, at: number, floor: number, out: Float64Array): void {
-  const { starts, counts, weightAt, weights, bandPower } = plan;
+export function melLogAmplitude(
+  plan: MelPlan,
+  power: Float64Array,
+  at: number,
+  floor: number,
+  out: Float64Array,
+): void {
+  const { starts, bandPower } = plan;
   // `floor + 0` is a double for V8: with `floor` itself, inlined into a caller, the floor-or-bin choice
   // below came out as a boxed number, one allocation per bin (~22 young-generation collections a span).
   const f = floor + 0;
+  if (plan.simd) {
+    plan.simd.run(power, at, f, bandPower);
+    for (let m = 0; m < MEL_BANDS; m++) {
+      if (bandPower[m] > 0) continue;
+      const edge = power[at + starts[m]];
+      bandPower[m] = edge > f ? edge : f;
+    }
+  } else {
+    bandSums(plan, power, at, f);
+  }
+  scaledLogs(bandPower, 0.5, out, MEL_BANDS);
+}
+
+/** The JavaScript loop of the band sums (and the edge rule), into plan.bandPower. */
+export function bandSums(plan: MelPlan, power: Float64Array, at: number, f: number): void {
+  const { starts, counts, weightAt, weights, bandPower } = plan;
   for (let m = 0; m < MEL_BANDS; m++) {
     const first = at + starts[m];
     const w = weightAt[m];
@@ -118,7 +142,6 @@ export function melLogAmplitude(plan: MelPlan, power: Float64Array, at: number, 
     const edge = power[first];
     bandPower[m] = s > 0 ? s : edge > f ? edge : f;
   }
-  scaledLogs(bandPower, 0.5, out, MEL_BANDS);
 }
 
 /**
