@@ -2,12 +2,37 @@
 // by every thread of the block and followed by a barrier. The emulation runs a phase's threads one after
 // another, so a phase may combine across threads only through the order-free integer adds below (a phase
 // never reads what another thread writes in the same phase); then device and emulation compute the same.
+// The collectives (scan, reduce) are phases too: the device combines through warp shuffles, the emulation
+// in thread order, and both give the same because integer sums are exact and a reduce's combine is a
+// strict total order's max.
 #pragma once
 #include <stdint.h>
+#include <string.h>
 
 #include "launch.cuh"
 
 namespace parity {
+
+constexpr int kBlockWarps = kReduceThreads / 32;
+
+/** Shared memory of the collectives: one slot per warp. */
+template <class T>
+struct WarpSlots {
+  T slot[kBlockWarps];
+};
+
+#ifdef __CUDA_ARCH__
+/** v from the lane (this lane ^ mask), for any value made of 32-bit words. */
+template <class T>
+__device__ T shuffleXor(T v, int mask) {
+  static_assert(sizeof(T) % 4 == 0, "whole 32-bit words");
+  unsigned w[sizeof(T) / 4];
+  memcpy(w, &v, sizeof v);
+  for (unsigned& x : w) x = __shfl_xor_sync(0xffffffffu, x, mask);
+  memcpy(&v, w, sizeof v);
+  return v;
+}
+#endif
 
 /** Phases on the device: each thread runs the body for its own index, then __syncthreads. */
 struct DeviceThreads {
@@ -18,6 +43,42 @@ struct DeviceThreads {
     __syncthreads();
 #endif
   }
+
+  /** out[t] = value(0) + ... + value(t) for every thread t (a warp's scan by shuffles, then the warps' totals): 2 barriers. */
+  template <class F>
+  PD void scan(F value, unsigned long long* out, WarpSlots<unsigned long long>& totals) const {
+#ifdef __CUDA_ARCH__
+    const int t = (int)threadIdx.x, lane = t & 31, warp = t >> 5;
+    unsigned long long v = value(t);
+    for (int d = 1; d < 32; d <<= 1) {
+      const unsigned long long u = __shfl_up_sync(0xffffffffu, v, d);
+      if (lane >= d) v += u;
+    }
+    if (lane == 31) totals.slot[warp] = v;
+    __syncthreads();
+    for (int w = 0; w < warp; w++) v += totals.slot[w];
+    out[t] = v;
+    __syncthreads();
+#endif
+  }
+
+  /** The combine of value(t) over every thread t, returned to all; combine must be a strict total order's max. */
+  template <class T, class F, class C>
+  PD T reduce(F value, C combine, WarpSlots<T>& partial) const {
+#ifdef __CUDA_ARCH__
+    const int t = (int)threadIdx.x;
+    T v = value(t);
+    for (int m = 16; m > 0; m >>= 1) v = combine(v, shuffleXor(v, m));
+    if ((t & 31) == 0) partial.slot[t >> 5] = v;
+    __syncthreads();
+    T all = partial.slot[0];
+    for (int w = 1; w < kBlockWarps; w++) all = combine(all, partial.slot[w]);
+    __syncthreads();
+    return all;
+#else
+    return value(0);
+#endif
+  }
 };
 
 /** Phases in the emulation: the body for thread 0, 1, ..., kReduceThreads - 1. */
@@ -25,6 +86,19 @@ struct EmulatedThreads {
   template <class F>
   PD void each(F f) const {
     for (int t = 0; t < kReduceThreads; t++) f(t);
+  }
+
+  template <class F>
+  PD void scan(F value, unsigned long long* out, WarpSlots<unsigned long long>&) const {
+    unsigned long long sum = 0;
+    for (int t = 0; t < kReduceThreads; t++) out[t] = sum += value(t);
+  }
+
+  template <class T, class F, class C>
+  PD T reduce(F value, C combine, WarpSlots<T>&) const {
+    T all = value(0);
+    for (int t = 1; t < kReduceThreads; t++) all = combine(all, value(t));
+    return all;
   }
 };
 
@@ -47,19 +121,16 @@ PD inline void maxTo(int* a, int v) {
 }
 
 /**
- * Inclusive prefix sums of x[0..kReduceThreads) (Hillis-Steele, log2 phases, ping-pong through tmp); returns
- * the buffer holding them (x itself: the phase count is even). Exact for integers below 2^64.
+ * counts[bin] += 1 (bin -1: nothing). On the device every lane of the warp must call it together: the lanes
+ * with one bin add their number in one atomic, so thousands of ids in one bin do not queue on one address.
  */
-template <class B>
-PD unsigned long long* inclusiveScan(const B& b, unsigned long long* x, unsigned long long* tmp) {
-  unsigned long long *in = x, *out = tmp;
-  for (int d = 1; d < kReduceThreads; d <<= 1) {
-    b.each([&](int t) { out[t] = in[t] + (t >= d ? in[t - d] : 0ull); });
-    unsigned long long* swap = in;
-    in = out;
-    out = swap;
-  }
-  return in;
+PD inline void countInBin(unsigned* counts, int bin) {
+#ifdef __CUDA_ARCH__
+  const unsigned peers = __match_any_sync(0xffffffffu, bin);
+  if (bin >= 0 && (int)(threadIdx.x & 31) == __ffs(peers) - 1) atomicAdd(&counts[bin], (unsigned)__popc(peers));
+#else
+  if (bin >= 0) counts[bin]++;
+#endif
 }
 
 }  // namespace parity

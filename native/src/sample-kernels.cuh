@@ -100,9 +100,11 @@ struct RadixState {
 
 /** The block's shared state of one pick (the per-id keys and masses live beside it, see SamplePickK). */
 struct PickShared {
-  Ranked acc[kReduceThreads];
-  unsigned long long sum[kReduceThreads], tmp[kReduceThreads], count[kReduceThreads];
-  RadixState state[2];
+  WarpSlots<Ranked> best;
+  WarpSlots<unsigned long long> totals;
+  unsigned long long sum[kReduceThreads], upTo[kReduceThreads];
+  unsigned count[kReduceThreads];
+  RadixState state;
   Cut cut;
   int code, last;
 };
@@ -144,18 +146,7 @@ struct SamplePickK {
   template <class B>
   PD void program(const B& b, PickShared& sh, unsigned long long* key, unsigned long long* mass) const {
     const PenalisedRanking rank{logits, seen, p, skip};
-    b.each([&](int t) {
-      sh.acc[t] = reduceStride(rank, t, V);
-      sh.sum[t] = 0;
-      sh.count[t] = 0;
-      if (t == 0) sh.last = -1;
-    });
-    for (int s = kReduceThreads / 2; s > 0; s >>= 1) {
-      b.each([&](int t) {
-        if (t < s) sh.acc[t] = firstBest(sh.acc[t], sh.acc[t + s]);
-      });
-    }
-    const int best = sh.acc[0].i;
+    const int best = b.reduce([&](int t) { return reduceStride(rank, t, V); }, [](Ranked x, Ranked y) { return firstBest(x, y); }, sh.best).i;
     const double top = penalised(logits, seen, p, skip, best);
     if (top != top || p->greedy) {
       b.each([&](int t) {
@@ -170,77 +161,61 @@ struct SamplePickK {
         key[j] = orderKey(s);
         mass[j] = (unsigned long long)rint(jsExp(s - maxScaled) * scale);
       }
+      sh.sum[t] = 0;
+      sh.count[t] = 0;
+      if (t == 0) sh.last = -1;
     });
     const Cut all{0, INT_MAX};
     const Cut inK = p->topK > 0 && p->topK < V ? select(b, sh, key, mass, all, false, (double)p->topK) : all;
-    const Cut inP = p->topP < 1 ? select(b, sh, key, mass, inK, true, p->topP * (double)massOf(b, sh, key, mass, inK)) : all;
+    const Cut inP = p->topP < 1 ? select(b, sh, key, mass, inK, true, p->topP) : all;
     draw(b, sh, key, mass, inK, inP);
   }
 
-  /** The total mass of the ids `cand` keeps (sh.sum is zero again on return). */
-  template <class B>
-  PD unsigned long long massOf(const B& b, PickShared& sh, const unsigned long long* key, const unsigned long long* mass, Cut cand) const {
-    b.each([&](int t) {
-      unsigned long long m = 0;
-      for (int j = t; j < V; j += kReduceThreads) {
-        if (cand.keeps(key[j], j)) m += mass[j];
-      }
-      sh.sum[t] = m;
-    });
-    const unsigned long long total = inclusiveScan(b, sh.sum, sh.tmp)[kReduceThreads - 1];
-    b.each([&](int t) { sh.sum[t] = 0; });
-    return total;
-  }
-
   /**
-   * The shortest best-first prefix of the ids `cand` keeps whose weight (1 per id, or its mass) reaches
-   * `target`, as a Cut. Needs 0 < target <= the candidates' weight, and sh.sum and sh.count zero (as it
-   * leaves them). Every weight below 2^53, so each comparison with target is exact.
+   * The shortest best-first prefix of the ids `cand` keeps whose weight reaches the target, as a Cut: by
+   * count, target = goal (0 < goal <= their number); by mass, target = goal * (their total mass), 0 < goal <= 1
+   * (the first pass sums every candidate). Needs sh.sum and sh.count zero (as it leaves them). Every weight
+   * below 2^53, so each comparison with the target is exact.
    */
   template <class B>
   PD Cut select(const B& b, PickShared& sh, const unsigned long long* key, const unsigned long long* mass, Cut cand, bool byMass,
-                double target) const {
-    b.each([&](int t) {
-      if (t == 0) sh.state[0] = RadixState{0, 0, 0, 0};
-    });
-    int cur = 0;
+                double goal) const {
+    RadixState s{0, 0, 0, 0};
+    double target = goal;
     unsigned long long fixed = 0;  // the key bits already decided
     for (int shift = 56; shift >= 0; shift -= 8) {
-      const RadixState s = sh.state[cur];
       b.each([&](int t) {
-        for (int j = t; j < V; j += kReduceThreads) {
-          if (!cand.keeps(key[j], j) || (key[j] & fixed) != s.prefix) continue;
-          const int bin = 255 - (int)((key[j] >> shift) & 255);  // bin 0: the largest digit
-          addTo(&sh.sum[bin], byMass ? mass[j] : 1ull);
-          addTo(&sh.count[bin], 1ull);
+        for (int j0 = 0; j0 < V; j0 += kReduceThreads) {  // whole warps per step: countInBin's rule
+          const int j = j0 + t;
+          const bool in = j < V && cand.keeps(key[j], j) && (key[j] & fixed) == s.prefix;
+          const int bin = in ? 255 - (int)((key[j] >> shift) & 255) : -1;  // bin 0: the largest digit
+          countInBin(sh.count, bin);
+          if (byMass && in) addTo(&sh.sum[bin], mass[j]);
         }
       });
-      const unsigned long long* upTo = inclusiveScan(b, sh.sum, sh.tmp);
+      b.scan([&](int t) { return byMass ? sh.sum[t] : (unsigned long long)sh.count[t]; }, sh.upTo, sh.totals);
+      if (byMass && fixed == 0) target = goal * (double)sh.upTo[kReduceThreads - 1];
       b.each([&](int t) {
-        const unsigned long long before = t ? upTo[t - 1] : 0;
-        if ((double)(s.above + before) < target && (double)(s.above + upTo[t]) >= target) {
-          sh.state[cur ^ 1] = RadixState{s.prefix | ((unsigned long long)(255 - t) << shift), s.above + before, sh.count[t], upTo[t] - before};
+        const unsigned long long before = t ? sh.upTo[t - 1] : 0;
+        if ((double)(s.above + before) < target && (double)(s.above + sh.upTo[t]) >= target) {
+          sh.state = RadixState{s.prefix | ((unsigned long long)(255 - t) << shift), s.above + before, sh.count[t], sh.upTo[t] - before};
         }
-      });
-      b.each([&](int t) {
         sh.sum[t] = 0;
         sh.count[t] = 0;
       });
-      cur ^= 1;
+      s = sh.state;
       fixed |= 255ull << shift;
-      const RadixState c = sh.state[cur];
-      if (c.inBin == 1) return lone(b, sh, key, cand, fixed, c.prefix);
-      if (!byMass && (double)(c.above + c.weightInBin) == target) return Cut{c.prefix, INT_MAX};  // the whole bin
+      if (s.inBin == 1) return lone(b, sh, key, cand, fixed, s.prefix);
+      if (!byMass && (double)(s.above + s.weightInBin) == target) return Cut{s.prefix, INT_MAX};  // the whole bin
     }
     // Every key bit fixed: the crossing bin is one key, its ids tie (equal mass); keep the fewest that reach target.
-    const RadixState c = sh.state[cur];
-    const unsigned long long w = c.weightInBin / c.inBin;
-    unsigned long long r = (unsigned long long)ceil((target - (double)c.above) / (double)w);
+    const unsigned long long w = s.weightInBin / s.inBin;
+    unsigned long long r = (unsigned long long)ceil((target - (double)s.above) / (double)w);
     if (r < 1) r = 1;
-    while (r > 1 && (double)(c.above + (r - 1) * w) >= target) r--;
-    while ((double)(c.above + r * w) < target) r++;
-    if (r >= c.inBin) return Cut{c.prefix, INT_MAX};
-    return nthTied(b, sh, key, cand, c.prefix, r);
+    while (r > 1 && (double)(s.above + (r - 1) * w) >= target) r--;
+    while ((double)(s.above + r * w) < target) r++;
+    if (r >= s.inBin) return Cut{s.prefix, INT_MAX};
+    return nthTied(b, sh, key, cand, s.prefix, r);
   }
 
   /** The one candidate whose key has `prefix` in the `fixed` bits, as a Cut. */
@@ -258,15 +233,14 @@ struct SamplePickK {
   template <class B>
   PD Cut nthTied(const B& b, PickShared& sh, const unsigned long long* key, Cut cand, unsigned long long k, unsigned long long r) const {
     const int chunk = chunkSize();
-    b.each([&](int t) {
+    b.scan([&](int t) {
       unsigned long long n = 0;
       for (int j = t * chunk; j < V && j < (t + 1) * chunk; j++) n += key[j] == k && cand.keeps(key[j], j);
-      sh.sum[t] = n;
-    });
-    const unsigned long long* upTo = inclusiveScan(b, sh.sum, sh.tmp);
+      return n;
+    }, sh.upTo, sh.totals);
     b.each([&](int t) {
-      unsigned long long n = t ? upTo[t - 1] : 0;
-      if (!(n < r && r <= upTo[t])) return;
+      unsigned long long n = t ? sh.upTo[t - 1] : 0;
+      if (!(n < r && r <= sh.upTo[t])) return;
       for (int j = t * chunk; j < V && j < (t + 1) * chunk; j++) {
         if (key[j] == k && cand.keeps(key[j], j) && ++n == r) {
           sh.cut = Cut{k, j};
@@ -274,7 +248,6 @@ struct SamplePickK {
         }
       }
     });
-    b.each([&](int t) { sh.sum[t] = 0; });
     return sh.cut;
   }
 
@@ -282,7 +255,7 @@ struct SamplePickK {
   template <class B>
   PD void draw(const B& b, PickShared& sh, const unsigned long long* key, const unsigned long long* mass, Cut inK, Cut inP) const {
     const int chunk = chunkSize();
-    b.each([&](int t) {
+    b.scan([&](int t) {
       unsigned long long m = 0;
       int last = -1;
       for (int j = t * chunk; j < V && j < (t + 1) * chunk; j++) {
@@ -291,15 +264,14 @@ struct SamplePickK {
           last = j;
         }
       }
-      sh.sum[t] = m;
       if (last >= 0) maxTo(&sh.last, last);
-    });
-    const unsigned long long* upTo = inclusiveScan(b, sh.sum, sh.tmp);
-    const unsigned long long total = upTo[kReduceThreads - 1];
+      return m;
+    }, sh.upTo, sh.totals);
+    const unsigned long long total = sh.upTo[kReduceThreads - 1];
     const double target = philoxUniform(p->seedLo, p->seedHi, *step, codebook, 0) * (double)total;
     b.each([&](int t) {
-      unsigned long long cumulative = t ? upTo[t - 1] : 0;
-      if (!((double)cumulative <= target && (double)upTo[t] > target)) return;
+      unsigned long long cumulative = t ? sh.upTo[t - 1] : 0;
+      if (!((double)cumulative <= target && (double)sh.upTo[t] > target)) return;
       for (int j = t * chunk; j < V && j < (t + 1) * chunk; j++) {
         if (!(inK.keeps(key[j], j) && inP.keeps(key[j], j))) continue;
         cumulative += mass[j];
