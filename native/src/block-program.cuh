@@ -102,15 +102,6 @@ struct EmulatedThreads {
   }
 };
 
-/** *a += v, atomic on the device (integer sums are exact, so the threads' order does not matter). */
-PD inline void addTo(unsigned long long* a, unsigned long long v) {
-#ifdef __CUDA_ARCH__
-  atomicAdd(a, v);
-#else
-  *a += v;
-#endif
-}
-
 /** *a = max(*a, v), atomic on the device. */
 PD inline void maxTo(int* a, int v) {
 #ifdef __CUDA_ARCH__
@@ -121,15 +112,32 @@ PD inline void maxTo(int* a, int v) {
 }
 
 /**
- * counts[bin] += 1 (bin -1: nothing). On the device every lane of the warp must call it together: the lanes
- * with one bin add their number in one atomic, so thousands of ids in one bin do not queue on one address.
+ * counts[bin] += 1 and, with sums, sums[bin] += w (bin -1: nothing). On the device every lane of the warp must
+ * call it together: the lanes with one bin add their number and their weights (through stage, 32 slots per
+ * warp) in one atomic each, so thousands of ids in one bin do not queue on one address.
  */
-PD inline void countInBin(unsigned* counts, int bin) {
+PD inline void addInBin(unsigned* counts, unsigned long long* sums, int bin, unsigned long long w, unsigned long long* stage) {
 #ifdef __CUDA_ARCH__
+  if (!__any_sync(0xffffffffu, bin >= 0)) return;
   const unsigned peers = __match_any_sync(0xffffffffu, bin);
-  if (bin >= 0 && (int)(threadIdx.x & 31) == __ffs(peers) - 1) atomicAdd(&counts[bin], (unsigned)__popc(peers));
+  const int lane = (int)(threadIdx.x & 31);
+  if (sums) {
+    stage[lane] = w;
+    __syncwarp();
+  }
+  if (bin >= 0 && lane == __ffs(peers) - 1) {
+    atomicAdd(&counts[bin], (unsigned)__popc(peers));
+    if (sums) {
+      unsigned long long sum = 0;
+      for (unsigned m = peers; m; m &= m - 1) sum += stage[__ffs(m) - 1];
+      atomicAdd(&sums[bin], sum);
+    }
+  }
+  if (sums) __syncwarp();  // the next call writes stage again
 #else
-  if (bin >= 0) counts[bin]++;
+  if (bin < 0) return;
+  counts[bin]++;
+  if (sums) sums[bin] += w;
 #endif
 }
 

@@ -103,7 +103,9 @@ struct PickShared {
   WarpSlots<Ranked> best;
   WarpSlots<unsigned long long> totals;
   unsigned long long sum[kReduceThreads], upTo[kReduceThreads];
+  unsigned long long stage[kReduceThreads];  // addInBin's
   unsigned count[kReduceThreads];
+  int listed[kReduceThreads], ranked[kReduceThreads];  // a few candidates: in id order, best first
   RadixState state;
   Cut cut;
   int code, last;
@@ -166,8 +168,21 @@ struct SamplePickK {
       if (t == 0) sh.last = -1;
     });
     const Cut all{0, INT_MAX};
-    const Cut inK = p->topK > 0 && p->topK < V ? select(b, sh, key, mass, all, false, (double)p->topK) : all;
-    const Cut inP = p->topP < 1 ? select(b, sh, key, mass, inK, true, p->topP) : all;
+    const int k = p->topK > 0 && p->topK < V ? p->topK : V;
+    Cut inK = all, inP = all;
+    if (V <= kReduceThreads) {  // one thread per id: rank them all once, both cuts read the ranking
+      rankCandidates(b, sh, key, all);
+      if (k < V) inK = Cut{key[sh.ranked[k - 1]], sh.ranked[k - 1]};
+      if (p->topP < 1) inP = prefixCut(b, sh, key, mass, k, p->topP);
+    } else {
+      if (k < V) inK = select(b, sh, key, mass, all, false, (double)k);
+      if (p->topP < 1 && k <= kReduceThreads) {
+        rankCandidates(b, sh, key, inK);
+        inP = prefixCut(b, sh, key, mass, k, p->topP);
+      } else if (p->topP < 1) {
+        inP = select(b, sh, key, mass, inK, true, p->topP);
+      }
+    }
     draw(b, sh, key, mass, inK, inP);
   }
 
@@ -185,12 +200,11 @@ struct SamplePickK {
     unsigned long long fixed = 0;  // the key bits already decided
     for (int shift = 56; shift >= 0; shift -= 8) {
       b.each([&](int t) {
-        for (int j0 = 0; j0 < V; j0 += kReduceThreads) {  // whole warps per step: countInBin's rule
+        for (int j0 = 0; j0 < V; j0 += kReduceThreads) {  // whole warps per step: addInBin's rule
           const int j = j0 + t;
           const bool in = j < V && cand.keeps(key[j], j) && (key[j] & fixed) == s.prefix;
           const int bin = in ? 255 - (int)((key[j] >> shift) & 255) : -1;  // bin 0: the largest digit
-          countInBin(sh.count, bin);
-          if (byMass && in) addTo(&sh.sum[bin], mass[j]);
+          addInBin(sh.count, byMass ? sh.sum : nullptr, bin, in ? mass[j] : 0, sh.stage + (t & ~31));
         }
       });
       b.scan([&](int t) { return byMass ? sh.sum[t] : (unsigned long long)sh.count[t]; }, sh.upTo, sh.totals);
@@ -216,6 +230,50 @@ struct SamplePickK {
     while ((double)(s.above + r * w) < target) r++;
     if (r >= s.inBin) return Cut{s.prefix, INT_MAX};
     return nthTied(b, sh, key, cand, s.prefix, r);
+  }
+
+  /**
+   * sh.ranked[0..n) = the n <= kReduceThreads ids `cand` keeps, best first (value desc, id asc): each id's
+   * rank is the number of candidates ranked before it.
+   */
+  template <class B>
+  PD void rankCandidates(const B& b, PickShared& sh, const unsigned long long* key, Cut cand) const {
+    const int chunk = chunkSize();
+    b.scan([&](int t) {
+      unsigned long long n = 0;
+      for (int j = t * chunk; j < V && j < (t + 1) * chunk; j++) n += cand.keeps(key[j], j);
+      return n;
+    }, sh.upTo, sh.totals);
+    const int n = (int)sh.upTo[kReduceThreads - 1];
+    b.each([&](int t) {
+      int at = t ? (int)sh.upTo[t - 1] : 0;
+      for (int j = t * chunk; j < V && j < (t + 1) * chunk; j++) {
+        if (cand.keeps(key[j], j)) sh.listed[at++] = j;
+      }
+    });
+    b.each([&](int t) {
+      if (t >= n) return;
+      const int j = sh.listed[t];
+      const Cut before{key[j], j - 1};  // the candidates ranked before j: a larger key, or its key and a lower id
+      int r = 0;
+      for (int q = 0; q < n; q++) r += before.keeps(key[sh.listed[q]], sh.listed[q]);
+      sh.ranked[r] = j;
+    });
+  }
+
+  /**
+   * The shortest prefix of sh.ranked[0..n) whose mass reaches p * (their total mass), as a Cut: what select
+   * finds by mass over the same candidates, 0 < p <= 1.
+   */
+  template <class B>
+  PD Cut prefixCut(const B& b, PickShared& sh, const unsigned long long* key, const unsigned long long* mass, int n, double p) const {
+    b.scan([&](int t) { return t < n ? mass[sh.ranked[t]] : 0ull; }, sh.upTo, sh.totals);
+    const double target = p * (double)sh.upTo[kReduceThreads - 1];
+    b.each([&](int t) {
+      const unsigned long long before = t ? sh.upTo[t - 1] : 0;
+      if (t < n && (double)before < target && (double)sh.upTo[t] >= target) sh.cut = Cut{key[sh.ranked[t]], sh.ranked[t]};
+    });
+    return sh.cut;
   }
 
   /** The one candidate whose key has `prefix` in the `fixed` bits, as a Cut. */
