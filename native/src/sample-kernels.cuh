@@ -105,7 +105,8 @@ struct PickShared {
   unsigned long long sum[kReduceThreads], upTo[kReduceThreads];
   unsigned long long stage[kReduceThreads];  // addInBin's
   unsigned count[kReduceThreads];
-  int listed[kReduceThreads], ranked[kReduceThreads];  // a few candidates: in id order, best first
+  unsigned long long listedKey[kReduceThreads];
+  int listed[kReduceThreads], ranked[kReduceThreads];  // a few candidates (ids, their keys): in id order; best first
   RadixState state;
   Cut cut;
   int code, last;
@@ -170,18 +171,12 @@ struct SamplePickK {
     const Cut all{0, INT_MAX};
     const int k = p->topK > 0 && p->topK < V ? p->topK : V;
     Cut inK = all, inP = all;
-    if (V <= kReduceThreads) {  // one thread per id: rank them all once, both cuts read the ranking
-      rankCandidates(b, sh, key, all);
-      if (k < V) inK = Cut{key[sh.ranked[k - 1]], sh.ranked[k - 1]};
-      if (p->topP < 1) inP = prefixCut(b, sh, key, mass, k, p->topP);
-    } else {
-      if (k < V) inK = select(b, sh, key, mass, all, false, (double)k);
-      if (p->topP < 1 && k <= kReduceThreads) {
-        rankCandidates(b, sh, key, inK);
-        inP = prefixCut(b, sh, key, mass, k, p->topP);
-      } else if (p->topP < 1) {
-        inP = select(b, sh, key, mass, inK, true, p->topP);
-      }
+    const bool fewIds = V <= kReduceThreads;  // one thread per id: rank them all once, both cuts read the ranking
+    if (fewIds && (k < V || p->topP < 1)) rankCandidates(b, sh, key, all);
+    if (k < V) inK = fewIds ? Cut{key[sh.ranked[k - 1]], sh.ranked[k - 1]} : select(b, sh, key, mass, all, false, (double)k);
+    if (p->topP < 1) {
+      if (!fewIds && k <= kReduceThreads) rankCandidates(b, sh, key, inK);
+      inP = k <= kReduceThreads ? prefixCut(b, sh, key, mass, k, p->topP) : select(b, sh, key, mass, inK, true, p->topP);
     }
     draw(b, sh, key, mass, inK, inP);
   }
@@ -248,7 +243,9 @@ struct SamplePickK {
     b.each([&](int t) {
       int at = t ? (int)sh.upTo[t - 1] : 0;
       for (int j = t * chunk; j < V && j < (t + 1) * chunk; j++) {
-        if (cand.keeps(key[j], j)) sh.listed[at++] = j;
+        if (!cand.keeps(key[j], j)) continue;
+        sh.listed[at] = j;
+        sh.listedKey[at++] = key[j];
       }
     });
     b.each([&](int t) {
@@ -256,7 +253,7 @@ struct SamplePickK {
       const int j = sh.listed[t];
       const Cut before{key[j], j - 1};  // the candidates ranked before j: a larger key, or its key and a lower id
       int r = 0;
-      for (int q = 0; q < n; q++) r += before.keeps(key[sh.listed[q]], sh.listed[q]);
+      for (int q = 0; q < n; q++) r += before.keeps(sh.listedKey[q], sh.listed[q]);
       sh.ranked[r] = j;
     });
   }

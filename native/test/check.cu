@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "executor.h"
@@ -134,16 +135,22 @@ static std::pair<double, double> timeDecode(parity::Session& s, const check::Fix
   return {median(device), median(host)};
 }
 
-/** GPU: device time per pick, greedy argmax vs the sampled pick, at the demo's and a talker-sized V. */
+/**
+ * GPU: device time per pick, greedy argmax vs the sampled pick, at the demo's and a talker-sized V; top-k alone
+ * and top-p alone time the pick's two selects apart (top-p alone: the radix select by mass over every id).
+ */
 static void printPickBench(const check::Fixture& fx) {
-  parity::SamplingSettings plain;
-  plain.sample = true;
+  parity::SamplingSettings plain, topK, topP;
+  plain.sample = topK.sample = topP.sample = true;
+  topK.topK = 40;
+  topP.topP = 0.95;
+  const std::pair<const parity::SamplingSettings*, const char*> settings[] = {
+      {&fx.sampling, "fixture settings"}, {&plain, "temperature 1 only"}, {&topK, "top-k 40 only"}, {&topP, "top-p 0.95 only"}};
   for (int V : {fx.config.codebookSize, 3072}) {
-    const parity::SamplingSettings* settings[] = {&fx.sampling, &plain};
-    for (const parity::SamplingSettings* s : settings) {
+    for (const auto& [s, label] : settings) {
       check::PickTiming t = check::benchPick(V, *s, 64, 50);
       std::printf("timing: pick microbenchmark V=%d (%s): greedy argmax %.2f us, sampled %.2f us per pick (64 picks per graph, median of 50 replays; informational)\n",
-                  V, s == &plain ? "temperature 1 only" : "fixture settings", t.argmaxUs, t.sampledUs);
+                  V, label, t.argmaxUs, t.sampledUs);
     }
   }
 }
