@@ -1,6 +1,7 @@
 // Sampled decoding on the device, inside the captured decode step: the Sampler of
 // electron/common/sampling/sample-token.ts as one block per pick, without sorting or a heap (radix select
-// of the top-k and top-p cuts, integer probability masses; no host sync, fixed shapes). The values, the
+// or, for at most 256 candidates, ranking by counting, of the top-k and top-p cuts; integer probability
+// masses; no host sync, fixed shapes). The values, the
 // penalty, the ties rule, exp and the Philox draw are the TypeScript's; only the sums are exact integers
 // instead of float64 sums in heap order. See docs/native-backend.md (Sampling: what "the same draw" means).
 #pragma once
@@ -117,10 +118,11 @@ struct PickShared {
  * (block-program.cuh):
  * 1. the best id (reduce by firstBest): the pick when it is a NaN or the settings are greedy (a penalty);
  * 2. per id its order key and its integer mass;
- * 3. top-k: radix select (8-bit digits of the key, from the top) of the k-th id in the order (value desc, id
- *    asc), ties at the cut resolved by id;
- * 4. top-p: the same select, weighted by mass, of the shortest best-first prefix of the top-k ids whose mass
- *    reaches p * (their total);
+ * 3. top-k: the k-th id in the order (value desc, id asc), ties at the cut resolved by id: where V <= 256
+ *    every id ranked by counting, else a radix select (8-bit digits of the key, from the top);
+ * 4. top-p: the shortest best-first prefix of the top-k ids whose mass reaches p * (their total): where they
+ *    are at most 256, ranked by counting and cut by a scan of their masses in rank order, else the radix
+ *    select weighted by mass;
  * 5. the draw: target = u * (kept total), the first kept id in id order whose cumulative mass exceeds it
  *    (prefix sums over contiguous id chunks), else the last kept id.
  * Every sum is an integer, so no step depends on the threads' order. Writes *code and marks it in seen.
