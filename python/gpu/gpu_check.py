@@ -269,6 +269,10 @@ def native_figures(text):
                 re.M,
             )
         ],
+        "pick_barriers": [
+            {"V": int(v), "settings": what, "barriers": int(n)}
+            for v, what, n in re.findall(r"^pick: barriers per sampled pick V=(\d+) \(([^)]*)\): (\d+)", text, re.M)
+        ],
     }
     for key, pattern in NATIVE_FIGURES.items():
         match = re.search(pattern, text, re.M)
