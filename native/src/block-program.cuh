@@ -102,6 +102,29 @@ struct EmulatedThreads {
   }
 };
 
+/**
+ * The first of n slots taken from *next (*next += n; returns its old value): on the device every lane of the
+ * warp must call it together, and the warp takes its lanes' slots in one atomic. Which thread gets which slots
+ * depends on the order the warps arrive in, so use it only where the slots' order does not matter.
+ */
+PD inline unsigned claim(unsigned* next, unsigned n) {
+#ifdef __CUDA_ARCH__
+  const int lane = (int)(threadIdx.x & 31);
+  unsigned upTo = n;  // the warp's inclusive prefix sum of n
+  for (int d = 1; d < 32; d <<= 1) {
+    const unsigned u = __shfl_up_sync(0xffffffffu, upTo, d);
+    if (lane >= d) upTo += u;
+  }
+  unsigned first = 0;
+  if (lane == 31 && upTo > 0) first = atomicAdd(next, upTo);
+  return __shfl_sync(0xffffffffu, first, 31) + upTo - n;
+#else
+  const unsigned first = *next;
+  *next += n;
+  return first;
+#endif
+}
+
 /** *a = max(*a, v), atomic on the device. */
 PD inline void maxTo(int* a, int v) {
 #ifdef __CUDA_ARCH__

@@ -107,7 +107,8 @@ struct PickShared {
   unsigned long long stage[kReduceThreads];  // addInBin's
   unsigned count[kReduceThreads];
   unsigned long long listedKey[kReduceThreads];
-  int listed[kReduceThreads], ranked[kReduceThreads];  // a few candidates (ids, their keys): in id order; best first
+  int listed[kReduceThreads], ranked[kReduceThreads];  // a few candidates (ids, their keys): in any order; best first
+  unsigned listedCount;
   RadixState state;
   Cut cut;
   int code, last;
@@ -168,7 +169,10 @@ struct SamplePickK {
       }
       sh.sum[t] = 0;
       sh.count[t] = 0;
-      if (t == 0) sh.last = -1;
+      if (t == 0) {
+        sh.last = -1;
+        sh.listedCount = 0;
+      }
     });
     const Cut all{0, INT_MAX};
     const int k = p->topK > 0 && p->topK < V ? p->topK : V;
@@ -216,8 +220,9 @@ struct SamplePickK {
       });
       s = sh.state;
       fixed |= 255ull << shift;
-      if (s.inBin == 1) return lone(b, sh, key, cand, fixed, s.prefix);
-      if (!byMass && (double)(s.above + s.weightInBin) == target) return Cut{s.prefix, INT_MAX};  // the whole bin
+      // The crossing bin is the cut's last candidate or all of it: keep every key from the bin's prefix up (the
+      // candidates' test drops the rest).
+      if (s.inBin == 1 || (!byMass && (double)(s.above + s.weightInBin) == target)) return Cut{s.prefix, INT_MAX};
     }
     // Every key bit fixed: the crossing bin is one key, its ids tie (equal mass); keep the fewest that reach target.
     const unsigned long long w = s.weightInBin / s.inBin;
@@ -230,26 +235,23 @@ struct SamplePickK {
   }
 
   /**
-   * sh.ranked[0..n) = the n <= kReduceThreads ids `cand` keeps, best first (value desc, id asc): each id's
-   * rank is the number of candidates ranked before it.
+   * sh.ranked[0..n) = the n <= kReduceThreads ids `cand` keeps, best first (value desc, id asc): listed in
+   * any order (slots claimed by an atomic add), each id's rank is the number of candidates ranked before it.
    */
   template <class B>
   PD void rankCandidates(const B& b, PickShared& sh, const unsigned long long* key, Cut cand) const {
     const int chunk = chunkSize();
-    b.scan([&](int t) {
-      unsigned long long n = 0;
-      for (int j = t * chunk; j < V && j < (t + 1) * chunk; j++) n += cand.keeps(key[j], j);
-      return n;
-    }, sh.upTo, sh.totals);
-    const int n = (int)sh.upTo[kReduceThreads - 1];
     b.each([&](int t) {
-      int at = t ? (int)sh.upTo[t - 1] : 0;
+      int n = 0;
+      for (int j = t * chunk; j < V && j < (t + 1) * chunk; j++) n += cand.keeps(key[j], j);
+      int at = (int)claim(&sh.listedCount, (unsigned)n);
       for (int j = t * chunk; j < V && j < (t + 1) * chunk; j++) {
         if (!cand.keeps(key[j], j)) continue;
         sh.listed[at] = j;
         sh.listedKey[at++] = key[j];
       }
     });
+    const int n = (int)sh.listedCount;
     b.each([&](int t) {
       if (t >= n) return;
       const int j = sh.listed[t];
@@ -271,17 +273,6 @@ struct SamplePickK {
     b.each([&](int t) {
       const unsigned long long before = t ? sh.upTo[t - 1] : 0;
       if (t < n && (double)before < target && (double)sh.upTo[t] >= target) sh.cut = Cut{key[sh.ranked[t]], sh.ranked[t]};
-    });
-    return sh.cut;
-  }
-
-  /** The one candidate whose key has `prefix` in the `fixed` bits, as a Cut. */
-  template <class B>
-  PD Cut lone(const B& b, PickShared& sh, const unsigned long long* key, Cut cand, unsigned long long fixed, unsigned long long prefix) const {
-    b.each([&](int t) {
-      for (int j = t; j < V; j += kReduceThreads) {
-        if (cand.keeps(key[j], j) && (key[j] & fixed) == prefix) sh.cut = Cut{key[j], j};
-      }
     });
     return sh.cut;
   }
