@@ -11,21 +11,21 @@ using namespace parity;
 
 namespace {
 
-/** The emulation's phases, counted as the device's barriers. */
+/** The emulation's phases, counted as the device's barriers (PD: SamplePickK::program is host and device code). */
 struct CountedThreads {
   int* barriers;
   template <class F>
-  void each(F f) const {
+  PD void each(F f) const {
     ++*barriers;
     EmulatedThreads{}.each(f);
   }
   template <class F>
-  void scan(F value, unsigned long long* out, WarpSlots<unsigned long long>& totals) const {
+  PD void scan(F value, unsigned long long* out, WarpSlots<unsigned long long>& totals) const {
     *barriers += 2;
     EmulatedThreads{}.scan(value, out, totals);
   }
   template <class T, class F, class C>
-  T reduce(F value, C combine, WarpSlots<T>& partial) const {
+  PD T reduce(F value, C combine, WarpSlots<T>& partial) const {
     *barriers += 2;
     return EmulatedThreads{}.reduce(value, combine, partial);
   }
