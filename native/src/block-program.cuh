@@ -1,7 +1,8 @@
 // A one-block kernel written once for the device and the CPU emulation: a sequence of phases, each run
 // by every thread of the block and followed by a barrier. The emulation runs a phase's threads one after
-// another, so a phase may combine across threads only through the order-free integer adds below (a phase
-// never reads what another thread writes in the same phase); then device and emulation compute the same.
+// another, so a phase may combine across threads only through the integer adds below, whose order does not
+// change what the program computes (a phase never reads what another thread writes in the same phase); then
+// device and emulation compute the same.
 // The collectives (scan, reduce) are phases too: the device combines through warp shuffles, the emulation
 // in thread order, and both give the same because integer sums are exact and a reduce's combine is a
 // strict total order's max.
@@ -76,7 +77,7 @@ struct DeviceThreads {
     __syncthreads();
     return all;
 #else
-    return value(0);
+    return value(0);  // not reached: the host runs EmulatedThreads
 #endif
   }
 };

@@ -111,7 +111,7 @@ struct PickShared {
   unsigned listedCount;
   RadixState state;
   Cut cut;
-  int code, last;
+  int last;
 };
 
 /**
@@ -318,19 +318,20 @@ struct SamplePickK {
     const unsigned long long total = sh.upTo[kReduceThreads - 1];
     const double target = philoxUniform(p->seedLo, p->seedHi, *step, codebook, 0) * (double)total;
     b.each([&](int t) {
+      if (!((double)total > target)) {
+        if (t == 0) finish(sh.last);
+        return;
+      }
       unsigned long long cumulative = t ? sh.upTo[t - 1] : 0;
-      if (!((double)cumulative <= target && (double)sh.upTo[t] > target)) return;
+      if (!((double)cumulative <= target && (double)sh.upTo[t] > target)) return;  // one thread's chunk holds the draw
       for (int j = t * chunk; j < V && j < (t + 1) * chunk; j++) {
         if (!(inK.keeps(key[j], j) && inP.keeps(key[j], j))) continue;
         cumulative += mass[j];
         if ((double)cumulative > target) {
-          sh.code = j;
+          finish(j);
           return;
         }
       }
-    });
-    b.each([&](int t) {
-      if (t == 0) finish((double)total > target ? sh.code : sh.last);
     });
   }
 
