@@ -1,6 +1,7 @@
 // Sampled decoding on the device, inside the captured decode step: the Sampler of
 // electron/common/sampling/sample-token.ts as one block per pick, without sorting or a heap (radix select
-// of the top-k and top-p cuts, integer probability masses; no host sync, fixed shapes). The values, the
+// or, for at most 256 candidates, ranking by counting, of the top-k and top-p cuts; integer probability
+// masses; no host sync, fixed shapes). The values, the
 // penalty, the ties rule, exp and the Philox draw are the TypeScript's; only the sums are exact integers
 // instead of float64 sums in heap order. See docs/native-backend.md (Sampling: what "the same draw" means).
 #pragma once
@@ -100,11 +101,17 @@ struct RadixState {
 
 /** The block's shared state of one pick (the per-id keys and masses live beside it, see SamplePickK). */
 struct PickShared {
-  Ranked acc[kReduceThreads];
-  unsigned long long sum[kReduceThreads], tmp[kReduceThreads], count[kReduceThreads];
-  RadixState state[2];
+  WarpSlots<Ranked> best;
+  WarpSlots<unsigned long long> totals;
+  unsigned long long sum[kReduceThreads], upTo[kReduceThreads];
+  unsigned long long stage[kReduceThreads];  // addInBin's
+  unsigned count[kReduceThreads];
+  unsigned long long listedKey[kReduceThreads];
+  int listed[kReduceThreads], ranked[kReduceThreads];  // a few candidates (ids, their keys): in any order; best first
+  unsigned listedCount;
+  RadixState state;
   Cut cut;
-  int code, last;
+  int last;
 };
 
 /**
@@ -112,10 +119,11 @@ struct PickShared {
  * (block-program.cuh):
  * 1. the best id (reduce by firstBest): the pick when it is a NaN or the settings are greedy (a penalty);
  * 2. per id its order key and its integer mass;
- * 3. top-k: radix select (8-bit digits of the key, from the top) of the k-th id in the order (value desc, id
- *    asc), ties at the cut resolved by id;
- * 4. top-p: the same select, weighted by mass, of the shortest best-first prefix of the top-k ids whose mass
- *    reaches p * (their total);
+ * 3. top-k: the k-th id in the order (value desc, id asc), ties at the cut resolved by id: where V <= 256
+ *    every id ranked by counting, else a radix select (8-bit digits of the key, from the top);
+ * 4. top-p: the shortest best-first prefix of the top-k ids whose mass reaches p * (their total): where they
+ *    are at most 256, ranked by counting and cut by a scan of their masses in rank order, else the radix
+ *    select weighted by mass;
  * 5. the draw: target = u * (kept total), the first kept id in id order whose cumulative mass exceeds it
  *    (prefix sums over contiguous id chunks), else the last kept id.
  * Every sum is an integer, so no step depends on the threads' order. Writes *code and marks it in seen.
@@ -144,18 +152,7 @@ struct SamplePickK {
   template <class B>
   PD void program(const B& b, PickShared& sh, unsigned long long* key, unsigned long long* mass) const {
     const PenalisedRanking rank{logits, seen, p, skip};
-    b.each([&](int t) {
-      sh.acc[t] = reduceStride(rank, t, V);
-      sh.sum[t] = 0;
-      sh.count[t] = 0;
-      if (t == 0) sh.last = -1;
-    });
-    for (int s = kReduceThreads / 2; s > 0; s >>= 1) {
-      b.each([&](int t) {
-        if (t < s) sh.acc[t] = firstBest(sh.acc[t], sh.acc[t + s]);
-      });
-    }
-    const int best = sh.acc[0].i;
+    const int best = b.reduce([&](int t) { return reduceStride(rank, t, V); }, [](Ranked x, Ranked y) { return firstBest(x, y); }, sh.best).i;
     const double top = penalised(logits, seen, p, skip, best);
     if (top != top || p->greedy) {
       b.each([&](int t) {
@@ -170,86 +167,112 @@ struct SamplePickK {
         key[j] = orderKey(s);
         mass[j] = (unsigned long long)rint(jsExp(s - maxScaled) * scale);
       }
+      sh.sum[t] = 0;
+      sh.count[t] = 0;
+      if (t == 0) {
+        sh.last = -1;
+        sh.listedCount = 0;
+      }
     });
     const Cut all{0, INT_MAX};
-    const Cut inK = p->topK > 0 && p->topK < V ? select(b, sh, key, mass, all, false, (double)p->topK) : all;
-    const Cut inP = p->topP < 1 ? select(b, sh, key, mass, inK, true, p->topP * (double)massOf(b, sh, key, mass, inK)) : all;
+    const int k = p->topK > 0 && p->topK < V ? p->topK : V;
+    Cut inK = all, inP = all;
+    const bool fewIds = V <= kReduceThreads;  // one thread per id: rank them all once, both cuts read the ranking
+    if (fewIds && (k < V || p->topP < 1)) rankCandidates(b, sh, key, all);
+    if (k < V) inK = fewIds ? Cut{key[sh.ranked[k - 1]], sh.ranked[k - 1]} : select(b, sh, key, mass, all, false, (double)k);
+    if (p->topP < 1) {
+      if (!fewIds && k <= kReduceThreads) rankCandidates(b, sh, key, inK);
+      inP = k <= kReduceThreads ? prefixCut(b, sh, key, mass, k, p->topP) : select(b, sh, key, mass, inK, true, p->topP);
+    }
     draw(b, sh, key, mass, inK, inP);
   }
 
-  /** The total mass of the ids `cand` keeps (sh.sum is zero again on return). */
-  template <class B>
-  PD unsigned long long massOf(const B& b, PickShared& sh, const unsigned long long* key, const unsigned long long* mass, Cut cand) const {
-    b.each([&](int t) {
-      unsigned long long m = 0;
-      for (int j = t; j < V; j += kReduceThreads) {
-        if (cand.keeps(key[j], j)) m += mass[j];
-      }
-      sh.sum[t] = m;
-    });
-    const unsigned long long total = inclusiveScan(b, sh.sum, sh.tmp)[kReduceThreads - 1];
-    b.each([&](int t) { sh.sum[t] = 0; });
-    return total;
-  }
-
   /**
-   * The shortest best-first prefix of the ids `cand` keeps whose weight (1 per id, or its mass) reaches
-   * `target`, as a Cut. Needs 0 < target <= the candidates' weight, and sh.sum and sh.count zero (as it
-   * leaves them). Every weight below 2^53, so each comparison with target is exact.
+   * The shortest best-first prefix of the ids `cand` keeps whose weight reaches the target, as a Cut: by
+   * count, target = goal (0 < goal <= their number); by mass, target = goal * (their total mass), 0 < goal <= 1
+   * (the first pass sums every candidate). Needs sh.sum and sh.count zero (as it leaves them). Every weight
+   * below 2^53, so each comparison with the target is exact.
    */
   template <class B>
   PD Cut select(const B& b, PickShared& sh, const unsigned long long* key, const unsigned long long* mass, Cut cand, bool byMass,
-                double target) const {
-    b.each([&](int t) {
-      if (t == 0) sh.state[0] = RadixState{0, 0, 0, 0};
-    });
-    int cur = 0;
+                double goal) const {
+    RadixState s{0, 0, 0, 0};
+    double target = goal;
     unsigned long long fixed = 0;  // the key bits already decided
     for (int shift = 56; shift >= 0; shift -= 8) {
-      const RadixState s = sh.state[cur];
       b.each([&](int t) {
-        for (int j = t; j < V; j += kReduceThreads) {
-          if (!cand.keeps(key[j], j) || (key[j] & fixed) != s.prefix) continue;
-          const int bin = 255 - (int)((key[j] >> shift) & 255);  // bin 0: the largest digit
-          addTo(&sh.sum[bin], byMass ? mass[j] : 1ull);
-          addTo(&sh.count[bin], 1ull);
+        for (int j0 = 0; j0 < V; j0 += kReduceThreads) {  // whole warps per step: addInBin's rule
+          const int j = j0 + t;
+          const bool in = j < V && cand.keeps(key[j], j) && (key[j] & fixed) == s.prefix;
+          const int bin = in ? 255 - (int)((key[j] >> shift) & 255) : -1;  // bin 0: the largest digit
+          addInBin(sh.count, byMass ? sh.sum : nullptr, bin, in ? mass[j] : 0, sh.stage + (t & ~31));
         }
       });
-      const unsigned long long* upTo = inclusiveScan(b, sh.sum, sh.tmp);
+      b.scan([&](int t) { return byMass ? sh.sum[t] : (unsigned long long)sh.count[t]; }, sh.upTo, sh.totals);
+      if (byMass && fixed == 0) target = goal * (double)sh.upTo[kReduceThreads - 1];
       b.each([&](int t) {
-        const unsigned long long before = t ? upTo[t - 1] : 0;
-        if ((double)(s.above + before) < target && (double)(s.above + upTo[t]) >= target) {
-          sh.state[cur ^ 1] = RadixState{s.prefix | ((unsigned long long)(255 - t) << shift), s.above + before, sh.count[t], upTo[t] - before};
+        const unsigned long long before = t ? sh.upTo[t - 1] : 0;
+        if ((double)(s.above + before) < target && (double)(s.above + sh.upTo[t]) >= target) {
+          sh.state = RadixState{s.prefix | ((unsigned long long)(255 - t) << shift), s.above + before, sh.count[t], sh.upTo[t] - before};
         }
-      });
-      b.each([&](int t) {
         sh.sum[t] = 0;
         sh.count[t] = 0;
       });
-      cur ^= 1;
+      s = sh.state;
       fixed |= 255ull << shift;
-      const RadixState c = sh.state[cur];
-      if (c.inBin == 1) return lone(b, sh, key, cand, fixed, c.prefix);
-      if (!byMass && (double)(c.above + c.weightInBin) == target) return Cut{c.prefix, INT_MAX};  // the whole bin
+      // The crossing bin is the cut's last candidate or all of it: keep every key from the bin's prefix up (the
+      // candidates' test drops the rest).
+      if (s.inBin == 1 || (!byMass && (double)(s.above + s.weightInBin) == target)) return Cut{s.prefix, INT_MAX};
     }
     // Every key bit fixed: the crossing bin is one key, its ids tie (equal mass); keep the fewest that reach target.
-    const RadixState c = sh.state[cur];
-    const unsigned long long w = c.weightInBin / c.inBin;
-    unsigned long long r = (unsigned long long)ceil((target - (double)c.above) / (double)w);
+    const unsigned long long w = s.weightInBin / s.inBin;
+    unsigned long long r = (unsigned long long)ceil((target - (double)s.above) / (double)w);
     if (r < 1) r = 1;
-    while (r > 1 && (double)(c.above + (r - 1) * w) >= target) r--;
-    while ((double)(c.above + r * w) < target) r++;
-    if (r >= c.inBin) return Cut{c.prefix, INT_MAX};
-    return nthTied(b, sh, key, cand, c.prefix, r);
+    while (r > 1 && (double)(s.above + (r - 1) * w) >= target) r--;
+    while ((double)(s.above + r * w) < target) r++;
+    if (r >= s.inBin) return Cut{s.prefix, INT_MAX};
+    return nthTied(b, sh, key, cand, s.prefix, r);
   }
 
-  /** The one candidate whose key has `prefix` in the `fixed` bits, as a Cut. */
+  /**
+   * sh.ranked[0..n) = the n <= kReduceThreads ids `cand` keeps, best first (value desc, id asc): listed in
+   * any order (slots claimed by an atomic add), each id's rank is the number of candidates ranked before it.
+   */
   template <class B>
-  PD Cut lone(const B& b, PickShared& sh, const unsigned long long* key, Cut cand, unsigned long long fixed, unsigned long long prefix) const {
+  PD void rankCandidates(const B& b, PickShared& sh, const unsigned long long* key, Cut cand) const {
+    const int chunk = chunkSize();
     b.each([&](int t) {
-      for (int j = t; j < V; j += kReduceThreads) {
-        if (cand.keeps(key[j], j) && (key[j] & fixed) == prefix) sh.cut = Cut{key[j], j};
+      int n = 0;
+      for (int j = t * chunk; j < V && j < (t + 1) * chunk; j++) n += cand.keeps(key[j], j);
+      int at = (int)claim(&sh.listedCount, (unsigned)n);
+      for (int j = t * chunk; j < V && j < (t + 1) * chunk; j++) {
+        if (!cand.keeps(key[j], j)) continue;
+        sh.listed[at] = j;
+        sh.listedKey[at++] = key[j];
       }
+    });
+    const int n = (int)sh.listedCount;
+    b.each([&](int t) {
+      if (t >= n) return;
+      const int j = sh.listed[t];
+      const Cut before{key[j], j - 1};  // the candidates ranked before j: a larger key, or its key and a lower id
+      int r = 0;
+      for (int q = 0; q < n; q++) r += before.keeps(sh.listedKey[q], sh.listed[q]);
+      sh.ranked[r] = j;
+    });
+  }
+
+  /**
+   * The shortest prefix of sh.ranked[0..n) whose mass reaches p * (their total mass), as a Cut: what select
+   * finds by mass over the same candidates, 0 < p <= 1.
+   */
+  template <class B>
+  PD Cut prefixCut(const B& b, PickShared& sh, const unsigned long long* key, const unsigned long long* mass, int n, double p) const {
+    b.scan([&](int t) { return t < n ? mass[sh.ranked[t]] : 0ull; }, sh.upTo, sh.totals);
+    const double target = p * (double)sh.upTo[kReduceThreads - 1];
+    b.each([&](int t) {
+      const unsigned long long before = t ? sh.upTo[t - 1] : 0;
+      if (t < n && (double)before < target && (double)sh.upTo[t] >= target) sh.cut = Cut{key[sh.ranked[t]], sh.ranked[t]};
     });
     return sh.cut;
   }
@@ -258,15 +281,14 @@ struct SamplePickK {
   template <class B>
   PD Cut nthTied(const B& b, PickShared& sh, const unsigned long long* key, Cut cand, unsigned long long k, unsigned long long r) const {
     const int chunk = chunkSize();
-    b.each([&](int t) {
+    b.scan([&](int t) {
       unsigned long long n = 0;
       for (int j = t * chunk; j < V && j < (t + 1) * chunk; j++) n += key[j] == k && cand.keeps(key[j], j);
-      sh.sum[t] = n;
-    });
-    const unsigned long long* upTo = inclusiveScan(b, sh.sum, sh.tmp);
+      return n;
+    }, sh.upTo, sh.totals);
     b.each([&](int t) {
-      unsigned long long n = t ? upTo[t - 1] : 0;
-      if (!(n < r && r <= upTo[t])) return;
+      unsigned long long n = t ? sh.upTo[t - 1] : 0;
+      if (!(n < r && r <= sh.upTo[t])) return;
       for (int j = t * chunk; j < V && j < (t + 1) * chunk; j++) {
         if (key[j] == k && cand.keeps(key[j], j) && ++n == r) {
           sh.cut = Cut{k, j};
@@ -274,7 +296,6 @@ struct SamplePickK {
         }
       }
     });
-    b.each([&](int t) { sh.sum[t] = 0; });
     return sh.cut;
   }
 
@@ -282,7 +303,7 @@ struct SamplePickK {
   template <class B>
   PD void draw(const B& b, PickShared& sh, const unsigned long long* key, const unsigned long long* mass, Cut inK, Cut inP) const {
     const int chunk = chunkSize();
-    b.each([&](int t) {
+    b.scan([&](int t) {
       unsigned long long m = 0;
       int last = -1;
       for (int j = t * chunk; j < V && j < (t + 1) * chunk; j++) {
@@ -291,26 +312,26 @@ struct SamplePickK {
           last = j;
         }
       }
-      sh.sum[t] = m;
       if (last >= 0) maxTo(&sh.last, last);
-    });
-    const unsigned long long* upTo = inclusiveScan(b, sh.sum, sh.tmp);
-    const unsigned long long total = upTo[kReduceThreads - 1];
+      return m;
+    }, sh.upTo, sh.totals);
+    const unsigned long long total = sh.upTo[kReduceThreads - 1];
     const double target = philoxUniform(p->seedLo, p->seedHi, *step, codebook, 0) * (double)total;
     b.each([&](int t) {
-      unsigned long long cumulative = t ? upTo[t - 1] : 0;
-      if (!((double)cumulative <= target && (double)upTo[t] > target)) return;
+      if (!((double)total > target)) {
+        if (t == 0) finish(sh.last);
+        return;
+      }
+      unsigned long long cumulative = t ? sh.upTo[t - 1] : 0;
+      if (!((double)cumulative <= target && (double)sh.upTo[t] > target)) return;  // one thread's chunk holds the draw
       for (int j = t * chunk; j < V && j < (t + 1) * chunk; j++) {
         if (!(inK.keeps(key[j], j) && inP.keeps(key[j], j))) continue;
         cumulative += mass[j];
         if ((double)cumulative > target) {
-          sh.code = j;
+          finish(j);
           return;
         }
       }
-    });
-    b.each([&](int t) {
-      if (t == 0) finish((double)total > target ? sh.code : sh.last);
     });
   }
 

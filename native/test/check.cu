@@ -12,12 +12,14 @@
 #include <cstring>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "executor.h"
 #include "fixture.h"
 #include "pick-agree.h"
 #include "pick-bench.h"
+#include "pick-phases.h"
 #include "session.h"
 
 using parity::Device;
@@ -177,16 +179,32 @@ static void printProfile(const char* label, parity::Session& s, const check::Fix
               steps, parts.c_str());
 }
 
+/** The pick microbenchmark's settings: the fixture's, temperature alone, and each select alone. */
+static std::vector<std::pair<parity::SamplingSettings, const char*>> pickSettings(const check::Fixture& fx) {
+  parity::SamplingSettings plain, topK, topP;
+  plain.sample = topK.sample = topP.sample = true;
+  topK.topK = 40;
+  topP.topP = 0.95;
+  return {{fx.sampling, "fixture settings"}, {plain, "temperature 1 only"}, {topK, "top-k 40 only"}, {topP, "top-p 0.95 only"}};
+}
+
+/** CPU and GPU: barriers per sampled pick, at the demo's and a talker-sized V (what the GPU timing below pays per phase). */
+static void printPickBarriers(const check::Fixture& fx) {
+  for (int V : {fx.config.codebookSize, 3072}) {
+    for (const auto& [s, label] : pickSettings(fx)) {
+      std::printf("pick: barriers per sampled pick V=%d (%s): %d (the one-block program's phases, counted in emulation)\n", V, label,
+                  check::pickBarriers(V, s));
+    }
+  }
+}
+
 /** GPU: device time per pick, greedy argmax vs the sampled pick, at the demo's and a talker-sized V. */
 static void printPickBench(const check::Fixture& fx) {
-  parity::SamplingSettings plain;
-  plain.sample = true;
   for (int V : {fx.config.codebookSize, 3072}) {
-    const parity::SamplingSettings* settings[] = {&fx.sampling, &plain};
-    for (const parity::SamplingSettings* s : settings) {
-      check::PickTiming t = check::benchPick(V, *s, 64, 50);
+    for (const auto& [s, label] : pickSettings(fx)) {
+      check::PickTiming t = check::benchPick(V, s, 64, 50);
       std::printf("timing: pick microbenchmark V=%d (%s): greedy argmax %.2f us, sampled %.2f us per pick (64 picks per graph, median of 50 replays; informational)\n",
-                  V, s == &plain ? "temperature 1 only" : "fixture settings", t.argmaxUs, t.sampledUs);
+                  V, label, t.argmaxUs, t.sampledUs);
     }
   }
 }
@@ -301,6 +319,7 @@ int main(int argc, char** argv) {
     std::printf("vocoder: max|daudio| %.3e over %zu samples\n", da, audio.size());
     expect(da <= TOL_AUDIO, "native vocoder matches ORT CPU within " + std::to_string(TOL_AUDIO));
 
+    printPickBarriers(fx);
     if (emulate) {
       std::printf("timing: not measured under --emulate (CPU emulation has no launches to save)\n");
       std::printf("timing: sampling microbenchmark skipped under --emulate (GPU only)\n");

@@ -17,11 +17,12 @@ PickAgreement pickAgreement(int rows) {
     state = state * 6364136223846793005ull + 1442695040888963407ull;
     return (double)(state >> 11) / 9007199254740992.0;
   };
-  const int sizes[] = {128, 3072, 4099};
+  // V 128 ranks every id; above, top-p inside a top-k of <= 256 ranks the top-k ids (256 of 257: the most).
+  const int sizes[] = {128, 257, 3072, 4099};
   const double temperatures[] = {0.3, 0.7, 1, 1.5}, topPs[] = {1, 0.5, 0.9, 0.95};
-  const int topKs[] = {0, 1, 5, 40};
+  const int topKs[] = {0, 1, 5, 40, 256};
   for (int i = 0; i < rows; i++) {
-    const int V = sizes[i % 3], kind = (i / 3) % 3;
+    const int V = sizes[i % 4], kind = (i / 4) % 3;
     std::vector<float> logits(V);
     for (float& x : logits) {
       const double u = next();
@@ -29,10 +30,10 @@ PickAgreement pickAgreement(int rows) {
     }
     SamplingSettings s;
     s.sample = true;
-    s.temperature = temperatures[i % 4];
-    s.topK = topKs[(i / 4) % 4];
-    s.topP = topPs[(i / 16) % 4];
-    s.repetitionPenalty = i % 2 ? 1.3 : 1;
+    s.temperature = temperatures[(i / 3) % 4];
+    s.topK = topKs[(i / 12) % 5];
+    s.topP = topPs[(i / 60) % 4];
+    s.repetitionPenalty = (i / 7) % 2 ? 1.3 : 1;
     s.seed = 1000 + i;
     std::vector<int32_t> history(6);
     for (int32_t& h : history) h = (int32_t)(next() * V);

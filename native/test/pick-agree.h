@@ -11,7 +11,7 @@ struct PickAgreement {
 };
 
 /**
- * `rows` seeded rows (V 128, 3 072 and 4 099; spread, tied and three-valued logits; top-k, top-p,
+ * `rows` seeded rows (V 128, 257, 3 072 and 4 099; spread, tied and three-valued logits; top-k, top-p,
  * temperature, penalty, a masked id varying) picked by parity::samplerPick on the GPU and in emulation.
  * The pick's sums are integers and its exp is plain double arithmetic, so the two must agree on every row.
  */

@@ -6,6 +6,7 @@
 
 #include "decoder-kernels.cuh"
 #include "graph-capture.cuh"
+#include "pick-bench-row.h"
 #include "pick-bench.h"
 #include "sample-kernels.cuh"
 
@@ -47,8 +48,7 @@ static double replayMs(Executor& ex, F body, int replays) {
 
 PickTiming benchPick(int V, const SamplingSettings& s, int picks, int replays) {
   Executor ex(Device::Cuda);
-  std::vector<float> host(V);
-  for (int i = 0; i < V; i++) host[i] = (float)(4.0 * std::sin(0.7 * i) + 0.001 * i);  // spread, no ties
+  const std::vector<float> host = pickBenchRow(V);
   SamplingParams params = samplingParams(s);
   float* logits = ex.allocN<float>(V);
   int *seen = ex.allocN<int>(V), *step = ex.allocN<int>(1), *code = ex.allocN<int>(1);

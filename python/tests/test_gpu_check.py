@@ -30,6 +30,7 @@ FAIL graph >= 3x faster than eager
 timing: fused kernels launched one by one (no graph): 0.7270 ms device (0.7745 ms host); graph speed-up over it 1.05x (informational)
 profile: eager (one launch per operation): 214 launches, 812.5 us per decode step (mean of 112 steps; informational): rms_norm 36 x 2.10 us, matmul 36 x 3.00 us
 fused: kernels per decode step: greedy 35 (unfused 178), sampled 35 (unfused 194)
+pick: barriers per sampled pick V=3072 (fixture settings): 23 (the one-block program's phases, counted in emulation)
 timing: pick microbenchmark V=128 (temperature 1 only): greedy argmax 4.10 us, sampled 83.00 us per pick (64 picks per graph, median of 50 replays; informational)
 timing: pick microbenchmark V=3072 (fixture settings): greedy argmax 4.70 us, sampled 821.00 us per pick (64 picks per graph, median of 50 replays; informational)
 SOME CHECKS FAILED
@@ -123,6 +124,7 @@ def test_native_figures_are_read_from_the_check_s_own_lines():
         {"V": 128, "settings": "temperature 1 only", "argmax_us": 4.1, "sampled_us": 83.0},
         {"V": 3072, "settings": "fixture settings", "argmax_us": 4.7, "sampled_us": 821.0},
     ]
+    assert figures["pick_barriers"] == [{"V": 3072, "settings": "fixture settings", "barriers": 23}]
     assert (
         figures["fused_greedy_kernels"] == 35
         and figures["unfused_greedy_kernels"] == 178

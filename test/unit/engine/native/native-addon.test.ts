@@ -177,6 +177,12 @@ if (nvccMissing) {
       expect(emu.stdout).toContain('PASS sampled decode step <= 60 kernels (found 27)');
       expect(emu.stdout).toContain('timing: sampling microbenchmark skipped under --emulate (GPU only)');
       expect(emu.stdout).toContain('pick: GPU against emulation skipped under --emulate (GPU only)');
+      // SamplePickK's barriers on the device, counted in emulation (docs/native-backend.md, Sampling): 101 at
+      // V = 3 072 and 90 at V = 128 with the fixture's settings before the warp scans and the ranked cuts.
+      const barriers = (V: number, what: string) => Number(new RegExp(`^pick: barriers per sampled pick V=${V} \\(${what}\\): (\\d+)`, 'm').exec(emu.stdout)?.[1]);
+      expect(barriers(3072, 'fixture settings')).toBeLessThanOrEqual(23);
+      expect(barriers(128, 'fixture settings')).toBeLessThanOrEqual(11);
+      expect(barriers(3072, 'temperature 1 only')).toBeLessThanOrEqual(6);
       // The sampled reference is not the greedy one (else the check would test nothing new).
       const codes = (name: string) => readFileSync(join(fixture, name), 'utf8');
       expect(codes('reference-sampled-codes.txt')).not.toBe(codes('reference-codes.txt'));

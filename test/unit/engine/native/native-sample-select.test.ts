@@ -72,6 +72,42 @@ if (build.nvccMissing) {
     expect(differsFromToday).toBe(0);
   });
 
+  it('either side of 256 candidates (ranked by counting, or radix passes): the same picks as the definition and sample-token.ts', () => {
+    // V <= 256 ranks every id; above, top-p inside a top-k of <= 256 ranks the top-k ids; otherwise radix select.
+    const t = testing();
+    const kinds: ((V: number, salt: number) => Float32Array)[] = [
+      ...Object.values(rows),
+      (V) => new Float32Array(V).fill(0.5), // every id ties
+      (V, salt) => Float32Array.from({ length: V }, (_, i) => (uniform(salt, i, 1) < 0.7 ? -Infinity : uniform(salt, i, 2) * 3)),
+      (V, salt) => Float32Array.from({ length: V }, (_, i) => (uniform(salt, i, 1) < 0.5 ? -0 : 0) + (i % 7 === 0 ? 1 : 0)),
+    ];
+    let rowsPicked = 0;
+    let differsFromToday = 0;
+    for (const V of [200, 255, 256, 257, 1000]) {
+      for (const topK of [0, 40, 255, 256, 257]) {
+        for (const topP of [1e-9, 0.5, 0.999999, 1]) {
+          for (const [n, kind] of kinds.entries()) {
+            const salt = V * 7919 + topK * 131 + n * 17 + Math.round(topP * 1e6);
+            const logits = kind(V, salt);
+            const p = sample({ topK, topP, temperature: [0.4, 1, 2.5][salt % 3], repetitionPenalty: [1, 1.3, 0.8][salt % 3] });
+            const history = Int32Array.from({ length: 6 }, (_, h) => Math.floor(uniform(salt, h, 4) * V));
+            const skip = salt % 4 === 0 ? 0 : -1;
+            const [seed, step, cb] = [salt, 2 + (salt % 50), salt % 8];
+            const u = uniform(seed, step, cb);
+            const picked = t.pick(logits, skip, { ...p, seed }, step, cb, history);
+            expect(picked, `kind ${n} V ${V} ${JSON.stringify(p)}`).toBe(definedPick(logits, skip, p, u, history));
+            const row = Float32Array.from(logits);
+            if (skip >= 0) row[skip] = -Infinity;
+            if (sampler.sample(row, p, u, history) !== picked) differsFromToday++;
+            rowsPicked++;
+          }
+        }
+      }
+    }
+    expect(rowsPicked).toBe(700);
+    expect(differsFromToday).toBe(0);
+  });
+
   it('top-k ties at the cut keep the lower ids; a top-p prefix that reaches p exactly stops there', () => {
     const t = testing();
     const V = 3072;
