@@ -270,17 +270,15 @@ def native_figures(text):
                 re.M,
             )
         ],
-<<<<<<< HEAD
         "profile": [
             {"label": label, "launches": int(n), "us_per_step": float(us), "kernels": kernels}
             for label, n, us, kernels in re.findall(
                 r"^profile: (.+?): (\d+) launches, ([\d.]+) us per decode step \([^)]*\): (.*)$", text, re.M
             )
-=======
+        ],
         "pick_barriers": [
             {"V": int(v), "settings": what, "barriers": int(n)}
             for v, what, n in re.findall(r"^pick: barriers per sampled pick V=(\d+) \(([^)]*)\): (\d+)", text, re.M)
->>>>>>> s8-pick
         ],
     }
     for key, pattern in NATIVE_FIGURES.items():
