@@ -161,11 +161,15 @@ struct SamplePickK {
       return;
     }
     const double maxScaled = top * p->invT, scale = massScale(V);
+    // An infinite largest value (all -inf, a +inf, or a temperature that overflows it): exp(s - max) is NaN
+    // for some id, so sample-token.ts's sums are NaN; its top-p keeps every top-k id and its draw walks past
+    // them all. No masses then: the pick is the largest top-k id.
+    const bool noMasses = maxScaled == INFINITY || maxScaled == -INFINITY;
     b.each([&](int t) {
       for (int j = t; j < V; j += kReduceThreads) {
         const double s = penalised(logits, seen, p, skip, j) * p->invT;
         key[j] = orderKey(s);
-        mass[j] = (unsigned long long)rint(jsExp(s - maxScaled) * scale);
+        mass[j] = noMasses ? 0ull : (unsigned long long)rint(jsExp(s - maxScaled) * scale);
       }
       sh.sum[t] = 0;
       sh.count[t] = 0;
@@ -180,11 +184,30 @@ struct SamplePickK {
     const bool fewIds = V <= kReduceThreads;  // one thread per id: rank them all once, both cuts read the ranking
     if (fewIds && (k < V || p->topP < 1)) rankCandidates(b, sh, key, all);
     if (k < V) inK = fewIds ? Cut{key[sh.ranked[k - 1]], sh.ranked[k - 1]} : select(b, sh, key, mass, all, false, (double)k);
+    if (noMasses) {
+      largestKept(b, sh, key, inK);
+      return;
+    }
     if (p->topP < 1) {
       if (!fewIds && k <= kReduceThreads) rankCandidates(b, sh, key, inK);
       inP = k <= kReduceThreads ? prefixCut(b, sh, key, mass, k, p->topP) : select(b, sh, key, mass, inK, true, p->topP);
     }
     draw(b, sh, key, mass, inK, inP);
+  }
+
+  /** Writes the largest id `cand` keeps (sh.last is -1 on entry). */
+  template <class B>
+  PD void largestKept(const B& b, PickShared& sh, const unsigned long long* key, Cut cand) const {
+    b.each([&](int t) {
+      int last = -1;
+      for (int j = t; j < V; j += kReduceThreads) {
+        if (cand.keeps(key[j], j)) last = j;
+      }
+      if (last >= 0) maxTo(&sh.last, last);
+    });
+    b.each([&](int t) {
+      if (t == 0) finish(sh.last);
+    });
   }
 
   /**

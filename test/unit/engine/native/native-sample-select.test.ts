@@ -150,4 +150,28 @@ if (build.nvccMissing) {
       expect([...kept].sort((a, b) => a - b)).toEqual([2, 9]);
     }
   });
+
+  it('an infinite largest value (all −∞, a +∞, or a temperature that overflows it) picks what sample-token.ts picks, without crashing', () => {
+    // sample-token.ts's sums are NaN then (exp(∞ − ∞)): its top-p keeps every top-k id and its draw walks
+    // past them all to the largest; the native pick must do the same, not divide integer masses of NaN.
+    const t = testing();
+    const kinds: [string, (V: number) => Float32Array, number][] = [
+      ['all −∞', (V) => new Float32Array(V).fill(-Infinity), 1],
+      ['some +∞', (V) => Float32Array.from({ length: V }, (_, i) => (i % 37 === 5 ? Infinity : (i % 11) - 5)), 0.8],
+      ['finite, temperature overflows', (V) => Float32Array.from({ length: V }, (_, i) => (i % 13) + 1), 1e-308],
+    ];
+    for (const [name, kind, temperature] of kinds) {
+      for (const V of [3, 200, 257, 3072]) {
+        for (const topK of [0, 2, 40, 300]) {
+          for (const topP of [1, 0.5, 1e-9]) {
+            const logits = kind(V);
+            const p = sample({ topK, topP, temperature });
+            const u = uniform(11, 2, 1);
+            const picked = t.pick(logits, -1, { ...p, seed: 11 }, 2, 1, new Int32Array(0));
+            expect(picked, `${name} V ${V} top-k ${topK} top-p ${topP}`).toBe(sampler.sample(Float32Array.from(logits), p, u));
+          }
+        }
+      }
+    }
+  });
 });
