@@ -163,6 +163,7 @@ def pack_env(pack: Path, manifest, first=()):
     env["PYTHONPATH"] = os.pathsep.join(paths)
     env["PARITY_CACHE_DIR"] = str(pack / manifest["cache"])
     env["PYTHONUNBUFFERED"] = "1"
+    env["PARITY_GPU_CHECK"] = "1"  # tests needing what the image lacks skip, naming it (tests/optional_modules.py)
     env["PARITY_REPO_ROOT"] = str(REPO)
     return env
 

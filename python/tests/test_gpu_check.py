@@ -313,3 +313,15 @@ def test_the_pytest_step_reports_failures_briefly_and_splits_the_cores(tmp_path,
         assert step_env["PYTHONUNBUFFERED"] == "1", name
     assert "gpu-check-hf-" in env["PYTHONPATH"].split(":")[0]
     assert "gpu-check-hf-" not in seen["twin-check"][1]["PYTHONPATH"]
+
+
+def test_a_module_the_gpu_image_lacks_skips_a_test_only_under_gpu_check(monkeypatch):
+    from optional_modules import need
+
+    monkeypatch.setenv("PARITY_GPU_CHECK", "1")
+    with pytest.raises(pytest.skip.Exception, match=r"needs the planted thing: not importable here \(ModuleNotFound"):
+        need("no_such_module_here", "the planted thing")
+    monkeypatch.delenv("PARITY_GPU_CHECK")
+    with pytest.raises(ModuleNotFoundError):  # in CI the test fails instead of skipping
+        need("no_such_module_here", "the planted thing")
+    assert gpu_check.pack_env(Path("/p"), {"cache": "c"})["PARITY_GPU_CHECK"] == "1"
