@@ -54,6 +54,16 @@ HF_PACKAGES = (
 CARRY_LIMIT = 64 << 20  # the device call's working tree, pack included
 
 
+def venv_python(repo: Path, prefix: str):
+    """The repository's .venv python when this process runs under another one (the system python3 has no
+    numpy), else None."""
+    venv = repo / ".venv"
+    python = venv / "bin" / "python"
+    if not python.is_file() or Path(prefix).resolve() == venv.resolve():
+        return None
+    return str(python)
+
+
 def locked(name: str, lock_text: str):
     """(version, [sha256...]) of `name` in the hashed lock, or ValueError."""
     match = re.search(rf"^{re.escape(name)}==([^ \\\n]+)((?:\s*\\\s*--hash=sha256:[0-9a-f]+)+)", lock_text, re.M)
@@ -162,7 +172,14 @@ def main(argv=None) -> int:
     )
     p.add_argument("--wheels", help="folder holding the locked wheels (default: pip download into OUT/../.gpu-wheels)")
     args = p.parse_args(argv)
-    from tts_parity.demo.bundle import DEMO_BUNDLE_VERSION, DEMO_SEED
+    try:
+        from tts_parity.demo.bundle import DEMO_BUNDLE_VERSION, DEMO_SEED
+    except ImportError as error:
+        print(
+            f"gpu-pack: {error}: run it with the repository's .venv (made by `node scripts/python-env.js`)",
+            file=sys.stderr,
+        )
+        return 2
 
     out = Path(args.out).resolve()
     if out.exists():

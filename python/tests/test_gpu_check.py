@@ -325,3 +325,11 @@ def test_a_module_the_gpu_image_lacks_skips_a_test_only_under_gpu_check(monkeypa
     with pytest.raises(ModuleNotFoundError):  # in CI the test fails instead of skipping
         need("no_such_module_here", "the planted thing")
     assert gpu_check.pack_env(Path("/p"), {"cache": "c"})["PARITY_GPU_CHECK"] == "1"
+
+
+def test_gpu_pack_moves_to_the_repositorys_venv_from_another_python(tmp_path):
+    (tmp_path / ".venv" / "bin").mkdir(parents=True)
+    (tmp_path / ".venv" / "bin" / "python").write_text("")
+    assert gpu_pack.venv_python(tmp_path, "/usr") == str(tmp_path / ".venv" / "bin" / "python")
+    assert gpu_pack.venv_python(tmp_path, str(tmp_path / ".venv")) is None  # already there: no loop
+    assert gpu_pack.venv_python(tmp_path / "elsewhere", "/usr") is None  # no .venv: run as is
