@@ -207,9 +207,10 @@ class Run:
         self.deadline = self.started + budget
         self.budget = budget
 
-    def step(self, name, argv, env, limit, cwd=REPO, figures=None, files=()):
-        """Runs argv with its output in <name>.log; records status, exit code, seconds and figures. The
-        step's limit is cut to what is left of the run's budget; with under 5 s left it is not started."""
+    def step(self, name, argv, env, limit, cwd=REPO, figures=None, files=(), missing_codes=()):
+        """Runs argv with its output in <name>.log; records status, exit code, seconds and figures (an exit
+        code in `missing_codes` is "missing" with the last line as its reason). The step's limit is cut to what
+        is left of the run's budget; with under 5 s left it is not started."""
         left = self.deadline - time.monotonic()
         if left < 5:
             self.note(name, "skipped", f"not started: the run's time budget ({self.budget:g} s, --budget) was spent")
@@ -221,7 +222,7 @@ class Run:
         with log.open("w", encoding="utf-8") as sink:
             try:
                 rc = run_group(list(map(str, argv)), cwd=cwd, env=env, sink=sink, limit=limit)
-                status = "timed-out" if rc is None else "passed" if rc == 0 else "failed"
+                status = _status(rc, missing_codes)
             except OSError as error:
                 sink.write(f"{error}\n")
                 rc, status = None, "failed"
@@ -237,7 +238,7 @@ class Run:
         }
         if status == "timed-out":
             entry["reason"] = f"ran past its {limit} s limit"
-        elif status == "failed":
+        elif status in ("failed", "missing"):
             entry["reason"] = _last_line(text)
         if figures:
             entry["figures"] = figures(text)
@@ -250,6 +251,14 @@ class Run:
     def note(self, name, status, reason):
         self.steps.append({"name": name, "status": status, "reason": reason})
         print(f"gpu-check: {name}: {status}: {reason}", flush=True)
+
+
+def _status(rc, missing_codes):
+    if rc is None:
+        return "timed-out"
+    if rc == 0:
+        return "passed"
+    return "missing" if rc in missing_codes else "failed"
 
 
 def _last_line(text):
@@ -443,16 +452,15 @@ def check_all(out: Path, pack: Path, gpu, skip=(), budget: float = 480, scratch:
                 run.note(name, "missing", f"python/gpu/{script} is not in this checkout (issue 25): not run")
                 continue
             result = out / result_name
-            entry = run.step(
+            run.step(
                 name,
                 [py, path, *arguments(out)],
                 model_env,
                 LIMITS["real-models"],
                 figures=json_figures(result),
                 files=[result.name],
+                missing_codes=MISSING_EXIT_CODES,
             )
-            if entry.get("exit_code") in MISSING_EXIT_CODES:
-                entry["status"] = "missing"
     if want("pytest"):
         workers = pytest_workers()
         run.step(

@@ -333,3 +333,15 @@ def test_gpu_pack_moves_to_the_repositorys_venv_from_another_python(tmp_path):
     assert gpu_pack.venv_python(tmp_path, "/usr") == str(tmp_path / ".venv" / "bin" / "python")
     assert gpu_pack.venv_python(tmp_path, str(tmp_path / ".venv")) is None  # already there: no loop
     assert gpu_pack.venv_python(tmp_path / "elsewhere", "/usr") is None  # no .venv: run as is
+
+
+def test_a_missing_step_is_printed_as_missing_not_failed(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(gpu_check, "probe_gpu", lambda: ({"name": "planted", "capability": [9, 0]}, None))
+    script = tmp_path / "real_absent.py"
+    script.write_text("import sys\nprint('real: no model here')\nsys.exit(78)\n")
+    monkeypatch.setattr(gpu_check, "REAL_MODEL_SCRIPTS", {str(script): (lambda out: [], "x.json")})
+    argv = ["--out", str(tmp_path / "out"), "--pack", str(_pack(tmp_path))] + [
+        a for s in [*STEPS_BUT_REAL_MODELS, "pytest"] for a in ("--skip", s)
+    ]
+    assert gpu_check.main(argv) == 0
+    assert "gpu-check: real-models-real_absent: missing (" in capsys.readouterr().out
