@@ -24,6 +24,7 @@ scripts) is reported as "missing" and does not fail the run.
 """
 
 import argparse
+import contextlib
 import json
 import os
 import platform
@@ -185,14 +186,22 @@ def pytest_env(env, workers):
     return {**env, "OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads)}
 
 
-def run_group(argv, cwd, env, sink, limit):
+INTERRUPT_GRACE = 10  # seconds a step has, after SIGINT at its limit, to write what it has (pytest's summary)
+
+
+def run_group(argv, cwd, env, sink, limit, grace=INTERRUPT_GRACE):
     """Runs argv in its own process group; past `limit` seconds the whole group (make's nvcc, pytest's
-    workers) is killed and None returned, else the exit code."""
+    workers) gets SIGINT (pytest then prints its failures and short summary so far), `grace` seconds later
+    SIGKILL, and None is returned; else the exit code."""
     child = subprocess.Popen(argv, cwd=cwd, env=env, stdout=sink, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         return child.wait(timeout=limit)
     except subprocess.TimeoutExpired:
-        os.killpg(child.pid, signal.SIGKILL)
+        os.killpg(child.pid, signal.SIGINT)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            child.wait(timeout=grace)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(child.pid, signal.SIGKILL)
         child.wait()
         return None
 

@@ -345,3 +345,23 @@ def test_a_missing_step_is_printed_as_missing_not_failed(tmp_path, monkeypatch, 
     ]
     assert gpu_check.main(argv) == 0
     assert "gpu-check: real-models-real_absent: missing (" in capsys.readouterr().out
+
+
+def test_a_step_past_its_limit_is_interrupted_first_so_it_can_write_its_summary(tmp_path):
+    script = tmp_path / "slow.py"
+    script.write_text(
+        "import time\ntry:\n    print('started', flush=True)\n    time.sleep(30)\n"
+        "except KeyboardInterrupt:\n    print('short test summary: 1 failed so far', flush=True)\n"
+    )
+    log = tmp_path / "slow.log"
+    began = time.monotonic()
+    with log.open("w") as sink:
+        assert gpu_check.run_group([sys.executable, str(script)], tmp_path, None, sink, limit=3, grace=5) is None
+    assert time.monotonic() - began < 10
+    assert log.read_text().splitlines() == ["started", "short test summary: 1 failed so far"]
+    stubborn = tmp_path / "stubborn.py"  # ignores SIGINT: killed after the grace
+    stubborn.write_text("import signal, time\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\ntime.sleep(30)\n")
+    began = time.monotonic()
+    with log.open("w") as sink:
+        assert gpu_check.run_group([sys.executable, str(stubborn)], tmp_path, None, sink, limit=1, grace=1) is None
+    assert time.monotonic() - began < 8
