@@ -332,7 +332,8 @@ def pytest_workers(cpus=None, have_xdist=None):
 
 
 def pytest_figures(text):
-    match = re.search(r"=+ (.*?) in [\d.]+s", text.strip().splitlines()[-1] if text.strip() else "")
+    # "1 failed, 266 passed in 141.59s (0:02:21)" under -q; "==== ... ====" without it
+    match = re.match(r"=*\s*(.*?) in [\d.]+s", text.strip().splitlines()[-1] if text.strip() else "")
     counts = {}
     if match:
         for number, what in re.findall(r"(\d+) (\w+)", match.group(1)):

@@ -311,8 +311,8 @@ def test_the_pytest_step_reports_failures_briefly_and_splits_the_cores(tmp_path,
     assert list(seen)[-1] == "pytest"
     for name, (_, step_env, _) in seen.items():  # every python step unbuffered: a killed step still has its log
         assert step_env["PYTHONUNBUFFERED"] == "1", name
-    assert "gpu-check-hf-" in env["PYTHONPATH"].split(":")[0]
-    assert "gpu-check-hf-" not in seen["twin-check"][1]["PYTHONPATH"]
+    scratch = env["PYTHONPATH"].split(":")[0]
+    assert "gpu-check-hf-" in scratch and scratch not in seen["twin-check"][1]["PYTHONPATH"].split(":")
 
 
 def test_a_module_the_gpu_image_lacks_skips_a_test_only_under_gpu_check(monkeypatch):
@@ -365,3 +365,15 @@ def test_a_step_past_its_limit_is_interrupted_first_so_it_can_write_its_summary(
     with log.open("w") as sink:
         assert gpu_check.run_group([sys.executable, str(stubborn)], tmp_path, None, sink, limit=1, grace=1) is None
     assert time.monotonic() - began < 8
+
+
+def test_pytest_counts_are_read_from_its_last_line_with_or_without_q():
+    quiet = "....F\nFAILED tests/a.py::t - x\n1 failed, 266 passed, 79 skipped, 37 warnings in 141.59s (0:02:21)\n"
+    assert gpu_check.pytest_figures(quiet) == {
+        "failed": 1,
+        "passed": 266,
+        "skipped": 79,
+        "warnings": 37,
+        "skip_reasons": [],
+    }
+    assert gpu_check.pytest_figures("===== 3 passed, 1 error in 2.00s =====\n")["error"] == 1
