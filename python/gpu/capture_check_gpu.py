@@ -4,7 +4,9 @@
 For every example in tts_parity.examples: the unsafe step must break a real torch.cuda.CUDAGraph (capture
 fails, or a replay cannot take the next step's inputs, or a replay differs from eager), and the capture-safe
 rewrite must capture and replay equal to eager at every step. Each case runs in its own process (a refused
-capture can leave the CUDA context unusable for the next one) and also runs capture_check on the CUDA tensors.
+capture can leave the CUDA context unusable for the next one), CHILDREN at a time (each spends seconds importing
+torch and starting CUDA: one after another, the 14 cases ran past gpu-check's 45 s), and also runs capture_check on
+the CUDA tensors. A line per finished case goes to stderr as it finishes.
 
     python3 python/gpu/capture_check_gpu.py            # all cases, JSON on stdout
     python3 python/gpu/capture_check_gpu.py --case host_sync:unsafe_step
@@ -13,12 +15,14 @@ Exit codes: 0 every case confirmed, 1 some case not confirmed, 2 bad usage, 77 C
 """
 
 import argparse
+import concurrent.futures
 import contextlib
 import importlib
 import json
 import os
 import subprocess
 import sys
+import time
 
 PYTHON_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, PYTHON_DIR)
@@ -40,6 +44,7 @@ RULE_MODULES = [
 # Replays run the same kernels as eager on the same inputs; the tolerance only admits a different kernel
 # choice under capture (a few float32 ulps on these ≤16-term sums). Stale values differ by O(0.1).
 RTOL, ATOL = 1e-5, 1e-6
+CHILDREN = 4
 
 
 def cases():
@@ -87,7 +92,7 @@ def main(argv=None):
             return 2
         print(json.dumps(run_case(*known[options.case])))
         return 0
-    results = [_run_in_child(case_id) for case_id in known]
+    results = run_all(list(known))
     summary = {
         "torch": torch.__version__,
         "device": torch.cuda.get_device_name(0),
@@ -96,6 +101,27 @@ def main(argv=None):
     }
     print(json.dumps(summary, indent=2))
     return 0 if summary["confirmed"] else 1
+
+
+def run_all(case_ids, run_one=None, children=CHILDREN):
+    """Every case in its own process, `children` at a time; results in `case_ids`' order, a progress line per
+    case on stderr as it finishes."""
+    run_one = run_one or _run_in_child
+    began = time.monotonic()
+    results = {}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=children) as pool:
+        pending = {pool.submit(run_one, case_id): case_id for case_id in case_ids}
+        for done in concurrent.futures.as_completed(pending):
+            case_id = pending[done]
+            results[case_id] = done.result()
+            verdict = "confirmed" if results[case_id].get("confirmed") else "NOT confirmed"
+            print(
+                f"capture_check_gpu: [{len(results)}/{len(case_ids)}] {case_id}: {verdict} "
+                f"({results[case_id].get('observed')}) at {time.monotonic() - began:.1f} s",
+                file=sys.stderr,
+                flush=True,
+            )
+    return [results[case_id] for case_id in case_ids]
 
 
 def _run_in_child(case_id):

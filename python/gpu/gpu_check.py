@@ -10,9 +10,9 @@ GPU machine lacks (jsonschema) come in the pack folder that `scripts/gpu-pack` w
   twin-check     python/gpu/twin_check.py (PyTorch twin under a real torch.cuda.CUDAGraph)
   twin-traces    the twin CLI on CUDA, eager and graph: trace.jsonl + audio.wav for the companion compare
   capture-rules  python/gpu/capture_check_gpu.py (capture-check rules against real capture)
-  pytest         python/tests on CUDA (tests that need Node skip, each with its reason)
   fp16-export    python/gpu/fp16_export_gpu.py (export_bundle fp32 + fp16 with the modules on CUDA)
   real-models    python/gpu/real_models_gpu.py and real_models_gpu_hf.py, where present
+  pytest         python/tests on CUDA (tests that need Node skip, each with its reason); last, the longest
 
 It writes one folder: summary.json (every step: status, exit code, seconds, figures, log file), one log
 per step, the traces and WAVs, and with --archive a .tar.gz of the folder (a device call returns at most
@@ -24,6 +24,7 @@ scripts) is reported as "missing" and does not fail the run.
 """
 
 import argparse
+import contextlib
 import json
 import os
 import platform
@@ -33,7 +34,9 @@ import signal
 import subprocess
 import sys
 import tarfile
+import tempfile
 import time
+import zipfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -53,17 +56,20 @@ GPU_FILES = (
     "python/pyproject.toml",
 )
 
-# Seconds per step: the sum stays under 6 minutes with the build; measured totals go to summary.json.
+# Seconds per step, from the first H200 run (pack 2a127bb): native-build 8, native-check 3, twin-check 24,
+# twin-traces 5.5 each, fp16-export 4, real_models_gpu_hf 30; capture-rules (14 cases, one process each) and
+# pytest ran past 45 and 120. The run's budget (480 s) cuts the last steps first: pytest runs last.
 LIMITS = {
     "native-build": 150,
     "native-check": 60,
     "twin-check": 60,
     "twin-traces": 40,
-    "capture-rules": 45,
-    "pytest": 120,
+    "capture-rules": 90,
     "fp16-export": 40,
     "real-models": 90,
+    "pytest": 240,
 }
+PYTEST_REPORT = ["-q", "-rfEs", "--tb=short", "--durations=10", "-p", "no:cacheprovider"]
 # Issue 25's scripts: name -> (arguments for a results folder, the JSON file they write there). Their exit
 # codes 77 (no CUDA) and 78 (the model code cannot be imported here, e.g. qwen-tts without transformers 4.57.3)
 # make the step "missing" with the script's own reason: reported, not a failure of the run.
@@ -145,29 +151,57 @@ def read_pack(pack: Path):
     return manifest
 
 
-def pack_env(pack: Path, manifest):
-    """The environment every step runs in: the pack's Python packages first on PYTHONPATH, its demo
+def pack_env(pack: Path, manifest, first=()):
+    """The environment every step runs in: `first` and the pack's Python packages first on PYTHONPATH, its demo
     bundle as parity's cache, python/ importable, unbuffered output."""
     env = dict(os.environ)
-    paths = [str(pack / manifest["site"])] if manifest.get("site") else []
+    paths = [str(p) for p in first]
+    if manifest.get("site"):
+        paths.append(str(pack / manifest["site"]))
     paths.append(str(REPO / "python"))
     if env.get("PYTHONPATH"):
         paths.append(env["PYTHONPATH"])
     env["PYTHONPATH"] = os.pathsep.join(paths)
     env["PARITY_CACHE_DIR"] = str(pack / manifest["cache"])
     env["PYTHONUNBUFFERED"] = "1"
+    env["PARITY_GPU_CHECK"] = "1"  # tests needing what the image lacks skip, naming it (tests/optional_modules.py)
     env["PARITY_REPO_ROOT"] = str(REPO)
     return env
 
 
-def run_group(argv, cwd, env, sink, limit):
+def unpack_hf_wheels(pack: Path, manifest, into: Path):
+    """The pack's hf-wheels (the lock's transformers and what it needs) unpacked into `into`; None without them."""
+    if not manifest.get("hf_wheels"):
+        return None
+    for wheel in sorted((pack / manifest["hf_wheels"]).glob("*.whl")):
+        with zipfile.ZipFile(wheel) as archive:
+            archive.extractall(into)
+    return into
+
+
+def pytest_env(env, workers):
+    """pytest's environment: torch's CPU threads split among the xdist workers (8 workers each taking every
+    core made the first GPU run's pytest crawl)."""
+    threads = max(1, (os.cpu_count() or 1) // max(1, workers))
+    return {**env, "OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads)}
+
+
+INTERRUPT_GRACE = 10  # seconds a step has, after SIGINT at its limit, to write what it has (pytest's summary)
+
+
+def run_group(argv, cwd, env, sink, limit, grace=INTERRUPT_GRACE):
     """Runs argv in its own process group; past `limit` seconds the whole group (make's nvcc, pytest's
-    workers) is killed and None returned, else the exit code."""
+    workers) gets SIGINT (pytest then prints its failures and short summary so far), `grace` seconds later
+    SIGKILL, and None is returned; else the exit code."""
     child = subprocess.Popen(argv, cwd=cwd, env=env, stdout=sink, stderr=subprocess.STDOUT, start_new_session=True)
     try:
         return child.wait(timeout=limit)
     except subprocess.TimeoutExpired:
-        os.killpg(child.pid, signal.SIGKILL)
+        os.killpg(child.pid, signal.SIGINT)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            child.wait(timeout=grace)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(child.pid, signal.SIGKILL)
         child.wait()
         return None
 
@@ -182,9 +216,10 @@ class Run:
         self.deadline = self.started + budget
         self.budget = budget
 
-    def step(self, name, argv, env, limit, cwd=REPO, figures=None, files=()):
-        """Runs argv with its output in <name>.log; records status, exit code, seconds and figures. The
-        step's limit is cut to what is left of the run's budget; with under 5 s left it is not started."""
+    def step(self, name, argv, env, limit, cwd=REPO, figures=None, files=(), missing_codes=()):
+        """Runs argv with its output in <name>.log; records status, exit code, seconds and figures (an exit
+        code in `missing_codes` is "missing" with the last line as its reason). The step's limit is cut to what
+        is left of the run's budget; with under 5 s left it is not started."""
         left = self.deadline - time.monotonic()
         if left < 5:
             self.note(name, "skipped", f"not started: the run's time budget ({self.budget:g} s, --budget) was spent")
@@ -196,7 +231,7 @@ class Run:
         with log.open("w", encoding="utf-8") as sink:
             try:
                 rc = run_group(list(map(str, argv)), cwd=cwd, env=env, sink=sink, limit=limit)
-                status = "timed-out" if rc is None else "passed" if rc == 0 else "failed"
+                status = _status(rc, missing_codes)
             except OSError as error:
                 sink.write(f"{error}\n")
                 rc, status = None, "failed"
@@ -212,7 +247,7 @@ class Run:
         }
         if status == "timed-out":
             entry["reason"] = f"ran past its {limit} s limit"
-        elif status == "failed":
+        elif status in ("failed", "missing"):
             entry["reason"] = _last_line(text)
         if figures:
             entry["figures"] = figures(text)
@@ -225,6 +260,14 @@ class Run:
     def note(self, name, status, reason):
         self.steps.append({"name": name, "status": status, "reason": reason})
         print(f"gpu-check: {name}: {status}: {reason}", flush=True)
+
+
+def _status(rc, missing_codes):
+    if rc is None:
+        return "timed-out"
+    if rc == 0:
+        return "passed"
+    return "missing" if rc in missing_codes else "failed"
 
 
 def _last_line(text):
@@ -300,7 +343,8 @@ def pytest_workers(cpus=None, have_xdist=None):
 
 
 def pytest_figures(text):
-    match = re.search(r"=+ (.*?) in [\d.]+s", text.strip().splitlines()[-1] if text.strip() else "")
+    # "1 failed, 266 passed in 141.59s (0:02:21)" under -q; "==== ... ====" without it
+    match = re.match(r"=*\s*(.*?) in [\d.]+s", text.strip().splitlines()[-1] if text.strip() else "")
     counts = {}
     if match:
         for number, what in re.findall(r"(\d+) (\w+)", match.group(1)):
@@ -319,9 +363,13 @@ def json_figures(path):
     return read
 
 
-def check_all(out: Path, pack: Path, gpu, skip=(), budget: float = 480):
+def check_all(out: Path, pack: Path, gpu, skip=(), budget: float = 480, scratch: Path | None = None):
+    """Every step; `scratch` (a folder outside `out`) receives the unpacked hf-wheels."""
     manifest = read_pack(pack)
     env = pack_env(pack, manifest)
+    # The model code CI pins, first on the path of the steps that run transformers models (the image has 5.17).
+    hf_site = unpack_hf_wheels(pack, manifest, scratch) if scratch is not None else None
+    model_env = pack_env(pack, manifest, [hf_site]) if hf_site else env
     run = Run(out, budget)
     py = sys.executable
     fixture = pack / manifest["native_fixture"]
@@ -401,28 +449,6 @@ def check_all(out: Path, pack: Path, gpu, skip=(), budget: float = 480):
             LIMITS["capture-rules"],
             figures=lambda text: _json_tail(text),
         )
-    if want("pytest"):
-        run.step(
-            "pytest",
-            [
-                py,
-                "-m",
-                "pytest",
-                "-q",
-                "-rs",
-                "-p",
-                "no:cacheprovider",
-                "--junitxml",
-                out / "pytest.xml",
-                *pytest_workers(),
-                REPO / "python/tests",
-            ],
-            env,
-            LIMITS["pytest"],
-            cwd=REPO / "python",
-            figures=pytest_figures,
-            files=["pytest.xml"],
-        )
     if want("fp16-export"):
         run.step(
             "fp16-export",
@@ -447,16 +473,35 @@ def check_all(out: Path, pack: Path, gpu, skip=(), budget: float = 480):
                 run.note(name, "missing", f"python/gpu/{script} is not in this checkout (issue 25): not run")
                 continue
             result = out / result_name
-            entry = run.step(
+            run.step(
                 name,
                 [py, path, *arguments(out)],
-                env,
+                model_env,
                 LIMITS["real-models"],
                 figures=json_figures(result),
                 files=[result.name],
+                missing_codes=MISSING_EXIT_CODES,
             )
-            if entry.get("exit_code") in MISSING_EXIT_CODES:
-                entry["status"] = "missing"
+    if want("pytest"):
+        workers = pytest_workers()
+        run.step(
+            "pytest",
+            [
+                py,
+                "-m",
+                "pytest",
+                *PYTEST_REPORT,
+                "--junitxml",
+                out / "pytest.xml",
+                *workers,
+                REPO / "python/tests",
+            ],
+            pytest_env(model_env, int(workers[1]) if workers else 1),
+            LIMITS["pytest"],
+            cwd=REPO / "python",
+            figures=pytest_figures,
+            files=["pytest.xml"],
+        )
     return run, manifest
 
 
@@ -512,7 +557,8 @@ def main(argv=None) -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     try:
-        run, manifest = check_all(out, Path(args.pack), gpu, set(args.skip), args.budget)
+        with tempfile.TemporaryDirectory(prefix="gpu-check-hf-") as scratch:
+            run, manifest = check_all(out, Path(args.pack), gpu, set(args.skip), args.budget, Path(scratch))
     except ValueError as error:
         print(f"gpu-check: {error}", file=sys.stderr)
         return EXIT_USAGE

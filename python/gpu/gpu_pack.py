@@ -7,6 +7,9 @@ that has no Node and no internet (docs/gpu.md):
   site/                           jsonschema and the packages it needs that the GPU image lacks, unpacked from
                                   wheels for the GPU machine's Python (3.12, manylinux x86-64), pinned and
                                   hash-checked against python/requirements/dev.lock
+  hf-wheels/                      the lock's transformers and what it needs at those versions (tokenizers,
+                                  huggingface-hub, requests...), as wheels (transformers unpacked is 57 MiB):
+                                  gpu-check unpacks them into a scratch folder for the steps that run model code
   manifest.json                   format, commit, every file with its size
 
 Wheels come from --wheels DIR when given (offline), else `pip download` of exactly the locked versions.
@@ -35,7 +38,30 @@ LOCK = REPO / "python" / "requirements" / "dev.lock"
 # `import jsonschema` and `import fastjsonschema`.
 SITE_PACKAGES = ("jsonschema", "jsonschema-specifications", "referencing", "rpds-py", "fastjsonschema")
 TARGET = {"python": "3.12", "abi": "cp312", "platforms": ("manylinux_2_17_x86_64", "manylinux2014_x86_64")}
+# The model code CI pins (dev.lock's transformers 4.57.3; the GPU image has 5.17, whose Qwen3-Omni differs) and
+# the versions it requires of what the image has newer (tokenizers <= 0.23.0, huggingface-hub < 1.0, requests).
+# qwen-tts is not among them: its modeling module imports librosa (scipy alone is 88 MiB unpacked).
+HF_PACKAGES = (
+    "transformers",
+    "tokenizers",
+    "huggingface-hub",
+    "requests",
+    "urllib3",
+    "idna",
+    "certifi",
+    "charset-normalizer",
+)
 CARRY_LIMIT = 64 << 20  # the device call's working tree, pack included
+
+
+def venv_python(repo: Path, prefix: str):
+    """The repository's .venv python when this process runs under another one (the system python3 has no
+    numpy), else None."""
+    venv = repo / ".venv"
+    python = venv / "bin" / "python"
+    if not python.is_file() or Path(prefix).resolve() == venv.resolve():
+        return None
+    return str(python)
 
 
 def locked(name: str, lock_text: str):
@@ -49,15 +75,15 @@ def locked(name: str, lock_text: str):
 def wheel_for(name: str, version: str, folder: Path):
     stem = name.replace("-", "_")
     found = sorted(folder.glob(f"{stem}-{version}-*.whl"))
-    usable = [w for w in found if "none-any" in w.name or TARGET["abi"] in w.name]
+    usable = [w for w in found if "none-any" in w.name or TARGET["abi"] in w.name or "-abi3-" in w.name]
     return usable[0] if usable else None
 
 
-def fetch_wheels(folder: Path, lock_text: str):
-    """The locked wheels in `folder` (downloaded with pip when absent), each hash-checked."""
+def fetch_wheels(folder: Path, lock_text: str, names=SITE_PACKAGES):
+    """The locked wheels of `names` in `folder` (downloaded with pip when absent), each hash-checked."""
     folder.mkdir(parents=True, exist_ok=True)
     wheels = []
-    for name in SITE_PACKAGES:
+    for name in names:
         version, hashes = locked(name, lock_text)
         wheel = wheel_for(name, version, folder)
         if wheel is None:
@@ -146,7 +172,14 @@ def main(argv=None) -> int:
     )
     p.add_argument("--wheels", help="folder holding the locked wheels (default: pip download into OUT/../.gpu-wheels)")
     args = p.parse_args(argv)
-    from tts_parity.demo.bundle import DEMO_BUNDLE_VERSION, DEMO_SEED
+    try:
+        from tts_parity.demo.bundle import DEMO_BUNDLE_VERSION, DEMO_SEED
+    except ImportError as error:
+        print(
+            f"gpu-pack: {error}: run it with the repository's .venv (made by `node scripts/python-env.js`)",
+            file=sys.stderr,
+        )
+        return 2
 
     out = Path(args.out).resolve()
     if out.exists():
@@ -159,10 +192,14 @@ def main(argv=None) -> int:
         print(f"gpu-pack: {exporter} missing: run `npm run build` first", file=sys.stderr)
         return 2
     node(exporter, "--bundle", bundle, "--out", out / "native-fixture")
-    wheels = fetch_wheels(
-        Path(args.wheels) if args.wheels else out.parent / ".gpu-wheels", LOCK.read_text(encoding="utf-8")
-    )
+    wheel_folder = Path(args.wheels) if args.wheels else out.parent / ".gpu-wheels"
+    lock_text = LOCK.read_text(encoding="utf-8")
+    wheels = fetch_wheels(wheel_folder, lock_text)
     unpack_site(wheels, out / "site")
+    hf_wheels = fetch_wheels(wheel_folder, lock_text, HF_PACKAGES)
+    (out / "hf-wheels").mkdir()
+    for wheel in hf_wheels:
+        shutil.copyfile(wheel, out / "hf-wheels" / wheel.name)
     manifest = write_manifest(
         out,
         {
@@ -171,6 +208,7 @@ def main(argv=None) -> int:
             "native_fixture": "native-fixture",
             "site": "site",
             "wheels": [w.name for w in wheels],
+            "hf_wheels": "hf-wheels",
         },
     )
     tree = sum(size for _, size in checkout_files())

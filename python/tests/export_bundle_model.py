@@ -122,7 +122,7 @@ class TalkerIgnoringPositions(Talker):
 
     def forward(self, inputs_embeds, attention_mask, position_ids, *past):
         start = past[0].shape[2]
-        positions = torch.arange(start, start + inputs_embeds.shape[1])[None]
+        positions = torch.arange(start, start + inputs_embeds.shape[1], device=inputs_embeds.device)[None]
         return super().forward(inputs_embeds, attention_mask, positions, *past)
 
 
@@ -153,7 +153,7 @@ class Vocoder(nn.Module):
 
     def forward(self, audio_codes, noise, phase0, context_frames):
         frames = audio_codes.shape[1]
-        rows = audio_codes[0] + torch.arange(Q) * CODEBOOK_SIZE
+        rows = audio_codes[0] + torch.arange(Q, device=audio_codes.device) * CODEBOOK_SIZE
         x = nn.functional.embedding(rows, self.table).sum(1)  # [F, channels]
 
         def per_sample(v):  # [F] -> [1, F * HOP], sizes from the tensors (no repeat_interleave)

@@ -23,7 +23,7 @@ def test_the_doc_has_its_two_complete_examples():
 
 @pytest.mark.parametrize("block", BLOCKS, ids=["manual-loop", "cuda-graph-step"])
 def test_a_runnable_example_writes_its_trace_and_wav(tmp_path, block):
-    env = {**os.environ, "PYTHONPATH": str(PYTHON_DIR)}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(PYTHON_DIR), os.environ.get("PYTHONPATH")]))}
     done = subprocess.run(
         [sys.executable, "-c", block], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
     )

@@ -133,6 +133,9 @@ def test_native_figures_are_read_from_the_check_s_own_lines():
     assert "sampling_us_per_pick" not in gpu_check.native_figures("timing: not measured under --emulate\n")
 
 
+STEPS_BUT_REAL_MODELS = ["native-build", "native-check", "twin-check", "twin-traces", "capture-rules", "fp16-export"]
+
+
 def _pack(tmp_path):
     pack = tmp_path / "pack"
     (pack / "native-fixture").mkdir(parents=True)
@@ -153,15 +156,16 @@ def test_with_a_planted_device_every_step_is_recorded_and_a_missing_piece_does_n
     gpu = {"name": "planted", "capability": [9, 0]}
     monkeypatch.setattr(gpu_check, "probe_gpu", lambda: (gpu, None))
     monkeypatch.setattr(gpu_check, "REAL_MODEL_SCRIPTS", {"no_such_script.py": (lambda out: [], "x.json")})
-    steps = ["native-build", "native-check", "twin-check", "twin-traces", "capture-rules", "pytest", "fp16-export"]
+    steps = STEPS_BUT_REAL_MODELS
     out = tmp_path / "out"
-    argv = ["--out", str(out), "--pack", str(_pack(tmp_path))] + [a for s in steps for a in ("--skip", s)]
+    argv = ["--out", str(out), "--pack", str(_pack(tmp_path))] + [a for s in [*steps, "pytest"] for a in ("--skip", s)]
     assert gpu_check.main(argv) == 0
     summary = json.loads((out / "summary.json").read_text())
     assert summary["format"] == "tts-parity-gpu-check/1" and summary["passed"] and summary["device"] == gpu
-    assert [s["status"] for s in summary["steps"]] == ["skipped"] * len(steps) + ["missing"]
+    assert [s["status"] for s in summary["steps"]] == ["skipped"] * len(steps) + ["missing", "skipped"]
+    assert summary["steps"][-1]["name"] == "pytest"  # the longest step runs last
     assert summary["missing"] == ["real-models-no_such_script"]
-    assert "no_such_script.py is not in this checkout (issue 25): not run" in summary["steps"][-1]["reason"]
+    assert "no_such_script.py is not in this checkout (issue 25): not run" in summary["steps"][-2]["reason"]
 
 
 def test_a_failing_step_fails_the_run_with_its_last_line(tmp_path, monkeypatch):
@@ -172,14 +176,14 @@ def test_a_failing_step_fails_the_run_with_its_last_line(tmp_path, monkeypatch):
     monkeypatch.setattr(
         gpu_check, "REAL_MODEL_SCRIPTS", {str(script): (lambda out: ["--out", out / "r.json"], "r.json")}
     )
-    steps = ["native-build", "native-check", "twin-check", "twin-traces", "capture-rules", "pytest", "fp16-export"]
+    steps = STEPS_BUT_REAL_MODELS
     out = tmp_path / "out"
     argv = ["--out", str(out), "--pack", str(_pack(tmp_path)), "--archive", str(tmp_path / "r.tar.gz")] + [
-        a for s in steps for a in ("--skip", s)
+        a for s in [*steps, "pytest"] for a in ("--skip", s)
     ]
     assert gpu_check.main(argv) == 1
     summary = json.loads((out / "summary.json").read_text())
-    last = summary["steps"][-1]
+    last = summary["steps"][-2]
     assert last["status"] == "failed" and last["exit_code"] == 4 and last["reason"] == "RuntimeError: planted failure"
     assert summary["failed"] == ["real-models-real_fails"]
     import tarfile
@@ -213,7 +217,7 @@ def test_a_step_past_the_run_s_budget_is_skipped_and_said_so(tmp_path, monkeypat
         "REAL_MODEL_SCRIPTS",
         {str(script): (lambda out: [], "a.json"), str(other): (lambda out: [], "b.json")},
     )
-    steps = ["native-build", "native-check", "twin-check", "twin-traces", "capture-rules", "pytest", "fp16-export"]
+    steps = STEPS_BUT_REAL_MODELS
     out = tmp_path / "out"
     argv = ["--out", str(out), "--pack", str(_pack(tmp_path)), "--budget", "7"] + [
         a for s in steps for a in ("--skip", s)
@@ -221,10 +225,11 @@ def test_a_step_past_the_run_s_budget_is_skipped_and_said_so(tmp_path, monkeypat
     began = time.monotonic()
     assert gpu_check.main(argv) == 1
     assert time.monotonic() - began < 20
-    first, second = json.loads((out / "summary.json").read_text())["steps"][-2:]
+    first, second, last = json.loads((out / "summary.json").read_text())["steps"][-3:]
     assert first["status"] == "timed-out" and first["limit_seconds"] in (6, 7)  # 90 s cut to what was left of 7 s
     assert first["reason"] == f"ran past its {first['limit_seconds']} s limit"
     assert second["status"] == "skipped" and "time budget (7 s, --budget) was spent" in second["reason"]
+    assert last["name"] == "pytest" and last["status"] == "skipped"
 
 
 def test_a_real_model_script_that_cannot_import_its_model_is_missing_not_failed(tmp_path, monkeypatch):
@@ -234,13 +239,13 @@ def test_a_real_model_script_that_cannot_import_its_model_is_missing_not_failed(
         "import sys\nprint('real: qwen-tts: the model code does not import here: ImportError: librosa')\nsys.exit(78)\n"
     )
     monkeypatch.setattr(gpu_check, "REAL_MODEL_SCRIPTS", {str(script): (lambda out: [], "x.json")})
-    steps = ["native-build", "native-check", "twin-check", "twin-traces", "capture-rules", "pytest", "fp16-export"]
+    steps = STEPS_BUT_REAL_MODELS
     out = tmp_path / "out"
-    argv = ["--out", str(out), "--pack", str(_pack(tmp_path))] + [a for s in steps for a in ("--skip", s)]
+    argv = ["--out", str(out), "--pack", str(_pack(tmp_path))] + [a for s in [*steps, "pytest"] for a in ("--skip", s)]
     assert gpu_check.main(argv) == 0
     summary = json.loads((out / "summary.json").read_text())
     assert summary["missing"] == ["real-models-real_no_model"] and summary["passed"]
-    assert summary["steps"][-1]["reason"] == "real: qwen-tts: the model code does not import here: ImportError: librosa"
+    assert summary["steps"][-2]["reason"] == "real: qwen-tts: the model code does not import here: ImportError: librosa"
 
 
 def test_the_real_model_scripts_are_called_as_they_take_their_arguments(tmp_path):
@@ -249,3 +254,139 @@ def test_the_real_model_scripts_are_called_as_they_take_their_arguments(tmp_path
     assert hf[0](tmp_path) == ["--out", tmp_path / "real_models_gpu_hf.json"] and hf[1] == "real_models_gpu_hf.json"
     for name in gpu_check.REAL_MODEL_SCRIPTS:  # merged from issue 25: both there, both taking --out
         assert "--out" in (gpu_check.REPO / "python" / "gpu" / name).read_text(encoding="utf-8")
+
+
+def test_the_pack_carries_the_locks_transformers_and_what_it_needs_as_wheels():
+    lock = gpu_pack.LOCK.read_text(encoding="utf-8")
+    pins = {name: gpu_pack.locked(name, lock)[0] for name in gpu_pack.HF_PACKAGES}
+    assert pins["transformers"] == "4.57.3"  # the recipes' file:line findings are for it (the GPU image has 5.17)
+    assert pins["huggingface-hub"].startswith("0.") and pins["tokenizers"].startswith("0.22.")
+    assert not set(gpu_pack.HF_PACKAGES) & set(gpu_pack.SITE_PACKAGES)
+
+
+def test_an_hf_wheel_whose_hash_is_not_in_the_lock_is_refused(tmp_path):
+    lock = gpu_pack.LOCK.read_text(encoding="utf-8")
+    version = gpu_pack.locked("tokenizers", lock)[0]
+    (tmp_path / f"tokenizers-{version}-cp39-abi3-manylinux_2_17_x86_64.whl").write_bytes(b"not the wheel")
+    with pytest.raises(ValueError, match=rf"tokenizers-{version}-cp39-abi3-.*: sha256 [0-9a-f]+ is not one of"):
+        gpu_pack.fetch_wheels(tmp_path, lock, ("tokenizers",))
+
+
+def _pack_with_hf_wheel(tmp_path):
+    """A pack whose hf-wheels hold one planted wheel with the module `planted_pinned`."""
+    import zipfile
+
+    pack = _pack(tmp_path)
+    (pack / "hf-wheels").mkdir()
+    wheel = pack / "hf-wheels" / "planted_pinned-1.0-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as archive:
+        archive.writestr("planted_pinned.py", "WHERE = __file__\n")
+    manifest = json.loads((pack / "manifest.json").read_text())
+    manifest["hf_wheels"] = "hf-wheels"
+    manifest["files"].append({"path": "hf-wheels/" + wheel.name, "bytes": wheel.stat().st_size})
+    (pack / "manifest.json").write_text(json.dumps(manifest))
+    return pack
+
+
+def test_the_real_model_steps_import_the_packs_pinned_model_code_unpacked_outside_the_results(tmp_path, monkeypatch):
+    monkeypatch.setattr(gpu_check, "probe_gpu", lambda: ({"name": "planted", "capability": [9, 0]}, None))
+    script = tmp_path / "real_pinned.py"
+    script.write_text("import planted_pinned\nprint('from', planted_pinned.WHERE)\n")
+    monkeypatch.setattr(gpu_check, "REAL_MODEL_SCRIPTS", {str(script): (lambda out: [], "x.json")})
+    out = tmp_path / "out"
+    argv = ["--out", str(out), "--pack", str(_pack_with_hf_wheel(tmp_path))] + [
+        a for s in [*STEPS_BUT_REAL_MODELS, "pytest"] for a in ("--skip", s)
+    ]
+    assert gpu_check.main(argv) == 0
+    log = (out / "real-models-real_pinned.log").read_text()
+    where = Path(log.split("from ", 1)[1].strip())
+    assert where.name == "planted_pinned.py" and out not in where.parents
+    assert not where.exists()  # the scratch folder is removed at the end
+
+
+def test_the_pytest_step_reports_failures_briefly_and_splits_the_cores(tmp_path, monkeypatch):
+    monkeypatch.setattr(gpu_check, "probe_gpu", lambda: ({"name": "planted", "capability": [9, 0]}, None))
+    seen = {}
+
+    def fake_step(self, name, argv, env, limit, **kwargs):
+        seen[name] = (list(map(str, argv)), env, limit)
+        self.note(name, "skipped", "recorded by the test")
+        return self.steps[-1]
+
+    monkeypatch.setattr(gpu_check.Run, "step", fake_step)
+    monkeypatch.setattr(gpu_check, "pytest_workers", lambda: ["-n", "8"])
+    monkeypatch.setattr(gpu_check.os, "cpu_count", lambda: 16)
+    skips = [a for s in ["native-build", "native-check", "real-models"] for a in ("--skip", s)]
+    gpu_check.main(["--out", str(tmp_path / "out"), "--pack", str(_pack_with_hf_wheel(tmp_path)), *skips])
+    argv, env, limit = seen["pytest"]
+    assert {"-rfEs", "--tb=short", "--durations=10"} <= set(argv) and argv[argv.index("-n") + 1] == "8"
+    assert env["OMP_NUM_THREADS"] == "2" and limit == gpu_check.LIMITS["pytest"]
+    assert list(seen)[-1] == "pytest"
+    for name, (_, step_env, _) in seen.items():  # every python step unbuffered: a killed step still has its log
+        assert step_env["PYTHONUNBUFFERED"] == "1", name
+    scratch = env["PYTHONPATH"].split(":")[0]
+    assert "gpu-check-hf-" in scratch and scratch not in seen["twin-check"][1]["PYTHONPATH"].split(":")
+
+
+def test_a_module_the_gpu_image_lacks_skips_a_test_only_under_gpu_check(monkeypatch):
+    from optional_modules import need
+
+    monkeypatch.setenv("PARITY_GPU_CHECK", "1")
+    with pytest.raises(pytest.skip.Exception, match=r"needs the planted thing: not importable here \(ModuleNotFound"):
+        need("no_such_module_here", "the planted thing")
+    monkeypatch.delenv("PARITY_GPU_CHECK")
+    with pytest.raises(ModuleNotFoundError):  # in CI the test fails instead of skipping
+        need("no_such_module_here", "the planted thing")
+    assert gpu_check.pack_env(Path("/p"), {"cache": "c"})["PARITY_GPU_CHECK"] == "1"
+
+
+def test_gpu_pack_moves_to_the_repositorys_venv_from_another_python(tmp_path):
+    (tmp_path / ".venv" / "bin").mkdir(parents=True)
+    (tmp_path / ".venv" / "bin" / "python").write_text("")
+    assert gpu_pack.venv_python(tmp_path, "/usr") == str(tmp_path / ".venv" / "bin" / "python")
+    assert gpu_pack.venv_python(tmp_path, str(tmp_path / ".venv")) is None  # already there: no loop
+    assert gpu_pack.venv_python(tmp_path / "elsewhere", "/usr") is None  # no .venv: run as is
+
+
+def test_a_missing_step_is_printed_as_missing_not_failed(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(gpu_check, "probe_gpu", lambda: ({"name": "planted", "capability": [9, 0]}, None))
+    script = tmp_path / "real_absent.py"
+    script.write_text("import sys\nprint('real: no model here')\nsys.exit(78)\n")
+    monkeypatch.setattr(gpu_check, "REAL_MODEL_SCRIPTS", {str(script): (lambda out: [], "x.json")})
+    argv = ["--out", str(tmp_path / "out"), "--pack", str(_pack(tmp_path))] + [
+        a for s in [*STEPS_BUT_REAL_MODELS, "pytest"] for a in ("--skip", s)
+    ]
+    assert gpu_check.main(argv) == 0
+    assert "gpu-check: real-models-real_absent: missing (" in capsys.readouterr().out
+
+
+def test_a_step_past_its_limit_is_interrupted_first_so_it_can_write_its_summary(tmp_path):
+    script = tmp_path / "slow.py"
+    script.write_text(
+        "import time\ntry:\n    print('started', flush=True)\n    time.sleep(30)\n"
+        "except KeyboardInterrupt:\n    print('short test summary: 1 failed so far', flush=True)\n"
+    )
+    log = tmp_path / "slow.log"
+    began = time.monotonic()
+    with log.open("w") as sink:
+        assert gpu_check.run_group([sys.executable, str(script)], tmp_path, None, sink, limit=3, grace=5) is None
+    assert time.monotonic() - began < 10
+    assert log.read_text().splitlines() == ["started", "short test summary: 1 failed so far"]
+    stubborn = tmp_path / "stubborn.py"  # ignores SIGINT: killed after the grace
+    stubborn.write_text("import signal, time\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\ntime.sleep(30)\n")
+    began = time.monotonic()
+    with log.open("w") as sink:
+        assert gpu_check.run_group([sys.executable, str(stubborn)], tmp_path, None, sink, limit=1, grace=1) is None
+    assert time.monotonic() - began < 8
+
+
+def test_pytest_counts_are_read_from_its_last_line_with_or_without_q():
+    quiet = "....F\nFAILED tests/a.py::t - x\n1 failed, 266 passed, 79 skipped, 37 warnings in 141.59s (0:02:21)\n"
+    assert gpu_check.pytest_figures(quiet) == {
+        "failed": 1,
+        "passed": 266,
+        "skipped": 79,
+        "warnings": 37,
+        "skip_reasons": [],
+    }
+    assert gpu_check.pytest_figures("===== 3 passed, 1 error in 2.00s =====\n")["error"] == 1

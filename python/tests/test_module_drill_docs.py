@@ -14,7 +14,7 @@ BLOCKS = [b for b in re.findall(r"```python\n(.*?)```", DOC, re.S) if b.startswi
 
 def test_the_example_localises_the_planted_bug_as_the_doc_says(tmp_path):
     assert len(BLOCKS) == 1
-    env = {**os.environ, "PYTHONPATH": str(PYTHON_DIR)}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(PYTHON_DIR), os.environ.get("PYTHONPATH")]))}
     done = subprocess.run(
         [sys.executable, "-c", BLOCKS[0]], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
     )

@@ -5,6 +5,7 @@ import subprocess
 import sys
 
 from conftest import PYTHON_DIR
+from optional_modules import need
 
 
 def test_import_does_not_load_torch():
@@ -17,6 +18,7 @@ def test_pip_installs_the_package_with_its_schemas_and_declared_torch_range(tmp_
     # The package as users get it (`pip install ./python`), built offline with the environment's setuptools,
     # imported from the install folder only (not this checkout). Built from a copy: setuptools writes build/
     # and *.egg-info beside the sources it builds.
+    need("pip", "pip (installs the package)")
     source = tmp_path / "src"
     shutil.copytree(
         PYTHON_DIR, source, ignore=shutil.ignore_patterns("tests", "build", "*.egg-info", "__pycache__", ".*")

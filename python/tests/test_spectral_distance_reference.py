@@ -13,10 +13,12 @@ import math
 from pathlib import Path
 
 import numpy as np
-from scipy.io import wavfile
 
 from conftest import REPO_ROOT
+from optional_modules import scipy_wavfile
 from parity_cli import run_parity
+
+wavfile = scipy_wavfile()
 
 SAMPLES = Path(REPO_ROOT) / "assets" / "samples"
 TOLERANCE_DB = 1e-4

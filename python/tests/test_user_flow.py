@@ -2,6 +2,7 @@
 (eager, and the static-buffer step a CUDA graph captures) with TraceWriter, StepRecorder and ModuleRecorder, plants a
 bug in one path, and `parity compare-trace` names its step and module. The instrumentation is 8 lines."""
 
+import os
 import subprocess
 import sys
 
@@ -15,7 +16,7 @@ def test_the_planted_bug_is_localised_to_its_step_and_module(tmp_path):
     done = subprocess.run(
         [sys.executable, str(FLOW)],
         cwd=tmp_path,
-        env={"PYTHONPATH": str(PYTHON_DIR)},
+        env={"PYTHONPATH": os.pathsep.join(filter(None, [str(PYTHON_DIR), os.environ.get("PYTHONPATH")]))},
         capture_output=True,
         text=True,
         timeout=120,

@@ -46,3 +46,27 @@ def test_cases_cover_every_rule_example_and_name_real_functions():
         module = importlib.import_module(f"tts_parity.examples.{module_name}")
         assert callable(getattr(module, step_name))
         assert callable(getattr(module, inputs_name, module.step_inputs))
+
+
+def test_cases_run_several_at_a_time_in_order_with_a_line_as_each_finishes(capsys):
+    import threading
+    import time
+
+    script = load_script()
+    running, most = [0], [0]
+    lock = threading.Lock()
+
+    def run_one(case_id):
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        time.sleep(0.05 if case_id != "a" else 0.3)  # the first case finishes last
+        with lock:
+            running[0] -= 1
+        return {"case": case_id, "confirmed": case_id != "c", "observed": "replays equal eager"}
+
+    results = script.run_all(["a", "b", "c", "d"], run_one, children=3)
+    assert [r["case"] for r in results] == ["a", "b", "c", "d"] and most[0] == 3
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 4 and lines[-1].startswith("capture_check_gpu: [4/4] a: confirmed (replays equal eager) at ")
+    assert any(line.startswith("capture_check_gpu: [") and "] c: NOT confirmed" in line for line in lines)

@@ -4,9 +4,11 @@ stated below (float32 arithmetic done in another order; measured values in docs/
 
 import numpy as np
 import pytest
-from scipy.io import wavfile
 
 from demo_twin_support import compare_trace, engine_synth, read_trace, run_twin
+from optional_modules import scipy_wavfile
+
+wavfile = scipy_wavfile()
 
 PROMPTS = [
     "hello world",

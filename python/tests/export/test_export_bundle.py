@@ -8,11 +8,11 @@ import json
 import numpy as np
 import onnx
 import pytest
-from scipy.io import wavfile
 
 from tts_parity.export import ExportError, export_bundle, smoke_check
 
 import export_bundle_model as model
+from optional_modules import scipy_wavfile
 from parity_cli import ROOT, ensure_dist, run_parity
 
 TEXT = "hi there"  # 8 code points x 0.75 = 6 frames
@@ -123,7 +123,7 @@ def test_parity_synth_reproduces_the_pytorch_greedy_decode(exported, modules, tm
 
     # Audio: ONNX Runtime and PyTorch differ only in float32 summation order (3e-8 seen on peaks of
     # 0.37); 1e-5 leaves room for other BLAS builds and still fails on any wrong frame, noise or phase.
-    rate, audio = wavfile.read(tmp_path / "a.wav")
+    rate, audio = scipy_wavfile().read(tmp_path / "a.wav")
     reference = model.vocode(vocoder, expected)
     assert rate == model.SAMPLE_RATE and audio.shape == reference.shape == (6 * model.HOP,)
     assert np.abs(audio - reference).max() <= 1e-5

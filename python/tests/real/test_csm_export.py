@@ -4,13 +4,14 @@ eager and graph, gives CsmForConditionalGeneration.generate()'s greedy codes and
 import dataclasses
 import json
 import traceback
+from pathlib import Path
 
 import pytest
 import torch
 from hf_recipes import build_csm
 from real_support import compare_trace, read_trace, wav_of
 
-from parity_cli import ROOT, synth_eager_and_graph
+from parity_cli import ROOT, needs_node, synth_eager_and_graph
 
 TEXT = "tts"
 FRAMES = 15  # framesPerChar 5; at frame 15 the backbone's greedy code 0 is 0, the id an EOS logit would take
@@ -26,6 +27,7 @@ def csm_byte_text():
 
 @pytest.fixture(scope="module")
 def exported(csm_byte_text, tmp_path_factory):
+    needs_node()  # export_bundle's smoke check runs `parity bundle check --smoke`
     from hf_tracing import trace_csm
 
     from tts_parity.examples.csm_export import (
@@ -90,7 +92,10 @@ def test_stock_mimi_decode_stops_the_torchscript_exporter_in_transformers_mask_c
             str(tmp_path / "mimi.onnx"),
             dynamo=False,
         )
-    frames = [(f.filename.split("site-packages/")[-1], f.lineno) for f in traceback.extract_tb(error.tb)]
+    import transformers
+
+    packages = str(Path(transformers.__file__).parents[1]) + "/"  # site-packages, or gpu-check unpacked copy
+    frames = [(f.filename.removeprefix(packages), f.lineno) for f in traceback.extract_tb(error.tb)]
     assert ("transformers/models/mimi/modeling_mimi.py", 1101) in frames  # MimiTransformerModel: create_causal_mask
     assert ("transformers/masking_utils.py", 392) in frames  # sdpa_mask_recent_torch: _vmap_for_bhqkv(...)(...)
 

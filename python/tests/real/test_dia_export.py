@@ -12,10 +12,10 @@ import pytest
 import torch
 from hf_recipes import DIA_DELAYS, build_dac, build_dia
 from real_support import compare_trace
-from scipy.io import wavfile
 
 from conftest import PYTHON_DIR
-from parity_cli import ROOT, run_parity, synth_eager_and_graph
+from optional_modules import scipy_wavfile
+from parity_cli import ROOT, needs_node, run_parity, synth_eager_and_graph
 
 TEXT = "hello"
 FRAMES = 5  # framesPerChar 1: codebook 0's EOS is forced at step 6, the last codebook's at step 6 + 4
@@ -54,6 +54,7 @@ def generated(dia_and_dac, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def exported(dia_and_dac, tmp_path_factory):
+    needs_node()  # export_bundle's smoke check runs `parity bundle check --smoke`
     from tts_parity.examples.dia_export import (
         DacDecoderAdapter,
         DiaDecoderAdapter,
@@ -92,7 +93,7 @@ def test_parity_synth_of_the_exported_bundle_gives_generates_codes_and_dacs_audi
     assert header["codebookDelays"] == list(DIA_DELAYS)
     assert [s["codes"] for s in steps] == emitted.tolist()  # 10 steps x 4 codes as emitted: BOS, codes, EOS, PAD
     assert undelayed(torch.tensor([s["codes"] for s in steps])).tolist() == undelayed(emitted).tolist()
-    _rate, wav = wavfile.read(out / f"{profile}.wav")
+    _rate, wav = scipy_wavfile().read(out / f"{profile}.wav")
     assert len(wav) == audio.numel() == FRAMES * 512  # DAC's decoder gives F·hop samples
     assert np.abs(wav - audio.numpy()).max() < AUDIO_TOLERANCE
     # Every step's raw rows too (logit statistics of all q codebooks): ONNX Runtime vs PyTorch, default tolerance.

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 import torch
 from hf_recipes import OMNI_BOS, OMNI_CODEBOOK, OMNI_EOS, OMNI_PAD, OMNI_TALKER_VOCAB, build_omni, omni_frame_codes
-from scipy.io import wavfile
 
-from parity_cli import ROOT, synth_eager_and_graph
+from optional_modules import scipy_wavfile
+from parity_cli import ROOT, needs_node, synth_eager_and_graph
 
 TEXT = "hey"
 FRAMES = 6
@@ -84,6 +84,7 @@ def bundle_config(hop, talker_config, cp_config):
 
 @pytest.fixture(scope="module")
 def exported(tmp_path_factory):
+    needs_node()  # export_bundle's smoke check runs `parity bundle check --smoke`
     from omni_capture import dense_moe
     from omni_export import Code2WavAdapter, OmniCodePredictorAdapter
     from transformers import LogitsProcessorList, SuppressTokensLogitsProcessor
@@ -136,7 +137,7 @@ def test_parity_synth_of_the_exported_bundle_gives_generates_codes_and_code2wavs
     assert bundle.smoke[-1] == "smoke OK"
     steps = [json.loads(line) for line in (out / f"{profile}.jsonl").read_text().splitlines()[1:]]
     assert [s["codes"] for s in steps] == codes.tolist()  # 6 frames x 4 codes
-    _rate, wav = wavfile.read(out / f"{profile}.wav")
+    _rate, wav = scipy_wavfile().read(out / f"{profile}.wav")
     assert len(wav) == FRAMES * 64  # F·hop: code2wav's F·hop − 20, then 20 zero samples
     assert np.abs(wav[: audio.numel()] - audio.numpy()).max() < 1e-4  # the documented audio tolerance
     assert not wav[audio.numel() :].any()

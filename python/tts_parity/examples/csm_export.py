@@ -77,8 +77,9 @@ class MimiDecoderAdapter(nn.Module):
         m = self.mimi
         hidden = m.upsample(m.quantizer.decode(audio_codes.transpose(1, 2))).transpose(1, 2)
         positions = torch.arange(hidden.shape[1], device=hidden.device)
-        low = torch.full((), torch.finfo(hidden.dtype).min, dtype=hidden.dtype)
-        mask = torch.where(positions[None, :] <= positions[:, None], torch.zeros((), dtype=hidden.dtype), low)
+        low = torch.full((), torch.finfo(hidden.dtype).min, dtype=hidden.dtype, device=hidden.device)
+        zero = torch.zeros((), dtype=hidden.dtype, device=hidden.device)
+        mask = torch.where(positions[None, :] <= positions[:, None], zero, low)
         hidden = m.decoder_transformer(
             hidden,
             attention_mask=mask[None, None],

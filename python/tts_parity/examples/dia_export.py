@@ -16,9 +16,9 @@ __all__ = ["DacDecoderAdapter", "DiaDecoderAdapter", "DiaEncoderAdapter", "dia_b
 
 def _key_mask(mask, queries, dtype):
     """[B, 1, queries, T] additive: 0 over the keys `mask` [B, T] marks, the dtype's lowest value elsewhere."""
-    low = torch.full((), torch.finfo(dtype).min, dtype=dtype)
+    low = torch.full((), torch.finfo(dtype).min, dtype=dtype, device=mask.device)
     allowed = (mask[:, None, None, :] > 0).expand(-1, 1, queries, -1)
-    return torch.where(allowed, torch.zeros((), dtype=dtype), low)
+    return torch.where(allowed, torch.zeros((), dtype=dtype, device=mask.device), low)
 
 
 class DiaEncoderAdapter(nn.Module):

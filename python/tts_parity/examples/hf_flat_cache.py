@@ -32,7 +32,8 @@ def additive_mask(attention_mask, position_ids, dtype):
     """[B, 1, S, T]: 0 where the key is visible (tts_parity.export.attention_allowed), the dtype's lowest value
     elsewhere."""
     allowed = attention_allowed(attention_mask, position_ids)
-    return torch.where(allowed, torch.zeros((), dtype=dtype), torch.full((), torch.finfo(dtype).min, dtype=dtype))
+    zero = torch.zeros((), dtype=dtype, device=allowed.device)
+    return torch.where(allowed, zero, torch.full((), torch.finfo(dtype).min, dtype=dtype, device=allowed.device))
 
 
 def decoder_shape(config) -> dict:

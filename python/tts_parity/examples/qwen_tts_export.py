@@ -91,8 +91,8 @@ def decode_frames(decoder, hidden):
     exporter ("unordered_map::at"). Returns audio [1, samples] in [-1, 1]."""
     positions = torch.arange(hidden.shape[1], device=hidden.device)
     query, key = positions[:, None], positions[None, :]
-    low = torch.full((), torch.finfo(hidden.dtype).min, dtype=hidden.dtype)
-    zero = torch.zeros((), dtype=hidden.dtype)
+    low = torch.full((), torch.finfo(hidden.dtype).min, dtype=hidden.dtype, device=hidden.device)
+    zero = torch.zeros((), dtype=hidden.dtype, device=hidden.device)
     window = decoder.config.sliding_window
     masks = {
         "full_attention": torch.where(key <= query, zero, low)[None, None],

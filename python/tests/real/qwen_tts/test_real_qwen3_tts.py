@@ -17,6 +17,7 @@ from tts_parity.examples.qwen_tts_code_predictor import BUGS, manual_code_predic
 from tts_parity.examples.qwen_tts_tiny import CP_VOCAB, Q, build_tiny_qwen3_tts, build_tiny_vocoder
 from tts_parity.examples.qwen_tts_trace import CODE_PREDICTOR_MODULES, generate_codes_of, static_cache, trace_generate
 
+from optional_modules import qwen_tts_models
 from parity_cli import run_parity, synth_eager_and_graph
 
 PROMPTS = ["hello", "a b", "tts", "ok go", "hi!"]
@@ -25,6 +26,7 @@ FRAMES = 5  # max_new_tokens: 5 talker calls give 4 frames (the last call's code
 
 @pytest.fixture(scope="session")
 def tiny():
+    qwen_tts_models()
     torch.set_num_threads(1)
     return build_tiny_qwen3_tts(0), build_tiny_vocoder(0)
 
