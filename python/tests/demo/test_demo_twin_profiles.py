@@ -26,8 +26,9 @@ def test_eager_and_static_path_give_the_same_codes(twin):
 
 
 def test_graph_profile_on_cpu_says_no_graph_was_captured(tmp_path, capsys):
-    status, out, err = run_twin(capsys, "--profile", "graph", "--text", "hello", "--out", tmp_path)
-    assert status == 0
+    # --device cpu: by default the twin takes CUDA when it is visible, and captures the graph there
+    status, out, err = run_twin(capsys, "--profile", "graph", "--device", "cpu", "--text", "hello", "--out", tmp_path)
+    assert status == 0, err
     assert "note: profile graph: no CUDA graph captured: CPU" in err
     header, steps = read_trace(tmp_path / "trace.jsonl")
     assert header["profile"] == "graph (no CUDA graph captured: CPU)"
