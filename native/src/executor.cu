@@ -117,6 +117,7 @@ void Executor::checkLaunch(const char* what) {
 
 void Executor::startProfile() {
   if (emulated()) throw NativeError("startProfile: the CPU emulation has no device time to profile");
+  for (auto& m : marks_) eventPool_.push_back(m.second);  // a profile started again before it was taken
   profiling_ = true;
   marks_.assign(1, {nullptr, recordEvent()});
 }

@@ -33,6 +33,10 @@ struct FinishesOnEveryLane<K, std::void_t<decltype(&K::finishLane)>> : std::true
 
 template <class K, class Sum>
 PD void finishRow(const K& k, int row, int lane, Sum v) {
+  // Only sums leave equal bits in every lane: max and argmax meets pick one argument (±0, NaN), so those
+  // kernels finish on lane 0, as the emulation does.
+  static_assert(!FinishesOnEveryLane<K>::value || std::is_same<Sum, float>::value || std::is_same<Sum, Float2>::value,
+                "finishLane needs a float or Float2 sum");
   if constexpr (FinishesOnEveryLane<K>::value) k.finishLane(row, lane, v);
   else if (lane == 0) k.finish(row, v);
 }

@@ -117,7 +117,9 @@ export class SimdMelBands {
 
   /** out[m] = Σ weight·max(p, floor) over band m's bins of power[at ..] (bins of the plan's frame size). */
   run(power: Float64Array, at: number, floor: number, out: Float64Array): void {
-    this.power.set(power.subarray(at, at + this.power.length));
+    const frame = power.subarray(at, at + this.power.length);
+    if (frame.length !== this.power.length) throw new Error(`mel bands: a frame of ${frame.length} bins where the plan has ${this.power.length}`);
+    this.power.set(frame);
     this.bands(this.powerAt, floor, 4 * this.count);
     out.set(this.sums);
   }

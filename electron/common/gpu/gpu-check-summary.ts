@@ -31,12 +31,8 @@ export const GpuCheckSummary = z
 export type GpuCheckSummary = z.infer<typeof GpuCheckSummary>;
 
 /** The lists among native-check's figures (python/gpu/gpu_check.py native_figures): pick timings and per-kernel profiles. */
-const NativeLists = z
-  .object({
-    pick_microbenchmark: z.array(z.object({ V: z.number(), settings: z.string(), argmax_us: z.number(), sampled_us: z.number() })).optional(),
-    profile: z.array(z.object({ label: z.string(), launches: z.number(), us_per_step: z.number(), kernels: z.string() })).optional(),
-  })
-  .loose();
+const PickTimings = z.array(z.object({ V: z.number(), settings: z.string(), argmax_us: z.number(), sampled_us: z.number() }));
+const KernelProfiles = z.array(z.object({ label: z.string(), launches: z.number(), us_per_step: z.number(), kernels: z.string() }));
 
 /** One trace pair `parity gpu-compare` compared, as the report says. */
 export interface GpuComparison {
@@ -80,13 +76,16 @@ export function renderGpuMarkdown(summary: GpuCheckSummary, comparisons: GpuComp
   if (native) {
     const keys = Object.keys(native).filter((k) => typeof native[k] === 'number');
     lines.push('', '## Native check (read from its output)', '', '| figure | value |', '| --- | --- |', ...keys.map((k) => `| ${k} | ${cell(native[k])} |`));
-    const lists = NativeLists.safeParse(native);
-    const picks = lists.success ? (lists.data.pick_microbenchmark ?? []) : [];
-    if (picks.length) {
+    // Each list read on its own: one that does not read is named, never printed half.
+    const picks = native.pick_microbenchmark === undefined ? undefined : PickTimings.safeParse(native.pick_microbenchmark);
+    if (picks && !picks.success) lines.push('', 'pick_microbenchmark: not read (not a list of {V, settings, argmax_us, sampled_us})');
+    if (picks?.success && picks.data.length) {
       lines.push('', '| pick microbenchmark | greedy argmax µs | sampled µs per pick |', '| --- | --- | --- |');
-      for (const p of picks) lines.push(`| V = ${p.V}, ${p.settings} | ${cell(p.argmax_us)} | ${cell(p.sampled_us)} |`);
+      for (const p of picks.data) lines.push(`| V = ${p.V}, ${p.settings.replace(/\|/g, '\\|')} | ${cell(p.argmax_us)} | ${cell(p.sampled_us)} |`);
     }
-    for (const p of lists.success ? (lists.data.profile ?? []) : []) {
+    const profiles = native.profile === undefined ? undefined : KernelProfiles.safeParse(native.profile);
+    if (profiles && !profiles.success) lines.push('', 'profile: not read (not a list of {label, launches, us_per_step, kernels})');
+    for (const p of profiles?.success ? profiles.data : []) {
       lines.push('', `Profile, ${p.label}: ${p.launches} launches, ${cell(p.us_per_step)} µs per decode step: ${p.kernels}`);
     }
   }

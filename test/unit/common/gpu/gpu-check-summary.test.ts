@@ -29,9 +29,16 @@ describe('renderGpuMarkdown', () => {
     expect(md).not.toContain('native vocoder matches'); // the PASS lines are not figures
   });
 
-  it('leaves out lists it cannot read instead of printing them half', () => {
-    const md = renderGpuMarkdown(summary({ graph_step_ms: 0.5, pick_microbenchmark: 'not a list' }), []);
+  it('names a list it cannot read instead of printing it half, and still prints the others', () => {
+    const md = renderGpuMarkdown(summary({ graph_step_ms: 0.5, pick_microbenchmark: 'not a list', profile: figures.profile }), []);
     expect(md).toContain('| graph_step_ms | 0.500 |');
-    expect(md).not.toContain('pick microbenchmark');
+    expect(md).not.toContain('| pick microbenchmark |');
+    expect(md).toContain('pick_microbenchmark: not read (not a list of {V, settings, argmax_us, sampled_us})');
+    expect(md).toContain('Profile, eager (one launch per operation): 214 launches');
+  });
+
+  it('escapes a | in a setting so the table keeps its columns', () => {
+    const md = renderGpuMarkdown(summary({ pick_microbenchmark: [{ V: 8, settings: 'a | b', argmax_us: 1, sampled_us: 2 }] }), []);
+    expect(md).toContain('| V = 8, a \\| b | 1 | 2 |');
   });
 });
