@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """fp16 export on CUDA (docs/gpu.md): export_bundle of the export tests' model (python/tests/export_bundle_model.py)
-in fp32 and fp16 with the modules on the GPU (torch 2.11's CPU float16 export fails: LIBRARIES.md), then every
+in fp32 and fp16 with the modules on the GPU (passed on an H200, 2026-11-28; the fp16 export on torch 2.x is what
+GPU users run), then every
 written ONNX file checked by onnx.checker and run once by ONNX Runtime CPU where it is installed. No Node here:
 the smoke check (`parity bundle check --smoke`) runs on the CPU machine, from the bundle that comes back
 (`parity gpu-compare`). Prints one JSON object (and writes it to --json). Exit 0 passed, 1 failed,
