@@ -47,12 +47,29 @@ static double maxAbs(const float* a, const float* b, size_t n) {
   return m;
 }
 
+/** One step's outputs on the host: the codes, and talker logits, hidden and code-predictor logits in one buffer. */
+struct StepBuffers {
+  std::vector<int32_t> codes;
+  std::vector<float> step;
+  parity::StepOutput out;
+  explicit StepBuffers(const check::Fixture& fx)
+      : codes(fx.config.codebooks),
+        step(fx.stepFloats()),
+        out{codes.data(), step.data(), step.data() + fx.config.talkerVocab, step.data() + fx.config.talkerVocab + fx.config.talker.hidden} {}
+  StepBuffers(const StepBuffers&) = delete;  // `out` points into the vectors
+  StepBuffers& operator=(const StepBuffers&) = delete;
+};
+
+/** The last decode step the timings and the profile run: maxFrames, or where the talker's positions end. */
+static int lastTimedStep(const check::Fixture& fx) {
+  return std::min(fx.config.maxFrames, fx.config.talker.maxPositions - (int)fx.ids.size() + 1);
+}
+
 /** Runs the fixture prompt; returns per-step diffs against `ref`. */
 static std::vector<StepDiff> runSteps(parity::Session& s, const check::Fixture& fx, const check::Fixture::Ref& ref) {
   const parity::Config& c = fx.config;
-  std::vector<int32_t> codes(c.codebooks);
-  std::vector<float> step(fx.stepFloats());
-  parity::StepOutput out{codes.data(), step.data(), step.data() + c.talkerVocab, step.data() + c.talkerVocab + c.talker.hidden};
+  StepBuffers io(fx);
+  auto& [codes, step, out] = io;
   std::vector<StepDiff> diffs;
   for (int st = 1; st <= fx.frames; st++) {
     if (st == 1) s.prefill(fx.ids.data(), (int)fx.ids.size(), out);
@@ -70,10 +87,8 @@ static std::vector<StepDiff> runSteps(parity::Session& s, const check::Fixture& 
 
 /** Every step's raw outputs (codes, then talker logits, hidden, code-predictor logits) of the fixture prompt. */
 static std::vector<std::vector<float>> rawSteps(parity::Session& s, const check::Fixture& fx) {
-  const parity::Config& c = fx.config;
-  std::vector<int32_t> codes(c.codebooks);
-  std::vector<float> step(fx.stepFloats());
-  parity::StepOutput out{codes.data(), step.data(), step.data() + c.talkerVocab, step.data() + c.talkerVocab + c.talker.hidden};
+  StepBuffers io(fx);
+  auto& [codes, step, out] = io;
   std::vector<std::vector<float>> all;
   for (int st = 1; st <= fx.frames; st++) {
     if (st == 1) s.prefill(fx.ids.data(), (int)fx.ids.size(), out);
@@ -117,17 +132,14 @@ static double median(std::vector<double> v) {
 
 /** Median device time (cudaEvent) and host time of decode steps 2..S over `passes` prompts. */
 static std::pair<double, double> timeDecode(parity::Session& s, const check::Fixture& fx, int passes) {
-  const parity::Config& c = fx.config;
-  std::vector<int32_t> codes(c.codebooks);
-  std::vector<float> step(fx.stepFloats());
-  parity::StepOutput out{codes.data(), step.data(), step.data() + c.talkerVocab, step.data() + c.talkerVocab + c.talker.hidden};
-  int last = std::min(c.maxFrames, c.talker.maxPositions - (int)fx.ids.size() + 1);
+  StepBuffers io(fx);
+  const int last = lastTimedStep(fx);
   std::vector<double> device, host;
   for (int p = 0; p < passes; p++) {
-    s.prefill(fx.ids.data(), (int)fx.ids.size(), out);
+    s.prefill(fx.ids.data(), (int)fx.ids.size(), io.out);
     for (int st = 2; st <= last; st++) {
       auto t0 = std::chrono::steady_clock::now();
-      double ms = s.decode(st, out);
+      double ms = s.decode(st, io.out);
       double wall = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
       if (p == 0 && st == 2) continue;  // graph mode captures here
       device.push_back(ms);
@@ -142,17 +154,14 @@ static std::pair<double, double> timeDecode(parity::Session& s, const check::Fix
  * in it) summed by kernel name over decode steps 3..last, per step, largest first: where a step's time goes.
  */
 static void printProfile(const char* label, parity::Session& s, const check::Fixture& fx) {
-  const parity::Config& c = fx.config;
-  std::vector<int32_t> codes(c.codebooks);
-  std::vector<float> step(fx.stepFloats());
-  parity::StepOutput out{codes.data(), step.data(), step.data() + c.talkerVocab, step.data() + c.talkerVocab + c.talker.hidden};
-  int last = std::min(c.maxFrames, c.talker.maxPositions - (int)fx.ids.size() + 1);
+  StepBuffers io(fx);
+  const int last = lastTimedStep(fx);
   std::map<std::string, std::pair<int, double>> byName;  // name -> (launches, ms) over all profiled steps
   int steps = 0;
-  s.prefill(fx.ids.data(), (int)fx.ids.size(), out);
+  s.prefill(fx.ids.data(), (int)fx.ids.size(), io.out);
   for (int st = 2; st <= last; st++) {
     if (st > 2) s.startProfile();
-    s.decode(st, out);
+    s.decode(st, io.out);
     if (st == 2) continue;
     for (const parity::KernelSpan& k : s.takeProfile()) {
       byName[k.name].first++;
