@@ -4,9 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compareSignals } from '../../common/analysis/compare.js';
 import { measureLoudness } from '../../common/analysis/loudness.js';
+import { SpectralThread } from '../../host/spectral/spectral-thread.js';
 import type { AnalysisBench } from './bench-results.js';
 import { degradedCopy, speechLikeSignal } from './bench-signals.js';
-import { medianTimes } from './median-times.js';
+import { interleavedMedianTimes, medianTimes } from './median-times.js';
 import { benchPeers } from './peer-bench.js';
 
 const RATE = 24000;
@@ -25,7 +26,11 @@ export async function benchAnalysis(options: AnalysisBenchOptions = {}): Promise
   step('compareSignals, two 60 s 24 kHz signals');
   const a = speechLikeSignal(60, RATE, 1);
   const b = degradedCopy(a, 37, 0.8, 1e-4);
-  const pair = await medianTimes(runs, () => compareSignals(a, b, RATE));
+  const spectral = new SpectralThread();
+  const [pair, singleThread] = await interleavedMedianTimes(runs, [
+    () => compareSignals(a, b, RATE, { spectral: spectral.run }),
+    () => compareSignals(a, b, RATE),
+  ]).finally(() => spectral.close());
 
   step('loudness, 10 min 24 kHz');
   const long = speechLikeSignal(600, RATE, 2);
@@ -39,6 +44,9 @@ export async function benchAnalysis(options: AnalysisBenchOptions = {}): Promise
   return {
     pair60sMs: pair.wallMs,
     pair60sCpuMs: pair.cpuMs,
+    pair60sSingleThreadMs: singleThread.wallMs,
+    pair60sSingleThreadCpuMs: singleThread.cpuMs,
+    pair60sWorkerSpeedup: singleThread.wallMs / pair.wallMs,
     loudness600sMs: loudness.wallMs,
     loudness600sCpuMs: loudness.cpuMs,
     ffmpegEbur128600sMs,

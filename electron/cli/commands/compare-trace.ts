@@ -22,6 +22,7 @@ import { traceComparisonView } from '../../common/report/trace-comparison-view.j
 import { renderComparisonText } from './comparison-format.js';
 import { DEFAULT_MODULE_TOLERANCE, drillModules } from '../../common/forensics/module-drill.js';
 import { openTraceSidecars } from '../../engine/foreign-drill/trace-sidecars.js';
+import { processSpectralRunner } from '../../host/spectral/process-spectral-thread.js';
 
 export function registerCompareTrace(program: Command): void {
   const command = program
@@ -55,7 +56,7 @@ export function registerCompareTrace(program: Command): void {
         });
         const [a, b] = [await side(pathA, o.wavA), await side(pathB, o.wavB)];
         const sidecars = o.modules ? openTraceSidecars(a, b, { a: o.modulesA, b: o.modulesB }) : undefined;
-        const { report, rows } = await compareTraceFiles(a, b, { createdAt: reportTime(), tolerances: tolerancesFrom(o), maxLagMs: o.maxLagMs });
+        const { report, rows } = await compareTraceFiles(a, b, { createdAt: reportTime(), tolerances: tolerancesFrom(o), maxLagMs: o.maxLagMs, spectral: processSpectralRunner() });
         if (sidecars?.warning) report.warnings = [...(report.warnings ?? []), sidecars.warning];
         if (sidecars?.pair) {
           const tolerance = { abs: o.drillTol ?? DEFAULT_MODULE_TOLERANCE.abs, rel: o.drillRelTol ?? DEFAULT_MODULE_TOLERANCE.rel };

@@ -12,6 +12,7 @@ import { exitOnInterrupt } from '../interrupt.js';
 import { warnIfNoReportPage } from '../report-page-warning.js';
 import { OUT_DIR, wroteFolderLine } from '../write-output.js';
 import { renderMarkdownReport, renderTextSummary } from '../../common/report/format/report-summary.js';
+import { processSpectralRunner } from '../../host/spectral/process-spectral-thread.js';
 
 export function registerCompareWav(program: Command): void {
   program
@@ -32,7 +33,7 @@ export function registerCompareWav(program: Command): void {
         exitOnInterrupt('compare-wav');
         const a = await readWavInput(pathA);
         const b = await readWavInput(pathB);
-        const comparison = await compareWavs(a, b, { maxLagMs: options.maxLagMs, createdAt: reportTime() });
+        const comparison = await compareWavs(a, b, { maxLagMs: options.maxLagMs, createdAt: reportTime(), spectral: processSpectralRunner() });
         const { report } = comparison;
         let written: string[] = [];
         if (options.out !== undefined) {

@@ -28,6 +28,7 @@ import {
 } from './compare-options.js';
 import { renderComparisonText } from './comparison-format.js';
 import { lazyProgressBar } from './progress-bar.js';
+import { processSpectralRunner } from '../../host/spectral/process-spectral-thread.js';
 
 export function registerCompare(program: Command): void {
   const command = program
@@ -63,6 +64,7 @@ export function registerCompare(program: Command): void {
         const comparison = await compareProfiles(engine, request, {
           createdAt: reportTime(),
           onProgress: (p) => bar.update(`${p.side} ${p.stage}`, p.step, p.totalSteps),
+          spectral: processSpectralRunner(),
         });
         const { report } = comparison;
         if (o.baseline) {

@@ -12,8 +12,8 @@ import {
   shortTermFromSegments,
 } from './loudness.js';
 import { matchedNull } from './matched-null.js';
-import { type SpectralPair, spectralDistances } from './spectral.js';
-import { sampleMetrics } from './waveform-metrics.js';
+import { type SpectralDistances, type SpectralPair, spectralDistances } from './spectral.js';
+import { sampleMetrics, samplesEqual } from './waveform-metrics.js';
 import { crossCorrelate } from './xcorr.js';
 import { DEFAULT_MAX_LAG_MS } from './lag-range.js';
 import { lagIsReliable } from '../report/lag-reliability.js';
@@ -29,7 +29,22 @@ export interface CompareOptions {
   channels?: { a: readonly Float32Array[]; b: readonly Float32Array[] };
   /** Bytes of power spectra kept between the spectral passes (default SPECTRA_CACHE_BYTES, spectral.ts). */
   spectraCacheBytes?: number;
+  /**
+   * Computes the spectral distances (LSD/MCD) of the pairs; compareSignals does the rest of the analysis
+   * while it runs. A host passes one that runs spectralDistances on a worker thread (the same code, so the
+   * same numbers); without one they are computed on this thread.
+   */
+  spectral?: SpectralRunner;
 }
+
+export type SpectralRunner = (
+  pairs: readonly SpectralPair[],
+  sampleRate: number,
+  cacheBytes: number | undefined,
+) => Promise<SpectralDistances[]>;
+
+const onThisThread: SpectralRunner = async (pairs, sampleRate, cacheBytes) =>
+  spectralDistances(pairs, sampleRate, cacheBytes);
 
 /**
  * Compares two mono signals at one sample rate (the caller refuses different rates).
@@ -55,20 +70,18 @@ export async function compareSignals(
   const lag = xc.lag;
   const start = Math.max(0, -lag);
   const overlap = Math.min(a.length, b.length - lag) - start;
-  const atZero = sampleMetrics(a, 0, b, 0, common);
-  const alignedSamples = lag === 0 ? atZero : sampleMetrics(a, start, b, start + lag, overlap);
+  // The spectral distances start first: they are the longest part, and with options.spectral they run
+  // beside everything below.
+  const equalAtZero = samplesEqual(a, 0, b, 0, common);
+  const equalAligned = lag === 0 ? equalAtZero : samplesEqual(a, start, b, start + lag, overlap);
   const pairs: SpectralPair[] = [];
-  if (!atZero.bitIdentical)
-    pairs.push({ a: { signal: a, start: 0 }, b: { signal: b, start: 0 }, length: common });
-  if (lag !== 0 && !alignedSamples.bitIdentical) {
+  if (!equalAtZero) pairs.push({ a: { signal: a, start: 0 }, b: { signal: b, start: 0 }, length: common });
+  if (lag !== 0 && !equalAligned) {
     pairs.push({ a: { signal: a, start }, b: { signal: b, start: start + lag }, length: overlap });
   }
-  const distances = spectralDistances(pairs, sampleRate, options.spectraCacheBytes);
-  const identical = { lsdDb: 0, mcdDb: 0 };
-  const spectralAtZero = atZero.bitIdentical ? identical : distances[0];
-  const spectralAligned =
-    lag === 0 ? spectralAtZero : alignedSamples.bitIdentical ? identical : distances[pairs.length - 1];
-  const aligned = { ...alignedSamples, ...spectralAligned, lagSamples: lag };
+  const pendingDistances = (options.spectral ?? onThisThread)(pairs, sampleRate, options.spectraCacheBytes);
+  const atZero = sampleMetrics(a, 0, b, 0, common);
+  const alignedSamples = lag === 0 ? atZero : sampleMetrics(a, start, b, start + lag, overlap);
   const matched = matchedNull(a, b, xc);
 
   const segmentsA = segmentEnergies(options.channels?.a ?? [a], sampleRate);
@@ -76,6 +89,13 @@ export async function compareSignals(
   const loudnessA = integratedFromSegments(segmentsA);
   const loudnessB = integratedFromSegments(segmentsB);
   const downmix = downmixLoudness(a, b, sampleRate, options.channels);
+  const levels = { peakA: samplePeakDbfs(a), peakB: samplePeakDbfs(b), rmsA: rmsDbfs(a), rmsB: rmsDbfs(b) };
+
+  const distances = await pendingDistances;
+  const identical = { lsdDb: 0, mcdDb: 0 };
+  const spectralAtZero = equalAtZero ? identical : distances[0];
+  const spectralAligned = lag === 0 ? spectralAtZero : equalAligned ? identical : distances[pairs.length - 1];
+  const aligned = { ...alignedSamples, ...spectralAligned, lagSamples: lag };
 
   const metrics: Metrics = {
     ...atZero,
@@ -97,10 +117,7 @@ export async function compareSignals(
     loudnessB,
     loudnessDeltaLU: loudnessB - loudnessA,
     ...downmix,
-    peakA: samplePeakDbfs(a),
-    peakB: samplePeakDbfs(b),
-    rmsA: rmsDbfs(a),
-    rmsB: rmsDbfs(b),
+    ...levels,
     aligned,
   };
   const curves: LoudnessCurves = {

@@ -11,6 +11,12 @@ export interface SampleMetrics {
   snrDb: number;
 }
 
+/** sampleMetrics' bitIdentical alone (the same test, x === y for every i, length > 0), stopping at the first difference. */
+export function samplesEqual(a: Float32Array, aStart: number, b: Float32Array, bStart: number, length: number): boolean {
+  for (let i = 0; i < length; i++) if (a[aStart + i] !== b[bStart + i]) return false;
+  return length > 0;
+}
+
 export function sampleMetrics(
   a: Float32Array,
   aStart: number,

@@ -1,4 +1,4 @@
-import { compareSignals } from '../analysis/compare.js';
+import { compareSignals, type SpectralRunner } from '../analysis/compare.js';
 import { InputError } from '../errors.js';
 import type { AudioSource } from '../report/report.js';
 import { REPORT_SCHEMA } from '../report/report.js';
@@ -36,6 +36,8 @@ export interface CompareTracesOptions {
   createdAt: string;
   tolerances?: Partial<Omit<Tolerances, 'codes'>>;
   maxLagMs?: number;
+  /** Where the spectral distances run (CompareOptions.spectral); this thread when absent. */
+  spectral?: SpectralRunner;
 }
 
 /**
@@ -155,7 +157,7 @@ export async function compareTraceSteps(
   if (warnings.length > 0) report.warnings = warnings;
   if (drift) report.teacherForced = drift.result();
   if (a.audio && b.audio) {
-    const { metrics, curves } = await compareSignals(a.audio.signal, b.audio.signal, ha.sampleRate, { maxLagMs: options.maxLagMs });
+    const { metrics, curves } = await compareSignals(a.audio.signal, b.audio.signal, ha.sampleRate, { maxLagMs: options.maxLagMs, spectral: options.spectral });
     Object.assign(report, { sources: { a: a.audio.source, b: b.audio.source }, metrics, curves });
   }
   report.verdict = verdictOf(divergence, report.metrics, localiser.statsExact);

@@ -1,4 +1,4 @@
-import { compareSignals } from '../analysis/compare.js';
+import { compareSignals, type SpectralRunner } from '../analysis/compare.js';
 import { integratedLoudness } from '../analysis/loudness.js';
 import { InputError } from '../errors.js';
 import { REPORT_SCHEMA, type AudioSource, type ParityReport } from '../report/report.js';
@@ -27,6 +27,8 @@ export interface CompareWavsOptions {
   maxLagMs?: number;
   /** ISO time written as createdAt (the caller owns the clock, for reproducible reports). */
   createdAt: string;
+  /** Where the spectral distances run (CompareOptions.spectral); this thread when absent. */
+  spectral?: SpectralRunner;
 }
 
 /**
@@ -52,6 +54,7 @@ export async function compareWavs(
   const { metrics, curves } = await compareSignals(monoA.signal, monoB.signal, rateA, {
     maxLagMs: options.maxLagMs,
     channels: { a: a.decoded.channels, b: b.decoded.channels },
+    spectral: options.spectral,
   });
   const report: ParityReport = {
     schema: REPORT_SCHEMA,

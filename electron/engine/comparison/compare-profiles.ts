@@ -1,4 +1,4 @@
-import { compareSignals } from '../../common/analysis/compare.js';
+import { compareSignals, type SpectralRunner } from '../../common/analysis/compare.js';
 import { CancelledError, InputError } from '../../common/errors.js';
 import { faultOutcomes } from '../../common/forensics/fault-outcomes.js';
 import { teacherForcedDrift } from '../../common/forensics/drift.js';
@@ -42,6 +42,8 @@ export interface CompareProfilesOptions {
   createdAt: string;
   /** Extra name → version pairs recorded in rerun.versions (e.g. onnxruntime-node). */
   versions?: Record<string, string>;
+  /** Where the spectral distances run (CompareOptions.spectral); this thread when absent. */
+  spectral?: SpectralRunner;
 }
 
 export interface ProfileComparison {
@@ -82,7 +84,7 @@ export async function compareProfiles(engine: Engine, req: CompareProfilesReques
     ...(codebookDelays ? { codebookDelays } : {}),
   });
   if (codebookDelays) divergence.codebookDelays = [...codebookDelays];
-  const { metrics, curves } = await compareSignals(resultA.audio, resultB.audio, info.sampleRate, { maxLagMs: req.maxLagMs });
+  const { metrics, curves } = await compareSignals(resultA.audio, resultB.audio, info.sampleRate, { maxLagMs: req.maxLagMs, spectral: opts.spectral });
   const report: ComparisonReport = {
     schema: REPORT_SCHEMA,
     kind: 'profiles',

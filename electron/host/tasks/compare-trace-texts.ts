@@ -9,6 +9,7 @@ import { readTrace } from '../../common/trace/read-trace.js';
 import { downmixToMono } from '../../common/wav/downmix.js';
 import type { TraceText, WavSource } from '../kept-import.js';
 import { decodeSource } from './decode-source.js';
+import { processSpectralRunner } from '../spectral/process-spectral-thread.js';
 
 export interface CompareTraceTextsTask {
   kind: 'compare-traces';
@@ -36,7 +37,7 @@ export async function compareTraceTexts(task: CompareTraceTextsTask): Promise<{ 
   });
   const a = await side(task.a, task.wavA);
   const b = await side(task.b, task.wavB);
-  const report = await compareTraces(a, b, { createdAt: task.createdAt, maxLagMs: task.maxLagMs });
+  const report = await compareTraces(a, b, { createdAt: task.createdAt, maxLagMs: task.maxLagMs, spectral: processSpectralRunner() });
   addModuleDrill(report, task);
   if (!a.audio || !b.audio) return { report };
   const audio = (s: { signal: Float32Array; source: AudioSource }): Audio => ({ sampleRate: s.source.sampleRate, samples: s.signal });

@@ -3,6 +3,7 @@ import type { ParityReport } from '../../common/report/report.js';
 import { compareWavs } from '../../common/wav/compare-wavs.js';
 import type { WavSource } from '../kept-import.js';
 import { decodeSource } from './decode-source.js';
+import { processSpectralRunner } from '../spectral/process-spectral-thread.js';
 
 export interface CompareWavBytesTask {
   kind: 'compare-wavs';
@@ -22,7 +23,7 @@ export interface WavPairResult {
 export async function compareWavBytes(task: CompareWavBytesTask): Promise<WavPairResult> {
   const a = { path: task.a.name, decoded: await decodeSource(task.a) };
   const b = { path: task.b.name, decoded: await decodeSource(task.b) };
-  const result = await compareWavs(a, b, { maxLagMs: task.maxLagMs, createdAt: task.createdAt });
+  const result = await compareWavs(a, b, { maxLagMs: task.maxLagMs, createdAt: task.createdAt, spectral: processSpectralRunner() });
   const sampleRate = a.decoded.sampleRate;
   return { report: result.report, a: { sampleRate, samples: result.a }, b: { sampleRate, samples: result.b } };
 }

@@ -6,6 +6,7 @@ import { compareProfiles, type CompareProgress } from '../../engine/comparison/c
 import { openEngine } from '../../engine/comparison/open-engine.js';
 import type { Engine, SynthesisProgress } from '../../engine/engine.js';
 import type { TaskControl } from './run-task.js';
+import { processSpectralRunner } from '../spectral/process-spectral-thread.js';
 
 /** What the worker's `compare` task returns to the host. */
 export interface EngineCompareResult {
@@ -70,6 +71,7 @@ export async function compareTask(bundleDir: string | undefined, request: Compar
       signal: control.signal,
       createdAt: new Date().toISOString(),
       onProgress: (p: CompareProgress) => control.onProgress(toProgress(p.side, p, p.side === 'A' ? 0 : 0.5, 0.5)),
+      spectral: processSpectralRunner(),
     },
   );
   control.onProgress({ phase: 'compare', step: 0, totalSteps: 0, fraction: 1, message: 'measuring and localising' });

@@ -1,0 +1,32 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { compareSignals } from '../../../../electron/common/analysis/compare.js';
+import { stringifyReport } from '../../../../electron/common/report/json-number.js';
+import { SpectralThread } from '../../../../electron/host/spectral/spectral-thread.js';
+import { regressionCases } from '../../common/analysis/regression/compare-cases.js';
+import { ensureBuilt } from '../ensure-built.js';
+
+beforeAll(ensureBuilt, 120_000);
+
+describe('compareSignals with the spectral distances on a worker thread', () => {
+  it('writes the same report bytes as on one thread, for every regression pair', async () => {
+    const thread = new SpectralThread();
+    try {
+      for (const c of regressionCases()) {
+        const options = { maxLagMs: c.maxLagMs };
+        const alone = stringifyReport(await compareSignals(c.a, c.b, c.sampleRate, options));
+        const split = stringifyReport(await compareSignals(c.a, c.b, c.sampleRate, { ...options, spectral: thread.run }));
+        expect(split, c.name).toBe(alone);
+      }
+    } finally {
+      await thread.close();
+    }
+  });
+
+  it('fails the comparison with a clear error when the worker dies, and keeps failing', async () => {
+    const thread = new SpectralThread(() => new URL('data:text/javascript,process.exit(3)'));
+    const [c] = regressionCases();
+    const compare = () => compareSignals(c.a, c.b, c.sampleRate, { spectral: thread.run });
+    await expect(compare()).rejects.toThrow('the spectral worker exited with code 3');
+    await expect(compare()).rejects.toThrow('the spectral worker exited with code 3');
+  });
+});
