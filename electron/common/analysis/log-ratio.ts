@@ -1,3 +1,7 @@
+import { compileWasm } from './wasm-module.js';
+import { LOG_TABLES_AT, spectraMemory } from './spectra-memory.js';
+import { logRatioWasm } from './wasm/log-ratio.wasm.js';
+
 /**
  * Natural logarithms for the spectral distances by a table, not Math.log: V8 calls Math.log out of line,
  * and the log-spectral distance takes 2 × 513 of them per frame (docs/performance.md has the timing).
@@ -58,11 +62,51 @@ function tableLogs(count: number, out: Float64Array): void {
   }
 }
 
+type LogRatioKernel = (a: number, floorA: number, b: number, floorB: number, count: number, tables: number) => number;
+
+let kernel: LogRatioKernel | null | undefined;
+
+/**
+ * wasm/log-ratio.wat over spectraMemory (its tables written there once), or null where WebAssembly SIMD
+ * cannot be compiled.
+ */
+function logRatioKernel(): LogRatioKernel | null {
+  if (kernel !== undefined) return kernel;
+  const factory = compileWasm(logRatioWasm);
+  const memory = factory && spectraMemory();
+  kernel = null;
+  if (factory && memory) {
+    kernel = factory({ env: { memory, log: Math.log } }).sumSquaredLogRatios as LogRatioKernel;
+    new Float64Array(memory.buffer, LOG_TABLES_AT, TABLE_SIZE).set(INVERSE_EDGE);
+    new Float64Array(memory.buffer, LOG_TABLES_AT + 8 * TABLE_SIZE, TABLE_SIZE).set(LN_EDGE);
+  }
+  return kernel;
+}
+
 /**
  * Σ_{k < count} ln(A_k / B_k)², A_k = a[aAt + k] read through floorA (max(a, floorA); NaN reads as the
- * floor), B_k likewise.
+ * floor), B_k likewise. Spectra in spectraMemory's arena are read there by the WebAssembly kernel (the
+ * same sums to the bit), others by the JavaScript loops.
  */
 export function sumSquaredLogRatios(
+  a: Float64Array,
+  aAt: number,
+  floorA: number,
+  b: Float64Array,
+  bAt: number,
+  floorB: number,
+  count: number,
+): number {
+  const simd = logRatioKernel();
+  const memory = spectraMemory();
+  if (simd && a.buffer === memory?.buffer && b.buffer === memory.buffer) {
+    return simd(a.byteOffset + 8 * aAt, floorA, b.byteOffset + 8 * bAt, floorB, count, LOG_TABLES_AT);
+  }
+  return sumSquaredLogRatiosJs(a, aAt, floorA, b, bAt, floorB, count);
+}
+
+/** sumSquaredLogRatios in JavaScript (exported for the test that holds the kernel to it). */
+export function sumSquaredLogRatiosJs(
   a: Float64Array,
   aAt: number,
   floorA: number,

@@ -36,7 +36,7 @@ export class SpanFrames {
   frameMax: Float64Array = new Float64Array(0);
   /** The frame whose raw power spectrum `scratch` holds (−1: none), for frames not stored. */
   private scratchFrame = -1;
-  private readonly scratch: Float64Array;
+  private scratch: Float64Array = new Float64Array(0);
   /** The mel log amplitudes of frame `melFrame` read through floor `melFloor` (second pass). */
   private melFrame = -1;
   private melFloor = Number.NaN;
@@ -47,13 +47,17 @@ export class SpanFrames {
     this.geometry = geometry;
     this.frames = frames;
     this.length = length;
-    this.scratch = new Float64Array(geometry.bins);
   }
 
-  /** First pass: every frame transformed, the first `stored.length / bins` kept in `stored`. */
-  transformAll(stored: Float64Array): void {
+  /**
+   * First pass: every frame transformed, the first `stored.length / bins` kept in `stored`; `scratch`
+   * (one frame's bins) holds a frame that is not kept when it is read again.
+   */
+  transformAll(stored: Float64Array, scratch: Float64Array): void {
     const bins = this.geometry.bins;
     this.stored = stored;
+    this.scratch = scratch;
+    this.scratchFrame = -1;
     this.storedFrames = Math.floor(stored.length / bins);
     this.frameMax = new Float64Array(this.frames);
     for (let frame = 0; frame < this.frames; frame++) {

@@ -2,6 +2,7 @@ import { sumSquaredLogRatios } from './log-ratio.js';
 import { hann } from './power-spectrum.js';
 import { type FrameGeometry, type Span, SpanFrames } from './span-frames.js';
 import { mcdFrame, melPlan } from './mel-cepstrum.js';
+import { spectraArena } from './spectra-memory.js';
 
 /**
  * Spectral distances of A[aStart + i] against B[bStart + i], i < length.
@@ -49,7 +50,7 @@ export function frameSize(sampleRate: number): number {
  * Power spectra kept from the first pass for the second, at most this many bytes per call (a 60 s pair
  * at any rate needs ~35 MB for its three spans); frames past it are transformed again in the second
  * pass, so memory stays bounded on long takes and the numbers are the same either way. The storage is
- * kept for the next call (see keptSpectra), so a process that has compared a long pair holds up to this much.
+ * kept for the next call (see spectraArena), so a process that has compared a long pair holds up to this much.
  */
 export const SPECTRA_CACHE_BYTES = 48 * 1024 * 1024;
 
@@ -107,10 +108,13 @@ export function spectralDistances(
     budget -= n;
     return n;
   });
-  const kept = keptSpectra(keptFrames.reduce((n, f) => n + f, 0) * bins);
+  // The kept spectra, then a scratch frame per span, in one arena the log-ratio kernel reads in place.
+  const keptValues = keptFrames.reduce((n, f) => n + f, 0) * bins;
+  const arena = spectraArena(keptValues + spans.length * bins);
   let keptAt = 0;
   spans.forEach((s, i) => {
-    s.transformAll(kept.subarray(keptAt, keptAt + keptFrames[i] * bins));
+    const scratchAt = keptValues + i * bins;
+    s.transformAll(arena.subarray(keptAt, keptAt + keptFrames[i] * bins), arena.subarray(scratchAt, scratchAt + bins));
     keptAt += keptFrames[i] * bins;
   });
   // A pair's floor is from its own frames only, so it does not depend on which other pairs were
@@ -171,17 +175,6 @@ function measurePairs(
     }
   }
   return sums;
-}
-
-/**
- * The kept spectra's storage, reused by the next call (it grows to the largest size asked, at most
- * SPECTRA_CACHE_BYTES): a fresh 35 MB array per call cost more than the first pass's FFTs, most of it
- * the kernel mapping and zeroing new pages.
- */
-let keptStorage = new Float64Array(0);
-function keptSpectra(values: number): Float64Array {
-  if (keptStorage.length < values) keptStorage = new Float64Array(values);
-  return keptStorage;
 }
 
 /** The floor of a side: its loudest bin over its first `frames` frames − 80 dB, at least −120 dB. */

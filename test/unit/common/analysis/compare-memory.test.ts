@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compareSignals } from '../../../../electron/common/analysis/compare.js';
 import { initFft, realFft } from '../../../../electron/common/analysis/fft.js';
+import { spectraMemory } from '../../../../electron/common/analysis/spectra-memory.js';
 import { delayedCopy, speechLike, whiteNoise } from '../../../helpers/signals.js';
 
 beforeAll(() => initFft());
@@ -8,7 +9,8 @@ beforeAll(() => initFft());
 /**
  * Memory bound of the pair analysis, counted rather than timed. What compareSignals adds is (1) the
  * typed arrays of 64 KB or more it allocates (the global constructors are wrapped for the call; their
- * sum bounds what they hold at the peak) and (2) the growth of PFFFT's WASM memory (which only grows).
+ * sum bounds what they hold at the peak) and (2) the growth of PFFFT's WASM memory and of the spectral
+ * kernels' (spectra-memory.ts: the kept spectra live there), which only grow.
  * With the spectra cache set to 1 MB, both together must stay under 1 MB + 3 MB of fixed buffers (FFT
  * blocks, per-frame maxima) at 5 s and at 40 s: nothing may grow with the take. Before issue 29 the
  * cross-correlation transformed the whole take (a 40 s pair: 2 spectra of ~1M floats in JS and the
@@ -19,7 +21,7 @@ const CACHE = 1024 * 1024;
 const FIXED = 3 * 1024 * 1024;
 const originals = { Float32Array, Float64Array, Int32Array };
 
-const wasmBytes = () => realFft(32).buffer().buffer.byteLength;
+const wasmBytes = () => realFft(32).buffer().buffer.byteLength + (spectraMemory()?.buffer.byteLength ?? 0);
 
 async function addedBytes(seconds: number): Promise<number> {
   const a = speechLike(seconds, 24000, 1);
