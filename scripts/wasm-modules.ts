@@ -24,7 +24,7 @@ export async function generatedModules(): Promise<GeneratedModule[]> {
     .sort()
     .map((file) => {
       const source = join(WASM_DIR, file);
-      const module = wabt.parseWat(file, readFileSync(source, 'utf8'), { simd: true });
+      const module = wabt.parseWat(file, readFileSync(source, 'utf8'), { simd: true, bulk_memory: true });
       try {
         module.validate();
         const { buffer } = module.toBinary({ canonicalize_lebs: true });

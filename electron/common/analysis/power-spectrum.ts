@@ -1,7 +1,62 @@
 import { realFft } from './fft.js';
+import { FRAME_AT, MAX_KERNEL_FRAME, spectraMemory, WINDOW_AT } from './spectra-memory.js';
+import { compileWasm } from './wasm-module.js';
+import { powerSpectrumWasm } from './wasm/power-spectrum.wasm.js';
 
-/** Windowed frame → normalised power spectrum (bins 0..F/2) in out[at ..]; returns its largest bin. */
+interface PowerKernels {
+  windowFrame(frame: number, window: number, count: number, size: number): void;
+  powerBins(fft: number, out: number, norm: number, half: number): number;
+}
+
+let kernels: PowerKernels | null | undefined;
+let windowInMemory: HannWindow | undefined;
+let frameView = new Float32Array(0);
+
+/** wasm/power-spectrum.wat over spectraMemory, or null where WebAssembly SIMD cannot be compiled. */
+function powerKernels(): PowerKernels | null {
+  if (kernels === undefined) {
+    const factory = compileWasm(powerSpectrumWasm);
+    const memory = factory && spectraMemory();
+    kernels = factory && memory ? (factory({ env: { memory } }) as unknown as PowerKernels) : null;
+  }
+  return kernels;
+}
+
+/**
+ * Windowed frame → normalised power spectrum (bins 0..F/2) in out[at ..]; returns its largest bin.
+ * Into spectraMemory's arena the window and the power run in wasm/power-spectrum.wat (the frame copied in
+ * and out around the FFT, which has a memory of its own); the same values to the bit as the JavaScript.
+ */
 export function powerSpectrum(
+  x: Float32Array,
+  start: number,
+  count: number,
+  window: HannWindow,
+  out: Float64Array,
+  at: number,
+): number {
+  const size = window.values.length;
+  const memory = spectraMemory();
+  const simd = out.buffer === memory?.buffer && size <= MAX_KERNEL_FRAME ? powerKernels() : null;
+  if (!simd || !memory) return powerSpectrumJs(x, start, count, window, out, at);
+  if (windowInMemory !== window) {
+    new Float64Array(memory.buffer, WINDOW_AT, size).set(window.values);
+    windowInMemory = window;
+  }
+  if (frameView.buffer !== memory.buffer || frameView.length !== size) {
+    frameView = new Float32Array(memory.buffer, FRAME_AT, size);
+  }
+  frameView.set(x.subarray(start, start + count));
+  simd.windowFrame(FRAME_AT, WINDOW_AT, count, size);
+  const fft = realFft(size);
+  fft.buffer().set(frameView);
+  fft.forwardInPlace();
+  frameView.set(fft.buffer());
+  return simd.powerBins(FRAME_AT, out.byteOffset + 8 * at, window.norm, size / 2);
+}
+
+/** powerSpectrum in JavaScript (exported for the test that holds the kernels to it). */
+export function powerSpectrumJs(
   x: Float32Array,
   start: number,
   count: number,

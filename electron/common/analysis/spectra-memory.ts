@@ -1,12 +1,15 @@
 import { ensureBytes, newMemory, type WasmMemory } from './wasm-module.js';
 
 /**
- * The one WebAssembly memory the spectral kernels import: log-ratio.ts's tables in its first 16 KiB, then
- * the arena where spectralDistances keeps its power spectra and each span's scratch frame, so that the
- * kernels read them in place (no copy per frame).
+ * The one WebAssembly memory the spectral kernels import: log-ratio.ts's tables (16 KiB), power-spectrum.ts's
+ * window and frame (for frames up to MAX_KERNEL_FRAME samples), then the arena where spectralDistances keeps
+ * its power spectra and each span's scratch frame, so that the kernels read and write them in place.
  */
+export const MAX_KERNEL_FRAME = 16384;
 export const LOG_TABLES_AT = 0;
-const ARENA_AT = 16384;
+export const WINDOW_AT = 16384;
+export const FRAME_AT = WINDOW_AT + 8 * MAX_KERNEL_FRAME;
+const ARENA_AT = FRAME_AT + 4 * MAX_KERNEL_FRAME;
 
 let memory: WasmMemory | null | undefined;
 
