@@ -12,7 +12,7 @@ import {
   shortTermFromSegments,
 } from './loudness.js';
 import { matchedNull } from './matched-null.js';
-import { type SpectralDistances, type SpectralPair, spectralDistances } from './spectral.js';
+import { type SpectralDistances, type SpectralPair, SpectralSession } from './spectral.js';
 import { sampleMetrics, samplesEqual } from './waveform-metrics.js';
 import { crossCorrelate } from './xcorr.js';
 import { DEFAULT_MAX_LAG_MS } from './lag-range.js';
@@ -30,21 +30,30 @@ export interface CompareOptions {
   /** Bytes of power spectra kept between the spectral passes (default SPECTRA_CACHE_BYTES, spectral.ts). */
   spectraCacheBytes?: number;
   /**
-   * Computes the spectral distances (LSD/MCD) of the pairs; compareSignals does the rest of the analysis
-   * while it runs. A host passes one that runs spectralDistances on a worker thread (the same code, so the
-   * same numbers); without one they are computed on this thread.
+   * Computes the spectral distances (LSD/MCD); compareSignals does the rest of the analysis while they
+   * run. A host passes one that runs them on a worker thread (the same code, so the same numbers);
+   * without one they are computed on this thread.
    */
   spectral?: SpectralRunner;
 }
 
-export type SpectralRunner = (
-  pairs: readonly SpectralPair[],
-  sampleRate: number,
-  cacheBytes: number | undefined,
-) => Promise<SpectralDistances[]>;
+/**
+ * One comparison's spectral distances in stages (spectral.ts's SpectralSession): the pair at lag 0 is
+ * added before the cross-correlation, so that a worker transforms its spans while this thread searches the
+ * lag, and the aligned pair after it.
+ */
+export interface SpectralJob {
+  add(pairs: readonly SpectralPair[]): void;
+  /** Every pair's distances, in the order they were added. */
+  distances(): Promise<SpectralDistances[]>;
+}
 
-const onThisThread: SpectralRunner = async (pairs, sampleRate, cacheBytes) =>
-  spectralDistances(pairs, sampleRate, cacheBytes);
+export type SpectralRunner = (sampleRate: number, cacheBytes: number | undefined) => SpectralJob;
+
+const onThisThread: SpectralRunner = (sampleRate, cacheBytes) => {
+  const session = new SpectralSession(sampleRate, cacheBytes);
+  return { add: (pairs) => session.add(pairs), distances: async () => session.distances() };
+};
 
 /**
  * Compares two mono signals at one sample rate (the caller refuses different rates).
@@ -66,20 +75,27 @@ export async function compareSignals(
   const common = Math.min(a.length, b.length);
   const maxLag = Math.min(Math.round((maxLagMs * sampleRate) / 1000), common - 1);
 
+  // The spectral distances start first: they are the longest part, and with options.spectral they run
+  // beside everything below, the cross-correlation included.
+  const spectral = (options.spectral ?? onThisThread)(sampleRate, options.spectraCacheBytes);
+  const equalAtZero = samplesEqual(a, 0, b, 0, common);
+  let pairs = 0;
+  if (!equalAtZero) {
+    spectral.add([{ a: { signal: a, start: 0 }, b: { signal: b, start: 0 }, length: common }]);
+    pairs++;
+  }
   const xc = crossCorrelate(a, b, common, maxLag);
   const lag = xc.lag;
   const start = Math.max(0, -lag);
   const overlap = Math.min(a.length, b.length - lag) - start;
-  // The spectral distances start first: they are the longest part, and with options.spectral they run
-  // beside everything below.
-  const equalAtZero = samplesEqual(a, 0, b, 0, common);
   const equalAligned = lag === 0 ? equalAtZero : samplesEqual(a, start, b, start + lag, overlap);
-  const pairs: SpectralPair[] = [];
-  if (!equalAtZero) pairs.push({ a: { signal: a, start: 0 }, b: { signal: b, start: 0 }, length: common });
   if (lag !== 0 && !equalAligned) {
-    pairs.push({ a: { signal: a, start }, b: { signal: b, start: start + lag }, length: overlap });
+    spectral.add([{ a: { signal: a, start }, b: { signal: b, start: start + lag }, length: overlap }]);
+    pairs++;
   }
-  const pendingDistances = (options.spectral ?? onThisThread)(pairs, sampleRate, options.spectraCacheBytes);
+  const pendingDistances = spectral.distances();
+  // Handled below; if something before that throws, its error is the one the caller gets.
+  pendingDistances.catch(() => {});
   const atZero = sampleMetrics(a, 0, b, 0, common);
   const alignedSamples = lag === 0 ? atZero : sampleMetrics(a, start, b, start + lag, overlap);
   const matched = matchedNull(a, b, xc);
@@ -94,7 +110,7 @@ export async function compareSignals(
   const distances = await pendingDistances;
   const identical = { lsdDb: 0, mcdDb: 0 };
   const spectralAtZero = equalAtZero ? identical : distances[0];
-  const spectralAligned = lag === 0 ? spectralAtZero : equalAligned ? identical : distances[pairs.length - 1];
+  const spectralAligned = lag === 0 ? spectralAtZero : equalAligned ? identical : distances[pairs - 1];
   const aligned = { ...alignedSamples, ...spectralAligned, lagSamples: lag };
 
   const metrics: Metrics = {

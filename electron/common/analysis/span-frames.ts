@@ -18,7 +18,7 @@ export interface FrameGeometry {
 
 /**
  * One span's frames through the two passes of spectralDistances: their power spectra (the first
- * `storedFrames` kept, the others transformed again when read), each frame's loudest bin, and the mel
+ * `storedFrames` kept in the spectra arena, the others transformed again when read), each frame's loudest bin, and the mel
  * log amplitudes of the frame last asked for. A class with every field set in the constructor, so that
  * V8 sees one shape: closures made per call and fields changing from small integers to doubles made it
  * throw away its optimised code on every call.
@@ -27,11 +27,13 @@ export class SpanFrames {
   readonly span: Span;
   readonly geometry: FrameGeometry;
   /** Frames any pair reads from this span, and the longest such pair (a frame's sample count). */
-  frames: number;
-  length: number;
+  readonly frames: number;
+  readonly length: number;
   /** Power spectra of the first `storedFrames` frames, [frame, bin] row-major (first pass). */
+  readonly storedFrames: number;
   stored: Float64Array = new Float64Array(0);
-  storedFrames = 0;
+  /** Where in the spectra arena this span's kept spectra start, followed by its scratch frame. */
+  readonly arenaAt: number;
   /** The loudest bin of each frame (first pass). */
   frameMax: Float64Array = new Float64Array(0);
   /** The frame whose raw power spectrum `scratch` holds (−1: none), for frames not stored. */
@@ -42,27 +44,35 @@ export class SpanFrames {
   private melFloor = Number.NaN;
   private readonly melLog = new Float64Array(MEL_BANDS);
 
-  constructor(span: Span, geometry: FrameGeometry, frames: number, length: number) {
+  constructor(span: Span, geometry: FrameGeometry, frames: number, length: number, storedFrames: number, arenaAt: number) {
     this.span = span;
     this.geometry = geometry;
     this.frames = frames;
     this.length = length;
+    this.storedFrames = storedFrames;
+    this.arenaAt = arenaAt;
   }
 
-  /**
-   * First pass: every frame transformed, the first `stored.length / bins` kept in `stored`; `scratch`
-   * (one frame's bins) holds a frame that is not kept when it is read again.
-   */
-  transformAll(stored: Float64Array, scratch: Float64Array): void {
+  /** Doubles this span takes in the arena: its kept spectra and one scratch frame. */
+  get arenaValues(): number {
+    return (this.storedFrames + 1) * this.geometry.bins;
+  }
+
+  /** Points the kept spectra and the scratch frame at `arena` (again after it moved: its values are kept). */
+  place(arena: Float64Array): void {
+    const keptEnd = this.arenaAt + this.storedFrames * this.geometry.bins;
+    this.stored = arena.subarray(this.arenaAt, keptEnd);
+    this.scratch = arena.subarray(keptEnd, keptEnd + this.geometry.bins);
+  }
+
+  /** First pass: every frame transformed, the first `storedFrames` kept (call place first). */
+  transformAll(): void {
     const bins = this.geometry.bins;
-    this.stored = stored;
-    this.scratch = scratch;
     this.scratchFrame = -1;
-    this.storedFrames = Math.floor(stored.length / bins);
     this.frameMax = new Float64Array(this.frames);
     for (let frame = 0; frame < this.frames; frame++) {
       const kept = frame < this.storedFrames;
-      this.frameMax[frame] = this.transform(frame, kept ? stored : this.scratch, kept ? frame * bins : 0);
+      this.frameMax[frame] = this.transform(frame, kept ? this.stored : this.scratch, kept ? frame * bins : 0);
     }
   }
 

@@ -24,12 +24,16 @@ let arena = new Float64Array(0);
 /**
  * At least `doubles` doubles, reused by the next call (the storage grows to the largest size asked: a
  * fresh 35 MB array per call cost more than the first pass's FFTs, most of it the kernel mapping and
- * zeroing new pages). Views of an earlier arena are stale after this call.
+ * zeroing new pages). Growing keeps the values; views of an earlier arena are stale after this call.
  */
 export function spectraArena(doubles: number): Float64Array {
   const shared = spectraMemory();
   if (!shared) {
-    if (arena.length < doubles) arena = new Float64Array(doubles);
+    if (arena.length < doubles) {
+      const grown = new Float64Array(doubles);
+      grown.set(arena);
+      arena = grown;
+    }
     return arena;
   }
   ensureBytes(shared, ARENA_AT + 8 * doubles);

@@ -57,79 +57,91 @@ export const SPECTRA_CACHE_BYTES = 48 * 1024 * 1024;
 /**
  * Distances for several pairs at once. A span shared by two pairs (A at offset 0 at lag 0 and after
  * alignment) is one span. Each span's frames are transformed once (first pass: power spectra, kept up to
- * SPECTRA_CACHE_BYTES, and each frame's loudest bin, for the floor); the second pass reads the kept
- * spectra through each side's floor (no floored copy) and measures every pair, its logarithms from
- * log-ratio.ts's table.
+ * `cacheBytes`, and each frame's loudest bin, for the floor); the second pass reads the kept spectra
+ * through each side's floor (no floored copy) and measures every pair, its logarithms from log-ratio.ts.
  */
 export function spectralDistances(
   pairs: readonly SpectralPair[],
   sampleRate: number,
   cacheBytes = SPECTRA_CACHE_BYTES,
 ): SpectralDistances[] {
-  const size = frameSize(sampleRate);
-  const geometry: FrameGeometry = {
-    size,
-    hop: size / 2,
-    bins: size / 2 + 1,
-    window: hann(size),
-    plan: melPlan(size, sampleRate),
-  };
-  const { hop, bins } = geometry;
-  const frameCount = (pair: SpectralPair) =>
-    pair.length <= 0 ? 0 : pair.length >= size ? Math.floor((pair.length - size) / hop) + 1 : 1;
-  // Spans are shared when they start at the same sample of the same signal; a pair shorter than a
-  // frame (one zero-padded frame) gets spans of its own, since its frame holds fewer samples. In a
-  // shared span every frame a pair reads lies inside that pair, so frame f is the same F samples for all.
-  const spans: SpanFrames[] = [];
-  const spanIndex = (span: Span, shareable: boolean, frames: number, length: number): number => {
+  const session = new SpectralSession(sampleRate, cacheBytes);
+  session.add(pairs);
+  return session.distances();
+}
+
+/**
+ * spectralDistances in stages, so that a caller can start the first pass of the pairs it knows (the pair
+ * at lag 0) before it knows the others (the aligned pair, after the cross-correlation). The same numbers
+ * as one spectralDistances call over all the pairs: a span is shared with an earlier pair only when that
+ * pair's frames already cover it.
+ */
+export class SpectralSession {
+  private readonly geometry: FrameGeometry;
+  private readonly spans: SpanFrames[] = [];
+  private readonly jobs: PairJob[] = [];
+  /** Frames that may still be kept (the cache bytes left, in frames of power spectrum). */
+  private budget: number;
+  private arenaValues = 0;
+
+  constructor(sampleRate: number, cacheBytes = SPECTRA_CACHE_BYTES) {
+    const size = frameSize(sampleRate);
+    this.geometry = { size, hop: size / 2, bins: size / 2 + 1, window: hann(size), plan: melPlan(size, sampleRate) };
+    this.budget = Math.floor(cacheBytes / (this.geometry.bins * 8));
+  }
+
+  /** Adds pairs, whose new spans go through the first pass now. */
+  add(pairs: readonly SpectralPair[]): void {
+    const { size, hop } = this.geometry;
+    const firstNew = this.spans.length;
+    for (const pair of pairs) {
+      const frames = pair.length <= 0 ? 0 : pair.length >= size ? Math.floor((pair.length - size) / hop) + 1 : 1;
+      // Spans are shared when they start at the same sample of the same signal; a pair shorter than a
+      // frame (one zero-padded frame) gets spans of its own, since its frame holds fewer samples. In a
+      // shared span every frame a pair reads lies inside that pair, so frame f is the same F samples for all.
+      const shareable = pair.length >= size;
+      this.jobs.push({ frames, a: this.spanIndex(pair.a, shareable, frames, pair.length), b: this.spanIndex(pair.b, shareable, frames, pair.length) });
+    }
+    // The arena (kept spectra and a scratch frame per span, read in place by the kernels) grows with the
+    // new spans; the earlier spans' views are made again, their values kept.
+    const arena = spectraArena(this.arenaValues);
+    for (const span of this.spans) span.place(arena);
+    for (const span of this.spans.slice(firstNew)) span.transformAll();
+  }
+
+  /** The second pass: every pair's distances, in the order they were added. */
+  distances(): SpectralDistances[] {
+    const { spans, jobs } = this;
+    // A pair's floor is from its own frames only, so it does not depend on which other pairs were
+    // measured with it.
+    const floors = new Float64Array(2 * jobs.length);
+    jobs.forEach((job, j) => {
+      floors[2 * j] = floorOf(spans[job.a].frameMax, job.frames);
+      floors[2 * j + 1] = floorOf(spans[job.b].frameMax, job.frames);
+    });
+    const sums = measurePairs(jobs, spans, floors, this.geometry);
+    return jobs.map((job, j) =>
+      job.frames === 0
+        ? { lsdDb: NaN, mcdDb: NaN }
+        : { lsdDb: sums[2 * j] / job.frames, mcdDb: sums[2 * j + 1] / job.frames },
+    );
+  }
+
+  private spanIndex(span: Span, shareable: boolean, frames: number, length: number): number {
     const found = shareable
-      ? spans.findIndex(
-          (s) => s.span.signal === span.signal && s.span.start === span.start && s.length >= size,
+      ? this.spans.findIndex(
+          (s) =>
+            s.span.signal === span.signal && s.span.start === span.start && s.length >= this.geometry.size && s.frames >= frames,
         )
       : -1;
-    if (found >= 0) {
-      spans[found].frames = Math.max(spans[found].frames, frames);
-      spans[found].length = Math.max(spans[found].length, length);
-      return found;
-    }
-    spans.push(new SpanFrames(span, geometry, frames, length));
-    return spans.length - 1;
-  };
-  const jobs: PairJob[] = pairs.map((pair) => {
-    const frames = frameCount(pair);
-    const shareable = pair.length >= size;
-    const a = spanIndex(pair.a, shareable, frames, pair.length);
-    return { frames, a, b: spanIndex(pair.b, shareable, frames, pair.length) };
-  });
-  // Pass 1: each span's frames transformed once; the first ones kept; each frame's loudest bin.
-  let budget = Math.floor(cacheBytes / (bins * 8));
-  const keptFrames = spans.map((s) => {
-    const n = Math.min(s.frames, budget);
-    budget -= n;
-    return n;
-  });
-  // The kept spectra, then a scratch frame per span, in one arena the log-ratio kernel reads in place.
-  const keptValues = keptFrames.reduce((n, f) => n + f, 0) * bins;
-  const arena = spectraArena(keptValues + spans.length * bins);
-  let keptAt = 0;
-  spans.forEach((s, i) => {
-    const scratchAt = keptValues + i * bins;
-    s.transformAll(arena.subarray(keptAt, keptAt + keptFrames[i] * bins), arena.subarray(scratchAt, scratchAt + bins));
-    keptAt += keptFrames[i] * bins;
-  });
-  // A pair's floor is from its own frames only, so it does not depend on which other pairs were
-  // measured with it.
-  const floors = new Float64Array(2 * jobs.length);
-  jobs.forEach((job, j) => {
-    floors[2 * j] = floorOf(spans[job.a].frameMax, job.frames);
-    floors[2 * j + 1] = floorOf(spans[job.b].frameMax, job.frames);
-  });
-  const sums = measurePairs(jobs, spans, floors, geometry);
-  return jobs.map((job, j) =>
-    job.frames === 0
-      ? { lsdDb: NaN, mcdDb: NaN }
-      : { lsdDb: sums[2 * j] / job.frames, mcdDb: sums[2 * j + 1] / job.frames },
-  );
+    if (found >= 0) return found;
+    const stored = Math.min(frames, this.budget);
+    this.budget -= stored;
+    const added = new SpanFrames(span, this.geometry, frames, length, stored, this.arenaValues);
+    this.arenaValues += added.arenaValues;
+    this.spans.push(added);
+    return this.spans.length - 1;
+  }
 }
 
 /** A pair as two span indices and its frame count. */

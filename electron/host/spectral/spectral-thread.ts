@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import type { SpectralRunner } from '../../common/analysis/compare.js';
+import type { SpectralJob, SpectralRunner } from '../../common/analysis/compare.js';
 import type { SpectralDistances, SpectralPair } from '../../common/analysis/spectral.js';
 import { ParityError } from '../../common/errors.js';
 import type { SpectralReply, SpectralRequest } from './spectral-protocol.js';
@@ -17,26 +17,41 @@ export class SpectralThread {
   private failure: string | undefined;
   private nextId = 0;
   private readonly staging = new Staging();
+  /** Jobs whose distances are not answered yet; the staging buffer is reused only when there are none. */
+  private open = 0;
 
   /** workerUrl: the worker's script, for tests that need one that fails (default: spectral-worker.js). */
   constructor(private readonly workerUrl: () => URL = spectralWorkerUrl) {}
   private readonly waiting = new Map<number, { resolve: (d: SpectralDistances[]) => void; reject: (e: Error) => void }>();
 
   /** The runner to pass as CompareOptions.spectral. */
-  readonly run: SpectralRunner = (pairs, sampleRate, cacheBytes) => this.request(pairs, sampleRate, cacheBytes);
+  readonly run: SpectralRunner = (sampleRate, cacheBytes) => this.job(sampleRate, cacheBytes);
 
-  private request(pairs: readonly SpectralPair[], sampleRate: number, cacheBytes: number | undefined) {
-    if (pairs.length === 0) return Promise.resolve([]);
-    const worker = this.started();
+  private job(sampleRate: number, cacheBytes: number | undefined): SpectralJob {
     const id = this.nextId++;
-    // The staging buffer is reused only when no request still reads it.
-    const staging = this.waiting.size === 0 ? this.staging : new Staging();
-    const message: SpectralRequest = { id, pairs: staging.share(pairs), sampleRate, cacheBytes };
-    return new Promise<SpectralDistances[]>((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
-      worker.ref();
-      worker.postMessage(message);
-    });
+    const staging = this.open === 0 ? this.staging.reset() : new Staging();
+    this.open++;
+    let added = false;
+    return {
+      add: (pairs) => {
+        if (pairs.length === 0) return;
+        const message: SpectralRequest = { kind: 'add', id, pairs: staging.share(pairs), sampleRate, cacheBytes };
+        this.started().postMessage(message);
+        added = true;
+      },
+      distances: () => {
+        if (!added) {
+          this.open--;
+          return Promise.resolve([]);
+        }
+        return new Promise<SpectralDistances[]>((resolve, reject) => {
+          const worker = this.started();
+          this.waiting.set(id, { resolve, reject });
+          worker.ref();
+          worker.postMessage({ kind: 'distances', id } satisfies SpectralRequest);
+        }).finally(() => this.open--);
+      },
+    };
   }
 
   /** Stops the worker; a later comparison starts a new one. */
@@ -74,28 +89,38 @@ export class SpectralThread {
 }
 
 /**
- * Copies of the takes on one SharedArrayBuffer, kept between comparisons: filling pages already mapped
- * costs a fraction of a fresh buffer's (measured: 13 ms for a fresh 2 × 60 s pair under load).
+ * Copies of a job's takes on SharedArrayBuffers. The buffer of a job's first signals is kept for the next
+ * job: filling pages already mapped costs a fraction of a fresh buffer's (measured: 13 ms for a fresh
+ * 2 × 60 s pair under load).
  */
 class Staging {
   private buffer = new SharedArrayBuffer(0);
+  private copies = new Map<Float32Array, Float32Array>();
 
-  /** The pairs with each distinct signal copied once onto the shared buffer (ones already shared are kept). */
+  /** Forgets the previous job's copies; its buffer is reused. */
+  reset(): this {
+    this.copies = new Map();
+    return this;
+  }
+
+  /** The pairs with each signal copied once onto a shared buffer (ones already shared are kept). */
   share(pairs: readonly SpectralPair[]): SpectralPair[] {
-    const signals = [...new Set(pairs.flatMap((p) => [p.a.signal, p.b.signal]))].filter(
-      (signal) => !(signal.buffer instanceof SharedArrayBuffer),
+    const fresh = [...new Set(pairs.flatMap((p) => [p.a.signal, p.b.signal]))].filter(
+      (signal) => !(signal.buffer instanceof SharedArrayBuffer) && !this.copies.has(signal),
     );
-    const bytes = signals.reduce((n, signal) => n + signal.byteLength, 0);
-    if (this.buffer.byteLength < bytes) this.buffer = new SharedArrayBuffer(bytes);
-    const copies = new Map<Float32Array, Float32Array>();
+    const bytes = fresh.reduce((n, signal) => n + signal.byteLength, 0);
+    // A job's later signals (none in compareSignals: the aligned pair reads the same takes) get a buffer of their own.
+    let buffer = this.buffer;
+    if (this.copies.size > 0 || buffer.byteLength < bytes) buffer = new SharedArrayBuffer(bytes);
+    if (this.copies.size === 0) this.buffer = buffer;
     let offset = 0;
-    for (const signal of signals) {
-      const copy = new Float32Array(this.buffer, offset, signal.length);
+    for (const signal of fresh) {
+      const copy = new Float32Array(buffer, offset, signal.length);
       copy.set(signal);
-      copies.set(signal, copy);
+      this.copies.set(signal, copy);
       offset += signal.byteLength;
     }
-    const shared = (signal: Float32Array) => copies.get(signal) ?? signal;
+    const shared = (signal: Float32Array) => this.copies.get(signal) ?? signal;
     return pairs.map(({ a, b, length }) => ({
       a: { signal: shared(a.signal), start: a.start },
       b: { signal: shared(b.signal), start: b.start },
