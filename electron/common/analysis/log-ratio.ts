@@ -1,5 +1,4 @@
-import { compileWasm } from './wasm-module.js';
-import { LOG_TABLES_AT, spectraMemory } from './spectra-memory.js';
+import { LOG_TABLES_AT, spectraKernel, spectraMemory } from './spectra-memory.js';
 import { logRatioWasm } from './wasm/log-ratio.wasm.js';
 
 /**
@@ -64,23 +63,23 @@ function tableLogs(count: number, out: Float64Array): void {
 
 type LogRatioKernel = (a: number, floorA: number, b: number, floorB: number, count: number, tables: number) => number;
 
-let kernel: LogRatioKernel | null | undefined;
+const logRatioInstance = spectraKernel(logRatioWasm, { log: Math.log });
+let tablesWritten = false;
 
 /**
- * wasm/log-ratio.wat over spectraMemory (its tables written there once), or null where WebAssembly SIMD
- * cannot be compiled.
+ * wasm/log-ratio.wat over spectraMemory, or null where WebAssembly SIMD cannot be compiled. Its tables are
+ * written into the memory once (a replaced memory gets the old one's bytes).
  */
 function logRatioKernel(): LogRatioKernel | null {
-  if (kernel !== undefined) return kernel;
-  const factory = compileWasm(logRatioWasm);
-  const memory = factory && spectraMemory();
-  kernel = null;
-  if (factory && memory) {
-    kernel = factory({ env: { memory, log: Math.log } }).sumSquaredLogRatios as LogRatioKernel;
+  const instance = logRatioInstance();
+  const memory = spectraMemory();
+  if (!instance || !memory) return null;
+  if (!tablesWritten) {
     new Float64Array(memory.buffer, LOG_TABLES_AT, TABLE_SIZE).set(INVERSE_EDGE);
     new Float64Array(memory.buffer, LOG_TABLES_AT + 8 * TABLE_SIZE, TABLE_SIZE).set(LN_EDGE);
+    tablesWritten = true;
   }
-  return kernel;
+  return instance.sumSquaredLogRatios as LogRatioKernel;
 }
 
 /**

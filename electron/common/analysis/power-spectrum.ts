@@ -1,6 +1,5 @@
 import { realFft } from './fft.js';
-import { FRAME_AT, MAX_KERNEL_FRAME, spectraMemory, WINDOW_AT } from './spectra-memory.js';
-import { compileWasm } from './wasm-module.js';
+import { FRAME_AT, MAX_KERNEL_FRAME, spectraKernel, spectraMemory, WINDOW_AT } from './spectra-memory.js';
 import { powerSpectrumWasm } from './wasm/power-spectrum.wasm.js';
 
 interface PowerKernels {
@@ -8,19 +7,10 @@ interface PowerKernels {
   powerBins(fft: number, out: number, norm: number, half: number): number;
 }
 
-let kernels: PowerKernels | null | undefined;
+const powerInstance = spectraKernel(powerSpectrumWasm);
+/** The window last copied into spectraMemory (a replaced memory gets the old one's bytes). */
 let windowInMemory: HannWindow | undefined;
 let frameView = new Float32Array(0);
-
-/** wasm/power-spectrum.wat over spectraMemory, or null where WebAssembly SIMD cannot be compiled. */
-function powerKernels(): PowerKernels | null {
-  if (kernels === undefined) {
-    const factory = compileWasm(powerSpectrumWasm);
-    const memory = factory && spectraMemory();
-    kernels = factory && memory ? (factory({ env: { memory } }) as unknown as PowerKernels) : null;
-  }
-  return kernels;
-}
 
 /**
  * Windowed frame → normalised power spectrum (bins 0..F/2) in out[at ..]; returns its largest bin.
@@ -37,7 +27,7 @@ export function powerSpectrum(
 ): number {
   const size = window.values.length;
   const memory = spectraMemory();
-  const simd = out.buffer === memory?.buffer && size <= MAX_KERNEL_FRAME ? powerKernels() : null;
+  const simd = out.buffer === memory?.buffer && size <= MAX_KERNEL_FRAME ? (powerInstance() as PowerKernels | null) : null;
   if (!simd || !memory) return powerSpectrumJs(x, start, count, window, out, at);
   if (windowInMemory !== window) {
     new Float64Array(memory.buffer, WINDOW_AT, size).set(window.values);

@@ -1,9 +1,14 @@
-import { ensureBytes, newMemory, type WasmMemory } from './wasm-module.js';
+import { compileWasm, newMemory, PAGE, type WasmMemory } from './wasm-module.js';
 
 /**
  * The one WebAssembly memory the spectral kernels import: log-ratio.ts's tables (16 KiB), power-spectrum.ts's
  * window and frame (for frames up to MAX_KERNEL_FRAME samples), then the arena where spectralDistances keeps
  * its power spectra and each span's scratch frame, so that the kernels read and write them in place.
+ *
+ * The memory is never grown: a call that needs more gets a new, larger memory with the old one's bytes
+ * copied in, and the kernels are instantiated again over it. WebAssembly.Memory.grow detaches the old
+ * buffer, and from the first detach on V8 checks for detached buffers in every typed-array loop of the
+ * process: a Float32Array loop of compareSignals took 6.0 ms before one grow anywhere and 13.6 ms after.
  */
 export const MAX_KERNEL_FRAME = 16384;
 export const LOG_TABLES_AT = 0;
@@ -13,10 +18,26 @@ const ARENA_AT = FRAME_AT + 4 * MAX_KERNEL_FRAME;
 
 let memory: WasmMemory | null | undefined;
 
-/** The shared memory, or null without WebAssembly (the arena is then a JavaScript array). */
+/** The current shared memory, or null without WebAssembly (the arena is then a JavaScript array). */
 export function spectraMemory(): WasmMemory | null {
-  if (memory === undefined) memory = newMemory(1);
+  if (memory === undefined) memory = newMemory(Math.ceil(ARENA_AT / PAGE));
   return memory;
+}
+
+/**
+ * An instance of a kernel module (one that imports env.memory and `imports`) over the current memory,
+ * made again when the memory is replaced; null where WebAssembly SIMD cannot be compiled.
+ */
+export function spectraKernel(base64: string, imports: Record<string, unknown> = {}): () => Record<string, unknown> | null {
+  let factory: ReturnType<typeof compileWasm> | undefined;
+  let bound: { memory: WasmMemory; exports: Record<string, unknown> } | undefined;
+  return () => {
+    factory ??= compileWasm(base64);
+    const current = factory && spectraMemory();
+    if (!factory || !current) return null;
+    if (bound?.memory !== current) bound = { memory: current, exports: factory({ env: { memory: current, ...imports } }) };
+    return bound.exports;
+  };
 }
 
 let arena = new Float64Array(0);
@@ -27,8 +48,8 @@ let arena = new Float64Array(0);
  * zeroing new pages). Growing keeps the values; views of an earlier arena are stale after this call.
  */
 export function spectraArena(doubles: number): Float64Array {
-  const shared = spectraMemory();
-  if (!shared) {
+  const current = spectraMemory();
+  if (!current) {
     if (arena.length < doubles) {
       const grown = new Float64Array(doubles);
       grown.set(arena);
@@ -36,7 +57,13 @@ export function spectraArena(doubles: number): Float64Array {
     }
     return arena;
   }
-  ensureBytes(shared, ARENA_AT + 8 * doubles);
-  if (arena.buffer !== shared.buffer) arena = new Float64Array(shared.buffer, ARENA_AT);
+  const bytes = ARENA_AT + 8 * doubles;
+  if (current.buffer.byteLength < bytes) {
+    // A quarter more than asked, so that a session's second pair seldom needs another copy.
+    const larger = newMemory(Math.ceil((1.25 * bytes) / PAGE)) as WasmMemory;
+    new Uint8Array(larger.buffer).set(new Uint8Array(current.buffer));
+    memory = larger;
+  }
+  if (arena.buffer !== (memory as WasmMemory).buffer) arena = new Float64Array((memory as WasmMemory).buffer, ARENA_AT);
   return arena;
 }
