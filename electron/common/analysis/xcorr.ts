@@ -34,9 +34,9 @@ export function crossCorrelate(
   length: number,
   maxLag: number,
 ): CrossCorrelation {
-  const [energyA, energyB] = energies(a, b, length);
-  const none = { lag: 0, fractionalLag: 0, length };
-  if (!(energyA > 0 && energyB > 0)) return { peak: NaN, ...none };
+  const none = { peak: NaN, lag: 0, fractionalLag: 0, length };
+  // The energies are summed in the exact sums' pass, after the lag; a side of zeros is refused first.
+  if (!hasSound(a, length) || !hasSound(b, length)) return none;
   const r = laggedSums(a, b, length, maxLag);
   let best = -1;
   let lag = 0;
@@ -47,11 +47,11 @@ export function crossCorrelate(
       lag = t;
     }
   }
-  if (!(best >= 0)) return { peak: NaN, ...none };
-  const inside = lag > -maxLag && lag < maxLag;
-  const [before, exact, after] = inside ? exactSums(a, b, length, lag) : [0, exactSum(a, b, length, lag), 0];
+  if (!(best >= 0)) return none;
+  const { energyA, energyB, before, exact, after } = exactSums(a, b, length, lag);
+  if (!(energyA > 0 && energyB > 0)) return none;
   let delta = 0;
-  if (inside) {
+  if (lag > -maxLag && lag < maxLag) {
     const y0 = Math.abs(before);
     const y1 = Math.abs(exact);
     const y2 = Math.abs(after);
@@ -78,10 +78,12 @@ function laggedSums(a: Float32Array, b: Float32Array, length: number, maxLag: nu
     spectrumA.set(fft.buffer());
     // B from s − maxLag to s + count + maxLag, zero outside [0, length).
     buf = fft.buffer();
-    buf.fill(0);
     const from = Math.max(0, s - maxLag);
     const to = Math.min(length, s + count + maxLag);
-    buf.set(b.subarray(from, to), from - (s - maxLag));
+    const offset = from - (s - maxLag);
+    buf.fill(0, 0, offset);
+    buf.set(b.subarray(from, to), offset);
+    buf.fill(0, offset + to - from);
     fft.forwardInPlace();
     conjugateTimes(spectrumA, fft.buffer());
     fft.inverseInPlace();
@@ -115,43 +117,67 @@ function exactSum(a: Float32Array, b: Float32Array, length: number, lag: number)
   return s;
 }
 
+/** Whether one of the first `length` samples is not 0 (without one, Σx² is 0 and the side is silent). */
+function hasSound(x: Float32Array, length: number): boolean {
+  for (let i = 0; i < length; i++) if (x[i] !== 0) return true;
+  return false;
+}
+
+/** Σa², Σb² and exactSum at lag − 1, lag and lag + 1. */
+interface ExactSums {
+  energyA: number;
+  energyB: number;
+  before: number;
+  exact: number;
+  after: number;
+}
+
 /**
- * exactSum at lag − 1, lag and lag + 1, the middle of their ranges in one pass over A: three
- * independent sums do not wait on each other as one does. Each adds its terms in exactSum's order, so
- * the values are exactSum's.
+ * The five sums of ExactSums, the middle of their ranges in one pass over A and B: independent sums do
+ * not wait on each other as one does. Each adds its terms in ascending i, in Float64, as exactSum and a
+ * plain Σx² loop do, so the values are theirs to the last bit.
  */
-function exactSums(a: Float32Array, b: Float32Array, length: number, lag: number): [number, number, number] {
+function exactSums(a: Float32Array, b: Float32Array, length: number, lag: number): ExactSums {
   const from = Math.max(0, 1 - lag);
   const to = Math.min(length, length - lag - 1);
   if (to - from < 2) {
-    return [exactSum(a, b, length, lag - 1), exactSum(a, b, length, lag), exactSum(a, b, length, lag + 1)];
+    let energyA = 0;
+    let energyB = 0;
+    for (let i = 0; i < length; i++) {
+      energyA += a[i] * a[i];
+      energyB += b[i] * b[i];
+    }
+    const [before, exact, after] = [-1, 0, 1].map((d) => exactSum(a, b, length, lag + d));
+    return { energyA, energyB, before, exact, after };
   }
-  // Lag − 1 starts at 1 − lag (= from) when lag ≤ 1; lag and lag + 1 may start before it.
+  // Lag − 1 starts at 1 − lag (= from) when lag ≤ 1; the energies, lag and lag + 1 may start before it.
+  let ea = 0;
+  let eb = 0;
   let s0 = 0;
   let s1 = 0;
   let s2 = 0;
+  for (let i = 0; i < from; i++) {
+    ea += a[i] * a[i];
+    eb += b[i] * b[i];
+  }
   for (let i = Math.max(0, -lag); i < from; i++) s1 += a[i] * b[i + lag];
   for (let i = Math.max(0, -lag - 1); i < from; i++) s2 += a[i] * b[i + lag + 1];
   for (let i = from; i < to; i++) {
     const x = a[i];
+    const y = b[i];
     const j = i + lag;
+    ea += x * x;
+    eb += y * y;
     s0 += x * b[j - 1];
     s1 += x * b[j];
     s2 += x * b[j + 1];
   }
-  // Lag + 1 ends at length − lag − 1 (= to) when lag ≥ −1; lag − 1 and lag may end after it.
+  // Lag + 1 ends at length − lag − 1 (= to) when lag ≥ −1; the energies, lag − 1 and lag may end after it.
+  for (let i = to; i < length; i++) {
+    ea += a[i] * a[i];
+    eb += b[i] * b[i];
+  }
   for (let i = to; i < Math.min(length, length - lag + 1); i++) s0 += a[i] * b[i + lag - 1];
   for (let i = to; i < Math.min(length, length - lag); i++) s1 += a[i] * b[i + lag];
-  return [s0, s1, s2];
-}
-
-/** Σa² and Σb² over the first `length` samples, in one pass. */
-function energies(a: Float32Array, b: Float32Array, length: number): [number, number] {
-  let sa = 0;
-  let sb = 0;
-  for (let i = 0; i < length; i++) {
-    sa += a[i] * a[i];
-    sb += b[i] * b[i];
-  }
-  return [sa, sb];
+  return { energyA: ea, energyB: eb, before: s0, exact: s1, after: s2 };
 }
