@@ -1,4 +1,8 @@
+import { conjugateProduct } from './conjugate-product.js';
 import { goodFftSize, realFft } from './fft.js';
+
+// matched-null.ts takes conjugateTimes from here.
+export { conjugateTimes } from './conjugate-product.js';
 
 /**
  * Cross-correlation r[τ] = Σ a[i]·b[i+τ] over |τ| ≤ maxLag, over the first `length` samples of each
@@ -67,7 +71,7 @@ function laggedSums(a: Float32Array, b: Float32Array, length: number, maxLag: nu
   const n = blockFftSize(2 * maxLag);
   const block = n - 2 * maxLag;
   const fft = realFft(n);
-  const spectrumA = new Float32Array(n);
+  const product = conjugateProduct(n);
   const sums = new Float64Array(width);
   for (let s = 0; s < length; s += block) {
     const count = Math.min(block, length - s);
@@ -75,7 +79,7 @@ function laggedSums(a: Float32Array, b: Float32Array, length: number, maxLag: nu
     buf.set(a.subarray(s, s + count));
     buf.fill(0, count);
     fft.forwardInPlace();
-    spectrumA.set(fft.buffer());
+    product.keep(fft.buffer());
     // B from s − maxLag to s + count + maxLag, zero outside [0, length).
     buf = fft.buffer();
     const from = Math.max(0, s - maxLag);
@@ -85,27 +89,13 @@ function laggedSums(a: Float32Array, b: Float32Array, length: number, maxLag: nu
     buf.set(b.subarray(from, to), offset);
     buf.fill(0, offset + to - from);
     fft.forwardInPlace();
-    conjugateTimes(spectrumA, fft.buffer());
+    product.multiply(fft.buffer());
     fft.inverseInPlace();
     // Index k holds Σ_j A[s + j]·B[s − maxLag + j + k]: lag k − maxLag. No index wraps, as j + k < n.
     buf = fft.buffer();
     for (let k = 0; k < width; k++) sums[k] += buf[k] / n;
   }
   return sums;
-}
-
-/** buf ← conj(x)·buf, both ordered PFFFT spectra ([DC, Nyquist, re1, im1, …]). */
-export function conjugateTimes(x: Float32Array, buf: Float32Array): void {
-  buf[0] = x[0] * buf[0];
-  buf[1] = x[1] * buf[1];
-  for (let k = 2; k < buf.length; k += 2) {
-    const xr = x[k];
-    const xi = x[k + 1];
-    const yr = buf[k];
-    const yi = buf[k + 1];
-    buf[k] = xr * yr + xi * yi;
-    buf[k + 1] = xr * yi - xi * yr;
-  }
 }
 
 /** Σ a[i]·b[i+lag] over i, i+lag in [0, length), in Float64. */
