@@ -1,4 +1,5 @@
 import { conjugateProduct } from './conjugate-product.js';
+import { exactSums } from './exact-sums.js';
 import { goodFftSize, realFft } from './fft.js';
 
 // matched-null.ts takes conjugateTimes from here.
@@ -98,76 +99,8 @@ function laggedSums(a: Float32Array, b: Float32Array, length: number, maxLag: nu
   return sums;
 }
 
-/** Σ a[i]·b[i+lag] over i, i+lag in [0, length), in Float64. */
-function exactSum(a: Float32Array, b: Float32Array, length: number, lag: number): number {
-  const start = Math.max(0, -lag);
-  const end = Math.min(length, length - lag);
-  let s = 0;
-  for (let i = start; i < end; i++) s += a[i] * b[i + lag];
-  return s;
-}
-
 /** Whether one of the first `length` samples is not 0 (without one, Σx² is 0 and the side is silent). */
 function hasSound(x: Float32Array, length: number): boolean {
   for (let i = 0; i < length; i++) if (x[i] !== 0) return true;
   return false;
-}
-
-/** Σa², Σb² and exactSum at lag − 1, lag and lag + 1. */
-interface ExactSums {
-  energyA: number;
-  energyB: number;
-  before: number;
-  exact: number;
-  after: number;
-}
-
-/**
- * The five sums of ExactSums, the middle of their ranges in one pass over A and B: independent sums do
- * not wait on each other as one does. Each adds its terms in ascending i, in Float64, as exactSum and a
- * plain Σx² loop do, so the values are theirs to the last bit.
- */
-function exactSums(a: Float32Array, b: Float32Array, length: number, lag: number): ExactSums {
-  const from = Math.max(0, 1 - lag);
-  const to = Math.min(length, length - lag - 1);
-  if (to - from < 2) {
-    let energyA = 0;
-    let energyB = 0;
-    for (let i = 0; i < length; i++) {
-      energyA += a[i] * a[i];
-      energyB += b[i] * b[i];
-    }
-    const [before, exact, after] = [-1, 0, 1].map((d) => exactSum(a, b, length, lag + d));
-    return { energyA, energyB, before, exact, after };
-  }
-  // Lag − 1 starts at 1 − lag (= from) when lag ≤ 1; the energies, lag and lag + 1 may start before it.
-  let ea = 0;
-  let eb = 0;
-  let s0 = 0;
-  let s1 = 0;
-  let s2 = 0;
-  for (let i = 0; i < from; i++) {
-    ea += a[i] * a[i];
-    eb += b[i] * b[i];
-  }
-  for (let i = Math.max(0, -lag); i < from; i++) s1 += a[i] * b[i + lag];
-  for (let i = Math.max(0, -lag - 1); i < from; i++) s2 += a[i] * b[i + lag + 1];
-  for (let i = from; i < to; i++) {
-    const x = a[i];
-    const y = b[i];
-    const j = i + lag;
-    ea += x * x;
-    eb += y * y;
-    s0 += x * b[j - 1];
-    s1 += x * b[j];
-    s2 += x * b[j + 1];
-  }
-  // Lag + 1 ends at length − lag − 1 (= to) when lag ≥ −1; the energies, lag − 1 and lag may end after it.
-  for (let i = to; i < length; i++) {
-    ea += a[i] * a[i];
-    eb += b[i] * b[i];
-  }
-  for (let i = to; i < Math.min(length, length - lag + 1); i++) s0 += a[i] * b[i + lag - 1];
-  for (let i = to; i < Math.min(length, length - lag); i++) s1 += a[i] * b[i + lag];
-  return { energyA: ea, energyB: eb, before: s0, exact: s1, after: s2 };
 }
