@@ -13,7 +13,8 @@ export { conjugateTimes } from './conjugate-product.js';
  * block is correlated with the B samples it can reach (its span ± maxLag) by one PFFFT (float32) of
  * size n ≈ 8·(2·maxLag + 1), and the 2·maxLag + 1 lags are summed in Float64 over the blocks. The lag is
  * the largest |r| there; r at that lag and its two neighbours (for the peak and the parabola) are then
- * summed exactly in Float64, sample by sample.
+ * summed exactly in Float64, sample by sample, in the energies' pass (exact-sums.ts). The spectra's
+ * products and the exact sums run as WebAssembly kernels where SIMD compiles, to the same bits.
  */
 export interface CrossCorrelation {
   /** r[lag] / sqrt(Σa²·Σb²) with its sign (negative: B is polarity-inverted); NaN if a side is silent. */
