@@ -1,4 +1,4 @@
-import { compileWasm, ensureBytes, newMemory, type WasmMemory } from './wasm-module.js';
+import { type KernelInstance, kernelInstances } from './kernel-memory.js';
 import { conjugateTimesWasm } from './wasm/conjugate-times.wasm.js';
 
 /** buf ← conj(x)·buf, both ordered PFFFT spectra ([DC, Nyquist, re1, im1, …]). */
@@ -37,23 +37,18 @@ export function jsConjugateProduct(n: number): ConjugateProduct {
 }
 
 type Kernel = (x: number, y: number, bins: number) => void;
-let kernel: { run: Kernel; memory: WasmMemory } | null | undefined;
+let instances: ((bytes: number) => KernelInstance) | null | undefined;
 
 /**
  * wasm/conjugate-times.wat, or null where WebAssembly SIMD cannot be compiled. Same products to the bit
- * as conjugateTimes. X and Y live in the kernel's one memory, X at 0 and Y after it, and each multiply
- * copies buf in and the product out; so the products share it: use one at a time.
+ * as conjugateTimes. X and Y live in the kernel's memory, X at 0 and Y after it, and each multiply
+ * copies buf in and the product out; a later product may take the same memory: use one at a time.
  */
 export function wasmConjugateProduct(n: number): ConjugateProduct | null {
-  if (kernel === undefined) {
-    const factory = compileWasm(conjugateTimesWasm);
-    const memory = factory && newMemory(1);
-    kernel = factory && memory ? { run: factory({ env: { memory } }).conjugateTimes as Kernel, memory } : null;
-  }
-  if (!kernel || n % 4 !== 0) return null;
-  const { run, memory } = kernel;
-  ensureBytes(memory, 8 * n);
-  // Made after the growth: the memory only grows here, and the product in use is the latest.
+  if (instances === undefined) instances = kernelInstances(conjugateTimesWasm);
+  if (!instances || n % 4 !== 0) return null;
+  const { exports, memory } = instances(8 * n);
+  const run = exports.conjugateTimes as Kernel;
   const kept = new Float32Array(memory.buffer, 0, n);
   const y = new Float32Array(memory.buffer, 4 * n, n);
   return {

@@ -1,4 +1,4 @@
-import { compileWasm, ensureBytes, newMemory, type WasmMemory } from './wasm-module.js';
+import { type KernelInstance, kernelInstances } from './kernel-memory.js';
 import { exactSumsWasm } from './wasm/exact-sums.wasm.js';
 
 /** Σa², Σb² over the first `length` samples and exactSum at lag − 1, lag and lag + 1. */
@@ -96,25 +96,25 @@ const A_AT = 64;
 /** Samples of A a call: the chunks stay in the cache between the copy and the kernel. */
 const CHUNK = 32768;
 const B_AT = A_AT + 4 * CHUNK;
+const LAG_ROOM = 16384;
 
 type Kernel = (a: number, b: number, lagged: number, count: number, sums: number) => void;
-let middle: AddMiddle | null | undefined;
+let instances: ((bytes: number) => KernelInstance) | null | undefined;
 
 function middleInWasm(): AddMiddle | null {
-  if (middle === undefined) {
-    const factory = compileWasm(exactSumsWasm);
-    const memory = factory && newMemory(1);
-    middle = factory && memory ? addMiddleWasm(factory({ env: { memory } }).addExactSums as Kernel, memory) : null;
-  }
-  return middle;
+  if (instances === undefined) instances = kernelInstances(exactSumsWasm);
+  return instances && addMiddleWasm(instances);
 }
 
-function addMiddleWasm(kernel: Kernel, memory: WasmMemory): AddMiddle {
+function addMiddleWasm(instances: (bytes: number) => KernelInstance): AddMiddle {
   return (a, b, from, to, lag, sums) => {
     // B's samples from i + low to i + high, for the A samples at i.
     const low = Math.min(0, lag - 1);
     const high = Math.max(0, lag + 1);
-    ensureBytes(memory, B_AT + 4 * (CHUNK + high - low));
+    // Room for lags up to the next multiple of LAG_ROOM, so that most calls find the memory big enough.
+    const room = Math.ceil((high - low) / LAG_ROOM) * LAG_ROOM;
+    const { exports, memory } = instances(B_AT + 4 * (CHUNK + room));
+    const kernel = exports.addExactSums as Kernel;
     const samples = new Float32Array(memory.buffer);
     const carried = new Float64Array(memory.buffer, SUMS_AT, 5);
     carried.set(sums);
