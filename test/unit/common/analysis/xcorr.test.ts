@@ -41,4 +41,15 @@ describe('crossCorrelate: the peak and the parabola from exact sums', () => {
     expect(xc.lag).toBe(1);
     expect(xc.peak).toBe(direct(a, b, 3, 1) / Math.sqrt(direct(a, a, 3, 0) * direct(b, b, 3, 0)));
   });
+
+  it('a side of zeros: no peak and lag 0, as its energy is 0', () => {
+    const x = speechLike(0.1, 24000, 5);
+    const silent = new Float32Array(x.length);
+    for (const [a, b] of [
+      [x, silent],
+      [silent, x],
+    ]) {
+      expect(crossCorrelate(a, b, x.length, 100)).toEqual({ peak: NaN, lag: 0, fractionalLag: 0, length: x.length });
+    }
+  });
 });
