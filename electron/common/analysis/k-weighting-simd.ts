@@ -11,9 +11,9 @@
  */
 import type { KWeighting } from './k-weighting.js';
 import { kWeightingWasm } from './wasm/k-weighting.wasm.js';
-import { compileWasm, ensureBytes, type WasmMemory } from './wasm-module.js';
+import { type KernelInstance, kernelInstances } from './kernel-memory.js';
 
-/** Byte offsets in the module's memory: the filter state and coefficients, then A's and B's samples. */
+/** Byte offsets in the kernel's memory: the filter state and coefficients, then A's and B's samples. */
 const STATE = 0;
 const SAMPLES = 256;
 
@@ -21,20 +21,19 @@ type PairsKernel = (a: number, b: number, bytes: number, state: number) => void;
 
 /** Runs filters A and B of the paired loop side by side over `count` samples each. */
 export class SimdPairFilter {
-  private readonly memory: WasmMemory;
-  private readonly pairs: PairsKernel;
+  private readonly instances: (bytes: number) => KernelInstance;
+  private instance: KernelInstance | undefined;
+  private coefficients: readonly number[] = [];
   private f64 = new Float64Array(0);
   private f32 = new Float32Array(0);
 
-  constructor(exports: Record<string, unknown>) {
-    this.memory = exports.memory as WasmMemory;
-    this.pairs = exports.filterPairs as PairsKernel;
-    this.views();
+  constructor(instances: (bytes: number) => KernelInstance) {
+    this.instances = instances;
   }
 
   /** Coefficients in: the high-pass numerator is 1, −2, 1 (the caller checks), so only its poles go in. */
   setFilter({ shelf: p, highpass: r }: KWeighting): void {
-    [p.b0, p.b1, p.b2, p.a1, p.a2, r.a1, r.a2].forEach((c, i) => this.f64.fill(c, 10 + 2 * i, 12 + 2 * i));
+    this.coefficients = [p.b0, p.b1, p.b2, p.a1, p.a2, r.a1, r.a2];
   }
 
   /**
@@ -50,8 +49,15 @@ export class SimdPairFilter {
     stateB: Float64Array,
     sums: Float64Array,
   ): void {
-    if (ensureBytes(this.memory, SAMPLES + 8 * count)) this.views();
+    const instance = this.instances(SAMPLES + 8 * count);
+    if (instance !== this.instance) {
+      this.instance = instance;
+      this.f64 = new Float64Array(instance.memory.buffer, STATE, SAMPLES / 8);
+      this.f32 = new Float32Array(instance.memory.buffer);
+    }
     const f64 = this.f64;
+    // Every call: the memory may be shared with another filter of the same module.
+    this.coefficients.forEach((c, k) => f64.fill(c, 10 + 2 * k, 12 + 2 * k));
     for (let s = 0; s < 4; s++) {
       f64[2 * s] = stateA[s];
       f64[2 * s + 1] = stateB[s];
@@ -61,7 +67,7 @@ export class SimdPairFilter {
     const first = SAMPLES / 4;
     this.f32.set(signal.subarray(i, i + count), first);
     this.f32.set(signal.subarray(j, j + count), first + count);
-    this.pairs(SAMPLES, SAMPLES + 4 * count, 4 * count, STATE);
+    (instance.exports.filterPairs as PairsKernel)(SAMPLES, SAMPLES + 4 * count, 4 * count, STATE);
     for (let s = 0; s < 4; s++) {
       stateA[s] = f64[2 * s];
       stateB[s] = f64[2 * s + 1];
@@ -69,17 +75,12 @@ export class SimdPairFilter {
     sums[0] = f64[8];
     sums[1] = f64[9];
   }
-
-  private views(): void {
-    this.f64 = new Float64Array(this.memory.buffer, STATE, SAMPLES / 8);
-    this.f32 = new Float32Array(this.memory.buffer);
-  }
 }
 
-let factory: ReturnType<typeof compileWasm> | undefined;
+let instances: ReturnType<typeof kernelInstances> | undefined;
 
-/** A kernel of its own (its memory holds the state), or null where WebAssembly SIMD cannot be compiled. */
+/** A kernel (its memory holds the state), or null where WebAssembly SIMD cannot be compiled. */
 export function simdPairFilter(): SimdPairFilter | null {
-  if (factory === undefined) factory = compileWasm(kWeightingWasm);
-  return factory ? new SimdPairFilter(factory()) : null;
+  if (instances === undefined) instances = kernelInstances(kWeightingWasm);
+  return instances ? new SimdPairFilter(instances) : null;
 }

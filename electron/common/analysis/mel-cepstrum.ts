@@ -103,8 +103,7 @@ export function melLogAmplitude(
   // `floor + 0` is a double for V8: with `floor` itself, inlined into a caller, the floor-or-bin choice
   // below came out as a boxed number, one allocation per bin (~22 young-generation collections a span).
   const f = floor + 0;
-  if (plan.simd) {
-    plan.simd.run(power, at, f, bandPower);
+  if (plan.simd?.run(power, at, f, bandPower)) {
     for (let m = 0; m < MEL_BANDS; m++) {
       if (bandPower[m] > 0) continue;
       const edge = power[at + starts[m]];

@@ -4,15 +4,13 @@
  * are the JavaScript loop's two partial sums, and the floor taken by f64x2.pmax(floor, p), which is
  * `p > floor ? p : floor` (NaN reads as the floor). Same operations in the same order, so the sums
  * are the JavaScript loop's to the last bit (test/unit/common/analysis/mel-simd.test.ts). The module
- * is wasm/mel-bands.wat, assembled into wasm/mel-bands.wasm.ts.
+ * is wasm/mel-bands.wat, assembled into wasm/mel-bands.wasm.ts; it reads the spectra where spectral.ts
+ * keeps them (spectra-memory.ts).
  */
+import { MEL_PLAN_AT, MEL_PLAN_BYTES, spectraKernel, spectraMemory } from './spectra-memory.js';
 import { melBandsWasm } from './wasm/mel-bands.wasm.js';
-import { compileWasm, ensureBytes, type WasmMemory } from './wasm-module.js';
 
-/**
- * Byte offsets in the module's memory (wasm/mel-bands.wat): the plan's three Int32Arrays, the sums, then
- * weights and one spectrum.
- */
+/** Byte offsets from MEL_PLAN_AT (wasm/mel-bands.wat): the plan's three Int32Arrays, the sums, the weights. */
 const BANDS_MAX = 128;
 const STARTS = 0;
 const COUNTS = 4 * BANDS_MAX;
@@ -20,40 +18,49 @@ const WEIGHT_AT = 8 * BANDS_MAX;
 const SUMS = 12 * BANDS_MAX;
 const WEIGHTS = 20 * BANDS_MAX;
 
-type BandsKernel = (power: number, floor: number, end: number) => void;
+type BandsKernel = (power: number, floor: number, end: number, plan: number) => void;
 
-/** The band sums of one mel plan: its bands, bins and weights are copied into the kernel's memory once. */
+const melInstance = spectraKernel(melBandsWasm);
+/** The plan whose tables are in spectraMemory (a replaced memory gets the old one's bytes). */
+let planInMemory: SimdMelBands | undefined;
+let sumsView = new Float64Array(0);
+
+/**
+ * The band sums of one mel plan over spectra in spectraMemory's arena (read in place): the plan's bands,
+ * bins and weights are copied into the memory when another plan was there.
+ */
 export class SimdMelBands {
-  private readonly memory: WasmMemory;
-  private readonly bands: BandsKernel;
-  private readonly count: number;
-  private readonly powerAt: number;
-  private power = new Float64Array(0);
-  private sums = new Float64Array(0);
+  private readonly plan: BandPlan;
+  private readonly bins: number;
 
-  constructor(exports: Record<string, unknown>, plan: BandPlan, bins: number) {
-    const memory = exports.memory as WasmMemory;
-    this.memory = memory;
-    this.bands = exports.bandSums as BandsKernel;
-    this.count = plan.starts.length;
-    this.powerAt = WEIGHTS + 8 * plan.weights.length;
-    ensureBytes(memory, this.powerAt + 8 * bins);
-    new Int32Array(memory.buffer, STARTS, this.count).set(plan.starts);
-    new Int32Array(memory.buffer, COUNTS, this.count).set(plan.counts);
-    new Int32Array(memory.buffer, WEIGHT_AT, this.count).set(plan.weightAt);
-    new Float64Array(memory.buffer, WEIGHTS, plan.weights.length).set(plan.weights);
-    this.power = new Float64Array(memory.buffer, this.powerAt, bins);
-    this.sums = new Float64Array(memory.buffer, SUMS, this.count);
+  constructor(plan: BandPlan, bins: number) {
+    this.plan = plan;
+    this.bins = bins;
   }
 
-  /** out[m] = Σ weight·max(p, floor) over band m's bins of power[at ..] (bins of the plan's frame size). */
-  run(power: Float64Array, at: number, floor: number, out: Float64Array): void {
-    const frame = power.subarray(at, at + this.power.length);
-    if (frame.length !== this.power.length)
-      throw new Error(`mel bands: a frame of ${frame.length} bins where the plan has ${this.power.length}`);
-    this.power.set(frame);
-    this.bands(this.powerAt, floor, 4 * this.count);
-    out.set(this.sums);
+  /**
+   * out[m] = Σ weight·max(p, floor) over band m's bins of power[at ..] (bins of the plan's frame size);
+   * false, with nothing written, when `power` is not in spectraMemory (the caller's JavaScript loop runs).
+   */
+  run(power: Float64Array, at: number, floor: number, out: Float64Array): boolean {
+    const memory = spectraMemory();
+    const bands = melInstance()?.bandSums as BandsKernel | undefined;
+    if (!bands || !memory || power.buffer !== memory.buffer) return false;
+    if (at + this.bins > power.length)
+      throw new Error(`mel bands: a frame of ${power.length - at} bins where the plan has ${this.bins}`);
+    const count = this.plan.starts.length;
+    if (planInMemory !== this) {
+      new Int32Array(memory.buffer, MEL_PLAN_AT + STARTS, count).set(this.plan.starts);
+      new Int32Array(memory.buffer, MEL_PLAN_AT + COUNTS, count).set(this.plan.counts);
+      new Int32Array(memory.buffer, MEL_PLAN_AT + WEIGHT_AT, count).set(this.plan.weightAt);
+      new Float64Array(memory.buffer, MEL_PLAN_AT + WEIGHTS, this.plan.weights.length).set(this.plan.weights);
+      planInMemory = this;
+    }
+    bands(power.byteOffset + 8 * at, floor, 4 * count, MEL_PLAN_AT);
+    if (sumsView.buffer !== memory.buffer || sumsView.length !== count)
+      sumsView = new Float64Array(memory.buffer, MEL_PLAN_AT + SUMS, count);
+    out.set(sumsView);
+    return true;
   }
 }
 
@@ -65,11 +72,11 @@ export interface BandPlan {
   weights: Float64Array;
 }
 
-let factory: ReturnType<typeof compileWasm> | undefined;
-
-/** A kernel for `plan` (at most 128 bands), or null where WebAssembly SIMD cannot be compiled. */
+/**
+ * A kernel for `plan` (at most 128 bands and weights that fit MEL_PLAN_BYTES), or null where WebAssembly
+ * SIMD cannot be compiled.
+ */
 export function simdMelBands(plan: BandPlan, bins: number): SimdMelBands | null {
-  if (plan.starts.length > BANDS_MAX) return null;
-  if (factory === undefined) factory = compileWasm(melBandsWasm);
-  return factory ? new SimdMelBands(factory(), plan, bins) : null;
+  if (plan.starts.length > BANDS_MAX || WEIGHTS + 8 * plan.weights.length > MEL_PLAN_BYTES) return null;
+  return melInstance() ? new SimdMelBands(plan, bins) : null;
 }

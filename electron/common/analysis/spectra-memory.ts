@@ -2,7 +2,7 @@ import { compileWasm, newMemory, PAGE, type WasmMemory } from './wasm-module.js'
 
 /**
  * The one WebAssembly memory the spectral kernels import: log-ratio.ts's tables (16 KiB), power-spectrum.ts's
- * window and frame (for frames up to MAX_KERNEL_FRAME samples), then the arena where spectralDistances keeps
+ * window and frame (for frames up to MAX_KERNEL_FRAME samples), mel-simd.ts's plan, then the arena where spectralDistances keeps
  * its power spectra and each span's scratch frame, so that the kernels read and write them in place.
  *
  * The memory is never grown: a call that needs more gets a new, larger memory with the old one's bytes
@@ -14,7 +14,10 @@ export const MAX_KERNEL_FRAME = 16384;
 export const LOG_TABLES_AT = 0;
 export const WINDOW_AT = 16384;
 export const FRAME_AT = WINDOW_AT + 8 * MAX_KERNEL_FRAME;
-const ARENA_AT = FRAME_AT + 4 * MAX_KERNEL_FRAME;
+/** mel-simd.ts's plan: 2560 bytes of band tables and sums, then the weights (two per bin at most). */
+export const MEL_PLAN_AT = FRAME_AT + 4 * MAX_KERNEL_FRAME;
+export const MEL_PLAN_BYTES = 2560 + 8 * 2 * (MAX_KERNEL_FRAME / 2 + 1);
+const ARENA_AT = MEL_PLAN_AT + MEL_PLAN_BYTES;
 
 let memory: WasmMemory | null | undefined;
 

@@ -41,11 +41,3 @@ export function newMemory(pages: number): WasmMemory | null {
   const wasm = api();
   return wasm ? new wasm.Memory({ initial: pages }) : null;
 }
-
-/** Grows `memory` to at least `bytes`; true if it grew (views on its buffer must then be made again). */
-export function ensureBytes(memory: WasmMemory, bytes: number): boolean {
-  const have = memory.buffer.byteLength;
-  if (bytes <= have) return false;
-  memory.grow(Math.ceil((bytes - have) / PAGE));
-  return true;
-}

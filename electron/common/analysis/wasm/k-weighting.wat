@@ -6,8 +6,9 @@
 ;; Each filter is the BS.1770 shelf (a biquad in transposed direct form II, state p1 p2) followed by the
 ;; high-pass (state r1 r2), whose numerator 1, -2, 1 is applied as additions, so only its poles come in.
 (module
-  ;; The state block at $state, then the samples (the caller copies them in and grows the memory).
-  (memory (export "memory") 1)
+  ;; The state block at $state, then the samples (the caller copies them in; a call that needs more
+  ;; memory gets a new memory and instance, see kernel-memory.ts).
+  (import "env" "memory" (memory 1))
 
   ;; Advances both filters over `bytes` / 4 float32 samples each, A's at $a and B's at $b, reading the
   ;; state block at $state and writing its first five slots back. The block is twelve f64x2 slots of 16

@@ -4,18 +4,18 @@
 ;; f64x2.pmax(floor, p), which is `p > floor ? p : floor` (NaN reads as the floor). The operations are
 ;; the JavaScript loop's, in its order, so the sums are the same to the last bit.
 (module
-  ;; Byte offsets (the caller copies the plan in once and the spectrum in per call):
+  ;; Byte offsets from the plan's address $plan in the imported memory (mel-simd.ts copies a plan in once):
   ;;      0 starts:   i32 per band, the band's first bin
   ;;    512 counts:   i32 per band, its number of bins
   ;;   1024 weightAt: i32 per band, the index of its first weight in weights
   ;;   1536 sums:     f64 per band, written here
-  ;;   2560 weights:  f64, then the spectrum (f64 per bin) at the address the caller passes.
-  ;; At most 128 bands.
-  (memory (export "memory") 1)
+  ;;   2560 weights:  f64
+  ;; At most 128 bands. The spectrum is read in place, at the byte address $power.
+  (import "env" "memory" (memory 1))
 
   ;; sums[m] = Σ weights[weightAt[m] + j] · max(p[starts[m] + j], floor) over j < counts[m], for each band
   ;; m < $end / 4, p being the spectrum at byte address $power.
-  (func (export "bandSums") (param $power i32) (param $floor f64) (param $end i32)
+  (func (export "bandSums") (param $power i32) (param $floor f64) (param $end i32) (param $plan i32)
     (local $m i32)     ;; the band's byte offset into the i32 tables (4 per band)
     (local $first i32) ;; byte address of the band's first bin in the spectrum
     (local $w i32)     ;; byte address of the band's first weight
@@ -32,12 +32,12 @@
         (local.set $first
           (i32.add
             (local.get $power)
-            (i32.shl (i32.load (local.get $m)) (i32.const 3))))
+            (i32.shl (i32.load (i32.add (local.get $plan) (local.get $m))) (i32.const 3))))
         (local.set $w
           (i32.add
-            (i32.shl (i32.load offset=1024 (local.get $m)) (i32.const 3))
-            (i32.const 2560)))
-        (local.set $count (i32.load offset=512 (local.get $m)))
+            (i32.shl (i32.load offset=1024 (i32.add (local.get $plan) (local.get $m))) (i32.const 3))
+            (i32.add (local.get $plan) (i32.const 2560))))
+        (local.set $count (i32.load offset=512 (i32.add (local.get $plan) (local.get $m))))
         (local.set $lanes (v128.const i64x2 0 0))
         (local.set $j (i32.const 0))
 
@@ -79,7 +79,7 @@
                       (local.get $floor))))))))
         ;; sums[m] = s + lane 1 (the f64 at 1536 + 8·band = 1536 + 2·m).
         (f64.store offset=1536
-          (i32.shl (local.get $m) (i32.const 1))
+          (i32.add (local.get $plan) (i32.shl (local.get $m) (i32.const 1)))
           (f64.add (local.get $s) (f64x2.extract_lane 1 (local.get $lanes))))
         (local.set $m (i32.add (local.get $m) (i32.const 4)))
         (br $nextBand)))))

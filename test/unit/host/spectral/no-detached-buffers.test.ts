@@ -27,6 +27,12 @@ for (const seconds of [2, 20, 60]) {
   await compareSignals(a, b, 24000);
   await measureLoudness([a, b], 24000);
 }
+// Higher rates: larger frames, mel plans and K-weighting segments.
+for (const rate of [48000, 192000]) {
+  const a = speechLikeSignal(5, rate, 2);
+  await compareSignals(a, degradedCopy(a, 11, 0.5, 1e-3), rate, { spectral: thread.run });
+  await measureLoudness([a], rate);
+}
 await thread.close();
 console.log('compared');
 `;
