@@ -22,7 +22,7 @@ type BandsKernel = (power: number, floor: number, end: number, plan: number) => 
 
 const melInstance = spectraKernel(melBandsWasm);
 /** The plan whose tables are in spectraMemory (a replaced memory gets the old one's bytes). */
-let planInMemory: SimdMelBands | undefined;
+let planInMemory: BandPlan | undefined;
 let sumsView = new Float64Array(0);
 
 /**
@@ -49,12 +49,12 @@ export class SimdMelBands {
     if (at + this.bins > power.length)
       throw new Error(`mel bands: a frame of ${power.length - at} bins where the plan has ${this.bins}`);
     const count = this.plan.starts.length;
-    if (planInMemory !== this) {
+    if (planInMemory !== this.plan) {
       new Int32Array(memory.buffer, MEL_PLAN_AT + STARTS, count).set(this.plan.starts);
       new Int32Array(memory.buffer, MEL_PLAN_AT + COUNTS, count).set(this.plan.counts);
       new Int32Array(memory.buffer, MEL_PLAN_AT + WEIGHT_AT, count).set(this.plan.weightAt);
       new Float64Array(memory.buffer, MEL_PLAN_AT + WEIGHTS, this.plan.weights.length).set(this.plan.weights);
-      planInMemory = this;
+      planInMemory = this.plan;
     }
     bands(power.byteOffset + 8 * at, floor, 4 * count, MEL_PLAN_AT);
     if (sumsView.buffer !== memory.buffer || sumsView.length !== count)
