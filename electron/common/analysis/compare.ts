@@ -2,7 +2,7 @@ import { InputError } from '../errors.js';
 import type { LoudnessCurves } from '../report/report.js';
 import type { Metrics } from '../report/metrics.js';
 import { initFft } from './fft.js';
-import { rmsDbfs, samplePeakDbfs } from './levels.js';
+import { rmsDbfs, rmsDbfsOfSum, samplePeakDbfs } from './levels.js';
 import {
   integratedFromSegments,
   integratedLoudness,
@@ -13,7 +13,7 @@ import {
 } from './loudness.js';
 import { matchedNull } from './matched-null.js';
 import { type SpectralDistances, type SpectralPair, SpectralSession } from './spectral.js';
-import { sampleMetrics, samplesEqual } from './waveform-metrics.js';
+import { metricsFromSums, sampleSums, samplesEqual } from './waveform-metrics.js';
 import { crossCorrelate } from './xcorr.js';
 import { DEFAULT_MAX_LAG_MS } from './lag-range.js';
 import { lagIsReliable } from '../report/lag-reliability.js';
@@ -96,16 +96,25 @@ export async function compareSignals(
   const pendingDistances = spectral.distances();
   // Handled below; if something before that throws, its error is the one the caller gets.
   pendingDistances.catch(() => {});
-  const atZero = sampleMetrics(a, 0, b, 0, common);
-  const alignedSamples = lag === 0 ? atZero : sampleMetrics(a, start, b, start + lag, overlap);
-  const matched = matchedNull(a, b, xc);
+  const sumsAtZero = sampleSums(a, 0, b, 0, common);
+  const sumsAligned = lag === 0 ? sumsAtZero : sampleSums(a, start, b, start + lag, overlap);
+  const atZero = metricsFromSums(sumsAtZero);
+  const alignedSamples = lag === 0 ? atZero : metricsFromSums(sumsAligned);
+  // The aligned sums are the matched null's integer fit's (same overlap, same order), and at lag 0 Σx²
+  // over a whole take is its RMS level's.
+  const matched = matchedNull(a, b, xc, sumsAligned);
 
   const segmentsA = segmentEnergies(options.channels?.a ?? [a], sampleRate);
   const segmentsB = segmentEnergies(options.channels?.b ?? [b], sampleRate);
   const loudnessA = integratedFromSegments(segmentsA);
   const loudnessB = integratedFromSegments(segmentsB);
   const downmix = downmixLoudness(a, b, sampleRate, options.channels);
-  const levels = { peakA: samplePeakDbfs(a), peakB: samplePeakDbfs(b), rmsA: rmsDbfs(a), rmsB: rmsDbfs(b) };
+  const levels = {
+    peakA: samplePeakDbfs(a),
+    peakB: samplePeakDbfs(b),
+    rmsA: a.length === common ? rmsDbfsOfSum(sumsAtZero.saa, common) : rmsDbfs(a),
+    rmsB: b.length === common ? rmsDbfsOfSum(sumsAtZero.sbb, common) : rmsDbfs(b),
+  };
 
   const distances = await pendingDistances;
   const identical = { lsdDb: 0, mcdDb: 0 };

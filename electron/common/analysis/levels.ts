@@ -13,10 +13,14 @@ export function samplePeakDbfs(signal: Float32Array): number {
 
 /** 10·log10(mean x²), Float64 accumulator; −Infinity for silence or an empty signal. */
 export function rmsDbfs(signal: Float32Array): number {
-  if (signal.length === 0) return -Infinity;
   let sum = 0;
   for (let i = 0; i < signal.length; i++) sum += signal[i] * signal[i];
-  return 10 * Math.log10(sum / signal.length);
+  return rmsDbfsOfSum(sum, signal.length);
+}
+
+/** rmsDbfs from Σx² over `length` samples (summed in ascending order, as rmsDbfs sums). */
+export function rmsDbfsOfSum(sumOfSquares: number, length: number): number {
+  return length === 0 ? -Infinity : 10 * Math.log10(sumOfSquares / length);
 }
 
 /** Largest |x|, NaN samples skipped: the peak of a difference, for scaling its track so a tiny one is seen. */

@@ -24,11 +24,19 @@ export interface MatchedNull {
 export const FRACTIONAL_TAPS = 1024;
 const KAISER_BETA = 10;
 
-export function matchedNull(a: Float32Array, b: Float32Array, xc: CrossCorrelation): MatchedNull {
+/** ΣA·B, ΣB², ΣA² at the integer lag over its overlap, each in ascending order (as fit sums them). */
+export interface IntegerLagSums {
+  sab: number;
+  sbb: number;
+  saa: number;
+}
+
+/** `aligned`: the integer-lag sums when the caller has them (compareSignals' aligned sample metrics). */
+export function matchedNull(a: Float32Array, b: Float32Array, xc: CrossCorrelation, aligned?: IntegerLagSums): MatchedNull {
   const lag = xc.lag;
   const start = Math.max(0, -lag);
   const end = Math.min(a.length, b.length - lag);
-  const integer = fit(a, b, lag, start, end);
+  const integer = fit(a, b, lag, start, end, aligned);
   const result = {
     gainDb: 20 * Math.log10(Math.abs(integer.gain)),
     fractionalLagSamples: lag,
@@ -56,7 +64,20 @@ function fit(
   offset: number,
   start: number,
   end: number,
+  given: IntegerLagSums | undefined,
 ): { gain: number; nullDb: number } {
+  const { sab, sbb, saa } = given ?? integerLagSums(a, b, offset, start, end);
+  if (!(sbb > 0)) return { gain: NaN, nullDb: NaN };
+  const gain = sab / sbb;
+  let residual = 0;
+  for (let i = start; i < end; i++) {
+    const d = a[i] - gain * b[i + offset];
+    residual += d * d;
+  }
+  return { gain, nullDb: ratioDb(residual, saa) };
+}
+
+function integerLagSums(a: Float32Array, b: Float32Array, offset: number, start: number, end: number): IntegerLagSums {
   let sab = 0;
   let sbb = 0;
   let saa = 0;
@@ -67,14 +88,7 @@ function fit(
     sbb += y * y;
     saa += x * x;
   }
-  if (!(sbb > 0)) return { gain: NaN, nullDb: NaN };
-  const gain = sab / sbb;
-  let residual = 0;
-  for (let i = start; i < end; i++) {
-    const d = a[i] - gain * b[i + offset];
-    residual += d * d;
-  }
-  return { gain, nullDb: ratioDb(residual, saa) };
+  return { sab, sbb, saa };
 }
 
 /**

@@ -11,19 +11,31 @@ export interface SampleMetrics {
   snrDb: number;
 }
 
-/** sampleMetrics' bitIdentical alone (the same test, x === y for every i, length > 0), stopping at the first difference. */
+/** The sample metrics' bitIdentical alone (the same test, x === y for every i, length > 0), stopping at the first difference. */
 export function samplesEqual(a: Float32Array, aStart: number, b: Float32Array, bStart: number, length: number): boolean {
   for (let i = 0; i < length; i++) if (a[aStart + i] !== b[bStart + i]) return false;
   return length > 0;
 }
 
-export function sampleMetrics(
-  a: Float32Array,
-  aStart: number,
-  b: Float32Array,
-  bStart: number,
-  length: number,
-): SampleMetrics {
+/**
+ * The Float64 sums the sample metrics are made from (metricsFromSums), each added in ascending i: Σx, Σy, Σx², Σy², Σxy, Σ(x−y)²
+ * (x = A[aStart + i], y = B[bStart + i]). compareSignals reads some of them again (an RMS level, the
+ * matched null's integer fit), where summing the same terms in the same order gives the same bits.
+ */
+export interface SampleSums {
+  length: number;
+  sa: number;
+  sb: number;
+  saa: number;
+  sbb: number;
+  sab: number;
+  sdd: number;
+  maxAbs: number;
+  identical: boolean;
+  nan: boolean;
+}
+
+export function sampleSums(a: Float32Array, aStart: number, b: Float32Array, bStart: number, length: number): SampleSums {
   let sa = 0;
   let sb = 0;
   let saa = 0;
@@ -50,6 +62,10 @@ export function sampleMetrics(
     sab += x * y;
     sdd += d * d;
   }
+  return { length, sa, sb, saa, sbb, sab, sdd, maxAbs, identical, nan };
+}
+
+export function metricsFromSums({ length, sa, sb, saa, sbb, sab, sdd, maxAbs, identical, nan }: SampleSums): SampleMetrics {
   const meanA = sa / length;
   const meanB = sb / length;
   const covariance = sab - length * meanA * meanB;
