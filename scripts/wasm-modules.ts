@@ -7,7 +7,14 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import initWabt from 'wabt';
 
-export const WASM_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'electron', 'common', 'analysis', 'wasm');
+export const WASM_DIR = join(
+  dirname(fileURLToPath(import.meta.url)),
+  '..',
+  'electron',
+  'common',
+  'analysis',
+  'wasm',
+);
 
 export interface GeneratedModule {
   /** The .wat source's path and the generated .wasm.ts module's path. */

@@ -155,9 +155,17 @@ export async function compareSignals(
 }
 
 /** The mono downmixes' loudness, reported beside the all-channel headline when either side has several channels. */
-function downmixLoudness(a: Float32Array, b: Float32Array, sampleRate: number, channels: CompareOptions['channels']) {
+function downmixLoudness(
+  a: Float32Array,
+  b: Float32Array,
+  sampleRate: number,
+  channels: CompareOptions['channels'],
+) {
   if (!channels || (channels.a.length === 1 && channels.b.length === 1)) return {};
-  return { loudnessDownmixA: integratedLoudness([a], sampleRate), loudnessDownmixB: integratedLoudness([b], sampleRate) };
+  return {
+    loudnessDownmixA: integratedLoudness([a], sampleRate),
+    loudnessDownmixB: integratedLoudness([b], sampleRate),
+  };
 }
 
 function checkInput(a: Float32Array, b: Float32Array, sampleRate: number, maxLagMs: number): void {

@@ -35,15 +35,33 @@ export function exactSumsJs(a: Float32Array, b: Float32Array, length: number, la
 }
 
 /** exactSums by the kernel, or null where WebAssembly SIMD cannot be compiled. */
-export function exactSumsInWasm(a: Float32Array, b: Float32Array, length: number, lag: number): ExactSums | null {
+export function exactSumsInWasm(
+  a: Float32Array,
+  b: Float32Array,
+  length: number,
+  lag: number,
+): ExactSums | null {
   const addMiddle = middleInWasm();
   return addMiddle && sumsWith(addMiddle, a, b, length, lag);
 }
 
 /** sums[0..4] (Σa², Σb², then lag − 1, lag, lag + 1) += their terms for i in [from, to). */
-type AddMiddle = (a: Float32Array, b: Float32Array, from: number, to: number, lag: number, sums: Float64Array) => void;
+type AddMiddle = (
+  a: Float32Array,
+  b: Float32Array,
+  from: number,
+  to: number,
+  lag: number,
+  sums: Float64Array,
+) => void;
 
-function sumsWith(addMiddle: AddMiddle, a: Float32Array, b: Float32Array, length: number, lag: number): ExactSums {
+function sumsWith(
+  addMiddle: AddMiddle,
+  a: Float32Array,
+  b: Float32Array,
+  length: number,
+  lag: number,
+): ExactSums {
   const from = Math.max(0, 1 - lag);
   const to = Math.min(length, length - lag - 1);
   if (to - from < 2) {
@@ -75,7 +93,14 @@ function sumsWith(addMiddle: AddMiddle, a: Float32Array, b: Float32Array, length
   return { energyA: s[0], energyB: s[1], before: s[2], exact: s[3], after: s[4] };
 }
 
-function addMiddleJs(a: Float32Array, b: Float32Array, from: number, to: number, lag: number, sums: Float64Array): void {
+function addMiddleJs(
+  a: Float32Array,
+  b: Float32Array,
+  from: number,
+  to: number,
+  lag: number,
+  sums: Float64Array,
+): void {
   let [ea, eb, s0, s1, s2] = sums;
   for (let i = from; i < to; i++) {
     const x = a[i];

@@ -61,7 +61,14 @@ function tableLogs(count: number, out: Float64Array): void {
   }
 }
 
-type LogRatioKernel = (a: number, floorA: number, b: number, floorB: number, count: number, tables: number) => number;
+type LogRatioKernel = (
+  a: number,
+  floorA: number,
+  b: number,
+  floorB: number,
+  count: number,
+  tables: number,
+) => number;
 
 const logRatioInstance = spectraKernel(logRatioWasm, { log: Math.log });
 let tablesWritten = false;

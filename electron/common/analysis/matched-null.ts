@@ -32,7 +32,12 @@ export interface IntegerLagSums {
 }
 
 /** `aligned`: the integer-lag sums when the caller has them (compareSignals' aligned sample metrics). */
-export function matchedNull(a: Float32Array, b: Float32Array, xc: CrossCorrelation, aligned?: IntegerLagSums): MatchedNull {
+export function matchedNull(
+  a: Float32Array,
+  b: Float32Array,
+  xc: CrossCorrelation,
+  aligned?: IntegerLagSums,
+): MatchedNull {
   const lag = xc.lag;
   const start = Math.max(0, -lag);
   const end = Math.min(a.length, b.length - lag);
@@ -77,7 +82,13 @@ function fit(
   return { gain, nullDb: ratioDb(residual, saa) };
 }
 
-function integerLagSums(a: Float32Array, b: Float32Array, offset: number, start: number, end: number): IntegerLagSums {
+function integerLagSums(
+  a: Float32Array,
+  b: Float32Array,
+  offset: number,
+  start: number,
+  end: number,
+): IntegerLagSums {
   let sab = 0;
   let sbb = 0;
   let saa = 0;

@@ -27,7 +27,10 @@ export function powerSpectrum(
 ): number {
   const size = window.values.length;
   const memory = spectraMemory();
-  const simd = out.buffer === memory?.buffer && size <= MAX_KERNEL_FRAME ? (powerInstance() as PowerKernels | null) : null;
+  const simd =
+    out.buffer === memory?.buffer && size <= MAX_KERNEL_FRAME
+      ? (powerInstance() as PowerKernels | null)
+      : null;
   if (!simd || !memory) return powerSpectrumJs(x, start, count, window, out, at);
   if (windowInMemory !== window) {
     new Float64Array(memory.buffer, WINDOW_AT, size).set(window.values);

@@ -44,7 +44,14 @@ export class SpanFrames {
   private melFloor = Number.NaN;
   private readonly melLog = new Float64Array(MEL_BANDS);
 
-  constructor(span: Span, geometry: FrameGeometry, frames: number, length: number, storedFrames: number, arenaAt: number) {
+  constructor(
+    span: Span,
+    geometry: FrameGeometry,
+    frames: number,
+    length: number,
+    storedFrames: number,
+    arenaAt: number,
+  ) {
     this.span = span;
     this.geometry = geometry;
     this.frames = frames;
@@ -72,7 +79,11 @@ export class SpanFrames {
     this.frameMax = new Float64Array(this.frames);
     for (let frame = 0; frame < this.frames; frame++) {
       const kept = frame < this.storedFrames;
-      this.frameMax[frame] = this.transform(frame, kept ? this.stored : this.scratch, kept ? frame * bins : 0);
+      this.frameMax[frame] = this.transform(
+        frame,
+        kept ? this.stored : this.scratch,
+        kept ? frame * bins : 0,
+      );
     }
   }
 

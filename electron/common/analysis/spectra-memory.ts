@@ -31,14 +31,18 @@ export function spectraMemory(): WasmMemory | null {
  * An instance of a kernel module (one that imports env.memory and `imports`) over the current memory,
  * made again when the memory is replaced; null where WebAssembly SIMD cannot be compiled.
  */
-export function spectraKernel(base64: string, imports: Record<string, unknown> = {}): () => Record<string, unknown> | null {
+export function spectraKernel(
+  base64: string,
+  imports: Record<string, unknown> = {},
+): () => Record<string, unknown> | null {
   let factory: ReturnType<typeof compileWasm> | undefined;
   let bound: { memory: WasmMemory; exports: Record<string, unknown> } | undefined;
   return () => {
     factory ??= compileWasm(base64);
     const current = factory && spectraMemory();
     if (!factory || !current) return null;
-    if (bound?.memory !== current) bound = { memory: current, exports: factory({ env: { memory: current, ...imports } }) };
+    if (bound?.memory !== current)
+      bound = { memory: current, exports: factory({ env: { memory: current, ...imports } }) };
     return bound.exports;
   };
 }
@@ -67,6 +71,7 @@ export function spectraArena(doubles: number): Float64Array {
     new Uint8Array(larger.buffer).set(new Uint8Array(current.buffer));
     memory = larger;
   }
-  if (arena.buffer !== (memory as WasmMemory).buffer) arena = new Float64Array((memory as WasmMemory).buffer, ARENA_AT);
+  if (arena.buffer !== (memory as WasmMemory).buffer)
+    arena = new Float64Array((memory as WasmMemory).buffer, ARENA_AT);
   return arena;
 }

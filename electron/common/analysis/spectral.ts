@@ -86,7 +86,13 @@ export class SpectralSession {
 
   constructor(sampleRate: number, cacheBytes = SPECTRA_CACHE_BYTES) {
     const size = frameSize(sampleRate);
-    this.geometry = { size, hop: size / 2, bins: size / 2 + 1, window: hann(size), plan: melPlan(size, sampleRate) };
+    this.geometry = {
+      size,
+      hop: size / 2,
+      bins: size / 2 + 1,
+      window: hann(size),
+      plan: melPlan(size, sampleRate),
+    };
     this.budget = Math.floor(cacheBytes / (this.geometry.bins * 8));
   }
 
@@ -95,12 +101,17 @@ export class SpectralSession {
     const { size, hop } = this.geometry;
     const firstNew = this.spans.length;
     for (const pair of pairs) {
-      const frames = pair.length <= 0 ? 0 : pair.length >= size ? Math.floor((pair.length - size) / hop) + 1 : 1;
+      const frames =
+        pair.length <= 0 ? 0 : pair.length >= size ? Math.floor((pair.length - size) / hop) + 1 : 1;
       // Spans are shared when they start at the same sample of the same signal; a pair shorter than a
       // frame (one zero-padded frame) gets spans of its own, since its frame holds fewer samples. In a
       // shared span every frame a pair reads lies inside that pair, so frame f is the same F samples for all.
       const shareable = pair.length >= size;
-      this.jobs.push({ frames, a: this.spanIndex(pair.a, shareable, frames, pair.length), b: this.spanIndex(pair.b, shareable, frames, pair.length) });
+      this.jobs.push({
+        frames,
+        a: this.spanIndex(pair.a, shareable, frames, pair.length),
+        b: this.spanIndex(pair.b, shareable, frames, pair.length),
+      });
     }
     // The arena (kept spectra and a scratch frame per span, read in place by the kernels) grows with the
     // new spans; the earlier spans' views are made again, their values kept.
@@ -131,7 +142,10 @@ export class SpectralSession {
     const found = shareable
       ? this.spans.findIndex(
           (s) =>
-            s.span.signal === span.signal && s.span.start === span.start && s.length >= this.geometry.size && s.frames >= frames,
+            s.span.signal === span.signal &&
+            s.span.start === span.start &&
+            s.length >= this.geometry.size &&
+            s.frames >= frames,
         )
       : -1;
     if (found >= 0) return found;

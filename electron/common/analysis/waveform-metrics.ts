@@ -12,7 +12,13 @@ export interface SampleMetrics {
 }
 
 /** The sample metrics' bitIdentical alone (the same test, x === y for every i, length > 0), stopping at the first difference. */
-export function samplesEqual(a: Float32Array, aStart: number, b: Float32Array, bStart: number, length: number): boolean {
+export function samplesEqual(
+  a: Float32Array,
+  aStart: number,
+  b: Float32Array,
+  bStart: number,
+  length: number,
+): boolean {
   for (let i = 0; i < length; i++) if (a[aStart + i] !== b[bStart + i]) return false;
   return length > 0;
 }
@@ -35,7 +41,13 @@ export interface SampleSums {
   nan: boolean;
 }
 
-export function sampleSums(a: Float32Array, aStart: number, b: Float32Array, bStart: number, length: number): SampleSums {
+export function sampleSums(
+  a: Float32Array,
+  aStart: number,
+  b: Float32Array,
+  bStart: number,
+  length: number,
+): SampleSums {
   let sa = 0;
   let sb = 0;
   let saa = 0;
@@ -65,7 +77,18 @@ export function sampleSums(a: Float32Array, aStart: number, b: Float32Array, bSt
   return { length, sa, sb, saa, sbb, sab, sdd, maxAbs, identical, nan };
 }
 
-export function metricsFromSums({ length, sa, sb, saa, sbb, sab, sdd, maxAbs, identical, nan }: SampleSums): SampleMetrics {
+export function metricsFromSums({
+  length,
+  sa,
+  sb,
+  saa,
+  sbb,
+  sab,
+  sdd,
+  maxAbs,
+  identical,
+  nan,
+}: SampleSums): SampleMetrics {
   const meanA = sa / length;
   const meanB = sb / length;
   const covariance = sab - length * meanA * meanB;

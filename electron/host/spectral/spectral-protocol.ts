@@ -6,7 +6,13 @@ import type { SpectralDistances, SpectralPair } from '../../common/analysis/spec
  * SharedArrayBuffers: the worker reads the caller's takes, nothing is copied across.
  */
 export type SpectralRequest =
-  | { kind: 'add'; id: number; pairs: readonly SpectralPair[]; sampleRate: number; cacheBytes: number | undefined }
+  | {
+      kind: 'add';
+      id: number;
+      pairs: readonly SpectralPair[];
+      sampleRate: number;
+      cacheBytes: number | undefined;
+    }
   | { kind: 'distances'; id: number };
 
 export type SpectralReply = { id: number; distances: SpectralDistances[] } | { id: number; error: string };

@@ -22,7 +22,10 @@ export class SpectralThread {
 
   /** workerUrl: the worker's script, for tests that need one that fails (default: spectral-worker.js). */
   constructor(private readonly workerUrl: () => URL = spectralWorkerUrl) {}
-  private readonly waiting = new Map<number, { resolve: (d: SpectralDistances[]) => void; reject: (e: Error) => void }>();
+  private readonly waiting = new Map<
+    number,
+    { resolve: (d: SpectralDistances[]) => void; reject: (e: Error) => void }
+  >();
 
   /** The runner to pass as CompareOptions.spectral. */
   readonly run: SpectralRunner = (sampleRate, cacheBytes) => this.job(sampleRate, cacheBytes);
@@ -35,7 +38,13 @@ export class SpectralThread {
     return {
       add: (pairs) => {
         if (pairs.length === 0) return;
-        const message: SpectralRequest = { kind: 'add', id, pairs: staging.share(pairs), sampleRate, cacheBytes };
+        const message: SpectralRequest = {
+          kind: 'add',
+          id,
+          pairs: staging.share(pairs),
+          sampleRate,
+          cacheBytes,
+        };
         this.started().postMessage(message);
         added = true;
       },
@@ -136,7 +145,10 @@ function spectralWorkerUrl(): URL {
     ? new URL('../../../dist/electron/host/spectral/spectral-worker.js', here)
     : new URL('./spectral-worker.js', here);
   if (!existsSync(fileURLToPath(url))) {
-    throw new ParityError('internal', `the spectral worker is not built: ${fileURLToPath(url)} is missing; run \`npm run build\``);
+    throw new ParityError(
+      'internal',
+      `the spectral worker is not built: ${fileURLToPath(url)} is missing; run \`npm run build\``,
+    );
   }
   return url;
 }

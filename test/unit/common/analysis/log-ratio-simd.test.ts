@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { sumSquaredLogRatios, sumSquaredLogRatiosJs } from '../../../../electron/common/analysis/log-ratio.js';
+import {
+  sumSquaredLogRatios,
+  sumSquaredLogRatiosJs,
+} from '../../../../electron/common/analysis/log-ratio.js';
 import { spectraArena, spectraMemory } from '../../../../electron/common/analysis/spectra-memory.js';
 import { uniform } from '../../../helpers/signals.js';
 
@@ -15,25 +18,28 @@ describe('sumSquaredLogRatios in WebAssembly SIMD', () => {
     return { inKernel, inJs };
   };
 
-  it.each([513, 1025, 2, 1])('%i bins under floors, NaN bins among them: bit for bit as the JavaScript', (count) => {
-    const next = uniform(count + 1);
-    const arena = spectraArena(2 * count + 3);
-    const a = arena.subarray(1, 1 + count); // an odd offset: loads not 16-byte aligned
-    const b = arena.subarray(1 + count, 1 + 2 * count);
-    for (let k = 0; k < count; k++) {
-      a[k] = k % 53 === 3 ? NaN : Math.pow(10, -16 * next());
-      b[k] = Math.pow(10, -16 * next());
-    }
-    for (const [floorA, floorB] of [
-      [1e-9, 1e-7],
-      [-Infinity, -Infinity],
-      [1e-14, 0],
-    ]) {
-      const { inKernel, inJs } = bothWays(a, floorA, b, floorB, count);
-      if (floorA > 0) expect(Number.isFinite(inKernel)).toBe(true);
-      expect(Object.is(inKernel, inJs), `${inKernel} vs ${inJs} (floors ${floorA}, ${floorB})`).toBe(true);
-    }
-  });
+  it.each([513, 1025, 2, 1])(
+    '%i bins under floors, NaN bins among them: bit for bit as the JavaScript',
+    (count) => {
+      const next = uniform(count + 1);
+      const arena = spectraArena(2 * count + 3);
+      const a = arena.subarray(1, 1 + count); // an odd offset: loads not 16-byte aligned
+      const b = arena.subarray(1 + count, 1 + 2 * count);
+      for (let k = 0; k < count; k++) {
+        a[k] = k % 53 === 3 ? NaN : Math.pow(10, -16 * next());
+        b[k] = Math.pow(10, -16 * next());
+      }
+      for (const [floorA, floorB] of [
+        [1e-9, 1e-7],
+        [-Infinity, -Infinity],
+        [1e-14, 0],
+      ]) {
+        const { inKernel, inJs } = bothWays(a, floorA, b, floorB, count);
+        if (floorA > 0) expect(Number.isFinite(inKernel)).toBe(true);
+        expect(Object.is(inKernel, inJs), `${inKernel} vs ${inJs} (floors ${floorA}, ${floorB})`).toBe(true);
+      }
+    },
+  );
 
   it.each([
     ['a subnormal ratio', 1e-310, 1],

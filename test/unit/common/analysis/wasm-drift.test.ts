@@ -9,7 +9,10 @@ describe('generated WebAssembly modules', () => {
     expect(modules.length).toBeGreaterThan(0);
     for (const { source, target, text } of modules) {
       const generated = readFileSync(target, 'utf8');
-      expect(generated, `${relative(process.cwd(), target)} differs from ${relative(process.cwd(), source)}`).toBe(text);
+      expect(
+        generated,
+        `${relative(process.cwd(), target)} differs from ${relative(process.cwd(), source)}`,
+      ).toBe(text);
     }
   });
 });

@@ -14,7 +14,9 @@ describe('compareSignals with the spectral distances on a worker thread', () => 
       for (const c of regressionCases()) {
         const options = { maxLagMs: c.maxLagMs };
         const alone = stringifyReport(await compareSignals(c.a, c.b, c.sampleRate, options));
-        const split = stringifyReport(await compareSignals(c.a, c.b, c.sampleRate, { ...options, spectral: thread.run }));
+        const split = stringifyReport(
+          await compareSignals(c.a, c.b, c.sampleRate, { ...options, spectral: thread.run }),
+        );
         expect(split, c.name).toBe(alone);
       }
     } finally {
