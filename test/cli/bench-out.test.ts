@@ -10,7 +10,7 @@ import { runParity } from './run-parity.js';
 const dir = mkdtempSync(join(tmpdir(), 'parity-bench-out-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const bench = (out: string, ...flags: string[]) => runParity(['bench', '--no-engine', '--runs', '1', '--out', out, ...flags], { timeoutMs: 30_000 });
+const bench = (out: string, ...flags: string[]) => runParity(['bench', '--no-engine', '--no-memory', '--runs', '1', '--out', out, ...flags], { timeoutMs: 30_000 });
 
 describe('parity bench --out', () => {
   it('refuses an existing file without --force: exit 2, one line, the file untouched, nothing measured', async () => {

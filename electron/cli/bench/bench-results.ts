@@ -112,6 +112,8 @@ export interface LazyTableBench {
   openMs: { largeTable: number; smallTable: number };
 }
 
+import type { WavImportMemoryPoint } from './wav-import-memory.js';
+
 export interface BenchResults {
   schema: 'tts-parity-bench/1';
   createdAt: string;
@@ -126,4 +128,11 @@ export interface BenchResults {
   lazyTable?: LazyTableBench;
   /** parity sweep at scale (sweep-bench.ts). */
   sweep?: SweepBench;
+  /** Peak memory of the analysis paths, in fresh child processes (wav-import-memory.ts). */
+  analysisMemory?: AnalysisMemoryBench;
+}
+
+export interface AnalysisMemoryBench {
+  /** WAV-pair import of two pcm16 files per size; null off Linux. */
+  wavImport: WavImportMemoryPoint[] | null;
 }

@@ -19,6 +19,7 @@ export function renderBenchTable(results: BenchResults): string {
     ['loudness 10 min @ 24 kHz', `${ms(x.loudness600sMs)}  (CPU ${ms(x.loudness600sCpuMs)})${ratio}`],
     ['ffmpeg ebur128 10 min', ms(x.ffmpegEbur128600sMs)],
     ...peerRows(x.peers),
+    ...wavImportRows(results),
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   return (
@@ -79,4 +80,16 @@ function peerRows(p: BenchResults['analysis']['peers'] | undefined): [string, st
   ];
   if (p.skipped) rows.push(['  Python peers', `not run: ${p.skipped}`]);
   return rows;
+}
+
+const WAV_IMPORT_TARGET = 2;
+
+export function wavImportRows(results: BenchResults): [string, string][] {
+  const points = results.analysisMemory?.wavImport;
+  if (points === undefined) return [];
+  if (points === null) return [['WAV-pair import peak', 'n/a (Linux only: reads /proc)']];
+  return points.map((p) => [
+    `WAV-pair import 2 × ${p.fileMb} MB`,
+    `+${p.growthMb.toFixed(0)} MB peak = ${p.growthOverFiles.toFixed(2)}× files, ${p.seconds.toFixed(1)} s  (target ≤ ${WAV_IMPORT_TARGET}×: ${p.growthOverFiles <= WAV_IMPORT_TARGET ? 'met' : 'not met'})`,
+  ]);
 }

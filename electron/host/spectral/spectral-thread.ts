@@ -2,7 +2,11 @@ import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { SpectralJob, SpectralRunner } from '../../common/analysis/compare.js';
-import type { SpectralDistances, SpectralPair } from '../../common/analysis/spectral.js';
+import {
+  type SpectralDistances,
+  type SpectralPair,
+  SpectralSession,
+} from '../../common/analysis/spectral.js';
 import { ParityError } from '../../common/errors.js';
 import type { SpectralReply, SpectralRequest } from './spectral-protocol.js';
 
@@ -20,8 +24,16 @@ export class SpectralThread {
   /** Jobs whose distances are not answered yet; the staging buffer is reused only when there are none. */
   private open = 0;
 
-  /** workerUrl: the worker's script, for tests that need one that fails (default: spectral-worker.js). */
-  constructor(private readonly workerUrl: () => URL = spectralWorkerUrl) {}
+  /**
+   * workerUrl: the worker's script, for tests that need one that fails (default: spectral-worker.js).
+   * stagingLimitBytes: takes that need more than this copied onto shared memory are measured on the
+   * calling thread instead (same code, same numbers), so that the copy never adds more than this to the
+   * peak of a long import (STAGING_LIMIT_BYTES).
+   */
+  constructor(
+    private readonly workerUrl: () => URL = spectralWorkerUrl,
+    private readonly stagingLimitBytes = STAGING_LIMIT_BYTES,
+  ) {}
   private readonly waiting = new Map<
     number,
     { resolve: (d: SpectralDistances[]) => void; reject: (e: Error) => void }
@@ -35,9 +47,15 @@ export class SpectralThread {
     const staging = this.open === 0 ? this.staging.reset() : new Staging();
     this.open++;
     let added = false;
+    let here: SpectralSession | undefined;
     return {
       add: (pairs) => {
         if (pairs.length === 0) return;
+        if (!added && !here && staging.bytesToShare(pairs) > this.stagingLimitBytes) {
+          here = new SpectralSession(sampleRate, cacheBytes);
+          this.open--;
+        }
+        if (here) return here.add(pairs);
         const message: SpectralRequest = {
           kind: 'add',
           id,
@@ -49,6 +67,10 @@ export class SpectralThread {
         added = true;
       },
       distances: () => {
+        if (here) {
+          const session = here;
+          return new Promise<SpectralDistances[]>((resolve) => resolve(session.distances()));
+        }
         if (!added) {
           this.open--;
           return Promise.resolve([]);
@@ -98,6 +120,13 @@ export class SpectralThread {
 }
 
 /**
+ * 64 MiB: a pair of ~5.8 min mono takes at 24 kHz (the studio's and the CLI's usual comparisons) goes to
+ * the worker; an import of two long WAVs is measured on its own thread rather than copied once more (the
+ * copy made a 2 × 50 MB 16-bit import peak at 4.8× the files instead of 2.6×).
+ */
+const STAGING_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/**
  * Copies of a job's takes on SharedArrayBuffers. The buffer of a job's first signals is kept for the next
  * job: filling pages already mapped costs a fraction of a fresh buffer's (measured: 13 ms for a fresh
  * 2 × 60 s pair under load).
@@ -112,11 +141,20 @@ class Staging {
     return this;
   }
 
-  /** The pairs with each signal copied once onto a shared buffer (ones already shared are kept). */
-  share(pairs: readonly SpectralPair[]): SpectralPair[] {
-    const fresh = [...new Set(pairs.flatMap((p) => [p.a.signal, p.b.signal]))].filter(
+  /** Bytes `share` would copy for these pairs. */
+  bytesToShare(pairs: readonly SpectralPair[]): number {
+    return this.fresh(pairs).reduce((n, signal) => n + signal.byteLength, 0);
+  }
+
+  private fresh(pairs: readonly SpectralPair[]): Float32Array[] {
+    return [...new Set(pairs.flatMap((p) => [p.a.signal, p.b.signal]))].filter(
       (signal) => !(signal.buffer instanceof SharedArrayBuffer) && !this.copies.has(signal),
     );
+  }
+
+  /** The pairs with each signal copied once onto a shared buffer (ones already shared are kept). */
+  share(pairs: readonly SpectralPair[]): SpectralPair[] {
+    const fresh = this.fresh(pairs);
     const bytes = fresh.reduce((n, signal) => n + signal.byteLength, 0);
     // A job's later signals (none in compareSignals: the aligned pair reads the same takes) get a buffer of their own.
     let buffer = this.buffer;

@@ -24,6 +24,19 @@ describe('compareSignals with the spectral distances on a worker thread', () => 
     }
   });
 
+  it('measures takes over the staging limit on the calling thread, with the same bytes, never starting the worker', async () => {
+    // A worker that would fail the comparison if it were started.
+    const thread = new SpectralThread(() => new URL('data:text/javascript,process.exit(3)'), 0);
+    for (const c of regressionCases().slice(0, 3)) {
+      const options = { maxLagMs: c.maxLagMs };
+      const alone = stringifyReport(await compareSignals(c.a, c.b, c.sampleRate, options));
+      const here = stringifyReport(
+        await compareSignals(c.a, c.b, c.sampleRate, { ...options, spectral: thread.run }),
+      );
+      expect(here, c.name).toBe(alone);
+    }
+  });
+
   it('fails the comparison with a clear error when the worker dies, and keeps failing', async () => {
     const thread = new SpectralThread(() => new URL('data:text/javascript,process.exit(3)'));
     const [c] = regressionCases();

@@ -1,0 +1,68 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { encodeWav } from '../../common/wav/encode-wav.js';
+
+const MB = 2 ** 20;
+const RATE = 24_000;
+
+export interface WavImportMemoryPoint {
+  fileMb: number;
+  filesMb: number;
+  /** VmHWM after the import minus VmRSS before it, MB. */
+  growthMb: number;
+  /** growthMb over the two files' bytes. Target ≤ 2. */
+  growthOverFiles: number;
+  seconds: number;
+  verdict: string;
+}
+
+/** A pcm16 mono 24 kHz WAV of about `megabytes` MB (a modulated 150 Hz tone); returns its bytes. */
+export function writeBenchWav(path: string, megabytes: number, gain: number): number {
+  const n = Math.floor((megabytes * MB) / 2);
+  const x = new Float32Array(n);
+  for (let i = 0; i < n; i++) x[i] = gain * Math.sin((2 * Math.PI * 150 * i) / RATE) * (0.5 + 0.5 * Math.sin(i / 7000));
+  writeFileSync(path, encodeWav([x], RATE, 'pcm16'));
+  return statSync(path).size;
+}
+
+// Run in the child: the module loaded first, so only the import's own memory is measured. A file, not
+// `--input-type=module -e`: the spectral worker thread inherits execArgv and refuses that flag.
+const child = `
+import { readFileSync } from 'node:fs';
+const { compareWavBytes } = await import(process.argv[2]);
+const kb = (field) => Number(new RegExp(field + ':\\\\s+(\\\\d+) kB').exec(readFileSync('/proc/self/status', 'utf8'))[1]);
+const before = kb('VmRSS');
+const started = performance.now();
+const result = await compareWavBytes({ kind: 'compare-wavs', a: { name: 'a.wav', path: process.argv[3] }, b: { name: 'b.wav', path: process.argv[4] }, maxLagMs: 50, createdAt: '2026-01-01T00:00:00.000Z' });
+process.stdout.write(JSON.stringify({ beforeKb: before, peakKb: kb('VmHWM'), seconds: (performance.now() - started) / 1000, verdict: result.report.verdict }));
+`;
+
+/** The built worker step, next to this file in dist/ (a script run from source passes dist's copy). */
+export const compareWavBytesModule = new URL('../../host/tasks/compare-wav-bytes.js', import.meta.url).href;
+
+/**
+ * Peak memory of a WAV-pair import as the engine worker runs it (compareWavBytes: both files read by
+ * path, decoded, compared), one fresh process per size. Null off Linux (reads /proc).
+ */
+export function benchWavImportMemory(sizesMb: number[], module = compareWavBytesModule): WavImportMemoryPoint[] | null {
+  if (process.platform !== 'linux') return null;
+  const dir = mkdtempSync(join(tmpdir(), 'bench-wav-import-'));
+  try {
+    const script = join(dir, 'import-child.mjs');
+    writeFileSync(script, child);
+    return sizesMb.map((fileMb) => {
+      const a = join(dir, 'a.wav');
+      const b = join(dir, 'b.wav');
+      const files = writeBenchWav(a, fileMb, 0.4) + writeBenchWav(b, fileMb, 0.36);
+      const run = spawnSync(process.execPath, [script, module, a, b], { encoding: 'utf8' });
+      if (run.status !== 0) throw new Error(`WAV import memory run failed: ${run.stderr}`);
+      const m = JSON.parse(run.stdout) as { beforeKb: number; peakKb: number; seconds: number; verdict: string };
+      const growthMb = (m.peakKb - m.beforeKb) / 1024;
+      return { fileMb, filesMb: files / MB, growthMb, growthOverFiles: (growthMb * MB) / files, seconds: m.seconds, verdict: m.verdict };
+    });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

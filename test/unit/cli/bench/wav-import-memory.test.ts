@@ -1,0 +1,31 @@
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { benchWavImportMemory } from '../../../../electron/cli/bench/wav-import-memory.js';
+import { wavImportRows } from '../../../../electron/cli/bench/bench-table.js';
+import type { BenchResults } from '../../../../electron/cli/bench/bench-results.js';
+
+// The child process imports the built worker step (run `npx tsc -p tsconfig.build.json` first).
+const built = pathToFileURL(join(fileURLToPath(new URL('../../../../', import.meta.url)), 'dist', 'electron', 'host', 'tasks', 'compare-wav-bytes.js')).href;
+
+describe('benchWavImportMemory', () => {
+  it.runIf(process.platform === 'linux')('measures a 2 × 1 MB import in a child: growth, its ratio to the files, seconds', () => {
+    const points = benchWavImportMemory([1], built);
+    expect(points).toHaveLength(1);
+    const [p] = points!;
+    expect(p.fileMb).toBe(1);
+    expect(p.filesMb).toBeGreaterThan(1.9);
+    expect(p.growthMb).toBeGreaterThan(0);
+    expect(p.growthOverFiles).toBeCloseTo(p.growthMb / p.filesMb, 10);
+    expect(p.seconds).toBeGreaterThan(0);
+  });
+
+  it('the table marks the 2× target met only when it is, and says n/a off Linux', () => {
+    const base = {} as BenchResults;
+    const renderBenchTable = (r: BenchResults) => wavImportRows(r).map((row) => row.join(' ')).join('\n');
+    const point = (growthOverFiles: number) => ({ fileMb: 20, filesMb: 40, growthMb: 40 * growthOverFiles, growthOverFiles, seconds: 1, verdict: 'pass' });
+    expect(renderBenchTable({ ...base, analysisMemory: { wavImport: [point(2.04)] } })).toContain('2.04× files, 1.0 s  (target ≤ 2×: not met)');
+    expect(renderBenchTable({ ...base, analysisMemory: { wavImport: [point(1.5)] } })).toContain('(target ≤ 2×: met)');
+    expect(renderBenchTable({ ...base, analysisMemory: { wavImport: null } })).toContain('n/a (Linux only');
+  });
+});
