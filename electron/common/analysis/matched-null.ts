@@ -1,5 +1,6 @@
 import { realFft } from './fft.js';
-import { blockFftSize, conjugateTimes, type CrossCorrelation } from './xcorr.js';
+import { conjugateProduct } from './conjugate-product.js';
+import { blockFftSize, type CrossCorrelation } from './xcorr.js';
 import { ratioDb } from './waveform-metrics.js';
 
 /**
@@ -173,7 +174,8 @@ function fractionalShifter(b: Float32Array, length: number, tau: number) {
     h[j] = (x === 0 ? 1 : Math.sin(Math.PI * x) / (Math.PI * x)) * w;
   }
   fft.forwardInPlace();
-  const kernel = Float32Array.from(buf());
+  const kernel = conjugateProduct(n);
+  kernel.keep(buf());
   const offset = whole - half + 1;
   return {
     /** Outputs per block, and the factor (1/n) that scales a block's values to y. */
@@ -187,7 +189,7 @@ function fractionalShifter(b: Float32Array, length: number, tau: number) {
       const hi = Math.min(length, o + offset + n);
       if (hi > lo) h.set(b.subarray(lo, hi), lo - (o + offset));
       fft.forwardInPlace();
-      conjugateTimes(kernel, buf());
+      kernel.multiply(buf());
       fft.inverseInPlace();
       return buf();
     },

@@ -2,9 +2,6 @@ import { conjugateProduct } from './conjugate-product.js';
 import { exactSums } from './exact-sums.js';
 import { goodFftSize, realFft } from './fft.js';
 
-// matched-null.ts takes conjugateTimes from here.
-export { conjugateTimes } from './conjugate-product.js';
-
 /**
  * Cross-correlation r[τ] = Σ a[i]·b[i+τ] over |τ| ≤ maxLag, over the first `length` samples of each
  * signal (samples past `length` read as zero). Positive τ: B is late (B[i+τ] ≈ A[i]).
