@@ -17,9 +17,10 @@ export interface FrameGeometry {
 }
 
 /**
- * One span's frames through the two passes of spectralDistances: their power spectra (the first
- * `storedFrames` kept in the spectra arena, the others transformed again when read), each frame's loudest bin, and the mel
- * log amplitudes of the frame last asked for. A class with every field set in the constructor, so that
+ * One span's frames [first, end) through the two passes of spectralDistances (a session may measure only
+ * some of a span's frames): their power spectra (the first `storedFrames` of them kept in the spectra
+ * arena, the others transformed again when read), each frame's loudest bin, and the mel log amplitudes of
+ * the frame last asked for. A class with every field set in the constructor, so that
  * V8 sees one shape: closures made per call and fields changing from small integers to doubles made it
  * throw away its optimised code on every call.
  */
@@ -29,12 +30,15 @@ export class SpanFrames {
   /** Frames any pair reads from this span, and the longest such pair (a frame's sample count). */
   readonly frames: number;
   readonly length: number;
-  /** Power spectra of the first `storedFrames` frames, [frame, bin] row-major (first pass). */
+  /** The frames this span transforms: [first, end). */
+  readonly first: number;
+  readonly end: number;
+  /** Power spectra of frames first .. first + storedFrames − 1, [frame, bin] row-major (first pass). */
   readonly storedFrames: number;
   stored: Float64Array = new Float64Array(0);
   /** Where in the spectra arena this span's kept spectra start, followed by its scratch frame. */
   readonly arenaAt: number;
-  /** The loudest bin of each frame (first pass). */
+  /** The loudest bin of each of the `frames` frames (first pass; 0 outside [first, end)). */
   frameMax: Float64Array = new Float64Array(0);
   /** The frame whose raw power spectrum `scratch` holds (−1: none), for frames not stored. */
   private scratchFrame = -1;
@@ -49,6 +53,8 @@ export class SpanFrames {
     geometry: FrameGeometry,
     frames: number,
     length: number,
+    first: number,
+    end: number,
     storedFrames: number,
     arenaAt: number,
   ) {
@@ -56,6 +62,8 @@ export class SpanFrames {
     this.geometry = geometry;
     this.frames = frames;
     this.length = length;
+    this.first = first;
+    this.end = end;
     this.storedFrames = storedFrames;
     this.arenaAt = arenaAt;
   }
@@ -72,17 +80,17 @@ export class SpanFrames {
     this.scratch = arena.subarray(keptEnd, keptEnd + this.geometry.bins);
   }
 
-  /** First pass: every frame transformed, the first `storedFrames` kept (call place first). */
+  /** First pass: frames [first, end) transformed, the first `storedFrames` of them kept (call place first). */
   transformAll(): void {
     const bins = this.geometry.bins;
     this.scratchFrame = -1;
     this.frameMax = new Float64Array(this.frames);
-    for (let frame = 0; frame < this.frames; frame++) {
-      const kept = frame < this.storedFrames;
+    for (let frame = this.first; frame < this.end; frame++) {
+      const kept = frame - this.first < this.storedFrames;
       this.frameMax[frame] = this.transform(
         frame,
         kept ? this.stored : this.scratch,
-        kept ? frame * bins : 0,
+        kept ? (frame - this.first) * bins : 0,
       );
     }
   }
@@ -97,7 +105,7 @@ export class SpanFrames {
 
   /** The array holding frame `frame`'s power spectrum, at `offset(frame)`. */
   spectrum(frame: number): Float64Array {
-    if (frame < this.storedFrames) return this.stored;
+    if (frame - this.first < this.storedFrames) return this.stored;
     if (this.scratchFrame !== frame) {
       this.transform(frame, this.scratch, 0);
       this.scratchFrame = frame;
@@ -106,7 +114,7 @@ export class SpanFrames {
   }
 
   offset(frame: number): number {
-    return frame < this.storedFrames ? frame * this.geometry.bins : 0;
+    return frame - this.first < this.storedFrames ? (frame - this.first) * this.geometry.bins : 0;
   }
 
   /**

@@ -75,3 +75,35 @@ export function spectraArena(doubles: number): Float64Array {
     arena = new Float64Array((memory as WasmMemory).buffer, ARENA_AT);
   return arena;
 }
+
+/** The session whose spectra are in the arena now (spectraArena's single arena has one user at a time). */
+let arenaOwner: WeakRef<object> | undefined;
+
+/**
+ * Storage for `owner`'s spectra, at least `doubles` long with the values of `previous` (its storage from
+ * an earlier call) kept: the shared arena when no other live session holds it, else an array of the
+ * owner's own, where the kernels' JavaScript loops run (the same numbers, more slowly). Two sessions on one
+ * thread at once (compareSignals awaiting its worker while another comparison starts) thus never write
+ * into each other's spectra. A session that ends without releaseSpectraArena frees it when collected.
+ */
+export function claimSpectraArena(
+  owner: object,
+  doubles: number,
+  previous: Float64Array | undefined,
+): Float64Array {
+  const holder = arenaOwner?.deref();
+  // An owner that began on an array of its own stays on it (its values are there).
+  if (holder === owner || (holder === undefined && previous === undefined)) {
+    arenaOwner = new WeakRef(owner);
+    return spectraArena(doubles);
+  }
+  if (previous && previous.length >= doubles) return previous;
+  const own = new Float64Array(doubles);
+  if (previous) own.set(previous);
+  return own;
+}
+
+/** Frees the shared arena if `owner` holds it (its spectra are no longer read). */
+export function releaseSpectraArena(owner: object): void {
+  if (arenaOwner?.deref() === owner) arenaOwner = undefined;
+}

@@ -2,7 +2,7 @@ import { sumSquaredLogRatios } from './log-ratio.js';
 import { hann } from './power-spectrum.js';
 import { type FrameGeometry, type Span, SpanFrames } from './span-frames.js';
 import { mcdFrame, melPlan } from './mel-cepstrum.js';
-import { spectraArena } from './spectra-memory.js';
+import { claimSpectraArena, releaseSpectraArena } from './spectra-memory.js';
 
 /**
  * Spectral distances of A[aStart + i] against B[bStart + i], i < length.
@@ -50,7 +50,7 @@ export function frameSize(sampleRate: number): number {
  * Power spectra kept from the first pass for the second, at most this many bytes per call (a 60 s pair
  * at any rate needs ~35 MB for its three spans); frames past it are transformed again in the second
  * pass, so memory stays bounded on long takes and the numbers are the same either way. The storage is
- * kept for the next call (see spectraArena), so a process that has compared a long pair holds up to this much.
+ * kept for the next call (see spectraArena, spectra-memory.ts), so a process that has compared a long pair holds up to this much.
  */
 export const SPECTRA_CACHE_BYTES = 48 * 1024 * 1024;
 
@@ -71,10 +71,33 @@ export function spectralDistances(
 }
 
 /**
+ * The frames [from, to) of every pair: the part of the distances one thread computes when the frames are
+ * split between threads (each frame's numbers depend on that frame alone, and the parts are summed in
+ * frame order, so any split gives the same numbers as one session over all the frames).
+ */
+export interface FrameRange {
+  from: number;
+  to: number;
+}
+
+export const ALL_FRAMES: FrameRange = { from: 0, to: Infinity };
+
+/** Each pair's loudest power bin on each side over some of its frames, at [2j] and [2j + 1] (0 where none). */
+export type LoudestBins = Float64Array;
+
+/** Each pair's per-frame distances over a session's frames: LSD and MCD of frame from + i at [2i], [2i + 1]. */
+export type FrameDistances = Float64Array[];
+
+/** Frames of a pair of `length` samples in frames of `size` (hop size/2; a shorter pair is one zero-padded frame). */
+export function framesOfPair(length: number, size: number): number {
+  return length <= 0 ? 0 : length >= size ? Math.floor((length - size) / (size / 2)) + 1 : 1;
+}
+
+/**
  * spectralDistances in stages, so that a caller can start the first pass of the pairs it knows (the pair
- * at lag 0) before it knows the others (the aligned pair, after the cross-correlation). The same numbers
- * as one spectralDistances call over all the pairs: a span is shared with an earlier pair only when that
- * pair's frames already cover it.
+ * at lag 0) before it knows the others (the aligned pair, after the cross-correlation), and over a range
+ * of frames, so that two threads can share the frames. The same numbers as one spectralDistances call over
+ * all the pairs: a span is shared with an earlier pair only when that pair's frames already cover it.
  */
 export class SpectralSession {
   private readonly geometry: FrameGeometry;
@@ -83,8 +106,13 @@ export class SpectralSession {
   /** Frames that may still be kept (the cache bytes left, in frames of power spectrum). */
   private budget: number;
   private arenaValues = 0;
+  private arena: Float64Array | undefined;
 
-  constructor(sampleRate: number, cacheBytes = SPECTRA_CACHE_BYTES) {
+  constructor(
+    sampleRate: number,
+    cacheBytes = SPECTRA_CACHE_BYTES,
+    private readonly range: FrameRange = ALL_FRAMES,
+  ) {
     const size = frameSize(sampleRate);
     this.geometry = {
       size,
@@ -96,13 +124,12 @@ export class SpectralSession {
     this.budget = Math.floor(cacheBytes / (this.geometry.bins * 8));
   }
 
-  /** Adds pairs, whose new spans go through the first pass now. */
+  /** Adds pairs, whose new spans go through the first pass (this session's frames of them) now. */
   add(pairs: readonly SpectralPair[]): void {
-    const { size, hop } = this.geometry;
+    const { size } = this.geometry;
     const firstNew = this.spans.length;
     for (const pair of pairs) {
-      const frames =
-        pair.length <= 0 ? 0 : pair.length >= size ? Math.floor((pair.length - size) / hop) + 1 : 1;
+      const frames = framesOfPair(pair.length, size);
       // Spans are shared when they start at the same sample of the same signal; a pair shorter than a
       // frame (one zero-padded frame) gets spans of its own, since its frame holds fewer samples. In a
       // shared span every frame a pair reads lies inside that pair, so frame f is the same F samples for all.
@@ -115,27 +142,55 @@ export class SpectralSession {
     }
     // The arena (kept spectra and a scratch frame per span, read in place by the kernels) grows with the
     // new spans; the earlier spans' views are made again, their values kept.
-    const arena = spectraArena(this.arenaValues);
+    const arena = claimSpectraArena(this, this.arenaValues, this.arena);
+    this.arena = arena;
     for (const span of this.spans) span.place(arena);
     for (const span of this.spans.slice(firstNew)) span.transformAll();
   }
 
-  /** The second pass: every pair's distances, in the order they were added. */
-  distances(): SpectralDistances[] {
-    const { spans, jobs } = this;
-    // A pair's floor is from its own frames only, so it does not depend on which other pairs were
-    // measured with it.
-    const floors = new Float64Array(2 * jobs.length);
-    jobs.forEach((job, j) => {
-      floors[2 * j] = floorOf(spans[job.a].frameMax, job.frames);
-      floors[2 * j + 1] = floorOf(spans[job.b].frameMax, job.frames);
+  /** Each pair's loudest bin on each side over this session's frames (after the first pass). */
+  loudest(): LoudestBins {
+    const loudest = new Float64Array(2 * this.jobs.length);
+    this.jobs.forEach((job, j) => {
+      const [from, to] = this.framesOf(job);
+      loudest[2 * j] = loudestOf(this.spans[job.a].frameMax, from, to);
+      loudest[2 * j + 1] = loudestOf(this.spans[job.b].frameMax, from, to);
     });
-    const sums = measurePairs(jobs, spans, floors, this.geometry);
-    return jobs.map((job, j) =>
-      job.frames === 0
-        ? { lsdDb: NaN, mcdDb: NaN }
-        : { lsdDb: sums[2 * j] / job.frames, mcdDb: sums[2 * j + 1] / job.frames },
+    return loudest;
+  }
+
+  /**
+   * The second pass over this session's frames. A pair's floor is from its loudest bins over all its
+   * frames, so `loudest` holds every part's (this session's among them): the floor then does not depend on
+   * how the frames were split, nor on which other pairs were measured with it.
+   */
+  frameDistances(loudest: readonly LoudestBins[]): FrameDistances {
+    const floors = new Float64Array(2 * this.jobs.length);
+    for (let i = 0; i < floors.length; i++) {
+      let max = 0;
+      for (const part of loudest) if (part[i] > max) max = part[i];
+      floors[i] = Math.max(ABSOLUTE_FLOOR, max * RELATIVE_FLOOR);
+    }
+    const distances = measurePairs(
+      this.jobs.map((job) => this.framesOf(job)),
+      this.jobs,
+      this.spans,
+      floors,
+      this.geometry,
     );
+    releaseSpectraArena(this);
+    return distances;
+  }
+
+  /** The second pass: every pair's distances, in the order they were added (a session over all frames). */
+  distances(): SpectralDistances[] {
+    return sumFrameDistances([this.frameDistances([this.loudest()])]);
+  }
+
+  /** The frames [from, to) of a pair this session measures. */
+  private framesOf(job: PairJob): [number, number] {
+    const to = Math.min(this.range.to, job.frames);
+    return [Math.min(this.range.from, to), to];
   }
 
   private spanIndex(span: Span, shareable: boolean, frames: number, length: number): number {
@@ -149,13 +204,39 @@ export class SpectralSession {
         )
       : -1;
     if (found >= 0) return found;
-    const stored = Math.min(frames, this.budget);
+    const first = Math.min(this.range.from, frames);
+    const end = Math.min(this.range.to, frames);
+    const stored = Math.min(end - first, this.budget);
     this.budget -= stored;
-    const added = new SpanFrames(span, this.geometry, frames, length, stored, this.arenaValues);
+    const added = new SpanFrames(span, this.geometry, frames, length, first, end, stored, this.arenaValues);
     this.arenaValues += added.arenaValues;
     this.spans.push(added);
     return this.spans.length - 1;
   }
+}
+
+/**
+ * Every pair's distances from the parts of its frames, given in frame order: each distance is the mean
+ * over frames, summed frame by frame in that order (so one part or several give the same bits).
+ */
+export function sumFrameDistances(parts: readonly FrameDistances[]): SpectralDistances[] {
+  const pairs = parts[0]?.length ?? 0;
+  const result: SpectralDistances[] = [];
+  for (let j = 0; j < pairs; j++) {
+    let lsd = 0;
+    let mcd = 0;
+    let frames = 0;
+    for (const part of parts) {
+      const values = part[j];
+      for (let i = 0; i < values.length; i += 2) {
+        lsd += values[i];
+        mcd += values[i + 1];
+      }
+      frames += values.length / 2;
+    }
+    result.push(frames === 0 ? { lsdDb: NaN, mcdDb: NaN } : { lsdDb: lsd / frames, mcdDb: mcd / frames });
+  }
+  return result;
 }
 
 /** A pair as two span indices and its frame count. */
@@ -166,21 +247,24 @@ interface PairJob {
 }
 
 /**
- * Pass 2: every pair's distances frame by frame, the spectra read through each side's floor (floors[2j],
- * floors[2j + 1] for pair j). Returns Σ over frames of each pair's LSD and MCD, at [2j] and [2j + 1].
+ * Pass 2: every pair's distances frame by frame over its frames [from, to) (ranges[j]), the spectra read
+ * through each side's floor (floors[2j], floors[2j + 1] for pair j).
  */
 function measurePairs(
+  ranges: readonly [number, number][],
   jobs: readonly PairJob[],
   spans: readonly SpanFrames[],
   floors: Float64Array,
   { bins, plan }: FrameGeometry,
-): Float64Array {
-  const sums = new Float64Array(2 * jobs.length);
-  const maxFrames = Math.max(0, ...jobs.map((j) => j.frames));
-  for (let frame = 0; frame < maxFrames; frame++) {
+): FrameDistances {
+  const values = ranges.map(([from, to]) => new Float64Array(2 * (to - from)));
+  const first = Math.min(...ranges.map(([from]) => from));
+  const end = Math.max(0, ...ranges.map(([, to]) => to));
+  for (let frame = first; frame < end; frame++) {
     for (let j = 0; j < jobs.length; j++) {
+      const [from, to] = ranges[j];
+      if (frame < from || frame >= to) continue;
       const job = jobs[j];
-      if (frame >= job.frames) continue;
       const sa = spans[job.a];
       const sb = spans[job.b];
       const floorA = floors[2 * j];
@@ -196,16 +280,16 @@ function measurePairs(
         floorB,
         bins,
       );
-      sums[2 * j] += LN_TO_DB * Math.sqrt(sq / bins);
-      sums[2 * j + 1] += mcdFrame(plan, melA, melB);
+      values[j][2 * (frame - from)] = LN_TO_DB * Math.sqrt(sq / bins);
+      values[j][2 * (frame - from) + 1] = mcdFrame(plan, melA, melB);
     }
   }
-  return sums;
+  return values;
 }
 
-/** The floor of a side: its loudest bin over its first `frames` frames − 80 dB, at least −120 dB. */
-function floorOf(frameMax: Float64Array, frames: number): number {
+/** The loudest of frameMax[from .. to) (0 for none). */
+function loudestOf(frameMax: Float64Array, from: number, to: number): number {
   let max = 0;
-  for (let f = 0; f < frames; f++) if (frameMax[f] > max) max = frameMax[f];
-  return Math.max(ABSOLUTE_FLOOR, max * RELATIVE_FLOOR);
+  for (let f = from; f < to; f++) if (frameMax[f] > max) max = frameMax[f];
+  return max;
 }

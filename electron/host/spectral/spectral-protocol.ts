@@ -1,9 +1,16 @@
-import type { SpectralDistances, SpectralPair } from '../../common/analysis/spectral.js';
+import type {
+  FrameDistances,
+  FrameRange,
+  LoudestBins,
+  SpectralPair,
+} from '../../common/analysis/spectral.js';
 
 /**
- * A comparison's spectral job (compare.ts's SpectralJob) as messages: `add` its pairs (the worker runs
- * their first pass as they arrive), then `distances`, which the worker answers. Signals are on
- * SharedArrayBuffers: the worker reads the caller's takes, nothing is copied across.
+ * A comparison's spectral job (compare.ts's SpectralJob) as messages, the worker measuring the frames
+ * `frames` of every pair and the calling thread the others: `add` its pairs (the worker runs the first pass
+ * of its frames as they arrive), then `measure` with the calling thread's loudest bins; the worker answers
+ * with its own loudest bins at once (both threads then know each pair's floor), then with its frames'
+ * distances. Signals are on SharedArrayBuffers: the worker reads the caller's takes, nothing is copied across.
  */
 export type SpectralRequest =
   | {
@@ -11,8 +18,12 @@ export type SpectralRequest =
       id: number;
       pairs: readonly SpectralPair[];
       sampleRate: number;
-      cacheBytes: number | undefined;
+      cacheBytes: number;
+      frames: FrameRange;
     }
-  | { kind: 'distances'; id: number };
+  | { kind: 'measure'; id: number; loudest: LoudestBins };
 
-export type SpectralReply = { id: number; distances: SpectralDistances[] } | { id: number; error: string };
+export type SpectralReply =
+  | { id: number; kind: 'loudest'; loudest: LoudestBins }
+  | { id: number; kind: 'frames'; frames: FrameDistances }
+  | { id: number; kind: 'error'; error: string };

@@ -3,39 +3,41 @@ import { initFft } from '../../common/analysis/fft.js';
 import { type SpectralPair, SpectralSession } from '../../common/analysis/spectral.js';
 import type { SpectralReply, SpectralRequest } from './spectral-protocol.js';
 
-// The spectral distances of compareSignals, on a thread of their own (spectral-thread.ts starts it).
+// The worker's frames of compareSignals' spectral distances (spectral-thread.ts starts it).
 const port = parentPort;
 if (!port) throw new Error('spectral-worker.js must run in a worker thread');
 
-/** Each job's session, or the message of the first error it met (answered at its `distances`). */
+/** Each job's session, or the message of the first error it met (answered at its `measure`). */
 const jobs = new Map<number, SpectralSession | string>();
+
+const reply = (message: SpectralReply) => port.postMessage(message);
 
 // Every handler awaits the same initFft promise first, so the messages are handled in the order they came.
 port.on('message', (request: SpectralRequest) => {
-  void handle(request).then((reply) => reply && port.postMessage(reply));
+  void handle(request);
 });
 
-async function handle(request: SpectralRequest): Promise<SpectralReply | undefined> {
+async function handle(request: SpectralRequest): Promise<void> {
   const { id } = request;
   try {
     await initFft();
     const job = jobs.get(id);
     if (request.kind === 'add') {
-      if (typeof job === 'string') return undefined;
-      const session = job ?? new SpectralSession(request.sampleRate, request.cacheBytes);
+      if (typeof job === 'string') return;
+      const session = job ?? new SpectralSession(request.sampleRate, request.cacheBytes, request.frames);
       jobs.set(id, session);
       session.add(request.pairs as SpectralPair[]);
-      return undefined;
+      return;
     }
     jobs.delete(id);
-    if (typeof job === 'string') return { id, error: job };
-    return { id, distances: job ? job.distances() : [] };
+    if (typeof job === 'string') return reply({ id, kind: 'error', error: job });
+    if (!job) return reply({ id, kind: 'error', error: `no spectral job ${id} was added` });
+    const loudest = job.loudest();
+    reply({ id, kind: 'loudest', loudest });
+    reply({ id, kind: 'frames', frames: job.frameDistances([loudest, request.loudest]) });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    if (request.kind === 'add') {
-      jobs.set(id, message);
-      return undefined;
-    }
-    return { id, error: message };
+    if (request.kind === 'add') jobs.set(id, message);
+    else reply({ id, kind: 'error', error: message });
   }
 }

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initFft } from '../../../../electron/common/analysis/fft.js';
-import { frameSize, spectralDistances } from '../../../../electron/common/analysis/spectral.js';
+import { frameSize, SpectralSession, spectralDistances } from '../../../../electron/common/analysis/spectral.js';
 import { speechLike } from '../../../helpers/signals.js';
 
 beforeAll(() => initFft());
@@ -68,5 +68,23 @@ describe('spectralDistances', () => {
     const bytesPerFrame = (frameSize(fs) / 2 + 1) * 8;
     expect(spectralDistances(pairs, fs, 0)).toEqual(kept);
     expect(spectralDistances(pairs, fs, 40 * bytesPerFrame)).toEqual(kept);
+  });
+
+  // A thread has one spectra arena: a comparison that starts while another awaits its worker must not
+  // write into the first one's kept spectra (the second gets storage of its own: the same numbers).
+  it('two sessions in flight on one thread give the numbers each gives alone', () => {
+    const b = a.map((v, i) => 0.8 * v + 0.002 * Math.sin(i / 3));
+    const c = a.map((v, i) => v + 0.02 * Math.cos(i / 5));
+    const aligned = { ...pair(a, b), b: { signal: b, start: 9 }, length: a.length - 9 };
+    const alone = [spectralDistances([pair(a, b), aligned], fs), spectralDistances([pair(a, c)], fs)];
+    for (let round = 0; round < 2; round++) {
+      const first = new SpectralSession(fs);
+      first.add([pair(a, b)]);
+      const second = new SpectralSession(fs);
+      second.add([pair(a, c)]);
+      expect(second.distances()).toEqual(alone[1]);
+      first.add([aligned]);
+      expect(first.distances()).toEqual(alone[0]);
+    }
   });
 });

@@ -24,6 +24,24 @@ describe('compareSignals with the spectral distances on a worker thread', () => 
     }
   });
 
+  it('gives each of several comparisons in flight at once its own numbers', async () => {
+    const thread = new SpectralThread();
+    try {
+      const cases = regressionCases().slice(0, 4);
+      const alone = await Promise.all(
+        cases.map(async (c) => stringifyReport(await compareSignals(c.a, c.b, c.sampleRate, { maxLagMs: c.maxLagMs }))),
+      );
+      const together = await Promise.all(
+        cases.map(async (c) =>
+          stringifyReport(await compareSignals(c.a, c.b, c.sampleRate, { maxLagMs: c.maxLagMs, spectral: thread.run })),
+        ),
+      );
+      together.forEach((report, i) => expect(report, cases[i].name).toBe(alone[i]));
+    } finally {
+      await thread.close();
+    }
+  });
+
   it('measures takes over the staging limit on the calling thread, with the same bytes, never starting the worker', async () => {
     // A worker that would fail the comparison if it were started.
     const thread = new SpectralThread(() => new URL('data:text/javascript,process.exit(3)'), 0);
