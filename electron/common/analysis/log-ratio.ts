@@ -73,11 +73,13 @@ type LogRatioKernel = (
 const logRatioInstance = spectraKernel(logRatioWasm, { log: Math.log });
 let tablesWritten = false;
 
+type ScaledLogsKernel = (x: number, count: number, scale: number, tables: number) => void;
+
 /**
  * wasm/log-ratio.wat over spectraMemory, or null where WebAssembly SIMD cannot be compiled. Its tables are
  * written into the memory once (a replaced memory gets the old one's bytes).
  */
-function logRatioKernel(): LogRatioKernel | null {
+function logKernels(): { sumSquaredLogRatios: LogRatioKernel; scaledLogs: ScaledLogsKernel } | null {
   const instance = logRatioInstance();
   const memory = spectraMemory();
   if (!instance || !memory) return null;
@@ -86,7 +88,18 @@ function logRatioKernel(): LogRatioKernel | null {
     new Float64Array(memory.buffer, LOG_TABLES_AT + 8 * TABLE_SIZE, TABLE_SIZE).set(LN_EDGE);
     tablesWritten = true;
   }
-  return instance.sumSquaredLogRatios as LogRatioKernel;
+  return instance as { sumSquaredLogRatios: LogRatioKernel; scaledLogs: ScaledLogsKernel };
+}
+
+/**
+ * scaledLogs in place on `count` doubles at byte address `at` of spectraMemory, by the WebAssembly kernel
+ * (the same values to the bit); false, with nothing done, where it cannot be compiled.
+ */
+export function scaledLogsInMemory(at: number, count: number, scale: number): boolean {
+  const kernels = logKernels();
+  if (!kernels) return false;
+  kernels.scaledLogs(at, count, scale, LOG_TABLES_AT);
+  return true;
 }
 
 /**
@@ -103,7 +116,7 @@ export function sumSquaredLogRatios(
   floorB: number,
   count: number,
 ): number {
-  const simd = logRatioKernel();
+  const simd = logKernels()?.sumSquaredLogRatios;
   const memory = spectraMemory();
   if (simd && a.buffer === memory?.buffer && b.buffer === memory.buffer) {
     return simd(a.byteOffset + 8 * aAt, floorA, b.byteOffset + 8 * bAt, floorB, count, LOG_TABLES_AT);

@@ -99,20 +99,12 @@ export function melLogAmplitude(
   floor: number,
   out: Float64Array,
 ): void {
-  const { starts, bandPower } = plan;
   // `floor + 0` is a double for V8: with `floor` itself, inlined into a caller, the floor-or-bin choice
   // below came out as a boxed number, one allocation per bin (~22 young-generation collections a span).
   const f = floor + 0;
-  if (plan.simd?.run(power, at, f, bandPower)) {
-    for (let m = 0; m < MEL_BANDS; m++) {
-      if (bandPower[m] > 0) continue;
-      const edge = power[at + starts[m]];
-      bandPower[m] = edge > f ? edge : f;
-    }
-  } else {
-    bandSums(plan, power, at, f);
-  }
-  scaledLogs(bandPower, 0.5, out, MEL_BANDS);
+  if (plan.simd?.logAmplitudes(power, at, f, 0.5, out)) return;
+  bandSums(plan, power, at, f);
+  scaledLogs(plan.bandPower, 0.5, out, MEL_BANDS);
 }
 
 /** The JavaScript loop of the band sums (and the edge rule), into plan.bandPower. */

@@ -1,14 +1,16 @@
 /**
- * The mel filterbank's band sums (melLogAmplitude's loop in mel-cepstrum.ts) as a WebAssembly SIMD
- * kernel: each band's even-offset bins in lane 0 and odd-offset bins in lane 1 of f64x2 values, which
- * are the JavaScript loop's two partial sums, and the floor taken by f64x2.pmax(floor, p), which is
- * `p > floor ? p : floor` (NaN reads as the floor). Same operations in the same order, so the sums
- * are the JavaScript loop's to the last bit (test/unit/common/analysis/mel-simd.test.ts). The module
- * is wasm/mel-bands.wat, assembled into wasm/mel-bands.wasm.ts; it reads the spectra where spectral.ts
- * keeps them (spectra-memory.ts).
+ * The mel log amplitudes (melLogAmplitude in mel-cepstrum.ts) in WebAssembly: the filterbank's band sums
+ * as a SIMD kernel, each band's even-offset bins in lane 0 and odd-offset bins in lane 1 of f64x2 values,
+ * which are the JavaScript loop's two partial sums, the floor taken by f64x2.pmax(floor, p), which is
+ * `p > floor ? p : floor` (NaN reads as the floor), and the edge rule; then ½·ln of each band by
+ * log-ratio.ts's kernel, in place. Same operations in the same order, so the values are the JavaScript
+ * loops' to the last bit (test/unit/common/analysis/mel-simd.test.ts). The module is wasm/mel-bands.wat,
+ * assembled into wasm/mel-bands.wasm.ts; it reads the spectra where spectral.ts keeps them
+ * (spectra-memory.ts).
  */
 import { MEL_PLAN_AT, MEL_PLAN_BYTES, spectraKernel, spectraMemory } from './spectra-memory.js';
 import { melBandsWasm } from './wasm/mel-bands.wasm.js';
+import { scaledLogs, scaledLogsInMemory } from './log-ratio.js';
 
 /** Byte offsets from MEL_PLAN_AT (wasm/mel-bands.wat): the plan's three Int32Arrays, the sums, the weights. */
 const BANDS_MAX = 128;
@@ -39,10 +41,12 @@ export class SimdMelBands {
   }
 
   /**
-   * out[m] = Σ weight·max(p, floor) over band m's bins of power[at ..] (bins of the plan's frame size);
-   * false, with nothing written, when `power` is not in spectraMemory (the caller's JavaScript loop runs).
+   * out[m] = scale·ln(s_m), s_m = Σ weight·max(p, floor) over band m's bins of power[at ..] (bins of the
+   * plan's frame size), or band m's first bin through the floor where s_m is not positive: melLogAmplitude's
+   * values, the logarithms by log-ratio.ts's kernel in place. False, with nothing written, when `power` is
+   * not in spectraMemory (the caller's JavaScript loops run).
    */
-  run(power: Float64Array, at: number, floor: number, out: Float64Array): boolean {
+  logAmplitudes(power: Float64Array, at: number, floor: number, scale: number, out: Float64Array): boolean {
     const memory = spectraMemory();
     const bands = melInstance()?.bandSums as BandsKernel | undefined;
     if (!bands || !memory || power.buffer !== memory.buffer) return false;
@@ -59,6 +63,7 @@ export class SimdMelBands {
     bands(power.byteOffset + 8 * at, floor, 4 * count, MEL_PLAN_AT);
     if (sumsView.buffer !== memory.buffer || sumsView.length !== count)
       sumsView = new Float64Array(memory.buffer, MEL_PLAN_AT + SUMS, count);
+    if (!scaledLogsInMemory(MEL_PLAN_AT + SUMS, count, scale)) scaledLogs(sumsView, scale, sumsView, count);
     out.set(sumsView);
     return true;
   }

@@ -138,6 +138,20 @@
         (local.set $sum (f64.add (local.get $sum) (f64.mul (local.get $l0) (local.get $l0))))))
     (local.get $sum))
 
+  ;; x[k] = ln(x[k])·scale for k < count, in place at the byte address $x: log-ratio.ts's scaledLogs (the
+  ;; mel log amplitudes, ½·ln of each band's power), one value after the other through $ln.
+  (func (export "scaledLogs") (param $x i32) (param $count i32) (param $scale f64) (param $tables i32)
+    (local $end i32)
+    (local.set $end (i32.add (local.get $x) (i32.shl (local.get $count) (i32.const 3))))
+    (block $done
+      (loop $next
+        (br_if $done (i32.ge_u (local.get $x) (local.get $end)))
+        (f64.store
+          (local.get $x)
+          (f64.mul (call $ln (f64.load (local.get $x)) (local.get $tables)) (local.get $scale)))
+        (local.set $x (i32.add (local.get $x) (i32.const 8)))
+        (br $next))))
+
   ;; x > floor ? x : floor (NaN reads as the floor)
   (func $floored (param $x f64) (param $floor f64) (result f64)
     (select (local.get $x) (local.get $floor) (f64.gt (local.get $x) (local.get $floor))))

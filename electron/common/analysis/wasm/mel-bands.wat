@@ -14,7 +14,8 @@
   (import "env" "memory" (memory 1))
 
   ;; sums[m] = Σ weights[weightAt[m] + j] · max(p[starts[m] + j], floor) over j < counts[m], for each band
-  ;; m < $end / 4, p being the spectrum at byte address $power.
+  ;; m < $end / 4, p being the spectrum at byte address $power; a band whose sum is not positive reads its
+  ;; first bin through the floor instead.
   (func (export "bandSums") (param $power i32) (param $floor f64) (param $end i32) (param $plan i32)
     (local $m i32)     ;; the band's byte offset into the i32 tables (4 per band)
     (local $first i32) ;; byte address of the band's first bin in the spectrum
@@ -69,17 +70,24 @@
                 (f64.mul
                   (f64.load
                     (i32.add (local.get $w) (i32.shl (local.get $j) (i32.const 3))))
-                  (select
+                  (call $floored
                     (f64.load
                       (i32.add (local.get $first) (i32.shl (local.get $j) (i32.const 3))))
-                    (local.get $floor)
-                    (f64.gt
-                      (f64.load
-                        (i32.add (local.get $first) (i32.shl (local.get $j) (i32.const 3))))
-                      (local.get $floor))))))))
-        ;; sums[m] = s + lane 1 (the f64 at 1536 + 8·band = 1536 + 2·m).
+                    (local.get $floor)))))))
+        (local.set $s (f64.add (local.get $s) (f64x2.extract_lane 1 (local.get $lanes))))
+        ;; Bins are floored, so s > 0 except for a band whose only bin sits on its edge (weight 0): that
+        ;; band reads its first bin through the floor (the edge rule of melLogAmplitude).
+        (if (i32.eqz (f64.gt (local.get $s) (f64.const 0)))
+          (then
+            (local.set $s
+              (call $floored (f64.load (local.get $first)) (local.get $floor)))))
+        ;; sums[m] = s (the f64 at 1536 + 8·band = 1536 + 2·m).
         (f64.store offset=1536
           (i32.add (local.get $plan) (i32.shl (local.get $m) (i32.const 1)))
-          (f64.add (local.get $s) (f64x2.extract_lane 1 (local.get $lanes))))
+          (local.get $s))
         (local.set $m (i32.add (local.get $m) (i32.const 4)))
-        (br $nextBand)))))
+        (br $nextBand))))
+  ;; p > floor ? p : floor (NaN reads as the floor)
+  (func $floored (param $p f64) (param $floor f64) (result f64)
+    (select (local.get $p) (local.get $floor) (f64.gt (local.get $p) (local.get $floor))))
+)

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  scaledLogs,
+  scaledLogsInMemory,
   sumSquaredLogRatios,
   sumSquaredLogRatiosJs,
 } from '../../../../electron/common/analysis/log-ratio.js';
@@ -66,5 +68,19 @@ describe('sumSquaredLogRatios in WebAssembly SIMD', () => {
     const arena = spectraArena(8);
     arena.set([9, Math.E, 5, 7, 1, 1, 3, 0]);
     expect(sumSquaredLogRatios(arena, 1, -Infinity, arena, 5, -Infinity, 1)).toBeCloseTo(1, 14);
+  });
+
+  // The mel log amplitudes' ½·ln, in place in the memory (wasm/log-ratio.wat's scaledLogs).
+  it('scaledLogs in memory: the JavaScript table logarithm times the scale to the bit, odd values included', () => {
+    const values = [0.3, 1, 1e-12, 7.5e7, 1e-310, 5e-324, 0, -0, -2, Infinity, NaN, 2 ** 1023, Math.E, 1 + 2 ** -40];
+    let seed = 7;
+    for (let k = 0; k < 200; k++) values.push(Math.pow(10, 30 - 60 * ((seed = (seed * 16807) % 2147483647) / 2147483647)));
+    const arena = spectraArena(values.length + 3);
+    const at = 3;
+    arena.set(values, at);
+    expect(scaledLogsInMemory(arena.byteOffset + 8 * at, values.length, 0.5)).toBe(true);
+    const inJs = new Float64Array(values.length);
+    scaledLogs(Float64Array.from(values), 0.5, inJs, values.length);
+    values.forEach((x, k) => expect(Object.is(arena[at + k], inJs[k]), `ln ${x}: ${arena[at + k]} vs ${inJs[k]}`).toBe(true));
   });
 });

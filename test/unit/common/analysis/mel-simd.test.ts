@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { melLogAmplitude, melPlan, MEL_BANDS } from '../../../../electron/common/analysis/mel-cepstrum.js';
+import { simdMelBands } from '../../../../electron/common/analysis/mel-simd.js';
 import { spectraArena } from '../../../../electron/common/analysis/spectra-memory.js';
 
 // The kernel does the JavaScript loop's operations in the same order on IEEE doubles, so the mel log
@@ -28,11 +29,49 @@ describe('mel band sums in WebAssembly SIMD', () => {
       const floor = 1e-9;
       const withSimd = new Float64Array(MEL_BANDS);
       const withoutSimd = new Float64Array(MEL_BANDS);
-      expect(plan.simd?.run(power, at, floor, new Float64Array(MEL_BANDS))).toBe(true);
+      expect(plan.simd?.logAmplitudes(power, at, floor, 0.5, new Float64Array(MEL_BANDS))).toBe(true);
       melLogAmplitude(plan, power, at, floor, withSimd);
       melLogAmplitude(plan, power.slice(), at, floor, withoutSimd); // a copy outside the arena: the JavaScript loop
       expect(withSimd.some((v) => v !== withSimd[0])).toBe(true);
       expect(Array.from(withSimd)).toEqual(Array.from(withoutSimd));
     },
   );
+
+  // A silent frame under a zero floor: every band sums to 0, so each reads its first bin through the floor
+  // (the edge rule), and ½·ln 0 is −∞ through Math.log; a loud bin keeps its band finite.
+  it('a silent frame under a zero floor: the edge rule and ln 0, as the JavaScript loop', () => {
+    const plan = melPlan(1024, 24000);
+    const bins = 513;
+    const power = spectraArena(bins).subarray(0, bins);
+    power.fill(0);
+    power[200] = 1e-3;
+    const withSimd = new Float64Array(MEL_BANDS);
+    const withoutSimd = new Float64Array(MEL_BANDS);
+    expect(plan.simd?.logAmplitudes(power, 0, 0, 0.5, withSimd)).toBe(true);
+    melLogAmplitude(plan, power.slice(), 0, 0, withoutSimd);
+    expect(withSimd.filter((v) => v === -Infinity).length).toBeGreaterThan(70);
+    expect(withSimd.some(Number.isFinite)).toBe(true);
+    expect(Array.from(withSimd)).toEqual(Array.from(withoutSimd));
+  });
+
+  // A band whose weights are all 0 (its bins on its edges) sums to 0 and reads its first bin through the
+  // floor instead; real plans seldom have one, so this plan zeroes three bands' weights.
+  it('bands of zero weight read their first bin through the floor, as the JavaScript loop', () => {
+    const real = melPlan(1024, 24000);
+    const weights = real.weights.slice();
+    for (const m of [0, 17, 79]) weights.fill(0, real.weightAt[m], real.weightAt[m] + real.counts[m]);
+    const bands = { starts: real.starts, counts: real.counts, weightAt: real.weightAt, weights };
+    const plan = { ...real, weights, simd: simdMelBands(bands, 513) };
+    const power = spectraArena(513).subarray(0, 513);
+    for (let k = 0; k < 513; k++) power[k] = 1e-6 * (1 + (k % 7));
+    power[real.starts[17]] = 1e-12; // under the floor: band 17 reads the floor
+    const floor = 1e-9;
+    const withSimd = new Float64Array(MEL_BANDS);
+    const withoutSimd = new Float64Array(MEL_BANDS);
+    expect(plan.simd?.logAmplitudes(power, 0, floor, 0.5, withSimd)).toBe(true);
+    melLogAmplitude(plan, power.slice(), 0, floor, withoutSimd);
+    expect(withSimd[0]).toBeCloseTo(0.5 * Math.log(power[real.starts[0]]), 12);
+    expect(withSimd[17]).toBeCloseTo(0.5 * Math.log(floor), 12);
+    expect(Array.from(withSimd)).toEqual(Array.from(withoutSimd));
+  });
 });
