@@ -9,7 +9,7 @@
  * The DCT is linear, so Δc is taken as the DCT of ΔL (one DCT per frame pair, not two).
  */
 import { scaledLogs } from './log-ratio.js';
-import { type SimdMelBands, simdMelBands } from './mel-simd.js';
+import { mcdFrameInMemory, type SimdMelBands, simdMelBands } from './mel-simd.js';
 
 export const MEL_BANDS = 80;
 const CEPSTRAL_ORDER = 24;
@@ -138,9 +138,15 @@ export function bandSums(plan: MelPlan, power: Float64Array, at: number, f: numb
 /**
  * MCD of one frame pair in dB: (10/ln10)·sqrt(2·Σ_{n=1..24} Δc_n²) with Δc = DCT(L_A − L_B).
  * cos(πn(M−1−m+½)/M) = (−1)^n·cos(πn(m+½)/M), so c_n sums M/2 terms: of ΔL_m + ΔL_{M−1−m} for even n,
- * of ΔL_m − ΔL_{M−1−m} for odd n (half the multiplications of the full 24 × 80 product).
+ * of ΔL_m − ΔL_{M−1−m} for odd n (half the multiplications of the full 24 × 80 product). Log amplitudes in
+ * spectraMemory (spectral.ts keeps them there) take the WebAssembly kernel, others the JavaScript.
  */
 export function mcdFrame(plan: MelPlan, logA: Float64Array, logB: Float64Array): number {
+  return mcdFrameInMemory(plan.dct, logA, logB) ?? mcdFrameJs(plan, logA, logB);
+}
+
+/** mcdFrame in JavaScript (exported for the test that holds the kernel to it). */
+export function mcdFrameJs(plan: MelPlan, logA: Float64Array, logB: Float64Array): number {
   const { dct, sums, differences } = plan;
   for (let m = 0; m < HALF; m++) {
     const low = logA[m] - logB[m];

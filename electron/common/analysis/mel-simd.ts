@@ -8,8 +8,9 @@
  * assembled into wasm/mel-bands.wasm.ts; it reads the spectra where spectral.ts keeps them
  * (spectra-memory.ts).
  */
-import { MEL_PLAN_AT, MEL_PLAN_BYTES, spectraKernel, spectraMemory } from './spectra-memory.js';
+import { MCD_PLAN_AT, MEL_PLAN_AT, MEL_PLAN_BYTES, spectraKernel, spectraMemory } from './spectra-memory.js';
 import { melBandsWasm } from './wasm/mel-bands.wasm.js';
+import { melCepstralDistortionWasm } from './wasm/mel-cepstral-distortion.wasm.js';
 import { scaledLogs, scaledLogsInMemory } from './log-ratio.js';
 
 /** Byte offsets from MEL_PLAN_AT (wasm/mel-bands.wat): the plan's three Int32Arrays, the sums, the weights. */
@@ -84,4 +85,27 @@ export interface BandPlan {
 export function simdMelBands(plan: BandPlan, bins: number): SimdMelBands | null {
   if (plan.starts.length > BANDS_MAX || WEIGHTS + 8 * plan.weights.length > MEL_PLAN_BYTES) return null;
   return melInstance() ? new SimdMelBands(plan, bins) : null;
+}
+
+type McdKernel = (a: number, b: number, plan: number) => number;
+
+const mcdInstance = spectraKernel(melCepstralDistortionWasm);
+/** The DCT rows in spectraMemory (a replaced memory gets the old one's bytes). */
+let dctInMemory: Float64Array | undefined;
+
+/**
+ * mcdFrame of two frames' mel log amplitudes that lie in spectraMemory, by wasm/mel-cepstral-distortion.wat
+ * (the JavaScript's value to the bit); null where they do not or the kernel cannot be compiled (the
+ * caller's JavaScript runs). `dct`: the plan's rows (MelPlan.dct, 24 × 40).
+ */
+export function mcdFrameInMemory(dct: Float64Array, logA: Float64Array, logB: Float64Array): number | null {
+  const memory = spectraMemory();
+  if (!memory || logA.buffer !== memory.buffer || logB.buffer !== memory.buffer) return null;
+  const kernel = mcdInstance()?.mcdFrame as McdKernel | undefined;
+  if (!kernel) return null;
+  if (dctInMemory !== dct) {
+    new Float64Array(memory.buffer, MCD_PLAN_AT, dct.length).set(dct);
+    dctInMemory = dct;
+  }
+  return kernel(logA.byteOffset, logB.byteOffset, MCD_PLAN_AT);
 }

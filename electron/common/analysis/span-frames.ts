@@ -43,10 +43,10 @@ export class SpanFrames {
   /** The frame whose raw power spectrum `scratch` holds (−1: none), for frames not stored. */
   private scratchFrame = -1;
   private scratch: Float64Array = new Float64Array(0);
-  /** The mel log amplitudes of frame `melFrame` read through floor `melFloor` (second pass). */
+  /** The mel log amplitudes of frame `melFrame` read through floor `melFloor` (second pass), in the arena. */
   private melFrame = -1;
   private melFloor = Number.NaN;
-  private readonly melLog = new Float64Array(MEL_BANDS);
+  private melLog: Float64Array = new Float64Array(0);
 
   constructor(
     span: Span,
@@ -68,16 +68,21 @@ export class SpanFrames {
     this.arenaAt = arenaAt;
   }
 
-  /** Doubles this span takes in the arena: its kept spectra and one scratch frame. */
+  /** Doubles this span takes in the arena: its kept spectra, one scratch frame and its mel log amplitudes. */
   get arenaValues(): number {
-    return (this.storedFrames + 1) * this.geometry.bins;
+    return (this.storedFrames + 1) * this.geometry.bins + MEL_BANDS;
   }
 
-  /** Points the kept spectra and the scratch frame at `arena` (again after it moved: its values are kept). */
+  /**
+   * Points the kept spectra, the scratch frame and the mel log amplitudes at `arena` (again after it moved:
+   * its values are kept).
+   */
   place(arena: Float64Array): void {
     const keptEnd = this.arenaAt + this.storedFrames * this.geometry.bins;
+    const scratchEnd = keptEnd + this.geometry.bins;
     this.stored = arena.subarray(this.arenaAt, keptEnd);
-    this.scratch = arena.subarray(keptEnd, keptEnd + this.geometry.bins);
+    this.scratch = arena.subarray(keptEnd, scratchEnd);
+    this.melLog = arena.subarray(scratchEnd, scratchEnd + MEL_BANDS);
   }
 
   /** First pass: frames [first, end) transformed, the first `storedFrames` of them kept (call place first). */

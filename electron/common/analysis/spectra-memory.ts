@@ -2,8 +2,9 @@ import { compileWasm, newMemory, PAGE, type WasmMemory } from './wasm-module.js'
 
 /**
  * The one WebAssembly memory the spectral kernels import: log-ratio.ts's tables (16 KiB), power-spectrum.ts's
- * window and frame (for frames up to MAX_KERNEL_FRAME samples), mel-simd.ts's plan, then the arena where spectralDistances keeps
- * its power spectra and each span's scratch frame, so that the kernels read and write them in place.
+ * window and frame (for frames up to MAX_KERNEL_FRAME samples), mel-simd.ts's plan and DCT rows, then the arena where
+ * spectralDistances keeps its power spectra and each span's scratch frame and mel log amplitudes, so that the kernels
+ * read and write them in place.
  *
  * The memory is never grown: a call that needs more gets a new, larger memory with the old one's bytes
  * copied in, and the kernels are instantiated again over it. WebAssembly.Memory.grow detaches the old
@@ -17,7 +18,10 @@ export const FRAME_AT = WINDOW_AT + 8 * MAX_KERNEL_FRAME;
 /** mel-simd.ts's plan: 2560 bytes of band tables and sums, then the weights (two per bin at most). */
 export const MEL_PLAN_AT = FRAME_AT + 4 * MAX_KERNEL_FRAME;
 export const MEL_PLAN_BYTES = 2560 + 8 * 2 * (MAX_KERNEL_FRAME / 2 + 1);
-const ARENA_AT = MEL_PLAN_AT + MEL_PLAN_BYTES;
+/** mel-simd.ts's mel-cepstral distortion: the DCT rows (24 × 40 doubles), then 80 doubles of scratch. */
+export const MCD_PLAN_AT = MEL_PLAN_AT + MEL_PLAN_BYTES;
+const MCD_PLAN_BYTES = 8 * (24 * 40 + 80);
+const ARENA_AT = MCD_PLAN_AT + MCD_PLAN_BYTES;
 
 let memory: WasmMemory | null | undefined;
 

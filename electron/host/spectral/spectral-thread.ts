@@ -162,12 +162,12 @@ interface Waiter {
 
 /**
  * The worker's share of each pair's frames; this thread measures the rest after compareSignals' other
- * metrics (cross-correlation, sample sums, matched null, loudness, levels: ~70 ms of the 60 s bench pair
- * against ~105 ms of spectral distances on one thread). Chosen by measurement (the bench pair, worker and
- * this thread interleaved, 21 runs each, load ~2): 0.6 → 135 ms, 0.66 → 127, 0.7 → 128, 0.74 → 132,
- * 0.82 → 133, 0.88 → 136 (medians). The numbers do not depend on it.
+ * metrics (cross-correlation, sample sums, matched null, loudness, levels). Chosen by measurement: the 60 s
+ * bench pair with the shares interleaved in one process, 25 rounds, twice (load ~1.3): medians 0.6 → 135
+ * and 137 ms, 0.7 → 121 and 124, 0.75 → 120 and 121, 0.8 → 126 and 126, 0.85 → 134 and 135, 0.9 → 143
+ * and 142. The numbers do not depend on it.
  */
-const WORKER_FRAME_SHARE = 0.7;
+const WORKER_FRAME_SHARE = 0.75;
 
 /**
  * 64 MiB: a pair of ~5.8 min mono takes at 24 kHz (the studio's and the CLI's usual comparisons) goes to

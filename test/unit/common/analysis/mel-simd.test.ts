@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { melLogAmplitude, melPlan, MEL_BANDS } from '../../../../electron/common/analysis/mel-cepstrum.js';
+import {
+  mcdFrame,
+  mcdFrameJs,
+  melLogAmplitude,
+  melPlan,
+  MEL_BANDS,
+} from '../../../../electron/common/analysis/mel-cepstrum.js';
 import { simdMelBands } from '../../../../electron/common/analysis/mel-simd.js';
 import { spectraArena } from '../../../../electron/common/analysis/spectra-memory.js';
 
@@ -73,5 +79,29 @@ describe('mel band sums in WebAssembly SIMD', () => {
     expect(withSimd[0]).toBeCloseTo(0.5 * Math.log(power[real.starts[0]]), 12);
     expect(withSimd[17]).toBeCloseTo(0.5 * Math.log(floor), 12);
     expect(Array.from(withSimd)).toEqual(Array.from(withoutSimd));
+  });
+});
+
+// wasm/mel-cepstral-distortion.wat does mcdFrame's operations in its order on IEEE doubles: the same value.
+describe('mel-cepstral distortion in WebAssembly SIMD', () => {
+  it('bit for bit as the JavaScript, over random frames and odd values', () => {
+    const plan = melPlan(1024, 24000);
+    const arena = spectraArena(2 * MEL_BANDS + 5);
+    const logA = arena.subarray(3, 3 + MEL_BANDS);
+    const logB = arena.subarray(3 + MEL_BANDS, 3 + 2 * MEL_BANDS);
+    let seed = 99;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (let round = 0; round < 200; round++) {
+      for (let m = 0; m < MEL_BANDS; m++) {
+        logA[m] = -20 * random();
+        logB[m] = logA[m] + (round % 3 === 0 ? 0.001 : 2) * (random() - 0.5);
+      }
+      if (round === 7) logA[5] = -Infinity;
+      if (round === 8) logB[79] = Number.NaN;
+      const inKernel = mcdFrame(plan, logA, logB);
+      const inJs = mcdFrameJs(plan, logA.slice(), logB.slice());
+      expect(Object.is(inKernel, inJs), `round ${round}: ${inKernel} vs ${inJs}`).toBe(true);
+    }
+    expect(mcdFrame(plan, logA, logA)).toBe(0);
   });
 });
