@@ -46,13 +46,19 @@ export interface SpectralJob {
   add(pairs: readonly SpectralPair[]): void;
   /** Every pair's distances, in the order they were added. */
   distances(): Promise<SpectralDistances[]>;
+  /** Drops a job whose distances will not be asked for (the comparison failed after an `add`). */
+  cancel(): void;
 }
 
 export type SpectralRunner = (sampleRate: number, cacheBytes: number | undefined) => SpectralJob;
 
 const onThisThread: SpectralRunner = (sampleRate, cacheBytes) => {
   const session = new SpectralSession(sampleRate, cacheBytes);
-  return { add: (pairs) => session.add(pairs), distances: async () => session.distances() };
+  return {
+    add: (pairs) => session.add(pairs),
+    distances: async () => session.distances(),
+    cancel: () => session.close(),
+  };
 };
 
 /**
@@ -79,23 +85,18 @@ export async function compareSignals(
   // beside everything below, the cross-correlation included.
   const spectral = (options.spectral ?? onThisThread)(sampleRate, options.spectraCacheBytes);
   const equalAtZero = samplesEqual(a, 0, b, 0, common);
-  let pairs = 0;
-  if (!equalAtZero) {
-    spectral.add([{ a: { signal: a, start: 0 }, b: { signal: b, start: 0 }, length: common }]);
-    pairs++;
-  }
-  const xc = crossCorrelate(a, b, common, maxLag);
-  const lag = xc.lag;
-  const start = Math.max(0, -lag);
-  const overlap = Math.min(a.length, b.length - lag) - start;
-  const equalAligned = lag === 0 ? equalAtZero : samplesEqual(a, start, b, start + lag, overlap);
-  if (lag !== 0 && !equalAligned) {
-    spectral.add([{ a: { signal: a, start }, b: { signal: b, start: start + lag }, length: overlap }]);
-    pairs++;
-  }
-  const pendingDistances = spectral.distances();
+  const { xc, equalAligned, pairs, pendingDistances } = lagBesideSpectra(
+    a,
+    b,
+    common,
+    maxLag,
+    equalAtZero,
+    spectral,
+  );
   // Handled below; if something before that throws, its error is the one the caller gets.
   pendingDistances.catch(() => {});
+  const lag = xc.lag;
+  const { start, overlap } = alignment(a, b, lag);
   const sumsAtZero = sampleSums(a, 0, b, 0, common);
   const sumsAligned = lag === 0 ? sumsAtZero : sampleSums(a, start, b, start + lag, overlap);
   const atZero = metricsFromSums(sumsAtZero);
@@ -152,6 +153,45 @@ export async function compareSignals(
     shortTermB: Array.from(shortTermFromSegments(segmentsB)),
   };
   return { metrics, curves };
+}
+
+/**
+ * The cross-correlation, with the spectral job's pairs added around it: the pair at lag 0 before (unless
+ * A and B are equal there), the aligned pair after (unless the lag is 0 or they are equal aligned).
+ * `pairs` counts the pairs added; the job is cancelled when anything here throws.
+ */
+function lagBesideSpectra(
+  a: Float32Array,
+  b: Float32Array,
+  common: number,
+  maxLag: number,
+  equalAtZero: boolean,
+  spectral: SpectralJob,
+) {
+  try {
+    let pairs = 0;
+    if (!equalAtZero) {
+      spectral.add([{ a: { signal: a, start: 0 }, b: { signal: b, start: 0 }, length: common }]);
+      pairs++;
+    }
+    const xc = crossCorrelate(a, b, common, maxLag);
+    const { start, overlap } = alignment(a, b, xc.lag);
+    const equalAligned = xc.lag === 0 ? equalAtZero : samplesEqual(a, start, b, start + xc.lag, overlap);
+    if (xc.lag !== 0 && !equalAligned) {
+      spectral.add([{ a: { signal: a, start }, b: { signal: b, start: start + xc.lag }, length: overlap }]);
+      pairs++;
+    }
+    return { xc, equalAligned, pairs, pendingDistances: spectral.distances() };
+  } catch (error) {
+    spectral.cancel();
+    throw error;
+  }
+}
+
+/** A[i] against B[i + lag] over their whole overlap: i from `start`, `overlap` samples. */
+function alignment(a: Float32Array, b: Float32Array, lag: number): { start: number; overlap: number } {
+  const start = Math.max(0, -lag);
+  return { start, overlap: Math.min(a.length, b.length - lag) - start };
 }
 
 /** The mono downmixes' loudness, reported beside the all-channel headline when either side has several channels. */

@@ -178,8 +178,13 @@ export class SpectralSession {
       floors,
       this.geometry,
     );
-    releaseSpectraArena(this);
+    this.close();
     return distances;
+  }
+
+  /** Frees the shared spectra arena for other sessions (after the second pass, or when the job is dropped). */
+  close(): void {
+    releaseSpectraArena(this);
   }
 
   /** The second pass: every pair's distances, in the order they were added (a session over all frames). */

@@ -10,7 +10,7 @@ import type {
  * `frames` of every pair and the calling thread the others: `add` its pairs (the worker runs the first pass
  * of its frames as they arrive), then `measure` with the calling thread's loudest bins; the worker answers
  * with its own loudest bins at once (both threads then know each pair's floor), then with its frames'
- * distances. Signals are on SharedArrayBuffers: the worker reads the caller's takes, nothing is copied across.
+ * distances; or `cancel` when the comparison failed after an `add`. Signals are on SharedArrayBuffers: the worker reads the caller's takes, nothing is copied across.
  */
 export type SpectralRequest =
   | {
@@ -21,7 +21,8 @@ export type SpectralRequest =
       cacheBytes: number;
       frames: FrameRange;
     }
-  | { kind: 'measure'; id: number; loudest: LoudestBins };
+  | { kind: 'measure'; id: number; loudest: LoudestBins }
+  | { kind: 'cancel'; id: number };
 
 export type SpectralReply =
   | { id: number; kind: 'loudest'; loudest: LoudestBins }

@@ -110,6 +110,13 @@ export class SpectralThread {
           worker.postMessage({ kind: 'measure', id, loudest: loudestHere } satisfies SpectralRequest);
         }).finally(() => this.open--);
       },
+      cancel: () => {
+        here?.close();
+        if (split !== undefined) {
+          this.open--;
+          this.worker?.postMessage({ kind: 'cancel', id } satisfies SpectralRequest);
+        }
+      },
     };
   }
 

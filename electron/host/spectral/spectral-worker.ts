@@ -30,6 +30,10 @@ async function handle(request: SpectralRequest): Promise<void> {
       return;
     }
     jobs.delete(id);
+    if (request.kind === 'cancel') {
+      if (typeof job !== 'string') job?.close();
+      return;
+    }
     if (typeof job === 'string') return reply({ id, kind: 'error', error: job });
     if (!job) return reply({ id, kind: 'error', error: `no spectral job ${id} was added` });
     const loudest = job.loudest();
@@ -38,6 +42,6 @@ async function handle(request: SpectralRequest): Promise<void> {
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (request.kind === 'add') jobs.set(id, message);
-    else reply({ id, kind: 'error', error: message });
+    else if (request.kind === 'measure') reply({ id, kind: 'error', error: message });
   }
 }

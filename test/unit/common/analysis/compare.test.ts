@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareSignals } from '../../../../electron/common/analysis/compare.js';
+import { compareSignals, type SpectralRunner } from '../../../../electron/common/analysis/compare.js';
 import { InputError } from '../../../../electron/common/errors.js';
 import { stringifyReport } from '../../../../electron/common/report/json-number.js';
 import { Metrics } from '../../../../electron/common/report/metrics.js';
@@ -165,5 +165,27 @@ describe('compareSignals: known answers', () => {
     await expect(
       compareSignals(new Float32Array(10), new Float32Array(10), fs, { maxLagMs: -1 }),
     ).rejects.toThrow(/found -1/);
+  });
+});
+
+describe('compareSignals: its spectral job', () => {
+  // A job that fails on its second add, as the aligned pair would fail to start on a worker.
+  it('is cancelled, and its error is the one the caller gets, when something fails after an add', async () => {
+    const a = speechLike(1, fs, 5);
+    const b = delayedCopy(a, 11, 0.9, whiteNoise(a.length, 1e-4, 6));
+    const calls: string[] = [];
+    const runner: SpectralRunner = () => ({
+      add: () => {
+        calls.push('add');
+        if (calls.length === 2) throw new Error('planted: the aligned pair could not be added');
+      },
+      distances: () => {
+        calls.push('distances');
+        return Promise.resolve([]);
+      },
+      cancel: () => calls.push('cancel'),
+    });
+    await expect(compareSignals(a, b, fs, { spectral: runner })).rejects.toThrow('planted');
+    expect(calls).toEqual(['add', 'add', 'cancel']);
   });
 });

@@ -29,14 +29,42 @@ describe('compareSignals with the spectral distances on a worker thread', () => 
     try {
       const cases = regressionCases().slice(0, 4);
       const alone = await Promise.all(
-        cases.map(async (c) => stringifyReport(await compareSignals(c.a, c.b, c.sampleRate, { maxLagMs: c.maxLagMs }))),
+        cases.map(async (c) =>
+          stringifyReport(await compareSignals(c.a, c.b, c.sampleRate, { maxLagMs: c.maxLagMs })),
+        ),
       );
       const together = await Promise.all(
         cases.map(async (c) =>
-          stringifyReport(await compareSignals(c.a, c.b, c.sampleRate, { maxLagMs: c.maxLagMs, spectral: thread.run })),
+          stringifyReport(
+            await compareSignals(c.a, c.b, c.sampleRate, { maxLagMs: c.maxLagMs, spectral: thread.run }),
+          ),
         ),
       );
       together.forEach((report, i) => expect(report, cases[i].name).toBe(alone[i]));
+    } finally {
+      await thread.close();
+    }
+  });
+
+  it('drops a cancelled job on both threads: later comparisons give the same bytes as on one thread', async () => {
+    const thread = new SpectralThread();
+    try {
+      const [c, d] = regressionCases();
+      const pair = {
+        a: { signal: c.a, start: 0 },
+        b: { signal: c.b, start: 0 },
+        length: Math.min(c.a.length, c.b.length),
+      };
+      for (let i = 0; i < 3; i++) {
+        const job = thread.run(c.sampleRate, undefined);
+        job.add([pair]);
+        job.cancel();
+      }
+      const alone = stringifyReport(await compareSignals(d.a, d.b, d.sampleRate, { maxLagMs: d.maxLagMs }));
+      const split = stringifyReport(
+        await compareSignals(d.a, d.b, d.sampleRate, { maxLagMs: d.maxLagMs, spectral: thread.run }),
+      );
+      expect(split).toBe(alone);
     } finally {
       await thread.close();
     }
