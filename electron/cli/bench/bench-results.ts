@@ -28,6 +28,8 @@ export interface AnalysisBench {
   pair60sSingleThreadCpuMs?: number;
   /** pair60sSingleThreadMs / pair60sMs: the worker's speed-up in this run. */
   pair60sWorkerSpeedup?: number;
+  /** How many timed runs the pair's medians are taken over: `runs`, at least 15. */
+  pair60sRuns?: number;
   /** Integrated + short-term loudness of 10 min mono 24 kHz (one K-weighting pass): median, ms. */
   loudness600sMs: number;
   loudness600sCpuMs: number;
@@ -35,7 +37,7 @@ export interface AnalysisBench {
   ffmpegEbur128600sMs: number | null;
   /** The reference implementations on the same signals in the same run, with ratios (peer-bench.ts). */
   peers?: PeerBench;
-  /** How many timed runs each median is taken over (after one warm-up run). */
+  /** How many timed runs each median is taken over (after one warm-up run; the pair's: pair60sRuns). */
   runs: number;
 }
 

@@ -25,7 +25,7 @@ export function registerBench(program: Command): void {
     .option('--json', 'print the results as one JSON object on stdout (the table goes to stderr)')
     .option('--out <file>', 'also write the JSON results to this file (its folder is created; an existing file only with --force)')
     .option('--force', 'replace the --out file if it exists')
-    .option('--runs <n>', 'analysis: timed runs per measurement, after one warm-up (default 5)', parseRuns)
+    .option('--runs <n>', 'analysis: timed runs per measurement, after one warm-up (default 5; the 60 s pair at least 15)', parseRuns)
     .option('--reps <n>', 'engine: interleaved rounds of all profiles, after 2 warm-up rounds (default 8)', parseRuns)
     .option('--bundle <dir>', 'engine: bundle folder (default: the built-in demo bundle)')
     .option('--no-engine', 'skip the engine, memory and sweep bench (analysis only)')
