@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { writeTrace } from '../e2e/bench-trace-file.js';
+import { writeTrace } from '../../electron/cli/bench/trace-file.js';
 import { runParity } from './run-parity.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'parity-trace-memory-'));

@@ -16,7 +16,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchMachine } from './bench-machine.js';
-import { writeTrace } from './bench-trace-file.js';
+import { writeTrace } from '../../electron/cli/bench/trace-file.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 const parity = resolve(process.env.PARITY_BIN ?? join(root, 'bin', 'parity.js'));

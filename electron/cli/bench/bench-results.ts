@@ -114,6 +114,7 @@ export interface LazyTableBench {
   openMs: { largeTable: number; smallTable: number };
 }
 
+import type { CompareTraceMemoryBench } from './compare-trace-memory.js';
 import type { WavImportMemoryPoint } from './wav-import-memory.js';
 
 export interface BenchResults {
@@ -130,11 +131,13 @@ export interface BenchResults {
   lazyTable?: LazyTableBench;
   /** parity sweep at scale (sweep-bench.ts). */
   sweep?: SweepBench;
-  /** Peak memory of the analysis paths, in fresh child processes (wav-import-memory.ts). */
+  /** Peak memory of the analysis paths, in fresh child processes (wav-import-memory.ts, compare-trace-memory.ts). */
   analysisMemory?: AnalysisMemoryBench;
 }
 
 export interface AnalysisMemoryBench {
   /** WAV-pair import of two pcm16 files per size; null off Linux. */
   wavImport: WavImportMemoryPoint[] | null;
+  /** `parity compare-trace --out` of generated trace pairs, one length per point; null off Linux. */
+  compareTrace: CompareTraceMemoryBench | null;
 }

@@ -20,6 +20,7 @@ export function renderBenchTable(results: BenchResults): string {
     ['ffmpeg ebur128 10 min', ms(x.ffmpegEbur128600sMs)],
     ...peerRows(x.peers),
     ...wavImportRows(results),
+    ...compareTraceRows(results),
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   return (
@@ -92,4 +93,19 @@ export function wavImportRows(results: BenchResults): [string, string][] {
     `WAV-pair import 2 × ${p.fileMb} MB`,
     `+${p.growthMb.toFixed(0)} MB peak = ${p.growthOverFiles.toFixed(2)}× files, ${p.seconds.toFixed(1)} s  (target ≤ ${WAV_IMPORT_TARGET}×: ${p.growthOverFiles <= WAV_IMPORT_TARGET ? 'met' : 'not met'})`,
   ]);
+}
+
+export function compareTraceRows(results: BenchResults): [string, string][] {
+  const bench = results.analysisMemory?.compareTrace;
+  if (bench === undefined) return [];
+  if (bench === null) return [['compare-trace peak', 'n/a (Linux only)']];
+  const rows = bench.points.map((p): [string, string] => [
+    `compare-trace ${p.steps.toLocaleString('en-US')} steps`,
+    `${p.peakRssMb.toFixed(0)} MB peak RSS (2 × ${p.traceMb.toFixed(1)} MB traces, ${bench.heapCapMb} MB heap), ${p.seconds.toFixed(1)} s  (target < ${bench.targetMb} MB: ${p.peakRssMb < bench.targetMb ? 'met' : 'not met'})`,
+  ]);
+  if (bench.points.length > 1) {
+    const [first, last] = [bench.points[0], bench.points[bench.points.length - 1]];
+    rows.push([`compare-trace growth`, `${bench.growthMb >= 0 ? '+' : ''}${bench.growthMb.toFixed(0)} MB from ${first.steps.toLocaleString('en-US')} to ${last.steps.toLocaleString('en-US')} steps`]);
+  }
+  return rows;
 }

@@ -13,6 +13,7 @@ import { benchMemory } from '../bench/memory-bench.js';
 import { benchReport } from '../bench/report-bench.js';
 import { benchSweep } from '../bench/sweep-bench.js';
 import { benchWavImportMemory } from '../bench/wav-import-memory.js';
+import { benchCompareTraceMemory } from '../bench/compare-trace-memory.js';
 import { machineInfo } from '../bench/machine-info.js';
 import { action } from '../fail.js';
 
@@ -29,7 +30,7 @@ export function registerBench(program: Command): void {
     .option('--reps <n>', 'engine: interleaved rounds of all profiles, after 2 warm-up rounds (default 8)', parseRuns)
     .option('--bundle <dir>', 'engine: bundle folder (default: the built-in demo bundle)')
     .option('--no-engine', 'skip the engine, memory and sweep bench (analysis only)')
-    .option('--no-memory', 'skip the analysis memory bench (WAV-pair imports of 2 × 20 and 2 × 50 MB in child processes)')
+    .option('--no-memory', 'skip the analysis memory bench (WAV-pair imports of 2 × 20 and 2 × 50 MB, compare-trace of 20,000- and 80,000-step trace pairs, in child processes)')
     .option('--no-sweep', 'skip the sweep bench (about a minute of parity sweep runs and merges)')
     .action(
       action('bench', async (options) => {
@@ -40,8 +41,13 @@ export function registerBench(program: Command): void {
         const engineResults = options.engine ? await runEngineBench(options.bundle, options.reps, progress) : {};
         // After the engine bench has closed its engine: the sweep runs are child processes of their own.
         const sweep = options.engine && options.sweep ? await benchSweep(progress) : undefined;
-        if (options.memory) progress('WAV-pair import peak memory, 2 × 20 and 2 × 50 MB pcm16, in child processes');
-        const wavImport = options.memory ? benchWavImportMemory([20, 50]) : undefined;
+        let analysisMemory: BenchResults['analysisMemory'];
+        if (options.memory) {
+          progress('WAV-pair import peak memory, 2 × 20 and 2 × 50 MB pcm16, in child processes');
+          const wavImport = benchWavImportMemory([20, 50]);
+          progress('compare-trace peak memory, 20,000- and 80,000-step trace pairs, in child processes');
+          analysisMemory = { wavImport, compareTrace: await benchCompareTraceMemory([20_000, 80_000]) };
+        }
         const analysis = await benchAnalysis({ runs: options.runs, onStep: progress });
         progress('report.html and PNG figures, a 60 s 24 kHz pair');
         const report = await benchReport(Math.max(1, options.runs ?? 5));
@@ -51,7 +57,7 @@ export function registerBench(program: Command): void {
           machine: machineInfo(),
           ...engineResults,
           ...(sweep ? { sweep } : {}),
-          ...(wavImport !== undefined ? { analysisMemory: { wavImport } } : {}),
+          ...(analysisMemory ? { analysisMemory } : {}),
           analysis,
           report,
         };

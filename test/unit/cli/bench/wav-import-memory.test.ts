@@ -24,8 +24,8 @@ describe('benchWavImportMemory', () => {
     const base = {} as BenchResults;
     const renderBenchTable = (r: BenchResults) => wavImportRows(r).map((row) => row.join(' ')).join('\n');
     const point = (growthOverFiles: number) => ({ fileMb: 20, filesMb: 40, growthMb: 40 * growthOverFiles, growthOverFiles, seconds: 1, verdict: 'pass' });
-    expect(renderBenchTable({ ...base, analysisMemory: { wavImport: [point(2.04)] } })).toContain('2.04× files, 1.0 s  (target ≤ 2×: not met)');
-    expect(renderBenchTable({ ...base, analysisMemory: { wavImport: [point(1.5)] } })).toContain('(target ≤ 2×: met)');
-    expect(renderBenchTable({ ...base, analysisMemory: { wavImport: null } })).toContain('n/a (Linux only');
+    expect(renderBenchTable({ ...base, analysisMemory: { wavImport: [point(2.04)], compareTrace: null } })).toContain('2.04× files, 1.0 s  (target ≤ 2×: not met)');
+    expect(renderBenchTable({ ...base, analysisMemory: { wavImport: [point(1.5)], compareTrace: null } })).toContain('(target ≤ 2×: met)');
+    expect(renderBenchTable({ ...base, analysisMemory: { wavImport: null, compareTrace: null } })).toContain('n/a (Linux only');
   });
 });

@@ -2,8 +2,8 @@ import { createWriteStream } from 'node:fs';
 
 /**
  * A generated tts-parity-trace/1 file of `steps` steps (talker mean/std/min/max/argmax and 8 codes per
- * step) for the trace benchmarks and the CLI memory tests; from step `differFrom` on, the logits move by
- * 0.01 and code 0 by 1.
+ * step) for `parity bench`, the trace benchmarks and the CLI memory tests; from step `differFrom` on,
+ * the logits move by 0.01 and code 0 by 1.
  */
 export async function writeTrace(path: string, steps: number, differFrom: number): Promise<void> {
   const out = createWriteStream(path);
