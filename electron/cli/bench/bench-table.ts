@@ -90,7 +90,7 @@ export function wavImportRows(results: BenchResults): [string, string][] {
   if (points === undefined) return [];
   if (points === null) return [['WAV-pair import peak', 'n/a (Linux only: reads /proc)']];
   return points.map((p) => [
-    `WAV-pair import 2 × ${p.fileMb} MB`,
+    `WAV-pair import 2 × ${p.fileMb} MB ${p.format}`,
     `+${p.growthMb.toFixed(0)} MB peak = ${p.growthOverFiles.toFixed(2)}× files, ${p.seconds.toFixed(1)} s  (target ≤ ${WAV_IMPORT_TARGET}×: ${p.growthOverFiles <= WAV_IMPORT_TARGET ? 'met' : 'not met'})`,
   ]);
 }

@@ -2,28 +2,35 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { encodeWav } from '../../common/wav/encode-wav.js';
+import { encodeWav, type WavWriteFormat } from '../../common/wav/encode-wav.js';
 
 const MB = 2 ** 20;
 const RATE = 24_000;
 
+/** One import to measure: two files of about `fileMb` MB each, in `format`. */
+export interface WavImportCase {
+  fileMb: number;
+  format: WavWriteFormat;
+}
+
 export interface WavImportMemoryPoint {
   fileMb: number;
+  format: WavWriteFormat;
   filesMb: number;
   /** VmHWM after the import minus VmRSS before it, MB. */
   growthMb: number;
-  /** growthMb over the two files' bytes. Target ≤ 2. */
+  /** growthMb over the two files' bytes. Target ≤ 2 (the float32 takes alone are 2× a pcm16 pair, 1× a float32 one). */
   growthOverFiles: number;
   seconds: number;
   verdict: string;
 }
 
-/** A pcm16 mono 24 kHz WAV of about `megabytes` MB (a modulated 150 Hz tone); returns its bytes. */
-export function writeBenchWav(path: string, megabytes: number, gain: number): number {
-  const n = Math.floor((megabytes * MB) / 2);
+/** A mono 24 kHz WAV of about `megabytes` MB in `format` (a modulated 150 Hz tone); returns its bytes. */
+export function writeBenchWav(path: string, megabytes: number, gain: number, format: WavWriteFormat): number {
+  const n = Math.floor((megabytes * MB) / (format === 'pcm16' ? 2 : 4));
   const x = new Float32Array(n);
   for (let i = 0; i < n; i++) x[i] = gain * Math.sin((2 * Math.PI * 150 * i) / RATE) * (0.5 + 0.5 * Math.sin(i / 7000));
-  writeFileSync(path, encodeWav([x], RATE, 'pcm16'));
+  writeFileSync(path, encodeWav([x], RATE, format));
   return statSync(path).size;
 }
 
@@ -44,23 +51,23 @@ export const compareWavBytesModule = new URL('../../host/tasks/compare-wav-bytes
 
 /**
  * Peak memory of a WAV-pair import as the engine worker runs it (compareWavBytes: both files read by
- * path, decoded, compared), one fresh process per size. Null off Linux (reads /proc).
+ * path, decoded, compared), one fresh process per case. Null off Linux (reads /proc).
  */
-export function benchWavImportMemory(sizesMb: number[], module = compareWavBytesModule): WavImportMemoryPoint[] | null {
+export function benchWavImportMemory(cases: WavImportCase[], module = compareWavBytesModule): WavImportMemoryPoint[] | null {
   if (process.platform !== 'linux') return null;
   const dir = mkdtempSync(join(tmpdir(), 'bench-wav-import-'));
   try {
     const script = join(dir, 'import-child.mjs');
     writeFileSync(script, child);
-    return sizesMb.map((fileMb) => {
+    return cases.map(({ fileMb, format }) => {
       const a = join(dir, 'a.wav');
       const b = join(dir, 'b.wav');
-      const files = writeBenchWav(a, fileMb, 0.4) + writeBenchWav(b, fileMb, 0.36);
+      const files = writeBenchWav(a, fileMb, 0.4, format) + writeBenchWav(b, fileMb, 0.36, format);
       const run = spawnSync(process.execPath, [script, module, a, b], { encoding: 'utf8' });
       if (run.status !== 0) throw new Error(`WAV import memory run failed: ${run.stderr}`);
       const m = JSON.parse(run.stdout) as { beforeKb: number; peakKb: number; seconds: number; verdict: string };
       const growthMb = (m.peakKb - m.beforeKb) / 1024;
-      return { fileMb, filesMb: files / MB, growthMb, growthOverFiles: (growthMb * MB) / files, seconds: m.seconds, verdict: m.verdict };
+      return { fileMb, format, filesMb: files / MB, growthMb, growthOverFiles: (growthMb * MB) / files, seconds: m.seconds, verdict: m.verdict };
     });
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -30,7 +30,7 @@ export function registerBench(program: Command): void {
     .option('--reps <n>', 'engine: interleaved rounds of all profiles, after 2 warm-up rounds (default 8)', parseRuns)
     .option('--bundle <dir>', 'engine: bundle folder (default: the built-in demo bundle)')
     .option('--no-engine', 'skip the engine, memory and sweep bench (analysis only)')
-    .option('--no-memory', 'skip the analysis memory bench (WAV-pair imports of 2 × 20 and 2 × 50 MB, compare-trace of 20,000- and 80,000-step trace pairs, in child processes)')
+    .option('--no-memory', 'skip the analysis memory bench (WAV-pair imports of 2 × 20 and 2 × 50 MB pcm16 and 2 × 50 MB float32, compare-trace of 20,000- and 80,000-step trace pairs, in child processes)')
     .option('--no-sweep', 'skip the sweep bench (about a minute of parity sweep runs and merges)')
     .action(
       action('bench', async (options) => {
@@ -43,8 +43,12 @@ export function registerBench(program: Command): void {
         const sweep = options.engine && options.sweep ? await benchSweep(progress) : undefined;
         let analysisMemory: BenchResults['analysisMemory'];
         if (options.memory) {
-          progress('WAV-pair import peak memory, 2 × 20 and 2 × 50 MB pcm16, in child processes');
-          const wavImport = benchWavImportMemory([20, 50]);
+          progress('WAV-pair import peak memory, 2 × 20 and 2 × 50 MB pcm16, 2 × 50 MB float32, in child processes');
+          const wavImport = benchWavImportMemory([
+            { fileMb: 20, format: 'pcm16' },
+            { fileMb: 50, format: 'pcm16' },
+            { fileMb: 50, format: 'float32' },
+          ]);
           progress('compare-trace peak memory, 20,000- and 80,000-step trace pairs, in child processes');
           analysisMemory = { wavImport, compareTrace: await benchCompareTraceMemory([20_000, 80_000]) };
         }

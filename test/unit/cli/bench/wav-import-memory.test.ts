@@ -9,12 +9,15 @@ import type { BenchResults } from '../../../../electron/cli/bench/bench-results.
 const built = pathToFileURL(join(fileURLToPath(new URL('../../../../', import.meta.url)), 'dist', 'electron', 'host', 'tasks', 'compare-wav-bytes.js')).href;
 
 describe('benchWavImportMemory', () => {
-  it.runIf(process.platform === 'linux')('measures a 2 × 1 MB import in a child: growth, its ratio to the files, seconds', () => {
-    const points = benchWavImportMemory([1], built);
-    expect(points).toHaveLength(1);
-    const [p] = points!;
+  it.runIf(process.platform === 'linux')('measures 2 × 1 MB imports in children: growth, its ratio to the files, seconds', () => {
+    const points = benchWavImportMemory([{ fileMb: 1, format: 'pcm16' }, { fileMb: 1, format: 'float32' }], built);
+    expect(points?.map((p) => p.format)).toEqual(['pcm16', 'float32']);
+    const [p, float] = points!;
     expect(p.fileMb).toBe(1);
     expect(p.filesMb).toBeGreaterThan(1.9);
+    expect(float.filesMb).toBeGreaterThan(1.9);
+    // The same bytes hold half the samples in float32: the takes, and so the growth, are smaller.
+    expect(float.growthMb).toBeLessThan(p.growthMb);
     expect(p.growthMb).toBeGreaterThan(0);
     expect(p.growthOverFiles).toBeCloseTo(p.growthMb / p.filesMb, 10);
     expect(p.seconds).toBeGreaterThan(0);
@@ -23,7 +26,7 @@ describe('benchWavImportMemory', () => {
   it('the table marks the 2× target met only when it is, and says n/a off Linux', () => {
     const base = {} as BenchResults;
     const renderBenchTable = (r: BenchResults) => wavImportRows(r).map((row) => row.join(' ')).join('\n');
-    const point = (growthOverFiles: number) => ({ fileMb: 20, filesMb: 40, growthMb: 40 * growthOverFiles, growthOverFiles, seconds: 1, verdict: 'pass' });
+    const point = (growthOverFiles: number) => ({ fileMb: 20, format: 'pcm16' as const, filesMb: 40, growthMb: 40 * growthOverFiles, growthOverFiles, seconds: 1, verdict: 'pass' });
     expect(renderBenchTable({ ...base, analysisMemory: { wavImport: [point(2.04)], compareTrace: null } })).toContain('2.04× files, 1.0 s  (target ≤ 2×: not met)');
     expect(renderBenchTable({ ...base, analysisMemory: { wavImport: [point(1.5)], compareTrace: null } })).toContain('(target ≤ 2×: met)');
     expect(renderBenchTable({ ...base, analysisMemory: { wavImport: null, compareTrace: null } })).toContain('n/a (Linux only');
