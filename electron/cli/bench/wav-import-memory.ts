@@ -22,7 +22,8 @@ export interface WavImportMemoryPoint {
   /** growthMb over the two files' bytes. Target ≤ 2 (the float32 takes alone are 2× a pcm16 pair, 1× a float32 one). */
   growthOverFiles: number;
   seconds: number;
-  verdict: string;
+  /** The report's loudness difference B − A: 20·log10(0.9) = −0.92 LU for the generated pair (B = 0.9·A). */
+  loudnessDeltaLU: number;
 }
 
 /** A mono 24 kHz WAV of about `megabytes` MB in `format` (a modulated 150 Hz tone); returns its bytes. */
@@ -43,7 +44,7 @@ const kb = (field) => Number(new RegExp(field + ':\\\\s+(\\\\d+) kB').exec(readF
 const before = kb('VmRSS');
 const started = performance.now();
 const result = await compareWavBytes({ kind: 'compare-wavs', a: { name: 'a.wav', path: process.argv[3] }, b: { name: 'b.wav', path: process.argv[4] }, maxLagMs: 50, createdAt: '2026-01-01T00:00:00.000Z' });
-process.stdout.write(JSON.stringify({ beforeKb: before, peakKb: kb('VmHWM'), seconds: (performance.now() - started) / 1000, verdict: result.report.verdict }));
+process.stdout.write(JSON.stringify({ beforeKb: before, peakKb: kb('VmHWM'), seconds: (performance.now() - started) / 1000, loudnessDeltaLU: result.report.metrics.loudnessDeltaLU }));
 `;
 
 /** The built worker step, next to this file in dist/ (a script run from source passes dist's copy). */
@@ -65,9 +66,9 @@ export function benchWavImportMemory(cases: WavImportCase[], module = compareWav
       const files = writeBenchWav(a, fileMb, 0.4, format) + writeBenchWav(b, fileMb, 0.36, format);
       const run = spawnSync(process.execPath, [script, module, a, b], { encoding: 'utf8' });
       if (run.status !== 0) throw new Error(`WAV import memory run failed: ${run.stderr}`);
-      const m = JSON.parse(run.stdout) as { beforeKb: number; peakKb: number; seconds: number; verdict: string };
+      const m = JSON.parse(run.stdout) as { beforeKb: number; peakKb: number; seconds: number; loudnessDeltaLU: number };
       const growthMb = (m.peakKb - m.beforeKb) / 1024;
-      return { fileMb, format, filesMb: files / MB, growthMb, growthOverFiles: (growthMb * MB) / files, seconds: m.seconds, verdict: m.verdict };
+      return { fileMb, format, filesMb: files / MB, growthMb, growthOverFiles: (growthMb * MB) / files, seconds: m.seconds, loudnessDeltaLU: m.loudnessDeltaLU };
     });
   } finally {
     rmSync(dir, { recursive: true, force: true });

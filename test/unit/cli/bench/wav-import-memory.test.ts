@@ -18,6 +18,8 @@ describe('benchWavImportMemory', () => {
     expect(float.filesMb).toBeGreaterThan(1.9);
     // The same bytes hold half the samples in float32: the takes, and so the growth, are smaller.
     expect(float.growthMb).toBeLessThan(p.growthMb);
+    // The comparison ran on the generated files: B is A at 0.9 (±0.01 LU: pcm16 rounding).
+    for (const point of points!) expect(Math.abs(point.loudnessDeltaLU - 20 * Math.log10(0.9))).toBeLessThan(0.01);
     expect(p.growthMb).toBeGreaterThan(0);
     expect(p.growthOverFiles).toBeCloseTo(p.growthMb / p.filesMb, 10);
     expect(p.seconds).toBeGreaterThan(0);
@@ -26,7 +28,7 @@ describe('benchWavImportMemory', () => {
   it('the table marks the 2× target met only when it is, and says n/a off Linux', () => {
     const base = {} as BenchResults;
     const renderBenchTable = (r: BenchResults) => wavImportRows(r).map((row) => row.join(' ')).join('\n');
-    const point = (growthOverFiles: number) => ({ fileMb: 20, format: 'pcm16' as const, filesMb: 40, growthMb: 40 * growthOverFiles, growthOverFiles, seconds: 1, verdict: 'pass' });
+    const point = (growthOverFiles: number) => ({ fileMb: 20, format: 'pcm16' as const, filesMb: 40, growthMb: 40 * growthOverFiles, growthOverFiles, seconds: 1, loudnessDeltaLU: -0.92 });
     expect(renderBenchTable({ ...base, analysisMemory: { wavImport: [point(2.04)], compareTrace: null } })).toContain('2.04× files, 1.0 s  (target ≤ 2×: not met)');
     expect(renderBenchTable({ ...base, analysisMemory: { wavImport: [point(1.5)], compareTrace: null } })).toContain('(target ≤ 2×: met)');
     expect(renderBenchTable({ ...base, analysisMemory: { wavImport: null, compareTrace: null } })).toContain('n/a (Linux only');
