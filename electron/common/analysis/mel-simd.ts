@@ -88,6 +88,7 @@ export function simdMelBands(plan: BandPlan, bins: number): SimdMelBands | null 
 }
 
 type McdKernel = (a: number, b: number, plan: number) => number;
+const MCD_DCT_VALUES = 24 * 40;
 
 const mcdInstance = spectraKernel(melCepstralDistortionWasm);
 /** The DCT rows in spectraMemory (a replaced memory gets the old one's bytes). */
@@ -101,6 +102,8 @@ let dctInMemory: Float64Array | undefined;
 export function mcdFrameInMemory(dct: Float64Array, logA: Float64Array, logB: Float64Array): number | null {
   const memory = spectraMemory();
   if (!memory || logA.buffer !== memory.buffer || logB.buffer !== memory.buffer) return null;
+  // The kernel is written for 24 rows of 40 (order 24, 80 bands): another plan takes the JavaScript.
+  if (dct.length !== MCD_DCT_VALUES) return null;
   const kernel = mcdInstance()?.mcdFrame as McdKernel | undefined;
   if (!kernel) return null;
   if (dctInMemory !== dct) {

@@ -97,7 +97,8 @@ export function claimSpectraArena(
 ): Float64Array {
   const holder = arenaOwner?.deref();
   // An owner that began on an array of its own stays on it (its values are there).
-  if (holder === owner || (holder === undefined && previous === undefined)) {
+  const startedOnOwnArray = previous !== undefined && holder !== owner;
+  if (holder === owner || (holder === undefined && !startedOnOwnArray)) {
     arenaOwner = new WeakRef(owner);
     return spectraArena(doubles);
   }

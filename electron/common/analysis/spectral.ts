@@ -50,7 +50,8 @@ export function frameSize(sampleRate: number): number {
  * Power spectra kept from the first pass for the second, at most this many bytes per call (a 60 s pair
  * at any rate needs ~35 MB for its three spans); frames past it are transformed again in the second
  * pass, so memory stays bounded on long takes and the numbers are the same either way. The storage is
- * kept for the next call (see spectraArena, spectra-memory.ts), so a process that has compared a long pair holds up to this much.
+ * kept for the next call (see spectraArena, spectra-memory.ts), so a process that has compared a long
+ * pair holds up to this much.
  */
 export const SPECTRA_CACHE_BYTES = 48 * 1024 * 1024;
 

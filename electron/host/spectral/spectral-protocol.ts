@@ -10,7 +10,8 @@ import type {
  * `frames` of every pair and the calling thread the others: `add` its pairs (the worker runs the first pass
  * of its frames as they arrive), then `measure` with the calling thread's loudest bins; the worker answers
  * with its own loudest bins at once (both threads then know each pair's floor), then with its frames'
- * distances; or `cancel` when the comparison failed after an `add`. Signals are on SharedArrayBuffers: the worker reads the caller's takes, nothing is copied across.
+ * distances; or `cancel` when the comparison failed after an `add`. Signals are on SharedArrayBuffers: the
+ * worker reads the caller's takes, nothing is copied across.
  */
 export type SpectralRequest =
   | {

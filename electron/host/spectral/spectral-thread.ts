@@ -48,25 +48,33 @@ export class SpectralThread {
 
   /**
    * A job whose pairs' first frames (WORKER_FRAME_SHARE of them) are measured on the worker and the others
-   * here, after compareSignals' other metrics; takes over the staging limit are measured here whole.
+   * here: their first pass at each `add`, their second after compareSignals' other metrics. Takes over the
+   * staging limit are measured here whole.
    */
   private job(sampleRate: number, cacheBytes: number): SpectralJob {
     const id = this.nextId++;
     const staging = this.open === 0 ? this.staging.reset() : new Staging();
     this.open++;
+    let holdsStaging = true;
+    /** The job no longer needs the staging buffer (said once, on whichever path the job ends). */
+    const releaseStaging = () => {
+      if (holdsStaging) this.open--;
+      holdsStaging = false;
+    };
     let here: SpectralSession | undefined;
     /** The worker measures frames [0, split) of every pair; undefined while it has no part. */
     let split: number | undefined;
-    const workerCacheBytes = Math.round(cacheBytes * WORKER_FRAME_SHARE);
+    let workerCacheBytes = 0;
     return {
       add: (pairs) => {
         if (pairs.length === 0) return;
         if (!here) {
           if (staging.bytesToShare(pairs) > this.stagingLimitBytes) {
-            this.open--;
+            releaseStaging();
             here = new SpectralSession(sampleRate, cacheBytes);
           } else {
             split = Math.round(WORKER_FRAME_SHARE * framesOfPair(pairs[0].length, frameSize(sampleRate)));
+            workerCacheBytes = Math.round(cacheBytes * WORKER_FRAME_SHARE);
             here = new SpectralSession(sampleRate, cacheBytes - workerCacheBytes, {
               from: split,
               to: Infinity,
@@ -89,10 +97,17 @@ export class SpectralThread {
       distances: () => {
         const session = here;
         if (!session) {
-          this.open--;
+          releaseStaging();
           return Promise.resolve([]);
         }
-        if (split === undefined) return new Promise((resolve) => resolve(session.distances()));
+        const ended = () => {
+          // Frees this thread's spectra arena on every path, a failed one included.
+          session.close();
+          releaseStaging();
+        };
+        if (split === undefined) {
+          return new Promise<SpectralDistances[]>((resolve) => resolve(session.distances())).finally(ended);
+        }
         return new Promise<SpectralDistances[]>((resolve, reject) => {
           const worker = this.started();
           const loudestHere = session.loudest();
@@ -108,14 +123,12 @@ export class SpectralThread {
           });
           worker.ref();
           worker.postMessage({ kind: 'measure', id, loudest: loudestHere } satisfies SpectralRequest);
-        }).finally(() => this.open--);
+        }).finally(ended);
       },
       cancel: () => {
         here?.close();
-        if (split !== undefined) {
-          this.open--;
-          this.worker?.postMessage({ kind: 'cancel', id } satisfies SpectralRequest);
-        }
+        releaseStaging();
+        if (split !== undefined) this.worker?.postMessage({ kind: 'cancel', id } satisfies SpectralRequest);
       },
     };
   }

@@ -36,9 +36,13 @@ async function handle(request: SpectralRequest): Promise<void> {
     }
     if (typeof job === 'string') return reply({ id, kind: 'error', error: job });
     if (!job) return reply({ id, kind: 'error', error: `no spectral job ${id} was added` });
-    const loudest = job.loudest();
-    reply({ id, kind: 'loudest', loudest });
-    reply({ id, kind: 'frames', frames: job.frameDistances([loudest, request.loudest]) });
+    try {
+      const loudest = job.loudest();
+      reply({ id, kind: 'loudest', loudest });
+      reply({ id, kind: 'frames', frames: job.frameDistances([loudest, request.loudest]) });
+    } finally {
+      job.close(); // frees this thread's spectra arena, a failed second pass included
+    }
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (request.kind === 'add') jobs.set(id, message);

@@ -1,11 +1,24 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compareSignals } from '../../../../electron/common/analysis/compare.js';
 import { stringifyReport } from '../../../../electron/common/report/json-number.js';
+import {
+  claimSpectraArena,
+  releaseSpectraArena,
+  spectraMemory,
+} from '../../../../electron/common/analysis/spectra-memory.js';
 import { SpectralThread } from '../../../../electron/host/spectral/spectral-thread.js';
 import { regressionCases } from '../../common/analysis/regression/compare-cases.js';
 import { ensureBuilt } from '../ensure-built.js';
 
 beforeAll(ensureBuilt, 120_000);
+
+/** Whether this thread's shared spectra arena is free: a new claimant gets it (and gives it back). */
+function arenaIsFree(): boolean {
+  const probe = {};
+  const free = claimSpectraArena(probe, 8, undefined).buffer === spectraMemory()?.buffer;
+  releaseSpectraArena(probe);
+  return free;
+}
 
 describe('compareSignals with the spectral distances on a worker thread', () => {
   it('writes the same report bytes as on one thread, for every regression pair', async () => {
@@ -58,7 +71,9 @@ describe('compareSignals with the spectral distances on a worker thread', () => 
       for (let i = 0; i < 3; i++) {
         const job = thread.run(c.sampleRate, undefined);
         job.add([pair]);
+        expect(arenaIsFree()).toBe(false); // this thread's part holds it
         job.cancel();
+        expect(arenaIsFree()).toBe(true);
       }
       const alone = stringifyReport(await compareSignals(d.a, d.b, d.sampleRate, { maxLagMs: d.maxLagMs }));
       const split = stringifyReport(
@@ -88,6 +103,7 @@ describe('compareSignals with the spectral distances on a worker thread', () => 
     const [c] = regressionCases();
     const compare = () => compareSignals(c.a, c.b, c.sampleRate, { spectral: thread.run });
     await expect(compare()).rejects.toThrow('the spectral worker exited with code 3');
+    expect(arenaIsFree()).toBe(true); // the failed job's part on this thread let it go
     await expect(compare()).rejects.toThrow('the spectral worker exited with code 3');
   });
 });
