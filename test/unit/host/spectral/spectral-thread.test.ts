@@ -1,5 +1,9 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { compareSignals } from '../../../../electron/common/analysis/compare.js';
+import { type FrameRange, frameSize, framesOfPair } from '../../../../electron/common/analysis/spectral.js';
 import { stringifyReport } from '../../../../electron/common/report/json-number.js';
 import {
   claimSpectraArena,
@@ -82,6 +86,37 @@ describe('compareSignals with the spectral distances on a worker thread', () => 
       expect(split).toBe(alone);
     } finally {
       await thread.close();
+    }
+  });
+
+  // The worker's part, read off its `add` messages by a worker that records them and then runs the real one.
+  it('gives the worker most of the frames, not all of them, and the same bytes', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'spectral-ranges-'));
+    const record = join(dir, 'ranges.jsonl');
+    const real = new URL('../../../../dist/electron/host/spectral/spectral-worker.js', import.meta.url).href;
+    // The real worker is imported first, so that its listener is there before any message is delivered.
+    const recorder = `import ${JSON.stringify(real)};
+import { appendFileSync } from 'node:fs';
+import { parentPort } from 'node:worker_threads';
+parentPort.on('message', (m) => { if (m.kind === 'add') appendFileSync(${JSON.stringify(record)}, JSON.stringify(m.frames) + '\\n'); });`;
+    const thread = new SpectralThread(() => new URL(`data:text/javascript,${encodeURIComponent(recorder)}`));
+    try {
+      const [c] = regressionCases(); // 12 s at 24 kHz: 561 frames at lag 0
+      const options = { maxLagMs: c.maxLagMs };
+      const alone = stringifyReport(await compareSignals(c.a, c.b, c.sampleRate, options));
+      const split = stringifyReport(await compareSignals(c.a, c.b, c.sampleRate, { ...options, spectral: thread.run }));
+      expect(split).toBe(alone);
+      const ranges = readFileSync(record, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as FrameRange);
+      const frames = framesOfPair(Math.min(c.a.length, c.b.length), frameSize(c.sampleRate));
+      expect(ranges).toHaveLength(2); // the pair at lag 0, then the aligned pair: the same range
+      for (const range of ranges) {
+        expect(range.from).toBe(0);
+        expect(range.to).toBeGreaterThan(frames / 2);
+        expect(range.to).toBeLessThan(frames);
+      }
+    } finally {
+      await thread.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 
