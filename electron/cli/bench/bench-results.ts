@@ -1,6 +1,8 @@
+import type { CompareTraceMemoryBench } from './compare-trace-memory.js';
 import type { PeerBench } from './peer-bench.js';
 import type { ReportBench } from './report-bench.js';
 import type { SweepBench } from './sweep-bench.js';
+import type { WavImportMemoryPoint } from './wav-import-memory.js';
 
 /**
  * The JSON that `parity bench` writes (bench/results.json): machine, engine timings per execution
@@ -114,9 +116,6 @@ export interface LazyTableBench {
   openMs: { largeTable: number; smallTable: number };
 }
 
-import type { CompareTraceMemoryBench } from './compare-trace-memory.js';
-import type { WavImportMemoryPoint } from './wav-import-memory.js';
-
 export interface BenchResults {
   schema: 'tts-parity-bench/1';
   createdAt: string;
@@ -136,7 +135,7 @@ export interface BenchResults {
 }
 
 export interface AnalysisMemoryBench {
-  /** WAV-pair import of two pcm16 files per size; null off Linux. */
+  /** WAV-pair import of two files per case (size and format); null off Linux. */
   wavImport: WavImportMemoryPoint[] | null;
   /** `parity compare-trace --out` of generated trace pairs, one length per point; null off Linux. */
   compareTrace: CompareTraceMemoryBench | null;

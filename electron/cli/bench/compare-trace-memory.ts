@@ -43,7 +43,7 @@ const child = `
 import { writeFileSync } from 'node:fs';
 const [entry, result, ...args] = process.argv.slice(2);
 process.argv = [process.argv[0], 'parity', ...args];
-process.on('exit', (code) => writeFileSync(result, JSON.stringify({ maxRssKb: process.resourceUsage().maxRSS })));
+process.on('exit', () => writeFileSync(result, JSON.stringify({ maxRssKb: process.resourceUsage().maxRSS })));
 await import(entry);
 `;
 
@@ -94,4 +94,3 @@ export async function benchCompareTraceMemory(stepCounts: number[], cli = parity
     rmSync(dir, { recursive: true, force: true });
   }
 }
-

@@ -85,7 +85,7 @@ export async function compareSignals(
   // beside everything below, the cross-correlation included.
   const spectral = (options.spectral ?? onThisThread)(sampleRate, options.spectraCacheBytes);
   const equalAtZero = samplesEqual(a, 0, b, 0, common);
-  const { xc, equalAligned, pairs, pendingDistances } = lagBesideSpectra(
+  const { xc, start, overlap, equalAligned, pairs, pendingDistances } = lagBesideSpectra(
     a,
     b,
     common,
@@ -96,7 +96,6 @@ export async function compareSignals(
   // Handled below; if something before that throws, its error is the one the caller gets.
   pendingDistances.catch(() => {});
   const lag = xc.lag;
-  const { start, overlap } = alignment(a, b, lag);
   const sumsAtZero = sampleSums(a, 0, b, 0, common);
   const sumsAligned = lag === 0 ? sumsAtZero : sampleSums(a, start, b, start + lag, overlap);
   const atZero = metricsFromSums(sumsAtZero);
@@ -157,8 +156,9 @@ export async function compareSignals(
 
 /**
  * The cross-correlation, with the spectral job's pairs added around it: the pair at lag 0 before (unless
- * A and B are equal there), the aligned pair after (unless the lag is 0 or they are equal aligned).
- * `pairs` counts the pairs added; the job is cancelled when anything here throws.
+ * A and B are equal there), the aligned pair after (unless the lag is 0 or they are equal aligned): A[i]
+ * against B[i + lag] over their whole overlap, i from `start`, `overlap` samples. `pairs` counts the pairs
+ * added; the job is cancelled when anything here throws.
  */
 function lagBesideSpectra(
   a: Float32Array,
@@ -175,23 +175,18 @@ function lagBesideSpectra(
       pairs++;
     }
     const xc = crossCorrelate(a, b, common, maxLag);
-    const { start, overlap } = alignment(a, b, xc.lag);
+    const start = Math.max(0, -xc.lag);
+    const overlap = Math.min(a.length, b.length - xc.lag) - start;
     const equalAligned = xc.lag === 0 ? equalAtZero : samplesEqual(a, start, b, start + xc.lag, overlap);
     if (xc.lag !== 0 && !equalAligned) {
       spectral.add([{ a: { signal: a, start }, b: { signal: b, start: start + xc.lag }, length: overlap }]);
       pairs++;
     }
-    return { xc, equalAligned, pairs, pendingDistances: spectral.distances() };
+    return { xc, start, overlap, equalAligned, pairs, pendingDistances: spectral.distances() };
   } catch (error) {
     spectral.cancel();
     throw error;
   }
-}
-
-/** A[i] against B[i + lag] over their whole overlap: i from `start`, `overlap` samples. */
-function alignment(a: Float32Array, b: Float32Array, lag: number): { start: number; overlap: number } {
-  const start = Math.max(0, -lag);
-  return { start, overlap: Math.min(a.length, b.length - lag) - start };
 }
 
 /** The mono downmixes' loudness, reported beside the all-channel headline when either side has several channels. */

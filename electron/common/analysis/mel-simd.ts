@@ -8,7 +8,14 @@
  * assembled into wasm/mel-bands.wasm.ts; it reads the spectra where spectral.ts keeps them
  * (spectra-memory.ts).
  */
-import { MCD_PLAN_AT, MEL_PLAN_AT, MEL_PLAN_BYTES, spectraKernel, spectraMemory } from './spectra-memory.js';
+import {
+  MCD_DCT_VALUES,
+  MCD_PLAN_AT,
+  MEL_PLAN_AT,
+  MEL_PLAN_BYTES,
+  spectraKernel,
+  spectraMemory,
+} from './spectra-memory.js';
 import { melBandsWasm } from './wasm/mel-bands.wasm.js';
 import { melCepstralDistortionWasm } from './wasm/mel-cepstral-distortion.wasm.js';
 import { scaledLogs, scaledLogsInMemory } from './log-ratio.js';
@@ -88,7 +95,6 @@ export function simdMelBands(plan: BandPlan, bins: number): SimdMelBands | null 
 }
 
 type McdKernel = (a: number, b: number, plan: number) => number;
-const MCD_DCT_VALUES = 24 * 40;
 
 const mcdInstance = spectraKernel(melCepstralDistortionWasm);
 /** The DCT rows in spectraMemory (a replaced memory gets the old one's bytes). */

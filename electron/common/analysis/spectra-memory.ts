@@ -18,9 +18,13 @@ export const FRAME_AT = WINDOW_AT + 8 * MAX_KERNEL_FRAME;
 /** mel-simd.ts's plan: 2560 bytes of band tables and sums, then the weights (two per bin at most). */
 export const MEL_PLAN_AT = FRAME_AT + 4 * MAX_KERNEL_FRAME;
 export const MEL_PLAN_BYTES = 2560 + 8 * 2 * (MAX_KERNEL_FRAME / 2 + 1);
-/** mel-simd.ts's mel-cepstral distortion: the DCT rows (24 × 40 doubles), then 80 doubles of scratch. */
+/**
+ * mel-simd.ts's mel-cepstral distortion: the DCT rows (MCD_DCT_VALUES doubles: 24 rows of 40, the layout
+ * wasm/mel-cepstral-distortion.wat is written for), then 80 doubles of scratch.
+ */
 export const MCD_PLAN_AT = MEL_PLAN_AT + MEL_PLAN_BYTES;
-const MCD_PLAN_BYTES = 8 * (24 * 40 + 80);
+export const MCD_DCT_VALUES = 24 * 40;
+const MCD_PLAN_BYTES = 8 * (MCD_DCT_VALUES + 80);
 const ARENA_AT = MCD_PLAN_AT + MCD_PLAN_BYTES;
 
 let memory: WasmMemory | null | undefined;

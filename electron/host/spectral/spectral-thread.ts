@@ -181,8 +181,9 @@ interface Waiter {
 }
 
 /**
- * The worker's share of each pair's frames; this thread measures the rest after compareSignals' other
- * metrics (cross-correlation, sample sums, matched null, loudness, levels). Chosen by measurement: the 60 s
+ * The worker's share of each pair's frames; this thread measures the rest (the first pass at each `add`,
+ * the second after compareSignals' other metrics: cross-correlation, sample sums, matched null, loudness,
+ * levels). Chosen by measurement: the 60 s
  * bench pair with the shares interleaved in one process, 25 rounds, twice (load ~1.3): medians 0.6 → 135
  * and 137 ms, 0.7 → 121 and 124, 0.75 → 120 and 121, 0.8 → 126 and 126, 0.85 → 134 and 135, 0.9 → 143
  * and 142. The numbers do not depend on it.
