@@ -1,8 +1,11 @@
+import { z } from 'zod';
+
 /**
  * Typed errors that name what was wrong and where. Every transport (CLI, IPC, WebSocket) turns a
  * ParityError into the same JSON shape via `toErrorPayload`; the CLI maps `exitCode` to its exit status.
  */
-export type ParityErrorKind = 'input' | 'wav' | 'bundle' | 'profile' | 'trace' | 'engine' | 'cancelled' | 'internal';
+export const ERROR_KINDS = ['input', 'wav', 'bundle', 'profile', 'trace', 'engine', 'cancelled', 'internal'] as const;
+export type ParityErrorKind = (typeof ERROR_KINDS)[number];
 
 /**
  * A machine-readable cause for the few refusals a client acts on, so it never matches message text
@@ -68,12 +71,14 @@ export class CancelledError extends ParityError {
   }
 }
 
-export interface ErrorPayload {
-  kind: ParityErrorKind;
-  message: string;
-  where?: string;
-  reason?: ParityErrorReason;
-}
+/** A ParityError as data: the one shape every crossing (worker, IPC, WebSocket, job events) carries. */
+export const ErrorPayload = z.object({
+  kind: z.enum(ERROR_KINDS),
+  message: z.string(),
+  where: z.string().optional(),
+  reason: z.enum(ERROR_REASONS).optional(),
+});
+export type ErrorPayload = z.infer<typeof ErrorPayload>;
 
 export function toErrorPayload(error: unknown): ErrorPayload {
   if (error instanceof ParityError) {
@@ -81,4 +86,10 @@ export function toErrorPayload(error: unknown): ErrorPayload {
   }
   const message = error instanceof Error ? error.message : String(error);
   return { kind: 'internal', message };
+}
+
+/** The error a payload describes, as the side that threw it would have raised it. */
+export function errorFromPayload(payload: ErrorPayload): ParityError {
+  if (payload.kind === 'cancelled') return new CancelledError(payload.message);
+  return new ParityError(payload.kind, payload.message, payload.where, payload.reason);
 }

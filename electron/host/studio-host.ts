@@ -22,16 +22,16 @@ import { fsReason } from '../common/fs-reason.js';
 import { defaultDataDir } from './data-dir.js';
 import { exportFixture } from './export-fixture.js';
 import { HistoryStore, MAX_KEPT_TRACE_BYTES } from './history-store.js';
-import { JobTable } from './job-table.js';
+import { JobTable, type JobKind } from './job-table.js';
 import { swapKeptImport, type WavSource } from './kept-import.js';
 import { readSidecarInput } from './read-sidecar-input.js';
 import { unresolvedUpload } from './unresolved-upload.js';
 import type { DrillReport } from '../common/report/drill.js';
-import type { compareTraceTexts, CompareTraceTextsTask } from './tasks/compare-trace-texts.js';
+import type { CompareTraceTextsTask } from './tasks/compare-trace-texts.js';
+import type { CompareWavBytesTask } from './tasks/compare-wav-bytes.js';
 import type { DrillTask } from './tasks/drill-task.js';
-import type { EngineCompareResult } from './tasks/engine-tasks.js';
-import type { WavPairResult } from './tasks/compare-wav-bytes.js';
 import type { WorkerOptions } from './tasks/run-task.js';
+import { runWorkerTask, type WorkerResult, type WorkerTaskKind, type WorkerTaskOf } from './tasks/worker-tasks.js';
 import { engineWorkerUrl } from './worker-url.js';
 import { WorkerSupervisor } from './worker-supervisor.js';
 
@@ -54,9 +54,6 @@ export class StudioHost implements StudioHandlers {
   private readonly supervisor: WorkerSupervisor;
   private readonly jobs = new JobTable();
   private internal = 0;
-  /** WAV import jobs not yet saved, and those of them a cancel was asked for (startImportWavs). */
-  private readonly stoppable = new Set<string>();
-  private readonly cancelAsked = new Set<string>();
 
   constructor(options: StudioHostOptions = {}) {
     this.dataDir = options.dataDir ?? defaultDataDir();
@@ -85,13 +82,13 @@ export class StudioHost implements StudioHandlers {
   }
 
   async bundleInfo(): Promise<BundleInfo> {
-    return (await this.runInternal('bundle info', { kind: 'info' })) as BundleInfo;
+    return this.runInternal('bundle info', { kind: 'info' });
   }
 
   async synthesize(request: SynthesizeRequest): Promise<{ jobId: string }> {
-    const jobId = this.jobs.newId();
-    const result = this.track(jobId, this.supervisor.run(jobId, `synthesis of "${request.profile}"`, { kind: 'synthesize', request }, this.progress(jobId)));
-    this.jobs.add(jobId, 'synthesis', result);
+    const jobId = this.startJob('synthesis', (jobId, signal) =>
+      runWorkerTask(this.supervisor, jobId, `synthesis of "${request.profile}"`, { kind: 'synthesize', request }, { onProgress: this.progress(jobId), signal }),
+    );
     return { jobId };
   }
 
@@ -100,11 +97,10 @@ export class StudioHost implements StudioHandlers {
   }
 
   async compare(request: CompareRequest): Promise<{ jobId: string }> {
-    const jobId = this.jobs.newId();
-    const onProgress = this.progress(jobId);
-    const work = async (): Promise<ComparisonResult> => {
+    const jobId = this.startJob('comparison', async (jobId, signal): Promise<ComparisonResult> => {
+      const onProgress = this.progress(jobId);
       const what = `comparison "${request.profileA}" vs "${request.profileB}"`;
-      const raw = (await this.supervisor.run(jobId, what, { kind: 'compare', request }, onProgress)) as EngineCompareResult;
+      const raw = await runWorkerTask(this.supervisor, jobId, what, { kind: 'compare', request }, { onProgress, signal });
       onProgress({ phase: 'save', step: 0, totalSteps: 0, fraction: 1, message: 'saving to history' });
       const saved = await this.history.save({
         kind: 'profiles',
@@ -116,8 +112,7 @@ export class StudioHost implements StudioHandlers {
       });
       this.events.emit('historyChanged');
       return { historyId: saved.historyId, report: saved.report, a: saved.a, b: saved.b };
-    };
-    this.jobs.add(jobId, 'comparison', this.track(jobId, work()));
+    });
     return { jobId };
   }
 
@@ -126,8 +121,7 @@ export class StudioHost implements StudioHandlers {
   }
 
   async cancel({ jobId }: { jobId: string }): Promise<{ cancelled: boolean }> {
-    if (this.stoppable.has(jobId)) this.cancelAsked.add(jobId);
-    return { cancelled: this.supervisor.cancel(jobId) || this.stoppable.has(jobId) };
+    return { cancelled: this.jobs.cancel(jobId) };
   }
 
   async importWavs(request: ImportWavsRequest): Promise<ComparisonResult> {
@@ -143,35 +137,33 @@ export class StudioHost implements StudioHandlers {
   async startImportWavs(request: ImportWavsRequest): Promise<{ jobId: string }> {
     const a = await wavSource(request.a);
     const b = await wavSource(request.b);
-    const jobId = this.jobs.newId();
-    const onProgress = this.progress(jobId);
-    onProgress({ phase: 'compare', step: 0, totalSteps: 0, fraction: 0, message: `measuring ${basename(b.name)} against ${basename(a.name)}` });
-    // The worker's comparison of two WAVs has no steps to stop at: a cancel that comes while it runs (or
-    // after) is honoured before anything is saved.
-    this.stoppable.add(jobId);
-    const run = async (what: string, task: unknown) => {
-      const raw = await this.supervisor.run(jobId, what, task, onProgress);
-      if (this.cancelAsked.has(jobId)) throw new CancelledError(`${jobId} cancelled; nothing was saved`);
-      return raw;
-    };
-    const work = this.compareWavPair(a, b, request.maxLagMs, run).then((result): ComparisonResult => {
+    const jobId = this.startJob('comparison', async (jobId, signal): Promise<ComparisonResult> => {
+      const onProgress = this.progress(jobId);
+      onProgress({ phase: 'compare', step: 0, totalSteps: 0, fraction: 0, message: `measuring ${basename(b.name)} against ${basename(a.name)}` });
+      // The worker's comparison of two WAVs has no steps to stop at: a cancel that comes while it runs (or
+      // after) is honoured before anything is saved.
+      const run = async (what: string, task: CompareWavBytesTask) => {
+        const raw = await runWorkerTask(this.supervisor, jobId, what, task, { onProgress, signal });
+        if (signal.aborted) throw new CancelledError(`${jobId} cancelled; nothing was saved`);
+        return raw;
+      };
+      const result = await this.compareWavPair(a, b, request.maxLagMs, run);
       onProgress({ phase: 'save', step: 0, totalSteps: 0, fraction: 1, message: 'saved to history' });
       return request.withoutAudio ? { historyId: result.historyId, report: result.report } : result;
     });
-    const forget = () => {
-      this.stoppable.delete(jobId);
-      this.cancelAsked.delete(jobId);
-    };
-    work.then(forget, forget);
-    this.jobs.add(jobId, 'comparison', this.track(jobId, work));
     return { jobId };
   }
 
-  private async compareWavPair(a: WavSource, b: WavSource, maxLagMs: number, run: (what: string, task: unknown) => Promise<unknown>): Promise<ComparisonResult> {
-    const task = { kind: 'compare-wavs', a, b, maxLagMs, createdAt: new Date().toISOString() };
+  private async compareWavPair(
+    a: WavSource,
+    b: WavSource,
+    maxLagMs: number,
+    run: (what: string, task: CompareWavBytesTask) => Promise<WorkerResult<'compare-wavs'>>,
+  ): Promise<ComparisonResult> {
+    const task: CompareWavBytesTask = { kind: 'compare-wavs', a, b, maxLagMs, createdAt: new Date().toISOString() };
     // Files on disk go to the worker as paths (it reads them; the history copies them for Swap A/B). Bytes
     // are copied to the worker, not transferred: the history keeps the files as given.
-    const raw = (await run(`comparison of ${a.name} and ${b.name}`, task)) as WavPairResult;
+    const raw = await run(`comparison of ${a.name} and ${b.name}`, task);
     const imported = { kind: 'wavs' as const, request: { a, b, maxLagMs } };
     const saved = await this.history.save({ kind: 'wavs', title: `${basename(a.name)} vs ${basename(b.name)}`, ...raw, imported });
     this.events.emit('historyChanged');
@@ -193,7 +185,7 @@ export class StudioHost implements StudioHandlers {
     const modulesB = request.modulesB && (await readSidecarInput(request.modulesB));
     const task: CompareTraceTextsTask = { kind: 'compare-traces', a: traceA, b: traceB, wavA, wavB, modulesA, modulesB, maxLagMs: request.maxLagMs, createdAt: new Date().toISOString() };
     // Copied to the worker, not transferred: the history keeps the files as given, for Swap A/B.
-    const raw = (await this.runInternal(`comparison of ${traceA.name} and ${traceB.name}`, task)) as Awaited<ReturnType<typeof compareTraceTexts>>;
+    const raw = await this.runInternal(`comparison of ${traceA.name} and ${traceB.name}`, task);
     const kept = raw.report.moduleDrill && modulesA && modulesB ? { modules: { a: modulesA.bytes, b: modulesB.bytes } } : {};
     const traces = { a: traceA.text, b: traceB.text, ...kept };
     const sides = { ...(wavA && wavB ? { wavA, wavB } : {}), ...(modulesA && modulesB ? { modulesA, modulesB } : {}) };
@@ -248,16 +240,14 @@ export class StudioHost implements StudioHandlers {
       throw new InputError(`history entry ${id} is not a synthesized A/B comparison (no settings to re-run): only those can be drilled into`, id);
     }
     const task: DrillTask = { kind: 'drill', rerun: report.rerun, divergence: { firstStep: report.divergence.firstStep, stage: report.divergence.stage } };
-    const jobId = this.jobs.newId();
-    const onProgress = this.progress(jobId);
-    const work = async (): Promise<DrillReport> => {
-      const drill = (await this.supervisor.run(jobId, `drill-down of ${id}`, task, onProgress)) as DrillReport;
+    const jobId = this.startJob('drill-down', async (jobId, signal): Promise<DrillReport> => {
+      const onProgress = this.progress(jobId);
+      const drill = await runWorkerTask(this.supervisor, jobId, `drill-down of ${id}`, task, { onProgress, signal });
       onProgress({ phase: 'save', step: 0, totalSteps: 0, fraction: 1, message: 'saving the drill-down with the comparison' });
       await this.history.saveDrill(id, drill);
       this.events.emit('historyChanged');
       return drill;
-    };
-    this.jobs.add(jobId, 'drill-down', this.track(jobId, work()));
+    });
     return { jobId };
   }
 
@@ -265,8 +255,13 @@ export class StudioHost implements StudioHandlers {
     return (await this.jobs.take(jobId, 'drill-down')) as DrillReport;
   }
 
-  private runInternal(what: string, task: unknown, transfer: ArrayBuffer[] = []): Promise<unknown> {
-    return this.supervisor.run(`job-internal-${++this.internal}`, what, task, () => undefined, transfer);
+  private runInternal<K extends WorkerTaskKind>(what: string, task: WorkerTaskOf<K>): Promise<WorkerResult<K>> {
+    return runWorkerTask(this.supervisor, `job-internal-${++this.internal}`, what, task);
+  }
+
+  /** A job of `kind` (see JobTable.start) whose ending is announced as `jobFinished`. */
+  private startJob(kind: JobKind, work: (jobId: string, signal: AbortSignal) => Promise<unknown>): string {
+    return this.jobs.start(kind, (jobId, signal) => this.track(jobId, work(jobId, signal)));
   }
 
   private progress(jobId: string): (p: JobProgress) => void {

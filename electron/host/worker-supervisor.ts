@@ -1,8 +1,8 @@
 import type { ResourceLimits } from 'node:worker_threads';
-import { CancelledError, ParityError } from '../common/errors.js';
+import { CancelledError, errorFromPayload, ParityError } from '../common/errors.js';
 import type { JobProgress } from '../common/api/jobs.js';
 import { openChannel, type EngineChannel, type IsolationMode } from './worker-channel.js';
-import type { FromWorker, ToWorker } from './worker-protocol.js';
+import { parseFromWorker, type ToWorker } from './worker-protocol.js';
 
 export interface SupervisorOptions {
   /** Built JavaScript entry of the worker (Node 20 cannot start a .ts worker). */
@@ -18,15 +18,24 @@ export interface SupervisorOptions {
   onRestart?: (reason: string) => void;
 }
 
+/** How the caller follows and stops one task: the job's one cancellation is its `signal`. */
+export interface RunControl {
+  onProgress?: (p: JobProgress) => void;
+  /** Aborting it cancels the task: at once while queued, at its next step while running. */
+  signal?: AbortSignal;
+  /** Buffers moved to the worker rather than copied. */
+  transfer?: ArrayBuffer[];
+}
+
 interface Task {
   jobId: string;
   what: string;
   task: unknown;
-  transfer: ArrayBuffer[];
-  onProgress: (p: JobProgress) => void;
+  control: RunControl;
   resolve: (value: unknown) => void;
   reject: (error: Error) => void;
   cancelTimer?: NodeJS.Timeout;
+  stopListening: () => void;
 }
 
 /**
@@ -57,37 +66,51 @@ export class WorkerSupervisor {
     return this.worker;
   }
 
-  run(jobId: string, what: string, task: unknown, onProgress: (p: JobProgress) => void, transfer: ArrayBuffer[] = []): Promise<unknown> {
+  /** Queues the task; `control.signal` cancels it (see `cancel`). */
+  run(jobId: string, what: string, task: unknown, control: RunControl = {}): Promise<unknown> {
     if (this.disposed) return Promise.reject(new ParityError('engine', 'the studio host is shut down'));
+    const { signal } = control;
+    if (signal?.aborted) return Promise.reject(new CancelledError(`${jobId} cancelled before it started`));
     return new Promise((resolve, reject) => {
-      this.queue.push({ jobId, what, task, transfer, onProgress, resolve, reject });
+      const onAbort = () => this.cancel(entry);
+      const entry: Task = { jobId, what, task, control, resolve, reject, stopListening: () => signal?.removeEventListener('abort', onAbort) };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.queue.push(entry);
       this.pump();
     });
   }
 
-  /** True if the job was queued or running; a running job stops at its next step, or the worker is replaced. */
-  cancel(jobId: string): boolean {
-    const index = this.queue.findIndex((t) => t.jobId === jobId);
+  /** A queued task fails at once; a running one stops at its next step, or the worker is replaced. */
+  private cancel(task: Task): void {
+    const index = this.queue.indexOf(task);
     if (index >= 0) {
-      this.queue.splice(index, 1)[0].reject(new CancelledError(`${jobId} cancelled before it started`));
-      return true;
+      this.queue.splice(index, 1);
+      task.stopListening();
+      task.reject(new CancelledError(`${task.jobId} cancelled before it started`));
+      return;
     }
-    const task = this.running;
-    if (!task || task.jobId !== jobId) return false;
+    if (this.running !== task) return;
+    const { jobId } = task;
     this.post({ type: 'cancel', jobId });
     task.cancelTimer ??= setTimeout(() => {
       // The user asked for the stop: the task says cancelled, and no "engine restarted" alarm goes out.
       if (this.running === task) this.replace(`did not stop within ${this.options.cancelGraceMs ?? 3000} ms of a cancel`, new CancelledError(`${jobId} cancelled (the engine worker was stopped)`), false);
     }, this.options.cancelGraceMs ?? 3000);
-    return true;
   }
 
   async dispose(): Promise<void> {
     this.disposed = true;
     clearInterval(this.monitor);
-    for (const task of this.queue.splice(0)) task.reject(new ParityError('engine', 'the studio host is shut down'));
-    this.running?.reject(new ParityError('engine', 'the studio host is shut down'));
-    this.running = undefined;
+    const shutDown = new ParityError('engine', 'the studio host is shut down');
+    for (const task of this.queue.splice(0)) {
+      task.stopListening();
+      task.reject(shutDown);
+    }
+    if (this.running) {
+      const task = this.running;
+      this.finish(task);
+      task.reject(shutDown);
+    }
     const worker = this.worker;
     this.worker = undefined;
     await worker?.kill();
@@ -104,7 +127,7 @@ export class WorkerSupervisor {
     worker.ref();
     this.running = task;
     this.lastSeen = Date.now();
-    this.post({ type: 'run', jobId: task.jobId, task: task.task }, task.transfer);
+    this.post({ type: 'run', jobId: task.jobId, task: task.task }, task.control.transfer);
   }
 
   private ensureWorker(): EngineChannel {
@@ -117,7 +140,7 @@ export class WorkerSupervisor {
     this.generation++;
     this.worker = worker;
     this.spoke = false;
-    worker.onMessage((msg) => this.onMessage(worker, msg as FromWorker));
+    worker.onMessage((msg) => this.onMessage(worker, msg));
     worker.onExit((reason) => {
       if (this.worker !== worker) return; // replaced on purpose
       this.worker = undefined;
@@ -126,24 +149,32 @@ export class WorkerSupervisor {
     return worker;
   }
 
-  private onMessage(worker: EngineChannel, msg: FromWorker): void {
+  private onMessage(worker: EngineChannel, raw: unknown): void {
     if (worker !== this.worker) return;
     this.spoke = true;
     this.lastSeen = Date.now();
+    const parsed = parseFromWorker(raw);
+    if (!parsed.ok) {
+      // A worker that breaks the protocol is in an unknown state: it is not trusted with the next task.
+      this.replace(`sent a malformed message (${parsed.problem})`);
+      return;
+    }
+    const msg = parsed.message;
     const task = this.running;
     if (msg.type === 'alive' || !task || msg.jobId !== task.jobId) return;
     if (msg.type === 'progress') {
-      task.onProgress(msg.progress);
+      task.control.onProgress?.(msg.progress);
       return;
     }
     this.finish(task);
     if (msg.type === 'done') task.resolve(msg.result);
-    else task.reject(msg.error.kind === 'cancelled' ? new CancelledError(msg.error.message) : new ParityError(msg.error.kind, msg.error.message, msg.error.where));
+    else task.reject(errorFromPayload(msg.error));
     this.pump();
   }
 
   private finish(task: Task): void {
     clearTimeout(task.cancelTimer);
+    task.stopListening();
     this.running = undefined;
   }
 

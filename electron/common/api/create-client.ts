@@ -1,4 +1,5 @@
-import { ParityError, type ParityErrorKind, type ParityErrorReason } from '../errors.js';
+import { errorFromPayload, ParityError, type ErrorPayload, type ParityErrorKind, type ParityErrorReason } from '../errors.js';
+import { describeIssues } from '../zod-issues.js';
 import type { Disposer } from './event-emitter.js';
 import type { StudioEvents } from './events.js';
 import { studioEventSchemas } from './events.js';
@@ -6,11 +7,16 @@ import { METHOD_NAMES, studioMethods, type MethodName } from './methods.js';
 import type { StudioApi, StudioHandlers } from './studio-api.js';
 
 /** A reply as every transport carries it: errors travel as data, so their kind survives the crossing. */
-export type Envelope = { ok: true; value: unknown } | { ok: false; error: { kind: ParityErrorKind; message: string; where?: string; reason?: ParityErrorReason } };
+export type Envelope = { ok: true; value: unknown } | { ok: false; error: ErrorPayload };
 
 export interface ClientChannel {
   call(method: MethodName, request: unknown): Promise<Envelope>;
   subscribe(listener: (name: string, args: unknown[]) => void): Disposer;
+}
+
+export interface ClientOptions {
+  /** Told of every event that does not match its schema (it is not delivered); console.error by default. */
+  onMalformedEvent?: (line: string) => void;
 }
 
 /**
@@ -18,12 +24,12 @@ export interface ClientChannel {
  * with the method's response schema, every event with its tuple schema; a failed call throws a
  * ParityError with the host's kind, message, where and reason.
  */
-export function createClient(channel: ClientChannel): StudioApi {
+export function createClient(channel: ClientChannel, { onMalformedEvent = (line) => console.error(line) }: ClientOptions = {}): StudioApi {
   const api: Record<string, unknown> = {};
   for (const name of METHOD_NAMES) {
     api[name] = async (request: unknown = {}) => {
       const reply = await channel.call(name, request);
-      if (!reply.ok) throw new ParityError(reply.error.kind, reply.error.message, reply.error.where, reply.error.reason);
+      if (!reply.ok) throw errorFromPayload(reply.error);
       return studioMethods[name].response.parse(reply.value);
     };
   }
@@ -32,6 +38,7 @@ export function createClient(channel: ClientChannel): StudioApi {
       if (name !== event) return;
       const parsed = studioEventSchemas[event].safeParse(args);
       if (parsed.success) listener(...(parsed.data as StudioEvents[E]));
+      else onMalformedEvent(`studio: a "${event}" event was dropped: it does not match its schema (${describeIssues(parsed.error)})`);
     });
   return api as unknown as StudioApi;
 }
@@ -61,7 +68,7 @@ export async function dispatch(host: StudioHandlers, method: unknown, request: u
     const def = studioMethods[method as MethodName];
     const parsed = def.request.safeParse(request ?? {});
     if (!parsed.success) {
-      const detail = parsed.error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
+      const detail = describeIssues(parsed.error);
       const kind = parsed.error.issues.some((i) => i.message.startsWith('profile "')) ? 'profile' : 'input';
       return fail(kind, `${method}: ${detail}`);
     }

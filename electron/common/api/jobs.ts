@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ErrorPayload } from '../errors.js';
 import { JobId } from './primitives.js';
 
 /** Long work (synthesize, compare, drill-down) starts a job; progress arrives as events, the result on request. */
@@ -26,12 +27,6 @@ export const JobProgress = z.object({
   message: z.string().max(500).optional(),
 });
 export type JobProgress = z.infer<typeof JobProgress>;
-
-export const ErrorPayload = z.object({
-  kind: z.enum(['input', 'wav', 'bundle', 'profile', 'trace', 'engine', 'cancelled', 'internal']),
-  message: z.string(),
-  where: z.string().optional(),
-});
 
 export const JobOutcome = z.object({
   state: z.enum(['done', 'failed', 'cancelled']),

@@ -1,9 +1,8 @@
 import type { Sampling } from '../../common/api/primitives.js';
-import type { ComparisonReport } from '../../common/report/comparison-report.js';
 import { caseFromReport } from '../../common/sweep/case-from-report.js';
 import type { PlannedCase } from '../../common/sweep/plan.js';
 import type { SweepCase } from '../../common/sweep/sweep-case.js';
-import type { EngineCompareResult } from '../tasks/engine-tasks.js';
+import { runWorkerTask } from '../tasks/worker-tasks.js';
 import type { WorkerOptions } from '../tasks/run-task.js';
 import { WorkerSupervisor } from '../worker-supervisor.js';
 import { engineWorkerUrl } from '../worker-url.js';
@@ -52,8 +51,8 @@ export async function runEngineSweep(cases: PlannedCase[], options: EngineSweepO
       async (task, w) => {
         const started = performance.now();
         const request = { text: task.text, profileA: options.profileA, profileB: options.profileB, seed: task.seed, sampling: options.sampling };
-        const result = (await workers[w].run(`sweep-${task.index}`, `case ${task.key}`, { kind: 'compare', request }, () => undefined)) as EngineCompareResult;
-        return caseFromReport(task, result.report as ComparisonReport, performance.now() - started);
+        const result = await runWorkerTask(workers[w], `sweep-${task.index}`, `case ${task.key}`, { kind: 'compare', request });
+        return caseFromReport(task, result.report, performance.now() - started);
       },
       { concurrency: workers.length, perCaseKinds: ['engine', 'input'], signal: options.signal, onCase: options.onCase },
     );

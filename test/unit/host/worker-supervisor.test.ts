@@ -11,14 +11,14 @@ function start(options: Partial<SupervisorOptions> = {}) {
   supervisor = new WorkerSupervisor({ url, isolation, hangTimeoutMs: 800, cancelGraceMs: 500, onRestart: (r) => restarts.push(r), ...options });
   return supervisor;
 }
-const run = (s: WorkerSupervisor, jobId: string, task: unknown, progress: unknown[] = []) =>
-  s.run(jobId, 'test task', task, (p) => progress.push(p.step));
+const run = (s: WorkerSupervisor, jobId: string, task: unknown, progress: unknown[] = [], signal?: AbortSignal) =>
+  s.run(jobId, 'test task', task, { onProgress: (p) => progress.push(p.step), signal });
 
 /** The task, and a promise that settles when the worker has reported its first step (it is running). */
-function runUntilFirstStep(s: WorkerSupervisor, jobId: string, task: unknown): [Promise<unknown>, Promise<void>] {
+function runUntilFirstStep(s: WorkerSupervisor, jobId: string, task: unknown, signal?: AbortSignal): [Promise<unknown>, Promise<void>] {
   let started!: () => void;
   const running = new Promise<void>((r) => (started = r));
-  return [s.run(jobId, 'test task', task, () => started()), running];
+  return [s.run(jobId, 'test task', task, { onProgress: () => started(), signal }), running];
 }
 
 // A process worker's stderr is forwarded to ours (the host's log). The deliberate crashes below print
@@ -83,24 +83,53 @@ describe.each(['process', 'thread'] as const)('WorkerSupervisor (%s)', (mode) =>
     await expect(run(s, 'job-2', { do: 'echo', value: 2 })).resolves.toMatchObject({ echo: 2 });
   });
 
-  it('cancels a queued task at once and a running one at its next step', async () => {
+  it('cancels a queued task at once and a running one at its next step, each through its own signal', async () => {
     const s = start();
-    const [first, running] = runUntilFirstStep(s, 'job-1', { do: 'slow', steps: 100, ms: 10 });
-    const second = run(s, 'job-2', { do: 'echo', value: 0 });
-    expect(s.cancel('job-2')).toBe(true);
-    await expect(second).rejects.toMatchObject({ kind: 'cancelled' });
+    const [one, two] = [new AbortController(), new AbortController()];
+    const [first, running] = runUntilFirstStep(s, 'job-1', { do: 'slow', steps: 100, ms: 10 }, one.signal);
+    const second = run(s, 'job-2', { do: 'echo', value: 0 }, [], two.signal);
+    two.abort();
+    await expect(second).rejects.toMatchObject({ kind: 'cancelled', message: 'job-2 cancelled before it started' });
     await running; // a fixed wait read "queued" on a loaded machine: the worker had not started yet
-    expect(s.cancel('job-1')).toBe(true);
+    one.abort();
     await expect(first).rejects.toMatchObject({ kind: 'cancelled', message: expect.stringMatching(/cancelled at step/) });
-    expect(s.cancel('job-9')).toBe(false);
     expect(s.generation).toBe(1);
+  });
+
+  it('refuses a task whose signal is already aborted without starting a worker', async () => {
+    const s = start();
+    const controller = new AbortController();
+    controller.abort();
+    await expect(run(s, 'job-1', { do: 'echo', value: 1 }, [], controller.signal)).rejects.toMatchObject({ kind: 'cancelled', message: 'job-1 cancelled before it started' });
+    expect(s.generation).toBe(0);
+  });
+
+  it('a cancel after the worker died changes nothing: the task has already failed, the next one runs', async () => {
+    const s = start({ hangTimeoutMs: 10_000 });
+    const controller = new AbortController();
+    const [pending, running] = runUntilFirstStep(s, 'job-1', { do: 'slow', steps: 100, ms: 20 }, controller.signal);
+    await running;
+    await s.current!.kill();
+    await expect(pending).rejects.toThrow(/during test task \(job-1\)/);
+    controller.abort();
+    await expect(run(s, 'job-2', { do: 'echo', value: 4 })).resolves.toMatchObject({ echo: 4 });
+  });
+
+  it('replaces a worker that sends a malformed message, failing its task with what was wrong', async () => {
+    const s = start();
+    await expect(run(s, 'job-1', { do: 'malformed' })).rejects.toThrow(
+      /the engine worker sent a malformed message \(progress\.fraction: .*\) during test task \(job-1\); a new worker was started/,
+    );
+    await expect(run(s, 'job-2', { do: 'echo', value: 6 })).resolves.toMatchObject({ echo: 6 });
+    expect(s.generation).toBe(2);
   });
 
   it('stops a worker that ignores a cancel after the grace period', async () => {
     const s = start({ hangTimeoutMs: 10_000 });
-    const [pending, running] = runUntilFirstStep(s, 'job-1', { do: 'slow', steps: 1000, ms: 10, ignoreCancel: true });
+    const controller = new AbortController();
+    const [pending, running] = runUntilFirstStep(s, 'job-1', { do: 'slow', steps: 1000, ms: 10, ignoreCancel: true }, controller.signal);
     await running;
-    s.cancel('job-1');
+    controller.abort();
     await expect(pending).rejects.toMatchObject({ kind: 'cancelled', message: expect.stringMatching(/engine worker was stopped/) });
     await expect(run(s, 'job-2', { do: 'echo', value: 3 })).resolves.toMatchObject({ echo: 3 });
     // A stop the user asked for is not announced as an engine restart (the page would show it as an error).
