@@ -4,6 +4,7 @@ import gc
 import json
 import os
 import struct
+import weakref
 
 import numpy as np
 import pytest
@@ -261,12 +262,14 @@ def test_a_replay_step_with_buffers_no_capture_feeds_is_refused_naming_it(tmp_pa
                 pass
 
 
-def test_the_old_names_say_what_replaces_them(tmp_path):
-    with ModuleRecorder(model(), tmp_path / "n.safetensors", modules="mlp") as rec:
-        with pytest.raises(
-            AttributeError, match=r"ModuleRecorder.static was removed in tts_parity 0.2: wrap the warm-up"
-        ):
-            rec.static()
+def test_no_class_of_the_public_api_answers_missing_attributes():
+    # The 0.2 shims' `__getattr__ -> Any` made type checkers accept any misspelt name (python/CHANGELOG.md).
+    from tts_parity import StepRecorder, TraceWriter
+    from tts_parity.hf import HFTraceRecorder
+    from tts_parity.static_buffers import StaticBuffers
+
+    for cls in (ModuleRecorder, StaticBuffers, HFTraceRecorder, TraceWriter, StepRecorder):
+        assert "__getattr__" not in vars(cls), cls.__name__
     assert issubclass(ParityStateError, (ParityError, RuntimeError))
 
 
@@ -366,21 +369,49 @@ def test_steps_not_wanted_are_entered_and_not_stored(tmp_path, recwarn):
     assert list(tensors) == ["3/00000/0.mlp", "3/00001/1.mlp"]
 
 
-def test_an_unclosed_recorder_writes_what_it_recorded_and_warns(tmp_path):
+def test_an_unclosed_recorder_is_collected_while_its_model_lives(tmp_path):
     net = model()
     path = tmp_path / "u.modules.safetensors"
     rec = ModuleRecorder(net, path, modules="mlp")
     with rec.step(1):
         net(torch.zeros(1, 4))
+    alive = weakref.ref(rec)
     with pytest.warns(
         UserWarning,
-        match=r"u.modules.safetensors\) was never closed: wrote the 2 output\(s\) it recorded \(step 1\); call "
-        r"close\(\) or use `with`",
+        match=r"u.modules.safetensors\) was never closed: the 2 output\(s\) it recorded \(step 1\) are kept as "
+        r".*u.modules.safetensors.partial; call close\(\) or use `with`",
     ):
-        del rec, net  # the hooks keep the recorder alive as long as the model
+        del rec  # the model lives on: its hooks hold the recorder only weakly
         gc.collect()
-    tensors, _ = read_safetensors(path)
+    assert alive() is None
+    assert all(not m._forward_hooks for m in net.modules()), "the finalizer removes the hooks"
+    net(torch.zeros(1, 4))  # the model still runs, and nothing is recorded any more
+    assert not path.exists(), "an unclosed recorder leaves nothing under the real name"
+    tensors, _ = read_safetensors(str(path) + ".partial")
     assert list(tensors) == ["1/00000/0.mlp", "1/00001/1.mlp"]
+
+
+def test_a_failed_block_keeps_nothing_under_the_real_name(tmp_path):
+    net = model()
+    path = tmp_path / "f.modules.safetensors"
+    with pytest.warns(UserWarning, match=r"step 2 raised: what it recorded is kept as .*f.modules.safetensors.partial"):
+        with ModuleRecorder(net, path, modules="mlp") as rec:
+            with rec.step(1):
+                net(torch.zeros(1, 4))
+            with pytest.raises(RuntimeError, match="boom"), rec.step(2):
+                net(torch.ones(1, 4))
+                raise RuntimeError("boom")
+    assert not path.exists()
+    tensors, _ = read_safetensors(str(path) + ".partial")
+    assert sorted({key.split("/")[0] for key in tensors}) == ["1", "2"], (
+        "the failed step's outputs are kept, as .partial"
+    )
+    escaped = tmp_path / "e.modules.safetensors"
+    with pytest.raises(ValueError), ModuleRecorder(net, escaped, modules="mlp") as rec:
+        with rec.step(1):
+            net(torch.zeros(1, 4))
+        raise ValueError("after the step")
+    assert not escaped.exists() and (tmp_path / "e.modules.safetensors.partial").exists()
 
 
 def test_an_unclosed_recorder_that_recorded_nothing_says_so(tmp_path):
@@ -390,6 +421,6 @@ def test_an_unclosed_recorder_that_recorded_nothing_says_so(tmp_path):
     with pytest.warns(
         UserWarning, match=r"never closed: it had recorded nothing, so no sidecar was written; .*2 forward call\(s\)"
     ):
-        del rec, net
+        del rec
         gc.collect()
     assert os.listdir(tmp_path) == []

@@ -388,5 +388,3 @@ def test_a_closed_writer_refuses_writes_naming_the_step_and_close_twice_does_not
             call()
     with pytest.raises(ParityStateError, match=r"set_audio\(\) after close\(\)"):
         tw.set_audio(np.zeros(10, dtype=np.float32))
-    with pytest.raises(AttributeError, match=r"TraceWriter.step was removed in tts_parity 0.2: use tw.write_step"):
-        tw.step(np.zeros(8), [0] * Q)

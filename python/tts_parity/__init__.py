@@ -6,7 +6,7 @@ capture check) import torch themselves, so `tts_parity` loads where torch is abs
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from . import errors
 from .errors import ParityError
@@ -14,30 +14,34 @@ from .logit_stats import count_non_finite, hidden_stats, logit_stats
 from .step_recorder import StepRecorder
 from .trace_writer import TraceWriter
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
+# `import *` takes the numpy-only names; the torch helpers are imported by name (`from tts_parity import ModuleRecorder`).
 __all__ = [
-    "ModuleRecorder",
     "ParityError",
     "StepRecorder",
     "TraceWriter",
     "__version__",
     "count_non_finite",
     "errors",
-    "export_bundle",
     "hidden_stats",
     "logit_stats",
 ]
 
+if TYPE_CHECKING:
+    from .export import export_bundle
+    from .module_recorder import ModuleRecorder
+else:
 
-def __getattr__(name: str) -> Any:
-    # Imported only when asked for: ModuleRecorder imports torch; export_bundle torch and onnx (docs/python-export.md).
-    if name == "ModuleRecorder":
-        from .module_recorder import ModuleRecorder
+    def __getattr__(name: str) -> object:
+        # Imported only when asked for: ModuleRecorder imports torch; export_bundle torch and onnx
+        # (docs/python-export.md). Hidden from type checkers, which see the real names above.
+        if name == "ModuleRecorder":
+            from .module_recorder import ModuleRecorder
 
-        return ModuleRecorder
-    if name == "export_bundle":
-        from .export import export_bundle
+            return ModuleRecorder
+        if name == "export_bundle":
+            from .export import export_bundle
 
-        return export_bundle
-    raise AttributeError(f"module 'tts_parity' has no attribute {name!r}")
+            return export_bundle
+        raise AttributeError(f"module 'tts_parity' has no attribute {name!r}")

@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._renamed import removed_attribute
 from .arrays import as_numpy
 from .errors import ParityStateError, ParityTypeError, ParityValueError
 from .logit_stats import count_non_finite, logit_stats
@@ -197,6 +196,3 @@ class HFTraceRecorder:
             record["nan"] = {"talker": nan, "codePredictor": cp_nan, "vocoder": 0}
             record["inf"] = {"talker": inf, "codePredictor": cp_inf, "vocoder": 0}
             self.writer.write_record(record, fill_vocoder=True)
-
-    def __getattr__(self, name: str) -> Any:
-        raise removed_attribute(self, name)

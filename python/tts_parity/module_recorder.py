@@ -26,7 +26,6 @@ from typing import TYPE_CHECKING, Any, Callable
 import torch
 
 from ._output_files import check_output_path
-from ._renamed import removed_attribute
 from ._steps import StepSequence, check_step_number
 from .errors import ParityStateError, ParityTypeError, ParityValueError
 from .safetensors_io import write_safetensors
@@ -166,11 +165,16 @@ class ModuleRecorder:
         self._dropped: collections.Counter[str] = (
             collections.Counter()
         )  # module name -> forward calls outside any block
-        self._handles = [m.register_forward_hook(self._hook(name)) for name, m in targets]
+        self._failed_step: int | None = None  # a step block that raised: the sidecar is then kept as .partial
+        # The hooks reach the recorder through a weak reference (as torch/utils/hooks.py does), so a model does
+        # not keep an unclosed recorder alive and the finalizer below can run.
+        this = weakref.ref(self)
+        self._handles = [m.register_forward_hook(_forward_hook(this, name)) for name, m in targets]
         self._site = creation_site()
-        # Never closed: at garbage collection or interpreter exit, write what was recorded and say so.
+        # Never closed: at garbage collection or interpreter exit, remove the hooks, keep what was recorded as
+        # <sidecar>.partial and say so.
         self._finalizer = weakref.finalize(
-            self, _close_unclosed, self.path, self._tensors, self._metadata(), self._dropped, self._site
+            self, _close_unclosed, self.path, self._tensors, self._metadata(), self._dropped, self._site, self._handles
         )
 
     def wants(self, step: int) -> bool:
@@ -190,6 +194,9 @@ class ModuleRecorder:
         self._pending = []
         try:
             yield self
+        except BaseException:
+            self._failed_step = n
+            raise
         finally:
             # Also after an exception: what the step recorded up to it (a NaN's first module) is kept.
             pending, self._pending = self._pending, []
@@ -217,19 +224,27 @@ class ModuleRecorder:
 
     def close(self) -> None:
         """Removes the hooks and writes the sidecar (once). Warns when forward calls of recorded modules ran
-        outside `step(n)` and `graph_capture()` (they were not recorded)."""
+        outside `step(n)` and `graph_capture()` (they were not recorded). After a step block that raised, the
+        sidecar is kept as `<sidecar>.partial` (with what that step recorded up to the error), as a trace is:
+        a failed block leaves nothing under the real name."""
+        self._finish(failed=self._failed_step is not None)
+
+    def _finish(self, *, failed: bool) -> None:
         if self._sequence.closed:
             return
         self._sequence.closed = True
         self._finalizer.detach()
         for handle in self._handles:
             handle.remove()
-        _write_sidecar(self.path, self._tensors, self._metadata())
+        if failed:
+            partial = self.path + ".partial"
+            _write_sidecar(partial, self._tensors, self._metadata())
+            during = f"step {self._failed_step} raised" if self._failed_step is not None else "its block raised"
+            warn_at(self._site, f"ModuleRecorder({self.path}): {during}: what it recorded is kept as {partial}")
+        else:
+            _write_sidecar(self.path, self._tensors, self._metadata())
         if self._dropped:
             warn_at(self._site, f"ModuleRecorder({self.path}): {_dropped_calls(self._dropped)}")
-
-    def __getattr__(self, name: str) -> Any:
-        raise removed_attribute(self, name)
 
     def _metadata(self) -> dict[str, str]:
         return {"schema": SIDECAR_SCHEMA, "modules": self._pattern, "tuple_outputs": self._tuple_outputs}
@@ -237,8 +252,8 @@ class ModuleRecorder:
     def __enter__(self) -> ModuleRecorder:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, traceback: object) -> None:
+        self._finish(failed=kind is not None or self._failed_step is not None)
 
     def _end_step(self, n: int, pending: list[tuple[str, torch.Tensor]]) -> None:
         labels: list[str] = []
@@ -261,37 +276,35 @@ class ModuleRecorder:
         """One step's outputs (in execution order) into the sidecar's tensors, as float32 on the host."""
         self._tensors.update((sidecar_key(step, seq, label), t) for seq, (label, t) in enumerate(zip(labels, tensors)))
 
-    def _hook(self, name: str) -> Callable[[torch.nn.Module, Any, Any], None]:
-        def hook(module: torch.nn.Module, inputs: Any, output: Any) -> None:
-            block = self._sequence.block
-            if block == "step":
-                if isinstance(output, torch.Tensor):  # the common case, kept short: this runs inside the step
-                    self._pending.append((name, output.detach().to(torch.float32, copy=True)))
+    def _on_output(self, name: str, output: Any) -> None:
+        """A recorded module's forward returned `output` (called by its forward hook)."""
+        block = self._sequence.block
+        if block == "step":
+            if isinstance(output, torch.Tensor):  # the common case, kept short: this runs inside the step
+                self._pending.append((name, output.detach().to(torch.float32, copy=True)))
+                return
+            for suffix, tensor in _selected_tensors(output, self._tuple_outputs):
+                self._pending.append((name + suffix, tensor.detach().to(torch.float32, copy=True)))
+        elif block is None:
+            self._dropped[name] += 1
+        else:  # graph_capture
+            seq = self._seq
+            if seq == 0 and not self._graph_fed:
+                self._graph_fed = _capturing(output)
+            if isinstance(output, torch.Tensor) and seq < len(self._static):  # every run after the first
+                label, buffer = self._static[seq]
+                if (
+                    label == name
+                    and buffer.shape == output.shape
+                    and buffer.dtype == output.dtype
+                    and buffer.device == output.device
+                ):
+                    buffer.copy_(output.detach())
+                    self._seq = seq + 1
                     return
-                for suffix, tensor in _selected_tensors(output, self._tuple_outputs):
-                    self._pending.append((name + suffix, tensor.detach().to(torch.float32, copy=True)))
-            elif block is None:
-                self._dropped[name] += 1
-            else:  # graph_capture
-                seq = self._seq
-                if seq == 0 and not self._graph_fed:
-                    self._graph_fed = _capturing(output)
-                if isinstance(output, torch.Tensor) and seq < len(self._static):  # every run after the first
-                    label, buffer = self._static[seq]
-                    if (
-                        label == name
-                        and buffer.shape == output.shape
-                        and buffer.dtype == output.dtype
-                        and buffer.device == output.device
-                    ):
-                        buffer.copy_(output.detach())
-                        self._seq = seq + 1
-                        return
-                for suffix, tensor in _selected_tensors(output, self._tuple_outputs):
-                    self._copy_to_buffer(self._seq, name + suffix, tensor)
-                    self._seq += 1
-
-        return hook
+            for suffix, tensor in _selected_tensors(output, self._tuple_outputs):
+                self._copy_to_buffer(self._seq, name + suffix, tensor)
+                self._seq += 1
 
     def _copy_to_buffer(self, seq: int, label: str, tensor: torch.Tensor) -> None:
         if seq == len(self._labels):
@@ -306,6 +319,17 @@ class ModuleRecorder:
         buffer = self._buffers.write(f"{seq:05d}/{label}", tensor, what=f"ModuleRecorder: graph_capture(): {label}")
         if seq == len(self._static):
             self._static.append((label, buffer))
+
+
+def _forward_hook(
+    recorder: weakref.ReferenceType[ModuleRecorder], name: str
+) -> Callable[[torch.nn.Module, Any, Any], None]:
+    def hook(module: torch.nn.Module, inputs: Any, output: Any) -> None:
+        live = recorder()
+        if live is not None:  # else collected: its finalizer removes this hook
+            live._on_output(name, output)
+
+    return hook
 
 
 def _capturing(output: Any) -> bool:
@@ -336,13 +360,17 @@ def _close_unclosed(
     metadata: dict[str, str],
     dropped: collections.Counter[str],
     site: tuple[str, int],
+    handles: list[Any],
 ) -> None:
-    """The finalizer of a recorder nobody closed (garbage collection or interpreter exit)."""
+    """The finalizer of a recorder nobody closed (garbage collection or interpreter exit): its hooks are removed,
+    what it recorded is kept as `<sidecar>.partial`, as an unclosed trace's lines are."""
+    for handle in handles:
+        handle.remove()
     if tensors:
-        _write_sidecar(path, tensors, metadata)
+        _write_sidecar(path + ".partial", tensors, metadata)
         steps = sorted({int(key.split("/", 1)[0]) for key in tensors})
         span = f"step {steps[0]}" if len(steps) == 1 else f"steps {steps[0]}-{steps[-1]}"
-        done = f"wrote the {len(tensors)} output(s) it recorded ({span})"
+        done = f"the {len(tensors)} output(s) it recorded ({span}) are kept as {path}.partial"
     else:
         done = "it had recorded nothing, so no sidecar was written"
     dropped_note = f"; {_dropped_calls(dropped)}" if dropped else ""

@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import torch
 
-from ._renamed import removed_attribute
 from .errors import ParityTypeError, ParityValueError
 
 if TYPE_CHECKING:
@@ -78,9 +77,6 @@ class StaticBuffers:
 
     def __getitem__(self, name: str) -> torch.Tensor:
         return self._buffers[name]
-
-    def __getattr__(self, name: str) -> Any:
-        raise removed_attribute(self, name)
 
     def clear(self) -> None:
         """Drops every buffer (after the graph that writes them is gone)."""

@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._renamed import removed_attribute
 from ._steps import StepSequence
 from .arrays import as_numpy
 from .errors import ParityStateError, ParityTypeError
@@ -164,9 +163,6 @@ class StepRecorder:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-    def __getattr__(self, name: str) -> Any:
-        raise removed_attribute(self, name)
 
     def _log_into_buffers(self, given: dict[str, Any]) -> None:
         host = [k for k in given if k in HOST_FIELDS]

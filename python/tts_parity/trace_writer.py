@@ -27,7 +27,6 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ._output_files import AtomicFile, check_output_path
-from ._renamed import removed_attribute
 from .arrays import as_numpy, as_row
 from .errors import ParityStateError, ParityTypeError, ParityValueError
 from .logit_stats import count_non_finite, hidden_stats, logit_stats
@@ -304,9 +303,6 @@ class TraceWriter:
             self.close()
         elif not self.closed:
             self._keep_partial()
-
-    def __getattr__(self, name: str) -> Any:
-        raise removed_attribute(self, name)
 
     def _next_step(self, call: str) -> int:
         n = self.steps_written + 1
