@@ -16,7 +16,7 @@ from .trace_writer import TraceWriter
 
 __version__ = "0.3.0"
 
-# `import *` takes the numpy-only names; the torch helpers are imported by name (`from tts_parity import ModuleRecorder`).
+# `import *` takes the numpy-only names; the torch helpers by name only (`from tts_parity import ModuleRecorder`).
 __all__ = [
     "ParityError",
     "StepRecorder",
@@ -29,8 +29,8 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from .export import export_bundle
-    from .module_recorder import ModuleRecorder
+    from .export import export_bundle as export_bundle
+    from .module_recorder import ModuleRecorder as ModuleRecorder
 else:
 
     def __getattr__(name: str) -> object:
