@@ -15,7 +15,7 @@ device under the same name is refused (use another name, or `clear()` and captur
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 import torch
