@@ -29,7 +29,7 @@ import numpy as np
 
 from .arrays import as_numpy
 from .errors import ParityStateError, ParityTypeError, ParityValueError
-from .logit_stats import count_non_finite, logit_stats
+from .logit_stats import LogitStats, count_non_finite, logit_stats
 from .trace_schema import json_stats
 from .trace_writer import TraceWriter
 
@@ -53,7 +53,7 @@ class RawScoresRecorder:
             raise ParityTypeError(f"RawScoresRecorder: batch_index: expected an integer or None, found {batch_index!r}")
         self.batch_index = batch_index
         self.name = name
-        self.stats: list[dict[str, Any]] = []
+        self.stats: list[LogitStats] = []
         self.counts: list[tuple[int, int]] = []
         self._warned_neg_inf = False
 

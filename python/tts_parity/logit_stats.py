@@ -14,7 +14,7 @@ a few ulps of float64, far below any comparison tolerance (the values themselves
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 import numpy as np
 
@@ -23,12 +23,39 @@ from .arrays import as_numpy, as_row
 if TYPE_CHECKING:
     from .arrays import ArrayLike
 
-__all__ = ["count_non_finite", "hidden_stats", "logit_stats"]
+__all__ = ["HiddenStats", "LogitStats", "TopEntry", "count_non_finite", "hidden_stats", "logit_stats"]
 
 TOP = 5
 
 
-def logit_stats(logits: ArrayLike) -> dict[str, Any]:
+class TopEntry(TypedDict):
+    id: int
+    logit: float
+
+
+class LogitStats(TypedDict):
+    """A trace line's `logits` statistic (docs/trace-format.md)."""
+
+    mean: float
+    std: float
+    min: float
+    max: float
+    argmax: int
+    top5: list[TopEntry]
+
+
+class HiddenStats(TypedDict):
+    """A trace line's hidden-state statistic: the logit rules over every entry, with NaN and +-Inf counts."""
+
+    mean: float
+    std: float
+    min: float
+    max: float
+    nan: int
+    inf: int
+
+
+def logit_stats(logits: ArrayLike) -> LogitStats:
     """`{mean, std, min, max, argmax, top5: [{id, logit}]}` of one raw logit row.
 
     Args:
@@ -86,7 +113,7 @@ def count_non_finite(values: ArrayLike) -> tuple[int, int]:
     return int(np.isnan(array).sum()), int(np.isinf(array).sum())
 
 
-def hidden_stats(values: ArrayLike) -> dict[str, Any]:
+def hidden_stats(values: ArrayLike) -> HiddenStats:
     """`{mean, std, min, max, nan, inf}` of a hidden-state tensor of any shape and float dtype: the logit rules over
     all of its entries (float64, population std, NaN-skipping min/max), plus its NaN and +-Inf counts.
 

@@ -21,7 +21,7 @@ import contextlib
 import os
 import re
 import weakref
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Literal
 
 import torch
 
@@ -39,7 +39,8 @@ __all__ = ["SIDECAR_SCHEMA", "SIDECAR_SUFFIX", "ModuleRecorder", "sidecar_key", 
 
 SIDECAR_SCHEMA = "tts-parity-modules/1"
 SIDECAR_SUFFIX = ".modules.safetensors"
-TUPLE_OUTPUTS = ("first", "each")
+TupleOutputs = Literal["first", "each"]
+TUPLE_OUTPUTS: tuple[TupleOutputs, ...] = ("first", "each")
 
 
 def sidecar_path_for(trace_path: str | os.PathLike[str]) -> str:
@@ -57,7 +58,7 @@ def sidecar_key(step: int, seq: int, name: str) -> str:
     return f"{step}/{seq:05d}/{name}"
 
 
-def _selected_tensors(output: Any, tuple_outputs: str) -> list[tuple[str, torch.Tensor]]:
+def _selected_tensors(output: Any, tuple_outputs: TupleOutputs) -> list[tuple[str, torch.Tensor]]:
     """(suffix, tensor) pairs to record from one forward's output: a tensor as is; a tuple, list or dict
     (HF ModelOutput) by its tensor elements — the first one (`first`), or each as `name#i` (`each`).
     Non-tensor elements (None, caches) are skipped."""
@@ -116,7 +117,7 @@ class ModuleRecorder:
         modules: str | re.Pattern[str],
         *,
         steps: Iterable[int] | None = None,
-        tuple_outputs: str = "first",
+        tuple_outputs: TupleOutputs = "first",
         force: bool = False,
     ) -> None:
         if not isinstance(model, torch.nn.Module):

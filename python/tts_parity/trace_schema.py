@@ -12,12 +12,15 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import fastjsonschema
 import jsonschema
 
 from .errors import ParityValueError
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 __all__ = [
     "TRACE_SCHEMA",
@@ -73,7 +76,7 @@ def json_number(x: float) -> float | str:
     return "NaN" if math.isnan(x) else ("Infinity" if x > 0 else "-Infinity")
 
 
-def json_stats(stats: dict[str, Any]) -> dict[str, Any]:
+def json_stats(stats: Mapping[str, Any]) -> dict[str, Any]:
     """Statistics (logit_stats, hidden_stats) as the file holds them: non-finite numbers as strings."""
     out = dict(stats)
     for key in ("mean", "std", "min", "max"):
