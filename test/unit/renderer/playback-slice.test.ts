@@ -120,3 +120,16 @@ describe('playback slice and selectors (no React, player double)', () => {
     expect(abxSelectors.saved(store.getState())).toBe(true);
   });
 });
+
+describe('the playback slice and the player clock', () => {
+  it('keeps its one subscription to the clock and gives it back on detachPlayer', () => {
+    const listeners = new Set<(position: number, playing: boolean) => void>();
+    const player: PlayerLike = { ...fakePlayer().player, onFrame: (listener) => (listeners.add(listener), () => listeners.delete(listener)) };
+    const store = createStudioStore({} as StudioApi, player);
+    expect(listeners.size).toBe(1);
+    for (const tick of listeners) tick(1.25, true);
+    expect(store.getState()).toMatchObject({ position: 1.25, playing: true });
+    store.getState().detachPlayer();
+    expect(listeners.size).toBe(0);
+  });
+});

@@ -22,12 +22,14 @@ export interface PlaybackSlice {
   setLoopRegion(region: LoopRegion | undefined): void;
   toggleLoop(): void;
   toggleMatchLoudness(): void;
+  /** Stops following the player's clock (the page is going away); the slice's one subscription. */
+  detachPlayer(): void;
 }
 
 export const createPlaybackSlice =
   (player: PlayerLike): StateCreator<StudioState, [], [], PlaybackSlice> =>
   (set, get) => {
-    player.onFrame((position, playing) => set({ position, playing }));
+    const stopFollowing = player.onFrame((position, playing) => set({ position, playing }));
     const applyGains = () => player.setGains(playbackSelectors.gains(get()));
     const applyLoop = () => {
       const { loop, loopOn } = get();
@@ -76,5 +78,6 @@ export const createPlaybackSlice =
         set((s) => ({ matchLoudness: !s.matchLoudness }));
         applyGains();
       },
+      detachPlayer: stopFollowing,
     };
   };
