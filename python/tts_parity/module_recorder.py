@@ -312,9 +312,9 @@ class ModuleRecorder:
             self._labels.append(label)
         if self._labels[seq] != label:
             raise ParityStateError(
-                f"ModuleRecorder: graph_capture(): call {seq} of the step is {label}, but was {self._labels[seq]} when "
-                "the "
-                "buffers were made; a captured step must call the same modules every time"
+                f"ModuleRecorder: graph_capture(): call {seq} of the step is {label}, "
+                f"but was {self._labels[seq]} when the buffers were made; "
+                "a captured step must call the same modules every time"
             )
         # StaticBuffers refuses another shape under the same name (the graph writes the captured buffer).
         buffer = self._buffers.write(f"{seq:05d}/{label}", tensor, what=f"ModuleRecorder: graph_capture(): {label}")

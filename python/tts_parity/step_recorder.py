@@ -210,11 +210,10 @@ class StepRecorder:
         if missing:
             if not logged and self._buffers is not None:
                 raise ParityStateError(
-                    f"step {n}: nothing was logged, and no CUDA graph captured inside graph_capture() refreshes the "
-                    "static "
-                    "buffers (a graph_capture() block ran while no stream was capturing); without a graph, call the "
-                    "step "
-                    "(which calls recorder.log()) inside `with recorder.step(n):`"
+                    f"step {n}: nothing was logged, "
+                    "and no CUDA graph captured inside graph_capture() refreshes the static buffers "
+                    "(a graph_capture() block ran while no stream was capturing); "
+                    "without a graph, call the step (which calls recorder.log()) inside `with recorder.step(n):`"
                 )
             raise ParityStateError(
                 f'step {n}: StepRecorder: "{missing[0]}" was not logged in the step; call '

@@ -47,8 +47,8 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--profile",
         default="eager",
-        help="eager (dynamic KV cache, op by op) or graph (static KV buffers; decode step captured as a CUDA graph on "
-        "CUDA)",
+        help="eager (dynamic KV cache, op by op) "
+        "or graph (static KV buffers; decode step captured as a CUDA graph on CUDA)",
     )
     p.add_argument(
         "--fault",

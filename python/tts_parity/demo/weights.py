@@ -51,10 +51,9 @@ class BundleWeights:
             missing = [n for n in names if n not in self.networks[net]]
             if missing:
                 raise ParityValueError(
-                    f"{manifest.folder / manifest.files[net]}: constant {missing[0]} not found; the twin re-implements "
-                    "the demo "
-                    "architecture's fixed constants (tts_parity/demo/architecture.py) and this export was built with "
-                    "others"
+                    f"{manifest.folder / manifest.files[net]}: constant {missing[0]} not found; "
+                    "the twin re-implements the demo architecture's fixed constants (tts_parity/demo/architecture.py) "
+                    "and this export was built with others"
                 )
 
     def array(self, network: str, name: str) -> np.ndarray:
