@@ -79,3 +79,18 @@ def test_the_torch_running_the_tests_is_inside_the_declared_range():
     assert declared == ["torch>=2.2"]
     major, minor = (int(part) for part in torch.__version__.split(".")[:2])
     assert (major, minor) >= (2, 2), f"torch {torch.__version__} is older than the declared minimum 2.2"
+
+
+def test_the_writer_and_the_step_recorder_document_the_step_fields_once():
+    from tts_parity import StepRecorder, TraceWriter
+    from tts_parity._step_fields import STEP_FIELDS_ARGS
+
+    for method in (TraceWriter.write_step, StepRecorder.log):
+        assert method.__doc__ is not None and method.__doc__.endswith(STEP_FIELDS_ARGS), method.__qualname__
+        assert method.__doc__.count("Args:") == 1, method.__qualname__
+
+
+def test_import_star_does_not_import_torch():
+    probe = "from tts_parity import *; import sys; print('torch' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd=PYTHON_DIR)
+    assert out.stdout.strip() == "False"

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ._step_fields import with_step_fields_args
 from ._steps import StepSequence
 from .arrays import as_numpy
 from .errors import ParityStateError, ParityTypeError
@@ -98,6 +99,7 @@ class StepRecorder:
         finally:
             self._sequence.leave_capture(outer)
 
+    @with_step_fields_args
     def log(
         self,
         talker_logits: ArrayLike | None = None,
@@ -109,19 +111,7 @@ class StepRecorder:
         inf: Mapping[str, Any] | None = None,
         times_ms: Mapping[str, Any] | None = None,
     ) -> None:
-        """Gives the current step's values; several calls in one step add up, a field given twice is refused.
-
-        Args:
-            talker_logits: the talker's RAW row for codebook 0, `[vocab]` (or `[1, ..., 1, vocab]`), any float dtype
-                (bfloat16 included), numpy or torch on any device: every id, before any processing.
-            codes: the frame's `q` codes, `[q]` integers (a list, numpy array or integer tensor; inside
-                graph_capture() a device tensor).
-            code_predictor_logits: the `q-1` raw code-predictor rows, a list of `[vocab_cp]` rows or one
-                `[q-1, vocab_cp]` tensor.
-            hidden: any float tensor whose statistics the line keeps (e.g. the talker's last hidden state).
-            nan, inf: counts per stage `{"talker", "codePredictor", "vocoder"}` (host values: inside step() only).
-            times_ms: wall time per stage in ms, `{"talker", "codePredictor"[, "vocoder"]}` (inside step() only).
-        """
+        """Gives the current step's values; several calls in one step add up, a field given twice is refused."""
         given: dict[str, Any] = {
             TALKER: talker_logits,
             CODES: codes,

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from ._output_files import AtomicFile, check_output_path
+from ._step_fields import with_step_fields_args
 from .arrays import as_numpy, as_row
 from .errors import ParityStateError, ParityTypeError, ParityValueError
 from .logit_stats import count_non_finite, hidden_stats, logit_stats
@@ -156,6 +157,7 @@ class TraceWriter:
         """True once close() ran (or the `with` block ended)."""
         return self._file.closed
 
+    @with_step_fields_args
     def write_step(
         self,
         talker_logits: ArrayLike | None = None,
@@ -168,22 +170,7 @@ class TraceWriter:
         times_ms: Mapping[str, Any] | None = None,
     ) -> None:
         """Writes the next step (1 = the prefill that yields frame 1, then one per decode step). A field left out
-        (None) is left out of the line: the format takes partial records.
-
-        Args:
-            talker_logits: the talker's RAW logit row for codebook 0, `[vocab]` (or `[1, ..., 1, vocab]`), any float
-                dtype (bfloat16 included), numpy or torch on any device: every id, special ids and EOS included,
-                before any processing (no suppression mask, temperature, top-k/p or repetition penalty).
-            codes: the frame's `q` codes, `[q]` integers (codes[0] from the talker, codes[1..q-1] from the code
-                predictor), as a list, numpy array or integer tensor.
-            code_predictor_logits: the `q-1` raw rows of the code predictor (codebooks 1..q-1), a list of
-                `[vocab_cp]` rows or one `[q-1, vocab_cp]` array.
-            hidden: any float tensor (e.g. the talker's last hidden state, `[hidden]`) whose statistics are kept.
-            nan, inf: counts per stage `{"talker", "codePredictor", "vocoder"}`, each an int >= 0 (Python, numpy or a
-                0-d integer tensor); a stage not given is counted here from what this call holds (talker: logits
-                + hidden; codePredictor: its rows; vocoder: this frame of the audio given to set_audio(), else 0).
-            times_ms: wall time per stage in ms, `{"talker", "codePredictor"[, "vocoder"]}`, finite numbers.
-        """
+        (None) is left out of the line: the format takes partial records."""
         n = self._next_step("write_step")
         record: dict[str, Any] = {"step": n}
         talker_row = None
