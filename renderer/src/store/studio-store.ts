@@ -12,8 +12,19 @@ import { createNoticesSlice, type NoticesSlice } from './notices/notices-slice.j
 import { createPlaybackSlice, type PlaybackSlice } from './playback/playback-slice.js';
 import { createSweepSlice, type SweepSlice } from './sweep/sweep-slice.js';
 import { createViewSlice, type ViewSlice } from './view/view-slice.js';
+import { createWorkflowActions, type WorkflowActions } from './workflows/workflow-actions.js';
 
-export type StudioState = BundleSlice & DrillSlice & JobSlice & ComparisonSlice & PlaybackSlice & ViewSlice & AbxSlice & HistorySlice & NoticesSlice & SweepSlice;
+export type StudioState = BundleSlice &
+  DrillSlice &
+  JobSlice &
+  ComparisonSlice &
+  PlaybackSlice &
+  ViewSlice &
+  AbxSlice &
+  HistorySlice &
+  NoticesSlice &
+  SweepSlice &
+  WorkflowActions;
 
 /** A player that plays nothing, for stores without audio (unit tests of other slices). */
 export const silentPlayer: PlayerLike = {
@@ -29,7 +40,11 @@ export const silentPlayer: PlayerLike = {
 };
 
 /** One store of slices (zustand slices pattern); the StudioApi, shell and player are injected, so tests pass doubles. */
-export function createStudioStore(studio: StudioApi, player: PlayerLike = silentPlayer, shell?: StudioShell): StoreApi<StudioState> {
+export function createStudioStore(
+  studio: StudioApi,
+  player: PlayerLike = silentPlayer,
+  shell?: StudioShell,
+): StoreApi<StudioState> {
   return createStore<StudioState>()((...a) => ({
     ...createBundleSlice(studio)(...a),
     ...createJobSlice(studio)(...a),
@@ -41,5 +56,6 @@ export function createStudioStore(studio: StudioApi, player: PlayerLike = silent
     ...createHistorySlice(studio, shell)(...a),
     ...createNoticesSlice(...a),
     ...createSweepSlice(...a),
+    ...createWorkflowActions(studio)(...a),
   }));
 }
