@@ -28,6 +28,7 @@ import torch
 from ._output_files import check_output_path
 from ._renamed import removed_attribute
 from ._steps import StepSequence, check_step_number
+from .arrays import check_tensor_readable
 from .errors import ParityStateError, ParityTypeError, ParityValueError
 from .safetensors_io import write_safetensors
 from .static_buffers import StaticBuffers
@@ -266,9 +267,13 @@ class ModuleRecorder:
             block = self._sequence.block
             if block == "step":
                 if isinstance(output, torch.Tensor):  # the common case, kept short: this runs inside the step
+                    check_tensor_readable(output, f'ModuleRecorder: step {self._sequence.current}: "{name}" output')
                     self._pending.append((name, output.detach().to(torch.float32, copy=True)))
                     return
                 for suffix, tensor in _selected_tensors(output, self._tuple_outputs):
+                    check_tensor_readable(
+                        tensor, f'ModuleRecorder: step {self._sequence.current}: "{name + suffix}" output'
+                    )
                     self._pending.append((name + suffix, tensor.detach().to(torch.float32, copy=True)))
             elif block is None:
                 self._dropped[name] += 1

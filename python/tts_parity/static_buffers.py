@@ -21,6 +21,7 @@ import numpy as np
 import torch
 
 from ._renamed import removed_attribute
+from .arrays import check_tensor_readable
 from .errors import ParityTypeError, ParityValueError
 
 if TYPE_CHECKING:
@@ -46,6 +47,7 @@ class StaticBuffers:
         label = what or f'StaticBuffers.write("{name}")'
         if not isinstance(tensor, torch.Tensor):
             raise ParityTypeError(f"{label}: expected a torch.Tensor, found {type(tensor).__name__}")
+        check_tensor_readable(tensor, label)  # read() must be able to copy it to the host
         source = tensor.detach()
         buffer = self._buffers.get(name)
         if buffer is None:
