@@ -114,7 +114,8 @@ class StepRecorder:
 
         Args:
             talker_logits: the talker's RAW row for codebook 0, `[vocab]` (or `[1, ..., 1, vocab]`), any float dtype
-                (bfloat16 included), numpy or torch on any device: every id, before any processing.
+                (bfloat16 included), numpy, torch on any device, MLX or any array arrays.as_numpy reads: every id,
+                before any processing.
             codes: the frame's `q` codes, `[q]` integers (a list, numpy array or integer tensor; inside
                 graph_capture() a device tensor).
             code_predictor_logits: the `q-1` raw code-predictor rows, a list of `[vocab_cp]` rows or one

@@ -199,3 +199,23 @@ def _greedy(row: mx.array, suppress: int | None = None) -> int:
     if suppress is not None:
         values[suppress] = -np.inf
     return int(np.argmax(values))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """`python demo_mlx.py --bundle DIR --text TEXT --mode full|incremental --out TRACE [--history-off-by-one N]`"""
+    import argparse
+
+    parser = argparse.ArgumentParser(description="trace the demo's MLX port (docs/other-runtimes.md, MLX)")
+    parser.add_argument("--bundle", required=True, type=Path, help="the demo bundle (parity bundle build-demo)")
+    parser.add_argument("--text", required=True)
+    parser.add_argument("--mode", choices=MODES, required=True)
+    parser.add_argument("--out", required=True, type=Path, help="the trace to write (replaced if it exists)")
+    parser.add_argument("--history-off-by-one", type=int, metavar="N", help="plant seed 002's class from step N")
+    args = parser.parse_args(argv)
+    DemoMlx(args.bundle).write_trace(args.out, args.text, args.mode, args.history_off_by_one)
+    print(args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
