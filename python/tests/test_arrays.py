@@ -387,3 +387,12 @@ def test_the_writer_takes_mlx_rows_codes_and_audio(tmp_path):
     assert (step["hidden"]["min"], step["hidden"]["max"]) == (-0.5, 0.5)
     samples = np.frombuffer((tmp_path / "t.wav").read_bytes()[-8:], dtype="<f4")  # the WAV's two float32 samples
     assert samples.tolist() == [0.25, -0.5]
+
+
+def test_static_buffers_read_bfloat16_and_float8_as_float32():
+    buffers = StaticBuffers()
+    buffers.write("b", torch.tensor([1.5, -2.0]).bfloat16())
+    buffers.write("f", torch.tensor([1.5, 448.0]).to(torch.float8_e4m3fn))
+    host = buffers.read()
+    assert (host["b"].dtype, host["b"].tolist()) == (np.float32, [1.5, -2.0])
+    assert (host["f"].dtype, host["f"].tolist()) == (np.float32, [1.5, 448.0])

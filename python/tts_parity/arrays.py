@@ -14,12 +14,16 @@ import numpy as np
 from .errors import ParityTypeError, ParityValueError
 
 if TYPE_CHECKING:
+    import numpy.typing as npt
     import torch
-    from typing_extensions import TypeAlias
+    from typing_extensions import Protocol, TypeAlias
 
-    ArrayLike: TypeAlias = Union[np.ndarray, torch.Tensor, "list[Any]", float, int, Any]
+    class SupportsDLPack(Protocol):
+        def __dlpack__(self, *args: Any, **kwargs: Any) -> Any: ...
+
+    ArrayLike: TypeAlias = Union[npt.ArrayLike, torch.Tensor, SupportsDLPack]
     """What the writers take: a numpy array, a torch tensor on any device, an MLX/JAX/CuPy-like array (anything with
-    `__dlpack__`, the buffer protocol or `__array__`), any real dtype (bfloat16 included), a list."""
+    `__dlpack__`, the buffer protocol or `__array__`), any real dtype (bfloat16 included), a list or a number."""
 
 __all__ = ["as_numpy", "as_row", "check_tensor_readable"]
 

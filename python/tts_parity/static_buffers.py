@@ -21,7 +21,7 @@ import numpy as np
 import torch
 
 from ._renamed import removed_attribute
-from .arrays import check_tensor_readable
+from .arrays import as_numpy, check_tensor_readable
 from .errors import ParityTypeError, ParityValueError
 
 if TYPE_CHECKING:
@@ -69,7 +69,7 @@ class StaticBuffers:
         included. bfloat16 (which numpy lacks) comes back as float32, exactly (every bfloat16 is a float32).
         """
         chosen = self._buffers if names is None else {n: self._buffers[n] for n in names}
-        return {name: _to_numpy(buffer) for name, buffer in chosen.items()}
+        return {name: _to_numpy(buffer, name) for name, buffer in chosen.items()}
 
     def names(self) -> list[str]:
         """The written names, in first-write order."""
@@ -93,8 +93,5 @@ def _describe(tensor: torch.Tensor) -> str:
     return f"{list(tensor.shape)} {str(tensor.dtype).replace('torch.', '')} on {tensor.device}"
 
 
-def _to_numpy(buffer: torch.Tensor) -> np.ndarray:
-    host = buffer.detach().to("cpu", copy=True)
-    if host.dtype == torch.bfloat16:
-        host = host.float()
-    return np.array(host.numpy(), copy=True)
+def _to_numpy(buffer: torch.Tensor, name: str) -> np.ndarray:
+    return np.array(as_numpy(buffer, f'StaticBuffers.read("{name}")'), copy=True)
