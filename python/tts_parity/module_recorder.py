@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import collections
 import contextlib
-import os
 import re
 import weakref
 from typing import TYPE_CHECKING, Any, Callable
@@ -30,33 +29,18 @@ from ._renamed import removed_attribute
 from ._steps import StepSequence, check_step_number
 from .arrays import check_tensor_readable
 from .errors import ParityStateError, ParityTypeError, ParityValueError
+from .module_sidecar import SIDECAR_SCHEMA, SIDECAR_SUFFIX, sidecar_key, sidecar_path_for
 from .safetensors_io import write_safetensors
 from .static_buffers import StaticBuffers
 from .unclosed import creation_site, warn_at
 
 if TYPE_CHECKING:
+    import os
     from collections.abc import Iterable, Iterator
 
 __all__ = ["SIDECAR_SCHEMA", "SIDECAR_SUFFIX", "ModuleRecorder", "sidecar_key", "sidecar_path_for"]
 
-SIDECAR_SCHEMA = "tts-parity-modules/1"
-SIDECAR_SUFFIX = ".modules.safetensors"
 TUPLE_OUTPUTS = ("first", "each")
-
-
-def sidecar_path_for(trace_path: str | os.PathLike[str]) -> str:
-    """The sidecar's conventional path beside a trace: `run/a.jsonl` -> `run/a.modules.safetensors`.
-
-    Args:
-        trace_path: the trace's path (str or os.PathLike).
-    """
-    root, _ = os.path.splitext(os.fspath(trace_path))
-    return root + SIDECAR_SUFFIX
-
-
-def sidecar_key(step: int, seq: int, name: str) -> str:
-    """`{step}/{seq:05d}/{name}`: seq is the output's place in the step's execution order (0-based)."""
-    return f"{step}/{seq:05d}/{name}"
 
 
 def _selected_tensors(output: Any, tuple_outputs: str) -> list[tuple[str, torch.Tensor]]:

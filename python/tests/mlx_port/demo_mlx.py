@@ -29,8 +29,10 @@ from tts_parity.demo.architecture import RMS_EPS
 from tts_parity.demo.bundle import Manifest, read_manifest
 from tts_parity.demo.text import tokenize
 from tts_parity.demo.weights import read_initializers
+from tts_parity.module_sidecar import sidecar_path_for, write_module_sidecar
 
 MODES = ("incremental", "full")
+TAPPED = r"^talker\.layers\.\d+\.(self_attn|mlp)$"  # what the sidecar holds, named as the twin's modules
 
 
 def _rms_norm(x: mx.array, weight: mx.array) -> mx.array:
@@ -56,14 +58,20 @@ class Decoder:
         self.scale = float(np.float32(1 / math.sqrt(head_dim)))  # the export's float32 scale constant
         self.history_off_by_one = False  # the planted bug: layer 0 of a cached step drops its first key
 
-    def __call__(self, x: mx.array, positions: mx.array, cache: list | None) -> mx.array:
+    def __call__(self, x: mx.array, positions: mx.array, cache: list | None, taps: list | None = None) -> mx.array:
+        """`taps`: a list that gets each layer's attention and MLP output at the last position, [1, 1, hidden],
+        named as the PyTorch twin's modules (`talker.layers.0.self_attn`, ...)."""
         freqs = positions.astype(mx.float32)[:, None] * self.inv_freq[None, :]
         cos, sin = mx.cos(freqs), mx.sin(freqs)
         for i, layer in enumerate(self.layers):
-            x = x + self._attention(_rms_norm(x, layer["input_layernorm"]), layer, i, cos, sin, positions, cache)
+            attn = self._attention(_rms_norm(x, layer["input_layernorm"]), layer, i, cos, sin, positions, cache)
+            x = x + attn
             h = _rms_norm(x, layer["post_attention_layernorm"])
             gate = h @ layer["mlp.gate_proj"]
-            x = x + ((gate * mx.sigmoid(gate)) * (h @ layer["mlp.up_proj"])) @ layer["mlp.down_proj"]
+            mlp = ((gate * mx.sigmoid(gate)) * (h @ layer["mlp.up_proj"])) @ layer["mlp.down_proj"]
+            x = x + mlp
+            if taps is not None:
+                taps += [(f"talker.layers.{i}.self_attn", attn[-1:][None]), (f"talker.layers.{i}.mlp", mlp[-1:][None])]
         return _rms_norm(x, self.norm)
 
     def _attention(self, h, layer, i, cos, sin, positions, cache):
@@ -99,6 +107,7 @@ class Step:
     hidden: mx.array  # [hidden]
     codes: list
     code_predictor_logits: list  # q-1 rows [codebookSize]
+    modules: list  # (name, output [1, 1, hidden]) of the talker's layers, in execution order
 
 
 class DemoMlx:
@@ -147,11 +156,12 @@ class DemoMlx:
                 x = mx.concatenate(inputs, axis=0)
                 positions = mx.arange(x.shape[0])
             length += inputs[-1].shape[0]
-            hidden = self.talker(x, positions, cache)[-1]
+            taps: list = []
+            hidden = self.talker(x, positions, cache, taps)[-1]
             row = hidden @ self.lm_head
             code0 = _greedy(row, suppress=m.eos)
             codes, cp_rows = self._predict_codes(hidden, code0)
-            yield Step(row.astype(dtype), hidden.astype(dtype), codes, [r.astype(dtype) for r in cp_rows])
+            yield Step(row.astype(dtype), hidden.astype(dtype), codes, [r.astype(dtype) for r in cp_rows], taps)
 
     def _predict_codes(self, hidden: mx.array, code0: int):
         """The code predictor's cached loop: prefill [talker hidden, code 0's embedding] -> codebook 1, then one
@@ -168,11 +178,16 @@ class DemoMlx:
             positions = mx.array([cb + 1])
         return codes, rows
 
-    def write_trace(self, path: Path, text: str, mode: str, history_off_by_one: int | None = None, steps=None):
+    def write_trace(
+        self, path: Path, text: str, mode: str, history_off_by_one: int | None = None, steps=None, modules=False
+    ):
         """Writes the trace of `text` at `path` through tts_parity's writer, the MLX arrays as they are; `steps`:
-        what decode() yielded for these arguments (decoded now when None)."""
+        what decode() yielded for these arguments (decoded now when None); `modules`: also the talker layers'
+        outputs, as a module sidecar beside the trace that its header names."""
         m = self.manifest
         planted = "" if history_off_by_one is None else f", history-off-by-one@{history_off_by_one}"
+        sidecar = Path(sidecar_path_for(path)) if modules else None
+        outputs = {}
         with TraceWriter(
             path,
             engine=f"mlx {mx.__version__} demo port ({mode}{planted})",
@@ -181,15 +196,19 @@ class DemoMlx:
             sample_rate=m.sample_rate,
             profile=mode,
             text=text,
+            modules=sidecar.name if sidecar else None,
             force=True,
         ) as tw:
-            for step in steps if steps is not None else self.decode(text, mode, history_off_by_one):
+            for n, step in enumerate(steps if steps is not None else self.decode(text, mode, history_off_by_one), 1):
                 tw.write_step(
                     step.talker_logits,
                     step.codes,
                     code_predictor_logits=step.code_predictor_logits,
                     hidden=step.hidden,
                 )
+                outputs[n] = step.modules
+            if sidecar:
+                write_module_sidecar(outputs, sidecar, modules=TAPPED, force=True)
         return path
 
 
@@ -211,8 +230,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mode", choices=MODES, required=True)
     parser.add_argument("--out", required=True, type=Path, help="the trace to write (replaced if it exists)")
     parser.add_argument("--history-off-by-one", type=int, metavar="N", help="plant seed 002's class from step N")
+    parser.add_argument("--modules", action="store_true", help="also write the talker layers' outputs (a sidecar)")
     args = parser.parse_args(argv)
-    DemoMlx(args.bundle).write_trace(args.out, args.text, args.mode, args.history_off_by_one)
+    DemoMlx(args.bundle).write_trace(args.out, args.text, args.mode, args.history_off_by_one, modules=args.modules)
     print(args.out)
     return 0
 

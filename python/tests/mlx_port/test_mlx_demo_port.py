@@ -1,6 +1,7 @@
-"""The MLX port of the demo (demo_mlx.py), traced through tts_parity's writer with MLX arrays as they are: full
-(recompute) vs incremental (KV cache) agree, seed 002's class planted into the cached path (history off by one from
-step N on) is localised to step N by `parity compare-trace`, and the port decodes the engine's own codes."""
+"""The MLX port of the demo (demo_mlx.py), traced through tts_parity's writer with MLX arrays as they are (and its
+talker layers' outputs through write_module_sidecar): full (recompute) vs incremental (KV cache) agree, seed 002's
+class planted into the cached path (history off by one from step N on) is localised to step N and to layer 0's
+attention by `parity compare-trace`, and the port decodes the engine's own codes."""
 
 from __future__ import annotations
 
@@ -41,7 +42,7 @@ def _max_abs(a, b) -> float:
 
 def _trace(port, decoded, folder, text, mode, planted=None):
     name = f"{mode}-{planted}.jsonl" if planted else f"{mode}.jsonl"
-    return port.write_trace(folder / name, text, mode, planted, steps=decoded(text, mode, planted))
+    return port.write_trace(folder / name, text, mode, planted, steps=decoded(text, mode, planted), modules=True)
 
 
 @pytest.mark.parametrize("text", PROMPTS)
@@ -58,6 +59,7 @@ def test_full_and_incremental_agree_unplanted(port, decoded, text, tmp_path, par
     )
     assert report["divergence"]["firstStep"] is None
     assert report["verdict"] == "within-tolerance"  # traces alone, without audio, are never "identical"
+    assert report["moduleDrill"]["status"] == "no-divergence"
 
 
 @pytest.mark.parametrize("planted", [2, 9])
@@ -71,6 +73,9 @@ def test_history_off_by_one_is_localised_to_its_step(port, decoded, planted, tmp
     assert (divergence["firstStep"], divergence["stage"]) == (planted, "talker-logits")
     assert all(s["maxStatDiff"] <= ROW_TOL for s in divergence["steps"][: planted - 1])
     assert report["verdict"] == "diverged"
+    # The sidecars' drill-down names the planted layer, as seed 002 found it by hand: layer 0, history present.
+    drill = report["moduleDrill"]
+    assert (drill["status"], drill["step"], drill["module"]["name"]) == ("found", planted, "talker.layers.0.self_attn")
 
 
 def test_the_port_decodes_the_engine_codes(port, decoded, tmp_path, parity_dist):
