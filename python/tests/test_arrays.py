@@ -12,7 +12,6 @@ import math
 import types
 import warnings
 
-import mlx.core as mx
 import numpy as np
 import pytest
 import torch
@@ -23,6 +22,10 @@ from tts_parity.errors import ParityTypeError, ParityValueError
 from tts_parity.module_recorder import ModuleRecorder
 from tts_parity.safetensors_io import read_safetensors, write_safetensors
 from tts_parity.static_buffers import StaticBuffers
+
+from optional_modules import mlx_core
+
+mx = mlx_core()
 
 BF16_MAX = (2 - 2**-7) * 2**127
 EXACT = [1.5, -2.0, 0.0, 2.0**-130, BF16_MAX, math.inf, -math.inf]  # bfloat16 values: exact in every float dtype

@@ -2,13 +2,16 @@
 the sidecar format ModuleRecorder writes: keys by step and execution order, float32, the schema in the metadata;
 refusals name the step and the output."""
 
-import mlx.core as mx
 import numpy as np
 import pytest
 
 from tts_parity.errors import ParityFileExistsError, ParityTypeError, ParityValueError
 from tts_parity.module_sidecar import SIDECAR_SCHEMA, write_module_sidecar
 from tts_parity.safetensors_io import read_safetensors
+
+from optional_modules import mlx_core
+
+mx = mlx_core()
 
 
 def test_outputs_are_keyed_by_step_and_order_as_float32(tmp_path):

@@ -8,7 +8,10 @@ import subprocess
 import sys
 
 from conftest import PYTHON_DIR, REPO_ROOT
+from optional_modules import mlx_core
 from parity_cli import run_parity
+
+mlx_core()  # the example imports MLX
 
 DOC = REPO_ROOT / "docs" / "other-runtimes.md"
 BLOCKS = [
