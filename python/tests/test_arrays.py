@@ -106,6 +106,8 @@ READABLE = [
     ("object with only __dlpack__ (mlx inside)", lambda: DLPackOnly(mx.array(EXACT)), np.float32, EXACT),
     ("memoryview", lambda: memoryview(np.array(EXACT, dtype=np.float32)), np.float32, EXACT),
     ("list", lambda: EXACT, np.float64, EXACT),
+    ("list of mlx bfloat16 scalars", lambda: [mx.array(v).astype(mx.bfloat16) for v in EXACT], np.float32, EXACT),
+    ("list of torch 0-d ints", lambda: [torch.tensor(v) for v in INTS], np.int64, INTS),
 ]
 
 
@@ -257,6 +259,12 @@ REFUSED = [
         "inhomogeneous shape after 1 dimensions. The detected shape was (2,) + inhomogeneous part.)",
     ),
     (
+        "a list holding a meta tensor",
+        lambda: [torch.zeros(2), torch.empty(2, device="meta")],
+        ParityValueError,
+        "a tensor on the meta device (shapes only, no values): record a tensor computed on a real device",
+    ),
+    (
         "an object",
         object,
         ParityTypeError,
@@ -270,7 +278,8 @@ REFUSED = [
 def test_every_unreadable_kind_is_refused_naming_the_argument(kind, make, error, message):
     with pytest.raises(error) as raised:
         as_numpy(make(), "values")
-    assert str(raised.value) == f"values: {message}"
+    where = "values[1]" if kind == "a list holding a meta tensor" else "values"
+    assert str(raised.value) == f"{where}: {message}"
 
 
 def test_a_row_of_mlx_bfloat16_logits_gives_the_statistics_of_its_values():

@@ -49,6 +49,8 @@ def as_numpy(values: Any, what: str) -> np.ndarray:
         array = values
     elif _is_torch_tensor(values):
         array = _from_torch(values, what)
+    elif isinstance(values, (list, tuple)) and not all(v is None or isinstance(v, _PLAIN) for v in values):
+        array = _asarray([as_numpy(v, f"{what}[{i}]") for i, v in enumerate(values)], what)  # a list of arrays
     elif values is None or isinstance(values, _PLAIN):
         array = _asarray(values, what)
     else:
