@@ -26,3 +26,7 @@ def scipy_wavfile():
 
 def qwen_tts_models():
     return need("qwen_tts.core.models", "qwen-tts 0.1.1 and its librosa")
+
+
+def mlx_core():
+    return need("mlx.core", "mlx 0.32.4 (MLX arrays and the MLX port of the demo; the GPU image has no MLX)")

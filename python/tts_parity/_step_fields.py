@@ -10,8 +10,9 @@ __all__ = ["STEP_FIELDS_ARGS", "with_step_fields_args"]
 STEP_FIELDS_ARGS = """
         Args:
             talker_logits: the talker's RAW logit row for codebook 0, `[vocab]` (or `[1, ..., 1, vocab]`), any float
-                dtype (bfloat16 included), numpy or torch on any device: every id, special ids and EOS included,
-                before any processing (no suppression mask, temperature, top-k/p or repetition penalty).
+                dtype (bfloat16 included), numpy, torch on any device, MLX or any array arrays.as_numpy reads: every
+                id, special ids and EOS included, before any processing (no suppression mask, temperature, top-k/p or
+                repetition penalty).
             codes: the frame's `q` codes, `[q]` integers (codes[0] from the talker, codes[1..q-1] from the code
                 predictor), as a list, numpy array or integer tensor (inside StepRecorder.graph_capture(): a device
                 tensor).

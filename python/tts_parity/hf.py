@@ -77,12 +77,12 @@ class RawScoresRecorder:
             output: `[batch, positions, vocab]` or `[batch, vocab]` float (or a tuple whose first element is).
         """
         logits = output[0] if isinstance(output, (tuple, list)) else output
-        array = as_numpy(logits)
+        array = as_numpy(logits, f"RawScoresRecorder ({self.name}): output")
         self._keep(array[:, -1, :] if array.ndim == 3 else array, "output")
         return None
 
     def _keep(self, batch: ArrayLike, what: str) -> None:
-        array = as_numpy(batch)
+        array = as_numpy(batch, f"RawScoresRecorder ({self.name}): {what}")
         if array.ndim != 2:
             raise ParityValueError(
                 f"RawScoresRecorder ({self.name}): {what}: expected shape [batch, vocab], found {list(array.shape)}"
@@ -156,7 +156,7 @@ class HFTraceRecorder:
         Args:
             codes: the generated frames, `[frames, q]` integers (e.g. Qwen3-TTS's talker codes of one utterance).
         """
-        frames = as_numpy(codes)
+        frames = as_numpy(codes, "HFTraceRecorder.write_steps: codes")
         q = self.writer.q
         if frames.ndim != 2 or frames.shape[1] != q:
             raise ParityValueError(

@@ -107,7 +107,7 @@ def count_non_finite(values: ArrayLike) -> tuple[int, int]:
     Args:
         values: an array or tensor of any shape and dtype (integers have none), numpy or torch on any device.
     """
-    array = as_numpy(values)
+    array = as_numpy(values, "count_non_finite: values")
     if not np.issubdtype(array.dtype, np.floating) or np.isfinite(array.sum(dtype=np.float64)):
         return 0, 0  # a finite float64 sum has no NaN or Inf among its terms
     return int(np.isnan(array).sum()), int(np.isinf(array).sum())
@@ -121,7 +121,7 @@ def hidden_stats(values: ArrayLike) -> HiddenStats:
         values: e.g. the talker's last hidden state `[hidden]` or `[1, S, hidden]`, any float dtype (bfloat16
             included), numpy or torch on any device.
     """
-    flat = as_row(as_numpy(values).reshape(-1), "hidden_stats: values")
+    flat = as_row(as_numpy(values, "hidden_stats: values").reshape(-1), "hidden_stats: values")
     stats = logit_stats(flat)
     nan, inf = count_non_finite(flat)
     return {

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import collections
 import contextlib
-import os
 import re
 import weakref
 from typing import TYPE_CHECKING, Any, Callable, Literal
@@ -27,35 +26,21 @@ import torch
 
 from ._output_files import check_output_path
 from ._steps import StepSequence, check_step_number
+from .arrays import check_tensor_readable
 from .errors import ParityStateError, ParityTypeError, ParityValueError
+from .module_sidecar import SIDECAR_SCHEMA, SIDECAR_SUFFIX, sidecar_key, sidecar_path_for
 from .safetensors_io import write_safetensors
 from .static_buffers import StaticBuffers
 from .unclosed import creation_site, warn_at
 
 if TYPE_CHECKING:
+    import os
     from collections.abc import Iterable, Iterator
 
 __all__ = ["SIDECAR_SCHEMA", "SIDECAR_SUFFIX", "ModuleRecorder", "sidecar_key", "sidecar_path_for"]
 
-SIDECAR_SCHEMA = "tts-parity-modules/1"
-SIDECAR_SUFFIX = ".modules.safetensors"
 TupleOutputs = Literal["first", "each"]
 TUPLE_OUTPUTS: tuple[TupleOutputs, ...] = ("first", "each")
-
-
-def sidecar_path_for(trace_path: str | os.PathLike[str]) -> str:
-    """The sidecar's conventional path beside a trace: `run/a.jsonl` -> `run/a.modules.safetensors`.
-
-    Args:
-        trace_path: the trace's path (str or os.PathLike).
-    """
-    root, _ = os.path.splitext(os.fspath(trace_path))
-    return root + SIDECAR_SUFFIX
-
-
-def sidecar_key(step: int, seq: int, name: str) -> str:
-    """`{step}/{seq:05d}/{name}`: seq is the output's place in the step's execution order (0-based)."""
-    return f"{step}/{seq:05d}/{name}"
 
 
 def _selected_tensors(output: Any, tuple_outputs: TupleOutputs) -> list[tuple[str, torch.Tensor]]:
@@ -282,9 +267,13 @@ class ModuleRecorder:
         block = self._sequence.block
         if block == "step":
             if isinstance(output, torch.Tensor):  # the common case, kept short: this runs inside the step
+                check_tensor_readable(output, f'ModuleRecorder: step {self._sequence.current}: "{name}" output')
                 self._pending.append((name, output.detach().to(torch.float32, copy=True)))
                 return
             for suffix, tensor in _selected_tensors(output, self._tuple_outputs):
+                check_tensor_readable(
+                    tensor, f'ModuleRecorder: step {self._sequence.current}: "{name + suffix}" output'
+                )
                 self._pending.append((name + suffix, tensor.detach().to(torch.float32, copy=True)))
         elif block is None:
             self._dropped[name] += 1

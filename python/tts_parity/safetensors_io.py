@@ -18,6 +18,7 @@ from typing import IO, TYPE_CHECKING, Any
 import numpy as np
 
 from ._output_files import write_atomically
+from .arrays import as_numpy
 from .errors import ParityTypeError, ParityValueError
 
 if TYPE_CHECKING:
@@ -54,7 +55,7 @@ def write_safetensors(
     as in `safetensors.numpy.save_file(tensors, filename, metadata)`.
 
     Args:
-        tensors: name -> numpy array (or anything `np.asarray` takes), written in the order given; dtypes
+        tensors: name -> array (numpy, torch, MLX, anything arrays.as_numpy reads), written in the order given; dtypes
             float32/64/16, int64/32/16/8, uint8, bool; any shape, 0-d included.
         path: the file; an existing one is refused unless `force=True`.
         metadata: str -> str, the header's `__metadata__`.
@@ -77,7 +78,8 @@ def write_safetensors(
             raise ParityValueError(
                 'write_safetensors: tensors: "__metadata__" is reserved for the metadata and cannot name a tensor'
             )
-        array = np.asarray(value, order="C")  # not ascontiguousarray: it makes a 0-d array 1-d
+        # np.asarray, not ascontiguousarray: that makes a 0-d array 1-d
+        array = np.asarray(as_numpy(value, f'write_safetensors: tensor "{name}"'), order="C")
         dtype = array.dtype.newbyteorder("<") if array.dtype.byteorder == ">" else array.dtype
         if dtype not in _CODES:
             raise ParityValueError(

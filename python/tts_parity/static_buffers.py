@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import torch
 
+from .arrays import as_numpy, check_tensor_readable
 from .errors import ParityTypeError, ParityValueError
 
 if TYPE_CHECKING:
@@ -45,6 +46,7 @@ class StaticBuffers:
         label = what or f'StaticBuffers.write("{name}")'
         if not isinstance(tensor, torch.Tensor):
             raise ParityTypeError(f"{label}: expected a torch.Tensor, found {type(tensor).__name__}")
+        check_tensor_readable(tensor, label)  # read() must be able to copy it to the host
         source = tensor.detach()
         buffer = self._buffers.get(name)
         if buffer is None:
@@ -66,7 +68,7 @@ class StaticBuffers:
         included. bfloat16 (which numpy lacks) comes back as float32, exactly (every bfloat16 is a float32).
         """
         chosen = self._buffers if names is None else {n: self._buffers[n] for n in names}
-        return {name: _to_numpy(buffer) for name, buffer in chosen.items()}
+        return {name: _to_numpy(buffer, name) for name, buffer in chosen.items()}
 
     def names(self) -> list[str]:
         """The written names, in first-write order."""
@@ -87,8 +89,5 @@ def _describe(tensor: torch.Tensor) -> str:
     return f"{list(tensor.shape)} {str(tensor.dtype).replace('torch.', '')} on {tensor.device}"
 
 
-def _to_numpy(buffer: torch.Tensor) -> np.ndarray:
-    host = buffer.detach().to("cpu", copy=True)
-    if host.dtype == torch.bfloat16:
-        host = host.float()
-    return np.array(host.numpy(), copy=True)
+def _to_numpy(buffer: torch.Tensor, name: str) -> np.ndarray:
+    return np.array(as_numpy(buffer, f'StaticBuffers.read("{name}")'), copy=True)

@@ -140,9 +140,11 @@ class StepRecorder:
             if name in HOST_FIELDS:
                 self._logged[name] = value
             elif name == "code_predictor_logits":
-                self._logged[name] = [_host_copy(row) for row in value]
+                self._logged[name] = [
+                    _host_copy(row, f"step {n}: StepRecorder.log(): {name}[{i}]") for i, row in enumerate(value)
+                ]
             else:
-                self._logged[name] = _host_copy(value)
+                self._logged[name] = _host_copy(value, f"step {n}: StepRecorder.log(): {name}")
 
     def close(self) -> None:
         """Ends the recording: later calls are refused. The writer stays open (its opener closes it)."""
@@ -220,6 +222,7 @@ class StepRecorder:
         )
 
 
-def _host_copy(value: Any) -> np.ndarray:
-    """A host array the caller can no longer change (a CPU tensor's numpy() shares its memory)."""
-    return np.array(as_numpy(value), copy=True)
+def _host_copy(value: Any, what: str) -> np.ndarray:
+    """A host array the caller can no longer change (a CPU tensor's numpy() shares its memory, and so does a
+    DLPack view of an MLX array); a lazy array is evaluated here, at the step that logs it."""
+    return np.array(as_numpy(value, what), copy=True)

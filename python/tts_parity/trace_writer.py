@@ -1,5 +1,6 @@
 """TraceWriter: writes a `tts-parity-trace/1` trace (docs/trace-format.md) and its WAV from a decode loop.
-numpy only; takes numpy arrays or torch tensors (duck-typed: torch is never imported here).
+numpy only; takes numpy arrays, torch tensors and other libraries' arrays by the array protocols (arrays.py: no
+array library is imported here).
 
     with TraceWriter("a.jsonl", engine="hf-4.57 eager", q=16, frame_rate=12.5, sample_rate=24000) as tw:
         for each frame:   # step 1 = the prefill, then one call per decode step
@@ -191,7 +192,7 @@ class TraceWriter:
                     f"rows (q-1), found {len(cp_rows)}"
                 )
             record["codePredictorLogits"] = [json_stats(logit_stats(row)) for row in cp_rows]
-        hidden_array = None if hidden is None else as_numpy(hidden)
+        hidden_array = None if hidden is None else as_numpy(hidden, f'step {n}: "hidden" (hidden)')
         if hidden_array is not None and not np.issubdtype(hidden_array.dtype, np.number):
             raise ParityValueError(f'step {n}: "hidden" (hidden): expected numbers, found dtype {hidden_array.dtype}')
         counted = _counts(talker_row, hidden_array, cp_rows)
@@ -391,7 +392,7 @@ def _row(value: Any, what: str) -> np.ndarray:
 
 def _mono_samples(audio: ArrayLike) -> np.ndarray:
     """The audio as one row of float samples: integer PCM and several channels are refused, saying what to do."""
-    array = as_numpy(audio)
+    array = as_numpy(audio, "TraceWriter.set_audio: audio")
     if np.issubdtype(array.dtype, np.integer):
         scale = (
             f", e.g. x / {2 ** (8 * array.dtype.itemsize - 1)}" if np.issubdtype(array.dtype, np.signedinteger) else ""
@@ -406,7 +407,7 @@ def _mono_samples(audio: ArrayLike) -> np.ndarray:
 
 
 def _codes(codes: Any, n: int, q: int) -> list[int]:
-    array = as_numpy(codes).reshape(-1)
+    array = as_numpy(codes, f'step {n}: "codes" (codes)').reshape(-1)
     if not np.issubdtype(array.dtype, np.integer):
         raise ParityValueError(f'step {n}: "codes" (codes): expected {q} integers, found dtype {array.dtype}')
     return [int(c) for c in array]
@@ -442,7 +443,7 @@ def _stage_counts(given: Mapping[str, Any] | None, counted: dict[str, int], n: i
 
 def _count(value: Any, where: str) -> int:
     """A count given by the caller: an integer >= 0 (Python, numpy or a 0-d integer tensor), else refused."""
-    array = as_numpy(value)
+    array = as_numpy(value, where)
     if isinstance(value, bool) or array.ndim != 0 or not np.issubdtype(array.dtype, np.integer) or int(array) < 0:
         raise ParityValueError(f"{where}: expected a count (an integer >= 0), found {value!r}")
     return int(array)
@@ -468,7 +469,7 @@ def _times(times_ms: Mapping[str, Any], n: int) -> dict[str, float]:
 
 
 def _milliseconds(value: Any, where: str) -> float:
-    array = as_numpy(value)
+    array = as_numpy(value, where)
     if isinstance(value, bool) or array.ndim != 0 or not np.issubdtype(array.dtype, np.number):
         raise ParityValueError(f"{where}: expected a time in ms (a number), found {value!r}")
     return float(array)
