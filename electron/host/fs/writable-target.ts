@@ -1,5 +1,5 @@
 import { constants, type Stats } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
+import { access, lstat, readlink, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fsReason } from '../../common/fs-reason.js';
 
@@ -11,6 +11,19 @@ export async function statOrUndefined(path: string): Promise<Stats | undefined> 
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
     throw error;
+  }
+}
+
+/**
+ * The link at `path` when it is a symbolic link whose target does not exist (stat sees nothing there, but
+ * writing would replace the link itself), else undefined. Every output check looks at links themselves.
+ */
+export async function danglingLink(path: string): Promise<string | undefined> {
+  try {
+    if (!(await lstat(path)).isSymbolicLink()) return undefined;
+    return await readlink(path);
+  } catch {
+    return undefined;
   }
 }
 
