@@ -13,6 +13,7 @@ import { exitOnInterrupt } from '../interrupt.js';
 import { checkOutputFiles, writeOutputFiles } from '../../host/fs/output-files.js';
 import { gateEntry } from './gate-reports.js';
 import { printOut, printErr, controlErr } from '../print.js';
+import { kindOf } from '../../engine/fs/read-checked.js';
 
 interface Shard {
   index: number;
@@ -46,7 +47,8 @@ export async function expandFixtures(dirs: string[]): Promise<string[]> {
   const found: string[] = [];
   for (const dir of dirs) {
     if (!existsSync(dir)) throw new InputError(`${dir}: no such folder`, dir);
-    if (!statSync(dir).isDirectory()) throw new InputError(`${dir}: is a file; give a fixture folder (with report.json) or a folder of them`, dir);
+    const info = statSync(dir);
+    if (!info.isDirectory()) throw new InputError(`${dir}: is ${kindOf(info)}, not a folder; give a fixture folder (with report.json) or a folder of them`, dir);
     if (existsSync(join(dir, 'report.json'))) {
       found.push(dir);
       continue;

@@ -13,6 +13,7 @@ import { isLoopbackHost } from '../../server/request-guard.js';
 import { startStudioServer } from '../../server/studio-server.js';
 import { action } from '../fail.js';
 import { printOut, printErr } from '../print.js';
+import { kindOf } from '../../engine/fs/read-checked.js';
 
 /** The built renderer: dist/renderer beside dist/electron (from source: the repo's dist/renderer). */
 function rendererDir(): string {
@@ -82,7 +83,7 @@ async function checkDataDir(dir: string): Promise<void> {
   const found = await statOrUndefined(target).catch((error: unknown) => {
     throw new InputError(`--data-dir ${dir}: cannot read (${fsReason(error)})`, dir);
   });
-  if (found && !found.isDirectory()) throw new InputError(`--data-dir ${dir}: is a file; give a folder for the history (created if missing)`, dir);
+  if (found && !found.isDirectory()) throw new InputError(`--data-dir ${dir}: is ${kindOf(found)}, not a folder; give a folder for the history (created if missing)`, dir);
   const problem = found ? await access(target, constants.W_OK).then(() => undefined, (error: unknown) => `cannot write in it (${fsReason(error)})`) : await parentProblem(target);
   if (problem) throw new InputError(`--data-dir ${dir}: ${problem}`, dir);
 }

@@ -6,6 +6,7 @@ import { InputError } from '../../common/errors.js';
 import { fsReason } from '../../common/fs-reason.js';
 import { trackTemporary, untrackTemporary } from '../fixture/pending-temporaries.js';
 import { danglingLink, parentProblem, statOrUndefined } from './writable-target.js';
+import { kindOf } from '../../engine/fs/read-checked.js';
 
 /**
  * The one writer of the tool's output files (the CLI's --out, --html, --junit, bench and history files,
@@ -70,7 +71,7 @@ export async function checkOutputFolder(flag: string, dir: string, policy: Outpu
   const target = resolve(dir);
   try {
     const found = await statOrUndefined(target);
-    if (found && !found.isDirectory()) fail('is a file, not a folder');
+    if (found && !found.isDirectory()) fail(`is ${kindOf(found)}, not a folder`);
     if (found && !policy.force) fail('already exists (use --force to write into it)');
     const link = found ? undefined : await danglingLink(target);
     if (link !== undefined) fail(`is a symbolic link to ${link}, which does not exist; give a folder path`);

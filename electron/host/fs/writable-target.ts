@@ -2,6 +2,7 @@ import { constants, type Stats } from 'node:fs';
 import { access, lstat, readlink, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fsReason } from '../../common/fs-reason.js';
+import { kindOf } from '../../engine/fs/read-checked.js';
 
 /** `stat`, or undefined when nothing is there (ENOENT) or an ancestor is a file (ENOTDIR); other errors throw. */
 export async function statOrUndefined(path: string): Promise<Stats | undefined> {
@@ -43,7 +44,7 @@ export async function parentProblem(target: string): Promise<string | undefined>
       return `cannot read ${ancestor} (${fsReason(error)})`;
     }
     if (found) {
-      if (!found.isDirectory()) return `${ancestor} is a file, not a folder`;
+      if (!found.isDirectory()) return `${ancestor} is ${kindOf(found)}, not a folder`;
       break;
     }
     // dirname('/') is '/', which always exists, so the walk ends.
