@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ._lines import bounded_lines
 from ._output_files import AtomicFile, check_output_path
 from ._renamed import removed_attribute
 from .arrays import as_numpy, as_row
@@ -371,8 +372,7 @@ class TraceWriter:
 def _keep_unclosed(file: AtomicFile, path: str, site: tuple[str, int]) -> None:
     """The finalizer of a writer nobody closed: its lines become `<trace>.partial` (none: nothing is kept)."""
     file.file.close()
-    with open(file.temporary, encoding="utf-8") as lines:
-        steps = sum(1 for _ in lines) - 1
+    steps = sum(1 for _ in bounded_lines(file.temporary)) - 1
     if steps > 0:
         file.keep_as(path + ".partial")
         done = f"its {steps} step line(s) are kept as {path}.partial and no trace was written"
