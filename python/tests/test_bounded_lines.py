@@ -61,7 +61,10 @@ def test_a_200_mb_line_is_refused_within_100_mb_of_rss_in_a_child_process(tmp_pa
     )
     out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True).stdout
     message, growth = out.splitlines()
-    assert message == f"{path}:2: line is longer than {MAX_LINE} characters (the limit of a trace line; docs/trace-format.md)"
+    assert (
+        message
+        == f"{path}:2: line is longer than {MAX_LINE} characters (the limit of a trace line; docs/trace-format.md)"
+    )
     assert float(growth) < 100
 
 

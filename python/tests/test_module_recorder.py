@@ -201,8 +201,8 @@ def test_an_output_with_no_tensor_is_named_at_close_never_silently_skipped(tmp_p
         net[0](torch.zeros(2))
     with pytest.warns(
         UserWarning,
-        match=rf"1 recorded module\(s\) returned no tensor, so nothing of theirs is in the sidecar \(0 returned {kind}\); "
-        "record a submodule that returns one",
+        match=rf"1 recorded module\(s\) returned no tensor, so nothing of theirs is in the sidecar "
+        rf"\(0 returned {kind}\); record a submodule that returns one",
     ):
         rec.close()
 

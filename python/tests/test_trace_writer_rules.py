@@ -116,7 +116,10 @@ def test_set_audio_refuses_the_traces_own_path_and_a_link_to_it_force_or_not(tmp
     tw = TraceWriter(trace, engine="e", q=2, frame_rate=12.5, sample_rate=24000, force=True)
     tw.write_step(codes=[1, 2])
     for target in (trace, str(trace), tmp_path / "link.wav", tmp_path / "t.jsonl.partial"):
-        with pytest.raises(ParityValueError, match=r"^TraceWriter\.set_audio: wav_path: .* is (the trace this writer writes|where this writer keeps)"):
+        with pytest.raises(
+            ParityValueError,
+            match=r"^TraceWriter\.set_audio: wav_path: .* is (the trace this writer writes|where this writer keeps)",
+        ):
             tw.set_audio(np.zeros(4, dtype=np.float32), wav_path=target)
     tw.close()
     assert json.loads(trace.read_text().splitlines()[0])["schema"] == "tts-parity-trace/1"
@@ -125,7 +128,11 @@ def test_set_audio_refuses_the_traces_own_path_and_a_link_to_it_force_or_not(tmp
 def test_an_output_path_that_is_a_dangling_link_is_refused_unless_forced_and_then_the_link_is_replaced(tmp_path):
     link = tmp_path / "t.jsonl"
     os.symlink(tmp_path / "nowhere" / "x.jsonl", link)
-    with pytest.raises(ParityFileExistsError, match=r"^TraceWriter: path: .*t\.jsonl is a symbolic link to .*x\.jsonl, which does not exist \(pass force=True to replace the link\)$"):
+    with pytest.raises(
+        ParityFileExistsError,
+        match=r"^TraceWriter: path: .*t\.jsonl is a symbolic link to .*x\.jsonl, which does not exist "
+        r"\(pass force=True to replace the link\)$",
+    ):
         TraceWriter(link, engine="e", q=2, frame_rate=12.5, sample_rate=24000)
     assert os.path.islink(link)
     with TraceWriter(link, engine="e", q=2, frame_rate=12.5, sample_rate=24000, force=True) as tw:

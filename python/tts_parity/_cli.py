@@ -3,7 +3,7 @@ tts_parity.capture_check`): the same exit statuses and the same behaviour on int
 
 - a ParityError (a user error: bad argument, bad input, refused capture): `PROG: message` on stderr, its
   `exit_code` (2);
-- Ctrl-C (KeyboardInterrupt): `PROG: interrupted`, exit 130, no traceback;
+- Ctrl-C (KeyboardInterrupt): `PROG: interrupted`, exit 130, no traceback (during start-up too: _startup.py);
 - stdout closed early (`... | head`): exit 0 quietly;
 - any other exception (a bug of ours): `PROG: internal error: Type: first line`, exit 3; PARITY_DEBUG=1 shows the
   traceback instead.
@@ -16,6 +16,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from ._errors_text import first_line
+from ._startup import release_startup_guard
 from .errors import ParityError
 
 if TYPE_CHECKING:
@@ -36,6 +37,7 @@ def run_main(prog: str, run: Callable[[list[str]], int], argv: Sequence[str] | N
         argv: the arguments; None reads `sys.argv[1:]`.
     """
     arguments = list(sys.argv[1:] if argv is None else argv)
+    release_startup_guard()
     try:
         return run(arguments)
     except ParityError as error:
