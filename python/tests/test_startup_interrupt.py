@@ -49,3 +49,20 @@ def test_the_guard_is_only_for_our_own_commands(monkeypatch):
     ]:
         monkeypatch.setattr(sys, "orig_argv", argv, raising=False)
         assert _command() == expected, argv
+
+
+def test_everything_a_command_prints_shows_control_characters_never_obeys_them(capsys):
+    from tts_parity._cli import run_main
+    from tts_parity.errors import ParityValueError
+
+    def command(arguments):
+        print("engine e\x1b[2J\x9b31m\x07 done\tok")
+        raise ParityValueError("trace t.jsonl: module \x1b]0;title\x07 not found")
+
+    assert run_main("tts_parity.demo", command, []) == 2
+    out, err = capsys.readouterr()
+    assert out == "engine e\\u001b[2J\\u009b31m\\u0007 done\tok\n"
+    assert err == "tts_parity.demo: trace t.jsonl: module \\u001b]0;title\\u0007 not found\n"
+    for code in [*range(0x20), 0x7F, *range(0x80, 0xA0)]:
+        if chr(code) not in "\t\n":
+            assert chr(code) not in out + err
