@@ -39,6 +39,8 @@ const B = tone(2, 0.45);
 
 /** The connection's name the test's WebSocket opened with, as the page makes one. */
 const SESSION = 'test-session-0123456789';
+let suffix = 0;
+const randomSuffix = () => `${process.pid}-${++suffix}-0123456789`;
 const post = (name: string, body: Uint8Array, auth = true, session = SESSION) =>
   fetch(`http://127.0.0.1:${server.port}/upload?name=${encodeURIComponent(name)}&session=${session}`, {
     method: 'POST',
@@ -162,11 +164,15 @@ describe('browser mode: WAVs by streamed upload', () => {
     expect(await new Promise((resolve) => twin.once('open', () => resolve('open')).once('error', (e) => resolve(e.message)))).toBe('Unexpected server response: 400');
   });
 
-  it('registers a session only for a handshake that succeeded: one ws refuses leaves nothing behind', async () => {
-    const page = 'refused-handshake-0123456789';
-    // Past the token and session checks, but ws refuses it (version 8, no key): 400 from ws itself.
+  // Every handshake ws refuses after the server's own checks passed: each leaves no session behind.
+  it.each([
+    ['version 8', { 'Sec-WebSocket-Version': '8', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==' }],
+    ['no key', { 'Sec-WebSocket-Version': '13' }],
+    ['a key that is not 16 bytes', { 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'abc' }],
+  ])('registers a session only for a handshake that succeeded: one ws refuses (%s) leaves nothing behind', async (_what, headers) => {
+    const page = `refused-handshake-${randomSuffix()}`;
     const refused = await new Promise<string>((resolve) => {
-      const req = request({ host: '127.0.0.1', port: server.port, path: `/ws?token=${server.token}&session=${page}`, headers: { Connection: 'Upgrade', Upgrade: 'websocket', 'Sec-WebSocket-Version': '8' } });
+      const req = request({ host: '127.0.0.1', port: server.port, path: `/ws?token=${server.token}&session=${page}`, headers: { Connection: 'Upgrade', Upgrade: 'websocket', ...headers } });
       req.on('response', (res) => resolve(`${res.statusCode}`));
       req.on('upgrade', () => resolve('upgraded'));
       req.on('error', (e) => resolve(`error ${e.message}`));
