@@ -10,6 +10,7 @@ import { writeOutputFolder } from '../host/fs/output-files.js';
 import { parseInteger } from './commands/compare-options.js';
 import { action, formatCommanderErrors, exitOnError } from './fail.js';
 import { wroteFolderLine } from './write-output.js';
+import { printOut } from './print.js';
 
 const program = new Command('export-native-fixture')
   .description("the native check's weights, prompt and ORT CPU references of a bundle")
@@ -22,7 +23,7 @@ const program = new Command('export-native-fixture')
     action('export-native-fixture', async (options) => {
       const files = await nativeFixtureFiles(resolve(options.bundle), options.staleStep);
       await writeOutputFolder('--out', options.out, files, { force: options.force === true, inputs: [options.bundle] });
-      process.stdout.write(wroteFolderLine(options.out, files.keys()));
+      printOut(wroteFolderLine(options.out, files.keys()));
     }),
   );
 formatCommanderErrors(program, ['export-native-fixture']);

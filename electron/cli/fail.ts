@@ -1,6 +1,7 @@
 import type { Command } from '@commander-js/extra-typings';
 import { CommanderError } from 'commander';
 import { ParityError } from '../common/errors.js';
+import { printErr } from './print.js';
 
 let verbose = false;
 
@@ -20,13 +21,13 @@ export function exitOnError(command: string, error: unknown): never {
   if (isBrokenPipe(error)) process.exit(process.exitCode ?? 0);
   if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 2);
   if (error instanceof ParityError) {
-    process.stderr.write(`parity ${command}: ${oneLine(error.message)}\n`);
-    if (verbose && error.exitCode === 3 && error.stack) process.stderr.write(`${error.stack}\n`);
+    printErr(`parity ${command}: ${oneLine(error.message)}\n`);
+    if (verbose && error.exitCode === 3 && error.stack) printErr(`${error.stack}\n`);
     process.exit(error.exitCode);
   }
   const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`parity ${command}: internal error (a bug in parity: please report it with the command that failed; --verbose prints the stack trace): ${oneLine(message)}\n`);
-  if (verbose && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+  printErr(`parity ${command}: internal error (a bug in parity: please report it with the command that failed; --verbose prints the stack trace): ${oneLine(message)}\n`);
+  if (verbose && error instanceof Error && error.stack) printErr(`${error.stack}\n`);
   process.exit(3);
 }
 

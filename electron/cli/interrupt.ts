@@ -1,4 +1,5 @@
 import { removePendingTemporaries } from '../host/fixture/pending-temporaries.js';
+import { printErr, controlErr } from './print.js';
 
 const SIGNALS = { SIGINT: 2, SIGTERM: 15, SIGHUP: 1 } as const;
 
@@ -14,7 +15,8 @@ export function exitOnInterrupt(command: string, progress: () => string = () => 
     process.once(signal, () => {
       removePendingTemporaries();
       const cursor = process.stderr.isTTY ? '\x1b[?25h\r\x1b[K' : '';
-      process.stderr.write(`${cursor}parity ${command}: interrupted (${signal}); ${progress()}\n`);
+      controlErr(cursor);
+      printErr(`parity ${command}: interrupted (${signal}); ${progress()}\n`);
       process.exit(128 + number);
     });
   }

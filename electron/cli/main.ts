@@ -2,6 +2,7 @@ import { Command } from '@commander-js/extra-typings';
 import { commands } from './commands.js';
 import { exitOnError, formatCommanderErrors, isBrokenPipe, setVerbose } from './fail.js';
 import { TOOL_VERSION } from '../common/version.js';
+import { printErr } from './print.js';
 
 const program = new Command('parity')
   .description('TTS Parity Studio: synthesize, compare and gate text-to-speech renderings')
@@ -9,7 +10,7 @@ const program = new Command('parity')
   .option('--verbose', 'after an internal error (exit 3), also print its stack trace')
   .hook('preAction', (root) => setVerbose(root.opts().verbose === true))
   .exitOverride()
-  .configureOutput({ writeErr: (text) => process.stderr.write(text) });
+  .configureOutput({ writeErr: (text) => printErr(text) });
 
 // A reader that stops early (`| head`) closes the pipe: the rest of the output is dropped quietly and
 // the command finishes with its own exit status (EPIPE is not a failed gate, nor a bug).

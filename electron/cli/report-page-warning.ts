@@ -1,4 +1,5 @@
 import { reportPageMissing } from '../host/report-html/page-bundle.js';
+import { printErr } from './print.js';
 
 /**
  * Before a command writes fixture folders: one warning line when report.html cannot be made (the report
@@ -7,5 +8,5 @@ import { reportPageMissing } from '../host/report-html/page-bundle.js';
  */
 export function warnIfNoReportPage(): void {
   const missing = reportPageMissing();
-  if (missing !== null) process.stderr.write(`warning: ${missing}\n`);
+  if (missing !== null) printErr(`warning: ${missing}\n`);
 }

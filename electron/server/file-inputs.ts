@@ -27,10 +27,13 @@ function bytesOnly(input: FileInput | ImportFile | undefined, field: string): vo
 class ImportUploads {
   readonly taken: Upload[] = [];
 
-  constructor(private readonly uploads: Uploads) {}
+  constructor(
+    private readonly uploads: Uploads,
+    private readonly session: string | undefined,
+  ) {}
 
   take(input: { upload: string }, field: string): Upload {
-    const file = this.uploads.take(input, field);
+    const file = this.uploads.take(input, field, this.session);
     this.taken.push(file);
     const total = this.taken.reduce((sum, f) => sum + f.bytes, 0);
     if (total > this.uploads.limits.maxImportBytes) {
@@ -63,10 +66,11 @@ class ImportUploads {
  * Browser mode's rule for imports: files come as bytes from the page (within one bounded WebSocket
  * message) or as files it uploaded to this server (`{upload: id}`, uploads.ts, resolved here to the
  * file the server wrote), never as server paths, so whoever holds the token cannot read the server's
- * files through an import. The desktop app (paths from a native dialog, the user's own files) does
+ * files through an import. One wrapper serves one connection (`session`, the id its WebSocket opened
+ * with; none: it may name no uploads), and its imports take only the uploads that connection sent. The desktop app (paths from a native dialog, the user's own files) does
  * not go through this.
  */
-export function withUploadedFilesOnly(studio: StudioHandlers, uploads: Uploads = new Uploads()): StudioHandlers {
+export function withUploadedFilesOnly(studio: StudioHandlers, uploads: Uploads, session: string | undefined): StudioHandlers {
   const handlers = passThrough(studio);
   /**
    * Resolves the request's uploads and calls the host with it: the engine worker reads WAVs from the
@@ -75,7 +79,7 @@ export function withUploadedFilesOnly(studio: StudioHandlers, uploads: Uploads =
    * are deleted then, and at once if resolving or the call fails.
    */
   const withUploads = async <R, T>(resolve: (files: ImportUploads) => Promise<R>, call: (resolved: R) => Promise<T>, finished: (answer: T) => Promise<void>): Promise<T> => {
-    const files = new ImportUploads(uploads);
+    const files = new ImportUploads(uploads, session);
     let answer: T;
     try {
       answer = await call(await resolve(files));

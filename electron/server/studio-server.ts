@@ -76,8 +76,8 @@ export async function startStudioServer(options: ServeOptions): Promise<RunningS
   const downloads = new FixtureDownloads();
   const uploads = new Uploads(options.uploadLimits, options.uploadsIn);
   // The page names export folders (only inside the server's exports folder: export-targets.ts) and sends
-  // imported files as bytes or uploads (never server paths: file-inputs.ts).
-  const studio = withFixtureDownloads(withExportsFolderOnly(withUploadedFilesOnly(options.studio, uploads)), downloads);
+  // imported files as bytes or uploads (never server paths: file-inputs.ts), each connection only its own.
+  const studioFor = (session: string | undefined) => withFixtureDownloads(withExportsFolderOnly(withUploadedFilesOnly(options.studio, uploads, session)), downloads);
 
   const idleMs = options.downloadIdleMs ?? DOWNLOAD_IDLE_MS;
   const log = options.log ?? ((line: string) => process.stderr.write(`serve: ${line}\n`));
@@ -94,14 +94,19 @@ export async function startStudioServer(options: ServeOptions): Promise<RunningS
         return;
       }
       // The page names its connection (`session`) so its uploads are counted against it and go when it closes.
-      const session = verdict.query.get('session');
-      if (session !== null && !uploads.openSession(session)) {
-        socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\nrefused: session "${session.slice(0, 80)}" is malformed or already open (16 to 64 letters, digits, - or _; one per connection)\n`);
+      // It is registered only once the handshake has succeeded (a handshake ws refuses never calls back),
+      // and removed when that connection closes: no session outlives its connection.
+      const session = verdict.query.get('session') ?? undefined;
+      const taken = `refused: session "${session?.slice(0, 80)}" is malformed or already open (16 to 64 letters, digits, - or _; one per connection)`;
+      if (session !== undefined && !uploads.mayOpen(session)) {
+        socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n${taken}\n`);
         return;
       }
       wss.handleUpgrade(req, socket, head, (ws) => {
-        if (session !== null) ws.on('close', () => void uploads.endSession(session));
-        serveSocket(ws, studio, log);
+        // Two handshakes naming one id may both pass the check above; the second to open is closed.
+        if (session !== undefined && !uploads.openSession(session)) return void ws.close(1008, taken.slice(0, 120));
+        if (session !== undefined) ws.on('close', () => void uploads.endSession(session));
+        serveSocket(ws, studioFor(session), log);
       });
     } catch (error) {
       log(`dropped an upgrade ${quoteTarget(req.url)} after an error: ${error instanceof Error ? error.message : String(error)}`);

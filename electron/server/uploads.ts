@@ -78,7 +78,7 @@ export class UploadRefused extends Error {
  * Files the page sent by POST /upload, streamed to a private temporary folder as they arrive (memory
  * stays at the stream's buffers, whatever the size), each named by a random id the page then passes to
  * an import (`{upload: id}`). An upload is used once: `take` hands its file to an import and forgets
- * it. Every upload belongs to one open studio connection (`session`, the page's WebSocket): a connection
+ * it, and only an import of the connection that sent it may take it. Every upload belongs to one open studio connection (`session`, the page's WebSocket): a connection
  * holds at most `maxPendingUploads` unused uploads and `maxPendingBytes` of them (refused past either),
  * and they are deleted when it closes; one never taken goes after `ttlMs` (UPLOAD_TTL_MS) in any case,
  * and the folder when the server closes.
@@ -99,9 +99,21 @@ export class Uploads {
     this.limits = { ...DEFAULT_UPLOAD_LIMITS, ...limits };
   }
 
-  /** A connection opened (its WebSocket): uploads may name it from now on. False when the id is taken or malformed. */
+  /**
+   * Whether a handshake may name this session: well formed and not held by an open connection. Nothing is
+   * registered here; `openSession` does that once the WebSocket is open, so a handshake refused or failed
+   * after this check leaves no session behind.
+   */
+  mayOpen(session: string): boolean {
+    return SESSION_ID.test(session) && !this.sessions.has(session);
+  }
+
+  /**
+   * A connection opened (its WebSocket, after a successful handshake): uploads may name it from now on,
+   * until `endSession`. False when the id is taken or malformed.
+   */
   openSession(session: string): boolean {
-    if (!SESSION_ID.test(session) || this.sessions.has(session)) return false;
+    if (!this.mayOpen(session)) return false;
     this.sessions.set(session, { count: 0, bytes: 0, open: true, ids: new Set() });
     return true;
   }
@@ -155,10 +167,15 @@ export class Uploads {
     return { upload: id, name, bytes };
   }
 
-  /** The file of an upload, for one import; unknown ids (never sent, or used already) are refused. */
-  take(ref: UploadRef, field: string): Upload {
+  /**
+   * The file of an upload, for one import of the connection `session`; unknown ids (never sent, used
+   * already) and uploads another connection sent are refused alike (the other's upload stays its own).
+   */
+  take(ref: UploadRef, field: string, session: string | undefined): Upload {
     const file = this.files.get(ref.upload);
-    if (!file) throw new InputError(`${field}: no upload ${ref.upload} on this server (each upload serves one import; send the file again)`, field);
+    if (!file || file.session !== session) {
+      throw new InputError(`${field}: no upload ${ref.upload} from this page's connection on this server (each upload serves one import of the page that sent it; send the file again)`, field);
+    }
     this.forget(ref.upload);
     return { name: file.name, path: file.path, bytes: file.bytes };
   }

@@ -39,13 +39,13 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 import torch  # noqa: E402
 
+from tts_parity._lines import read_json_lines  # noqa: E402
+
 STATS = ("mean", "std", "min", "max")
 
 
 def _read(path):
-    with open(path, encoding="utf-8") as f:
-        lines = [json.loads(line) for line in f if line.strip()]
-    return lines[1:]
+    return list(read_json_lines(path))[1:]
 
 
 def trace_diff(path_a, path_b):

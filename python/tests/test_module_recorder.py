@@ -151,6 +151,63 @@ def test_tuple_outputs_first_or_each(tmp_path):
         assert {k: v.tolist() for k, v in tensors.items()} == expected
 
 
+class Returns(torch.nn.Module):
+    """A module whose output is whatever it was made to return (called with x)."""
+
+    def __init__(self, make):
+        super().__init__()
+        self.make = make
+
+    def forward(self, x):
+        return self.make(x)
+
+
+@pytest.mark.parametrize(
+    "make, first, each",
+    [
+        # A dict (as HF ModelOutput) whose values nest a tuple: every tensor leaf, at any depth.
+        (
+            lambda x: {"hidden": (x + 1, None), "cache": None, "logits": x * 2},
+            {"1/00000/0": [2.0, 3.0]},
+            {"1/00000/0#0.0": [2.0, 3.0], "1/00001/0#2": [2.0, 4.0]},
+        ),
+        # A list of dicts.
+        (
+            lambda x: [{"a": 3, "b": x - 1}, {"c": x * 3}],
+            {"1/00000/0": [0.0, 1.0]},
+            {"1/00000/0#0.1": [0.0, 1.0], "1/00001/0#1.0": [3.0, 6.0]},
+        ),
+    ],
+    ids=["dict of tuple", "list of dicts"],
+)
+def test_nested_outputs_are_recorded_per_tensor_leaf(tmp_path, make, first, each):
+    net = torch.nn.Sequential(Returns(make))
+    for mode, expected in (("first", first), ("each", each)):
+        path = tmp_path / f"{mode}.safetensors"
+        with ModuleRecorder(net, path, modules="^0$", tuple_outputs=mode) as rec:
+            with rec.step(1):
+                net(torch.tensor([1.0, 2.0]))
+        tensors, _ = read_safetensors(path)
+        assert {k: v.tolist() for k, v in tensors.items()} == expected
+
+
+@pytest.mark.parametrize(
+    "make, kind", [(lambda x: None, "NoneType"), (lambda x: 3, "int"), (lambda x: {"n": 1, "m": None}, "dict")]
+)
+def test_an_output_with_no_tensor_is_named_at_close_never_silently_skipped(tmp_path, make, kind):
+    net = torch.nn.Sequential(Returns(make), torch.nn.Identity())
+    path = tmp_path / "s.safetensors"
+    rec = ModuleRecorder(net, path, modules="^0$")
+    with rec.step(1):
+        net[0](torch.zeros(2))
+    with pytest.warns(
+        UserWarning,
+        match=rf"1 recorded module\(s\) returned no tensor, so nothing of theirs is in the sidecar "
+        rf"\(0 returned {kind}\); record a submodule that returns one",
+    ):
+        rec.close()
+
+
 @pytest.fixture
 def pretend_capturing(monkeypatch):
     """graph_capture() runs as if the CUDA stream captured them (CPU has no capture): the recorder then reads its

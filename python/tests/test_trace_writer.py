@@ -360,16 +360,17 @@ def test_existing_files_and_fifos_are_not_replaced_unless_forced(tmp_path):
 
 
 def test_partial_records_write(tmp_path):
-    """Every field but "step" is optional in the format (docs/trace-format.md "Partial traces")."""
+    """Every field but "step" is optional in the format (docs/trace-format.md "Partial traces"), as long as one
+    of logits, codes, codePredictorLogits is there (a step of nothing else is refused: test_trace_writer_rules.py)."""
     with writer(tmp_path) as tw:
         tw.write_record({"step": 1, "logits": _stats()})
-        tw.write_record({"step": 2})
+        tw.write_record({"step": 2, "codes": [0, 1, 2, 3]})
         tw.write_step(codes=[1, 2, 3, 4])
         tw.write_step(np.zeros(8, dtype=np.float32))
     steps = lines(tmp_path / "t.jsonl")[1:]
     assert [sorted(s) for s in steps] == [
         ["logits", "step"],
-        ["step"],
+        ["codes", "step"],
         ["codes", "inf", "nan", "step"],
         ["inf", "logits", "nan", "step"],
     ]

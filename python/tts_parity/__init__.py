@@ -8,11 +8,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import errors
-from .errors import ParityError
-from .logit_stats import count_non_finite, hidden_stats, logit_stats
-from .step_recorder import StepRecorder
-from .trace_writer import TraceWriter
+from ._startup import guard_module_startup
+
+guard_module_startup()  # before the imports below: Ctrl-C while `python -m tts_parity...` starts
+
+from . import errors  # noqa: E402
+from .errors import ParityError  # noqa: E402
+from .logit_stats import count_non_finite, hidden_stats, logit_stats  # noqa: E402
+from .step_recorder import StepRecorder  # noqa: E402
+from .trace_writer import TraceWriter  # noqa: E402
 
 __version__ = "0.3.0"
 

@@ -14,7 +14,7 @@ from typing import IO, TYPE_CHECKING, Any
 from .errors import ParityFileExistsError, ParityTypeError, ParityValueError
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Mapping
 
 __all__ = ["AtomicFile", "check_output_path", "write_atomically"]
 
@@ -22,9 +22,11 @@ _UMASK = os.umask(0)
 os.umask(_UMASK)
 
 
-def check_output_path(path: object, *, force: bool, what: str) -> str:
-    """`path` as a str once it may be written: not a folder, device, FIFO or socket; not an existing file unless
-    `force`. `what` starts the message ("TraceWriter: path"). Writes nothing."""
+def check_output_path(path: object, *, force: bool, what: str, taken: Mapping[str, str] | None = None) -> str:
+    """`path` as a str once it may be written: not a folder, device, FIFO or socket; not an existing file (nor a
+    symbolic link, dangling ones included: they are looked at themselves) unless `force`; never the same file
+    as one of `taken` (path -> what it is, e.g. the trace being written), `force` or not. `what` starts the
+    message ("TraceWriter: path"). Writes nothing."""
     if not isinstance(path, (str, os.PathLike)):
         raise ParityTypeError(f"{what}: expected a file path (str or os.PathLike), found {type(path).__name__}")
     text = os.fspath(path)
@@ -32,9 +34,23 @@ def check_output_path(path: object, *, force: bool, what: str) -> str:
         raise ParityValueError(f"{what}: expected a file path, found {text!r}")
     if text.endswith(("/", os.sep)):
         raise ParityValueError(f"{what}: {text} ends with a path separator, so it names a folder (give a file path)")
+    for other, role in (taken or {}).items():
+        if _same_file(text, other):
+            raise ParityValueError(f"{what}: {text} is {role} ({other}); give another path")
+    try:
+        link = os.lstat(text)
+    except FileNotFoundError:
+        return text
+    except OSError as error:
+        raise ParityValueError(f"{what}: {text}: {error.strerror or error}") from None
     try:
         found = os.stat(text)
-    except FileNotFoundError:
+    except FileNotFoundError:  # a link whose target does not exist: writing would replace the link
+        if not force:
+            raise ParityFileExistsError(
+                f"{what}: {text} is a symbolic link to {os.readlink(text)}, which does not exist "
+                "(pass force=True to replace the link)"
+            ) from None
         return text
     except OSError as error:
         raise ParityValueError(f"{what}: {text}: {error.strerror or error}") from None
@@ -43,8 +59,19 @@ def check_output_path(path: object, *, force: bool, what: str) -> str:
     if not stat.S_ISREG(found.st_mode):
         raise ParityValueError(f"{what}: {text} is not a regular file (a device, FIFO or socket); give a file path")
     if not force:
-        raise ParityFileExistsError(f"{what}: {text} already exists (pass force=True to replace it)")
+        through = f" (a symbolic link to {os.readlink(text)})" if stat.S_ISLNK(link.st_mode) else ""
+        raise ParityFileExistsError(f"{what}: {text}{through} already exists (pass force=True to replace it)")
     return text
+
+
+def _same_file(a: str, b: str) -> bool:
+    """The same file: the same path once links are resolved, or (both existing) the same inode."""
+    if os.path.realpath(a) == os.path.realpath(b):
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
 
 
 class AtomicFile:

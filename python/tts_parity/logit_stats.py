@@ -14,7 +14,7 @@ a few ulps of float64, far below any comparison tolerance (the values themselves
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, TypedDict
+from typing import TYPE_CHECKING, Callable, TypedDict
 
 import numpy as np
 
@@ -23,9 +23,20 @@ from .arrays import as_numpy, as_row
 if TYPE_CHECKING:
     from .arrays import ArrayLike
 
-__all__ = ["HiddenStats", "LogitStats", "TopEntry", "count_non_finite", "hidden_stats", "logit_stats"]
+__all__ = ["PIECE", "HiddenStats", "LogitStats", "TopEntry", "count_non_finite", "hidden_stats", "logit_stats"]
 
 TOP = 5
+
+
+#: Entries of one piece (8 MB as float64): the statistics of a longer row are computed a piece at a time, so
+#: their memory is the row plus a few pieces, whatever its length (a row this long or shorter is one piece).
+PIECE = 1 << 20
+
+#: numpy's pairwise summation (numpy/_core/src/umath/loops_utils.h.src, pairwise_sum): a run of at most
+#: PW_BLOCKSIZE entries is summed by its unrolled loop, a longer one is split at n/2 rounded down to a
+#: multiple of 8 and the halves summed alike. _pairwise_sum repeats that split above PIECE and lets numpy
+#: sum each part, so the sum is numpy's own to the bit.
+_PW_BLOCKSIZE = 128
 
 
 class TopEntry(TypedDict):
@@ -61,44 +72,77 @@ def logit_stats(logits: ArrayLike) -> LogitStats:
     Args:
         logits: `[vocab]` (or `[1, ..., 1, vocab]`), any float or integer dtype, numpy or torch on any device.
     """
-    row = as_row(logits, "logit_stats: logits").astype(np.float64)
+    row = as_row(logits, "logit_stats: logits")
     n = row.size
     if n == 0:
         return {"mean": math.nan, "std": math.nan, "min": math.nan, "max": math.nan, "argmax": -1, "top5": []}
     with np.errstate(invalid="ignore", over="ignore"):  # Inf − Inf = NaN is the rule, not a surprise
-        mean = float(row.sum() / n)
-        std = math.sqrt(float(np.square(row - mean).sum()) / n) if not math.isnan(mean) else math.nan
-    if not math.isnan(mean):  # no NaN in the row (a NaN makes the sum NaN): skip the NaN bookkeeping
-        values, ids, first_nan = row, None, -1
-    else:
-        nan_mask = np.isnan(row)
-        ids = np.flatnonzero(~nan_mask)
-        if ids.size == 0:
-            return {"mean": mean, "std": std, "min": math.nan, "max": math.nan, "argmax": 0, "top5": []}
-        values, first_nan = row[ids], int(np.argmax(nan_mask)) if nan_mask.any() else -1
-    top = _top_ids(values, ids)
+        mean = float(_pairwise_sum(row, 0, n, lambda part: part) / n)
+        std = (
+            math.sqrt(float(_pairwise_sum(row, 0, n, lambda part: np.square(part - mean))) / n)
+            if not math.isnan(mean)
+            else math.nan
+        )
+    # min, max and the top ids a piece at a time (each piece's top five hold the row's: the same order
+    # decides both), NaNs skipped; the first NaN is the argmax when there is one.
+    lows, highs, candidates, first_nan = [], [], [], -1
+    for begin in range(0, n, PIECE):
+        piece = _float64(row[begin : begin + PIECE])
+        ids = None
+        if math.isnan(mean):  # no NaN in the row (a NaN makes the sum NaN) skips the NaN bookkeeping
+            nan_mask = np.isnan(piece)
+            if nan_mask.any():
+                if first_nan < 0:
+                    first_nan = begin + int(np.argmax(nan_mask))
+                ids = np.flatnonzero(~nan_mask)
+                piece = piece[ids]
+                ids = ids + begin
+                if piece.size == 0:
+                    continue
+        if ids is None:
+            ids = np.arange(begin, begin + piece.size)
+        lows.append(piece.min())
+        highs.append(piece.max())
+        top = _top_order(piece, ids)
+        candidates.append((piece[top], ids[top]))
+    if not candidates:
+        return {"mean": mean, "std": std, "min": math.nan, "max": math.nan, "argmax": 0, "top5": []}
+    values = np.concatenate([v for v, _ in candidates])
+    ids = np.concatenate([i for _, i in candidates])
+    top_ids = ids[_top_order(values, ids)]
     return {
         "mean": mean,
         "std": std,
-        "min": float(values.min()),
-        "max": float(values.max()),
-        "argmax": first_nan if first_nan >= 0 else int(top[0]),
-        "top5": [{"id": int(i), "logit": float(row[i])} for i in top],
+        "min": float(min(lows)) if len(lows) > 1 else float(lows[0]),
+        "max": float(max(highs)) if len(highs) > 1 else float(highs[0]),
+        "argmax": first_nan if first_nan >= 0 else int(top_ids[0]),
+        "top5": [{"id": int(i), "logit": float(_float64(row[i : i + 1])[0])} for i in top_ids],
     }
 
 
-def _top_ids(values: np.ndarray, ids: np.ndarray | None) -> np.ndarray:
-    """Ids of the TOP largest values, best first, lowest id first on ties (values has no NaN; ids: the
-    row index of each value, None when values is the whole row)."""
-    if ids is None:
-        ids = np.arange(values.size)
+def _float64(values: np.ndarray) -> np.ndarray:
+    return values.astype(np.float64, copy=False)
+
+
+def _pairwise_sum(row: np.ndarray, begin: int, n: int, term: Callable[[np.ndarray], np.ndarray]) -> float:
+    """numpy's float64 pairwise sum of `term(row[begin:begin + n] as float64)`, a part of at most PIECE at a time."""
+    if n <= PIECE or n <= _PW_BLOCKSIZE:
+        return _float64(term(_float64(row[begin : begin + n]))).sum()
+    half = n // 2
+    half -= half % 8
+    return _pairwise_sum(row, begin, half, term) + _pairwise_sum(row, begin + half, n - half, term)
+
+
+def _top_order(values: np.ndarray, ids: np.ndarray) -> np.ndarray:
+    """Places in `values` of the TOP largest, best first, lowest id first on ties (values has no NaN; ids: the
+    row index of each value)."""
+    places = np.arange(values.size)
     if values.size > TOP:
         # Everything tied with the TOP-th largest value is a candidate, so the tie rule sees all of them.
         threshold = np.partition(values, values.size - TOP)[values.size - TOP]
-        keep = values >= threshold
-        values, ids = values[keep], ids[keep]
-    order = np.lexsort((ids, -values))  # last key first: by value descending, then by id ascending
-    return ids[order[:TOP]]
+        places = np.flatnonzero(values >= threshold)
+    order = np.lexsort((ids[places], -values[places]))  # last key first: by value descending, then by id ascending
+    return places[order[:TOP]]
 
 
 def count_non_finite(values: ArrayLike) -> tuple[int, int]:
@@ -107,10 +151,11 @@ def count_non_finite(values: ArrayLike) -> tuple[int, int]:
     Args:
         values: an array or tensor of any shape and dtype (integers have none), numpy or torch on any device.
     """
-    array = as_numpy(values, "count_non_finite: values")
+    array = as_numpy(values, "count_non_finite: values").reshape(-1)
     if not np.issubdtype(array.dtype, np.floating) or np.isfinite(array.sum(dtype=np.float64)):
         return 0, 0  # a finite float64 sum has no NaN or Inf among its terms
-    return int(np.isnan(array).sum()), int(np.isinf(array).sum())
+    pieces = [array[begin : begin + PIECE] for begin in range(0, array.size, PIECE)]
+    return sum(int(np.isnan(p).sum()) for p in pieces), sum(int(np.isinf(p).sum()) for p in pieces)
 
 
 def hidden_stats(values: ArrayLike) -> HiddenStats:

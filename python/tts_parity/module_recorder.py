@@ -44,21 +44,30 @@ TUPLE_OUTPUTS: tuple[TupleOutputs, ...] = ("first", "each")
 
 
 def _selected_tensors(output: Any, tuple_outputs: TupleOutputs) -> list[tuple[str, torch.Tensor]]:
-    """(suffix, tensor) pairs to record from one forward's output: a tensor as is; a tuple, list or dict
-    (HF ModelOutput) by its tensor elements — the first one (`first`), or each as `name#i` (`each`).
-    Non-tensor elements (None, caches) are skipped."""
+    """(suffix, tensor) pairs to record from one forward's output: a tensor as is; otherwise its tensor leaves,
+    found through tuples, lists and dicts (HF ModelOutput) at any depth — the first one (`first`), or each as
+    `name#i` (`each`; `#i.j` for element j of element i). Other leaves (None, ints, caches) hold nothing to
+    record; an output with no tensor leaf at all gives [] (the recorder says so at close)."""
     if isinstance(output, torch.Tensor):
         return [("", output)]
-    if isinstance(output, dict):
-        elements = list(output.values())
-    elif isinstance(output, (tuple, list)):
-        elements = list(output)
-    else:
-        return []
-    tensors = [(f"#{i}", t) for i, t in enumerate(elements) if isinstance(t, torch.Tensor)]
+    tensors = list(_tensor_leaves(output, ""))
     if tuple_outputs == "first":
         return [("", tensors[0][1])] if tensors else []
     return tensors
+
+
+def _tensor_leaves(node: Any, path: str) -> Iterator[tuple[str, torch.Tensor]]:
+    if isinstance(node, torch.Tensor):
+        yield path, node
+        return
+    if isinstance(node, dict):
+        elements = list(node.values())
+    elif isinstance(node, (tuple, list)):
+        elements = list(node)
+    else:
+        return
+    for i, element in enumerate(elements):
+        yield from _tensor_leaves(element, f"{path}.{i}" if path else f"#{i}")
 
 
 def _to_host(tensors: list[torch.Tensor], copy: bool) -> list[torch.Tensor]:
@@ -151,6 +160,7 @@ class ModuleRecorder:
         self._dropped: collections.Counter[str] = (
             collections.Counter()
         )  # module name -> forward calls outside any block
+        self._untensored: dict[str, str] = {}  # module name -> the type of an output with no tensor in it
         self._failed_step: int | None = None  # a step block that raised: the sidecar is then kept as .partial
         # The hooks reach the recorder through a weak reference (as torch/utils/hooks.py does), so a model does
         # not keep an unclosed recorder alive and the finalizer below can run.
@@ -231,6 +241,13 @@ class ModuleRecorder:
             _write_sidecar(self.path, self._tensors, self._metadata())
         if self._dropped:
             warn_at(self._site, f"ModuleRecorder({self.path}): {_dropped_calls(self._dropped)}")
+        if self._untensored:
+            found = ", ".join(f"{name} returned {kind}" for name, kind in self._untensored.items())
+            warn_at(
+                self._site,
+                f"ModuleRecorder({self.path}): {len(self._untensored)} recorded module(s) returned no tensor, so "
+                f"nothing of theirs is in the sidecar ({found}); record a submodule that returns one",
+            )
 
     def _metadata(self) -> dict[str, str]:
         return {"schema": SIDECAR_SCHEMA, "modules": self._pattern, "tuple_outputs": self._tuple_outputs}
@@ -270,7 +287,10 @@ class ModuleRecorder:
                 check_tensor_readable(output, f'ModuleRecorder: step {self._sequence.current}: "{name}" output')
                 self._pending.append((name, output.detach().to(torch.float32, copy=True)))
                 return
-            for suffix, tensor in _selected_tensors(output, self._tuple_outputs):
+            selected = _selected_tensors(output, self._tuple_outputs)
+            if not selected:
+                self._untensored.setdefault(name, type(output).__name__)
+            for suffix, tensor in selected:
                 check_tensor_readable(
                     tensor, f'ModuleRecorder: step {self._sequence.current}: "{name + suffix}" output'
                 )

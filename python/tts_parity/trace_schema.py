@@ -1,6 +1,8 @@
 """The `tts-parity-trace/1` rules a writer must keep (docs/trace-format.md), checked before a line is
-written: the JSON Schemas generated from the TypeScript zod schemas (schema/*.json, committed; a TS test
-fails when they drift), plus what a JSON Schema cannot say — steps 1, 2, 3… in order, exactly q codes,
+written: the JSON Schemas generated from the TypeScript zod schemas and the reader's own per-line rules
+(schema/*.json, committed; a TS test fails when they drift: "at least one of logits, codes,
+codePredictorLogits" and the longest line come from there, with the reader's words), plus what a JSON
+Schema cannot say — steps 1, 2, 3… in order, exactly q codes,
 exactly q-1 code-predictor entries, and no bare NaN/Infinity (JSON has none: they are written as the
 strings "NaN", "Infinity", "-Infinity"). Every refusal is a ParityValueError (a ValueError) naming the step and the
 field, in
@@ -23,6 +25,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
 __all__ = [
+    "MAX_LINE",
     "TRACE_SCHEMA",
     "check_header",
     "check_step",
@@ -43,7 +46,12 @@ class _Schema:
 
     def __init__(self, name: str):
         schema = json.loads((SCHEMA_DIR / name).read_text(encoding="utf-8"))
+        self.max_line: int = schema["x-parity-max-line-characters"]
         inlined = _inline_refs(schema, schema.pop("$defs", {}))
+        # The reader's "at least one of" rule, decided alone so that write_step() (whose records are checked
+        # against the whole schema only at close) is refused at once, in the reader's words.
+        self.data_rule = fastjsonschema.compile({"anyOf": inlined["anyOf"]}) if "anyOf" in inlined else None
+        self.data_message: str | None = schema.get("x-parity-anyOf-message")
         self.explain = jsonschema.Draft202012Validator(inlined)
         # The generated schemas use only keywords that mean the same in draft 7, the newest fastjsonschema
         # knows (tests/test_trace_schema_fast_path.py checks both agree).
@@ -66,6 +74,7 @@ def _inline_refs(node: Any, defs: dict[str, Any]) -> Any:
 
 HEADER_SCHEMA = _Schema("trace-header.schema.json")
 STEP_SCHEMA = _Schema("trace-step.schema.json")
+MAX_LINE = STEP_SCHEMA.max_line
 
 
 def json_number(x: float) -> float | str:
@@ -96,10 +105,17 @@ def encode_line(value: Any, where: str) -> str:
     """The JSON line of a header or step record (compact, UTF-8, like JSON.stringify); a bare NaN or
     ±Infinity anywhere is refused naming its field (json.dumps finds it; the walk names it)."""
     try:
-        return json.dumps(value, allow_nan=False, separators=(",", ":"), ensure_ascii=False)
+        line = json.dumps(value, allow_nan=False, separators=(",", ":"), ensure_ascii=False)
     except ValueError:
         _refuse_bare_non_finite(value, where)
         raise
+    # The reader counts UTF-16 units (JavaScript's length): at most twice the code points.
+    if len(line) > MAX_LINE // 2 and (units := len(line.encode("utf-16-le")) // 2) > MAX_LINE:
+        raise ParityValueError(
+            f"{where}: the line is {units} characters long, over the {MAX_LINE} a trace line may have "
+            "(the reader refuses it; docs/trace-format.md)"
+        )
+    return line
 
 
 def check_step(record: Any, expected_step: int, q: int, *, schema: bool = True) -> None:
@@ -115,6 +131,12 @@ def check_step(record: Any, expected_step: int, q: int, *, schema: bool = True) 
         raise ParityValueError(
             f"expected step {expected_step}, found step {step} (steps are 1, 2, 3... in order; 1 = prefill)"
         )
+    rule = STEP_SCHEMA.data_rule
+    if rule is not None:
+        try:
+            rule(record)
+        except fastjsonschema.JsonSchemaValueException:
+            raise ParityValueError(f"{where}: {STEP_SCHEMA.data_message}") from None
     if schema:
         check_step_schema(record)
     codes = record.get("codes")  # every field but "step" is optional: a partial record

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from ._lines import bounded_lines
 from ._output_files import AtomicFile, check_output_path
 from ._step_fields import with_step_fields_args
 from .arrays import as_numpy, as_row
@@ -34,7 +35,7 @@ from .errors import ParityStateError, ParityTypeError, ParityValueError
 from .logit_stats import count_non_finite, hidden_stats, logit_stats
 from .trace_schema import TRACE_SCHEMA, check_header, check_step, check_step_schema, encode_line, json_stats
 from .unclosed import creation_site, warn_at
-from .wav import write_wav_float32
+from .wav import check_samples, write_wav_float32
 
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
@@ -119,6 +120,8 @@ class TraceWriter:
                 _check_argument(name, value, str, "a string")
         if seed is not None:
             _check_argument("seed", seed, int, "an integer")
+        if modules is not None:
+            _check_modules(modules)
         self.path = check_output_path(path, force=force, what="TraceWriter: path")
         self.wav_path: str | None = None
         self.q = q
@@ -249,7 +252,12 @@ class TraceWriter:
         if self.closed:
             raise ParityStateError(f"TraceWriter({self.path}): set_audio() after close(): the writer is closed")
         target = os.path.splitext(self.path)[0] + ".wav" if wav_path is None else wav_path
-        self.wav_path = check_output_path(target, force=self.force, what="TraceWriter.set_audio: wav_path")
+        taken = {
+            self.path: "the trace this writer writes",
+            self.path + ".partial": "where this writer keeps an unfinished trace",
+            self._file.temporary: "this writer's temporary trace file",
+        }
+        self.wav_path = check_output_path(target, force=self.force, what="TraceWriter.set_audio: wav_path", taken=taken)
         self._audio = _mono_samples(audio)
 
     def close(self) -> None:
@@ -348,8 +356,7 @@ class TraceWriter:
 def _keep_unclosed(file: AtomicFile, path: str, site: tuple[str, int]) -> None:
     """The finalizer of a writer nobody closed: its lines become `<trace>.partial` (none: nothing is kept)."""
     file.file.close()
-    with open(file.temporary, encoding="utf-8") as lines:
-        steps = sum(1 for _ in lines) - 1
+    steps = sum(1 for _ in bounded_lines(file.temporary)) - 1
     if steps > 0:
         file.keep_as(path + ".partial")
         done = f"its {steps} step line(s) are kept as {path}.partial and no trace was written"
@@ -362,6 +369,17 @@ def _keep_unclosed(file: AtomicFile, path: str, site: tuple[str, int]) -> None:
 def _check_argument(name: str, value: object, kind: type, expected: str) -> None:
     if isinstance(value, bool) or not isinstance(value, kind):
         raise ParityTypeError(f"TraceWriter: {name}: expected {expected}, found {value!r}")
+
+
+def _check_modules(modules: str) -> None:
+    """The header's `modules` names a file in the trace's folder or below it (the reader refuses a sidecar
+    outside that folder, links included): not an absolute path, no `..` leading out, no NUL."""
+    parts = os.path.normpath(modules).split(os.sep)
+    if "\0" in modules or os.path.isabs(modules) or parts[0] == ".." or modules.strip() == "":
+        raise ParityValueError(
+            f"TraceWriter: modules: {modules!r} is outside the trace's folder: give the sidecar's file name relative "
+            "to that folder, e.g. a.modules.safetensors (the reader refuses a sidecar outside it)"
+        )
 
 
 def _check_int(name: str, value: object) -> None:
@@ -403,7 +421,9 @@ def _mono_samples(audio: ArrayLike) -> np.ndarray:
             f"TraceWriter.set_audio: audio: expected mono samples, 1-D or [1, ..., 1, N]; found "
             f"{list(array.shape)}: mix or pick a channel"
         )
-    return np.array(as_row(array, "TraceWriter.set_audio: audio"), copy=True)
+    samples = np.array(as_row(array, "TraceWriter.set_audio: audio"), copy=True)
+    check_samples(samples, "TraceWriter.set_audio: audio")
+    return samples
 
 
 def _codes(codes: Any, n: int, q: int) -> list[int]:

@@ -18,7 +18,23 @@ if TYPE_CHECKING:
 
     from .arrays import ArrayLike
 
-__all__ = ["write_wav_float32"]
+__all__ = ["check_samples", "write_wav_float32"]
+
+
+def check_samples(samples: np.ndarray, what: str) -> None:
+    """Refuses audio the studio reads as broken: no samples (a WAV whose data chunk is empty is refused by the
+    reader) or a finite sample outside [-1, 1] (float audio is full scale at 1; a louder one was not scaled).
+    NaN and +-Inf stay: they are what the trace's vocoder counts are for."""
+    if samples.size == 0:
+        raise ParityValueError(f"{what}: no samples (empty audio); the studio refuses a WAV with an empty data chunk")
+    with np.errstate(invalid="ignore"):
+        outside = np.flatnonzero(np.isfinite(samples) & (np.abs(samples) > 1))
+    if outside.size:
+        i = int(outside[0])
+        raise ParityValueError(
+            f"{what}: sample {i} is {float(samples[i])!r}, outside [-1, 1] ({outside.size} samples are); give float "
+            "samples at full scale 1 (divide by the peak or by the integer range)"
+        )
 
 
 def write_wav_float32(path: str | os.PathLike[str], audio: ArrayLike, sample_rate: int, *, force: bool = False) -> str:
@@ -26,13 +42,15 @@ def write_wav_float32(path: str | os.PathLike[str], audio: ArrayLike, sample_rat
 
     Args:
         path: the WAV file; an existing one is refused unless `force=True`; missing folders are created.
-        audio: one channel of float samples, `[samples]` or `[1, samples]`; numpy array or tensor.
+        audio: one channel of float samples in [-1, 1] (NaN and +-Inf kept), at least one, `[samples]` or
+            `[1, samples]`; numpy array or tensor.
         sample_rate: samples per second, an int >= 1.
         force: replace an existing file.
     """
     if isinstance(sample_rate, bool) or not isinstance(sample_rate, (int, np.integer)) or sample_rate < 1:
         raise ParityValueError(f"write_wav_float32: sample_rate: expected an integer >= 1, found {sample_rate!r}")
     samples = np.ascontiguousarray(as_row(audio, "write_wav_float32: audio"), dtype="<f4")
+    check_samples(samples, "write_wav_float32: audio")
     data = samples.tobytes()
     frames = samples.size
     header = b"".join(

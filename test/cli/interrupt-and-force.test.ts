@@ -90,7 +90,7 @@ describe('Ctrl-C and --force', () => {
     const file = join(home, 'thesis.txt');
     // Likewise inputs that do not exist: the --out refusal comes first.
     const onFile = await runParity(['compare-wav', join(dir, 'no-a.wav'), join(dir, 'no-b.wav'), '--out', file, '--force']);
-    expect(onFile.stderr).toBe(`parity compare-wav: ${file} is a file; give a folder path for the fixture\n`);
+    expect(onFile.stderr).toBe(`parity compare-wav: ${file} is a file, not a folder; give a folder path for the fixture\n`);
     expect(onFile.status).toBe(2);
     expect(readFileSync(file, 'utf8')).toBe('keep');
     // A fixture folder is replaced with --force, as before.
@@ -101,7 +101,7 @@ describe('Ctrl-C and --force', () => {
 
   it('gate names a file given as a fixture folder', async () => {
     const run = await runParity(['gate', join(fixture, 'a.wav')]);
-    expect(run.stderr).toBe(`parity gate: ${join(fixture, 'a.wav')}: is a file; give a fixture folder (with report.json) or a folder of them\n`);
+    expect(run.stderr).toBe(`parity gate: ${join(fixture, 'a.wav')}: is a file, not a folder; give a fixture folder (with report.json) or a folder of them\n`);
     expect(run.status).toBe(2);
   });
 });

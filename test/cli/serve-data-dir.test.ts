@@ -12,7 +12,7 @@ describe('parity serve --data-dir', () => {
     const file = join(dir, 'history.txt');
     writeFileSync(file, 'not a folder');
     const run = await runParity(['serve', '--data-dir', file]);
-    expect(run.stderr).toBe(`parity serve: --data-dir ${file}: is a file; give a folder for the history (created if missing)\n`);
+    expect(run.stderr).toBe(`parity serve: --data-dir ${file}: is a file, not a folder; give a folder for the history (created if missing)\n`);
     expect(run.stdout).toBe('');
     expect(run.status).toBe(2);
   });

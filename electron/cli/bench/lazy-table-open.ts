@@ -1,6 +1,7 @@
 import { parseProfile } from '../../common/profile/parse-profile.js';
 import { GREEDY } from '../../common/sampling/types.js';
 import { Engine } from '../../engine/engine.js';
+import { printOut } from '../print.js';
 
 /**
  * Child process of the lazy-table bench (run with --expose-gc): RSS before Engine.open, after it and
@@ -20,4 +21,4 @@ const opened = rssMb();
 await engine.synthesize({ text: 'hello there', profile: parseProfile('eager'), seed: 0, sampling: GREEDY, speaker: 'vivian' });
 const synthesized = rssMb();
 await engine.close();
-process.stdout.write(JSON.stringify({ before, opened, synthesized, openMs }) + '\n');
+printOut(JSON.stringify({ before, opened, synthesized, openMs }) + '\n');

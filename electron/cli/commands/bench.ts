@@ -16,6 +16,7 @@ import { benchWavImportMemory } from '../bench/wav-import-memory.js';
 import { benchCompareTraceMemory } from '../bench/compare-trace-memory.js';
 import { machineInfo } from '../bench/machine-info.js';
 import { action } from '../fail.js';
+import { printOut, printErr } from '../print.js';
 
 export function registerBench(program: Command): void {
   program
@@ -37,7 +38,7 @@ export function registerBench(program: Command): void {
         // Refused before minutes of measuring, not after.
         const out = options.out === undefined ? undefined : { flag: '--out', path: options.out };
         if (out) await checkOutputFile(out, { force: options.force });
-        const progress = (what: string) => process.stderr.write(`bench: ${what}…\n`);
+        const progress = (what: string) => printErr(`bench: ${what}…\n`);
         const engineResults = options.engine ? await runEngineBench(options.bundle, options.reps, progress) : {};
         // After the engine bench has closed its engine: the sweep runs are child processes of their own.
         const sweep = options.engine && options.sweep ? await benchSweep(progress) : undefined;
@@ -69,12 +70,12 @@ export function registerBench(program: Command): void {
         if (out) await writeOutputFiles([{ ...out, data: json + '\n' }], { force: options.force });
         const table = renderEngineTable(results) + renderBenchTable(results);
         if (options.json) {
-          process.stderr.write(table);
-          process.stdout.write(json + '\n');
+          printErr(table);
+          printOut(json + '\n');
         } else {
-          process.stdout.write(table);
+          printOut(table);
         }
-        if (options.out !== undefined) process.stderr.write(`bench: wrote ${options.out}\n`);
+        if (options.out !== undefined) printErr(`bench: wrote ${options.out}\n`);
       }),
     );
 }

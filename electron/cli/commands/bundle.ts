@@ -12,6 +12,7 @@ import { action } from '../fail.js';
 import { checkOutputFolder, writeOutputFolder } from '../../host/fs/output-files.js';
 import { runnableProfileLines, runnableProfiles } from './bundle-profiles.js';
 import { parseSeed } from './compare-options.js';
+import { printOut, printErr } from '../print.js';
 
 function describe(info: BundleInfo): string {
   const count = (n: number, what: string): string => `${n} ${what}${n === 1 ? '' : 's'}`;
@@ -65,10 +66,10 @@ export function registerBundle(program: Command): void {
         try {
           const info = engine.info();
           // Progress only for a person watching: a failure's one line stays the only line on stderr otherwise.
-          const progress = process.stderr.isTTY ? (what: string) => process.stderr.write(`smoke: ${what}…\n`) : undefined;
+          const progress = process.stderr.isTTY ? (what: string) => printErr(`smoke: ${what}…\n`) : undefined;
           const smoke = options.smoke ? await runSmoke(dir, (req) => engine.synthesize(req), progress) : undefined;
-          if (options.json) process.stdout.write(JSON.stringify({ ...info, profiles: runnableProfiles(info), ...(smoke ? { smoke } : {}) }, null, 2) + '\n');
-          else process.stdout.write(describe(info) + (smoke ? ['smoke check (each export on seeded random inputs; eager vs graph greedy):', ...smoke.map((l) => `  ${l}`), 'smoke OK'].join('\n') + '\n' : ''));
+          if (options.json) printOut(JSON.stringify({ ...info, profiles: runnableProfiles(info), ...(smoke ? { smoke } : {}) }, null, 2) + '\n');
+          else printOut(describe(info) + (smoke ? ['smoke check (each export on seeded random inputs; eager vs graph greedy):', ...smoke.map((l) => `  ${l}`), 'smoke OK'].join('\n') + '\n' : ''));
         } finally {
           await engine.close();
         }
@@ -88,7 +89,7 @@ export function registerBundle(program: Command): void {
         const config = options.config === undefined ? undefined : await readDemoConfig(options.config);
         const files = demoBundleFiles(options.seed ?? DEMO_SEED, { config });
         await writeOutputFolder('--out', options.out, files, options);
-        process.stdout.write(`wrote ${files.size} files to ${options.out}\n`);
+        printOut(`wrote ${files.size} files to ${options.out}\n`);
       }),
     );
 }

@@ -23,6 +23,7 @@ import { renderComparisonText } from './comparison-format.js';
 import { DEFAULT_MODULE_TOLERANCE, drillModules } from '../../common/forensics/module-drill.js';
 import { openTraceSidecars } from '../../engine/foreign-drill/trace-sidecars.js';
 import { processSpectralRunner } from '../../host/spectral/process-spectral-thread.js';
+import { printOut, printErr } from '../print.js';
 
 export function registerCompareTrace(program: Command): void {
   const command = program
@@ -66,7 +67,7 @@ export function registerCompareTrace(program: Command): void {
             sidecars.close();
           }
         }
-        for (const warning of report.warnings ?? []) process.stderr.write(`warning: ${warning}\n`);
+        for (const warning of report.warnings ?? []) printErr(`warning: ${warning}\n`);
         // The same view as the studio's export of an imported trace pair: with --out, its reproduce command reads the stored copies.
         const view = traceComparisonView(report, { a: a.steps, b: b.steps }, o.out, parityCommand());
         const reportText = (r: Record<string, unknown>) => reportJsonWithRows(r as TraceComparisonReport, rows());
@@ -100,8 +101,8 @@ export function registerCompareTrace(program: Command): void {
           written = [...Object.keys(copies), ...Object.keys(files), 'report.json', ...Object.keys(views)];
         }
         if (o.json) await writeStdoutStream(reportText(report), '\n');
-        else process.stdout.write(renderComparisonText(view));
-        if (o.out !== undefined && !o.json) process.stdout.write(`\n${wroteFolderLine(o.out, written)}`);
+        else printOut(renderComparisonText(view));
+        if (o.out !== undefined && !o.json) printOut(`\n${wroteFolderLine(o.out, written)}`);
         process.exitCode = failOnStatus(report.verdict, o.failOn);
       }),
   );

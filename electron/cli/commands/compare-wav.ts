@@ -13,6 +13,7 @@ import { warnIfNoReportPage } from '../report-page-warning.js';
 import { OUT_DIR, wroteFolderLine } from '../write-output.js';
 import { renderMarkdownReport, renderTextSummary } from '../../common/report/format/report-summary.js';
 import { processSpectralRunner } from '../../host/spectral/process-spectral-thread.js';
+import { printOut } from '../print.js';
 
 export function registerCompareWav(program: Command): void {
   program
@@ -55,10 +56,10 @@ export function registerCompareWav(program: Command): void {
           written = Object.keys(files);
         }
         if (options.json) {
-          process.stdout.write(stringifyReport(report.metrics) + '\n');
+          printOut(stringifyReport(report.metrics) + '\n');
         } else {
-          process.stdout.write(renderTextSummary(report));
-          if (options.out !== undefined) process.stdout.write(`\n${wroteFolderLine(options.out, written)}`);
+          printOut(renderTextSummary(report));
+          if (options.out !== undefined) printOut(`\n${wroteFolderLine(options.out, written)}`);
         }
       }),
     );

@@ -29,6 +29,7 @@ import {
 import { renderComparisonText } from './comparison-format.js';
 import { lazyProgressBar } from './progress-bar.js';
 import { processSpectralRunner } from '../../host/spectral/process-spectral-thread.js';
+import { printOut, printErr } from '../print.js';
 
 export function registerCompare(program: Command): void {
   const command = program
@@ -92,13 +93,13 @@ export function registerCompare(program: Command): void {
         const markdown = withFigureLinks(renderComparisonMarkdown(view), shared);
         const files = o.out === undefined ? undefined : { ...profileFixtureFiles(comparison, markdown, o.out), ...(await shareableFiles({ ...shared, markdown })) };
         if (o.out !== undefined && files) await writeFixtureFolder(o.out, files, { force: o.force, words: OUT_DIR });
-        process.stdout.write(o.json ? stringifyReport(report) + '\n' : renderComparisonText(view));
-        if (o.out !== undefined && files && !o.json) process.stdout.write(`\n${wroteFolderLine(o.out, Object.keys(files))}`);
-        for (const w of view.warnings ?? []) process.stderr.write(`warning: ${w}\n`);
+        printOut(o.json ? stringifyReport(report) + '\n' : renderComparisonText(view));
+        if (o.out !== undefined && files && !o.json) printOut(`\n${wroteFolderLine(o.out, Object.keys(files))}`);
+        for (const w of view.warnings ?? []) printErr(`warning: ${w}\n`);
         // Faults asked for and none acted: the comparison does not test what was asked (docs/faults.md).
         const faults = [...(report.a.faults ?? []), ...(report.b.faults ?? [])];
         if (noFaultApplied(faults)) {
-          process.stderr.write(`parity compare: none of the requested faults was applied (${faults.map((f) => f.fault).join(', ')}); exit 2\n`);
+          printErr(`parity compare: none of the requested faults was applied (${faults.map((f) => f.fault).join(', ')}); exit 2\n`);
           process.exitCode = 2;
         } else process.exitCode = failOnStatus(report.verdict, o.failOn);
       } finally {

@@ -12,6 +12,8 @@ import { action } from '../fail.js';
 import { exitOnInterrupt } from '../interrupt.js';
 import { checkOutputFiles, writeOutputFiles } from '../../host/fs/output-files.js';
 import { gateEntry } from './gate-reports.js';
+import { printOut, printErr, controlErr } from '../print.js';
+import { kindOf } from '../../engine/fs/read-checked.js';
 
 interface Shard {
   index: number;
@@ -45,7 +47,8 @@ export async function expandFixtures(dirs: string[]): Promise<string[]> {
   const found: string[] = [];
   for (const dir of dirs) {
     if (!existsSync(dir)) throw new InputError(`${dir}: no such folder`, dir);
-    if (!statSync(dir).isDirectory()) throw new InputError(`${dir}: is a file; give a fixture folder (with report.json) or a folder of them`, dir);
+    const info = statSync(dir);
+    if (!info.isDirectory()) throw new InputError(`${dir}: is ${kindOf(info)}, not a folder; give a fixture folder (with report.json) or a folder of them`, dir);
     if (existsSync(join(dir, 'report.json'))) {
       found.push(dir);
       continue;
@@ -100,7 +103,10 @@ export function registerGate(program: Command): void {
         exitOnInterrupt('gate', () => `${results.length} of ${mine.length} fixtures checked, ${failedSoFar()} failed`);
         // On a terminal, say which fixture is running (a re-run can take minutes on a real model); piped output stays clean.
         const status = (text: string) => {
-          if (process.stderr.isTTY) process.stderr.write(`\r\x1b[K${text}`);
+          if (process.stderr.isTTY) {
+            controlErr('\r\x1b[K');
+            printErr(text);
+          }
         };
         try {
           for (const [i, dir] of mine.entries()) {
@@ -118,8 +124,8 @@ export function registerGate(program: Command): void {
             results.push(result);
             entries.push(await gateEntry(result, (performance.now() - started) / 1000, o.html));
             if (!o.json) {
-              process.stdout.write(`${result.ok ? 'PASS' : 'FAIL'} ${dir}${result.summary ? `: ${result.summary}` : ''}\n`);
-              for (const p of result.problems) process.stdout.write(`  - ${p}\n`);
+              printOut(`${result.ok ? 'PASS' : 'FAIL'} ${dir}${result.summary ? `: ${result.summary}` : ''}\n`);
+              for (const p of result.problems) printOut(`  - ${p}\n`);
             }
           }
         } finally {
@@ -131,8 +137,8 @@ export function registerGate(program: Command): void {
         const counts = { passed: results.length - failed, failed, checked: results.length, total: all.length, shard: o.shard ?? { index: 1, count: 1 } };
         const run = { entries, total: all.length, shard: counts.shard };
         await writeOutputFiles(reports.map((r) => ({ flag: r.flag, path: r.path, data: r.render(run) })), policy);
-        if (o.json) process.stdout.write(JSON.stringify({ ...counts, results }, null, 2) + '\n');
-        else process.stdout.write(`gate: ${results.length - failed} passed, ${failed} failed${shard}\n`);
+        if (o.json) printOut(JSON.stringify({ ...counts, results }, null, 2) + '\n');
+        else printOut(`gate: ${results.length - failed} passed, ${failed} failed${shard}\n`);
         process.exitCode = failed > 0 ? 1 : 0;
       }),
     );

@@ -10,6 +10,7 @@ import { jsonSyntaxMessage } from '../../engine/bundle/json-syntax.js';
 import { readTextChecked } from '../../engine/fs/read-checked.js';
 import { writeOutputFiles } from '../../host/fs/output-files.js';
 import { action } from '../fail.js';
+import { printOut } from '../print.js';
 
 /** bin/parity.js from dist/electron/cli/commands/ or, from source (tests), electron/cli/commands/. */
 const LAUNCHER = fileURLToPath(new URL(import.meta.url.endsWith('.ts') ? '../../../bin/parity.js' : '../../../../bin/parity.js', import.meta.url));
@@ -107,8 +108,8 @@ export function registerGpuCompare(program: Command): void {
           ],
           { force: true },
         );
-        process.stdout.write(note);
-        process.stdout.write(`\nwrote gpu-compare.md, gpu-compare.json and ${comparisons.length} report folder(s) to ${out}\n`);
+        printOut(note);
+        printOut(`\nwrote gpu-compare.md, gpu-compare.json and ${comparisons.length} report folder(s) to ${out}\n`);
       }),
     );
 }

@@ -1,4 +1,5 @@
 import cliProgress from 'cli-progress';
+import { terminalSafe } from '../../common/text/terminal-safe.js';
 
 /**
  * A progress bar on stderr, shown only on a TTY and only once the work has run for a second (short
@@ -9,7 +10,8 @@ export function lazyProgressBar(label: string): { update(prefix: string, value: 
   const started = Date.now();
   let bar: cliProgress.SingleBar | undefined;
   return {
-    update(prefix, value, total) {
+    update(raw, value, total) {
+      const prefix = terminalSafe(raw);
       if (!bar) {
         if (Date.now() - started < 1000) return;
         bar = new cliProgress.SingleBar(

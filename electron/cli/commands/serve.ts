@@ -12,6 +12,8 @@ import { StudioHost } from '../../host/studio-host.js';
 import { isLoopbackHost } from '../../server/request-guard.js';
 import { startStudioServer } from '../../server/studio-server.js';
 import { action } from '../fail.js';
+import { printOut, printErr } from '../print.js';
+import { kindOf } from '../../engine/fs/read-checked.js';
 
 /** The built renderer: dist/renderer beside dist/electron (from source: the repo's dist/renderer). */
 function rendererDir(): string {
@@ -38,7 +40,7 @@ export function registerServe(program: Command): void {
     .action(
       action('serve', async (options) => {
         const staticDir = rendererDir();
-        if (!existsSync(`${staticDir}/index.html`)) process.stderr.write(`parity serve: warning: the renderer is not built (${staticDir}); run \`npm run build\`\n`);
+        if (!existsSync(`${staticDir}/index.html`)) printErr(`parity serve: warning: the renderer is not built (${staticDir}); run \`npm run build\`\n`);
         if (options.dataDir !== undefined) await checkDataDir(options.dataDir);
         const host = new StudioHost({ dataDir: options.dataDir, bundleDir: options.bundle });
         // Open the bundle in the engine worker before listening: a bad bundle is the same one-line
@@ -52,10 +54,10 @@ export function registerServe(program: Command): void {
         }
         const server = await startStudioServer({ studio: host, staticDir, host: options.host, port: options.port, allowRemote: options.allowRemote });
         if (!isLoopbackHost(server.host)) {
-          process.stderr.write(`parity serve: WARNING: listening on ${server.host}, reachable from other machines; anyone with the URL (token included) can use the studio\n`);
+          printErr(`parity serve: WARNING: listening on ${server.host}, reachable from other machines; anyone with the URL (token included) can use the studio\n`);
         }
-        process.stdout.write(`TTS Parity Studio (browser mode): ${server.url}\n`);
-        process.stdout.write(`history: ${host.dataDir}; press Ctrl+C to stop\n`);
+        printOut(`TTS Parity Studio (browser mode): ${server.url}\n`);
+        printOut(`history: ${host.dataDir}; press Ctrl+C to stop\n`);
         if (options.open) openBrowser(server.url);
         const stop = () => {
           void server.close().then(() => host.dispose()).finally(() => process.exit(0));
@@ -68,7 +70,7 @@ export function registerServe(program: Command): void {
 function openBrowser(url: string): void {
   const [cmd, args] = process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['cmd', ['/c', 'start', '', url]] : ['xdg-open', [url]];
   const child = spawn(cmd, args, { stdio: 'ignore', detached: true });
-  child.on('error', () => process.stderr.write(`parity serve: could not open a browser (${cmd}); open the URL above yourself\n`));
+  child.on('error', () => printErr(`parity serve: could not open a browser (${cmd}); open the URL above yourself\n`));
   child.unref();
 }
 
@@ -81,7 +83,7 @@ async function checkDataDir(dir: string): Promise<void> {
   const found = await statOrUndefined(target).catch((error: unknown) => {
     throw new InputError(`--data-dir ${dir}: cannot read (${fsReason(error)})`, dir);
   });
-  if (found && !found.isDirectory()) throw new InputError(`--data-dir ${dir}: is a file; give a folder for the history (created if missing)`, dir);
+  if (found && !found.isDirectory()) throw new InputError(`--data-dir ${dir}: is ${kindOf(found)}, not a folder; give a folder for the history (created if missing)`, dir);
   const problem = found ? await access(target, constants.W_OK).then(() => undefined, (error: unknown) => `cannot write in it (${fsReason(error)})`) : await parentProblem(target);
   if (problem) throw new InputError(`--data-dir ${dir}: ${problem}`, dir);
 }

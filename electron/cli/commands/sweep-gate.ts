@@ -11,6 +11,7 @@ import { readFileChecked } from '../../engine/comparison/read-inputs.js';
 import { readShardFolders } from '../../host/sweep/read-shards.js';
 import { action } from '../fail.js';
 import { parseInteger } from './compare-options.js';
+import { printOut } from '../print.js';
 
 function fraction(text: string): number {
   const value = Number(text);
@@ -69,12 +70,12 @@ export function registerSweepGate(sweep: Command): void {
         const t = parsed.data;
         if (t.maxDivergedRate === undefined && t.maxOutliers === undefined) throw new InputError('give at least one threshold: --max-diverged-rate X or --max-outliers K (or a --thresholds file with maxDivergedRate or maxOutliers)');
         const result = gateSweep(await readSummary(dir), t);
-        if (o.json) process.stdout.write(JSON.stringify({ ...result, thresholds: t }, null, 2) + '\n');
+        if (o.json) printOut(JSON.stringify({ ...result, thresholds: t }, null, 2) + '\n');
         else {
-          for (const c of result.checks) process.stdout.write(`${c.ok ? 'PASS' : 'FAIL'} ${c.name}: ${c.detail}\n`);
-          if (t.maxOutliers !== undefined && result.outliers.length > 0) process.stdout.write(`outliers: ${result.outliers.slice(0, 10).join(', ')}${result.outliers.length > 10 ? `, … (${result.outliers.length} in all)` : ''}\n`);
+          for (const c of result.checks) printOut(`${c.ok ? 'PASS' : 'FAIL'} ${c.name}: ${c.detail}\n`);
+          if (t.maxOutliers !== undefined && result.outliers.length > 0) printOut(`outliers: ${result.outliers.slice(0, 10).join(', ')}${result.outliers.length > 10 ? `, … (${result.outliers.length} in all)` : ''}\n`);
           const failed = result.checks.filter((c) => !c.ok).length;
-          process.stdout.write(`sweep gate: ${failed === 0 ? 'passed' : `failed (${failed} of ${result.checks.length} checks)`}\n`);
+          printOut(`sweep gate: ${failed === 0 ? 'passed' : `failed (${failed} of ${result.checks.length} checks)`}\n`);
         }
         process.exitCode = result.ok ? 0 : 1;
       }),

@@ -14,6 +14,7 @@ import { exitOnInterrupt } from '../interrupt.js';
 import { warnIfNoReportPage } from '../report-page-warning.js';
 import { checkOutputFolder, writeOutputFiles } from '../../host/fs/output-files.js';
 import { parseInteger } from './compare-options.js';
+import { printOut, printErr } from '../print.js';
 
 const DEFAULT_WORST = 5;
 
@@ -44,16 +45,16 @@ export function registerSweepMerge(sweep: Command, parentOut: () => string | und
         await checkOutputFolder('--out', o.out, { force: o.force });
         exitOnInterrupt('sweep merge');
         const { shards, notes } = readShardFolders(dirs);
-        for (const note of notes) process.stderr.write(`warning: ${note}\n`);
+        for (const note of notes) printErr(`warning: ${note}\n`);
         const worst = o.worst ?? DEFAULT_WORST;
         let summary = mergeShards(shards, { worst });
         let written: string[] = [];
         if (summary.mode === 'profiles' && worst > 0) {
           const cases = worstCases(summary.cases, worst);
-          process.stderr.write(`sweep merge: re-running the ${cases.length} worst cases as fixtures\n`);
+          printErr(`sweep merge: re-running the ${cases.length} worst cases as fixtures\n`);
           warnIfNoReportPage();
-          const result = await writeWorstFixtures(summary, cases, o.out, (name) => process.stderr.write(`sweep merge: wrote ${join(o.out, name)}/\n`));
-          for (const w of result.warnings) process.stderr.write(`warning: ${w}\n`);
+          const result = await writeWorstFixtures(summary, cases, o.out, (name) => printErr(`sweep merge: wrote ${join(o.out, name)}/\n`));
+          for (const w of result.warnings) printErr(`warning: ${w}\n`);
           summary = mergeShards(shards, { worst, fixtures: result.fixtures });
           written = [...result.fixtures.values()].map((n) => `${n}/`);
         }
@@ -67,12 +68,12 @@ export function registerSweepMerge(sweep: Command, parentOut: () => string | und
           { force: true },
         );
         const p = summary.problems;
-        if (p.missingShards.length) process.stderr.write(`warning: no file for shard ${p.missingShards.join(', ')} of ${shards[0].header.shard.count}\n`);
-        if (p.missing.length) process.stderr.write(`warning: ${p.missing.length} planned cases are in no shard file (e.g. ${p.missing[0]}); run their shards again to resume\n`);
-        if (p.duplicates.length) process.stderr.write(`warning: ${p.duplicates.length} cases are in more than one shard file with the same result (e.g. ${p.duplicates[0]}); kept once\n`);
-        if (p.conflicts.length) process.stderr.write(`warning: ${p.conflicts.length} cases are in more than one shard file with different results (e.g. ${p.conflicts[0]}); the first file's is kept\n`);
-        if (o.json) process.stdout.write(json);
-        else process.stdout.write(`${countsLine(summary)}wrote ${o.out.replace(/[\\/]+$/, '')}/ (${['sweep.json', 'sweep.md', 'sweep.html', ...written].join(', ')})\n`);
+        if (p.missingShards.length) printErr(`warning: no file for shard ${p.missingShards.join(', ')} of ${shards[0].header.shard.count}\n`);
+        if (p.missing.length) printErr(`warning: ${p.missing.length} planned cases are in no shard file (e.g. ${p.missing[0]}); run their shards again to resume\n`);
+        if (p.duplicates.length) printErr(`warning: ${p.duplicates.length} cases are in more than one shard file with the same result (e.g. ${p.duplicates[0]}); kept once\n`);
+        if (p.conflicts.length) printErr(`warning: ${p.conflicts.length} cases are in more than one shard file with different results (e.g. ${p.conflicts[0]}); the first file's is kept\n`);
+        if (o.json) printOut(json);
+        else printOut(`${countsLine(summary)}wrote ${o.out.replace(/[\\/]+$/, '')}/ (${['sweep.json', 'sweep.md', 'sweep.html', ...written].join(', ')})\n`);
       }),
     );
 }

@@ -10,6 +10,7 @@ import { exitOnInterrupt } from '../interrupt.js';
 import { addSamplingOptions, samplingFrom } from './compare-options.js';
 import { registerSweepGate } from './sweep-gate.js';
 import { registerSweepMerge } from './sweep-merge.js';
+import { printOut, printErr } from '../print.js';
 
 function positiveInteger(what: string) {
   return (text: string): number => {
@@ -54,12 +55,12 @@ export function registerSweep(program: Command): void {
       const onStart = (p: ShardProgress) => {
         started = p;
         const resumed = p.skipped > 0 ? `, ${p.skipped} already there (resuming)` : '';
-        process.stderr.write(`sweep: shard ${shard.index}/${shard.count} (${shard.from}): ${p.planned} cases → ${p.file}${resumed}\n`);
-        if (p.cutTornLine) process.stderr.write(`sweep: ${p.file} ended in a line cut short by an interrupted write; it was removed and that case runs again\n`);
+        printErr(`sweep: shard ${shard.index}/${shard.count} (${shard.from}): ${p.planned} cases → ${p.file}${resumed}\n`);
+        if (p.cutTornLine) printErr(`sweep: ${p.file} ended in a line cut short by an interrupted write; it was removed and that case runs again\n`);
       };
       const onCase = (c: SweepCase) => {
         written++;
-        process.stderr.write(caseLine(c, started!.skipped + written, started!.planned));
+        printErr(caseLine(c, started!.skipped + written, started!.planned));
       };
       let done: ShardProgress;
       if (o.traces !== undefined) {
@@ -85,7 +86,7 @@ export function registerSweep(program: Command): void {
       }
       const minutes = (performance.now() - t0) / 60_000;
       const rate = written > 0 ? `; ${(written / minutes).toFixed(1)} cases/min with --jobs ${o.jobs ?? 1}` : '';
-      process.stdout.write(`sweep: shard ${shard.index}/${shard.count}: wrote ${written} cases to ${done.file} (${done.skipped} already there)${rate}\n`);
+      printOut(`sweep: shard ${shard.index}/${shard.count}: wrote ${written} cases to ${done.file} (${done.skipped} already there)${rate}\n`);
     }),
   );
   registerSweepMerge(sweep, () => sweep.opts().out);

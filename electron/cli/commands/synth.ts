@@ -14,6 +14,7 @@ import { action } from '../fail.js';
 import { checkOutputFile, writeOutputFiles, type OutputFile } from '../../host/fs/output-files.js';
 import { exitOnInterrupt } from '../interrupt.js';
 import { addSamplingOptions, parseSeed, samplingFrom } from './compare-options.js';
+import { printOut, printErr, controlErr } from '../print.js';
 
 function summary(r: SynthesisResult, out: string): string {
   const lines = [
@@ -30,10 +31,10 @@ function summary(r: SynthesisResult, out: string): string {
  * and exit 2 when faults were asked for and none acted — the WAV does not show what was asked.
  */
 function reportUnappliedFaults(r: SynthesisResult): void {
-  for (const w of unappliedFaultLines([{ label: 'profile', profile: r.profile, faults: r.faults }])) process.stderr.write(`warning: ${w}\n`);
+  for (const w of unappliedFaultLines([{ label: 'profile', profile: r.profile, faults: r.faults }])) printErr(`warning: ${w}\n`);
   const faults = r.faults ?? [];
   if (noFaultApplied(faults)) {
-    process.stderr.write(`parity synth: none of the requested faults was applied (${faults.map((f) => f.fault).join(', ')}); exit 2\n`);
+    printErr(`parity synth: none of the requested faults was applied (${faults.map((f) => f.fault).join(', ')}); exit 2\n`);
     process.exitCode = 2;
   }
 }
@@ -67,10 +68,10 @@ export function registerSynth(program: Command): void {
           const r = await engine.synthesize(
             { text: options.text, profile, seed: options.seed ?? 0, sampling },
             tty
-              ? { onProgress: (p) => process.stderr.write(`\r${p.stage} ${p.step}/${p.totalSteps}   `) }
+              ? { onProgress: (p) => controlErr(`\r${p.stage} ${p.step}/${p.totalSteps}   `) }
               : {},
           );
-          if (tty) process.stderr.write('\r\x1b[K');
+          if (tty) controlErr('\r\x1b[K');
           const outputs: OutputFile[] = [{ flag: '--out', path: options.out, data: encodeWav([r.audio], r.sampleRate, 'float32') }];
           if (options.trace !== undefined) {
             const header = {
@@ -89,10 +90,10 @@ export function registerSynth(program: Command): void {
           await writeOutputFiles(outputs, options);
           if (options.json) {
             const { audio: _a, codes: _c, steps: _s, ...rest } = r;
-            process.stdout.write(
+            printOut(
               stringifyReport({ ...rest, out: options.out, durationS: r.audio.length / r.sampleRate }) + '\n',
             );
-          } else process.stdout.write(summary(r, options.out));
+          } else printOut(summary(r, options.out));
           reportUnappliedFaults(r);
         } finally {
           await engine.close();

@@ -1,5 +1,6 @@
 import { PromptText, Seed } from '../api/primitives.js';
 import { InputError } from '../errors.js';
+import { boundedLinesOf, MAX_JSON_LINE } from '../text/bounded-lines.js';
 
 /** One prompt of a corpus; `seed` only when its JSONL line gives one (it then replaces --seeds). */
 export interface CorpusPrompt {
@@ -16,13 +17,17 @@ export interface CorpusPrompt {
  */
 export function parseCorpus(content: string, file: string): CorpusPrompt[] {
   // A byte-order mark (some editors write one) is not part of the first prompt.
-  const lines = content.replace(/^\uFEFF/, '').split('\n').map((l) => l.replace(/\r$/, ''));
-  const jsonl = lines.find((l) => l.trim() !== '')?.trimStart().startsWith('{') ?? false;
+  const text = content.replace(/^\uFEFF/, '');
+  const tooLong = (n: number, limit: number) => new InputError(`${file}:${n}: line is longer than ${limit} characters (the limit of a corpus line)`, `${file}:${n}`);
+  let jsonl: boolean | undefined;
   const prompts: CorpusPrompt[] = [];
   const seenAt = new Map<string, number>();
-  for (const [i, raw] of lines.entries()) {
-    const line = i + 1;
+  let line = 0;
+  for (const withCr of boundedLinesOf(text, MAX_JSON_LINE, tooLong)) {
+    line++;
+    const raw = withCr.replace(/\r$/, '');
     if (raw.trim() === '') continue;
+    jsonl ??= raw.trimStart().startsWith('{');
     const where = `${file}:${line}`;
     const prompt = jsonl ? jsonPrompt(raw, where, line) : { id: `line-${line}`, text: promptText(raw, where), line };
     const first = seenAt.get(prompt.id);

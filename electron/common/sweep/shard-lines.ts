@@ -1,5 +1,6 @@
 import { InputError } from '../errors.js';
 import { nonFiniteReplacer } from '../report/json-number.js';
+import { BoundedLines, MAX_JSON_LINE } from '../text/bounded-lines.js';
 import { SweepCase, SweepHeader } from './sweep-case.js';
 
 /** A shard file read back: its header, its complete case lines, and where the complete part ends. */
@@ -27,25 +28,20 @@ export function headerLine(h: SweepHeader): string {
  * elsewhere, or a header that is not one, is refused with `file:line`.
  */
 export function parseShardLines(text: string, file: string): ShardLines {
-  const lines = text.split('\n');
-  // After the final "\n" split leaves "", the mark of a complete last line.
-  const unterminated = lines.pop() ?? '';
+  const lines = new BoundedLines(MAX_JSON_LINE, (n, limit) => new InputError(`${file}:${n}: line is longer than ${limit} characters (the limit of a shard line; a case line is a few kB)`, `${file}:${n}`));
   const encoder = new TextEncoder();
   let completeBytes = 0;
   let header: SweepHeader | undefined;
   const cases: SweepCase[] = [];
-  let torn = unterminated !== '';
-  for (const [i, line] of lines.entries()) {
+  let torn = false;
+  /** One complete line (ended by "\n"); `last` when nothing follows it. False when it is the torn last line. */
+  const take = (line: string, i: number, last: boolean): boolean => {
     const where = `${file}:${i + 1}`;
-    const last = i === lines.length - 1 && unterminated === '';
     let value: unknown;
     try {
       value = JSON.parse(line);
     } catch {
-      if (last && i > 0) {
-        torn = true;
-        break;
-      }
+      if (last && i > 0) return false;
       throw new InputError(`${where}: not a JSON line (a shard file holds a header line and one JSON object per case)`, where);
     }
     if (i === 0) {
@@ -58,7 +54,18 @@ export function parseShardLines(text: string, file: string): ShardLines {
       cases.push(parsed.data);
     }
     completeBytes += encoder.encode(line).length + 1;
+    return true;
+  };
+  // Each complete line is taken once the next is known, so the last one knows it is last.
+  let held: string | undefined;
+  for (const line of lines.push(text)) {
+    if (held !== undefined) take(held, lines.count - 2, false);
+    held = line;
   }
+  // After the final "\n" what is left is "", the mark of a complete last line.
+  const unterminated = lines.end();
+  if (held !== undefined && !take(held, lines.count - 2, unterminated === '')) torn = true;
+  if (unterminated !== '') torn = true;
   if (!header) throw new InputError(`${file}: empty, no sweep shard header (was the run stopped before its first line?)`, file);
   return { header, cases, completeBytes, torn };
 }

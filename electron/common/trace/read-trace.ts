@@ -1,11 +1,16 @@
 import type { z } from 'zod';
 import { ParityError } from '../errors.js';
+import { boundedLinesOf, MAX_JSON_LINE } from '../text/bounded-lines.js';
 import { TraceStep } from './step-record.js';
 import { TraceError } from './trace-error.js';
 import { TRACE_SCHEMA, TraceHeader, type Trace } from './trace-format.js';
 
-/** Longest line accepted: a step with per-codebook stats is ~2 kB; this only stops runaway input. */
-const MAX_LINE = 1_000_000;
+/** The refusal of a step with nothing to compare (the generated step schema carries it for other writers). */
+export const NO_STEP_DATA = 'no "logits" statistic, "codes" or "codePredictorLogits" (a step needs at least one; docs/trace-format.md)';
+
+/** The refusal of a trace line past MAX_JSON_LINE, for BoundedLines (it comes before the line is read whole). */
+export const traceLineTooLong = (file: string) => (n: number, limit: number) =>
+  new TraceError(file, n, `line is longer than ${limit} characters (the limit of a trace line; docs/trace-format.md)`);
 
 /** A RIFF/RF64 WAVE header as text: the 4 size bytes decode to 1–4 characters (ASCII or U+FFFD). */
 const WAV_HEADER = /^(?:RIFF|RIFX|RF64)[\s\S]{1,4}WAVE/;
@@ -38,18 +43,19 @@ export function refuseWav(start: string, file: string, options: ReadTraceOptions
  */
 export function readTrace(text: string, file: string, options: ReadTraceOptions = {}): Trace {
   refuseWav(text, file, options);
-  const lines = text.split(/\r?\n/);
   const reader = new TraceLineReader(file);
   const steps: TraceStep[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const step = reader.line(lines[i], i + 1);
+  let n = 0;
+  for (const line of boundedLinesOf(text, MAX_JSON_LINE, traceLineTooLong(file))) {
+    const step = reader.line(line, ++n);
     if (step) steps.push(step);
   }
-  return { header: reader.end(lines.length), steps };
+  return { header: reader.end(n), steps };
 }
 
 /**
- * readTrace one line at a time (a trace streamed from disk reads the same): `line` returns the step a
+ * readTrace one line at a time (a trace streamed from disk reads the same; lines come bounded to
+ * MAX_JSON_LINE by BoundedLines): `line` returns the step a
  * line holds (null for a blank line or the header) or throws the line's first problem; `end` checks the
  * whole and returns the header. `steps` counts the steps read so far.
  */
@@ -63,7 +69,6 @@ export class TraceLineReader {
     const { file } = this;
     const line = text.trim();
     if (line === '') return null;
-    if (line.length > MAX_LINE) throw new TraceError(file, n, `line is ${line.length} characters long (limit ${MAX_LINE})`);
     const control = CONTROL.exec(line);
     if (control) {
       const code = control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
@@ -89,7 +94,7 @@ export class TraceLineReader {
       throw new TraceError(file, n, `expected step ${expected}, found step ${step.step} (steps are 1, 2, 3… in order; 1 = prefill)`);
     }
     if (!hasData(step)) {
-      throw new TraceError(file, n, `step ${step.step}: no "logits" statistic, "codes" or "codePredictorLogits" (a step needs at least one; docs/trace-format.md)`);
+      throw new TraceError(file, n, `step ${step.step}: ${NO_STEP_DATA}`);
     }
     if (step.codes && step.codes.length !== header.q) {
       throw new TraceError(file, n, `step ${step.step}: "codes": expected ${header.q} codes (q in the header), found ${step.codes.length}`);

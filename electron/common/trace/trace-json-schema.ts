@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { JsonNumber } from '../report/json-number.js';
+import { MAX_JSON_LINE } from '../text/bounded-lines.js';
+import { NO_STEP_DATA } from './read-trace.js';
 import { HiddenStats, StageCounts, TraceLogitStats, TraceStep } from './step-record.js';
 import { TraceHeader } from './trace-format.js';
 
@@ -18,16 +20,29 @@ named.add(HiddenStats, { id: 'HiddenStats' });
  * writers in other languages: python/tts_parity/schema/<name>. `npm run generate:schemas` rewrites the
  * files; test/unit/common/trace/trace-json-schema.test.ts fails when they drift from these.
  * Describes the file (zod's input side): non-finite numbers as the strings "NaN", "Infinity", "-Infinity".
- * Rules across lines (steps 1, 2, 3…; q codes; q−1 code-predictor entries; codes below codebookSize) and
- * "at least one of logits, codes, codePredictorLogits" are not expressed here:
- * each writer checks them as readTrace does.
+ * Rules across lines (steps 1, 2, 3…; q codes; q−1 code-predictor entries; codes below codebookSize) are
+ * not expressed here: each writer checks them as readTrace does. The reader's per-line rules beyond zod
+ * are: "at least one of logits, codes, codePredictorLogits" (hasData in read-trace.ts) as an `anyOf`, with
+ * the reader's refusal in `x-parity-anyOf-message`, and the longest line in `x-parity-max-line-characters`
+ * (MAX_JSON_LINE), so a writer runs the reader's rules from this file rather than a copy of them.
  */
 export function traceJsonSchemas(): Record<string, object> {
   return {
-    'trace-header.schema.json': toJsonSchema(TraceHeader, 'tts-parity-trace/1 header (line 1)'),
-    'trace-step.schema.json': toJsonSchema(TraceStep, 'tts-parity-trace/1 step (lines 2…)'),
+    'trace-header.schema.json': { ...toJsonSchema(TraceHeader, 'tts-parity-trace/1 header (line 1)'), ...LINE_RULE },
+    'trace-step.schema.json': { ...toJsonSchema(TraceStep, 'tts-parity-trace/1 step (lines 2…)'), ...STEP_DATA_RULE, ...LINE_RULE },
   };
 }
+
+/** hasData (read-trace.ts) as JSON Schema: a non-empty logits object, codes, or a non-empty code-predictor entry. */
+const STEP_DATA_RULE = {
+  anyOf: [
+    { required: ['logits'], properties: { logits: { minProperties: 1 } } },
+    { required: ['codes'] },
+    { required: ['codePredictorLogits'], properties: { codePredictorLogits: { contains: { minProperties: 1 } } } },
+  ],
+  'x-parity-anyOf-message': NO_STEP_DATA,
+};
+const LINE_RULE = { 'x-parity-max-line-characters': MAX_JSON_LINE };
 
 /** The file text of a schema: 2-space JSON and a final newline. */
 export function schemaFileText(schema: object): string {

@@ -107,7 +107,9 @@ export function walkRiff(source: WavBytes, file: string): RiffWalk {
         size = available;
         warnings.push(`data size is the streaming placeholder 0x${hex(declaredSize)}; read ${available} bytes to the end of the file`);
       } else {
-        throw new WavError(file, `chunk "${id}" at byte ${offset} declares ${declaredSize} bytes but only ${available} remain in the file`);
+        // Where the RIFF size ends the walk before the file does, that size is the limit: say so.
+        const within = end < length ? `in the RIFF chunk (its declared RIFF size ${riffSize} ends it at byte ${end}; the file has ${length} bytes)` : 'in the file';
+        throw new WavError(file, `chunk "${id}" at byte ${offset} declares ${declaredSize} bytes but only ${Math.max(0, available)} remain ${within}`);
       }
     }
     chunks.push({ id, bodyOffset, declaredSize, size });

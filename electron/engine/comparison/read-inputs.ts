@@ -2,8 +2,6 @@ import { statSync } from 'node:fs';
 import { InputError } from '../../common/errors.js';
 import { fsReason } from '../../common/fs-reason.js';
 import type { AudioSource } from '../../common/report/report.js';
-import { readTrace, type ReadTraceOptions } from '../../common/trace/read-trace.js';
-import type { Trace } from '../../common/trace/trace-format.js';
 import type { WavInput } from '../../common/wav/compare-wavs.js';
 import { ANY_FILE, readChecked, readCheckedPieces, readCheckedSync, type SizeLimit } from '../fs/read-checked.js';
 import { downmixToMono } from '../../common/wav/downmix.js';
@@ -49,12 +47,6 @@ export function readFixtureFilePieces(path: string): AsyncGenerator<Uint8Array> 
     throw new InputError(`${path}: cannot read (${fsReason(error)})`, path);
   }
   return found ? readCheckedPieces(path, { context: FIXTURE_FILES_ONLY }) : undefined;
-}
-
-/** A trace file; `options.wavHint` says how the caller takes WAVs, for a WAV given as a trace. */
-export async function readTraceFile(path: string, options: ReadTraceOptions = {}): Promise<Trace> {
-  const bytes = await readFileChecked(path, TRACE_FILE);
-  return readTrace(new TextDecoder('utf-8').decode(bytes), path, options);
 }
 
 /** A WAV file decoded as it is (channels, format, warnings), for `compareWavs`; read a block at a time, never held whole. */

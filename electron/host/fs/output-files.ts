@@ -5,7 +5,8 @@ import { basename, dirname, join, resolve, sep } from 'node:path';
 import { InputError } from '../../common/errors.js';
 import { fsReason } from '../../common/fs-reason.js';
 import { trackTemporary, untrackTemporary } from '../fixture/pending-temporaries.js';
-import { parentProblem, statOrUndefined } from './writable-target.js';
+import { danglingLink, parentProblem, statOrUndefined } from './writable-target.js';
+import { kindOf } from '../../engine/fs/read-checked.js';
 
 /**
  * The one writer of the tool's output files (the CLI's --out, --html, --junit, bench and history files,
@@ -48,6 +49,8 @@ export async function checkOutputFile(file: Pick<OutputFile, 'flag' | 'path'>, p
     const input = (policy.inputs ?? []).find((i) => target === resolve(i) || target.startsWith(resolve(i) + sep));
     if (input !== undefined) fail(`${target === resolve(input) ? 'is' : 'is inside'} ${input}, an input of this command; write it elsewhere`);
     if (found && !policy.force) fail('already exists (use --force to replace it)');
+    const link = found ? undefined : await danglingLink(target);
+    if (link !== undefined && !policy.force) fail(`is a symbolic link to ${link}, which does not exist (use --force to replace the link)`);
     const blocked = await parentProblem(target);
     if (blocked) fail(blocked);
   } catch (error) {
@@ -68,8 +71,10 @@ export async function checkOutputFolder(flag: string, dir: string, policy: Outpu
   const target = resolve(dir);
   try {
     const found = await statOrUndefined(target);
-    if (found && !found.isDirectory()) fail('is a file, not a folder');
+    if (found && !found.isDirectory()) fail(`is ${kindOf(found)}, not a folder`);
     if (found && !policy.force) fail('already exists (use --force to write into it)');
+    const link = found ? undefined : await danglingLink(target);
+    if (link !== undefined) fail(`is a symbolic link to ${link}, which does not exist; give a folder path`);
     const blocked = await parentProblem(target);
     if (blocked) fail(blocked);
     return found;

@@ -1,7 +1,8 @@
 import { constants, type Stats } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
+import { access, lstat, readlink, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { fsReason } from '../../common/fs-reason.js';
+import { kindOf } from '../../engine/fs/read-checked.js';
 
 /** `stat`, or undefined when nothing is there (ENOENT) or an ancestor is a file (ENOTDIR); other errors throw. */
 export async function statOrUndefined(path: string): Promise<Stats | undefined> {
@@ -11,6 +12,19 @@ export async function statOrUndefined(path: string): Promise<Stats | undefined> 
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
     throw error;
+  }
+}
+
+/**
+ * The link at `path` when it is a symbolic link whose target does not exist (stat sees nothing there, but
+ * writing would replace the link itself), else undefined. Every output check looks at links themselves.
+ */
+export async function danglingLink(path: string): Promise<string | undefined> {
+  try {
+    if (!(await lstat(path)).isSymbolicLink()) return undefined;
+    return await readlink(path);
+  } catch {
+    return undefined;
   }
 }
 
@@ -30,7 +44,7 @@ export async function parentProblem(target: string): Promise<string | undefined>
       return `cannot read ${ancestor} (${fsReason(error)})`;
     }
     if (found) {
-      if (!found.isDirectory()) return `${ancestor} is a file, not a folder`;
+      if (!found.isDirectory()) return `${ancestor} is ${kindOf(found)}, not a folder`;
       break;
     }
     // dirname('/') is '/', which always exists, so the walk ends.

@@ -2,6 +2,7 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { InputError } from '../../common/errors.js';
 import { fsReason } from '../../common/fs-reason.js';
+import { kindOf } from '../../engine/fs/read-checked.js';
 
 /** Two traces of the same name from the two folders, with their WAVs when both folders have one. */
 export interface TracePair {
@@ -15,7 +16,8 @@ export interface TracePair {
 
 function traceNames(dir: string, flag: string): string[] {
   try {
-    if (!statSync(dir).isDirectory()) throw new InputError(`${flag} ${dir}: is a file; give a folder of traces (*.jsonl)`, dir);
+    const info = statSync(dir);
+    if (!info.isDirectory()) throw new InputError(`${flag} ${dir}: is ${kindOf(info)}, not a folder; give a folder of traces (*.jsonl)`, dir);
     return readdirSync(dir)
       .filter((n) => n.endsWith('.jsonl') && !n.startsWith('.'))
       .map((n) => n.slice(0, -'.jsonl'.length));

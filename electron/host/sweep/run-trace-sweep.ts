@@ -1,7 +1,8 @@
 import { compareTraces, type TraceSide } from '../../common/forensics/compare-traces.js';
 import { caseFromReport } from '../../common/sweep/case-from-report.js';
 import type { SweepCase } from '../../common/sweep/sweep-case.js';
-import { readTraceFile, readWavFile, reportTime } from '../../engine/comparison/read-inputs.js';
+import { readWavFile, reportTime } from '../../engine/comparison/read-inputs.js';
+import { readTraceFile } from '../../engine/comparison/stream-trace.js';
 import type { TracePair } from './pair-traces.js';
 import { runCases } from './run-cases.js';
 

@@ -10,6 +10,7 @@ import { writeTrace } from '../../../electron/common/trace/write-trace.js';
 import { checkFixture, EngineCache } from '../../../electron/engine/comparison/check-fixture.js';
 import { StudioHost } from '../../../electron/host/studio-host.js';
 import { withUploadedFilesOnly } from '../../../electron/server/file-inputs.js';
+import { Uploads } from '../../../electron/server/uploads.js';
 import { header, logitRow, makeStep, makeSteps } from '../common/forensics/synthetic-trace.js';
 import { sidecarBytes } from '../common/trace/sidecar-bytes.js';
 import { ensureBuilt } from './ensure-built.js';
@@ -84,7 +85,7 @@ describe('studio trace import with module sidecars', () => {
     writeFileSync(onDisk, modulesB.bytes);
     const byPath = await studio.importTraces({ ...traces, modulesA, modulesB: { path: onDisk } });
     expect(moduleDrill(byPath.report)?.module?.name).toBe('layers.1.mlp');
-    const browser = createDirectClient(withUploadedFilesOnly(host));
+    const browser = createDirectClient(withUploadedFilesOnly(host, new Uploads(), undefined));
     const refused = await browser.importTraces({ ...traces, modulesA, modulesB: { path: onDisk } }).catch((e: unknown) => e);
     expect((refused as ParityError).message).toMatch(/^modulesB: ".*b\.modules\.safetensors" is a path on the server/);
   }, 60_000);

@@ -39,6 +39,8 @@ const B = tone(2, 0.45);
 
 /** The connection's name the test's WebSocket opened with, as the page makes one. */
 const SESSION = 'test-session-0123456789';
+let suffix = 0;
+const randomSuffix = () => `${process.pid}-${++suffix}-0123456789`;
 const post = (name: string, body: Uint8Array, auth = true, session = SESSION) =>
   fetch(`http://127.0.0.1:${server.port}/upload?name=${encodeURIComponent(name)}&session=${session}`, {
     method: 'POST',
@@ -79,7 +81,7 @@ describe('Uploads: an upload no import names', () => {
     expect(readdirSync(folder)).toEqual([ref.upload]);
     await new Promise((r) => setTimeout(r, 300));
     expect(readdirSync(folder)).toEqual([]);
-    expect(() => uploads.take({ upload: ref.upload }, 'a')).toThrow(`a: no upload ${ref.upload} on this server`);
+    expect(() => uploads.take({ upload: ref.upload }, 'a', SESSION)).toThrow(`a: no upload ${ref.upload} from this page's connection on this server`);
     await uploads.close();
   });
 });
@@ -104,7 +106,7 @@ describe('browser mode: WAVs by streamed upload', () => {
     // Each upload serves one import, and its file is gone once read.
     const again = await studio.startImportWavs({ a: { upload: a.upload }, b: { upload: b.upload } }).catch((e: unknown) => e);
     expect(again).toBeInstanceOf(ParityError);
-    expect((again as ParityError).message).toBe(`a: no upload ${a.upload} on this server (each upload serves one import; send the file again)`);
+    expect((again as ParityError).message).toBe(`a: no upload ${a.upload} from this page's connection on this server (each upload serves one import of the page that sent it; send the file again)`);
     for (const folder of uploadFolders()) expect(readdirSync(folder)).toEqual([]);
   }, 60_000);
 
@@ -161,6 +163,49 @@ describe('browser mode: WAVs by streamed upload', () => {
     const twin = new WebSocket(`ws://127.0.0.1:${server.port}/ws?token=${server.token}&session=${SESSION}`);
     expect(await new Promise((resolve) => twin.once('open', () => resolve('open')).once('error', (e) => resolve(e.message)))).toBe('Unexpected server response: 400');
   });
+
+  // Every handshake ws refuses after the server's own checks passed: each leaves no session behind.
+  it.each([
+    ['version 8', { 'Sec-WebSocket-Version': '8', 'Sec-WebSocket-Key': 'dGhlIHNhbXBsZSBub25jZQ==' }],
+    ['no key', { 'Sec-WebSocket-Version': '13' }],
+    ['a key that is not 16 bytes', { 'Sec-WebSocket-Version': '13', 'Sec-WebSocket-Key': 'abc' }],
+  ])('registers a session only for a handshake that succeeded: one ws refuses (%s) leaves nothing behind', async (_what, headers) => {
+    const page = `refused-handshake-${randomSuffix()}`;
+    const refused = await new Promise<string>((resolve) => {
+      const req = request({ host: '127.0.0.1', port: server.port, path: `/ws?token=${server.token}&session=${page}`, headers: { Connection: 'Upgrade', Upgrade: 'websocket', ...headers } });
+      req.on('response', (res) => resolve(`${res.statusCode}`));
+      req.on('upgrade', () => resolve('upgraded'));
+      req.on('error', (e) => resolve(`error ${e.message}`));
+      req.end();
+    });
+    // ws answers 400 and closes the socket, which the client may see as a reset before the answer.
+    expect(refused).toMatch(/^(400|error read ECONNRESET)$/);
+    const stray = await post('stray.wav', A, true, page);
+    expect([stray.status, await stray.text()]).toEqual([400, `refused: stray.wav: ?session="${page}" names no open studio connection on this server (an upload belongs to the page that sends it; reload the page)\n`]);
+    // The page's own id is still free for its real connection.
+    const real = new WebSocket(`ws://127.0.0.1:${server.port}/ws?token=${server.token}&session=${page}`);
+    expect(await new Promise((resolve) => real.once('open', () => resolve('open')).once('error', (e) => resolve(e.message)))).toBe('open');
+    real.close();
+  });
+
+  it('lets an import take only the uploads its own connection sent; the owner keeps them', async () => {
+    const other = 'thief-page-0123456789ab';
+    const ws2 = new WebSocket(`ws://127.0.0.1:${server.port}/ws?token=${server.token}&session=${other}`);
+    await new Promise((resolve, reject) => ws2.once('open', resolve).once('error', reject));
+    const thief = createClient(createSocketChannel(ws2 as unknown as SocketLike));
+    const held = () => uploadFolders().flatMap((f) => readdirSync(f)).sort();
+    const before = held();
+    const a = (await (await post('take-a.wav', A)).json()) as { upload: string };
+    const b = (await (await post('take-b.wav', B)).json()) as { upload: string };
+    for (const call of [() => thief.importWavs({ a: { upload: a.upload }, b: { upload: b.upload } }), () => thief.startImportWavs({ a: { upload: a.upload }, b: { upload: b.upload } })]) {
+      const refused = await call().catch((e: unknown) => e);
+      expect((refused as ParityError).message).toBe(`a: no upload ${a.upload} from this page's connection on this server (each upload serves one import of the page that sent it; send the file again)`);
+    }
+    ws2.close();
+    const own = await studio.importWavs({ a: { upload: a.upload }, b: { upload: b.upload } });
+    expect(own.report.metrics?.bitIdentical).toBe(false);
+    await expect.poll(held).toEqual(before);
+  }, 60_000);
 
   it('removes its upload folder when the server closes', async () => {
     const before = uploadFolders().map((f) => readdirSync(f).length);

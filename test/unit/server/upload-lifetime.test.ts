@@ -48,7 +48,7 @@ describe('browser mode: an uploaded WAV handed to the host by its file', () => {
   it('is named by the page\'s file name, kept while its job runs, and deleted when that job finishes', async () => {
     const uploads = new Uploads({ maxBytes: 1024 }, parent);
     const { host, seen, finish } = standInHost(() => 'job-7');
-    const studio = withUploadedFilesOnly(host, uploads);
+    const studio = withUploadedFilesOnly(host, uploads, SESSION);
     await studio.startImportWavs((await uploadPair(uploads)) as ImportWavsRequest);
     const [given] = seen;
     const a = given.a as { name: string; path: string };
@@ -70,7 +70,7 @@ describe('browser mode: an uploaded WAV handed to the host by its file', () => {
       finish('job-1');
       return 'job-1';
     });
-    await withUploadedFilesOnly(host, uploads).startImportWavs((await uploadPair(uploads)) as ImportWavsRequest);
+    await withUploadedFilesOnly(host, uploads, SESSION).startImportWavs((await uploadPair(uploads)) as ImportWavsRequest);
     await new Promise((r) => setTimeout(r, 50));
     expect(existsSync((seen[0].a as { path: string }).path)).toBe(false);
     await uploads.close();
@@ -81,7 +81,7 @@ describe('browser mode: an uploaded WAV handed to the host by its file', () => {
     const { host, seen } = standInHost(() => {
       throw new InputError('take-b.wav: not a WAV', 'b');
     });
-    await expect(withUploadedFilesOnly(host, uploads).startImportWavs((await uploadPair(uploads)) as ImportWavsRequest)).rejects.toThrow('take-b.wav: not a WAV');
+    await expect(withUploadedFilesOnly(host, uploads, SESSION).startImportWavs((await uploadPair(uploads)) as ImportWavsRequest)).rejects.toThrow('take-b.wav: not a WAV');
     expect(existsSync((seen[0].a as { path: string }).path)).toBe(false);
     expect(existsSync((seen[0].b as { path: string }).path)).toBe(false);
     await uploads.close();
@@ -103,7 +103,7 @@ describe('browser mode: uploads no import has used, bounded per connection', () 
     // Another connection has its own count.
     uploads.openSession('other-page-0123456789');
     expect(await refusal(uploads.receive(body(new Uint8Array([3])), 'c.wav', 'other-page-0123456789'))).toBe('accepted');
-    uploads.take({ upload: first.upload }, 'a');
+    uploads.take({ upload: first.upload }, 'a', SESSION);
     expect(await refusal(uploads.receive(body(new Uint8Array([3])), 'c.wav', SESSION))).toBe('accepted');
     await uploads.close();
   });
@@ -126,14 +126,14 @@ describe('browser mode: uploads no import has used, bounded per connection', () 
     const uploads = new Uploads({ maxBytes: 1024 }, parent);
     uploads.openSession(SESSION);
     const { a, b } = await uploadPair(uploads);
-    const used = uploads.take(a, 'a');
+    const used = uploads.take(a, 'a', SESSION);
     const unused = join(dirname(used.path), b.upload);
     expect(existsSync(unused)).toBe(true);
     await uploads.endSession(SESSION);
     expect(existsSync(unused)).toBe(false);
     // The one an import took is the import's to delete.
     expect(existsSync(used.path)).toBe(true);
-    expect(() => uploads.take(b, 'b')).toThrow(`b: no upload ${b.upload} on this server`);
+    expect(() => uploads.take(b, 'b', SESSION)).toThrow(`b: no upload ${b.upload} from this page's connection on this server`);
     expect(await refusal(uploads.receive(body(new Uint8Array(1)), 'late.wav', SESSION))).toBe(
       `400 late.wav: ?session="${SESSION}" names no open studio connection on this server (an upload belongs to the page that sends it; reload the page)`,
     );

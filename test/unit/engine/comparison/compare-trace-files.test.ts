@@ -11,8 +11,7 @@ import { traceComparisonView } from '../../../../electron/common/report/trace-co
 import { renderComparisonText } from '../../../../electron/cli/commands/comparison-format.js';
 import { compareTraceFiles } from '../../../../electron/engine/comparison/compare-trace-files.js';
 import { sealReportChunks, sealReportStream, sha256File, sha256Hex } from '../../../../electron/engine/comparison/fixture-integrity.js';
-import { readTraceFile } from '../../../../electron/engine/comparison/read-inputs.js';
-import { scanTrace } from '../../../../electron/engine/comparison/stream-trace.js';
+import { readTraceFile, scanTrace } from '../../../../electron/engine/comparison/stream-trace.js';
 import { malformedTraces } from '../../common/trace/malformed-traces.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'compare-trace-files-'));

@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readFileChecked, readFixtureFileSync, readTraceFile } from '../../../../electron/engine/comparison/read-inputs.js';
+import { readFileChecked, readFixtureFileSync } from '../../../../electron/engine/comparison/read-inputs.js';
+import { readTraceFile } from '../../../../electron/engine/comparison/stream-trace.js';
 
 // One check serves every whole-file read (inputs, fixture files, traces): what is not a regular file is
 // refused in one line before any byte is read (a FIFO would block forever, /dev/zero would grow until

@@ -2,7 +2,8 @@ import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { MAX_TRACE_BYTES, readTraceFile } from '../../../../electron/engine/comparison/read-inputs.js';
+import { MAX_TRACE_BYTES } from '../../../../electron/engine/comparison/read-inputs.js';
+import { readTraceFile } from '../../../../electron/engine/comparison/stream-trace.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'trace-size-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
