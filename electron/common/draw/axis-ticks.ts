@@ -33,6 +33,8 @@ export function integerIncrs(max = 1e6): number[] {
 export interface LaneTick {
   fromTop: number;
   label: string;
+  /** Shown in the marker colour: the step lane's row of the first divergence. */
+  marked?: boolean;
 }
 
 /**
