@@ -86,7 +86,8 @@ export function StepTrace() {
               const text = `${scale === 'audio' ? 'audio' : 'logit'} tolerance ${row.tolerance}`;
               ctx.fillText(text, scale === 'audio' ? u.bbox.left + 4 * ratio : u.bbox.left + u.bbox.width - 4 * ratio, y - 2 * ratio);
             }
-            // Where each line was drawn (CSS px from the plot's top), for a test to find them inside the plot.
+            // The x window and where each line was drawn (CSS px from the plot's top), for a test to find them inside the plot.
+            u.root.dataset.xRange = `${u.scales.x.min} ${u.scales.x.max}`;
             u.root.dataset.tolerances = JSON.stringify(
               (rows ?? []).filter((r) => r.tolerance !== undefined).map((r) => [r.stage, r.tolerance, (u.valToPos(r.tolerance!, scaleOf(r.stage), true) - u.bbox.top) / ratio, u.bbox.height / ratio]),
             );
