@@ -233,7 +233,7 @@ describe('studio UI in Chromium (browser mode): synthesized comparisons', () => 
     await list.waitFor({ timeout: 10_000 });
     // eager vs graph and the stale-feedback run (imports are in studio-ui-import.test.ts, with their own data dir).
     expect(await list.locator('li').count()).toBe(2);
-    await list.getByRole('button', { name: /^\d\d:\d\d · eager vs eager,fault=stale-feedback@8 · “/ }).click();
+    await list.getByRole('button', { name: /^\d\d:\d\d:\d\d · eager vs eager,fault=stale-feedback@8 · “/ }).click();
     await expect.poll(() => page.getByTestId('verdict').textContent(), { timeout: 20_000 }).toMatch(/^Diverged/);
     await page.getByRole('tab', { name: 'ABX blind test' }).click();
     expect(await page.getByTestId('abx-saved-session').textContent()).toMatch(/of 5 correct/);
