@@ -83,6 +83,8 @@ export function laneSpecs(s: StudioState, c: Colors, fftReady: boolean, short = 
       aria: stacked ? 'Waveforms, A above B' : 'Waveforms of A and B, overlaid',
       testId: 'waveform-ab',
       height: stacked ? px.stacked : px.ab,
+      // Stacked, each half is named beside it: A above, B below.
+      axis: stacked ? { ticks: [{ fromTop: 0.25, label: 'A', tone: 'a' }, { fromTop: 0.75, label: 'B', tone: 'b' }], testId: 'stack-axis' } : undefined,
       draw: (ctx, vp, w, h) => {
         const scale = { gain: s.ampGain, db: s.ampDb };
         if (stacked) {

@@ -28,7 +28,7 @@ export function stepLane(s: StudioState, c: ReturnType<typeof colors>, rowPx: nu
     height: rows.length * rowPx,
     axis: {
       testId: 'stage-axis',
-      ticks: rows.map((r, i) => ({ fromTop: (i + 0.5) / rows.length, label: SHORT_NAMES[r.stage], marked: r.stage === marked?.stage })),
+      ticks: rows.map((r, i) => ({ fromTop: (i + 0.5) / rows.length, label: SHORT_NAMES[r.stage], tone: r.stage === marked?.stage ? ('marked' as const) : undefined })),
     },
     draw: (ctx, vp, w, h) => drawStepDeltas(ctx, deltas, rows, frameRate, vp, w, h, { bar: c.d, marker: c.marker, grid: c.grid, muted: c.muted }, marked),
   };
