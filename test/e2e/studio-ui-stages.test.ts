@@ -97,4 +97,34 @@ describe('studio UI in Chromium: every stage in the per-step views', () => {
     await page.screenshot({ path: `${SHOTS}/ui-stages-chart-1024.png` });
     expect(problems).toEqual([]);
   }, 90_000);
+
+  it('the view explains itself: the header names the imported traces, a colour key, stacked rows named, spectrograms keep transport and tabs in the window, the form kept across a reload', async () => {
+    await page.setViewportSize({ width: 1440, height: 900 });
+    // Not "Demo bundle · 8 codebooks × 128": what is on screen is a 16-codebook Qwen3-TTS trace pair.
+    expect(await page.getByTestId('shown-name').textContent()).toBe('Imported traces');
+    expect(await page.getByTestId('shown-source').innerText()).toMatch(/qwen-tts 0\.1\.1 Qwen3-TTS[\s\S]*16 codebooks[\s\S]*12\.5 frames\/s[\s\S]*24000 Hz/);
+    expect(await page.getByTestId('colour-key').innerText()).toMatch(/^A: eager\.jsonl\s+B: position-off-by-one\.jsonl\s+A − B/);
+    await page.getByRole('button', { name: 'Stack A/B' }).click();
+    expect(await page.getByTestId('stack-axis').locator('span').allTextContents()).toEqual(['A', 'B']);
+    await page.getByRole('button', { name: 'Spectrogram' }).click();
+    await page.getByTestId('specA').waitFor({ timeout: 30_000 });
+    for (const size of [{ width: 1440, height: 900 }, { width: 1024, height: 700 }]) {
+      await page.setViewportSize(size);
+      await page.evaluate("document.getElementById('results').scrollTop = 0");
+      await page.evaluate('new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))');
+      for (const [name, box] of [['transport', await page.getByTestId('transport').boundingBox()], ['tabs', await page.getByRole('tablist', { name: 'Details' }).boundingBox()]] as const) {
+        expect(box!.y + box!.height, `${name} at ${size.width}×${size.height}`).toBeLessThanOrEqual(size.height);
+      }
+      await page.screenshot({ path: `${SHOTS}/ui-stages-spectrograms-${size.width}.png` });
+    }
+    // The lanes scroll inside their box: the codes lane is still there, below the spectrograms.
+    expect(await page.getByTestId('codes-lane').count()).toBe(1);
+    await page.getByLabel('Profile B', { exact: true }).fill('graph,fault=stale-feedback@2');
+    await page.getByLabel('Seed').fill('7');
+    await page.reload();
+    await page.getByTestId('bundle-name').waitFor({ timeout: 30_000 });
+    expect(await page.getByLabel('Profile B', { exact: true }).inputValue()).toBe('graph,fault=stale-feedback@2');
+    expect(await page.getByLabel('Seed').inputValue()).toBe('7');
+    expect(problems).toEqual([]);
+  }, 60_000);
 });

@@ -1,7 +1,7 @@
 import { useLayoutEffect, type RefObject } from 'react';
 
-/** The least height the lanes keep when they scroll inside themselves (ruler, A/B and a lane more). */
-const MIN_PX = 180;
+/** The least height the lanes keep when they scroll inside themselves (the ruler and the A/B lane, about). */
+const MIN_PX = 100;
 
 /**
  * While `enabled`, caps the element's height so that, with the results pane scrolled to the top, everything
