@@ -1,9 +1,13 @@
 import type uPlot from 'uplot';
 import { integerIncrs } from '../../../electron/common/draw/axis-ticks.js';
 import { deltaText, STAGE_LABELS, stageDelta, type DeltaRange, type Stage, type StageRow, type StepDelta } from '../../../electron/common/draw/step-delta.js';
-import type { colors } from './theme.js';
-
-type Colors = ReturnType<typeof colors>;
+/** The theme colours the chart uses (theme.ts `colors()`), named here so the module needs no DOM. */
+interface Colors {
+  d: string;
+  seam: string;
+  fg: string;
+  grid: string;
+}
 
 /** The scale a stage's |Δ| is on: logit statistics on the left axis, audio samples on the right. */
 export const scaleOf = (stage: Stage): string => (stage === 'vocoder' ? 'audio' : 'y');
@@ -51,11 +55,11 @@ const TICK_PX = 22;
  * Log-decade splits from the floor up, every decade or every k-th where the plot is short, the floor always
  * among them (uPlot's own log splits and label filter would drop the floor's "0").
  */
-function decadeSplits(range: DeltaRange) {
+function decadeSplits(range: DeltaRange, pxRatio: number) {
   return (u: uPlot) => {
     const low = Math.round(Math.log10(range.min));
     const decades = Math.round(Math.log10(range.max)) - low;
-    const every = Math.max(1, Math.ceil((decades * TICK_PX) / Math.max(1, u.bbox.height / devicePixelRatio)));
+    const every = Math.max(1, Math.ceil((decades * TICK_PX) / Math.max(1, u.bbox.height / pxRatio)));
     const out: number[] = [];
     for (let e = 0; e <= decades; e += every) out.push(10 ** (low + e));
     return out;
@@ -68,7 +72,8 @@ const allSplits = (_u: uPlot, splits: number[]) => splits;
  * codebook, vocoder), the legend's value the exact |Δ| of the step under the cursor ("0 (equal)", never a
  * rounded 0); the logit rows on the left log axis, the vocoder on the right one; x whole steps, ending at the last.
  */
-export function stepChartParts(deltas: readonly StepDelta[], rows: readonly StageRow[], c: Colors): Pick<uPlot.Options, 'series' | 'scales' | 'axes'> {
+/** `pxRatio`: the device pixel ratio (uPlot's bbox is in device pixels). */
+export function stepChartParts(deltas: readonly StepDelta[], rows: readonly StageRow[], c: Colors, pxRatio: number): Pick<uPlot.Options, 'series' | 'scales' | 'axes'> {
   const axis = { stroke: c.fg, grid: { stroke: c.grid } };
   const logit = rows.find((r) => r.stage !== 'vocoder');
   const audio = rows.find((r) => r.stage === 'vocoder');
@@ -77,11 +82,11 @@ export function stepChartParts(deltas: readonly StepDelta[], rows: readonly Stag
   const axes: uPlot.Axis[] = [{ ...axis, label: 'step', incrs: integerIncrs() }];
   if (logit) {
     scales.y = { distr: 3, range: [logit.range.min, logit.range.max] };
-    axes.push({ ...axis, scale: 'y', label: '|Δ| logits', values: logValues(logit.range), splits: decadeSplits(logit.range), filter: allSplits });
+    axes.push({ ...axis, scale: 'y', label: '|Δ| logits', values: logValues(logit.range), splits: decadeSplits(logit.range, pxRatio), filter: allSplits });
   }
   if (audio) {
     scales.audio = { distr: 3, range: [audio.range.min, audio.range.max] };
-    axes.push({ ...axis, scale: 'audio', side: 1, grid: { show: false }, label: '|A − B| audio', values: logValues(audio.range), splits: decadeSplits(audio.range), filter: allSplits });
+    axes.push({ ...axis, scale: 'audio', side: 1, grid: { show: false }, label: '|A − B| audio', values: logValues(audio.range), splits: decadeSplits(audio.range, pxRatio), filter: allSplits });
   }
   const series: uPlot.Series[] = [
     { label: 'step' },

@@ -51,7 +51,7 @@ export function StepTrace() {
   const make = useCallback((): uPlot.Options => {
     let unfollow: (() => void) | undefined;
     const c = colors();
-    const parts = stepChartParts(series ?? [], rows ?? [], c);
+    const parts = stepChartParts(series ?? [], rows ?? [], c, devicePixelRatio || 1);
     const window = stepWindow(series ?? []);
     return {
       width: 0,

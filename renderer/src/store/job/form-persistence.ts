@@ -42,8 +42,8 @@ export function formPersistOptions(storage: StateStorage): PersistOptions<Studio
 /** The page's localStorage, or undefined where the browser refuses it (then the form is simply not kept). */
 export function pageStorage(): StateStorage | undefined {
   try {
-    const storage = globalThis.localStorage;
-    storage.getItem(FORM_STORAGE_KEY);
+    const storage = (globalThis as { localStorage?: StateStorage }).localStorage;
+    storage?.getItem(FORM_STORAGE_KEY);
     return storage;
   } catch {
     return undefined;

@@ -93,7 +93,7 @@ describe('per-step |Δ| of every stage', () => {
     // Talker |Δ| is 0 at every step: every point is there, on the floor, below every non-zero value.
     expect(data[1]).toEqual(deltas.map(() => rows[0].range.min));
     expect(rows[0].range.min).toBeLessThan(deltas[0].codePredictor!.delta!);
-    expect(data[2].every((v) => v !== null && v > rows[1].range.min)).toBe(true);
+    expect((data[2] as (number | null)[]).every((v) => v !== null && v > rows[1].range.min)).toBe(true);
     expect(deltaText({ delta: 0 })).toBe('0 (equal)');
     expect(deltaText({ delta: 6.1e-7 })).toBe('6.100e-7');
     expect(deltaText(undefined)).toBe('not recorded');
