@@ -15,7 +15,7 @@ export function ReportApp({ data }: { data: ReportPageData }) {
   const tracks = useMemo(() => (data.audio ? pageTracks(data.audio) : null), [data.audio]);
   const [position, setPosition] = useState(0);
   const [seek, setSeek] = useState<{ sec: number }>();
-  const steps = useMemo(() => ({ deltas: data.steps, firstStep: data.firstStep, tolerance: data.logitTolerance }), [data]);
+  const steps = useMemo(() => ({ deltas: data.steps, firstStep: data.firstStep, stage: data.stage, tolerance: data.logitTolerance, audioTolerance: data.audioTolerance }), [data]);
   return (
     <main>
       <header>

@@ -4,6 +4,7 @@ import { createRoot } from 'react-dom/client';
 import { WebAudioPlayer } from './audio/web-audio-player.js';
 import { App } from './components/app.js';
 import { StoreContext } from './components/store-context.js';
+import { pageStorage } from './store/job/form-persistence.js';
 import { createStudioStore } from './store/studio-store.js';
 import { pickTransport } from './transport/pick-transport.js';
 import './styles.css';
@@ -13,7 +14,7 @@ const root = createRoot(document.getElementById('root')!);
 pickTransport().then(
   (transport) => {
     const player = new WebAudioPlayer();
-    const store = createStudioStore(transport.studio, player, transport.shell);
+    const store = createStudioStore(transport.studio, player, transport.shell, pageStorage());
     const disposers = [
       transport.studio.on('progress', (jobId, progress) => store.getState().trackProgress(jobId, progress)),
       transport.studio.on('historyChanged', () => void store.getState().loadHistory()),

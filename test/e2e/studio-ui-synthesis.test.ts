@@ -72,8 +72,8 @@ describe('studio UI in Chromium (browser mode): synthesized comparisons', () => 
     expect(await page.getByLabel('Profile B').getAttribute('aria-invalid')).toBe('false');
     await synthesize('graph');
     expect(await page.getByTestId('verdict').textContent()).toMatch(/^(Identical|Within tolerance|Diverged)/);
-    // History rows say when and what: "15:04 · eager vs graph · “A long prompt so that…”".
-    expect(await page.locator('li.current[data-history-id] button.link').textContent()).toMatch(/^\d\d:\d\d · eager vs graph · “A long prompt so that…”$/);
+    // History rows say when (to the second) and what: "15:04:09 · eager vs graph · “A long prompt so that…”".
+    expect(await page.locator('li.current[data-history-id] button.link').textContent()).toMatch(/^\d\d:\d\d:\d\d · eager vs graph · “A long prompt so that…”$/);
     const corr = page.getByRole('row', { name: /Correlation \(lag 0\)/ });
     expect(await corr.getAttribute('title')).toMatch(/Pearson/);
     for (const name of ['Null depth', 'Loudness A', 'Loudness B', 'ΔLoudness', 'Peak A / B', 'LSD', 'MCD', 'Lag']) {
@@ -233,7 +233,7 @@ describe('studio UI in Chromium (browser mode): synthesized comparisons', () => 
     await list.waitFor({ timeout: 10_000 });
     // eager vs graph and the stale-feedback run (imports are in studio-ui-import.test.ts, with their own data dir).
     expect(await list.locator('li').count()).toBe(2);
-    await list.getByRole('button', { name: /^\d\d:\d\d · eager vs eager,fault=stale-feedback@8 · “/ }).click();
+    await list.getByRole('button', { name: /^\d\d:\d\d:\d\d · eager vs eager,fault=stale-feedback@8 · “/ }).click();
     await expect.poll(() => page.getByTestId('verdict').textContent(), { timeout: 20_000 }).toMatch(/^Diverged/);
     await page.getByRole('tab', { name: 'ABX blind test' }).click();
     expect(await page.getByTestId('abx-saved-session').textContent()).toMatch(/of 5 correct/);

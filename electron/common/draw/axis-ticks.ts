@@ -33,6 +33,8 @@ export function integerIncrs(max = 1e6): number[] {
 export interface LaneTick {
   fromTop: number;
   label: string;
+  /** Drawn in a colour: the marker's (the step lane's row of the first divergence), or a take's (stacked A and B). */
+  tone?: 'marked' | 'a' | 'b';
 }
 
 /**

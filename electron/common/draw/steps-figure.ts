@@ -1,7 +1,8 @@
 import { integerIncrs } from './axis-ticks.js';
 import { inPlot, markerLabel, type DrawBox, type DrawContext, type Margins, type Palette } from './draw-context.js';
 import { drawMarks } from './marks.js';
-import { deltaRange, logFraction, type StepDelta } from './step-delta.js';
+import { logFraction, STAGE_LABELS, stageOfDivergence, stageRows, type StepDelta } from './step-delta.js';
+import type { DivergenceStage } from '../forensics/divergence.js';
 import { drawStepDeltas } from './steps.js';
 import { timeToX, type Viewport } from './viewport.js';
 
@@ -12,8 +13,12 @@ import { timeToX, type Viewport } from './viewport.js';
 export interface StepsFigure {
   deltas: readonly StepDelta[];
   firstStep: number | null;
+  /** The stage the first divergence is at (its row is outlined); null or absent for none. */
+  stage?: DivergenceStage | null;
   /** The absolute logit tolerance (divergence.tolerances.logitAbs), drawn dashed; 0 for none. */
   tolerance: number;
+  /** The audio tolerance (divergence.tolerances.audioAbs), for a vocoder row. */
+  audioTolerance?: number;
 }
 
 export const STEPS_MARGIN: Margins = { left: 56, right: 10, top: 20, bottom: 30 };
@@ -35,34 +40,38 @@ export function drawStepsFigure(ctx: DrawContext, fig: StepsFigure, box: DrawBox
   const w = box.width - left - right;
   const h = box.height - top - bottom;
   const vp = stepsView(fig);
-  const tolerance = fig.tolerance > 0 ? fig.tolerance : undefined;
-  const range = deltaRange(fig.deltas, tolerance);
+  const positive = (t: number | undefined) => (t !== undefined && t > 0 ? t : undefined);
+  const rows = stageRows(fig.deltas, { logitAbs: positive(fig.tolerance), audioAbs: positive(fig.audioTolerance) });
+  const mark = fig.firstStep === null ? undefined : { step: fig.firstStep, stage: stageOfDivergence(fig.stage ?? null) };
   ctx.save();
   ctx.fillStyle = c.background;
   ctx.fillRect(0, 0, box.width, box.height);
   ctx.font = c.font;
   inPlot(ctx, left, top, w, h, () => {
-    drawStepDeltas(ctx, fig.deltas, range, tolerance, 1, vp, w, h, { bar: c.a, marker: c.marker, grid: c.grid, muted: c.muted });
+    drawStepDeltas(ctx, fig.deltas, rows, 1, vp, w, h, { bar: c.diff, marker: c.marker, grid: c.grid, muted: c.muted }, mark);
     drawMarks(ctx, vp, w, h, { divergence: fig.firstStep === null ? undefined : fig.firstStep - 1 }, c);
   });
-  ctx.fillStyle = c.fg;
-  ctx.textAlign = 'right';
-  ctx.textBaseline = 'middle';
-  for (let e = Math.ceil(Math.log10(range.min)); e <= Math.floor(Math.log10(range.max)); e++) {
-    ctx.fillText(`1e${e}`, left - 6, top + h - logFraction(10 ** e, range) * h);
-  }
-  ctx.textAlign = 'center';
-  ctx.textBaseline = 'top';
-  const perStep = w / Math.max(1, vp.end - vp.start);
-  const every = integerIncrs().find((n) => n * perStep >= 40) ?? vp.end - vp.start;
-  for (let s = vp.start + 1; s <= vp.end; s++) {
-    if (s === vp.start + 1 || s % every === 0) ctx.fillText(String(s), left + timeToX(vp, w, s - 0.5), top + h + 4);
-  }
-  ctx.fillText('step', left + w / 2, top + h + 16);
-  if (tolerance !== undefined && tolerance >= range.min && tolerance <= range.max) {
+  const rowHeight = h / Math.max(1, rows.length);
+  rows.forEach((row, r) => {
+    const rowTop = top + r * rowHeight;
+    const yOf = (v: number) => rowTop + rowHeight - logFraction(v, row.range) * rowHeight;
+    ctx.fillStyle = c.fg;
+    ctx.textAlign = 'right';
+    ctx.textBaseline = 'middle';
+    const decades: number[] = [];
+    for (let e = Math.ceil(Math.log10(row.range.min)) + 1; e <= Math.floor(Math.log10(row.range.max)); e++) decades.push(e);
+    // Every decade where the row has room, else every other one; the floor is where |Δ| = 0 is drawn.
+    const every = decades.length * 12 > rowHeight ? 2 : 1;
+    for (const e of decades) if ((e - decades[0]) % every === 0) ctx.fillText(`1e${e}`, left - 6, yOf(10 ** e));
+    ctx.fillText('0', left - 6, rowTop + rowHeight - 4);
+    ctx.fillStyle = c.muted;
+    ctx.textAlign = 'left';
+    ctx.textBaseline = 'top';
+    ctx.fillText(row.stage === 'code-predictor' ? 'code predictor (worst codebook)' : STAGE_LABELS[row.stage], left + 4, rowTop + 3);
+    if (row.tolerance === undefined || row.tolerance < row.range.min || row.tolerance > row.range.max) return;
     // On a plate of the background, so the label reads over red bars too.
-    const text = `tolerance ${tolerance}`;
-    const y = top + h - logFraction(tolerance, range) * h - 3;
+    const text = `tolerance ${row.tolerance}`;
+    const y = yOf(row.tolerance) - 3;
     const tw = ctx.measureText(text).width;
     ctx.fillStyle = c.background;
     ctx.globalAlpha = 0.9;
@@ -72,7 +81,15 @@ export function drawStepsFigure(ctx: DrawContext, fig: StepsFigure, box: DrawBox
     ctx.textAlign = 'right';
     ctx.textBaseline = 'bottom';
     ctx.fillText(text, left + w - 3, y);
+  });
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'top';
+  const perStep = w / Math.max(1, vp.end - vp.start);
+  const every = integerIncrs().find((n) => n * perStep >= 40) ?? vp.end - vp.start;
+  for (let s = vp.start + 1; s <= vp.end; s++) {
+    if (s === vp.start + 1 || s % every === 0) ctx.fillText(String(s), left + timeToX(vp, w, s - 0.5), top + h + 4);
   }
+  ctx.fillText('step', left + w / 2, top + h + 16);
   if (fig.firstStep !== null) markerLabel(ctx, stepsFigureX(fig.firstStep, fig, box.width), left, w, `first divergence: step ${fig.firstStep}`, c.marker);
   ctx.restore();
 }

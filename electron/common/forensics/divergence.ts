@@ -21,6 +21,11 @@ export const StepComparison = z.object({
   stage: DivergenceStage.nullable(),
   /** Largest |a − b| over the compared talker logit statistics (NaN where one side has NaN; null when none are shared). */
   maxStatDiff: JsonNumber.nullable(),
+  /**
+   * The same |a − b| for each code-predictor codebook both sides recorded logits of: entry k is codebook k + 1.
+   * Absent when a side has no code-predictor logits (and in reports made before it existed).
+   */
+  codePredictorDiff: z.array(JsonNumber.nullable()).optional(),
 });
 export type StepComparison = z.infer<typeof StepComparison>;
 

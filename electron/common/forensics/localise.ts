@@ -94,6 +94,8 @@ export class Localiser {
       maxStatDiff: a?.logits && b?.logits ? maxStatDiff(a.logits, b.logits) : null,
     };
     if (row.maxStatDiff !== 0 && row.maxStatDiff !== null) this.statsExact = false;
+    const predictor = codePredictorDiff(a, b);
+    if (predictor) row.codePredictorDiff = predictor;
     return row;
   }
 
@@ -173,6 +175,13 @@ function describeSample(a: Float32Array, b: Float32Array, i: number, tol: number
   if (i >= a.length || i >= b.length) return `equal for ${i} samples, then one side ends (A ${a.length}, B ${b.length} samples)`;
   const d = Number(Math.abs(a[i] - b[i]).toPrecision(4));
   return `differs from sample ${i}: ${a[i]} vs ${b[i]} (|Δ| ${d} > ${tol})`;
+}
+
+/** maxStatDiff of each code-predictor codebook both sides recorded; undefined when a side recorded none. */
+function codePredictorDiff(a: TraceStep | undefined, b: TraceStep | undefined): (number | null)[] | undefined {
+  const n = Math.min(a?.codePredictorLogits?.length ?? 0, b?.codePredictorLogits?.length ?? 0);
+  if (n === 0) return undefined;
+  return Array.from({ length: n }, (_, k) => maxStatDiff(a!.codePredictorLogits![k], b!.codePredictorLogits![k]));
 }
 
 /** The first stage of one step with a NaN or an infinity, or null. */

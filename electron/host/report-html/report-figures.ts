@@ -56,7 +56,7 @@ export async function reportFigures(page: Omit<ReportPageData, 'audio'>, audio: 
     out['overlay.png'] = png(createCanvas, OVERLAY, (ctx) => drawWaveFigure(ctx, fig, OVERLAY, { start: 0, end: total / audio.sampleRate || 1 }, FIGURE_PALETTE));
   }
   if (names.includes('steps.png')) {
-    out['steps.png'] = png(createCanvas, STEPS, (ctx) => drawStepsFigure(ctx, { deltas: page.steps, firstStep: page.firstStep, tolerance: page.logitTolerance }, STEPS, FIGURE_PALETTE));
+    out['steps.png'] = png(createCanvas, STEPS, (ctx) => drawStepsFigure(ctx, { deltas: page.steps, firstStep: page.firstStep, stage: page.stage, tolerance: page.logitTolerance, audioTolerance: page.audioTolerance }, STEPS, FIGURE_PALETTE));
   }
   if (audio && names.includes('spectrogram-diff.png')) {
     await initFft();

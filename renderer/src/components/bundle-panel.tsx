@@ -1,11 +1,18 @@
 import { bundleLabel } from '../lib/bundle-label.js';
+import { shownSource } from '../lib/shown-source.js';
 import { tokenizerLabel } from '../lib/text-limit.js';
 import { bundleSelectors } from '../store/bundle/bundle-slice.js';
 import { useStudio } from './store-context.js';
 
+/**
+ * The header's line on what is shown: the model bundle (what the studio synthesizes with), or, while imported
+ * traces or WAVs are on screen, what they are (engine, codebooks, rates), the bundle then named only.
+ */
 export function BundlePanel() {
   const bundle = useStudio(bundleSelectors.bundle);
   const error = useStudio(bundleSelectors.error);
+  const report = useStudio((s) => s.comparison?.report);
+  const shown = shownSource(report);
   // The error itself is the notice (with what to do); the header only says the state, on one line.
   if (error) {
     return (
@@ -16,6 +23,21 @@ export function BundlePanel() {
   }
   if (!bundle) return <p className="bundle bundle-state muted">Loading the model bundle…</p>;
   const label = bundleLabel(bundle);
+  if (shown) {
+    return (
+      <section aria-label="What is shown" className="bundle" data-testid="shown-source">
+        <strong data-testid="shown-name">{shown.name}</strong>
+        {shown.facts.map((f, i) => (
+          <span key={i} className={i === 0 ? 'shown-engine' : undefined} title={f}>
+            {f}
+          </span>
+        ))}
+        <span className="muted wide-only" title={`Synthesize A/B uses the model bundle ${bundle.name}: ${bundle.sampleRate} Hz, ${bundle.codebooks} codebooks × ${bundle.codebookSize}`}>
+          (synthesis: <span data-testid="bundle-name">{label.name}</span>)
+        </span>
+      </section>
+    );
+  }
   const tokenizer = bundle.tokenizer && tokenizerLabel(bundle.tokenizer);
   return (
     <section aria-label="Model bundle" className="bundle" title={`${bundle.name}: ${bundle.sampleRate} Hz, ${bundle.frameRate} frames/s, ${bundle.codebooks} codebooks × ${bundle.codebookSize}${bundle.maxFrames !== undefined ? `, max ${bundle.maxFrames} frames` : ''}`}>

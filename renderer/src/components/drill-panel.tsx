@@ -34,6 +34,12 @@ export function DrillPanel() {
   const running = status === 'running';
   return (
     <section ref={section} className="drill" aria-label="Drill down" data-testid="drill">
+      {/* What the drill found, first: the sentence, then the graph and the lines. */}
+      {report && (
+        <p className="drill-diagnosis" data-testid="drill-diagnosis">
+          {report.summary}
+        </p>
+      )}
       <button ref={drillButton} type="button" disabled={running} onClick={() => void store.getState().drillCurrent()} title="Re-run the first divergent step with every node output promoted, as parity compare --drill does, and name the first input and node that differ or hold a NaN">
         {running ? 'Drilling down…' : status === 'done' || lines ? 'Drill down again' : 'Drill down'}
       </button>
@@ -75,6 +81,11 @@ function ModuleDrill({ lines }: { lines: string[] }) {
   return (
     <section className="drill" aria-label="Module drill-down" data-testid="module-drill">
       <h3 className="drill-result-title">Module drill-down</h3>
+      {lines[0] && (
+        <p className="drill-diagnosis" data-testid="drill-diagnosis">
+          {lines[0].replace(/^Module drill-down: /, '')}
+        </p>
+      )}
       <pre className="drill-lines" data-testid="module-drill-lines">
         {lines.join('\n')}
       </pre>

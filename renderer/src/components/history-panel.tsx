@@ -1,6 +1,6 @@
 import type { KeyboardEvent } from 'react';
-import { useEffect, useRef, useState } from 'react';
-import { historyLabel } from '../lib/history-label.js';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { historyLabels } from '../lib/history-label.js';
 import { confirmKeyAction, indexAfterRemove, listKeyAction, rowAfterMove } from '../lib/roving-keys.js';
 import { comparisonSelectors } from '../store/comparison/comparison-selectors.js';
 import { historySelectors } from '../store/history/history-slice.js';
@@ -27,6 +27,7 @@ export function HistoryPanel() {
   useEffect(() => {
     void store.getState().loadHistory();
   }, [store]);
+  const labels = useMemo(() => historyLabels(entries), [entries]);
   const byId = (id: string) => entries.findIndex((e) => e.id === id);
   // The tab stop: the row asking, else the row the keys reached, else the entry on screen, else the first.
   const stop = [pending?.id, active, current].map((id) => (id === undefined ? -1 : byId(id))).find((i) => i >= 0) ?? 0;
@@ -125,7 +126,7 @@ export function HistoryPanel() {
                     onClick={() => void store.getState().openHistory(e.id)}
                     title={`${e.title}\n${e.text ?? ''}\n${e.createdAt}`}
                   >
-                    {historyLabel(e)}
+                    {labels.get(e.id)}
                   </button>
                   <span className={`dot verdict-${e.verdict ?? 'none'}`} title={e.verdict ?? 'no verdict'} />
                   <button type="button" className="small ghost" tabIndex={-1} aria-label={`Delete ${e.title} (${e.id})`} title="Delete (asks first)" onClick={() => ask(i)}>

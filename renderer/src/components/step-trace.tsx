@@ -2,24 +2,27 @@ import type { KeyboardEvent } from 'react';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import type uPlot from 'uplot';
 import { bandLabels } from '../../../electron/common/draw/band-labels.js';
-import { deltaRange } from '../../../electron/common/draw/step-delta.js';
+import { STAGE_LABELS, stageDelta, stageOfDivergence } from '../../../electron/common/draw/step-delta.js';
 import { comparisonSelectors, stepStartSec } from '../store/comparison/comparison-selectors.js';
 import { useStoreApi, useStudio } from './store-context.js';
-import { integerIncrs } from '../../../electron/common/draw/axis-ticks.js';
 import { stepAfterKey } from '../lib/roving-keys.js';
 import { followViewport } from './follow-viewport.js';
 import { colors, useColorScheme } from './theme.js';
-import { drawChartDivergence, lineChartOptions, UplotChart } from './uplot-chart.js';
+import { scaleOf, stepChartData, stepChartParts, stepWindow } from './step-chart-options.js';
+import { drawChartDivergence, UplotChart } from './uplot-chart.js';
 
 /**
- * Per step, |Δ| of the talker logit statistics (the largest |A − B| of mean, std, min, max) on a log
- * scale, so a 0.019 difference shows beside a 1e-6 one; the logit tolerance as a dashed line; a step
- * whose statistics are not finite on a side as a red band labelled NaN/Inf; the first divergence marked.
- * A click, or Left/Right on the focused chart, picks a step and seeks to its frame.
+ * Per step, |Δ| of every stage on log scales: the talker's logit statistics, the code predictor's worst
+ * codebook (the largest |A − B| of mean, std, min, max, top-5), and the vocoder's frame of audio samples (right
+ * axis); each tolerance as a dashed line always on its scale; an equal step on the axis floor labelled "0"; a
+ * step whose statistics are not finite on a side as a red band labelled NaN/Inf; the first divergence marked,
+ * its stage's point ringed. The legend gives each stage's exact |Δ| at the cursor. A click, or Left/Right on
+ * the focused chart, picks a step and seeks to its frame.
  */
 export function StepTrace() {
   const store = useStoreApi();
   const series = useStudio(comparisonSelectors.stepDeltas);
+  const rows = useStudio(comparisonSelectors.stageRows);
   const divergence = useStudio(comparisonSelectors.divergence);
   const frameRate = useStudio(comparisonSelectors.frameRate);
   // A pick belongs to the series it was made on: a new comparison starts with none (no stale marker,
@@ -33,9 +36,8 @@ export function StepTrace() {
   const chartRef = useRef<uPlot | undefined>(undefined);
   const scheme = useColorScheme();
   const firstStep = divergence?.firstStep ?? null;
-  const tolerance = divergence?.tolerances.logitAbs;
-  // uPlot's log scale takes positive values only: an equal step (|Δ| 0) has no point, like a missing one.
-  const data = useMemo(() => (series ? ([series.map((d) => d.step), series.map((d) => (d.delta !== null && d.delta > 0 ? d.delta : null))] as uPlot.AlignedData) : undefined), [series]);
+  const markedStage = stageOfDivergence(divergence?.stage ?? null);
+  const data = useMemo(() => (series && rows ? stepChartData(series, rows) : undefined), [series, rows]);
   const steps = series?.map((d) => d.step) ?? [];
   const seekStep = useCallback(
     (step: number) => {
@@ -49,17 +51,12 @@ export function StepTrace() {
   const make = useCallback((): uPlot.Options => {
     let unfollow: (() => void) | undefined;
     const c = colors();
-    const options = lineChartOptions('step', '|Δ| logit stats (log)', () => [
-      { label: 'step' },
-      { label: '|Δ|', stroke: c.d, width: 1.5, points: { show: true, size: 5, fill: c.d } },
-    ]);
-    const range = deltaRange(series ?? []);
-    options.scales = { ...options.scales, y: { distr: 3, range: [range.min, range.max] } };
-    options.axes![1] = { ...options.axes![1], values: (_u: uPlot, splits: (number | null)[]) => splits.map((v) => (v === null ? "" : v >= 0.01 && v < 1000 ? String(+v.toPrecision(3)) : v.toExponential(0))) };
-    // Steps are whole numbers: ticks at 1, 2, 5, 10, … apart, never at "step 2.5".
-    options.axes![0] = { ...options.axes![0], incrs: integerIncrs() };
+    const parts = stepChartParts(series ?? [], rows ?? [], c, devicePixelRatio || 1);
+    const window = stepWindow(series ?? []);
     return {
-      ...options,
+      width: 0,
+      height: 0,
+      ...parts,
       cursor: { drag: { x: false, y: false } },
       hooks: {
         destroy: [() => unfollow?.()],
@@ -67,25 +64,40 @@ export function StepTrace() {
           (u: uPlot) => {
             const ctx = u.ctx;
             ctx.save();
-            if (tolerance !== undefined && tolerance > 0 && tolerance >= range.min && tolerance <= range.max) {
-              const y = u.valToPos(tolerance, 'y', true);
+            const ratio = devicePixelRatio;
+            // Each row's tolerance on its own scale, labelled with what it bounds.
+            const drawn = new Set<string>();
+            for (const row of rows ?? []) {
+              const scale = scaleOf(row.stage);
+              if (row.tolerance === undefined || !(row.tolerance > 0) || drawn.has(scale)) continue;
+              drawn.add(scale);
+              const y = u.valToPos(row.tolerance, scale, true);
               ctx.strokeStyle = c.muted;
-              ctx.setLineDash([4 * devicePixelRatio, 3 * devicePixelRatio]);
+              ctx.setLineDash([4 * ratio, 3 * ratio]);
               ctx.beginPath();
               ctx.moveTo(u.bbox.left, y);
               ctx.lineTo(u.bbox.left + u.bbox.width, y);
               ctx.stroke();
               ctx.setLineDash([]);
               ctx.fillStyle = c.muted;
-              ctx.font = `${11 * devicePixelRatio}px system-ui`;
-              ctx.textAlign = 'right';
+              ctx.font = `${11 * ratio}px system-ui`;
+              ctx.textAlign = scale === 'audio' ? 'left' : 'right';
               ctx.textBaseline = 'bottom';
-              ctx.fillText(`tolerance ${tolerance}`, u.bbox.left + u.bbox.width - 4 * devicePixelRatio, y - 2 * devicePixelRatio);
+              const text = `${scale === 'audio' ? 'audio' : 'logit'} tolerance ${row.tolerance}`;
+              ctx.fillText(text, scale === 'audio' ? u.bbox.left + 4 * ratio : u.bbox.left + u.bbox.width - 4 * ratio, y - 2 * ratio);
             }
-            // Not finite on a side: a band over the step, never a silent gap; one label per run of steps
-            // with the same text, and none that would overlap another (band-labels.ts).
+            // The x window and where each line was drawn (CSS px from the plot's top), for a test to find them inside the plot.
+            u.root.dataset.xRange = `${u.scales.x.min} ${u.scales.x.max}`;
+            u.root.dataset.tolerances = JSON.stringify(
+              (rows ?? []).filter((r) => r.tolerance !== undefined).map((r) => [r.stage, r.tolerance, (u.valToPos(r.tolerance!, scaleOf(r.stage), true) - u.bbox.top) / ratio, u.bbox.height / ratio]),
+            );
+            // Not finite or missing on a side, at any stage: a band over the step, never a silent gap; one label
+            // per run of steps with the same text, and none that would overlap another (band-labels.ts).
             const half = Math.abs(u.valToPos(1.5, 'x', true) - u.valToPos(1, 'x', true));
-            const banded = (series ?? []).filter((d) => d.nonFinite || d.missing).map((d) => ({ step: d.step, text: d.nonFinite ?? `${d.missing === 'A' ? 'B' : 'A'} only` }));
+            const banded = (series ?? []).flatMap((d) => {
+              const bad = (rows ?? []).map((r) => stageDelta(d, r.stage)).find((v) => v?.nonFinite || v?.missing);
+              return bad ? [{ step: d.step, text: bad.nonFinite ?? `${bad.missing === 'A' ? 'B' : 'A'} only` }] : [];
+            });
             ctx.fillStyle = c.marker;
             for (const d of banded) {
               const x = u.valToPos(d.step, 'x', true);
@@ -93,13 +105,13 @@ export function StepTrace() {
               ctx.fillRect(x - half, u.bbox.top, Math.max(2, 2 * half), u.bbox.height);
             }
             ctx.globalAlpha = 1;
-            ctx.font = `${11 * devicePixelRatio}px system-ui`;
+            ctx.font = `${11 * ratio}px system-ui`;
             ctx.textAlign = 'center';
             ctx.textBaseline = 'bottom';
-            const labels = bandLabels(banded, (step) => u.valToPos(step, 'x', true), (t) => ctx.measureText(t).width, 6 * devicePixelRatio);
-            for (const l of labels) ctx.fillText(l.text, l.x, u.bbox.top + u.bbox.height - 2 * devicePixelRatio);
+            const labels = bandLabels(banded, (step) => u.valToPos(step, 'x', true), (t) => ctx.measureText(t).width, 6 * ratio);
+            for (const l of labels) ctx.fillText(l.text, l.x, u.bbox.top + u.bbox.height - 2 * ratio);
             // The labels as drawn (CSS px), for a test to check that none overlaps.
-            u.root.dataset.bandLabels = JSON.stringify(labels.map((l) => [l.left / devicePixelRatio, l.right / devicePixelRatio, l.text]));
+            u.root.dataset.bandLabels = JSON.stringify(labels.map((l) => [l.left / ratio, l.right / ratio, l.text]));
             ctx.restore();
           },
           (u: uPlot) => {
@@ -118,14 +130,28 @@ export function StepTrace() {
             ctx.restore();
           },
           (u: uPlot) => {
-            if (firstStep !== null) drawChartDivergence(u, firstStep, c);
+            if (firstStep === null) return;
+            drawChartDivergence(u, firstStep, c);
+            // The diverged stage's point at that step, ringed in the marker colour.
+            const r = (rows ?? []).findIndex((row) => row.stage === markedStage);
+            const i = (series ?? []).findIndex((d) => d.step === firstStep);
+            const v = r >= 0 && i >= 0 ? u.data[r + 1][i] : null;
+            if (v === null || v === undefined) return;
+            const ctx = u.ctx;
+            ctx.save();
+            ctx.strokeStyle = c.marker;
+            ctx.lineWidth = 2 * devicePixelRatio;
+            ctx.beginPath();
+            ctx.arc(u.valToPos(firstStep, 'x', true), u.valToPos(v, scaleOf(rows![r].stage), true), 7 * devicePixelRatio, 0, 2 * Math.PI);
+            ctx.stroke();
+            ctx.restore();
           },
         ],
         ready: [
           (u: uPlot) => {
             chartRef.current = u;
-            // The same time window as the lanes above, in steps (frame N from step N).
-            if (frameRate > 0) unfollow = followViewport(store, u, (sec) => sec * frameRate + 1);
+            // The same time window as the lanes above, in steps (frame N from step N, its point at the frame's middle).
+            if (frameRate > 0) unfollow = followViewport(store, u, (sec) => sec * frameRate + 0.5, window);
             u.over.addEventListener('click', (e) => {
               const step = Math.round(u.posToVal(e.offsetX, 'x'));
               const steps = u.data[0];
@@ -135,8 +161,8 @@ export function StepTrace() {
         ],
       },
     };
-  }, [firstStep, seekStep, scheme, series, tolerance, frameRate, store]);
-  if (!data || !series) return <p className="muted">No step trace: this comparison has no per-step records (WAV import).</p>;
+  }, [firstStep, markedStage, seekStep, scheme, series, rows, frameRate, store]);
+  if (!data || !series || !rows) return <p className="muted">No step trace: this comparison has no per-step records (WAV import).</p>;
   const first = steps[0];
   const last = steps[steps.length - 1];
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
@@ -169,7 +195,7 @@ export function StepTrace() {
         className="step-slider"
         role="slider"
         tabIndex={0}
-        aria-label="Step on the chart of per-step |Δ| of the talker logit statistics, A vs B"
+        aria-label="Step on the chart of per-step |Δ| of A and B at each stage"
         aria-valuemin={first}
         aria-valuemax={last}
         aria-valuenow={picked ?? first}
@@ -177,7 +203,7 @@ export function StepTrace() {
         data-testid="step-slider"
         onKeyDown={onKeyDown}
       >
-        <UplotChart data={data} make={make} height={220} label="Per-step |Δ| of the talker logit statistics (largest |A − B| of mean, std, min, max), log scale" testId="step-chart" />
+        <UplotChart data={data} make={make} height={220} label={`Per-step |Δ| of A and B, log scale: ${rows.map((r) => STAGE_LABELS[r.stage]).join(", ")}`} testId="step-chart" />
       </div>
     </div>
   );

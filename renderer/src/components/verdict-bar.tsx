@@ -8,6 +8,7 @@ import { forensicsSelectors } from '../store/comparison/forensics-selectors.js';
 import { sidesSelectors } from '../store/comparison/sides-selectors.js';
 import { historySelectors } from '../store/history/history-slice.js';
 import { takesResultFocus } from '../lib/result-focus.js';
+import { DrillLink } from './drill-link.js';
 import { ExportFixtureButton } from './export-fixture-button.js';
 import { MeasuringStatus } from './measuring-status.js';
 import { useStoreApi, useStudio } from './store-context.js';
@@ -51,6 +52,7 @@ export function VerdictBar() {
         </div>
         <div className="result-actions">
           <ExportFixtureButton />
+          <DrillLink />
         </div>
       </div>
       <FaultWarning />

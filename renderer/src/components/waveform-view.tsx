@@ -1,9 +1,12 @@
+import { useRef } from 'react';
 import { fmt, fmtTime } from '../lib/format.js';
 import { audioSelectors } from '../store/comparison/audio-selectors.js';
 import { comparisonSelectors } from '../store/comparison/comparison-selectors.js';
 import { playbackSelectors } from '../store/playback/playback-selectors.js';
 import { timelineDuration } from '../store/view/timeline.js';
 import { viewSelectors } from '../store/view/view-slice.js';
+import { ColourKey } from './colour-key.js';
+import { useFitToWindow } from './fit-to-window.js';
 import { RegionMetrics } from './region-metrics.js';
 import { SpectrogramScale } from './spectrogram-scale.js';
 import { useStudio } from './store-context.js';
@@ -19,13 +22,19 @@ export function WaveformView() {
   const duration = useStudio(timelineDuration);
   const hasAudio = useStudio(audioSelectors.hasAudio);
   const spectrogram = useStudio(viewSelectors.spectrogram);
+  const lanes = useRef<HTMLDivElement>(null);
+  // The spectrograms make the lanes taller than the window: then they scroll inside, the transport and tabs stay in view.
+  useFitToWindow(lanes, spectrogram && comparison !== undefined && duration > 0);
   if (!comparison) return <section className="waveforms empty" aria-label="Waveforms"><p className="muted">Synthesize A/B, import two WAV files or open a comparison from history to see the waveforms.</p></section>;
   if (duration === 0) return <section className="waveforms empty" aria-label="Waveforms"><p className="muted">This comparison has no audio (traces only): see the step trace and codes below.</p></section>;
   return (
     <section className="waveforms" aria-label="Waveforms">
       {!hasAudio && <p className="muted">This comparison has no audio (traces only): the lanes show its steps and codes.</p>}
       <ZoomBar />
-      <Lanes />
+      <ColourKey />
+      <div ref={lanes} className="lanes-fit">
+        <Lanes />
+      </div>
       {spectrogram && <SpectrogramScale />}
       <ViewLine />
       <RegionMetrics />

@@ -1,5 +1,5 @@
 import type { CodesData } from '../../../electron/common/draw/codes.js';
-import type { StepDelta } from '../../../electron/common/draw/step-delta.js';
+import { deltaText, STAGE_LABELS, stageDelta, STAGES, type StepDelta } from '../../../electron/common/draw/step-delta.js';
 import { fmt } from './format.js';
 
 /** What the readout needs to say what is under the pointer (all optional: a comparison may lack any). */
@@ -39,8 +39,7 @@ export function hoverReadout(time: number, lane: string, y: number, src: Readout
     const d = src.deltas.find((s) => s.step === step);
     if (d) {
       const side = (x: StepDelta['a']) => (x ? `mean ${fmt(x.mean, 4)} max ${fmt(x.max, 4)}` : 'no step');
-      const delta = d.nonFinite ? `not finite (${d.nonFinite})` : d.delta === null ? 'n/a' : d.delta.toPrecision(3);
-      parts.push(`step ${step}: A ${side(d.a)} · B ${side(d.b)} · |Δ| ${delta}`);
+      parts.push(`step ${step}: A ${side(d.a)} · B ${side(d.b)}`, ...stageWords(d));
     }
   } else if (lane === 'codes' && step !== undefined && src.codes && step <= src.codes.frames) {
     const k = Math.min(src.codes.q - 1, Math.max(0, Math.floor(y * src.codes.q)));
@@ -53,4 +52,14 @@ export function hoverReadout(time: number, lane: string, y: number, src: Readout
     parts.push(`frame ${step}`);
   }
   return parts.join(' · ');
+}
+
+/** Every stage's |Δ| at a step, exact: "talker |Δ| 0 (equal)", "code predictor |Δ| 0.02047 (codebook 2)". */
+export function stageWords(d: StepDelta): string[] {
+  return STAGES.flatMap((stage) => {
+    const v = stageDelta(d, stage);
+    if (!v) return [];
+    const codebook = stage === 'code-predictor' && d.codePredictor && (v.delta ?? 0) > 0 ? ` (codebook ${d.codePredictor.codebook})` : '';
+    return [`${STAGE_LABELS[stage]} |Δ| ${deltaText(v)}${codebook}`];
+  });
 }

@@ -1,4 +1,5 @@
-import { createStore, type StoreApi } from 'zustand/vanilla';
+import { persist, type StateStorage } from 'zustand/middleware';
+import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
 import type { StudioApi } from '../../../electron/common/api/studio-api.js';
 import type { StudioShell } from '../../../electron/common/api/studio-shell.js';
 import type { PlayerLike } from '../audio/player.js';
@@ -7,6 +8,7 @@ import { createBundleSlice, type BundleSlice } from './bundle/bundle-slice.js';
 import { createComparisonSlice, type ComparisonSlice } from './comparison/comparison-slice.js';
 import { createDrillSlice, type DrillSlice } from './drill/drill-slice.js';
 import { createHistorySlice, type HistorySlice } from './history/history-slice.js';
+import { formPersistOptions } from './job/form-persistence.js';
 import { createJobSlice, type JobSlice } from './job/job-slice.js';
 import { createNoticesSlice, type NoticesSlice } from './notices/notices-slice.js';
 import { createPlaybackSlice, type PlaybackSlice } from './playback/playback-slice.js';
@@ -39,13 +41,12 @@ export const silentPlayer: PlayerLike = {
   onFrame: () => () => undefined,
 };
 
-/** One store of slices (zustand slices pattern); the StudioApi, shell and player are injected, so tests pass doubles. */
-export function createStudioStore(
-  studio: StudioApi,
-  player: PlayerLike = silentPlayer,
-  shell?: StudioShell,
-): StoreApi<StudioState> {
-  return createStore<StudioState>()((...a) => ({
+/**
+ * One store of slices (zustand slices pattern); the StudioApi, shell and player are injected, so tests pass doubles.
+ * With `formStorage` the form is kept there across reloads (zustand's persist, form-persistence.ts).
+ */
+export function createStudioStore(studio: StudioApi, player: PlayerLike = silentPlayer, shell?: StudioShell, formStorage?: StateStorage): StoreApi<StudioState> {
+  const slices: StateCreator<StudioState> = (...a) => ({
     ...createBundleSlice(studio)(...a),
     ...createJobSlice(studio)(...a),
     ...createDrillSlice(studio)(...a),
@@ -57,5 +58,7 @@ export function createStudioStore(
     ...createNoticesSlice(...a),
     ...createSweepSlice(...a),
     ...createWorkflowActions(studio)(...a),
-  }));
+  });
+  if (formStorage) return createStore<StudioState>()(persist(slices, formPersistOptions(formStorage)));
+  return createStore<StudioState>()(slices);
 }

@@ -23,7 +23,8 @@ describe('hover readout', () => {
     ] as Divergence['steps'];
     // Frame 1 spans 0..0.08 s at 12.5 frames/s.
     expect(hoverReadout(0.05, 'steps', 0.5, { sampleRate: 0, frameRate: 12.5, deltas: stepDeltas({ steps }) })).toBe(
-      '0.050000 s · step 1: A mean 1.0000 max 9.0000 · B mean 1.0000 max 9.0190 · |Δ| 0.0190',
+      // 9.019 − 9 in float64 is 0.0189999…: four significant digits, never rounded to a 0.
+      '0.050000 s · step 1: A mean 1.0000 max 9.0000 · B mean 1.0000 max 9.0190 · talker |Δ| 0.01900',
     );
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { codebookTicks, frequencyTicks, integerIncrs } from '../../../electron/common/draw/axis-ticks.js';
 import { fmt, fmtTick, minusSigns } from '../../../renderer/src/lib/format.js';
-import { historyLabel } from '../../../renderer/src/lib/history-label.js';
+import { historyLabel, historyLabels } from '../../../renderer/src/lib/history-label.js';
 
 describe('fmt', () => {
   it('never shows a signed zero: -0 and values that round to zero print as 0.0', () => {
@@ -73,16 +73,30 @@ describe('codebookTicks (codes lane)', () => {
 });
 
 describe('historyLabel', () => {
-  // Built from a local time, so the expected "14:07" holds in any time zone.
+  // Built from a local time, so the expected "14:07:30" holds in any time zone.
   const createdAt = new Date(2026, 10, 22, 14, 7, 30).toISOString();
 
   it('time, what was compared and the first words of the prompt', () => {
-    expect(historyLabel({ createdAt, title: 'eager vs graph', text: 'Hello from the parity studio today, again.' })).toBe('14:07 · eager vs graph · “Hello from the parity studio…”');
-    expect(historyLabel({ createdAt, title: 'eager vs graph', text: 'Short one.' })).toBe('14:07 · eager vs graph · “Short one.”');
+    expect(historyLabel({ createdAt, title: 'eager vs graph', text: 'Hello from the parity studio today, again.' })).toBe('14:07:30 · eager vs graph · “Hello from the parity studio…”');
+    expect(historyLabel({ createdAt, title: 'eager vs graph', text: 'Short one.' })).toBe('14:07:30 · eager vs graph · “Short one.”');
   });
 
   it('imports without a prompt show time and title only', () => {
-    expect(historyLabel({ createdAt, title: 'a.wav vs b.wav' })).toBe('14:07 · a.wav vs b.wav');
+    expect(historyLabel({ createdAt, title: 'a.wav vs b.wav' })).toBe('14:07:30 · a.wav vs b.wav');
+  });
+
+  it('tells apart two runs of the same profiles: seconds, and #1/#2 (oldest first) when even those are the same', () => {
+    const later = new Date(2026, 10, 22, 14, 7, 41).toISOString();
+    const same = { title: 'eager vs graph', text: 'Hello world' };
+    // The case: the same profiles in the same minute read differently now.
+    const minute = historyLabels([{ id: 'x', createdAt: later, ...same }, { id: 'y', createdAt, ...same }]);
+    expect(minute.get('x')).not.toBe(minute.get('y'));
+    // The same second (createdAt with milliseconds apart): numbered after the time, so a cut-off row still shows it.
+    const ms = (n: number) => new Date(2026, 10, 22, 14, 7, 30, n).toISOString();
+    const second = historyLabels([{ id: 'b', createdAt: ms(900), ...same }, { id: 'a', createdAt: ms(100), ...same }, { id: 'c', createdAt: later, title: 'a.wav vs b.wav' }]);
+    expect(second.get('a')).toBe('14:07:30 #1 · eager vs graph · “Hello world”');
+    expect(second.get('b')).toBe('14:07:30 #2 · eager vs graph · “Hello world”');
+    expect(second.get('c')).toBe('14:07:41 · a.wav vs b.wav');
   });
 });
 

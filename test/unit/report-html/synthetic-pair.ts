@@ -40,6 +40,7 @@ export function syntheticPage(markdown = '## Parity report: eager vs graph\n'): 
     firstStep: FIRST_STEP,
     stage: 'talker-logits',
     logitTolerance: 1e-3,
+    audioTolerance: 1e-4,
     frameRate: FRAME_RATE,
     marker: { sec: DIVERGENCE_SEC, label: `first divergence: step ${FIRST_STEP}` },
     seams: [],

@@ -1,5 +1,5 @@
 import { divergenceLines } from '../../forensics/divergence-summary.js';
-import type { Divergence } from '../../forensics/divergence.js';
+import type { Divergence, DivergenceStage } from '../../forensics/divergence.js';
 import { seamMarks, type SeamMark } from '../../draw/seam-marks.js';
 import { stepDeltas, type StepDelta } from '../../draw/step-delta.js';
 import type { SeamReport } from '../../forensics/seams.js';
@@ -66,8 +66,10 @@ export interface ReportPageData {
   /** Codes per step, A and B (null where that side has no step); empty without a step trace. */
   codes: { a: (number[] | null)[]; b: (number[] | null)[] };
   firstStep: number | null;
-  stage: string | null;
+  stage: DivergenceStage | null;
   logitTolerance: number;
+  /** The audio tolerance (divergence.tolerances.audioAbs); 0 without a divergence. */
+  audioTolerance: number;
   frameRate: number | null;
   /** Where the first divergence is on the timeline. */
   marker: { sec: number; label: string } | null;
@@ -113,6 +115,13 @@ function toleranceRows(d: Divergence): Row[] {
   return rows;
 }
 
+/** The code predictor's worst codebook for the page, without every codebook's |Δ| (the page charts the worst). */
+function pageCodePredictor(cp: StepDelta['codePredictor']): Pick<StepDelta, 'codePredictor'> {
+  if (!cp) return {};
+  const { perCodebook: _all, ...worst } = cp;
+  return { codePredictor: worst };
+}
+
 /** Where the first divergence stands on the timeline: the reported time, else the start of its frame. */
 function markerOf(d: Divergence | undefined, frameRate: number | null, sampleRate: number | null): ReportPageData['marker'] {
   if (!d) return null;
@@ -145,12 +154,13 @@ export function reportPageData(report: ReportForPage, markdown: string, frameRat
     drill: [...(report.drill ? drillLines(report.drill) : []), ...(report.moduleDrill ? moduleDrillLines(report.moduleDrill) : [])].map((l) => l.trim()),
     drillReport: report.drill ?? null,
     markdown,
-    steps: d ? stepDeltas(d).map(({ step, delta, nonFinite, missing }) => ({ step, delta, nonFinite, missing })) : [],
+    steps: d ? stepDeltas(d).map(({ step, delta, nonFinite, missing, codePredictor }) => ({ step, delta, nonFinite, missing, ...pageCodePredictor(codePredictor) })) : [],
     logits: steps.map((s) => ({ step: s.step, meanA: finite(s.a?.mean), maxA: finite(s.a?.max), meanB: finite(s.b?.mean), maxB: finite(s.b?.max) })),
     codes: { a: steps.map((s) => s.codesA), b: steps.map((s) => s.codesB) },
     firstStep: d?.firstStep ?? null,
     stage: d?.stage ?? null,
     logitTolerance: d?.tolerances.logitAbs ?? 0,
+    audioTolerance: d?.tolerances.audioAbs ?? 0,
     frameRate,
     marker: markerOf(d, frameRate, report.metrics?.sampleRate ?? null),
     seams: seamMarks(report.seams),

@@ -3,10 +3,8 @@ import { drawCodesLane } from '../../../../electron/common/draw/codes.js';
 import { drawLoudness, loudnessRange } from '../../../../electron/common/draw/loudness.js';
 import { drawRuler } from '../../../../electron/common/draw/ruler.js';
 import { paintSpectrogram } from '../../../../electron/common/draw/spectrogram.js';
-import { drawStepDeltas } from '../../../../electron/common/draw/steps.js';
 import { drawWave, type WaveSource } from '../../../../electron/common/draw/wave.js';
 import { fmt } from '../../lib/format.js';
-import { deltaRange } from '../../../../electron/common/draw/step-delta.js';
 import { spectrogramOfRange, type Spectrogram } from '../../../../electron/common/draw/spectrogram.js';
 import { timeTicks } from '../../../../electron/common/draw/time-ticks.js';
 import type { Viewport } from '../../../../electron/common/draw/viewport.js';
@@ -14,6 +12,7 @@ import { audioSelectors } from '../../store/comparison/audio-selectors.js';
 import { comparisonSelectors } from '../../store/comparison/comparison-selectors.js';
 import type { StudioState } from '../../store/studio-store.js';
 import type { colors } from '../theme.js';
+import { stepLane } from './step-lane.js';
 
 type Colors = ReturnType<typeof colors>;
 
@@ -44,8 +43,8 @@ const source = (samples: Float32Array | undefined, tiers: WaveSource['tiers'], t
  * the other lanes in view); twice that when the user asks for taller codes.
  */
 const HEIGHTS = {
-  full: { ab: 130, stacked: 160, diff: 64, spectrogram: 84, loudness: 56, steps: 64, codeRow: 12, codesMax: 192 },
-  short: { ab: 76, stacked: 104, diff: 40, spectrogram: 56, loudness: 32, steps: 36, codeRow: 8, codesMax: 96 },
+  full: { ab: 130, stacked: 160, diff: 64, spectrogram: 84, loudness: 56, stepRow: 26, codeRow: 12, codesMax: 192 },
+  short: { ab: 76, stacked: 104, diff: 40, spectrogram: 56, loudness: 32, stepRow: 16, codeRow: 8, codesMax: 96 },
 };
 
 /**
@@ -84,6 +83,8 @@ export function laneSpecs(s: StudioState, c: Colors, fftReady: boolean, short = 
       aria: stacked ? 'Waveforms, A above B' : 'Waveforms of A and B, overlaid',
       testId: 'waveform-ab',
       height: stacked ? px.stacked : px.ab,
+      // Stacked, each half is named beside it: A above, B below.
+      axis: stacked ? { ticks: [{ fromTop: 0.25, label: 'A', tone: 'a' }, { fromTop: 0.75, label: 'B', tone: 'b' }], testId: 'stack-axis' } : undefined,
       draw: (ctx, vp, w, h) => {
         const scale = { gain: s.ampGain, db: s.ampDb };
         if (stacked) {
@@ -150,19 +151,8 @@ export function laneSpecs(s: StudioState, c: Colors, fftReady: boolean, short = 
       draw: (ctx, vp, w, h) => drawLoudness(ctx, series, range, vp, w, h),
     });
   }
-  const deltas = comparisonSelectors.stepDeltas(s);
-  const divergence = comparisonSelectors.divergence(s);
-  if (deltas && frameRate > 0) {
-    const range = deltaRange(deltas, divergence?.tolerances.logitAbs);
-    lanes.push({
-      id: 'steps',
-      label: `|Δ| ${range.max.toExponential(0)}…${range.min.toExponential(0)}`,
-      aria: 'Per-step |Δ| of the talker logit statistics, log scale',
-      testId: 'step-lane',
-      height: px.steps,
-      draw: (ctx, vp, w, h) => drawStepDeltas(ctx, deltas, range, divergence?.tolerances.logitAbs, frameRate, vp, w, h, { bar: c.a, marker: c.marker, grid: c.grid, muted: c.muted }),
-    });
-  }
+  const steps = stepLane(s, c, px.stepRow);
+  if (steps) lanes.push(steps);
   const codes = comparisonSelectors.codes(s);
   if (codes && frameRate > 0) {
     const tall = s.codesTall ? 2 : 1;

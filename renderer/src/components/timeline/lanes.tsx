@@ -182,7 +182,7 @@ export function Lanes() {
             {lane.axis && (
               <span className="lane-axis" data-testid={lane.axis.testId}>
                 {lane.axis.ticks.map((t) => (
-                  <span key={t.label} style={{ top: `${(t.fromTop * 100).toFixed(2)}%` }}>
+                  <span key={t.label} className={t.tone} style={{ top: `${(t.fromTop * 100).toFixed(2)}%` }}>
                     {t.label}
                   </span>
                 ))}

@@ -6,7 +6,8 @@ import type { LoudnessCurves } from '../../../../electron/common/report/report.j
 import { fmt } from '../../lib/format.js';
 import { loudnessDeltaText, minusInfinityReason } from '../../../../electron/common/report/format/loudness-words.js';
 import { AFTER_UNRELIABLE_LAG, LAG_MIN_PEAK, reportLagReliable, unreliableLag } from '../../../../electron/common/report/lag-reliability.js';
-import { stepDeltas } from '../../../../electron/common/draw/step-delta.js';
+import { frameDeltas } from '../../../../electron/common/draw/frame-delta.js';
+import { stageRows, stepDeltas, type StageRow, type StepDelta } from '../../../../electron/common/draw/step-delta.js';
 import { codesByFrame } from '../../../../electron/common/trace/delay-pattern.js';
 import { memoByRef } from '../memo.js';
 import { rejudge } from '../tolerance/judgement.js';
@@ -88,7 +89,43 @@ const metricRows = memoByRef((m: Metrics): MetricRow[] => [
   { key: 'length', label: 'Length A / B', value: `${m.lengthA} / ${m.lengthB} samples`, explain: 'Samples in each take; a difference means one rendering ran longer.' },
 ]);
 
-const deltasOf = memoByRef((d: Divergence) => stepDeltas(d));
+/** Frames per second of a comparison's step trace (frame N comes from step N); 0 when unknown. */
+const frameRateOf = (c: ComparisonResult | undefined): number => {
+  const p = parts(c);
+  return p.a?.frameRate ?? p.traces?.a?.header?.frameRate ?? 0;
+};
+
+/**
+ * Every stage's |Δ| per step: the report's rows, and the vocoder's from both takes when the comparison has them.
+ * The same array for the same report and takes (a selector must return what it returned before).
+ */
+const deltasOf = (() => {
+  const cache = new WeakMap<object, { a?: Float32Array; b?: Float32Array; deltas: StepDelta[] }>();
+  return (c: ComparisonResult): StepDelta[] => {
+    const a = c.a?.samples;
+    const b = c.b?.samples;
+    const hit = cache.get(c.report);
+    if (hit && hit.a === a && hit.b === b) return hit.deltas;
+    const d = parts(c).divergence!;
+    const rate = c.a?.sampleRate;
+    const frames = a && b && rate && rate === c.b?.sampleRate ? frameDeltas(a, b, rate, frameRateOf(c), d.steps.length) : undefined;
+    const deltas = stepDeltas(d, frames);
+    cache.set(c.report, { a, b, deltas });
+    return deltas;
+  };
+})();
+
+/** stageRows, the same array for the same deltas and tolerances (a selector must not build a new one each call). */
+const rowsOf = (() => {
+  const cache = new WeakMap<readonly StepDelta[], { tolerances: unknown; rows: StageRow[] }>();
+  return (deltas: readonly StepDelta[], tolerances: { logitAbs: number; audioAbs: number } | undefined): StageRow[] => {
+    const hit = cache.get(deltas);
+    if (hit && hit.tolerances === tolerances) return hit.rows;
+    const rows = stageRows(deltas, tolerances);
+    cache.set(deltas, { tolerances, rows });
+    return rows;
+  };
+})();
 
 export interface CodesMatrix {
   frames: number;
@@ -198,10 +235,7 @@ export const comparisonSelectors = {
   /** The report's own divergence, whatever the studio's tolerances. */
   reportDivergence: (s: StudioState) => parts(s.comparison).divergence,
   /** Frames per second of the step trace (frame N comes from step N). */
-  frameRate: (s: StudioState) => {
-    const p = parts(s.comparison);
-    return p.a?.frameRate ?? p.traces?.a?.header?.frameRate ?? 0;
-  },
+  frameRate: (s: StudioState) => frameRateOf(s.comparison),
   /** Where the first divergence is on the timeline, seconds; undefined when none or unknown. */
   divergenceTime: (s: StudioState): number | undefined => {
     const d = comparisonSelectors.divergence(s);
@@ -211,10 +245,15 @@ export const comparisonSelectors = {
     const rate = comparisonSelectors.frameRate(s);
     return rate > 0 ? stepStartSec(d.firstStep, rate) : undefined;
   },
-  /** Per-step |Δ| of the talker logit statistics, non-finite sides marked (step-delta.ts). */
+  /** Per-step |Δ| of every stage (talker, code predictor, vocoder), non-finite sides marked (step-delta.ts). */
   stepDeltas: (s: StudioState) => {
     const d = parts(s.comparison).divergence;
-    return d && d.steps.length > 0 ? deltasOf(d) : undefined;
+    return s.comparison && d && d.steps.length > 0 ? deltasOf(s.comparison) : undefined;
+  },
+  /** The rows of the per-step views, under the studio's tolerances when set (step-delta.ts stageRows). */
+  stageRows: (s: StudioState) => {
+    const deltas = comparisonSelectors.stepDeltas(s);
+    return deltas ? rowsOf(deltas, comparisonSelectors.divergence(s)?.tolerances) : undefined;
   },
   codes: (s: StudioState) => {
     const d = parts(s.comparison).divergence;

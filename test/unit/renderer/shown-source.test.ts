@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { shownSource } from '../../../renderer/src/lib/shown-source.js';
+
+const header = (engine: string, q: number, frameRate = 12.5) => ({ header: { schema: 'tts-parity-trace/1', engine, q, frameRate, sampleRate: 24000 } });
+
+describe('the header names what is shown', () => {
+  it('imported traces: engine, codebooks and rates (each side’s where they differ), not the demo bundle', () => {
+    // The case: a 16-codebook Qwen3-TTS pair, which the header called "Demo bundle · 8 codebooks × 128".
+    const qwen = header('qwen-tts 0.1.1 Qwen3-TTS (tiny, random weights)', 16);
+    expect(shownSource({ kind: 'traces', traces: { a: qwen, b: qwen } })).toEqual({
+      name: 'Imported traces',
+      facts: ['qwen-tts 0.1.1 Qwen3-TTS (tiny, random weights)', '16 codebooks', '12.5 frames/s', '24000 Hz'],
+    });
+    const mixed = shownSource({ kind: 'traces', traces: { a: header('vllm', 8), b: header('hf', 8, 25) } })!;
+    expect(mixed.facts).toEqual(['A vllm / B hf', '8 codebooks', 'A 12.5 frames/s / B 25 frames/s', '24000 Hz']);
+  });
+
+  it('imported WAVs say so with their rate; a synthesis (and nothing) leaves the bundle’s line', () => {
+    expect(shownSource({ metrics: { sampleRate: 48000 } })).toEqual({ name: 'Imported WAVs', facts: ['48000 Hz'] });
+    expect(shownSource({ kind: 'profiles' })).toBeUndefined();
+    expect(shownSource(undefined)).toBeUndefined();
+  });
+});
