@@ -37,6 +37,9 @@ export function isDegenerate(check: AudioCheck | undefined): boolean {
   return check !== undefined && (check.a.condition !== 'audible' || check.b.condition !== 'audible');
 }
 
+/** A constant take's value to 6 significant digits (a float32 0.2 reads 0.2, not 0.20000000298023224). */
+const level = (t: TakeCheck): string => String(Number(Number(t.value).toPrecision(6)));
+
 function dbfs(peak: number): string {
   return `${(20 * Math.log10(peak)).toFixed(1).replace('-', '\u2212')} dBFS`;
 }
@@ -47,7 +50,7 @@ function isWords(t: TakeCheck): string {
     case 'digital-silence':
       return 'is digital silence';
     case 'constant':
-      return `is a constant ${Number(t.value)} (no signal)`;
+      return `is a constant ${level(t)} (no signal)`;
     case 'non-finite':
       return `holds ${t.nonFinite} NaN/Inf sample${t.nonFinite === 1 ? '' : 's'}`;
     case 'near-silent':
@@ -65,7 +68,7 @@ export function audioNotComparedReason(check: AudioCheck | undefined): string | 
   if (!check || !isDegenerate(check)) return undefined;
   const { a, b } = check;
   const subject =
-    a.condition === b.condition && a.condition !== 'audible' && (a.condition !== 'constant' || Number(a.value) === Number(b.value))
+    a.condition === b.condition && a.condition !== 'audible' && (a.condition !== 'constant' || level(a) === level(b))
       ? `A and B ${bothWords(a)}`
       : [a.condition !== 'audible' ? `A ${isWords(a)}` : undefined, b.condition !== 'audible' ? `B ${isWords(b)}` : undefined]
           .filter((s) => s !== undefined)
@@ -78,7 +81,7 @@ function bothWords(t: TakeCheck): string {
     case 'digital-silence':
       return 'are both digital silence';
     case 'constant':
-      return `are both a constant ${Number(t.value)} (no signal)`;
+      return `are both a constant ${level(t)} (no signal)`;
     case 'non-finite':
       return 'both hold NaN/Inf samples';
     default:
