@@ -55,7 +55,7 @@ def main(argv=None):
         with manual_code_predictor(model, bug):
             run(bug, modules=CODE_PREDICTOR_MODULES)
     with static_cache(model):
-        run("static")
+        run("static", modules=CODE_PREDICTOR_MODULES)
         run("sampled-static", do_sample=True, seed=7)
         if args.compile:
             talker, cp = model.talker.model, model.talker.code_predictor.model
