@@ -102,7 +102,8 @@ export function swapKeptImport(kept: KeptImport): KeptImport {
     request: {
       a: b, b: a, maxLagMs,
       ...(wavA && wavB ? { wavA: wavB, wavB: wavA } : {}),
-      ...(modulesA && modulesB ? { modulesA: modulesB, modulesB: modulesA } : {}),
+      ...(modulesB ? { modulesA: modulesB } : {}),
+      ...(modulesA ? { modulesB: modulesA } : {}),
     },
   };
 }

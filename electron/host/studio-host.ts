@@ -188,7 +188,7 @@ export class StudioHost implements StudioHandlers {
     const raw = await this.runInternal(`comparison of ${traceA.name} and ${traceB.name}`, task);
     const kept = raw.report.moduleDrill && modulesA && modulesB ? { modules: { a: modulesA.bytes, b: modulesB.bytes } } : {};
     const traces = { a: traceA.text, b: traceB.text, ...kept };
-    const sides = { ...(wavA && wavB ? { wavA, wavB } : {}), ...(modulesA && modulesB ? { modulesA, modulesB } : {}) };
+    const sides = { ...(wavA && wavB ? { wavA, wavB } : {}), ...(modulesA ? { modulesA } : {}), ...(modulesB ? { modulesB } : {}) };
     const imported = { kind: 'traces' as const, request: { a: traceA, b: traceB, ...sides, maxLagMs: request.maxLagMs } };
     const saved = await this.history.save({ kind: 'traces', title: `${basename(traceA.name)} vs ${basename(traceB.name)}`, ...raw, traces, imported });
     this.events.emit('historyChanged');

@@ -111,7 +111,8 @@ describe('parity compare-trace', () => {
 
   it('equal traces with equal WAVs → identical; exit 0 with --fail-on diverged', async () => {
     const a = file('same.jsonl', traceA);
-    const wav = file('same.wav', encodeWav([new Float32Array(4 * 1920)], 24000, 'float32'));
+    // Audible: digital silence would be degenerate audio (test/cli/degenerate-audio.test.ts), never identical.
+    const wav = file('same.wav', encodeWav([Float32Array.from({ length: 4 * 1920 }, (_, i) => 0.3 * Math.sin(i / 20))], 24000, 'float32'));
     const run = await runParity(['compare-trace', a, a, '--wav-a', wav, '--wav-b', wav, '--json', '--fail-on', 'diverged']);
     expect(run.status).toBe(0);
     expect(JSON.parse(run.stdout).verdict).toBe('identical');

@@ -36,7 +36,7 @@ export function inRange(what: string, lo: number, hi: number) {
 
 export function parseFailOn(text: string): 'diverged' | 'within-tolerance' {
   if (text === 'diverged' || text === 'within-tolerance') return text;
-  throw new InvalidArgumentError(`expected "diverged" (exit 1 when diverged) or "within-tolerance" (exit 1 unless identical), found "${text}"`);
+  throw new InvalidArgumentError(`expected "diverged" (exit 1 when diverged or the audio is degenerate) or "within-tolerance" (exit 1 unless identical), found "${text}"`);
 }
 
 export function tolerancesFrom(o: { logitTol?: number; logitRelTol?: number; audioTol?: number; nearTieGap?: number }): Partial<Omit<Tolerances, 'codes'>> {
@@ -48,9 +48,12 @@ export function tolerancesFrom(o: { logitTol?: number; logitRelTol?: number; aud
   return t;
 }
 
-/** Exit status for --fail-on: 1 when the verdict is at least as bad as the threshold. */
+/**
+ * Exit status for --fail-on: 1 when the verdict is at least as bad as the threshold. Degenerate audio
+ * (silence, a constant, NaN/Inf) is no match, so it fails both.
+ */
 export function failOnStatus(verdict: string, failOn: 'diverged' | 'within-tolerance' | undefined): number {
-  if (failOn === 'diverged') return verdict === 'diverged' ? 1 : 0;
+  if (failOn === 'diverged') return verdict === 'diverged' || verdict === 'degenerate-audio' ? 1 : 0;
   if (failOn === 'within-tolerance') return verdict === 'identical' ? 0 : 1;
   return 0;
 }
@@ -96,7 +99,7 @@ export function addVerdictOptions<Args extends any[], Opts extends OptionValues,
     .option('--audio-tol <x>', `absolute tolerance per audio sample (default ${d.audioAbs})`, nonNegative('a tolerance'))
     .option('--near-tie-gap <x>', `where the codes first differ, call the flip a near-tie when the two codes' logit difference moved by at most this (default ${DEFAULT_NEAR_TIE_GAP}; 0.7 for bf16, vLLM 55238)`, nonNegative('a logit gap'))
     .option('--max-lag-ms <ms>', `cross-correlation lag search range, ± ms (default ${DEFAULT_MAX_LAG_MS})`, positive('milliseconds'))
-    .option('--fail-on <verdict>', 'exit 1 when the verdict is "diverged" (or anything but identical: "within-tolerance")', parseFailOn);
+    .option('--fail-on <verdict>', 'exit 1 when the verdict is "diverged" or "degenerate-audio" (or anything but identical: "within-tolerance")', parseFailOn);
 }
 
 export interface SamplingFlags {

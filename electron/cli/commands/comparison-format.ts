@@ -8,7 +8,7 @@ import { textTable } from '../../common/report/format/text-table.js';
 /** The terminal summary; report.md is renderComparisonMarkdown (common/report/comparison-markdown.ts). */
 export function renderComparisonText(v: ComparisonView): string {
   // v.warnings go to stderr (the caller writes them), so a piped summary and the terminal both see them once.
-  const parts = [...v.sides, '', ...divergenceLines(v.verdict, v.divergence, v.teacherForced)];
+  const parts = [...v.sides, '', ...divergenceLines(v.verdict, v.divergence, v.teacherForced, v.metrics?.audio)];
   if (v.teacherForced) parts.push('', ...teacherForcedLines(v.teacherForced));
   if (v.seams) parts.push('', ...seamLines(v.seams));
   if (v.baseline?.length) parts.push('', 'Determinism baseline (each profile run twice):', ...v.baseline.map((l) => `  ${l}`));

@@ -21,7 +21,7 @@ const DEFAULT_WORST = 5;
 function countsLine(s: SweepSummary): string {
   const c = s.counts;
   const step = s.firstStep.mode === null ? '' : `; most frequent first divergent step ${s.firstStep.mode}`;
-  return `sweep merge: ${s.cases.length} of ${s.totalCases} cases: ${c.identical} identical, ${c['within-tolerance']} within tolerance, ${c.diverged} diverged, ${c.error} errors, ${c.missing} missing${step}\n`;
+  return `sweep merge: ${s.cases.length} of ${s.totalCases} cases: ${c.identical} identical, ${c['within-tolerance']} within tolerance, ${c.diverged} diverged${c['degenerate-audio'] ? `, ${c['degenerate-audio']} degenerate audio` : ''}, ${c.error} errors, ${c.missing} missing${step}\n`;
 }
 
 /**

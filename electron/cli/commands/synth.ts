@@ -10,6 +10,8 @@ import { encodeWav } from '../../common/wav/encode-wav.js';
 import { Engine, resolveDemoBundle } from '../../engine/engine.js';
 import type { SynthesisResult } from '../../engine/types.js';
 import { InputError } from '../../common/errors.js';
+import { takeCheck } from '../../common/analysis/take-condition.js';
+import { takeWords } from '../../common/report/audio-check.js';
 import { action } from '../fail.js';
 import { checkOutputFile, writeOutputFiles, type OutputFile } from '../../host/fs/output-files.js';
 import { exitOnInterrupt } from '../interrupt.js';
@@ -88,12 +90,15 @@ export function registerSynth(program: Command): void {
             outputs.push({ flag: '--trace', path: options.trace, data: writeTrace(header, r.steps) });
           }
           await writeOutputFiles(outputs, options);
+          const audioCheck = takeCheck(r.audio);
           if (options.json) {
             const { audio: _a, codes: _c, steps: _s, ...rest } = r;
             printOut(
-              stringifyReport({ ...rest, out: options.out, durationS: r.audio.length / r.sampleRate }) + '\n',
+              stringifyReport({ ...rest, out: options.out, durationS: r.audio.length / r.sampleRate, audioCheck }) + '\n',
             );
           } else printOut(summary(r, options.out));
+          const degenerate = takeWords('the audio', audioCheck);
+          if (degenerate) printErr(`warning: ${degenerate}: a comparison of it will not compare audio\n`);
           reportUnappliedFaults(r);
         } finally {
           await engine.close();

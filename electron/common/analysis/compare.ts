@@ -15,6 +15,7 @@ import { matchedNull } from './matched-null.js';
 import { type SpectralDistances, type SpectralPair, SpectralSession } from './spectral.js';
 import { metricsFromSums, sampleSums, samplesEqual } from './waveform-metrics.js';
 import { crossCorrelate } from './xcorr.js';
+import { audioCheck } from './take-condition.js';
 import { DEFAULT_MAX_LAG_MS } from './lag-range.js';
 import { lagIsReliable } from '../report/lag-reliability.js';
 
@@ -144,6 +145,7 @@ export async function compareSignals(
     ...downmix,
     ...levels,
     aligned,
+    audio: audioCheck(a, b),
   };
   const curves: LoudnessCurves = {
     hopMs: SEGMENT_MS,

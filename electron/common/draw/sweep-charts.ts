@@ -11,7 +11,7 @@ import { n1, SWEEP_MARGIN as M, svgOpen, xAxis, yAxis } from './sweep-svg.js';
  */
 
 /** Verdict colours, readable on white and on the studio's dark panel. */
-export const VERDICT_COLOR: Record<SummaryCase['verdict'], string> = { identical: '#2e8540', 'within-tolerance': '#1f6fd1', diverged: '#d0021b', error: '#6b7480' };
+export const VERDICT_COLOR: Record<SummaryCase['verdict'], string> = { identical: '#2e8540', 'within-tolerance': '#1f6fd1', diverged: '#d0021b', 'degenerate-audio': '#a35a00', error: '#6b7480' };
 
 /** Bins of whole steps: one step a bin up to 60 steps of range, else a 2/5/10… step wide bin. */
 export function stepBins(histogram: { step: number; count: number }[]): { from: number; to: number; count: number }[] {

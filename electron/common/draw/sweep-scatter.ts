@@ -42,7 +42,7 @@ export interface ScatterPlot {
   invert(px: number, py: number): { x: number; y: number };
 }
 
-const DRAW_ORDER: Record<SummaryCase['verdict'], number> = { identical: 0, 'within-tolerance': 1, error: 2, diverged: 3 };
+const DRAW_ORDER: Record<SummaryCase['verdict'], number> = { identical: 0, 'within-tolerance': 1, error: 2, 'degenerate-audio': 3, diverged: 4 };
 const DOT_ALPHA = 0.75;
 
 /** Cases the scatter can place: a finite correlation and ΔLU. */

@@ -1,4 +1,5 @@
 import { num } from '../report/format/numbers.js';
+import { isDegenerate, type AudioCheck } from '../report/audio-check.js';
 import type { Verdict } from '../report/report.js';
 import { nothingFiniteWords } from './abs-diff.js';
 import { comparedLine } from './compared-fields.js';
@@ -17,18 +18,19 @@ function stepName(step: number): string {
 }
 
 /** Plain sentences on the verdict and the first divergence, for a terminal and report.md. */
-export function divergenceLines(verdict: Verdict, d: Divergence, teacherForced?: TeacherForcedDrift): string[] {
+export function divergenceLines(verdict: Verdict, d: Divergence, teacherForced?: TeacherForcedDrift, audio?: AudioCheck): string[] {
   const t = d.tolerances;
-  const noAudio = d.audioCompared === false;
-  const lines = [`Verdict: ${verdictWords(verdict, d, teacherForced)}${noAudio ? ' (over the traces only: audio not compared)' : ''}`];
+  const degenerate = isDegenerate(audio);
+  const noAudio = d.audioCompared === false || degenerate;
+  const lines = [`Verdict: ${verdictWords(verdict, d, teacherForced, audio)}${d.audioCompared === false ? ' (over the traces only: audio not compared)' : ''}`];
   const compared = d.compared ? comparedLine(d.compared) : null;
   if (compared) lines.push(compared);
   const codes = !d.compared || d.compared.fields.includes('codes') ? ', codes exact' : ', codes not compared';
   if (d.firstStep === null) {
-    const audio = noAudio ? 'audio not compared' : `audio within ${t.audioAbs}`;
+    const audioWords = noAudio ? 'audio not compared' : `audio within ${t.audioAbs}`;
     lines.push(d.firstDifferingSample !== undefined
       ? `Audio differs from sample ${d.firstDifferingSample} (no step trace to localise it)`
-      : `No divergence: ${d.stepsA} steps compared${codes}, logit statistics within ${t.logitAbs}, ${audio}`);
+      : `No divergence: ${d.stepsA} steps compared${codes}, logit statistics within ${t.logitAbs}, ${audioWords}`);
     const big = d.largestLogitDiff;
     if (big) lines.push(`Largest logit |Δ|: ${small(big.value)} at step ${big.step} (${big.field}), within ${t.logitAbs}${t.logitRel ? ` + ${t.logitRel}·|x|` : ''}`);
     const pairs = d.logitPairs;
@@ -64,7 +66,7 @@ export function divergenceLines(verdict: Verdict, d: Divergence, teacherForced?:
     const f = d.firstNonFinite[side];
     if (f) lines.push(`${side.toUpperCase()}: first non-finite values at step ${f.step} in ${f.stage} (NaN ${f.nan}, Inf ${f.inf})`);
   }
-  if (noAudio) lines.push('Audio not compared (no --wav-a/--wav-b): the vocoder stage was not checked, so the verdict cannot be identical');
+  if (d.audioCompared === false) lines.push('Audio not compared (no --wav-a/--wav-b): the vocoder stage was not checked, so the verdict cannot be identical');
   lines.push(`Tolerances: logit statistics |Δ| ≤ ${t.logitAbs}${t.logitRel ? ` + ${t.logitRel}·|x|` : ''}, codes exact, audio |Δ| ≤ ${t.audioAbs}`);
   return lines;
 }

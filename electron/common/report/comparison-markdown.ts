@@ -40,7 +40,7 @@ export function renderComparisonMarkdown(v: ComparisonView): string {
   const item = (l: string) => `- ${e(l.trim())}`;
   const parts = [`## ${e(v.title)}`, '', ...v.sides.map(item)];
   if (v.warnings?.length) parts.push('', ...v.warnings.map((w) => `> **Warning:** ${e(w)}`));
-  parts.push('', ...divergenceLines(v.verdict, v.divergence, v.teacherForced).map(item));
+  parts.push('', ...divergenceLines(v.verdict, v.divergence, v.teacherForced, v.metrics?.audio).map(item));
   if (v.teacherForced) parts.push('', '### Teacher forcing', '', ...teacherForcedLines(v.teacherForced).map(item));
   if (v.seams) parts.push('', '### Seams', '', ...seamLines(v.seams).map(item));
   if (v.baseline?.length) parts.push('', '### Determinism baseline (each profile run twice)', '', ...v.baseline.map(item));

@@ -82,6 +82,7 @@ export const VERDICT_RULE =
   'identical: audio compared and bit-identical, and every step equal (codes and logit statistics exactly, none missing on either side: divergence.compared); ' +
   'within-tolerance: codes equal at every step, logit statistics within tolerances.logitAbs/logitRel, ' +
   'every audio sample within tolerances.audioAbs and the same length (or audio not compared: divergence.audioCompared false); ' +
+  'degenerate-audio: nothing diverged, but a take is digital silence, a constant, non-finite or near-silent (metrics.audio): never a match; ' +
   'diverged: anything else';
 
 export const ComparisonReport = ParityReport.extend({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AudioCheck } from './audio-check.js';
 import { JsonNumber } from './json-number.js';
 
 /** Waveform metrics that are recomputed after aligning B to A by the cross-correlation lag. */
@@ -60,5 +61,10 @@ export const Metrics = WaveformMetrics.extend({
   rmsA: JsonNumber,
   rmsB: JsonNumber,
   aligned: WaveformMetrics.extend({ lagSamples: z.number().int() }),
+  /**
+   * Each take's condition (audio-check.ts): digital silence, a constant, non-finite or near-silent audio
+   * is not compared, and no verdict over it is a match. Absent in reports written before it was added.
+   */
+  audio: AudioCheck.optional(),
 });
 export type Metrics = z.infer<typeof Metrics>;

@@ -29,7 +29,11 @@ export const LoudnessCurves = z.object({
 });
 export type LoudnessCurves = z.infer<typeof LoudnessCurves>;
 
-export const Verdict = z.enum(['identical', 'within-tolerance', 'diverged']);
+/**
+ * `degenerate-audio`: nothing diverged, but a take is digital silence, a constant, non-finite or
+ * near-silent (audio-check.ts), so the audio was not compared and the comparison is no match.
+ */
+export const Verdict = z.enum(['identical', 'within-tolerance', 'diverged', 'degenerate-audio']);
 export type Verdict = z.infer<typeof Verdict>;
 
 export const ParityReport = z

@@ -106,6 +106,7 @@ export function mergeShards(shards: NamedShard[], options: MergeOptions = {}): S
       identical: count('identical'),
       'within-tolerance': count('within-tolerance'),
       diverged: count('diverged'),
+      'degenerate-audio': count('degenerate-audio'),
       error: count('error'),
       missing: Math.max(0, header.totalCases - cases.length),
     },

@@ -22,7 +22,7 @@ export function checkSummaryCounts(summary: SweepSummary, file: string): void {
     seen.set(c.index, caseKey(c));
   }
   const expected: [string, number, number][] = [
-    ...(['identical', 'within-tolerance', 'diverged', 'error'] as const).map((v): [string, number, number] => [`counts.${v}`, summary.counts[v], cases.filter((c) => c.verdict === v).length]),
+    ...(['identical', 'within-tolerance', 'diverged', 'degenerate-audio', 'error'] as const).map((v): [string, number, number] => [`counts.${v}`, summary.counts[v] ?? 0, cases.filter((c) => c.verdict === v).length]),
     ['counts.missing', summary.counts.missing, totalCases - cases.length],
     ...(['near-tie', 'real', 'unknown'] as const).map((f): [string, number, number] => [`flips.${f}`, summary.flips[f], cases.filter((c) => c.flip === f).length]),
   ];

@@ -31,7 +31,7 @@ export function renderSweepMarkdown(s: SweepSummary): string {
     '',
     '| verdict | cases | % of run |',
     '| --- | ---: | ---: |',
-    ...(['identical', 'within-tolerance', 'diverged', 'error'] as const).map((v) => `| ${v} | ${s.counts[v]} | ${pct(s.counts[v])} |`),
+    ...(['identical', 'within-tolerance', 'diverged', 'degenerate-audio', 'error'] as const).map((v) => `| ${v} | ${s.counts[v] ?? 0} | ${pct(s.counts[v] ?? 0)} |`),
     `| missing | ${s.counts.missing} | |`,
     '',
     '## First divergent step',

@@ -2,7 +2,7 @@ import type { SweepVerdict } from './sweep-case.js';
 import { caseKey } from './sweep-case.js';
 import type { SummaryCase } from './sweep-summary.js';
 
-const RANK: Record<SweepVerdict, number> = { error: 0, diverged: 1, 'within-tolerance': 2, identical: 3 };
+const RANK: Record<SweepVerdict, number> = { error: 0, diverged: 1, 'degenerate-audio': 2, 'within-tolerance': 3, identical: 4 };
 
 /** Lower is worse: a missing or non-finite correlation is the worst a waveform can be. */
 function correlationOrder(c: SummaryCase): number {

@@ -30,6 +30,8 @@ export const SweepSummary = z.object({
     identical: z.number().int().nonnegative(),
     'within-tolerance': z.number().int().nonnegative(),
     diverged: z.number().int().nonnegative(),
+    /** Cases whose audio is degenerate (report/audio-check.ts); absent in summaries written before it was added. */
+    'degenerate-audio': z.number().int().nonnegative().optional(),
     error: z.number().int().nonnegative(),
     /** Planned but absent from every shard file (a shard not run, or stopped early). */
     missing: z.number().int().nonnegative(),

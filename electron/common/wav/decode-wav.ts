@@ -77,7 +77,7 @@ export function decodeWavFrom(source: WavBytes, file: string, blockBytes = BLOCK
     const nonFinite = channels.reduce((n, channel) => n + countNonFinite(channel), 0);
     if (nonFinite > 0) {
       const why = format.bitsPerSample === 64 ? 'NaN, ±Infinity, or float64 values past float32\'s ±3.4e38' : 'NaN or ±Infinity';
-      warnings.push(`${nonFinite} sample(s) are not finite (${why}); metrics over them read NaN or ±Infinity`);
+      warnings.push(`${nonFinite} sample(s) are not finite (${why}); the audio is not compared (a metric they spoil says "not measurable")`);
     }
   }
   return {

@@ -1,3 +1,4 @@
+import { audioNotComparedReason, type AudioCheck } from '../../common/report/audio-check.js';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -84,8 +85,12 @@ function firstIssue(shape: object, issues: readonly z.core.$ZodIssue[] | undefin
  */
 export const isWavPairReport = (raw: unknown): boolean => typeof raw === 'object' && raw !== null && !('kind' in raw) && !('integrity' in raw);
 
-const describe = (verdict: string, d: { firstStep: number | null; stage: string | null }) =>
-  d.firstStep === null ? verdict : `${verdict} at step ${d.firstStep} (${d.stage})`;
+/** A verdict as gate says it; degenerate audio adds why ("A and B are both digital silence: audio not compared"). */
+function describe(verdict: string, d: { firstStep: number | null; stage: string | null }, audio?: AudioCheck): string {
+  const reason = audioNotComparedReason(audio);
+  const words = d.firstStep === null ? verdict : `${verdict} at step ${d.firstStep} (${d.stage})`;
+  return reason ? `${words} (${reason})` : words;
+}
 
 /**
  * Re-runs one fixture folder written by `parity compare` or `parity compare-trace` and lists every
@@ -119,7 +124,7 @@ export async function checkFixture(
   }
   const stored = parsed.data!;
   const r = stored.rerun;
-  const summary = `${r.profileA} vs ${r.profileB}: recorded ${describe(stored.verdict, stored.divergence)}`;
+  const summary = `${r.profileA} vs ${r.profileB}: recorded ${describe(stored.verdict, stored.divergence, stored.metrics?.audio)}`;
   if (problems.length) return { dir, ok: false, summary, problems };
 
   const bundleDir = bundle ?? fixtureBundle(dir, r);
@@ -145,7 +150,7 @@ export async function checkFixture(
   }
   const now = fresh.report;
   if (now.verdict !== stored.verdict || now.divergence.firstStep !== stored.divergence.firstStep || now.divergence.stage !== stored.divergence.stage) {
-    problems.push(`verdict: recorded ${describe(stored.verdict, stored.divergence)}, now ${describe(now.verdict, now.divergence)}`);
+    problems.push(`verdict: recorded ${describe(stored.verdict, stored.divergence, stored.metrics?.audio)}, now ${describe(now.verdict, now.divergence, now.metrics?.audio)}`);
   }
   if (stored.drill) {
     // The fixture was made with --drill: its finding is part of what it asserts, so re-run it too.
@@ -188,7 +193,7 @@ async function checkTraceFixture(dir: string, raw: unknown, problems: string[], 
   const issue = firstIssue(TraceComparisonReport.shape, parsed.error?.issues, rowIssue);
   if (issue) return { dir, ok: false, summary: '', problems: [...problems, `report.json does not match the trace comparison schema: ${issue.message}`] };
   const stored = parsed.data!;
-  const summary = `traces ${stored.traces.a.file} vs ${stored.traces.b.file}: recorded ${describe(stored.verdict, stored.divergence)}`;
+  const summary = `traces ${stored.traces.a.file} vs ${stored.traces.b.file}: recorded ${describe(stored.verdict, stored.divergence, stored.metrics?.audio)}`;
   if (problems.length) return { dir, ok: false, summary, problems };
   // Each trace checked whole (A, A's WAV, B, B's WAV, as compare-trace reads them), then both read again side by side.
   const side = async (name: 'a' | 'b'): Promise<TraceSideHeader> => ({
@@ -199,7 +204,7 @@ async function checkTraceFixture(dir: string, raw: unknown, problems: string[], 
   const options = { createdAt: stored.createdAt, tolerances: stored.divergence.tolerances };
   const now = (await compareTraceSteps(a, b, zipTraceSteps(a.file, b.file), options, () => false)).report;
   if (now.verdict !== stored.verdict || now.divergence.firstStep !== stored.divergence.firstStep || now.divergence.stage !== stored.divergence.stage) {
-    problems.push(`verdict: recorded ${describe(stored.verdict, stored.divergence)}, now ${describe(now.verdict, now.divergence)}`);
+    problems.push(`verdict: recorded ${describe(stored.verdict, stored.divergence, stored.metrics?.audio)}, now ${describe(now.verdict, now.divergence, now.metrics?.audio)}`);
   }
   // Written with module sidecars: the folder holds their copies, and the module finding is part of what it asserts.
   if (stored.moduleDrill) problems.push(...recheckModuleDrill(dir, stored.moduleDrill, now.divergence.firstStep));

@@ -1,6 +1,7 @@
 import type { ModuleSidecar } from '../../common/trace/module-sidecar.js';
 import type { TraceHeader } from '../../common/trace/trace-format.js';
 import { dirname } from 'node:path';
+import { oneSidecarWarning } from '../../common/trace/sidecar-rule.js';
 import { openSidecarFile, sidecarPathOf } from './read-sidecar.js';
 
 export interface SidecarPaths {
@@ -34,8 +35,8 @@ export function openTraceSidecars(a: TraceRef, b: TraceRef, given: SidecarPaths 
   const insideOf = (t: TraceRef, path: string | undefined) => (path === undefined ? { dir: dirname(t.file), words: "the trace's folder (a header names its sidecar relative to it)" } : undefined);
   if (pa === undefined && pb === undefined) return { close: () => undefined };
   if (pa === undefined || pb === undefined) {
-    const [has, lacks] = pa === undefined ? [`B (${b.file}) has ${pb}`, `A (${a.file})`] : [`A (${a.file}) has ${pa}`, `B (${b.file})`];
-    return { warning: `only one side has a module sidecar: ${has}, ${lacks} has none, so there is no module drill-down`, close: () => undefined };
+    const warning = pa === undefined ? oneSidecarWarning({ side: 'B', trace: b.file, sidecar: pb! }, { side: 'A', trace: a.file }) : oneSidecarWarning({ side: 'A', trace: a.file, sidecar: pa }, { side: 'B', trace: b.file });
+    return { warning, close: () => undefined };
   }
   const sa = openSidecarFile(pa, pa, insideOf(a, given.a));
   let sb;

@@ -1,3 +1,4 @@
+import { oneSidecarWarning } from '../../common/trace/sidecar-rule.js';
 import type { Audio, FileBytes } from '../../common/api/index.js';
 import { InputError } from '../../common/errors.js';
 import { compareTraces, type TraceSide } from '../../common/forensics/compare-traces.js';
@@ -46,11 +47,16 @@ export async function compareTraceTexts(task: CompareTraceTextsTask): Promise<{ 
 
 /**
  * With both sidecars, the module drill-down as `parity compare-trace` makes it (default tolerance); with
- * none while a header names one, a warning saying which file to import with the traces.
+ * one, the CLI's warning (common/trace/sidecar-rule.ts); with none while a header names one, a warning
+ * saying which file to import with the traces.
  */
 function addModuleDrill(report: TraceComparisonReport, task: CompareTraceTextsTask): void {
   if ((task.modulesA === undefined) !== (task.modulesB === undefined)) {
-    throw new InputError(`give both runs' module sidecars with the traces, or neither (got only ${(task.modulesA ?? task.modulesB)!.name})`);
+    const [has, lacks] = task.modulesA ? (['a', 'b'] as const) : (['b', 'a'] as const);
+    const side = (s: 'a' | 'b') => s.toUpperCase() as 'A' | 'B';
+    const warning = oneSidecarWarning({ side: side(has), trace: task[has].name, sidecar: (task.modulesA ?? task.modulesB)!.name }, { side: side(lacks), trace: task[lacks].name });
+    report.warnings = [...(report.warnings ?? []), warning];
+    return;
   }
   if (task.modulesA && task.modulesB) {
     report.moduleDrill = drillModules(report.divergence.firstStep, sidecarFromBytes(task.modulesA.bytes, task.modulesA.name), sidecarFromBytes(task.modulesB.bytes, task.modulesB.name));

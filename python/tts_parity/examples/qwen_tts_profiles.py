@@ -2,8 +2,9 @@
 
     cd python && HF_HUB_OFFLINE=1 ../.venv/bin/python -m tts_parity.examples.qwen_tts_profiles OUT [--compile]
 
-OUT/eager.jsonl (+ .wav, + .modules.safetensors), static.jsonl, sampled-eager.jsonl, sampled-static.jsonl,
-manual.jsonl and one trace per seed-004 bug (position-off-by-one.jsonl, ...), "hello", 8 talker steps; with
+OUT/eager.jsonl, static.jsonl, manual.jsonl and one trace per seed-004 bug (position-off-by-one.jsonl, ...), each
+with its .wav and .modules.safetensors; sampled-eager.jsonl and sampled-static.jsonl with their .wav only;
+"hello", 8 talker steps; with
 --compile also compile.jsonl (static caches, `torch.compile` of the talker's and the code predictor's decoder
 stacks, CPU inductor). Prints the wall time of each generate(). Then `npx parity compare-trace OUT/eager.jsonl
 OUT/static.jsonl --wav-a ... --wav-b ...`. An example, never imported by `tts_parity`."""
@@ -55,7 +56,7 @@ def main(argv=None):
         with manual_code_predictor(model, bug):
             run(bug, modules=CODE_PREDICTOR_MODULES)
     with static_cache(model):
-        run("static")
+        run("static", modules=CODE_PREDICTOR_MODULES)
         run("sampled-static", do_sample=True, seed=7)
         if args.compile:
             talker, cp = model.talker.model, model.talker.code_predictor.model

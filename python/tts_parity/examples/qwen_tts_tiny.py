@@ -133,7 +133,31 @@ def build_tiny_vocoder(seed: int = 0):
     )
     config._attn_implementation = "eager"
     torch.manual_seed(seed)
-    return Qwen3TTSTokenizerV2Decoder(config).eval()
+    decoder = Qwen3TTSTokenizerV2Decoder(config).eval()
+    _give_level(decoder)
+    return decoder
+
+
+# As built, the decoder writes digital silence: its codebooks start at zero and post_init draws every weight
+# from N(0, 0.02), zero biases, so every sample is exactly 0 (measured). PyTorch's default init of the
+# convolutions and linears with zero biases (non-zero biases through the SnakeBeta activations give a DC
+# level as large as the signal), N(0, 1) codebooks, and the last convolution's weights x 64 (exact in
+# float32) give a peak around -10 dBFS with no DC: 7 frames of random codes peaked at 0.33, RMS 0.06.
+OUTPUT_GAIN = 64.0
+
+
+def _give_level(decoder) -> None:
+    from qwen_tts.core.tokenizer_12hz.modeling_qwen3_tts_tokenizer_v2 import EuclideanCodebook
+
+    with torch.no_grad():
+        for module in decoder.modules():
+            if isinstance(module, EuclideanCodebook):
+                module.embedding_sum.normal_(0.0, 1.0)
+            elif isinstance(module, (torch.nn.Conv1d, torch.nn.ConvTranspose1d, torch.nn.Linear)):
+                module.reset_parameters()
+                if module.bias is not None:
+                    module.bias.zero_()
+        decoder.decoder[-1].conv.weight.mul_(OUTPUT_GAIN)
 
 
 def prompt_ids(text: str) -> torch.Tensor:

@@ -8,8 +8,8 @@ import { SweepFilters } from './sweep-filters.js';
 import { SweepTable } from './sweep-table.js';
 import { useStoreApi, useStudio } from './store-context.js';
 
-const VERDICTS = ['identical', 'within-tolerance', 'diverged', 'error'] as const;
-const COUNT_LABEL = { identical: 'identical', 'within-tolerance': 'within tolerance', diverged: 'diverged', error: 'errors', missing: 'missing' } as const;
+const VERDICTS = ['identical', 'within-tolerance', 'diverged', 'degenerate-audio', 'error'] as const;
+const COUNT_LABEL = { identical: 'identical', 'within-tolerance': 'within tolerance', diverged: 'diverged', 'degenerate-audio': 'degenerate audio', error: 'errors', missing: 'missing' } as const;
 
 /** One sweep's counts by verdict; a count is a button that filters the table to its verdict. */
 function Counts({ summary, testId }: { summary: SweepSummary; testId: string }) {
@@ -21,7 +21,7 @@ function Counts({ summary, testId }: { summary: SweepSummary; testId: string }) 
         <li key={v}>
           <button type="button" className="sweep-count" aria-pressed={filter.verdict === v} onClick={() => store.getState().setSweepFilter({ verdict: filter.verdict === v ? 'all' : v })}>
             <span className="sweep-swatch" style={{ background: VERDICT_COLOR[v] }} />
-            <strong data-testid={`sweep-count-${v}`}>{summary.counts[v]}</strong> {COUNT_LABEL[v]}
+            <strong data-testid={`sweep-count-${v}`}>{summary.counts[v] ?? 0}</strong> {COUNT_LABEL[v]}
           </button>
         </li>
       ))}

@@ -8,6 +8,7 @@ const VERDICTS: { value: SweepFilter['verdict']; label: string }[] = [
   { value: 'diverged', label: 'diverged' },
   { value: 'within-tolerance', label: 'within tolerance' },
   { value: 'identical', label: 'identical' },
+  { value: 'degenerate-audio', label: 'degenerate audio' },
   { value: 'error', label: 'error' },
 ];
 

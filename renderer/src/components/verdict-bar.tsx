@@ -1,6 +1,7 @@
 import { useLayoutEffect } from 'react';
 import { flipLines } from '../../../electron/common/forensics/divergence-summary.js';
 import { verdictWords } from '../../../electron/common/forensics/verdict.js';
+import { audioNotComparedReason } from '../../../electron/common/report/audio-check.js';
 import type { Verdict as VerdictValue } from '../../../electron/common/report/report.js';
 import { minusSigns } from '../lib/format.js';
 import { comparisonSelectors } from '../store/comparison/comparison-selectors.js';
@@ -18,6 +19,7 @@ const VERDICT_TEXT: Record<string, string> = {
   identical: 'Identical: A and B are bit-identical',
   'within-tolerance': 'Within tolerance: same codes at every step; small numeric differences in logits or audio',
   diverged: 'Diverged: A and B are different renderings',
+  'degenerate-audio': 'Degenerate audio: not compared',
 };
 
 /** verdictWords' numerically-equivalent readings (docs/forensics.md), said for the studio. */
@@ -27,7 +29,10 @@ const EQUIVALENT_TEXT: Record<string, string> = {
 };
 
 /** The studio's sentence for a verdict and its words; a partial comparison's "within tolerance over … only" is said as such. */
-function verdictText(verdict: string, words: string): string {
+const sentence = (text: string) => `${text[0].toUpperCase()}${text.slice(1)}`;
+
+function verdictText(verdict: string, words: string, audioReason?: string): string {
+  if (audioReason) return verdict === 'degenerate-audio' ? sentence(audioReason) : `${verdictText(verdict, words)}; ${audioReason}`;
   if (verdict === 'within-tolerance' && words !== verdict) return `${words[0].toUpperCase()}${words.slice(1)}: partial traces, the other fields were not compared`;
   return EQUIVALENT_TEXT[words] ?? VERDICT_TEXT[verdict] ?? verdict;
 }
@@ -68,6 +73,7 @@ function Verdict() {
   const divergence = useStudio(comparisonSelectors.divergence);
   const teacherForced = useStudio(forensicsSelectors.teacherForced);
   const measuring = useStudio(comparisonSelectors.measuring);
+  const audioReason = audioNotComparedReason(useStudio(comparisonSelectors.audioCheck));
   if (measuring) {
     return (
       <>
@@ -75,6 +81,16 @@ function Verdict() {
           Measuring…
         </h2>
         <MeasuringStatus />
+      </>
+    );
+  }
+  if (!verdict && audioReason) {
+    return (
+      <>
+        <h2 id="verdict" tabIndex={-1} data-testid="verdict" className="badge verdict-degenerate-audio">
+          {sentence(audioReason)}
+        </h2>
+        <span className="muted">No verdict over imported audio; this pair could not even be measured.</span>
       </>
     );
   }
@@ -91,7 +107,7 @@ function Verdict() {
   return (
     <>
       <h2 id="verdict" tabIndex={-1} data-testid="verdict" className={`badge verdict-${verdict}`}>
-        {verdictText(verdict, verdictWords(verdict as VerdictValue, divergence, teacherForced))}
+        {verdictText(verdict, verdictWords(verdict as VerdictValue, divergence, teacherForced), audioReason)}
       </h2>
       {divergence?.firstStep != null && (
         <span className="muted" data-testid="divergence-summary">

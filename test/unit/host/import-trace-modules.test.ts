@@ -72,9 +72,12 @@ describe('studio trace import with module sidecars', () => {
     expect(existsSync(join(root, 'data', 'history', imported.historyId, 'a.modules.safetensors'))).toBe(false);
   }, 60_000);
 
-  it('refuses one sidecar alone and a corrupt one, naming the file', async () => {
-    const one = await studio.importTraces({ ...traces, modulesA }).catch((e: unknown) => e);
-    expect((one as ParityError).message).toBe("give both runs' module sidecars with the traces, or neither (got only a.modules.safetensors)");
+  it('goes on with one sidecar, warning in the words of the CLI; refuses a corrupt one, naming the file', async () => {
+    const one = await studio.importTraces({ ...traces, modulesA });
+    expect(moduleDrill(one.report)).toBeUndefined();
+    expect(one.report.warnings).toContain(
+      `only one side has a module sidecar: A (${traces.a.name}) has a.modules.safetensors, B (${traces.b.name}) has none, so there is no module drill-down (record B with modules too, and give both sidecars)`,
+    );
     const corrupt = await studio.importTraces({ ...traces, modulesA, modulesB: { name: 'b.modules.safetensors', bytes: modulesB.bytes.slice(0, 12) } }).catch((e: unknown) => e);
     expect(corrupt).toBeInstanceOf(ParityError);
     expect((corrupt as ParityError).message).toMatch(/^b\.modules\.safetensors: header length \d+ bytes runs past the end of the file \(12 bytes\)/);

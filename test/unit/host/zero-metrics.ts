@@ -4,6 +4,9 @@ import { Metrics } from '../../../electron/common/report/metrics.js';
 export function zeroMetrics(shape: Record<string, unknown> = Metrics.shape): Record<string, unknown> {
   const booleans = new Set(['bitIdentical', 'lagReliable']);
   return Object.fromEntries(
-    Object.keys(shape).map((k) => [k, booleans.has(k) ? false : k === 'aligned' ? zeroMetrics(Metrics.shape.aligned.shape) : k === 'sampleRate' ? 8000 : 0]),
+    Object.keys(shape)
+      // metrics.audio is optional (reports written before it): left out, as those reports have it.
+      .filter((k) => k !== 'audio')
+      .map((k) => [k, booleans.has(k) ? false : k === 'aligned' ? zeroMetrics(Metrics.shape.aligned.shape) : k === 'sampleRate' ? 8000 : 0]),
   );
 }

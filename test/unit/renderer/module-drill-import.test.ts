@@ -34,9 +34,17 @@ describe('importing traces with their module sidecars', () => {
     expect(classifyImport([file('p.safetensors'), file('q.safetensors'), trace('a.jsonl'), trace('b.jsonl')])).toMatchObject({ modulesA: { name: 'p.safetensors' }, modulesB: { name: 'q.safetensors' } });
   });
 
-  it('refuses sidecars without two traces, or one sidecar, with the counts', () => {
-    expect(classifyImport([file('a.safetensors'), trace('a.jsonl'), trace('b.jsonl')])).toMatchObject({ ok: false, message: expect.stringContaining('got 1 sidecar(s) and 2 trace file(s)') });
-    expect(classifyImport([file('a.safetensors'), file('b.safetensors')])).toMatchObject({ ok: false, message: expect.stringContaining('got 2 sidecar(s) and 0 trace file(s)') });
+  it('takes one sidecar, as the CLI does, with the trace it belongs to (the host warns that the other side has none)', () => {
+    expect(classifyImport([file('a.safetensors'), trace('a.jsonl'), trace('b.jsonl')])).toMatchObject({ ok: true, kind: 'traces', modulesA: { name: 'a.safetensors' } });
+    const toB = classifyImport([file('b.modules.safetensors'), trace('a.jsonl'), trace('b.jsonl')]);
+    expect(toB).toMatchObject({ ok: true, kind: 'traces', modulesB: { name: 'b.modules.safetensors' } });
+    expect(toB).not.toHaveProperty('modulesA');
+  });
+
+  it('refuses sidecars without two traces, or more than one a trace, with the counts and how to fix it', () => {
+    const alone = classifyImport([file('a.safetensors'), file('b.safetensors')]);
+    expect(alone).toMatchObject({ ok: false, message: expect.stringContaining('got 2 sidecar(s) and 0 trace file(s)'), hint: expect.stringMatching(/^Pick the two traces together with their sidecars/) });
+    expect(classifyImport([file('a.safetensors'), file('b.safetensors'), file('c.safetensors'), trace('a.jsonl'), trace('b.jsonl')])).toMatchObject({ ok: false, message: expect.stringContaining('got 3 sidecar(s) and 2 trace file(s)') });
   });
 
   it('sends the sidecars with the traces, and the drill panel shows the report’s module lines', async () => {

@@ -6,6 +6,7 @@ import type { SeamReport } from '../../forensics/seams.js';
 import { drillLines } from '../drill-lines.js';
 import type { DrillReport } from '../drill.js';
 import { metricRows, type Row } from '../format/metric-rows.js';
+import { audioNotComparedReason, type AudioCheck } from '../audio-check.js';
 import type { Metrics } from '../metrics.js';
 import type { AudioSource } from '../report.js';
 import { moduleDrillLines } from '../module-drill-lines.js';
@@ -90,6 +91,12 @@ export interface ReportForPage {
   seams?: SeamReport;
 }
 
+/** A WAV pair's verdict-like line when a take is degenerate (it has no verdict otherwise). */
+function audioLines(audio: AudioCheck | undefined): string[] {
+  const reason = audioNotComparedReason(audio);
+  return reason ? [reason] : [];
+}
+
 /** A WAV pair's words: which files, as what (its report has no divergence to tell). */
 function sourceLines(sources: { a: AudioSource; b: AudioSource }): string[] {
   const line = (label: string, s: AudioSource) => `${label}: ${s.path ?? '(synthesis)'}, ${s.sampleRate} Hz, ${s.channels} channel${s.channels === 1 ? '' : 's'}${s.format ? `, ${s.format}` : ''}`;
@@ -147,7 +154,7 @@ export function reportPageData(report: ReportForPage, markdown: string, frameRat
   return {
     title: titleOf(markdown),
     verdict,
-    words: whole && report.verdict ? divergenceLines(report.verdict as Parameters<typeof divergenceLines>[0], whole).map((l) => l.trim()) : report.sources ? sourceLines(report.sources) : [],
+    words: whole && report.verdict ? divergenceLines(report.verdict as Parameters<typeof divergenceLines>[0], whole, undefined, report.metrics?.audio).map((l) => l.trim()) : report.sources ? [...audioLines(report.metrics?.audio), ...sourceLines(report.sources)] : [],
     warnings: [...(report.warnings ?? []), ...cut],
     metrics: report.metrics ? metricRows(report.metrics) : [],
     tolerances: d ? toleranceRows(d) : [],

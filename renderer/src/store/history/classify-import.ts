@@ -16,7 +16,7 @@ export type ImportPlan =
 
 /** The rule, shown in the import panel's hint and in the refusals. */
 export const IMPORT_RULE =
-  'Two WAV files (A then B), two tts-parity-trace/1 files (A then B), or both traces with their two WAVs: each WAV goes with the trace of the same name (a.jsonl ↔ a.wav), otherwise the first WAV goes with the first trace. With traces, their two module sidecars (.safetensors) name the first module that differs; each goes with the trace whose header names it.';
+  'Two WAV files (A then B), two tts-parity-trace/1 files (A then B), or both traces with their two WAVs: each WAV goes with the trace of the same name (a.jsonl ↔ a.wav), otherwise the first WAV goes with the first trace. With traces, module sidecars (.safetensors) are optional per side, as in parity compare-trace: each goes with the trace whose header names it (or <trace>.modules.safetensors); both name the first module that differs, one alone gives a warning.';
 
 const isTrace = (f: PickedFile) => /\.(jsonl|ndjson|trace|json)$/i.test(f.name);
 const isSidecar = (f: PickedFile) => /\.safetensors$/i.test(f.name);
@@ -36,11 +36,11 @@ export function classifyImport(files: PickedFile[]): ImportPlan {
   const sidecars = files.filter(isSidecar);
   const traces = files.filter(isTrace);
   const audio = files.filter((f) => !isTrace(f) && !isSidecar(f));
-  if (sidecars.length > 0 && (sidecars.length !== 2 || traces.length !== 2)) {
+  if (sidecars.length > 0 && (sidecars.length > 2 || traces.length !== 2)) {
     return {
       ok: false,
-      message: `Module sidecars go with two traces, one each; got ${sidecars.length} sidecar(s) and ${traces.length} trace file(s): ${names(files)}.`,
-      hint: IMPORT_RULE,
+      message: `Module sidecars go with two traces, at most one each; got ${sidecars.length} sidecar(s) and ${traces.length} trace file(s): ${names(files)}.`,
+      hint: `Pick the two traces together with their sidecars (one per trace, or none). ${IMPORT_RULE}`,
     };
   }
   if (audio.length === 1 && !hasWavHeader(audio[0])) {
@@ -83,13 +83,15 @@ function headerSidecar(trace: PickedFile): string | undefined {
   }
 }
 
-/** Two sidecars for two traces: swapped when each is the one the other trace's header names (or its `<stem>.modules.safetensors`). */
+/** Sidecars for two traces: two are swapped when each is the one the other trace's header names (or its `<stem>.modules.safetensors`). */
 function pairSidecars(sidecars: PickedFile[], traces: PickedFile[]): { modulesA?: PickedFile; modulesB?: PickedFile } {
-  if (sidecars.length !== 2) return {};
+  if (sidecars.length === 0) return {};
   const belongs = (sidecar: PickedFile, trace: PickedFile) => {
     const name = base(sidecar.name).toLowerCase();
     return name === headerSidecar(trace) || name === `${stem(trace.name)}.modules.safetensors`;
   };
+  // One alone goes with B only when it is B's; the host warns that the other side has none.
+  if (sidecars.length === 1) return belongs(sidecars[0], traces[1]) ? { modulesB: sidecars[0] } : { modulesA: sidecars[0] };
   const swapped = belongs(sidecars[0], traces[1]) && belongs(sidecars[1], traces[0]);
   return { modulesA: swapped ? sidecars[1] : sidecars[0], modulesB: swapped ? sidecars[0] : sidecars[1] };
 }

@@ -4,7 +4,7 @@ import { memoByRef } from '../memo.js';
 import type { StudioState } from '../studio-store.js';
 import type { SweepFilter, SweepSortKey, SweepZoom } from './sweep-slice.js';
 
-const VERDICT_ORDER = { error: 0, diverged: 1, 'within-tolerance': 2, identical: 3 } as const;
+const VERDICT_ORDER = { error: 0, diverged: 1, 'degenerate-audio': 2, 'within-tolerance': 3, identical: 4 } as const;
 
 /** A sortable number for a case's column; missing and NaN values sort last whatever the direction. */
 function value(c: SummaryCase, key: SweepSortKey): number | undefined {

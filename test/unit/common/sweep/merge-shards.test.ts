@@ -68,7 +68,7 @@ describe('mergeShards', () => {
 
   it('counts verdicts, histograms the first divergent step overall and by stage, and names the mode', () => {
     const s = mergeShards([shardFile(1, 1)]);
-    expect(s.counts).toEqual({ identical: 1, 'within-tolerance': 1, diverged: 4, error: 1, missing: 0 });
+    expect(s.counts).toEqual({ identical: 1, 'within-tolerance': 1, diverged: 4, 'degenerate-audio': 0, error: 1, missing: 0 });
     expect(s.firstStep.histogram).toEqual([
       { step: 2, count: 2 },
       { step: 3, count: 1 },

@@ -76,7 +76,7 @@ describe('module sidecar file reader', () => {
     both.close();
     const one = openTraceSidecars(withModules, without);
     expect(one.pair).toBeUndefined();
-    expect(one.warning).toBe(`only one side has a module sidecar: A (${trace}) has ${good}, B (${join(dir, 'b.jsonl')}) has none, so there is no module drill-down`);
+    expect(one.warning).toBe(`only one side has a module sidecar: A (${trace}) has ${good}, B (${join(dir, 'b.jsonl')}) has none, so there is no module drill-down (record B with modules too, and give both sidecars)`);
     expect(openTraceSidecars(without, without)).toEqual({ close: expect.any(Function) });
     const given = openTraceSidecars(without, without, { a: good, b: good });
     expect(given.pair?.b.file).toBe(good);
