@@ -49,5 +49,5 @@ pub fn schema_problems(trace: &Path) -> String {
     command.arg(repo_root().join("rust/tts-parity-trace/tests/check_trace_schema.py")).arg(trace);
     let out = ran("python", command);
     assert!(out.status.code().is_some_and(|c| c <= 1), "the schema check failed to run: {}", text(&out));
-    text(&out)
+    text(&out).trim_end().to_string()
 }
