@@ -28,7 +28,6 @@ pub struct DecoderSizes {
     pub heads: usize,
     pub kv_heads: usize,
     pub head_dim: usize,
-    pub hidden: usize,
 }
 
 /// What the port needs of bundle.json (docs/bundle-format.md).
@@ -59,7 +58,7 @@ fn number(m: &Value, path: &str, file: &Path) -> Result<f64, String> {
 
 fn sizes(m: &Value, section: &str, file: &Path) -> Result<DecoderSizes, String> {
     let n = |key: &str| number(m, &format!("{section}.{key}"), file).map(|v| v as usize);
-    Ok(DecoderSizes { layers: n("layers")?, heads: n("heads")?, kv_heads: n("kvHeads")?, head_dim: n("headDim")?, hidden: n("hidden")? })
+    Ok(DecoderSizes { layers: n("layers")?, heads: n("heads")?, kv_heads: n("kvHeads")?, head_dim: n("headDim")? })
 }
 
 impl Manifest {

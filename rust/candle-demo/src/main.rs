@@ -2,7 +2,7 @@
 //! concatenation, greedy), tracing every step through `tts-parity-trace` so that `parity compare-trace` can set
 //! it beside the engine's own trace (docs/other-runtimes.md).
 //!
-//!   candle-demo --text "hello world" --out run/candle [--attention fused|manual] [--dtype f32|f16]
+//!   candle-demo --text "hello world" --out run/candle [--attention fused|sdpa|manual] [--dtype f32|f16]
 //!               [--record-modules] [--bundle DIR] [--force]
 //!
 //! Writes OUT/trace.jsonl (and OUT/trace.modules.safetensors with --record-modules: every talker and
@@ -24,7 +24,7 @@ use tts_parity_trace::{ModuleSidecar, Step, TimesMs, TraceHeader, TraceWriter};
 use attention::Kernel;
 use model::Demo;
 
-const USAGE: &str = "usage: candle-demo --text TEXT --out DIR [--attention fused|manual] [--dtype f32|f16] [--record-modules] [--bundle DIR] [--force]";
+const USAGE: &str = "usage: candle-demo --text TEXT --out DIR [--attention fused|sdpa|manual] [--dtype f32|f16] [--record-modules] [--bundle DIR] [--force]";
 
 struct Args {
     text: String,
@@ -48,8 +48,9 @@ fn parse(mut argv: impl Iterator<Item = String>) -> Result<Args, String> {
             "--attention" => {
                 kernel = match value()?.as_str() {
                     "fused" => Kernel::Fused,
+                    "sdpa" => Kernel::Sdpa,
                     "manual" => Kernel::Manual,
-                    other => return Err(format!("--attention: expected fused or manual, found \"{other}\"")),
+                    other => return Err(format!("--attention: expected fused, sdpa or manual, found \"{other}\"")),
                 }
             }
             "--dtype" => {
@@ -80,7 +81,11 @@ fn said(e: tts_parity_trace::TraceError) -> String {
 fn run(args: Args) -> Result<String, String> {
     let demo = Demo::load(bundle::Manifest::read(&args.bundle)?)?;
     let (ids, frames) = demo.tokenize(&args.text)?;
-    let profile = format!("{},{}", if args.kernel == Kernel::Fused { "fused" } else { "manual" }, if args.dtype == DType::F16 { "f16" } else { "f32" });
+    let profile = format!("{},{}", match args.kernel {
+        Kernel::Fused => "fused",
+        Kernel::Sdpa => "sdpa",
+        Kernel::Manual => "manual",
+    }, if args.dtype == DType::F16 { "f16" } else { "f32" });
     let trace = args.out.join("trace.jsonl");
     let sidecar_path = tts_parity_trace::sidecar_path_for(&trace);
     let mut header = TraceHeader::new(format!("candle {} eager", env!("CARGO_PKG_VERSION")), demo.m.codebooks as u32, demo.m.frame_rate, demo.m.sample_rate)

@@ -93,11 +93,15 @@ fn the_manual_fallback_under_f16_fills_the_talker_with_nan_and_compare_trace_nam
     let prompt = PROMPTS[0];
     let dir = tempfile::tempdir().unwrap();
     let engine = engine_trace(dir.path(), prompt);
-    for (name, kernel) in [("fused", "fused"), ("manual", "manual")] {
-        let out = port(&["--text", prompt, "--out", dir.path().join(name).to_str().unwrap(), "--attention", kernel, "--dtype", "f16", "--record-modules"]);
-        assert!(out.status.success(), "{}", text(&out));
-    }
-    let (fused, manual) = (dir.path().join("fused/trace.jsonl"), dir.path().join("manual/trace.jsonl"));
+    let run = |name: &str| port(&["--text", prompt, "--out", dir.path().join(name).to_str().unwrap(), "--attention", name, "--dtype", "f16", "--record-modules"]);
+    let out = run("fused");
+    assert!(out.status.success() && out.stderr.is_empty(), "{}", text(&out));
+    // Seed 003: Candle's sdpa has no CPU kernel, so every call falls back to the hand-written path, saying so once.
+    let out = run("sdpa");
+    assert!(out.status.success(), "{}", text(&out));
+    assert_eq!(String::from_utf8_lossy(&out.stderr).matches("falling back to the manual path").count(), 1, "{}", text(&out));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("SDPA has no cpu impl"), "{}", text(&out));
+    let (fused, manual) = (dir.path().join("fused/trace.jsonl"), dir.path().join("sdpa/trace.jsonl"));
     // The fused kernel in f16 stays finite at every step; the fallback does not.
     assert!(steps(&fused).iter().all(|s| s["nan"]["talker"] == 0 && s["nan"]["codePredictor"] == 0));
     let first_nan = steps(&manual).iter().position(|s| s["nan"]["talker"].as_u64().unwrap() > 0).expect("the fallback never produced a NaN") as u64 + 1;
@@ -143,7 +147,7 @@ fn the_same_slip_in_f32_is_finite_but_wrong_from_step_1() {
 fn bad_arguments_get_one_line_and_exit_2() {
     let out = port(&["--text", "hi", "--out", "x", "--attention", "flash"]);
     assert_eq!(out.status.code(), Some(2));
-    assert_eq!(String::from_utf8_lossy(&out.stderr), "candle-demo: --attention: expected fused or manual, found \"flash\"\n");
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "candle-demo: --attention: expected fused, sdpa or manual, found \"flash\"\n");
     let out = Command::new(env!("CARGO_BIN_EXE_candle-demo")).args(["--text", "hi", "--out", "x", "--bundle", "/nonexistent"]).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).starts_with("candle-demo: /nonexistent/bundle.json: "), "{}", text(&out));
