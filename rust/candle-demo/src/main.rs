@@ -88,7 +88,7 @@ fn run(args: Args) -> Result<String, String> {
     }, if args.dtype == DType::F16 { "f16" } else { "f32" });
     let trace = args.out.join("trace.jsonl");
     let sidecar_path = tts_parity_trace::sidecar_path_for(&trace);
-    let mut header = TraceHeader::new(format!("candle {} eager", env!("CARGO_PKG_VERSION")), demo.m.codebooks as u32, demo.m.frame_rate, demo.m.sample_rate)
+    let mut header = TraceHeader::new(format!("candle-demo {} eager", env!("CARGO_PKG_VERSION")), demo.m.codebooks as u32, demo.m.frame_rate, demo.m.sample_rate)
         .profile(profile.clone())
         .text(args.text.clone());
     let mut sidecar = None;
