@@ -15,7 +15,7 @@ function layer(files, forbidden, why) {
 }
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'assets/**', 'test-results/**', 'native/build/**', '.venv/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'assets/**', 'test-results/**', 'native/build/**', '.venv/**', 'rust/target/**'] },
   ...tseslint.configs.recommended,
   {
     rules: {
