@@ -109,3 +109,19 @@ fn compare_trace_reads_the_rust_traces_and_localises_the_planted_difference() {
     assert_eq!(same["divergence"]["largestLogitDiff"], Value::Null, "{}", same["divergence"]);
     assert_eq!(same["metrics"]["bitIdentical"], true);
 }
+
+#[test]
+fn the_wav_is_byte_for_byte_the_python_writers() {
+    let dir = tempfile::tempdir().unwrap();
+    let samples: Vec<f32> = (0..1000).map(|n| (n as f32 * 0.01).sin() * 0.5).chain([f32::NAN, f32::INFINITY, -0.0]).collect();
+    let ours = dir.path().join("rust.wav");
+    tts_parity_trace::write_wav_float32(&ours, &samples, 22050, false).unwrap();
+    let raw = dir.path().join("samples.f32");
+    fs::write(&raw, samples.iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>()).unwrap();
+    let theirs = dir.path().join("python.wav");
+    let script = "import sys, numpy as np\nfrom tts_parity.wav import write_wav_float32\nwrite_wav_float32(sys.argv[2], np.fromfile(sys.argv[1], '<f4'), 22050)";
+    let out = common::python().args(["-c", script]).arg(&raw).arg(&theirs).output().unwrap();
+    assert!(out.status.success(), "{}", common::text(&out));
+    assert_eq!(fs::read(&ours).unwrap(), fs::read(&theirs).unwrap());
+}
+
