@@ -5,7 +5,8 @@
 //   2. The Python environment (.venv from python/requirements/*.lock; scripts/python-env.js).
 //   3. The native addon and its CPU emulation check (nvcc from .venv; scripts/build-native.js).
 //   4. Suites: eslint, the TypeScript type checks, vitest (unit, CLI, end-to-end in Chromium, Slurm),
-//      pytest (torch 2.x), ruff and mypy over the Python package (python/lint.sh).
+//      pytest (torch 2.x), ruff and mypy over the Python package (python/lint.sh), and `cargo test` of the
+//      Rust workspace (rust/: the trace writer crate and the Candle port; needs cargo, e.g. from rustup).
 // A failing suite does not stop the others; the closing lines report each one. Exit 0 when every suite
 // passed, 1 when any failed, 2 when set-up could not be done. Arguments after `--` go to vitest
 // (`npm test -- test/unit`), and then only vitest runs.
@@ -108,6 +109,7 @@ if (vitestArgs.length) {
     return `${attr('tests') - failed - attr('skipped')} passed, ${failed} failed, ${attr('skipped')} skipped`;
   });
   suite('python lint (ruff, mypy)', 'sh', [join(root, 'python', 'lint.sh')], undefined, { PYTHON: python });
+  suite('rust (cargo test)', 'cargo', ['test', '--locked', '--manifest-path', join(root, 'rust', 'Cargo.toml')], undefined, { PARITY_PYTHON: python });
 }
 rmSync(reports, { recursive: true, force: true });
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createClient, type ClientChannel } from '../../../../electron/common/api/create-client.js';
-import { CancelledError, ParityError } from '../../../../electron/common/errors.js';
+import { CancelledError, ParityError, type ErrorPayload } from '../../../../electron/common/errors.js';
 
 /** A channel whose events the test sends by hand and whose calls all fail with `error`. */
-function channel(error = { kind: 'input' as const, message: 'no' }) {
+function channel(error: ErrorPayload = { kind: 'input', message: 'no' }) {
   let deliver: (name: string, args: unknown[]) => void = () => undefined;
   const ch: ClientChannel = {
     call: async () => ({ ok: false, error }),
@@ -28,7 +28,7 @@ describe('createClient', () => {
   it('raises a failed call as the error its payload describes: a cancel as a CancelledError', async () => {
     const cancelled = createClient(channel({ kind: 'cancelled', message: 'job-3 cancelled' }).ch);
     await expect(cancelled.cancel({ jobId: 'job-3' })).rejects.toBeInstanceOf(CancelledError);
-    const refused = createClient(channel({ kind: 'wav', message: 'a.wav: not RIFF', where: 'a.wav' } as never).ch);
+    const refused = createClient(channel({ kind: 'wav', message: 'a.wav: not RIFF', where: 'a.wav' }).ch);
     await expect(refused.cancel({ jobId: 'job-3' })).rejects.toMatchObject({ kind: 'wav', where: 'a.wav', message: 'a.wav: not RIFF' });
     await expect(refused.cancel({ jobId: 'job-3' })).rejects.toBeInstanceOf(ParityError);
   });
