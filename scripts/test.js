@@ -11,8 +11,8 @@
 // passed, 1 when any failed, 2 when set-up could not be done. Arguments after `--` go to vitest
 // (`npm test -- test/unit`), and then only vitest runs.
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -68,6 +68,13 @@ function setUp() {
   return python;
 }
 
+/** cargo on PATH, else rustup's default place (a shell that did not read ~/.cargo/env). */
+function cargoCommand() {
+  if (spawnSync('sh', ['-c', 'command -v cargo']).status === 0) return 'cargo';
+  const home = join(homedir(), '.cargo', 'bin', 'cargo');
+  return existsSync(home) ? home : 'cargo';
+}
+
 const results = [];
 /** Runs one suite with inherited output; `count` turns its report file into a "N passed, M failed" text. */
 function suite(name, command, args, count, extraEnv = {}) {
@@ -109,7 +116,7 @@ if (vitestArgs.length) {
     return `${attr('tests') - failed - attr('skipped')} passed, ${failed} failed, ${attr('skipped')} skipped`;
   });
   suite('python lint (ruff, mypy)', 'sh', [join(root, 'python', 'lint.sh')], undefined, { PYTHON: python });
-  suite('rust (cargo test)', 'cargo', ['test', '--locked', '--manifest-path', join(root, 'rust', 'Cargo.toml')], undefined, { PARITY_PYTHON: python });
+  suite('rust (cargo test)', cargoCommand(), ['test', '--locked', '--manifest-path', join(root, 'rust', 'Cargo.toml')], undefined, { PARITY_PYTHON: python });
 }
 rmSync(reports, { recursive: true, force: true });
 
