@@ -40,6 +40,10 @@ class TalkerSession:
     exit_stack: contextlib.ExitStack = field(default_factory=contextlib.ExitStack)
 
     def close(self) -> None:
+        from vllm.distributed import destroy_distributed_environment, destroy_model_parallel
+
+        destroy_model_parallel()
+        destroy_distributed_environment()
         self.exit_stack.close()
 
 
