@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import socket
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import torch
 
@@ -33,6 +33,7 @@ class TalkerSession:
     layer_names: list[str]
     builder: object
     prompts: list[list[int]]
+    req_ids: list[str] = field(default_factory=list)
     computed: list[int] = field(default_factory=list)  # tokens in the KV cache per request
     last_tokens: list[int] = field(default_factory=list)  # each request's last sampled text token
     codes: list[list[list[int]]] = field(default_factory=list)  # per request, per step: the 8 codes
@@ -103,7 +104,7 @@ def build_talker(folder: Path, prompts: list[list[int]], *, external_decode_grap
 
     layers = vllm_config.compilation_config.static_forward_context
     layer_names = sorted(layers)
-    num_blocks = BLOCKS_PER_REQUEST * len(prompts)
+    num_blocks = BLOCKS_PER_REQUEST * max(2, len(prompts))
     spec = None
     for name in layer_names:
         spec = layers[name].get_kv_cache_spec(vllm_config)
@@ -111,17 +112,22 @@ def build_talker(folder: Path, prompts: list[list[int]], *, external_decode_grap
             num_blocks, spec.num_kv_heads, BLOCK_SIZE, 2 * spec.head_size, dtype=torch.bfloat16
         )
     builder = CPUAttentionMetadataBuilder(spec, layer_names, vllm_config, torch.device("cpu"))
-    return TalkerSession(
-        model=model,
-        vllm_config=vllm_config,
-        layer_names=layer_names,
-        builder=builder,
-        prompts=[list(p) for p in prompts],
-        computed=[0] * len(prompts),
-        last_tokens=[0] * len(prompts),
-        codes=[[] for _ in prompts],
-        exit_stack=session_stack,
-    )
+    session = TalkerSession(model, vllm_config, layer_names, builder, [], exit_stack=session_stack)
+    new_requests(session, prompts, [str(index) for index in range(len(prompts))])
+    return session
+
+
+def new_requests(session: TalkerSession, prompts: list[list[int]], req_ids: list[str]) -> None:
+    """The next batch of requests, from their prefill on (at most the batch size the session was built for), as
+    a runner schedules new requests into the same model: their KV blocks cleared, their ids new."""
+    layers = session.vllm_config.compilation_config.static_forward_context
+    for name in session.layer_names:
+        layers[name].kv_cache.zero_()
+    session.prompts = [list(p) for p in prompts]
+    session.req_ids = list(req_ids)
+    session.computed = [0] * len(prompts)
+    session.last_tokens = [0] * len(prompts)
+    session.codes = [[] for _ in prompts]
 
 
 def step_batch(session: TalkerSession) -> tuple[torch.Tensor, torch.Tensor, object, list[int]]:
@@ -213,30 +219,32 @@ class DecodeForward:
         return self._session.hidden
 
 
-def runner_steps(session: TalkerSession, count: int, *, query_start_loc: bool = True):
+def runner_steps(session: TalkerSession, count: int, *, query_start_loc: bool = True, modules: Any = None):
     """Yields `(input_ids, positions)` of `count` steps for the caller to run the forward on (`model.forward`, or
     capture_check running it), inside vLLM's forward context; around each forward it does what the AR runner
     (vllm_omni/worker/gpu_model_runner.py, _model_forward) does outside the model: update_decode_step_metadata
     before it (with the batch's query_start_loc, or without when `query_start_loc` is False: a runner that does
-    not pass `omni_query_start_loc`), compute_logits and sample() after it. `session.hidden` is the last output."""
+    not pass `omni_query_start_loc`), compute_logits and sample() after it. `session.hidden` is the last output.
+    `modules`, a tts_parity ModuleRecorder, records each forward as step 1, 2, ... (one request: it keeps rows)."""
     model = session.model
-    for _ in range(count):
+    for index in range(count):
         input_ids, positions, metadata, rows = step_batch(session)
         with torch.inference_mode():
             model.update_decode_step_metadata(
                 input_ids=input_ids,
                 positions=positions,
                 omni_query_start_loc=metadata.query_start_loc if query_start_loc else None,
-                req_ids=[str(request) for request in range(len(session.prompts))],
+                req_ids=session.req_ids,
             )
             with forward_context(session, metadata, len(input_ids), metadata.slot_mapping):
-                yield input_ids, positions
+                with modules.step(index + 1) if modules is not None else contextlib.nullcontext():
+                    yield input_ids, positions
                 _sample(session, positions, rows)
 
 
-def run_steps(session: TalkerSession, count: int, *, query_start_loc: bool = True) -> None:
+def run_steps(session: TalkerSession, count: int, *, query_start_loc: bool = True, modules: Any = None) -> None:
     step = DecodeForward(session)
-    for input_ids, positions in runner_steps(session, count, query_start_loc=query_start_loc):
+    for input_ids, positions in runner_steps(session, count, query_start_loc=query_start_loc, modules=modules):
         step.forward(input_ids, positions)
 
 
