@@ -90,3 +90,68 @@ def higgs_traces(higgs_folder, higgs_talker, tmp_path_factory):
         recorder.finish(name)
         paths[name] = recorder.path(name)
     return paths
+
+
+def _omni_session(folder: Path, out: Path, *, async_chunk: bool):
+    """One `Omni` start of both stages on the tiny model (higgs_cpu.yaml, async_chunk as given), recording with the
+    vLLM recorder into out/traces. The spawned stage processes get this checkout's tts_parity and the CUDA-query
+    shim (cuda_query_shim/) through PYTHONPATH."""
+    import os
+
+    import yaml
+    from omni_harness import OmniSession
+
+    config = yaml.safe_load((HERE / "higgs_cpu.yaml").read_text())
+    config["async_chunk"] = async_chunk
+    out.mkdir(parents=True, exist_ok=True)
+    deploy = out / "deploy.yaml"
+    deploy.write_text(yaml.safe_dump(config, sort_keys=False))
+    paths = [str(HERE / "cuda_query_shim"), str(HERE.parents[2]), os.environ.get("PYTHONPATH", "")]
+    os.environ["PYTHONPATH"] = os.pathsep.join(p for p in paths if p)
+    return OmniSession(folder, deploy, out / "traces")
+
+
+def seeded(session, seed: int = 42):
+    """Per-stage sampling params: the talker sampled as the Higgs deploy YAMLs set it (T 1.0, top-p 0.95, top-k 50,
+    seed 42), code2wav as its stage default."""
+    import copy
+
+    from vllm import SamplingParams
+
+    talker = SamplingParams(temperature=1.0, top_p=0.95, top_k=50, seed=seed, max_tokens=20)
+    return [talker, copy.deepcopy(session.omni.default_sampling_params_list[1])]
+
+
+def generate(session, named_prompts, sampling=None):
+    """Like OmniSession.generate, with per-stage sampling params."""
+    names = [name for name, _ in named_prompts]
+    session._names = iter(names)
+    outputs = list(session.omni.generate([p for _, p in named_prompts], sampling, use_tqdm=False))
+    return {output.request_id: output for output in outputs}
+
+
+@pytest.fixture(scope="session")
+def higgs_omni(higgs_folder, tmp_path_factory):
+    """Two Omni starts: whole code2wav (greedy alone; seeded alone; seeded beside a second request) and streamed
+    code2wav (greedy alone). {"whole"|"streamed": trace folder, "ids": request ids, "start_seconds"}."""
+    out = tmp_path_factory.mktemp("higgs-omni")
+    prompt = {"prompt_token_ids": prompt_ids(higgs_folder, PROMPT_TEXTS[0])}
+    other = {"prompt_token_ids": prompt_ids(higgs_folder, PROMPT_TEXTS[1])}
+    result = {"start_seconds": {}, "outputs": {}}
+    session = _omni_session(higgs_folder, out / "whole", async_chunk=False)
+    try:
+        result["start_seconds"]["whole"] = session.start_seconds
+        result["outputs"].update(generate(session, [("greedy", prompt)]))
+        result["outputs"].update(generate(session, [("alone", prompt)], seeded(session)))
+        result["outputs"].update(generate(session, [("beside", prompt), ("other", other)], seeded(session)))
+        result["whole"] = session.trace_dir
+    finally:
+        session.close()
+    session = _omni_session(higgs_folder, out / "streamed", async_chunk=True)
+    try:
+        result["start_seconds"]["streamed"] = session.start_seconds
+        result["outputs"].update(generate(session, [("greedy", prompt)]))
+        result["streamed"] = session.trace_dir
+    finally:
+        session.close()
+    return result

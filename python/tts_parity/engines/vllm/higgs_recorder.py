@@ -25,11 +25,14 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from ...trace_writer import TraceWriter
+from .config import trace_name
 
 if TYPE_CHECKING:
     from collections.abc import Callable
 
     import torch
+
+    from .config import RecorderConfig
 
 BOC_ID = 1024
 
@@ -102,9 +105,7 @@ class HiggsTalkerRecorder:
                     codebook_delays=list(range(self.q)),
                     force=True,
                 )
-            writer.write_step(
-                rows[row, 0], staged[row, : self.q].tolist(), code_predictor_logits=list(rows[row, 1:])
-            )
+            writer.write_step(rows[row, 0], staged[row, : self.q].tolist(), code_predictor_logits=list(rows[row, 1:]))
 
     def finish(self, req_id: str) -> None:
         writer = self.writers.pop(req_id, None)
@@ -114,3 +115,33 @@ class HiggsTalkerRecorder:
     def close(self) -> None:
         for req_id in list(self.writers):
             self.finish(req_id)
+
+
+def attach_higgs(runner: Any, config: RecorderConfig, stage: int | None) -> HiggsTalkerRecorder:
+    """The recorder inside vLLM-Omni's AR runner (runner_patch.py): rows in `input_batch.req_ids` order, traces
+    named by request id, closed when the scheduler reports a request finished or the runner shuts down."""
+    from .setting import engine_name, setting_header
+
+    recorder = HiggsTalkerRecorder(
+        runner.model,
+        config.out_dir,
+        lambda: list(runner.input_batch.req_ids),
+        engine=engine_name(setting_header(runner, stage)),
+        name=trace_name,
+        wants=config.wants_request,
+    )
+    update_states = runner._update_states
+    shutdown = getattr(runner, "shutdown", None)
+
+    def recorded_update_states(scheduler_output: Any) -> Any:
+        for req_id in scheduler_output.finished_req_ids:
+            recorder.finish(req_id)
+        return update_states(scheduler_output)
+
+    def recorded_shutdown(*args: Any, **kwargs: Any) -> Any:
+        recorder.close()
+        return shutdown(*args, **kwargs) if shutdown is not None else None
+
+    runner._update_states = recorded_update_states
+    runner.shutdown = recorded_shutdown
+    return recorder

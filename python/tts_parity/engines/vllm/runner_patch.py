@@ -25,7 +25,11 @@ def _attach(runner: Any, config: RecorderConfig) -> None:
     stage = _stage_id(runner)
     if not config.wants_stage(stage):
         return
-    if getattr(runner, "has_talker_mtp", False):
+    if type(runner.model).__name__ == "HiggsAudioV3TalkerForConditionalGeneration":
+        from .higgs_recorder import attach_higgs
+
+        runner._tts_parity_recorder = attach_higgs(runner, config, stage)
+    elif getattr(runner, "has_talker_mtp", False):
         from .talker_recorder import TalkerRecorder
 
         runner._tts_parity_recorder = TalkerRecorder(runner, config, stage)
