@@ -145,7 +145,7 @@ export class Localiser {
         vocoderFrame: frame,
         timeSec: sample / audio.sampleRate,
         divergedSteps: frames,
-        detail: `all codes equal; audio ${describeSample(audio.a, audio.b, sample, tolerances.audioAbs)}`,
+        detail: `all codes equal; audio ${describeSample(audio.a, audio.b, sample, tolerances.audioAbs)}${describeLargest(audio.a, audio.b, audio.sampleRate, options.frameRate)}`,
       });
       span = Math.max(total, Math.ceil((Math.max(audio.a.length, audio.b.length) * options.frameRate) / audio.sampleRate));
     }
@@ -173,6 +173,21 @@ function describeSample(a: Float32Array, b: Float32Array, i: number, tol: number
   if (i >= a.length || i >= b.length) return `equal for ${i} samples, then one side ends (A ${a.length}, B ${b.length} samples)`;
   const d = Number(Math.abs(a[i] - b[i]).toPrecision(4));
   return `differs from sample ${i}: ${a[i]} vs ${b[i]} (|Δ| ${d} > ${tol})`;
+}
+
+/**
+ * Where the audio differs most (codes equal: a vocoder-only difference such as a streamed vocoder's chunk seams):
+ * "; largest |Δ| X at sample I (frame F)", or "" when no finite sample differs.
+ */
+function describeLargest(a: Float32Array, b: Float32Array, sampleRate: number, frameRate: number): string {
+  let worst = 0;
+  let at = -1;
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const d = Math.abs(a[i] - b[i]);
+    if (d > worst) [worst, at] = [d, i];
+  }
+  if (at < 0) return '';
+  return `; largest |Δ| ${Number(worst.toPrecision(4))} at sample ${at} (frame ${frameOfSample(at, sampleRate, frameRate)})`;
 }
 
 /** The first stage of one step with a NaN or an infinity, or null. */
