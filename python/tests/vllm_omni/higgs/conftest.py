@@ -99,6 +99,7 @@ def _omni_session(folder: Path, out: Path, *, async_chunk: bool):
     import os
 
     import yaml
+
     from omni_harness import OmniSession
 
     config = yaml.safe_load((HERE / "higgs_cpu.yaml").read_text())

@@ -12,6 +12,7 @@ from pathlib import Path
 import numpy as np
 import soundfile
 import yaml
+
 from compare import compare_trace
 
 HERE = Path(__file__).resolve().parent
