@@ -30,12 +30,14 @@ def test_register_when_off_imports_neither_vllm_nor_torch():
 
 
 def test_requests_stages_and_modules_select(tmp_path):
-    config = config_from_env({
-        "TTS_PARITY_VLLM_TRACE_DIR": str(tmp_path),
-        "TTS_PARITY_VLLM_REQUESTS": "0_a*, *_b",
-        "TTS_PARITY_VLLM_STAGES": "0",
-        "TTS_PARITY_VLLM_MODULES": "model.layers.*",
-    })
+    config = config_from_env(
+        {
+            "TTS_PARITY_VLLM_TRACE_DIR": str(tmp_path),
+            "TTS_PARITY_VLLM_REQUESTS": "0_a*, *_b",
+            "TTS_PARITY_VLLM_STAGES": "0",
+            "TTS_PARITY_VLLM_MODULES": "model.layers.*",
+        }
+    )
     assert config is not None and config.out_dir == str(tmp_path)
     assert config.wants_request("0_alpha") and config.wants_request("3_b") and not config.wants_request("1_a")
     assert config.wants_stage(0) and not config.wants_stage(1)
@@ -56,8 +58,14 @@ def test_trace_names_keep_safe_characters_only():
 
 
 def test_extra_header_fields_are_kept_and_format_fields_refused(tmp_path):
-    with TraceWriter(tmp_path / "a.jsonl", engine="e", q=2, frame_rate=12.5, sample_rate=24000,
-                     extra_header={"requestId": "0_x", "vllm": {"enforceEager": True}}) as tw:
+    with TraceWriter(
+        tmp_path / "a.jsonl",
+        engine="e",
+        q=2,
+        frame_rate=12.5,
+        sample_rate=24000,
+        extra_header={"requestId": "0_x", "vllm": {"enforceEager": True}},
+    ) as tw:
         tw.write_step(codes=[1, 2])
     header = json.loads((tmp_path / "a.jsonl").read_text().splitlines()[0])
     assert header["requestId"] == "0_x" and header["vllm"] == {"enforceEager": True}

@@ -45,11 +45,15 @@ def deploy_config(out: Path, *, stage0: Mapping[str, Any] | None = None, top: Ma
 
 
 class OmniSession:
-    def __init__(self, model: Path, deploy: Path, trace_dir: Path, *, plants: str = "", modules: str = "") -> None:
+    def __init__(
+        self, model: Path, deploy: Path, trace_dir: Path, *, plants: str = "", modules: str = "", record: bool = True
+    ) -> None:
         env = {
-            "TTS_PARITY_VLLM_TRACE_DIR": str(trace_dir),
+            "TTS_PARITY_VLLM_TRACE_DIR": str(trace_dir) if record else "",
             "TTS_PARITY_VLLM_MODULES": modules,
             "TTS_PARITY_TEST_PLANT": plants,
+            "TTS_PARITY_TEST_PLANT_LOG": str(trace_dir.parent / "rows.jsonl"),
+            "TTS_PARITY_VLLM_LOCK_DIR": str(trace_dir.parent),
             "VLLM_CPU_KVCACHE_SPACE": os.environ.get("VLLM_CPU_KVCACHE_SPACE", "1"),
             "HF_HUB_OFFLINE": "1",
         }
@@ -138,13 +142,18 @@ def _numpy(value: Any) -> Any:
     return value.detach().float().cpu().numpy() if hasattr(value, "detach") else value
 
 
-if __name__ == "__main__":  # python omni_harness.py MODEL OUT: one eager start, two requests (a smoke run)
+if __name__ == "__main__":  # python omni_harness.py MODEL OUT: one eager start, recorded, two requests (a smoke run)
     model, out = Path(sys.argv[1]), Path(sys.argv[2])
     out.mkdir(parents=True, exist_ok=True)
-    session = OmniSession(model, deploy_config(out / "deploy.yaml"), out / "traces")
+    session = OmniSession(
+        model,
+        deploy_config(out / "deploy.yaml"),
+        out / "traces",
+        modules="model.layers.*,model.norm,code_predictor.model.layers.*",
+    )
     try:
         print(f"Omni start: {session.start_seconds:.1f} s")
-        runs = session.generate([(name, session.prompt(text)) for name, text in itertools.islice(TEXTS.items(), 2)])
+        runs = session.generate([(name, session.prompt(text)) for name, text in itertools.islice(TEXTS.items(), 4)])
         for name, run in runs.items():
             audio = run["audio"]
             print(name, run["request_id"], None if audio is None else audio.shape, f"{run['seconds']:.2f} s")

@@ -16,6 +16,25 @@ def _attention_backends(runner: Any) -> list[str]:
     return sorted(names)
 
 
+def unseen_under_graphs(runner: Any) -> list[str]:
+    """What a forward hook cannot see in this setting, one line each (a CUDA graph replays kernels, not modules:
+    hooks fire when it is captured, never at replay). Read before the recorder wraps runner.talker_mtp."""
+    config = runner.vllm_config
+    unseen = []
+    if "graph" in type(getattr(runner, "talker_mtp", None)).__name__.lower():
+        unseen.append(
+            "codePredictorLogits: talker_mtp runs as a captured CUDA graph (its lm_head rows are inside the replay); "
+            "the frame's codes are the replay's output buffers"
+        )
+    mode = config.compilation_config.cudagraph_mode
+    if not config.model_config.enforce_eager and mode is not None and str(getattr(mode, "name", mode)) != "NONE":
+        unseen.append(
+            "module outputs of steps the talker replays as a CUDA graph (decode steps): the sidecar has the eager "
+            "steps only; the logits are read after the replay (compute_logits runs outside the graph)"
+        )
+    return unseen
+
+
 def setting_header(runner: Any, stage: int | None) -> dict[str, Any]:
     import vllm
     import vllm_omni
@@ -35,6 +54,7 @@ def setting_header(runner: Any, stage: int | None) -> dict[str, Any]:
         if getattr(runner, "is_v2", False)
         else f"{type(runner).__name__} (v1)",
         "prefixCaching": bool(config.cache_config.enable_prefix_caching),
+        "blockSize": config.cache_config.block_size,
         "asyncScheduling": bool(getattr(config.scheduler_config, "async_scheduling", False)),
         "device": str(runner.device),
         "vllmVersion": vllm.__version__,

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 from ...trace_writer import TraceWriter
 from .config import RecorderConfig, trace_name
 from .module_tap import ModuleTap
-from .setting import engine_name, setting_header
+from .setting import engine_name, setting_header, unseen_under_graphs
 
 if TYPE_CHECKING:
     import torch
@@ -57,6 +57,7 @@ class TalkerRecorder:
         self.q = int(model.talker_config.num_code_groups)
         self.frame_rate, self.sample_rate = _codec_rates(runner.vllm_config.model_config.model)
         self.header: dict[str, Any] | None = None  # read at the first request: attention is set up after loading
+        self.unseen = unseen_under_graphs(runner)
         self.requests: dict[str, _Request] = {}
         self._cp_rows: list[torch.Tensor] | None = None  # filled by the lm_head hooks inside _talker_mtp_forward
         self._cp_req_ids: list[str] | None = None
@@ -157,7 +158,7 @@ class TalkerRecorder:
         request = self.requests.get(req_id)
         if request is None and self.config.wants_request(req_id):
             if self.header is None:
-                self.header = setting_header(self.runner, self.stage)
+                self.header = {**setting_header(self.runner, self.stage), "notSeen": self.unseen}
             stem = os.path.join(self.config.out_dir, trace_name(req_id))
             modules = os.path.basename(stem) + ".modules.safetensors" if self.taps else None
             writer = TraceWriter(

@@ -1,13 +1,18 @@
 """Planted bugs for the tests (a `vllm.general_plugins` entry point of this fixture): the seeds' classes put into
 vLLM-Omni's own code path at run time, per request, so one Omni start serves clean and buggy requests alike.
 
-    TTS_PARITY_TEST_PLANT="stale-feedback=<request glob>;cp-position=<request glob>"
+    TTS_PARITY_TEST_PLANT="stale-feedback=<request glob>;cp-position=<request glob>;swap-rows=<request glob>"
+    TTS_PARITY_TEST_PLANT_LOG=<file>   with swap-rows: each step's row order (req_ids) of a batch of 2+ rows
 
 - stale-feedback (seed 000's class): the code predictor of a matching request is fed the code-0 embedding of its
   FIRST decode step at every later step (a feedback buffer written once and never refreshed), in
   `talker_mtp`'s input_embeds row. Frame 1 is right; frame 2's code predictor reads frame 1's code 0.
 - cp-position (seed 004's class): the code predictor of a matching request runs its re-prefill with positions
   shifted by one (`pos_ids` 1..G instead of 0..G-1): wrong from frame 1 on, in the code predictor only.
+- swap-rows (not a bug: what the runner itself may do): while every row of the batch matches and decodes, the
+  first and last rows trade places at every step, where vLLM lets the attention backend reorder the batch
+  (`_may_reorder_batch`, followed by the runner's own `refresh_metadata`). Rows change order at every step, so a
+  recorder that matched by position would mix requests up.
 
 Rows are matched to requests by the decode order `_talker_mtp_forward` is called with, never by batch position.
 """
@@ -15,6 +20,7 @@ Rows are matched to requests by the decode order `_talker_mtp_forward` is called
 from __future__ import annotations
 
 import fnmatch
+import json
 import os
 from typing import Any
 
@@ -57,6 +63,29 @@ def register() -> None:
             _state["req_ids"] = outer
 
     OmniGPUModelRunner._talker_mtp_forward = planted_talker_mtp_forward
+
+    if "swap-rows" in plants:
+        may_reorder = OmniGPUModelRunner._may_reorder_batch
+
+        def swapping_reorder(self: Any, scheduler_output: Any) -> None:
+            may_reorder(self, scheduler_output)
+            if not getattr(self, "has_talker_mtp", False):
+                return  # the talker stage only
+            batch = self.input_batch
+            n = batch.num_reqs
+            rows = range(n)
+            if n >= 2 and all(
+                fnmatch.fnmatchcase(batch.req_ids[i], plants["swap-rows"])
+                and batch.num_computed_tokens_cpu[i] >= batch.num_prompt_tokens[i]
+                for i in rows
+            ):
+                batch.swap_states(0, n - 1)
+            log = os.environ.get(ENV + "_LOG")
+            if log and n >= 2:
+                with open(log, "a", encoding="utf-8") as f:
+                    f.write(json.dumps(list(batch.req_ids[:n])) + "\n")
+
+        OmniGPUModelRunner._may_reorder_batch = swapping_reorder
 
     if "stale-feedback" in plants:
         talker_mtp = Qwen3TTSTalkerForConditionalGeneration.talker_mtp
