@@ -5,8 +5,9 @@
 //   2. The Python environment (.venv from python/requirements/*.lock; scripts/python-env.js).
 //   3. The native addon and its CPU emulation check (nvcc from .venv; scripts/build-native.js).
 //   4. Suites: eslint, the TypeScript type checks, vitest (unit, CLI, end-to-end in Chromium, Slurm),
-//      pytest (torch 2.x), ruff and mypy over the Python package (python/lint.sh), and `cargo test` of the
-//      Rust workspace (rust/: the trace writer crate and the Candle port; needs cargo, e.g. from rustup).
+//      pytest (torch 2.x), ruff and mypy over the Python package (python/lint.sh), `cargo test` of the Rust
+//      workspace (rust/: the trace writer crate and the Candle port; needs cargo, e.g. from rustup), and the
+//      vLLM-Omni suite (pytest in its own torch 2.13 environment, .venv-vllm; scripts/test-vllm.js).
 // A failing suite does not stop the others; the closing lines report each one. Exit 0 when every suite
 // passed, 1 when any failed, 2 when set-up could not be done. Arguments after `--` go to vitest
 // (`npm test -- test/unit`), and then only vitest runs.
@@ -97,6 +98,13 @@ const started = Date.now();
 const python = setUp();
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 const vitestReport = join(reports, 'vitest.json');
+/** A pytest JUnit report as "N passed, M failed, K skipped" (the vllm-omni suite's; the python suite counts alike). */
+const junitCount = (file) => {
+  const suiteTag = /<testsuite [^>]*>/.exec(readFileSync(file, 'utf8'))[0];
+  const attr = (key) => Number(new RegExp(` ${key}="(\\d+)"`).exec(suiteTag)[1]);
+  const failed = attr('failures') + attr('errors');
+  return `${attr('tests') - failed - attr('skipped')} passed, ${failed} failed, ${attr('skipped')} skipped`;
+};
 const vitestCount = () => {
   const report = JSON.parse(readFileSync(vitestReport, 'utf8'));
   return `${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numPendingTests + report.numTodoTests} skipped of ${report.numTotalTests} in ${report.numTotalTestSuites} files`;
@@ -117,6 +125,8 @@ if (vitestArgs.length) {
   });
   suite('python lint (ruff, mypy)', 'sh', [join(root, 'python', 'lint.sh')], undefined, { PYTHON: python });
   suite('rust (cargo test)', cargoCommand(), ['test', '--locked', '--manifest-path', join(root, 'rust', 'Cargo.toml')], undefined, { PARITY_PYTHON: python });
+  const vllmJunit = join(reports, 'pytest-vllm.xml');
+  suite('vllm-omni (pytest)', process.execPath, [join(root, 'scripts', 'test-vllm.js'), `--junit-xml=${vllmJunit}`], () => junitCount(vllmJunit));
 }
 rmSync(reports, { recursive: true, force: true });
 

@@ -46,6 +46,7 @@ __all__ = ["STAGES", "TraceWriter"]
 
 STAGES = ("talker", "codePredictor", "vocoder")
 TIMED_STAGES = ("talker", "codePredictor", "vocoder")
+_FORMAT_HEADER_FIELDS = ("schema", "engine", "q", "frameRate", "sampleRate", "codebookSize", "codebookDelays")
 
 
 class TraceWriter:
@@ -66,6 +67,8 @@ class TraceWriter:
         codebook_delays: a delay pattern, q ints >= 0 (header `codebookDelays`): codebook k of frame f is emitted
             at step f + codebook_delays[k] (MusicGen, Dia), and each step's `codes` are what that step emitted
             (docs/trace-format.md "Delay patterns").
+        extra_header: more header fields an engine keeps with the trace (the format keeps unknown header fields),
+            e.g. the setting a run was made under; names of the format's own fields are refused.
         force: replace an existing trace (and WAV) file.
     """
 
@@ -94,6 +97,7 @@ class TraceWriter:
         modules: str | None = None,
         teacher_forced: str | None = None,
         codebook_delays: Sequence[int] | None = None,
+        extra_header: Mapping[str, Any] | None = None,
         force: bool = False,
     ) -> None:
         _check_argument("engine", engine, str, "a string")
@@ -140,6 +144,10 @@ class TraceWriter:
         if codebook_delays is not None:
             optional["codebookDelays"] = [int(d) for d in codebook_delays]
         header.update({k: v for k, v in optional.items() if v is not None})
+        for key, value in (extra_header or {}).items():
+            if key in header or key in optional or key in _FORMAT_HEADER_FIELDS:
+                raise ParityValueError(f"TraceWriter: extra_header: {key!r} is a field of the format; pass it by name")
+            header[key] = value
         check_header(header)
         if codebook_delays is not None and len(header["codebookDelays"]) != q:
             raise ParityValueError(

@@ -147,7 +147,7 @@ export class Localiser {
         vocoderFrame: frame,
         timeSec: sample / audio.sampleRate,
         divergedSteps: frames,
-        detail: `all codes equal; audio ${describeSample(audio.a, audio.b, sample, tolerances.audioAbs)}`,
+        detail: `all codes equal; audio ${describeSample(audio.a, audio.b, sample, tolerances.audioAbs)}${describeLargest(audio.a, audio.b, audio.sampleRate, options.frameRate)}`,
       });
       span = Math.max(total, Math.ceil((Math.max(audio.a.length, audio.b.length) * options.frameRate) / audio.sampleRate));
     }
@@ -182,6 +182,21 @@ function codePredictorDiff(a: TraceStep | undefined, b: TraceStep | undefined): 
   const n = Math.min(a?.codePredictorLogits?.length ?? 0, b?.codePredictorLogits?.length ?? 0);
   if (n === 0) return undefined;
   return Array.from({ length: n }, (_, k) => maxStatDiff(a!.codePredictorLogits![k], b!.codePredictorLogits![k]));
+}
+
+/**
+ * Where the audio differs most (codes equal: a vocoder-only difference such as a streamed vocoder's chunk seams):
+ * "; largest |Δ| X at sample I (frame F)", or "" when no finite sample differs.
+ */
+function describeLargest(a: Float32Array, b: Float32Array, sampleRate: number, frameRate: number): string {
+  let worst = 0;
+  let at = -1;
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const d = Math.abs(a[i] - b[i]);
+    if (d > worst) [worst, at] = [d, i];
+  }
+  if (at < 0) return '';
+  return `; largest |Δ| ${Number(worst.toPrecision(4))} at sample ${at} (frame ${frameOfSample(at, sampleRate, frameRate)})`;
 }
 
 /** The first stage of one step with a NaN or an infinity, or null. */

@@ -16,7 +16,8 @@ import { AbsDiffFold } from './abs-diff.js';
  *   log-probabilities.
  *
  * The flip is a near-tie when pairDrift ≤ the threshold (tolerances.nearTieGap), real when it is
- * above. A code missing from the other side's top-5 bounds its logit by the 5th logit, so pairDrift is
+ * above. A flip from a row identical on both sides, after identical rows, is no numeric effect at all: the sampler
+ * drew differently from the same numbers (seeded sampling beside other requests); it is left unknown, saying so. A code missing from the other side's top-5 bounds its logit by the 5th logit, so pairDrift is
  * then a lower bound (`exact: false`): above the threshold it is real, otherwise unknown; unrecorded or
  * non-finite logits are unknown too.
  */
@@ -183,6 +184,13 @@ export function classifyFlip(a: TraceStep, b: TraceStep, step: number, codebook:
   else if (pairDrift === null) why = 'a picked code is missing from its own top-5, or its logits are not finite';
   else if (exact) why = `the two codes' logit difference moved by ${f(pairDrift)} from A to B (${kind === 'near-tie' ? '≤' : '>'} near-tie gap ${threshold})`;
   else why = `a code is outside the other side's top-5, so the two codes' logit difference moved by at least ${f(pairDrift)} (${kind === 'real' ? `> near-tie gap ${threshold}` : `not decidable against ${threshold}`})`;
+  // The same numbers on both sides (this row, and every row before it) yet different codes: the sampler decided
+  // (its random draws, or a branch on state outside the rows, e.g. the rest of the batch), not numeric drift.
+  const sameNumbers = ra !== undefined && rb !== undefined && rowDrift(ra, rb) === 0 && (before === null || before === 0);
+  if (sameNumbers) {
+    kind = 'unknown';
+    why = `the row is identical on both sides (every recorded statistic equal${before === 0 ? ', as is every row before it' : ''}): the same numbers gave different codes, so the sampler decided (its random draws, or a branch on state outside the row such as the rest of the batch), not numeric drift`;
+  }
   if (kind === 'near-tie' && before !== null) {
     why += beforeOk
       ? `; every logit statistic before it ${before === 0 ? 'equal' : `within ${f(before)}`}`

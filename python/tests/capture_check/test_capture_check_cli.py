@@ -107,7 +107,21 @@ def test_a_generator_of_steps_and_a_dotted_bound_method_are_accepted(tmp_path, c
     target.write_text(GENERATOR_TARGET)
     assert main([f"{target}:step.decode", "--steps", f"{target}:{steps}", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
-    assert report == {"ok": True, "steps": ["steps[0]", "steps[1]", "steps[2]"], "findings": []}
+    # the generator's fill_ before each step is the in-place write outside the step that a replay must follow
+    assert report == {
+        "ok": True,
+        "steps": ["steps[0]", "steps[1]", "steps[2]"],
+        "findings": [],
+        "stateWrittenOutside": [
+            {
+                "label": "argument self.position",
+                "filename": str(target),
+                "lineno": 8,
+                "code": "return self.position * 2",
+                "before_steps": ["steps[1]", "steps[2]"],
+            }
+        ],
+    }
 
 
 @pytest.mark.parametrize(

@@ -140,6 +140,7 @@ def test_report_table_and_json():
                 "hint": "move it out",
             }
         ],
+        "stateWrittenOutside": [],
     }
     clean = CaptureReport(["a", "b"], [])
     assert clean.ok and str(clean) == "capture check: no findings over 2 steps (a, b)"

@@ -9,7 +9,8 @@ import torch
 
 from ..errors import ParityTypeError, ParityValueError
 from .dispatch_probe import StepProbe
-from .report import CaptureReport
+from .report import CaptureReport, StateWrittenOutside
+from .source_location import source_line
 from .step_compare import compare_steps
 
 if TYPE_CHECKING:
@@ -67,7 +68,32 @@ def capture_check(
     per_op = _first_of_each([finding for probe in probes for finding in probe.findings])
     cross_step = compare_steps([probe.records for probe in probes], step_names, per_op)
     findings = sorted(per_op + cross_step, key=lambda finding: (finding.filename, finding.lineno))
-    return CaptureReport(step_names, findings, outputs)
+    return CaptureReport(step_names, findings, outputs, _state_written_outside(probes, step_names))
+
+
+def _state_written_outside(probes: list[StepProbe], step_names: list[str]) -> list[StateWrittenOutside]:
+    """State whose first read in a step saw a version counter other than the one it had when the previous step
+    ended: written in place by code outside the step (the loop between two replays)."""
+    before: dict[tuple, list[str]] = {}
+    reads: dict[tuple, Any] = {}
+    for previous, current, name in zip(probes, probes[1:], step_names[1:]):
+        for site, read in current.state_reads.items():
+            earlier = previous.state_reads.get(site)
+            if earlier is None or earlier.tensor() is None or earlier.tensor() is not read.tensor():
+                continue
+            if (
+                None not in (earlier.version_at_end, read.version_at_read)
+                and earlier.version_at_end != read.version_at_read
+            ):
+                before.setdefault(site, []).append(name)
+                reads.setdefault(site, read)
+    states = [
+        StateWrittenOutside(
+            read.label, read.filename, read.lineno, source_line(read.filename, read.lineno), tuple(before[site])
+        )
+        for site, read in reads.items()
+    ]
+    return sorted(states, key=lambda state: (state.filename, state.lineno, state.label))
 
 
 def _first_of_each(findings: list[Finding]) -> list[Finding]:

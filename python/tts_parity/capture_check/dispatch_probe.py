@@ -25,7 +25,7 @@ from . import rules
 from .report import Finding
 from .source_location import source_line, user_location
 
-__all__ = ["OpRecord", "StepProbe"]
+__all__ = ["OpRecord", "StateRead", "StepProbe"]
 
 
 # Python-level calls that read tensor data on the host although no aten op says so on a CPU tensor.
@@ -78,6 +78,10 @@ class StepProbe:
         self._step_values = {id(tensor): weakref.ref(tensor) for tensor in step_values}
         self._outside_count = itertools.count(1)
         self._modes = (_FunctionProbe(self), _DispatchProbe(self))
+        # Each state tensor's first read in the step, by where it happened: (record key, input position)
+        self.state_reads: dict[tuple, StateRead] = {}
+        self._state_seen = {}
+        self._versions_before: dict[int, int | None] = {}
 
     def __enter__(self):
         for mode in self._modes:
@@ -87,6 +91,9 @@ class StepProbe:
     def __exit__(self, *exc):
         for mode in reversed(self._modes):
             mode.__exit__(*exc)
+        for read in self.state_reads.values():
+            tensor = read.tensor()
+            read.version_at_end = None if tensor is None else _version(tensor)
         return False
 
     def add_finding(self, rule, op, hint, location=None):
@@ -132,6 +139,17 @@ class StepProbe:
                 ),
             )
         )
+        if not rules.is_lift(func):
+            for position, tensor in external:
+                if not self._is_step_value(tensor) and not _holds(self._state_seen, tensor):
+                    self._state_seen[id(tensor)] = weakref.ref(tensor)
+                    self.state_reads[((*counter_key, occurrence), position)] = StateRead(
+                        self._external_label(tensor),
+                        location[0],
+                        location[1],
+                        weakref.ref(tensor),
+                        self._versions_before.get(id(tensor)),
+                    )
         for tensor in outputs:
             self._produced[id(tensor)] = weakref.ref(tensor)
 
@@ -194,6 +212,9 @@ class _DispatchProbe(TorchDispatchMode):
         probe = self.probe
         probe.in_dispatch += 1
         try:
+            probe._versions_before = {
+                id(value): _version(value) for _, value in _leaves(args, kwargs) if isinstance(value, torch.Tensor)
+            }
             out = func(*args, **kwargs)
             probe.on_op(func, args, kwargs, out)
         finally:
@@ -217,6 +238,27 @@ def _leaves(args, kwargs):
     for name, value in kwargs.items():
         walk(name, value)
     return leaves
+
+
+@dataclass
+class StateRead:
+    """A state tensor (not a value the step was given) read by an op of the step: where, which tensor, and its
+    in-place version counter before that op and when the step ended (None where torch keeps none: inference
+    tensors)."""
+
+    label: str
+    filename: str
+    lineno: int
+    tensor: weakref.ref
+    version_at_read: int | None
+    version_at_end: int | None = None
+
+
+def _version(tensor):
+    try:
+        return tensor._version
+    except RuntimeError:  # an inference tensor has no version counter
+        return None
 
 
 def _holds(table, tensor):

@@ -10,7 +10,7 @@ from typing import Any
 from ..errors import ParityValueError
 from .rules import RULES
 
-__all__ = ["CaptureReport", "Finding"]
+__all__ = ["CaptureReport", "Finding", "StateWrittenOutside"]
 
 
 @dataclass(frozen=True)
@@ -33,14 +33,33 @@ class Finding:
         return f"{_display_path(self.filename)}:{self.lineno}"
 
 
+@dataclass(frozen=True)
+class StateWrittenOutside:
+    """State the step reads that something outside the step wrote in place between two steps (its version counter
+    moved between the end of one step and the read in the next): not a hazard by itself, since a captured graph
+    reads the same memory at every replay, but the graph sees the write only if it lands before the replay."""
+
+    label: str
+    filename: str
+    lineno: int
+    code: str
+    before_steps: tuple[str, ...]  # the steps whose read saw a write made since the previous step ended
+
+    @property
+    def where(self):
+        return f"{_display_path(self.filename)}:{self.lineno}"
+
+
 @dataclass
 class CaptureReport:
     """The check's result: `ok` is True when there are no findings. `outputs` holds fn's return value per step
-    (exactly what fn returned; kept out of `to_json`)."""
+    (exactly what fn returned; kept out of `to_json`). `state_written_outside` lists the state read inside the
+    step and written in place outside it between steps (information, not findings)."""
 
     step_names: list[str]
     findings: list[Finding]
     outputs: list[Any] = field(default_factory=list, repr=False, compare=False)
+    state_written_outside: list[StateWrittenOutside] = field(default_factory=list)
 
     @property
     def ok(self):
@@ -51,6 +70,9 @@ class CaptureReport:
             "ok": self.ok,
             "steps": list(self.step_names),
             "findings": [asdict(finding) for finding in self.findings],
+            "stateWrittenOutside": [
+                {**asdict(state), "before_steps": list(state.before_steps)} for state in self.state_written_outside
+            ],
         }
 
     def to_json(self, indent=2):
@@ -59,7 +81,7 @@ class CaptureReport:
     def __str__(self):
         steps = ", ".join(self.step_names)
         if self.ok:
-            return f"capture check: no findings over {len(self.step_names)} steps ({steps})"
+            return f"capture check: no findings over {len(self.step_names)} steps ({steps})" + self._state_lines()
         count = len(self.findings)
         lines = [
             f"capture check: {count} finding{'s' if count != 1 else ''} over {len(self.step_names)} steps ({steps})"
@@ -71,6 +93,17 @@ class CaptureReport:
         for finding, row in zip(self.findings, rows):
             lines.append("  ".join(text.ljust(width) for text, width in zip(row[:3], widths)) + "  " + row[3])
             lines.append(" " * (widths[0] + 2) + "fix: " + finding.hint)
+        return "\n".join(lines) + self._state_lines()
+
+    def _state_lines(self):
+        if not self.state_written_outside:
+            return ""
+        lines = ["", "state read in the step and written in place outside it (a graph reads it at replay: the write"]
+        lines.append("must land before the replay):")
+        for state in self.state_written_outside:
+            lines.append(
+                f"  {state.label} at {state.where} (written before {', '.join(state.before_steps)})  {state.code}"
+            )
         return "\n".join(lines)
 
 

@@ -47,6 +47,14 @@ describe('tolerances in the studio: the verdict judged again by the CLI rule', (
     expect(rejudge(c, { logitAbs: 0.02, audioAbs: 1e-5 })!.divergence.stage).toBe('vocoder');
   });
 
+  it('a vocoder-only difference says where the audio differs most: sample and frame of the largest |Δ|', () => {
+    const seam = a.map((v, i) => (i === 100 ? v + 3e-4 : i === 170 ? v + 2e-3 : v));
+    const divergence = localise(stepsA, stepsA, { frameRate: 12.5, audio: { a, b: seam, sampleRate: rate } });
+    expect(divergence).toMatchObject({ stage: 'vocoder', firstStep: 2 });
+    // sample 170 at 1000 Hz and 12.5 frames/s is frame ⌊170 · 12.5 / 1000⌋ + 1 = 3
+    expect(divergence.detail).toMatch(/; largest \|Δ\| 0\.002\d* at sample 170 \(frame 3\)$/);
+  });
+
   it('the store’s verdict and divergence follow the tolerances set, and a new comparison starts from the report’s', () => {
     const store = createStudioStore({} as StudioApi);
     store.getState().showComparison(comparison());

@@ -97,6 +97,16 @@ describe('firstCodeFlip (hand-built traces)', () => {
     expect(flip.detail).toBe('the code-predictor logits of this row were not recorded on either side');
   });
 
+  it('identical rows that picked different codes (a sampler, not numbers) are not a near-tie: unknown, saying why', () => {
+    const [a, b] = talkerFlip(SWAP_A, SWAP_A);
+    const flip = firstCodeFlip(a, b)!;
+    expect(flip).toMatchObject({ step: 2, codeA: 81, codeB: 65, pairDrift: 0, kind: 'unknown', numericallyEquivalent: false, driftBefore: 0 });
+    expect(flip.detail).toContain('the same numbers gave different codes, so the sampler decided');
+    expect(flip.detail).toContain('not numeric drift');
+    // the same swap from rows that moved is still classified by its numbers
+    expect(firstCodeFlip(...talkerFlip(SWAP_A, SWAP_B))!.kind).toBe('near-tie');
+  });
+
   it('NaN logits (empty top-5) are unknown; no differing code gives no flip', () => {
     const nan = { mean: NaN, std: NaN, min: NaN, max: NaN, argmax: 0, top5: [] };
     expect(firstCodeFlip(...talkerFlip(SWAP_A, nan))).toMatchObject({ kind: 'unknown', gapB: null });

@@ -1,0 +1,151 @@
+"""Planted bugs for the tests (a `vllm.general_plugins` entry point of this fixture): the seeds' classes put into
+vLLM-Omni's own code path at run time, per request, so one Omni start serves clean and buggy requests alike.
+
+    TTS_PARITY_TEST_PLANT="stale-feedback=<request glob>;cp-position=<request glob>;swap-rows=<request glob>"
+    TTS_PARITY_TEST_PLANT_LOG=<file>   with swap-rows: each step's row order (req_ids) of a batch of 2+ rows
+
+- stale-feedback (seed 000's class): the code predictor of a matching request is fed the code-0 embedding of its
+  FIRST decode step at every later step (a feedback buffer written once and never refreshed), in
+  `talker_mtp`'s input_embeds row. Frame 1 is right; frame 2's code predictor reads frame 1's code 0.
+- cp-position (seed 004's class): the code predictor of a matching request runs its re-prefill with positions
+  shifted by one (`pos_ids` 1..G instead of 0..G-1): wrong from frame 1 on, in the code predictor only.
+- swap-rows (not a bug: what the runner itself may do): while every row of the batch matches and decodes, the
+  first and last rows trade places at every step, where vLLM lets the attention backend reorder the batch
+  (`_may_reorder_batch`, followed by the runner's own `refresh_metadata`). Rows change order at every step, so a
+  recorder that matched by position would mix requests up.
+
+Rows are matched to requests by the decode order `_talker_mtp_forward` is called with, never by batch position.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import json
+import os
+from typing import Any
+
+import torch
+
+ENV = "TTS_PARITY_TEST_PLANT"
+_state: dict[str, Any] = {"req_ids": None, "first_embed": {}}
+
+
+def _plants() -> dict[str, str]:
+    plants = {}
+    for item in os.environ.get(ENV, "").split(";"):
+        if "=" in item:
+            name, pattern = item.split("=", 1)
+            plants[name.strip()] = pattern.strip()
+    return plants
+
+
+def _rows(pattern: str | None) -> list[int]:
+    req_ids = _state["req_ids"] or []
+    return [i for i, r in enumerate(req_ids) if pattern and fnmatch.fnmatchcase(r, pattern)]
+
+
+def register() -> None:
+    plants = _plants()
+    if not plants:
+        return
+    from vllm_omni.model_executor.models.common.qwen3_code_predictor import CodePredictorWrapper
+    from vllm_omni.model_executor.models.qwen3_tts.qwen3_tts_talker import Qwen3TTSTalkerForConditionalGeneration
+    from vllm_omni.worker.gpu_model_runner import OmniGPUModelRunner
+
+    talker_mtp_forward = OmniGPUModelRunner._talker_mtp_forward
+
+    def planted_talker_mtp_forward(self: Any, decode_req_ids: list[str], *args: Any, **kwargs: Any) -> Any:
+        outer = _state["req_ids"]
+        _state["req_ids"] = list(decode_req_ids)
+        try:
+            return talker_mtp_forward(self, decode_req_ids, *args, **kwargs)
+        finally:
+            _state["req_ids"] = outer
+
+    OmniGPUModelRunner._talker_mtp_forward = planted_talker_mtp_forward
+
+    if "swap-rows" in plants:
+        may_reorder = OmniGPUModelRunner._may_reorder_batch
+
+        def swapping_reorder(self: Any, scheduler_output: Any) -> None:
+            may_reorder(self, scheduler_output)
+            if not getattr(self, "has_talker_mtp", False):
+                return  # the talker stage only
+            batch = self.input_batch
+            n = batch.num_reqs
+            rows = range(n)
+            if n >= 2 and all(
+                fnmatch.fnmatchcase(batch.req_ids[i], plants["swap-rows"])
+                and batch.num_computed_tokens_cpu[i] >= batch.num_prompt_tokens[i]
+                for i in rows
+            ):
+                batch.swap_states(0, n - 1)
+            log = os.environ.get(ENV + "_LOG")
+            if log and n >= 2:
+                with open(log, "a", encoding="utf-8") as f:
+                    f.write(json.dumps(list(batch.req_ids[:n])) + "\n")
+
+        OmniGPUModelRunner._may_reorder_batch = swapping_reorder
+
+    if "stale-feedback" in plants:
+        talker_mtp = Qwen3TTSTalkerForConditionalGeneration.talker_mtp
+
+        def stale_talker_mtp(
+            self: Any, input_ids: torch.Tensor, input_embeds: torch.Tensor, *args: Any, **kwargs: Any
+        ) -> Any:
+            rows = _rows(plants["stale-feedback"])
+            if rows:
+                input_embeds = input_embeds.clone()
+                for row in rows:
+                    req_id = _state["req_ids"][row]
+                    first = _state["first_embed"].setdefault(req_id, input_embeds[row].clone())
+                    input_embeds[row] = first
+            return talker_mtp(self, input_ids, input_embeds, *args, **kwargs)
+
+        Qwen3TTSTalkerForConditionalGeneration.talker_mtp = stale_talker_mtp
+
+    if "cp-position" in plants:
+        forward = CodePredictorWrapper.forward
+
+        def shifted_forward(
+            self: Any,
+            layer0_code: torch.Tensor,
+            layer0_embed: torch.Tensor,
+            last_talker_hidden: torch.Tensor,
+            *args: Any,
+            **kwargs: Any,
+        ) -> Any:
+            rows = _rows(plants["cp-position"])
+            if not rows:
+                return forward(self, layer0_code, layer0_embed, last_talker_hidden, *args, **kwargs)
+            bsz = int(layer0_code.shape[0])
+            clean = [i for i in range(bsz) if i not in rows]
+            out = torch.empty(bsz, self._num_groups, dtype=torch.long, device=layer0_code.device)
+            for subset, shifted in ((clean, False), (rows, True)):
+                if not subset:
+                    continue
+                index = torch.tensor(subset, device=layer0_code.device)
+                saved = self._bucket_pos_ids
+                if shifted:
+                    self._bucket_pos_ids = _ShiftedPositions(self._num_groups + 1, layer0_code.device)
+                try:
+                    out[index] = forward(
+                        self, layer0_code[index], layer0_embed[index], last_talker_hidden[index], *args, **kwargs
+                    )
+                finally:
+                    self._bucket_pos_ids = saved
+            return out
+
+        CodePredictorWrapper.forward = shifted_forward
+
+
+class _ShiftedPositions(dict):
+    """Stands in for CodePredictorWrapper._bucket_pos_ids: every bucket's positions start at 1 instead of 0."""
+
+    def __init__(self, max_seq: int, device: torch.device) -> None:
+        super().__init__()
+        self.max_seq, self.device = max_seq, device
+
+    def get(self, key: Any, default: Any = None) -> torch.Tensor:
+        bsz, seq = key if isinstance(key, tuple) else (key, self.max_seq)
+        return (torch.arange(seq, dtype=torch.long, device=self.device) + 1).unsqueeze(0).expand(bsz, -1).contiguous()

@@ -1,0 +1,67 @@
+"""The platform: vLLM's CpuPlatform with vLLM-Omni's interface; devices, streams and events are the CPU's."""
+
+from __future__ import annotations
+
+from contextlib import nullcontext
+
+import psutil
+import torch
+from vllm.platforms.cpu import CpuPlatform
+from vllm_omni.platforms.interface import OmniPlatform, OmniPlatformEnum
+
+
+class CPUOmniPlatform(OmniPlatform, CpuPlatform):
+    _omni_enum = OmniPlatformEnum.OOT
+
+    @classmethod
+    def get_omni_ar_worker_cls(cls) -> str:
+        return "tts_parity_vllm_cpu.workers.CPUARWorker"
+
+    @classmethod
+    def get_omni_generation_worker_cls(cls) -> str:
+        return "tts_parity_vllm_cpu.workers.CPUGenerationWorker"
+
+    @classmethod
+    def get_default_stage_config_path(cls) -> str:
+        return "vllm_omni/deploy"
+
+    @classmethod
+    def get_torch_device(cls, local_rank: int | None = None) -> torch.device:
+        return torch.device("cpu")
+
+    @classmethod
+    def get_device_count(cls) -> int:
+        return 1
+
+    @classmethod
+    def synchronize(cls) -> None:
+        return None
+
+    @classmethod
+    def empty_cache(cls) -> None:
+        return None
+
+    @classmethod
+    def record_device_event(cls) -> None:
+        return None
+
+    @classmethod
+    def get_free_memory(cls, device: torch.device | None = None) -> int:
+        return int(psutil.virtual_memory().available)
+
+    @classmethod
+    def get_device_memory(cls, device: torch.device | None = None) -> tuple[int, int]:
+        memory = psutil.virtual_memory()
+        return int(memory.available), int(memory.total)
+
+    @classmethod
+    def get_device_total_memory(cls, device_id: int = 0) -> int:
+        return int(psutil.virtual_memory().total)
+
+    @classmethod
+    def supports_talker_mtp_graph_capture(cls) -> bool:
+        return False
+
+    @classmethod
+    def create_autocast_context(cls, *args, **kwargs):
+        return nullcontext()

@@ -1,0 +1,94 @@
+"""vLLM-Omni's Qwen3-TTS pipeline recorded in its own workers (one eager Omni start, conftest.eager_runs): the trace
+per request, batch invariance while rows change, prefix caching without cache_salt, and two planted bugs."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import soundfile
+
+from compare import compare_trace
+from omni_harness import TEXTS
+
+pytestmark = pytest.mark.timeout(2400)  # the first test pays for the Omni start (~80 s idle, minutes when loaded)
+
+
+def _lines(path):
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def test_one_trace_per_request_named_by_id_with_the_setting_and_the_final_stage_audio(eager_runs):
+    for name in [f"alone-{k}" for k in TEXTS] + [f"batch-{k}" for k in TEXTS]:
+        run = eager_runs.requests[name]
+        header, *steps = _lines(eager_runs.trace(name))
+        assert header["requestId"] == run["request_id"]
+        setting = header["vllm"]
+        assert setting["enforceEager"] is True and setting["cudagraphMode"] == "NONE"
+        assert setting["dtype"] == "bfloat16" and setting["prefixCaching"] is True and setting["stage"] == 0
+        assert setting["vllmVersion"].startswith("0.30.0") and setting["vllmOmniVersion"].startswith("0.30.0")
+        assert setting["modelRunner"] == "CPUARModelRunner (v1)" and setting["attentionBackends"]
+        assert header["q"] == 16 and header["frameRate"] == 12.5 and header["sampleRate"] == 24000
+        frames = [s for s in steps if "codes" in s]
+        assert [s["step"] for s in steps] == list(range(1, len(steps) + 1))
+        assert frames and all(len(s["codePredictorLogits"]) == 15 for s in frames)
+        # The WAV beside the trace is the final stage's audio, as Omni returned it to the caller.
+        audio, rate = soundfile.read(eager_runs.wav(name), dtype="float32")
+        assert rate == 24000 and run["audio"] is not None
+        np.testing.assert_array_equal(audio, run["audio"])
+        assert len(audio) == 1920 * len(frames)  # one frame of codes -> 1920 samples at 12.5 Hz
+
+
+@pytest.mark.parametrize("key", list(TEXTS))
+def test_each_request_in_a_batch_of_4_equals_it_alone(eager_runs, key):
+    a, b = f"alone-{key}", f"batch-{key}"
+    report = compare_trace(eager_runs.trace(a), eager_runs.trace(b), wav_a=eager_runs.wav(a), wav_b=eager_runs.wav(b))
+    assert report["verdict"] == "identical", report["summary"]
+
+
+def test_the_batch_of_4_changed_its_row_order_while_it_ran(eager_runs):
+    # The swap-rows plant trades the first and last rows at every decode step (conftest.PLANTS); its log is the
+    # talker runner's own input_batch.req_ids after each step's reorder.
+    orders = [tuple(json.loads(line)) for line in (eager_runs.folder.parent / "rows.jsonl").read_text().splitlines()]
+    batch = [o for o in orders if len(o) == 4 and all("_batch-" in r for r in o)]
+    assert len(batch) >= 4 and len(set(batch)) >= 2, batch
+
+
+def test_prefix_caching_without_salt_is_found_at_the_prefill_of_the_colliding_request_only(eager_runs):
+    collided = compare_trace(eager_runs.trace("alone-longest"), eager_runs.trace("nosalt-longest"))
+    assert collided["verdict"] == "diverged"
+    assert collided["divergence"]["firstStep"] == 1 and collided["divergence"]["stage"] == "talker-logits"
+    for key in ("mid", "short"):  # the request whose KV was reused, and one too short for a full block
+        clean = compare_trace(eager_runs.trace(f"alone-{key}"), eager_runs.trace(f"nosalt-{key}"))
+        assert clean["verdict"] in ("identical", "within-tolerance") and clean["divergence"]["firstStep"] is None
+
+
+def test_stale_code_predictor_feedback_is_localised_to_step_2_code_predictor_codebook_and_module(eager_runs):
+    report = compare_trace(eager_runs.trace("clean-long"), eager_runs.trace("stale-long"), modules=True)
+    divergence = report["divergence"]
+    assert report["verdict"] == "diverged"
+    assert divergence["firstStep"] == 2 and divergence["stage"] == "code-predictor" and divergence["codebook"] >= 1
+    drill = report["moduleDrill"]
+    assert drill["status"] == "found" and drill["step"] == 2
+    assert drill["module"]["name"].startswith("code_predictor.")
+
+
+def test_a_shifted_code_predictor_position_is_localised_to_step_1_code_predictor_codebook_and_module(eager_runs):
+    report = compare_trace(eager_runs.trace("clean-long"), eager_runs.trace("cppos-long"), modules=True)
+    divergence = report["divergence"]
+    assert report["verdict"] == "diverged"
+    assert divergence["firstStep"] == 1 and divergence["stage"] == "code-predictor" and divergence["codebook"] == 1
+    drill = report["moduleDrill"]
+    assert drill["status"] == "found" and drill["step"] == 1
+    assert drill["module"]["name"].startswith("code_predictor.model.layers.0.")
+
+
+def test_the_clean_request_beside_the_planted_ones_equals_it_alone(eager_runs):
+    report = compare_trace(
+        eager_runs.trace("alone-long"),
+        eager_runs.trace("clean-long"),
+        wav_a=eager_runs.wav("alone-long"),
+        wav_b=eager_runs.wav("clean-long"),
+    )
+    assert report["verdict"] == "identical", report["summary"]

@@ -1,0 +1,57 @@
+"""The Code2Wav stage's recorder: the audio each request's final stage produced, written as `<request>.wav` beside
+the talker stage's `<request>.jsonl` (the trace's WAV; float32 by tts_parity's WAV writer). Chunks of a streamed
+Code2Wav (async_chunk) are joined in the order the runner returned them; the file is written when the scheduler
+reports the request finished."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import numpy as np
+
+from ...wav import write_wav_float32
+from .config import RecorderConfig, trace_name
+
+
+class AudioRecorder:
+    def __init__(self, runner: Any, config: RecorderConfig, stage: int | None) -> None:
+        self.runner = runner
+        self.config = config
+        self.sample_rate = int(getattr(runner.model, "_output_sample_rate", 24000))
+        self.chunks: dict[str, list[np.ndarray]] = {}
+        os.makedirs(config.out_dir, exist_ok=True)
+        sample_tokens = runner.sample_tokens
+        update_states = runner._update_states
+
+        def recorded_sample_tokens(*args: Any, **kwargs: Any) -> Any:
+            output = sample_tokens(*args, **kwargs)
+            self._on_output(getattr(output, "model_runner_output", output))
+            return output
+
+        def recorded_update_states(scheduler_output: Any) -> Any:
+            for req_id in scheduler_output.finished_req_ids:
+                self._finish(req_id)
+            return update_states(scheduler_output)
+
+        runner.sample_tokens = recorded_sample_tokens
+        runner._update_states = recorded_update_states
+
+    def _on_output(self, output: Any) -> None:
+        payloads = getattr(output, "multimodal_outputs", None)
+        req_ids = getattr(output, "req_ids", None)
+        if not payloads or not req_ids or len(payloads) != len(req_ids):
+            return
+        for req_id, payload in zip(req_ids, payloads):
+            audio = payload.get("model_outputs") if isinstance(payload, dict) else None
+            if audio is None or not self.config.wants_request(req_id):
+                continue
+            samples = audio.detach().float().cpu().numpy().reshape(-1)
+            if samples.size:
+                self.chunks.setdefault(req_id, []).append(samples)
+
+    def _finish(self, req_id: str) -> None:
+        chunks = self.chunks.pop(req_id, None)
+        if chunks:
+            path = os.path.join(self.config.out_dir, trace_name(req_id) + ".wav")
+            write_wav_float32(path, np.concatenate(chunks), self.sample_rate, force=True)

@@ -1,0 +1,207 @@
+"""The talker stage's recorder: one tts-parity-trace/1 per request, written inside the worker that holds the model.
+
+Where each field comes from, in one model-runner step of vLLM-Omni's AR runner (V1):
+
+- `logits` (codebook 0): the output of the talker's `logits_processor` (vLLM's LogitsProcessor: lm_head applied to
+  the hidden states at the runner's logits_indices), one row per scheduled request in `input_batch.req_ids` order.
+  That is the raw row of the format: Qwen3-TTS's `compute_logits` masks the disallowed codec ids right after it,
+  and the sampler applies penalties, temperature and top-k after that. (A forward hook on the runner's `sampler`
+  sees the masked row instead.)
+- `codePredictorLogits` and `codes`: the code predictor runs at the start of the NEXT runner step, inside
+  `_talker_mtp_forward(decode_req_ids, ...)`, on the code 0 just sampled; its row b is request decode_req_ids[b].
+  Hooks on its q-1 `lm_head` modules (vLLM-Omni's common/qwen3_code_predictor.py calls `lm_heads[g-1](hidden)`
+  for group g) give the raw rows before argmax/sampling; the frame's q codes are `talker_mtp`'s output.
+
+So trace step n of a request is: the talker row of its n-th sampled step (step 1 = the prefill) with the frame
+that row's code 0 starts. Rows are matched to requests by id at every step, never by batch position: the batch
+reorders as requests join, finish and are condensed. A request's last talker row that no frame follows (its EOS,
+or max_tokens) is written as a logits-only step.
+
+The trace is closed when the scheduler reports the request finished; the Code2Wav stage (another process) writes
+the WAV beside it (audio_recorder.py), so the trace's per-step vocoder NaN/Inf counts are not counted here (0).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ...trace_writer import TraceWriter
+from .config import RecorderConfig, trace_name
+from .module_tap import ModuleTap
+from .setting import engine_name, setting_header, unseen_under_graphs
+
+if TYPE_CHECKING:
+    import torch
+
+logger = logging.getLogger("tts_parity.vllm")
+
+
+@dataclass
+class _Request:
+    writer: TraceWriter
+    pending: torch.Tensor | None = None  # the talker row whose frame the code predictor has not made yet
+    steps: int = 0
+    modules: list[dict[str, torch.Tensor]] = field(default_factory=list)
+
+
+class TalkerRecorder:
+    def __init__(self, runner: Any, config: RecorderConfig, stage: int | None) -> None:
+        self.runner = runner
+        self.config = config
+        self.stage = stage
+        model = runner.model
+        self.q = int(model.talker_config.num_code_groups)
+        self.frame_rate, self.sample_rate = _codec_rates(runner.vllm_config.model_config.model)
+        self.header: dict[str, Any] | None = None  # read at the first request: attention is set up after loading
+        self.unseen = unseen_under_graphs(runner)
+        self.requests: dict[str, _Request] = {}
+        self._cp_rows: list[torch.Tensor] | None = None  # filled by the lm_head hooks inside _talker_mtp_forward
+        self._cp_req_ids: list[str] | None = None
+        self._frames: torch.Tensor | None = None
+        os.makedirs(config.out_dir, exist_ok=True)
+        self.taps = ModuleTap(model, config, runner) if config.modules else None
+
+        model.logits_processor.register_forward_hook(self._on_talker_logits)
+        for group, head in enumerate(model.code_predictor.lm_head, start=1):
+            head.register_forward_hook(self._cp_hook(group))
+        self._wrap_runner()
+
+    # ---- hooks --------------------------------------------------------------------------------------------------
+
+    def _on_talker_logits(self, module: Any, inputs: Any, logits: torch.Tensor) -> None:
+        req_ids = list(self.runner.input_batch.req_ids)
+        if logits is None or logits.dim() != 2 or logits.shape[0] != len(req_ids):
+            return  # a profile or dummy run, or a layout this recorder does not read (speculative rows)
+        rows = logits.detach().float().cpu()
+        taps = self.taps.take_talker(req_ids) if self.taps else None
+        for row, req_id in enumerate(req_ids):
+            request = self._request(req_id)
+            if request is None:
+                continue
+            if request.pending is not None:  # a row that no frame followed: chunked prefill or a dropped sample
+                self._write(request, request.pending, None, None)
+            request.pending = rows[row]
+            if taps is not None:
+                request.modules.append(taps.get(req_id, {}))
+
+    def _cp_hook(self, group: int) -> Any:
+        def hook(module: Any, inputs: Any, logits: torch.Tensor) -> None:
+            if self._cp_rows is not None and len(self._cp_rows) == group - 1:
+                self._cp_rows.append(logits.detach().float().cpu())
+
+        return hook
+
+    def _wrap_runner(self) -> None:
+        runner = self.runner
+        talker_mtp_forward = runner._talker_mtp_forward
+        talker_mtp = runner.talker_mtp
+        update_states = runner._update_states
+        shutdown = getattr(runner, "shutdown", None)
+
+        def recorded_talker_mtp(*args: Any, **kwargs: Any) -> Any:
+            embeds, codes = talker_mtp(*args, **kwargs)
+            self._frames = codes.detach().cpu()
+            return embeds, codes
+
+        def recorded_talker_mtp_forward(decode_req_ids: list[str], *args: Any, **kwargs: Any) -> Any:
+            outer = (self._cp_rows, self._cp_req_ids, self._frames)
+            self._cp_rows, self._cp_req_ids, self._frames = [], list(decode_req_ids), None
+            if self.taps is not None:
+                self.taps.begin_code_predictor()
+            try:
+                return talker_mtp_forward(decode_req_ids, *args, **kwargs)
+            finally:
+                taps = self.taps.take_code_predictor(self._cp_req_ids) if self.taps is not None else None
+                if self._frames is not None:
+                    self._on_frames(self._cp_req_ids, self._frames, self._cp_rows, taps)
+                self._cp_rows, self._cp_req_ids, self._frames = outer
+
+        def recorded_update_states(scheduler_output: Any) -> Any:
+            for req_id in scheduler_output.finished_req_ids:
+                self._finish(req_id)
+            return update_states(scheduler_output)
+
+        def recorded_shutdown(*args: Any, **kwargs: Any) -> Any:
+            self.close()
+            return shutdown(*args, **kwargs) if shutdown is not None else None
+
+        runner._talker_mtp_forward = recorded_talker_mtp_forward
+        runner.talker_mtp = recorded_talker_mtp
+        runner._update_states = recorded_update_states
+        runner.shutdown = recorded_shutdown
+
+    # ---- per request --------------------------------------------------------------------------------------------
+
+    def _on_frames(
+        self,
+        req_ids: list[str],
+        frames: torch.Tensor,
+        cp_rows: list[torch.Tensor] | None,
+        taps: dict[str, dict[str, torch.Tensor]] | None,
+    ) -> None:
+        complete = cp_rows is not None and len(cp_rows) == self.q - 1
+        for row, req_id in enumerate(req_ids):
+            request = self.requests.get(req_id)
+            if request is None or request.pending is None:
+                continue
+            if taps is not None and request.modules:
+                request.modules[-1].update(taps.get(req_id, {}))
+            rows = [group[row] for group in cp_rows] if complete and cp_rows is not None else None
+            self._write(request, request.pending, frames[row], rows)
+            request.pending = None
+
+    def _request(self, req_id: str) -> _Request | None:
+        request = self.requests.get(req_id)
+        if request is None and self.config.wants_request(req_id):
+            if self.header is None:
+                self.header = {**setting_header(self.runner, self.stage), "notSeen": self.unseen}
+            stem = os.path.join(self.config.out_dir, trace_name(req_id))
+            modules = os.path.basename(stem) + ".modules.safetensors" if self.taps else None
+            writer = TraceWriter(
+                stem + ".jsonl",
+                engine=engine_name(self.header),
+                q=self.q,
+                frame_rate=self.frame_rate,
+                sample_rate=self.sample_rate,
+                modules=modules,
+                extra_header={"requestId": req_id, "vllm": self.header},
+                force=True,
+            )
+            request = self.requests[req_id] = _Request(writer)
+        return request
+
+    def _write(
+        self,
+        request: _Request,
+        talker_row: torch.Tensor,
+        codes: torch.Tensor | None,
+        cp_rows: list[torch.Tensor] | None,
+    ) -> None:
+        request.writer.write_step(talker_row, None if codes is None else codes.tolist(), code_predictor_logits=cp_rows)
+        request.steps += 1
+
+    def _finish(self, req_id: str) -> None:
+        request = self.requests.pop(req_id, None)
+        if request is None:
+            return
+        if request.pending is not None:
+            self._write(request, request.pending, None, None)
+        if self.taps is not None:
+            self.taps.write(request.writer.path, request.modules)
+        request.writer.close()
+
+    def close(self) -> None:
+        for req_id in list(self.requests):
+            self._finish(req_id)
+
+
+def _codec_rates(model_path: str) -> tuple[float, int]:
+    """Frames per second and audio sample rate, from the checkpoint's speech_tokenizer/config.json."""
+    with open(os.path.join(model_path, "speech_tokenizer", "config.json"), encoding="utf-8") as f:
+        codec = json.load(f)
+    sample_rate = int(codec.get("output_sample_rate", 24000))
+    return sample_rate / float(codec.get("decode_upsample_rate", 1920)), sample_rate
