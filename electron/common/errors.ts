@@ -2,7 +2,7 @@
  * Typed errors that name what was wrong and where. Every transport (CLI, IPC, WebSocket) turns a
  * ParityError into the same JSON shape via `toErrorPayload`; the CLI maps `exitCode` to its exit status.
  */
-export type ParityErrorKind = 'input' | 'wav' | 'bundle' | 'profile' | 'trace' | 'engine' | 'cancelled' | 'internal';
+export type ParityErrorKind = 'input' | 'wav' | 'bundle' | 'profile' | 'trace' | 'engine' | 'endpoint' | 'cancelled' | 'internal';
 
 /**
  * A machine-readable cause for the few refusals a client acts on, so it never matches message text
@@ -58,6 +58,14 @@ export class ProfileError extends ParityError {
   constructor(message: string, where?: string) {
     super('profile', message, where);
     this.name = 'ProfileError';
+  }
+}
+
+/** A speech endpoint failed: down, timed out, an HTTP error, or a response that is not audio parity reads. */
+export class EndpointError extends ParityError {
+  constructor(endpoint: string, problem: string) {
+    super('endpoint', `${endpoint}: ${problem}`, endpoint);
+    this.name = 'EndpointError';
   }
 }
 

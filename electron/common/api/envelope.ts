@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ERROR_REASONS, ParityError, type ParityErrorKind } from '../errors.js';
 import type { Envelope } from './create-client.js';
 
-const ERROR_KINDS = ['input', 'wav', 'bundle', 'profile', 'trace', 'engine', 'cancelled', 'internal'] as const satisfies readonly ParityErrorKind[];
+const ERROR_KINDS = ['input', 'wav', 'bundle', 'profile', 'trace', 'engine', 'endpoint', 'cancelled', 'internal'] as const satisfies readonly ParityErrorKind[];
 // Fails to compile when ParityErrorKind gains a kind this list lacks.
 const _everyKind: Exclude<ParityErrorKind, (typeof ERROR_KINDS)[number]> extends never ? true : never = true;
 

@@ -28,7 +28,7 @@ export const JobProgress = z.object({
 export type JobProgress = z.infer<typeof JobProgress>;
 
 export const ErrorPayload = z.object({
-  kind: z.enum(['input', 'wav', 'bundle', 'profile', 'trace', 'engine', 'cancelled', 'internal']),
+  kind: z.enum(['input', 'wav', 'bundle', 'profile', 'trace', 'engine', 'endpoint', 'cancelled', 'internal']),
   message: z.string(),
   where: z.string().optional(),
 });
