@@ -1,6 +1,8 @@
 import type { SpectralRunner } from '../../common/analysis/compare.js';
 import type { Sampling } from '../../common/api/primitives.js';
+import { AUDIO_VERDICT_RULE, audioVerdict } from '../../common/endpoint/audio-verdict.js';
 import { speechBody } from '../../common/endpoint/speech-body.js';
+import { DEFAULT_TOLERANCES } from '../../common/forensics/tolerances.js';
 import { EndpointError } from '../../common/errors.js';
 import { compareTraces, type TraceSide } from '../../common/forensics/compare-traces.js';
 import type { EndpointSpec } from '../../common/profile/endpoint-side.js';
@@ -20,6 +22,8 @@ export interface EndpointCompareRequest {
   seed: number;
   sampling: Sampling;
   maxLagMs?: number;
+  /** The WAV pair's verdict tolerance per sample (default DEFAULT_TOLERANCES.audioAbs); trace pairs use the tolerances of compareTraces. */
+  audioTol?: number;
 }
 
 export interface EndpointCompareOptions extends Omit<SpeechRequestOptions, 'label' | 'requestId'> {
@@ -35,10 +39,10 @@ export interface EndpointCompareResult {
   b: Float32Array;
   diff: Float32Array;
   /** Both traces, when the servers' recorders wrote them (the fixture stores copies). */
-  traces?: { a: string; b: string };
+  traces?: { a: TraceFound; b: TraceFound };
 }
 
-type TraceFound = Extract<TracePickup, { found: true }>;
+export type TraceFound = Extract<TracePickup, { found: true }>;
 
 interface SideRun extends SpeechResult {
   pickup?: TracePickup;
@@ -89,14 +93,20 @@ export async function compareEndpoints(request: EndpointCompareRequest, options:
     });
     const report = await compareTraces(side(a, a.pickup, monoA), side(b, b.pickup, monoB), { createdAt: options.createdAt, maxLagMs: request.maxLagMs, spectral: options.spectral });
     report.endpoints = exchanges('traces');
-    return { report, a: monoA.signal, b: monoB.signal, diff: difference(monoA.signal, monoB.signal), traces: { a: a.pickup.file, b: b.pickup.file } };
+    return { report, a: monoA.signal, b: monoB.signal, diff: difference(monoA.signal, monoB.signal), traces: { a: a.pickup, b: b.pickup } };
   }
   const wavs = await compareWavs(
     { path: a.exchange.url, decoded: a.decoded },
     { path: b.exchange.url, decoded: b.decoded },
     { maxLagMs: request.maxLagMs, createdAt: options.createdAt, spectral: options.spectral },
   );
-  wavs.report.endpoints = exchanges('wav-pair', `no traces: ${noTraceWhy(a, b)}; compared as a WAV pair (no step localisation)`);
+  const audioAbs = request.audioTol ?? DEFAULT_TOLERANCES.audioAbs;
+  Object.assign(wavs.report, {
+    verdict: audioVerdict(wavs.report.metrics, audioAbs),
+    verdictRule: AUDIO_VERDICT_RULE,
+    tolerances: { audioAbs },
+    endpoints: exchanges('wav-pair', `no traces: ${noTraceWhy(a, b)}; compared as a WAV pair (no step localisation)`),
+  });
   return { report: wavs.report, a: wavs.a, b: wavs.b, diff: wavs.diff };
 }
 
