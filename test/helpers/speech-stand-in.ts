@@ -135,11 +135,11 @@ export async function startStandIn(options: { firstChunkDelayMs?: number } = {})
   const server: Server = createServer((req, res) => {
     void (async () => {
       const path = (req.url ?? '/').split('?')[0];
-      if (req.method === 'GET' && path === '/v1/models') {
+      if (req.method === 'GET' && path.endsWith('/v1/models')) {
         res.writeHead(200, { 'content-type': 'application/json' });
         return res.end(JSON.stringify({ object: 'list', data: [{ id: STAND_IN_MODEL, object: 'model' }] }));
       }
-      if (req.method === 'GET' && path === '/version') {
+      if (req.method === 'GET' && path.endsWith('/version')) {
         res.writeHead(200, { 'content-type': 'application/json' });
         return res.end(JSON.stringify({ version: 'stand-in 1.0' }));
       }

@@ -10,7 +10,8 @@ export interface SpeechBody {
   bytes: Uint8Array;
   chunks: number;
   firstByteMs: number;
-  firstAudioMs: number;
+  /** Undefined when no sample was seen (a body that is not the WAV it claims: the decoder says why). */
+  firstAudioMs?: number;
   usage?: Record<string, unknown>;
 }
 
@@ -112,8 +113,8 @@ export async function readSpeechBody(response: Response, mode: 'off' | 'sse' | '
     parser.feed(decoder.decode());
     if (!done) throw new EndpointError(where, `the SSE stream ended without speech.audio.done after ${events} events and ${audio.size} audio bytes (cut short?); nothing was written`);
   }
-  if (audio.size === 0 || audio.firstAudioMs === undefined) throw new EndpointError(where, `the response held no audio samples (${audio.size} bytes${mode === 'sse' ? `, ${events} SSE events` : ''})`);
-  return { bytes: audio.joined(), chunks: audio.chunks, firstByteMs: firstByteMs!, firstAudioMs: audio.firstAudioMs, ...(usage ? { usage } : {}) };
+  if (audio.size === 0) throw new EndpointError(where, `the response held no audio (0 bytes${mode === 'sse' ? `, ${events} SSE events` : ''})`);
+  return { bytes: audio.joined(), chunks: audio.chunks, firstByteMs: firstByteMs!, ...(audio.firstAudioMs === undefined ? {} : { firstAudioMs: audio.firstAudioMs }), ...(usage ? { usage } : {}) };
 }
 
 function parseEvent(message: EventSourceMessage, where: string): Record<string, unknown> {

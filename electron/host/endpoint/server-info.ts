@@ -18,7 +18,7 @@ async function getJson(url: string, headers: Record<string, string>, ms: number)
 }
 
 /**
- * Asked after the speech request (so it does not share its timing), each answer optional: a server
+ * Asked before the speech request, each answer optional: a server
  * without these routes is still compared, its report saying nothing it did not say. `asked` is the model
  * the request named: it is reported when the server lists it, else what the server lists.
  */

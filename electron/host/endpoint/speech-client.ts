@@ -64,6 +64,9 @@ export async function requestSpeech(spec: EndpointSpec, body: SpeechBody, option
     if (timeout.aborted) return new EndpointError(where, `timed out after ${spec.timeoutS} s (timeout=${spec.timeoutS}; raise it for long prompts or a cold server)`);
     return error as Error;
   };
+  // Asked first: it loads Node's fetch (undici, ~200 ms on first use) and opens the connection, so
+  // neither is counted in the first-audio time of whichever side goes first.
+  const info = await serverInfo(spec.url.slice(0, -SPEECH_PATH.length), auth, spec.model);
   const t0 = performance.now();
   let response: Response;
   try {
@@ -93,8 +96,8 @@ export async function requestSpeech(spec: EndpointSpec, body: SpeechBody, option
       if (error instanceof WavError) throw new EndpointError(where, `the response is not ${spec.format === 'wav' ? 'a WAV' : '16-bit PCM'} parity reads: ${error.message.slice(where.length + 2)}`);
       throw error;
     }
-    const info = await serverInfo(spec.url.slice(0, -SPEECH_PATH.length), auth, spec.model);
     const samples = decoded.channels[0]?.length ?? 0;
+    if (samples === 0) throw new EndpointError(where, `the response held no audio samples (a ${decoded.format} ${spec.format === 'wav' ? 'WAV' : 'stream'} of ${read.bytes.length} bytes)`);
     const usage = read.usage ?? usageHeaders(response.headers);
     const echoed = response.headers.get('x-request-id');
     const exchange: EndpointExchange = {
@@ -113,7 +116,7 @@ export async function requestSpeech(spec: EndpointSpec, body: SpeechBody, option
         bytes: read.bytes.length,
         chunks: read.chunks,
         firstByteMs: read.firstByteMs,
-        firstAudioMs: read.firstAudioMs,
+        firstAudioMs: read.firstAudioMs ?? totalMs,
         totalMs,
         ...(info.model === undefined ? {} : { serverModel: info.model }),
         ...(info.version === undefined ? {} : { serverVersion: info.version }),
