@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -169,6 +169,33 @@ describe('endpoint faults: one line naming the endpoint, exit 2, nothing written
     expect(run.status).toBe(130);
     expect(run.stderr).toMatch(/^parity compare: interrupted \(SIGINT\); the requests were stopped; nothing was written\n$/);
     await expect.poll(() => server.closedEarly.includes('/slow')).toBe(true);
+  });
+});
+
+describe('parity sweep over two endpoints', () => {
+  it('3 prompts in 2 shards merge into one summary and gate like any sweep', async () => {
+    const corpus = join(dir, 'corpus.txt');
+    writeFileSync(corpus, 'One prompt.\nA second, longer prompt here.\nThird.\n');
+    const shards = join(dir, 'sweep');
+    const merged = join(dir, 'sweep-merged');
+    const sides = ['--a', `endpoint=${url},stream=sse`, '--b', `endpoint=${url}`];
+    for (const shard of ['1/2', '2/2']) {
+      const run = await runParity(['sweep', '--corpus', corpus, ...sides, '--out', shards, '--shard', shard]);
+      expect(run.status).toBe(0);
+    }
+    const merge = await runParity(['sweep', 'merge', shards, '--out', merged]);
+    expect(merge.status).toBe(0);
+    const summary = JSON.parse(readFileSync(join(merged, 'sweep.json'), 'utf8'));
+    expect(summary.mode).toBe('endpoints');
+    expect(summary.counts).toMatchObject({ identical: 3, diverged: 0, error: 0, missing: 0 });
+    expect((await runParity(['sweep', 'gate', merged, '--max-diverged-rate', '0'])).status).toBe(0);
+    // B at 0.9 gain: every case diverges (audio only), and the same gate fails.
+    const quiet = join(dir, 'sweep-quiet');
+    expect((await runParity(['sweep', '--corpus', corpus, '--a', `endpoint=${url}`, '--b', `endpoint=${url}/quiet`, '--out', quiet])).status).toBe(0);
+    expect((await runParity(['sweep', 'merge', quiet, '--out', `${quiet}-merged`])).status).toBe(0);
+    const gate = await runParity(['sweep', 'gate', `${quiet}-merged`, '--max-diverged-rate', '0']);
+    expect(gate.status).toBe(1);
+    expect(gate.stdout).toContain('FAIL diverged-rate: diverged 3 of 3');
   });
 });
 
