@@ -42,7 +42,7 @@ describe('parity compare with two endpoint sides', () => {
     const report = readReport(out);
     const e = report.endpoints!;
     expect(e.comparedAs).toBe('wav-pair');
-    expect(e.why).toContain('A has no traces=DIR');
+    expect(e.why).toBe('A has no traces=DIR; B has no traces=DIR');
     // What was sent: the very bodies the server received, equal on both sides but for the stream fields.
     const [bodyA, bodyB] = server.requests.slice(-2).map((r) => r.body);
     expect(e.a.request.body).toEqual(bodyA);

@@ -56,7 +56,7 @@ export type EndpointExchange = z.infer<typeof EndpointExchange>;
 export const EndpointComparison = z.object({
   a: EndpointExchange,
   b: EndpointExchange,
-  /** `traces`: both requests' traces were found and localised; `wav-pair`: audio only, `why` says why. */
+  /** `traces`: both requests' traces were found and localised; `wav-pair`: audio only, `why` says why there were no traces. */
   comparedAs: z.enum(['traces', 'wav-pair']),
   why: z.string().optional(),
 });

@@ -105,7 +105,7 @@ export async function compareEndpoints(request: EndpointCompareRequest, options:
     verdict: audioVerdict(wavs.report.metrics, audioAbs),
     verdictRule: AUDIO_VERDICT_RULE,
     tolerances: { audioAbs },
-    endpoints: exchanges('wav-pair', `no traces: ${noTraceWhy(a, b)}; compared as a WAV pair (no step localisation)`),
+    endpoints: exchanges('wav-pair', noTraceWhy(a, b)),
   });
   return { report: wavs.report, a: wavs.a, b: wavs.b, diff: wavs.diff };
 }

@@ -17,6 +17,8 @@ export function networkReason(error: unknown): string {
     case 'UND_ERR_HEADERS_OVERFLOW':
       return 'response headers too large';
     default:
+      // Node's fetch refuses the ports of the Fetch standard's "bad port" list (1, 6000, 10080, …).
+      if (cause?.message === 'bad port') return 'the port is on the Fetch standard\'s blocked list ("bad port"): serve on another port (vLLM uses 8000, 8091, …)';
       return cause?.message ?? (error instanceof Error ? error.message : String(error));
   }
 }

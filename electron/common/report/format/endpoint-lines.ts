@@ -27,6 +27,6 @@ export function endpointLines(e: EndpointComparison, verdict?: string): string[]
     `first audio B − A: ${first >= 0 ? '+' : '−'}${Math.abs(first).toFixed(0)} ms (${first < 0 ? 'B first' : first > 0 ? 'A first' : 'the same'})`,
     e.comparedAs === 'traces'
       ? "compared as a trace pair (both servers' recorders wrote this request's trace)"
-      : `compared as a WAV pair: ${e.why ?? 'no traces'}${verdict ? `; verdict ${verdict} (audio only)` : ''}`,
+      : `compared as a WAV pair, no step localisation (no traces: ${e.why ?? 'none found'})${verdict ? `; verdict ${verdict} (audio only)` : ''}`,
   ];
 }
