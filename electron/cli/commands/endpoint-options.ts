@@ -1,6 +1,7 @@
 import type { Command, OptionValues } from '@commander-js/extra-typings';
 import { InputError } from '../../common/errors.js';
-import { isEndpointSide, parseEndpoint, type EndpointSpec } from '../../common/profile/endpoint-side.js';
+import type { EndpointSpec } from '../../common/profile/endpoint-side.js';
+import { bothEndpoints } from '../../host/endpoint/both-endpoints.js';
 
 /** `--allow-host HOST` (repeatable): a host besides loopback that endpoint sides may send prompts to. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- mirrors commander's own Args constraint
@@ -13,18 +14,9 @@ export function addAllowHostOption<Args extends any[], Opts extends OptionValues
   );
 }
 
-/**
- * Both sides as endpoints, or undefined when neither is one. One endpoint beside an engine profile is
- * refused: the two would be different models with different samplers, not two deployments of one.
- */
-export function endpointPair(a: string, b: string, flags: { a: string; b: string } = { a: '--a', b: '--b' }): { a: EndpointSpec; b: EndpointSpec } | undefined {
-  const [ea, eb] = [isEndpointSide(a), isEndpointSide(b)];
-  if (!ea && !eb) return undefined;
-  if (ea !== eb) {
-    const [endpoint, engine] = ea ? [flags.a, flags.b] : [flags.b, flags.a];
-    throw new InputError(`${endpoint} is an endpoint and ${engine} an engine profile: compare two endpoints (two deployments), or two engine profiles`);
-  }
-  return { a: parseEndpoint(a), b: parseEndpoint(b) };
+/** Both sides as endpoints (bothEndpoints), named by the CLI's flags. */
+export function endpointPair(a: string, b: string): { a: EndpointSpec; b: EndpointSpec } | undefined {
+  return bothEndpoints(a, b, { a: '--a', b: '--b' });
 }
 
 /** Flags that drive our engine and mean nothing for a server: refused by name, not ignored. */

@@ -1,3 +1,4 @@
+import { rememberEndpoints } from '../../lib/saved-endpoints.js';
 import type { StateCreator } from 'zustand/vanilla';
 import type { ComparisonResult } from '../../../../electron/common/api/comparison.js';
 import type { JobProgress } from '../../../../electron/common/api/jobs.js';
@@ -41,6 +42,7 @@ const HINTS: Record<string, string> = {
   input: 'Change what the message names (the prompt or a setting), then synthesize again.',
   bundle: 'The model bundle is damaged or missing: rebuild it (parity bundle) and restart the studio.',
   engine: 'The engine failed; try again, or another execution provider.',
+  endpoint: 'Check the server the message names (running, on that port, answering in wav or pcm), then compare again.',
 };
 
 export const createJobSlice =
@@ -74,6 +76,7 @@ export const createJobSlice =
         const { jobId } = await studio.compare({ text, profileA, profileB, seed, sampling, ...(teacherForce ? { teacherForce } : {}) });
         set({ jobId });
         const result = await studio.comparisonResult({ jobId });
+        rememberEndpoints([profileA, profileB]);
         set({ status: 'done', result });
         // Gone back to the sweep while this ran: the result waits behind the dashboard (and in history).
         get().showComparison(result, { behindSweep: get().sweepShown && !sweepShownAtStart });
