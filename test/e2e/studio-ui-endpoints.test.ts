@@ -52,7 +52,7 @@ describe('studio UI: two endpoints in the A/B form', () => {
     }
     // Saved once the comparison ran: offered in the fields' suggestions.
     await page.getByLabel('Profile A').fill('endpoint=');
-    await expect.poll(() => page.getByTestId('field-profileA-keys').locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).toContain(a);
+    await expect.poll(() => page.getByTestId('field-profileA-keys').locator('option').evaluateAll((os) => os.map((o) => (o as unknown as { value: string }).value))).toContain(a);
     expect(problems).toEqual([]);
   }, 90_000);
 

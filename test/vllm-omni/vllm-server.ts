@@ -43,7 +43,7 @@ export function startVllmServer(name: string, model: string, port: number, work:
   mkdirSync(lock, { recursive: true });
   const log = join(work, `serve-${name}.log`);
   const out = openSync(log, 'w');
-  const child = spawn(serve, ['serve', model, '--omni', '--deploy-config', deploy, '--host', '127.0.0.1', '--port', String(port), ...extra], {
+  const child = spawn(serve, ['serve', model, '--omni', '--deploy-config', deploy, '--host', '127.0.0.1', '--port', String(port), '--stage-init-timeout', '900', '--init-timeout', '1200', ...extra], {
     env: { ...process.env, TTS_PARITY_VLLM_TRACE_DIR: traces, TTS_PARITY_VLLM_LOCK_DIR: lock, VLLM_CPU_KVCACHE_SPACE: '1', HF_HUB_OFFLINE: '1' },
     stdio: ['ignore', out, out],
     detached: true,

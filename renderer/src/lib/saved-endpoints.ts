@@ -3,9 +3,15 @@ import { isEndpointSide } from '../../../electron/common/profile/endpoint-side.j
 const KEY = 'parity.savedEndpoints';
 const MAX = 12;
 
-function storage(): Storage | undefined {
+interface KeyValueStore {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+}
+
+/** The page's localStorage; undefined where there is none (tests in Node) or it is refused (privacy settings). */
+function storage(): KeyValueStore | undefined {
   try {
-    return typeof localStorage === 'undefined' ? undefined : localStorage;
+    return (globalThis as { localStorage?: KeyValueStore }).localStorage;
   } catch {
     return undefined;
   }
