@@ -1,7 +1,8 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TraceComparisonReport } from '../../electron/common/report/comparison-report.js';
 import { ParityReport } from '../../electron/common/report/report.js';
 import { decodeWav } from '../../electron/common/wav/decode-wav.js';
 import { closedPort, STAND_IN_MODEL, standInSamples, startStandIn, type StandIn } from '../helpers/speech-stand-in.js';
@@ -169,6 +170,46 @@ describe('endpoint faults: one line naming the endpoint, exit 2, nothing written
     expect(run.status).toBe(130);
     expect(run.stderr).toMatch(/^parity compare: interrupted \(SIGINT\); the requests were stopped; nothing was written\n$/);
     await expect.poll(() => server.closedEarly.includes('/slow')).toBe(true);
+  });
+});
+
+describe('traces the servers recorded', () => {
+  it('with both requests\' traces found, the pair is localised as any trace pair, and the fixture keeps the traces', async () => {
+    const traces = { a: join(dir, 'rec-a'), b: join(dir, 'rec-b') };
+    for (const d of Object.values(traces)) mkdirSync(d, { recursive: true });
+    const recording = await startStandIn({ traceDirs: { '/': traces.a, '/quiet': traces.b } });
+    try {
+      const out = join(dir, 'traced');
+      const run = await runParity(['compare', '--text', TEXT, '--a', `endpoint=${recording.url},traces=${traces.a}`, '--b', `endpoint=${recording.url}/quiet,traces=${traces.b}`, '--out', out]);
+      expect(run.stderr).toBe('');
+      expect(run.status).toBe(0);
+      const report = TraceComparisonReport.parse(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')));
+      expect(report.endpoints!.comparedAs).toBe('traces');
+      expect(report.endpoints!.a.trace).toEqual({ file: join(traces.a, 'speech-1.jsonl'), requestId: 'speech-1' });
+      expect(report.endpoints!.b.trace).toEqual({ file: join(traces.b, 'speech-2.jsonl'), requestId: 'speech-2' });
+      // The stand-in's recorder picks other codes from step 3 on for /quiet.
+      expect(report.divergence.firstStep).toBe(3);
+      expect(report.verdict).toBe('diverged');
+      expect(readFileSync(join(out, 'a.jsonl'), 'utf8')).toBe(readFileSync(join(traces.a, 'speech-1.jsonl'), 'utf8'));
+      expect(run.stdout).toContain("compared as a trace pair (both servers' recorders wrote this request's trace)");
+    } finally {
+      await recording.close();
+    }
+  });
+
+  it('two new traces during one request: none is picked, and the WAV-pair report says why', async () => {
+    const d = join(dir, 'rec-busy');
+    mkdirSync(d, { recursive: true });
+    const busy = await startStandIn({ traceDirs: { '/': d }, extraTraces: 1 });
+    try {
+      const run = await runParity(['compare', '--json', '--text', TEXT, '--a', `endpoint=${busy.url},traces=${d}`, '--b', `endpoint=${busy.url}`]);
+      expect(run.status).toBe(0);
+      const e = JSON.parse(run.stdout).endpoints;
+      expect(e.comparedAs).toBe('wav-pair');
+      expect(e.why).toBe(`A: 2 traces appeared in ${d} during the request (speech-1-other1.jsonl, speech-1.jsonl): other requests ran on that server, so which is this one's cannot be told; B has no traces=DIR`);
+    } finally {
+      await busy.close();
+    }
   });
 });
 

@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 /**
  * A small OpenAI-style speech server for tests (`POST …/v1/audio/speech`, `GET /v1/models`, `GET /version`).
@@ -129,7 +131,18 @@ async function speech(prefix: string, body: Record<string, unknown>, res: Server
   res.end();
 }
 
-export async function startStandIn(options: { firstChunkDelayMs?: number } = {}): Promise<StandIn> {
+/**
+ * As the vLLM recorder does in a server: one `tts-parity-trace/1` file per request, named by the server's own
+ * request id (`speech-N`), written after the response. `/quiet` picks other codes from step 3 on.
+ */
+function writeStandInTrace(dir: string, prefix: string, n: number, text: string, seed: number, extra = 0): void {
+  const id = `speech-${n}`;
+  const steps = Array.from({ length: 6 }, (_, i) => ({ step: i + 1, codes: [(text.length * 7 + seed + i) % 2048, i % 2048].map((c) => (prefix === '/quiet' && i >= 2 ? (c + 1) % 2048 : c)) }));
+  const header = { schema: 'tts-parity-trace/1', engine: 'stand-in recorder', q: 2, frameRate: 12.5, sampleRate: STAND_IN_RATE, requestId: id, text };
+  for (let k = 0; k <= extra; k++) writeFileSync(join(dir, `${id}${k ? `-other${k}` : ''}.jsonl`), [header, ...steps].map((l) => JSON.stringify(l)).join('\n') + '\n');
+}
+
+export async function startStandIn(options: { firstChunkDelayMs?: number; traceDirs?: Record<string, string>; extraTraces?: number } = {}): Promise<StandIn> {
   const requests: StandIn['requests'] = [];
   const closedEarly: string[] = [];
   const server: Server = createServer((req, res) => {
@@ -155,6 +168,8 @@ export async function startStandIn(options: { firstChunkDelayMs?: number } = {})
         if (!res.writableFinished) closedEarly.push(prefix);
       });
       await speech(prefix, body, res, options.firstChunkDelayMs ?? 30);
+      const traceDir = options.traceDirs?.[prefix];
+      if (traceDir) writeStandInTrace(traceDir, prefix, requests.length, String(body.input ?? ''), Number(body.seed ?? 0), options.extraTraces);
     })().catch(() => res.destroy());
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
