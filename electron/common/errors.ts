@@ -4,7 +4,7 @@ import { z } from 'zod';
  * Typed errors that name what was wrong and where. Every transport (CLI, IPC, WebSocket) turns a
  * ParityError into the same JSON shape via `toErrorPayload`; the CLI maps `exitCode` to its exit status.
  */
-export const ERROR_KINDS = ['input', 'wav', 'bundle', 'profile', 'trace', 'engine', 'cancelled', 'internal'] as const;
+export const ERROR_KINDS = ['input', 'wav', 'bundle', 'profile', 'trace', 'engine', 'endpoint', 'cancelled', 'internal'] as const;
 export type ParityErrorKind = (typeof ERROR_KINDS)[number];
 
 /**
@@ -61,6 +61,14 @@ export class ProfileError extends ParityError {
   constructor(message: string, where?: string) {
     super('profile', message, where);
     this.name = 'ProfileError';
+  }
+}
+
+/** A speech endpoint failed: down, timed out, an HTTP error, or a response that is not audio parity reads. */
+export class EndpointError extends ParityError {
+  constructor(endpoint: string, problem: string) {
+    super('endpoint', `${endpoint}: ${problem}`, endpoint);
+    this.name = 'EndpointError';
   }
 }
 

@@ -34,6 +34,10 @@ import type { WorkerOptions } from './tasks/run-task.js';
 import { runWorkerTask, type WorkerResult, type WorkerTaskKind, type WorkerTaskOf } from './tasks/worker-tasks.js';
 import { engineWorkerUrl } from './worker-url.js';
 import { WorkerSupervisor } from './worker-supervisor.js';
+import { readFileSync } from 'node:fs';
+import { bothEndpoints } from './endpoint/both-endpoints.js';
+import { compareEndpoints } from './endpoint/compare-endpoints.js';
+import type { EndpointSpec } from '../common/profile/endpoint-side.js';
 
 export interface StudioHostOptions {
   /** History and settings; `defaultDataDir()` when absent. */
@@ -44,6 +48,8 @@ export interface StudioHostOptions {
   /** A worker silent this long during a task is treated as hung (default 30 s). */
   hangTimeoutMs?: number;
   resourceLimits?: ResourceLimits;
+  /** Hosts besides loopback that endpoint sides may call (`parity serve --allow-host`). */
+  allowHosts?: readonly string[];
 }
 
 /** The one implementation of StudioApi: the engine runs in a supervised worker thread, history on disk. */
@@ -54,9 +60,11 @@ export class StudioHost implements StudioHandlers {
   private readonly supervisor: WorkerSupervisor;
   private readonly jobs = new JobTable();
   private internal = 0;
+  private readonly allowHosts: readonly string[];
 
   constructor(options: StudioHostOptions = {}) {
     this.dataDir = options.dataDir ?? defaultDataDir();
+    this.allowHosts = options.allowHosts ?? [];
     this.history = new HistoryStore(this.dataDir);
     const workerData: WorkerOptions = { bundleDir: options.bundleDir };
     this.supervisor = new WorkerSupervisor({
@@ -97,6 +105,8 @@ export class StudioHost implements StudioHandlers {
   }
 
   async compare(request: CompareRequest): Promise<{ jobId: string }> {
+    const endpoints = bothEndpoints(request.profileA, request.profileB);
+    if (endpoints) return this.compareEndpointSides(request, endpoints);
     const jobId = this.startJob('comparison', async (jobId, signal): Promise<ComparisonResult> => {
       const onProgress = this.progress(jobId);
       const what = `comparison "${request.profileA}" vs "${request.profileB}"`;
@@ -109,6 +119,38 @@ export class StudioHost implements StudioHandlers {
         report: raw.report,
         a: raw.a,
         b: raw.b,
+      });
+      this.events.emit('historyChanged');
+      return { historyId: saved.historyId, report: saved.report, a: saved.a, b: saved.b };
+    });
+    return { jobId };
+  }
+
+  /** Two speech endpoints (compare-endpoints.ts) as a job in this process: `cancel` aborts the request in flight. */
+  private compareEndpointSides(request: CompareRequest, sides: { a: EndpointSpec; b: EndpointSpec }): { jobId: string } {
+    const jobId = this.startJob('comparison', async (jobId, signal): Promise<ComparisonResult> => {
+      const onProgress = this.progress(jobId);
+      const c = await compareEndpoints(
+        { text: request.text, a: sides.a, b: sides.b, seed: request.seed, sampling: request.sampling },
+        {
+          allowHosts: this.allowHosts,
+          env: process.env,
+          signal,
+          createdAt: new Date().toISOString(),
+          onSide: (side, state) =>
+            onProgress({ phase: side, step: 0, totalSteps: 0, fraction: side === 'A' ? (state === 'request' ? 0 : 0.5) : state === 'request' ? 0.5 : 0.9, message: `endpoint ${side}: ${state === 'request' ? `waiting for ${sides[side === 'A' ? 'a' : 'b'].url}` : 'answered'}` }),
+        },
+      );
+      onProgress({ phase: 'save', step: 0, totalSteps: 0, fraction: 1, message: 'saving to history' });
+      const rate = c.report.sources!.a.sampleRate;
+      const saved = await this.history.save({
+        kind: c.traces ? 'traces' : 'wavs',
+        title: `${sides.a.url} vs ${sides.b.url}`,
+        text: request.text,
+        report: c.report,
+        a: { sampleRate: rate, samples: c.a },
+        b: { sampleRate: rate, samples: c.b },
+        ...(c.traces ? { traces: { a: readFileSync(c.traces.a.file, 'utf8'), b: readFileSync(c.traces.b.file, 'utf8') } } : {}),
       });
       this.events.emit('historyChanged');
       return { historyId: saved.historyId, report: saved.report, a: saved.a, b: saved.b };

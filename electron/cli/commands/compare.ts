@@ -27,6 +27,8 @@ import {
   tolerancesFrom,
 } from './compare-options.js';
 import { renderComparisonText } from './comparison-format.js';
+import { compareEndpointSides } from './compare-endpoints.js';
+import { addAllowHostOption, endpointPair, refuseEngineFlags } from './endpoint-options.js';
 import { lazyProgressBar } from './progress-bar.js';
 import { processSpectralRunner } from '../../host/spectral/process-spectral-thread.js';
 import { printOut, printErr } from '../print.js';
@@ -36,8 +38,8 @@ export function registerCompare(program: Command): void {
     .command('compare')
     .description('render one prompt with two execution profiles and report where and how much they differ')
     .requiredOption('--text <text>', 'the prompt')
-    .requiredOption('--a <profile>', 'profile A, e.g. eager or graph')
-    .requiredOption('--b <profile>', 'profile B, e.g. graph,vocoder=stream')
+    .requiredOption('--a <profile>', 'profile A, e.g. eager or graph, or a speech endpoint: endpoint=http://127.0.0.1:8091,model=… (docs/deployments.md)')
+    .requiredOption('--b <profile>', 'profile B, e.g. graph,vocoder=stream, or a second endpoint')
     .option('--bundle <dir>', 'bundle folder (default: the built-in demo bundle)')
     .option('--seed <n>', 'sampler seed (default 0)', parseSeed)
     .option('--out <dir>', 'write a.wav, b.wav, diff.wav, a.jsonl, b.jsonl, report.json, report.md (with PNG figures) and report.html into this new folder')
@@ -47,8 +49,13 @@ export function registerCompare(program: Command): void {
     .option('--baseline', 'also run A and B a second time each and report run-to-run nondeterminism apart from A vs B')
     .option('--drill', 're-run the first divergent step with every node output promoted to a graph output; report the first input and node that differ or hold a NaN')
     .option('--drill-tol <x>', 'per-element absolute tolerance of --drill (default 1e-4)', nonNegative('a tolerance'));
-  addSamplingOptions(addVerdictOptions(command)).action(
+  addAllowHostOption(addSamplingOptions(addVerdictOptions(command))).action(
     action('compare', async (o) => {
+      const endpoints = endpointPair(o.a, o.b);
+      if (endpoints) {
+        refuseEngineFlags(o, { bundle: '--bundle', teacherForce: '--teacher-force', baseline: '--baseline', drill: '--drill', drillTol: '--drill-tol', logitTol: '--logit-tol', logitRelTol: '--logit-rel-tol', nearTieGap: '--near-tie-gap' });
+        return compareEndpointSides(endpoints, { ...o, seed: o.seed ?? 0, sampling: samplingFrom(o) });
+      }
       // Parse first, so a bad profile fails before the bundle is built or opened.
       parseProfile(o.a);
       parseProfile(o.b);

@@ -37,12 +37,13 @@ export function registerServe(program: Command): void {
     .option('--open', 'open the URL in the default browser')
     .option('--bundle <dir>', 'model bundle folder (default: the embedded demo bundle)')
     .option('--data-dir <dir>', 'where history is kept (default: the per-user data folder)')
+    .option('--allow-host <host>', 'endpoint sides (docs/deployments.md) may also call this host besides loopback; repeat for more', (h: string, all: string[]) => [...all, h], [] as string[])
     .action(
       action('serve', async (options) => {
         const staticDir = rendererDir();
         if (!existsSync(`${staticDir}/index.html`)) printErr(`parity serve: warning: the renderer is not built (${staticDir}); run \`npm run build\`\n`);
         if (options.dataDir !== undefined) await checkDataDir(options.dataDir);
-        const host = new StudioHost({ dataDir: options.dataDir, bundleDir: options.bundle });
+        const host = new StudioHost({ dataDir: options.dataDir, bundleDir: options.bundle, allowHosts: options.allowHost });
         // Open the bundle in the engine worker before listening: a bad bundle is the same one-line
         // error and exit 2 that `parity synth` gives, not a page that can only show it.
         try {

@@ -4,7 +4,8 @@ import { InputError } from '../../common/errors.js';
 import { parseSeedList } from '../../common/sweep/corpus.js';
 import { resolveShard } from '../../common/sweep/shard.js';
 import { caseKey, type SweepCase } from '../../common/sweep/sweep-case.js';
-import { runEngineShard, runTraceShard, type ShardProgress } from '../../host/sweep/sweep-shard.js';
+import { runEndpointShard, runEngineShard, runTraceShard, type ShardProgress } from '../../host/sweep/sweep-shard.js';
+import { addAllowHostOption, endpointPair } from './endpoint-options.js';
 import { action } from '../fail.js';
 import { exitOnInterrupt } from '../interrupt.js';
 import { addSamplingOptions, samplingFrom } from './compare-options.js';
@@ -32,7 +33,7 @@ export function registerSweep(program: Command): void {
     .description('compare a corpus (prompts × seeds, profile A vs B) or two folders of traces, one JSON line per case, in shards any scheduler can run; then `sweep merge` and `sweep gate` (docs/sweeps.md)')
     .option('--corpus <file>', 'prompts: one per line, or JSON Lines {"id", "text", "seed"?}')
     .option('--traces <dirs...>', 'instead of --corpus: two folders of traces (NAME.jsonl, NAME.wav), paired by name')
-    .option('--a <profile>', 'profile A, e.g. graph')
+    .option('--a <profile>', 'profile A, e.g. graph, or a speech endpoint (endpoint=URL,…; docs/deployments.md)')
     .option('--b <profile>', 'profile B, e.g. graph,fault=stale-feedback@2')
     .option('--seeds <list>', 'seeds for every prompt without its own, e.g. 0,1,5-7 (default 0)')
     .option('--bundle <dir>', 'bundle folder (default: the built-in demo bundle)')
@@ -40,7 +41,7 @@ export function registerSweep(program: Command): void {
     .option('--shard <i/n>', 'run only the i-th of n shares of the cases (default: from SLURM_ARRAY_TASK_ID, or JOB_COMPLETION_INDEX with --shard-count, else all)')
     .option('--shard-count <n>', 'the number of shards, with a Kubernetes Indexed Job (JOB_COMPLETION_INDEX)', positiveInteger('a shard count'))
     .option('--jobs <n>', 'engine workers run at once on this machine (default 1)', positiveInteger('a number of workers'));
-  addSamplingOptions(sweep).action(
+  addAllowHostOption(addSamplingOptions(sweep)).action(
     action('sweep', async (o) => {
       if ((o.corpus === undefined) === (o.traces === undefined)) throw new InputError('give --corpus FILE (with --a and --b) or --traces DIR_A DIR_B');
       if (o.out === undefined) throw new InputError('give --out DIR, the folder for the shard files');
@@ -69,7 +70,24 @@ export function registerSweep(program: Command): void {
         done = await runTraceShard({ dirA: o.traces[0], dirB: o.traces[1], out: o.out, shard, signal: controller.signal, onStart, onCase });
       } else {
         if (o.a === undefined || o.b === undefined) throw new InputError('a --corpus sweep needs --a PROFILE and --b PROFILE');
-        done = await runEngineShard({
+        const endpoints = endpointPair(o.a, o.b);
+        if (endpoints) {
+          if (o.bundle !== undefined) throw new InputError('--bundle runs our engine; it does not apply to endpoint sides (the servers run their own)');
+          if (o.jobs !== undefined) throw new InputError('--jobs runs engine workers; an endpoint sweep sends one case at a time (first-audio times and trace pickup need one request per server)');
+        }
+        done = endpoints ? await runEndpointShard({
+          corpusFile: o.corpus!,
+          seeds: o.seeds === undefined ? [0] : parseSeedList(o.seeds),
+          ...endpoints,
+          sampling: samplingFrom(o),
+          allowHosts: o.allowHost,
+          env: process.env,
+          out: o.out,
+          shard,
+          signal: controller.signal,
+          onStart,
+          onCase,
+        }) : await runEngineShard({
           corpusFile: o.corpus!,
           seeds: o.seeds === undefined ? [0] : parseSeedList(o.seeds),
           profileA: o.a,

@@ -17,6 +17,9 @@ import { checkOutputFile, writeOutputFiles, type OutputFile } from '../../host/f
 import { exitOnInterrupt } from '../interrupt.js';
 import { addSamplingOptions, parseSeed, samplingFrom } from './compare-options.js';
 import { printOut, printErr, controlErr } from '../print.js';
+import { addAllowHostOption } from './endpoint-options.js';
+import { synthEndpoint } from './synth-endpoint.js';
+import { isEndpointSide, parseEndpoint } from '../../common/profile/endpoint-side.js';
 
 function summary(r: SynthesisResult, out: string): string {
   const lines = [
@@ -49,13 +52,16 @@ export function registerSynth(program: Command): void {
     .requiredOption('--out <file.wav>', 'output WAV (32-bit float); missing parent folders are created')
     .option('--trace <file.jsonl>', 'also write the step trace (tts-parity-trace/1, JSON Lines)')
     .option('--force', 'replace --out and --trace if they exist')
-    .option('--profile <profile>', 'execution profile, e.g. eager, graph,vocoder=stream (default eager)')
+    .option('--profile <profile>', 'execution profile, e.g. eager, graph,vocoder=stream (default eager), or a speech endpoint: endpoint=http://127.0.0.1:8091,model=… (docs/deployments.md)')
     .option('--seed <n>', 'seed of the sampler (default 0)', parseSeed)
     .option('--bundle <dir>', 'bundle folder (default: the built-in demo bundle, built on first use)')
     .option('--json', 'print the result summary as JSON (no audio, no steps)');
-  addSamplingOptions(command)
+  addAllowHostOption(addSamplingOptions(command))
     .action(
       action('synth', async (options) => {
+        if (options.profile !== undefined && isEndpointSide(options.profile)) {
+          return synthEndpoint(parseEndpoint(options.profile), { ...options, seed: options.seed ?? 0, sampling: samplingFrom(options) });
+        }
         const profile = parseProfile(options.profile ?? 'eager');
         const sampling = samplingFrom(options);
         if (options.trace !== undefined && resolve(options.trace) === resolve(options.out))

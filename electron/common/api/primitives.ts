@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkProfile } from '../profile/parse-profile.js';
+import { checkSide } from '../profile/check-side.js';
 
 /** Typed arrays of any backing buffer (a worker or a socket may hand over a shared or sliced one). */
 export const Float32Samples = z.custom<Float32Array>((v) => v instanceof Float32Array, 'expected a Float32Array');
@@ -47,14 +47,14 @@ export const JobId = z.string().regex(/^job-[0-9a-z-]{1,64}$/, 'expected a job i
 export const HistoryId = z.string().regex(/^[0-9]{8}-[0-9]{6}-[0-9a-f]{6}$/, 'expected a history id like "20250101-120000-1a2b3c"');
 
 /**
- * A profile string such as `graph,vocoder=stream`, checked with the same parser as the engine so a bad
+ * A profile string such as `graph,vocoder=stream` (or an endpoint side, `endpoint=URL,…`), checked with the same parser as the engine so a bad
  * string is refused at the boundary with the parser's message (e.g. unknown key "vocodr").
  */
 export const ProfileText = z
   .string()
   .max(300)
   .superRefine((text, ctx) => {
-    const check = checkProfile(text);
+    const check = checkSide(text);
     if (!check.ok) ctx.addIssue({ code: 'custom', message: `profile "${text}": ${check.issue.message}` });
   });
 

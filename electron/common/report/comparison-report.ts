@@ -9,6 +9,7 @@ import { Tolerances } from '../forensics/tolerances.js';
 import { StageCounts, StepRecord } from '../trace/step-record.js';
 import { TraceHeader } from '../trace/trace-format.js';
 import { DrillReport } from './drill.js';
+import { EndpointComparison } from './endpoint-exchange.js';
 import { JsonNumber } from './json-number.js';
 import { ModuleDrillReport } from './module-drill.js';
 import { Metrics } from './metrics.js';
@@ -129,6 +130,8 @@ export const TraceComparisonReport = z
     moduleDrill: ModuleDrillReport.optional(),
     /** A trace header says it was teacher-forced (`teacherForced`): the drift of that side (drift.ts). */
     teacherForced: TeacherForcedDrift.optional(),
+    /** The traces came from two speech endpoints' recorders: what was sent and what came back (endpoint-exchange.ts). */
+    endpoints: EndpointComparison.optional(),
   })
   .loose();
 export type TraceComparisonReport = z.infer<typeof TraceComparisonReport>;

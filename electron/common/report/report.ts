@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EndpointComparison } from './endpoint-exchange.js';
 import { JsonNumber } from './json-number.js';
 import { Metrics } from './metrics.js';
 
@@ -45,6 +46,8 @@ export const ParityReport = z
     metrics: Metrics,
     curves: LoudnessCurves.optional(),
     verdict: Verdict.optional(),
+    /** Two speech endpoints compared as a WAV pair: what was sent and what came back (endpoint-exchange.ts). */
+    endpoints: EndpointComparison.optional(),
   })
   .loose();
 export type ParityReport = z.infer<typeof ParityReport>;

@@ -49,7 +49,7 @@ export type SweepCase = z.infer<typeof SweepCase>;
  */
 export const SweepHeader = z.object({
   schema: z.literal(SWEEP_SCHEMA),
-  mode: z.enum(['profiles', 'traces']),
+  mode: z.enum(['profiles', 'traces', 'endpoints']),
   /** Profiles (profile sweeps) or the two trace folders as given (trace sweeps). */
   a: z.string(),
   b: z.string(),

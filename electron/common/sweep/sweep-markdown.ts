@@ -23,7 +23,10 @@ export function renderSweepMarkdown(s: SweepSummary): string {
   // Corpus ids, profiles, folder names and error messages are not ours: code spans hold them verbatim,
   // prose and table cells get their HTML escaped and their pipes escaped (markdown-safe.ts).
   const e = (text: string) => escapeHtmlInMarkdown(text).replace(/\|/g, '\\|');
-  const what = s.mode === 'profiles' ? `profile ${inlineCode(s.a)} vs ${inlineCode(s.b)} on bundle ${inlineCode(s.bundle ?? 'demo')}` : `traces ${inlineCode(s.a)} vs ${inlineCode(s.b)}`;
+  const what =
+    s.mode === 'profiles'
+      ? `profile ${inlineCode(s.a)} vs ${inlineCode(s.b)} on bundle ${inlineCode(s.bundle ?? 'demo')}`
+      : `${s.mode === 'endpoints' ? 'endpoints' : 'traces'} ${inlineCode(s.a)} vs ${inlineCode(s.b)}`;
   const out: string[] = [
     `# Parity sweep: ${what}`,
     '',

@@ -19,7 +19,7 @@ export type SummaryCase = z.infer<typeof SummaryCase>;
  */
 export const SweepSummary = z.object({
   schema: z.literal(SWEEP_SUMMARY_SCHEMA),
-  mode: z.enum(['profiles', 'traces']),
+  mode: z.enum(['profiles', 'traces', 'endpoints']),
   a: z.string(),
   b: z.string(),
   bundle: z.string().optional(),

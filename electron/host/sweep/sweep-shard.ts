@@ -9,6 +9,8 @@ import { SWEEP_SCHEMA, type SweepCase, type SweepHeader } from '../../common/swe
 import { readFileChecked } from '../../engine/comparison/read-inputs.js';
 import { pairTraceFolders } from './pair-traces.js';
 import { runEngineSweep } from './run-engine-sweep.js';
+import { runEndpointSweep } from './run-endpoint-sweep.js';
+import type { EndpointSpec } from '../../common/profile/endpoint-side.js';
 import { runTraceSweep } from './run-trace-sweep.js';
 import { openShardFile, type ShardFile } from './shard-file.js';
 
@@ -89,6 +91,46 @@ export async function runEngineShard(r: EngineShardRequest): Promise<ShardProgre
       profileB,
       sampling: r.sampling,
       jobs: r.jobs,
+      signal: r.signal,
+      onCase: (c) => {
+        file.append(c);
+        r.onCase?.(c);
+      },
+    }),
+  );
+}
+
+export interface EndpointShardRequest extends ShardRunOptions {
+  corpusFile: string;
+  seeds: number[];
+  a: EndpointSpec;
+  b: EndpointSpec;
+  sampling: Sampling;
+  allowHosts: readonly string[];
+  env: Readonly<Record<string, string | undefined>>;
+}
+
+/** Runs this shard of an endpoint sweep: the corpus planned as a profile sweep's, each case sent to both servers. */
+export async function runEndpointShard(r: EndpointShardRequest): Promise<ShardProgress> {
+  const bytes = await readFileChecked(r.corpusFile);
+  const cases = planCases(parseCorpus(new TextDecoder().decode(bytes), r.corpusFile), r.seeds);
+  const header: Omit<SweepHeader, 'planned'> = {
+    schema: SWEEP_SCHEMA,
+    mode: 'endpoints',
+    a: r.a.text,
+    b: r.b.text,
+    sampling: r.sampling,
+    corpusSha256: sha256(bytes),
+    totalCases: cases.length,
+    shard: { index: r.shard.index, count: r.shard.count },
+  };
+  return runShard(header, shardCases(cases, r.shard), r, (todo, file) =>
+    runEndpointSweep(todo, {
+      a: r.a,
+      b: r.b,
+      sampling: r.sampling,
+      allowHosts: r.allowHosts,
+      env: r.env,
       signal: r.signal,
       onCase: (c) => {
         file.append(c);

@@ -3,6 +3,8 @@ import { jobSelectors } from '../store/job/job-selectors.js';
 import { profileFix } from '../lib/profile-fix.js';
 import { PROFILE_KEY_HELP, profileSuggestions } from '../lib/profile-suggestions.js';
 import { StoreContext, useStudio } from './store-context.js';
+import { savedEndpoints } from '../lib/saved-endpoints.js';
+import { isEndpointSide } from '../../../electron/common/profile/endpoint-side.js';
 
 /** A profile string, checked with the engine's parser on every keystroke; valid keys offered as completions. */
 export function ProfileField({ which, label }: { which: 'profileA' | 'profileB'; label: string }) {
@@ -10,8 +12,9 @@ export function ProfileField({ which, label }: { which: 'profileA' | 'profileB';
   const value = useStudio((s) => s.form[which]);
   const issue = useStudio(jobSelectors.profileIssue(which));
   const id = `field-${which}`;
-  const options = useMemo(() => profileSuggestions(value), [value]);
-  const fix = useMemo(() => (issue ? profileFix(value) : undefined), [issue, value]);
+  // Saved endpoints come after the engine keys, read when the value changes (a comparison that ran saved them).
+  const options = useMemo(() => [...profileSuggestions(value), ...savedEndpoints()], [value]);
+  const fix = useMemo(() => (issue && !isEndpointSide(value) ? profileFix(value) : undefined), [issue, value]);
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
@@ -21,7 +24,7 @@ export function ProfileField({ which, label }: { which: 'profileA' | 'profileB';
         list={`${id}-keys`}
         spellCheck={false}
         autoComplete="off"
-        title={`A preset (eager or graph) and key=value overrides.\n${PROFILE_KEY_HELP.join('\n')}`}
+        title={`A preset (eager or graph) and key=value overrides, or a speech endpoint: endpoint=http://127.0.0.1:8091,model=…\n${PROFILE_KEY_HELP.join('\n')}`}
         aria-invalid={issue !== undefined}
         aria-describedby={issue ? `${id}-issue` : undefined}
         onChange={(e) => store.getState().setForm({ [which]: e.target.value })}

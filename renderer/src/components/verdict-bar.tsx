@@ -181,10 +181,12 @@ function SidesLine() {
   );
   return (
     <p className="sides" data-testid="sides">
-      {names.kind !== 'profiles' && <span className="imported-tag">Imported</span>}
+      {names.kind === 'endpoints' && <span className="imported-tag">Endpoints</span>}
+      {names.kind !== 'profiles' && names.kind !== 'endpoints' && <span className="imported-tag">Imported</span>}
       {side('A', names.a, names.wavA)}
       {side('B', names.b, names.wavB)}
-      {names.kind !== 'profiles' && <span className="muted small-text">Not made with the settings on the left.</span>}
+      {names.detail && <span className="muted small-text" data-testid="sides-detail">{names.detail}</span>}
+      {names.kind !== 'profiles' && names.kind !== 'endpoints' && <span className="muted small-text">Not made with the settings on the left.</span>}
       {canSwap && (
         <button type="button" className="small" disabled={busy !== undefined} onClick={() => void store.getState().swapImport()} title="Import the same files again with A and B exchanged (a new history entry)">
           Swap A/B

@@ -1,5 +1,6 @@
 import type { FaultOutcome } from '../../../../electron/common/forensics/fault-outcomes.js';
 import { noFaultApplied, unappliedFaultLines } from '../../../../electron/common/forensics/fault-outcomes.js';
+import type { EndpointComparison } from '../../../../electron/common/report/endpoint-exchange.js';
 import { memoByRef } from '../memo.js';
 import type { StudioState } from '../studio-store.js';
 import type { Measuring } from './comparison-slice.js';
@@ -12,21 +13,30 @@ interface SourceParts {
   b?: { profile: string; faults?: FaultOutcome[] };
   sources?: { a: { path?: string }; b: { path?: string } };
   traces?: { a: { file: string }; b: { file: string } };
+  endpoints?: EndpointComparison;
 }
 
 export interface SideNames {
-  /** profiles: a synthesis of the form's kind; wavs / traces: files imported, not made with the form. */
-  kind: 'profiles' | 'wavs' | 'traces';
+  /** profiles: a synthesis of the form's kind; endpoints: two servers asked by the form; wavs / traces: files imported, not made with the form. */
+  kind: 'profiles' | 'endpoints' | 'wavs' | 'traces';
   a: string;
   b: string;
   /** The WAVs that came with imported traces. */
   wavA?: string;
   wavB?: string;
+  /** Endpoints: what the servers' answers say beside the names (first-audio times, how the pair was compared). */
+  detail?: string;
 }
 
 const basename = (p: string | undefined) => (p ? (p.split(/[\\/]/).pop() ?? p) : undefined);
 
 const sideNames = memoByRef((r: SourceParts): SideNames => {
+  if (r.endpoints) {
+    const e = r.endpoints;
+    const how = e.comparedAs === 'traces' ? 'compared as a trace pair' : `compared as a WAV pair (no traces: ${e.why ?? 'none found'})`;
+    const detail = `first audio A ${e.a.response.firstAudioMs.toFixed(0)} ms, B ${e.b.response.firstAudioMs.toFixed(0)} ms · ${how}`;
+    return { kind: 'endpoints', a: e.a.endpoint, b: e.b.endpoint, detail };
+  }
   if (r.kind === 'profiles') return { kind: 'profiles', a: r.rerun?.profileA ?? r.a?.profile ?? 'A', b: r.rerun?.profileB ?? r.b?.profile ?? 'B' };
   if (r.kind === 'traces' && r.traces) {
     const wavs = r.sources && { wavA: basename(r.sources.a.path), wavB: basename(r.sources.b.path) };

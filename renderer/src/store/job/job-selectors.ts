@@ -1,4 +1,4 @@
-import { checkProfile } from '../../../../electron/common/profile/parse-profile.js';
+import { checkSide } from '../../../../electron/common/profile/check-side.js';
 import type { StudioState } from '../studio-store.js';
 
 /** Pure selectors over the job slice; components select the smallest value they need. */
@@ -14,6 +14,8 @@ export const jobSelectors = {
     const p = s.progress;
     if (s.status !== 'running') return '';
     if (!p) return 'Starting…';
+    // An endpoint side has no steps: its message says what it waits for.
+    if ((p.phase === 'A' || p.phase === 'B') && p.totalSteps === 0 && p.message !== undefined) return p.message;
     if (p.phase === 'A' || p.phase === 'B') return `Profile ${p.phase}: ${p.message ?? 'step'} step ${p.step} of ${p.totalSteps}`;
     if (p.phase === 'load') return 'Opening the model bundle…';
     if (p.phase === 'compare') return 'Measuring and localising…';
@@ -21,7 +23,7 @@ export const jobSelectors = {
   },
   /** The first problem in a profile field, for an inline message while typing; undefined when valid. */
   profileIssue: (which: 'profileA' | 'profileB') => (s: StudioState) => {
-    const check = checkProfile(s.form[which]);
+    const check = checkSide(s.form[which]);
     return check.ok ? undefined : check.issue.message;
   },
   verdict: (s: StudioState) => s.result?.report.verdict,

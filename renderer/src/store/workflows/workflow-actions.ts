@@ -2,6 +2,7 @@ import type { StateCreator } from 'zustand/vanilla';
 import type { JobProgress } from '../../../../electron/common/api/jobs.js';
 import type { StudioApi } from '../../../../electron/common/api/studio-api.js';
 import { ParityError } from '../../../../electron/common/errors.js';
+import { rememberEndpoints } from '../../lib/saved-endpoints.js';
 import { userErrorText } from '../../lib/user-error.js';
 import { formSelectors } from '../job/form-selectors.js';
 import type { StudioState } from '../studio-store.js';
@@ -23,6 +24,7 @@ const HINTS: Record<string, string> = {
   input: 'Change what the message names (the prompt or a setting), then synthesize again.',
   bundle: 'The model bundle is damaged or missing: rebuild it (parity bundle) and restart the studio.',
   engine: 'The engine failed; try again, or another execution provider.',
+  endpoint: 'Check the server the message names (running, on that port, answering in wav or pcm), then compare again.',
 };
 
 export const createWorkflowActions =
@@ -50,6 +52,7 @@ export const createWorkflowActions =
         });
         set({ jobId });
         const result = await studio.comparisonResult({ jobId });
+        rememberEndpoints([profileA, profileB]);
         set({ status: 'done', result });
         // Gone back to the sweep while this ran: the result waits behind the dashboard (and in history).
         get().showComparison(result, { behindSweep: get().sweepShown && !sweepShownAtStart });
