@@ -59,7 +59,9 @@ export function drawStepsFigure(ctx: DrawContext, fig: StepsFigure, box: DrawBox
     ctx.textAlign = 'right';
     ctx.textBaseline = 'middle';
     const decades: number[] = [];
-    for (let e = Math.ceil(Math.log10(row.range.min)) + 1; e <= Math.floor(Math.log10(row.range.max)); e++) decades.push(e);
+    // Below the first row, its top decade would sit on the row above's "0": left out.
+    const highest = Math.floor(Math.log10(row.range.max)) - (r > 0 ? 1 : 0);
+    for (let e = Math.ceil(Math.log10(row.range.min)) + 1; e <= highest; e++) decades.push(e);
     // Every decade where the row has room, else every other one; the floor is where |Δ| = 0 is drawn.
     const every = decades.length * 12 > rowHeight ? 2 : 1;
     for (const e of decades) if ((e - decades[0]) % every === 0) ctx.fillText(`1e${e}`, left - 6, yOf(10 ** e));

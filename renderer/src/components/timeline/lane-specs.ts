@@ -44,7 +44,7 @@ const source = (samples: Float32Array | undefined, tiers: WaveSource['tiers'], t
  */
 const HEIGHTS = {
   full: { ab: 130, stacked: 160, diff: 64, spectrogram: 84, loudness: 56, stepRow: 26, codeRow: 12, codesMax: 192 },
-  short: { ab: 76, stacked: 104, diff: 40, spectrogram: 56, loudness: 32, stepRow: 16, codeRow: 8, codesMax: 96 },
+  short: { ab: 76, stacked: 104, diff: 40, spectrogram: 56, loudness: 32, stepRow: 12, codeRow: 8, codesMax: 96 },
 };
 
 /**
@@ -83,8 +83,10 @@ export function laneSpecs(s: StudioState, c: Colors, fftReady: boolean, short = 
       aria: stacked ? 'Waveforms, A above B' : 'Waveforms of A and B, overlaid',
       testId: 'waveform-ab',
       height: stacked ? px.stacked : px.ab,
-      // Stacked, each half is named beside it: A above, B below.
-      axis: stacked ? { ticks: [{ fromTop: 0.25, label: 'A', tone: 'a' }, { fromTop: 0.75, label: 'B', tone: 'b' }], testId: 'stack-axis' } : undefined,
+      // A and B named beside the lane in their colours (the colour key where the lanes are): stacked, beside each half.
+      axis: stacked
+        ? { ticks: [{ fromTop: 0.25, label: 'A', tone: 'a' }, { fromTop: 0.75, label: 'B', tone: 'b' }], testId: 'stack-axis' }
+        : { ticks: [{ fromTop: 0.4, label: 'A', tone: 'a' }, { fromTop: 0.6, label: 'B', tone: 'b' }], testId: 'overlay-axis' },
       draw: (ctx, vp, w, h) => {
         const scale = { gain: s.ampGain, db: s.ampDb };
         if (stacked) {
