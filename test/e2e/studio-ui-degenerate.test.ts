@@ -60,6 +60,8 @@ describe('studio UI in Chromium: degenerate audio is never a match', () => {
     expect(metrics).toMatch(/Audio\s+A and B are both digital silence: audio not compared/);
     expect(metrics).toMatch(/Correlation \(lag 0\)\s+not measurable: A is digital silence, B is digital silence/);
     expect(metrics).not.toContain('n/a');
+    // The timeline's line under the lanes: the difference's null depth says why it has none.
+    expect(await page.getByTestId('diff-null').textContent()).toContain('null not measurable: A is digital silence, B is digital silence');
     await page.screenshot({ path: `${SHOTS}/ui-degenerate-silence-1440.png` });
     await page.setViewportSize({ width: 1024, height: 700 });
     await page.screenshot({ path: `${SHOTS}/ui-degenerate-silence-1024.png` });

@@ -90,7 +90,7 @@ function Verdict() {
         <h2 id="verdict" tabIndex={-1} data-testid="verdict" className="badge verdict-degenerate-audio">
           {sentence(audioReason)}
         </h2>
-        <span className="muted">No verdict over imported audio; this pair could not even be measured.</span>
+        <span className="muted">No verdict over imported audio; the metrics below say which could be measured.</span>
       </>
     );
   }

@@ -1,4 +1,6 @@
 import { useRef } from 'react';
+
+import { unmeasurableWords } from '../../../electron/common/report/audio-check.js';
 import { fmt, fmtTime } from '../lib/format.js';
 import { audioSelectors } from '../store/comparison/audio-selectors.js';
 import { comparisonSelectors } from '../store/comparison/comparison-selectors.js';
@@ -48,6 +50,7 @@ function ViewLine() {
   const position = useStudio(playbackSelectors.position);
   const duration = useStudio(timelineDuration);
   const diff = useStudio(audioSelectors.difference);
+  const unmeasurable = unmeasurableWords(useStudio(comparisonSelectors.audioCheck));
   const alignment = useStudio(audioSelectors.alignment);
   const span = vp.end - vp.start;
   const spanText = span >= 1 ? fmt(span, 3, ' s') : fmt(span * 1000, span >= 0.01 ? 1 : 3, ' ms');
@@ -61,7 +64,7 @@ function ViewLine() {
       {diff.samples.length > 0 && (
         <span data-testid="diff-null" data-null-db={diff.nullDb.toFixed(2)}>
           {' · '}
-          {diff.aligned ? `Difference aligned (B shifted ${fmt(alignment?.lag ?? NaN, 2)} samples, gain ${fmt(20 * Math.log10(Math.abs(alignment?.gain ?? NaN)), 2, ' dB')})` : 'Difference raw A − B at lag 0'}: null {fmt(diff.nullDb, 1, ' dB')}, shown ×{diff.scale.toPrecision(3)}
+          {diff.aligned ? `Difference aligned (B shifted ${fmt(alignment?.lag ?? NaN, 2)} samples, gain ${fmt(20 * Math.log10(Math.abs(alignment?.gain ?? NaN)), 2, ' dB')})` : 'Difference raw A − B at lag 0'}: null {Number.isNaN(diff.nullDb) && unmeasurable ? unmeasurable : fmt(diff.nullDb, 1, ' dB')}, shown ×{diff.scale.toPrecision(3)}
           {alignment && !alignment.reliable && ' (lag unreliable: the takes do not correlate)'}
         </span>
       )}
