@@ -1,5 +1,4 @@
 import { useRef } from 'react';
-
 import { unmeasurableWords } from '../../../electron/common/report/audio-check.js';
 import { fmt, fmtTime } from '../lib/format.js';
 import { audioSelectors } from '../store/comparison/audio-selectors.js';
