@@ -139,7 +139,7 @@ describe('parity sweep over a mixed corpus', () => {
     const merged = join(dir, 'mixed-merged');
     expect((await runParity(['sweep', 'merge', out, '--out', merged, '--worst', '0'])).status).toBe(0);
     const s = summaryAt(merged);
-    expect(s.counts).toEqual({ identical: 2, 'within-tolerance': 0, diverged: 1, error: 1, missing: 0 });
+    expect(s.counts).toEqual({ identical: 2, 'within-tolerance': 0, diverged: 1, 'degenerate-audio': 0, error: 1, missing: 0 });
     expect(s.cases.map((c) => `${c.id}@${c.seed}:${c.verdict}:${c.firstStep}`)).toEqual(['short@0:identical:null', 'long@0:diverged:20', 'too-long@0:error:null', 'short-seeded@7:identical:null']);
     expect((await runParity(['sweep', 'gate', merged, '--max-diverged-rate', '0.5'])).status).toBe(1);
     expect((await runParity(['sweep', 'gate', merged, '--max-diverged-rate', '0.5', '--max-errors', '1'])).status).toBe(0);

@@ -48,6 +48,21 @@ describe('studio UI review items in Chromium', () => {
     await page.getByTestId('bundle-name').waitFor({ timeout: 30_000 });
   }, 60_000);
 
+  it('names the byte-level tokenizer in the header and counts the prompt in UTF-8 bytes', async () => {
+    // Before any import: while imported files are on screen the header names them instead (docs/studio.md).
+    const tokenizer = page.getByTestId('bundle-tokenizer');
+    expect(await tokenizer.textContent()).toBe('byte-level text');
+    // The demo bundle: 128 UTF-8 bytes after BOS 256 (docs/bundle-format.md, text.maxBytes).
+    expect(await tokenizer.getAttribute('title')).toBe('Text tokenizer: byte-level: UTF-8 bytes (ids 0..255) after BOS 256; at most 128 UTF-8 bytes (bundle.json text.maxBytes)');
+    await page.getByLabel('Prompt').fill('Grüße'); // ü and ß are 2 bytes each in UTF-8: 7 bytes
+    expect(await page.getByTestId('prompt-length').textContent()).toBe('7 / 128 UTF-8 bytes');
+    await page.getByLabel('Prompt').fill('x'.repeat(129));
+    await expect.poll(() => page.getByTestId('prompt-length').textContent()).toBe('129 / 128 UTF-8 bytes: too long, shorten it to synthesize');
+    await expect.poll(() => page.getByRole('button', { name: 'Synthesize A/B' }).isDisabled()).toBe(true);
+    await page.getByLabel('Prompt').fill('Hello.');
+    await expect.poll(() => page.getByRole('button', { name: 'Synthesize A/B' }).isDisabled()).toBe(false);
+  });
+
   it('draws B’s 1500 Hz burst in its second half only, with no CSP violation or failed request', async () => {
     // engine-a.wav: 220 Hz at 0.3; engine-b.wav: the same plus 0.05 × 1500 Hz over its second half
     // (studio-ui-helpers). 0.05 is −26 dB → spectrogram code 255·(1 − 26/100) ≈ 189, red ≈ 226 (the
@@ -70,20 +85,6 @@ describe('studio UI review items in Chromium', () => {
     expect(problems).toEqual([]);
   }, 60_000);
 
-  it('names the byte-level tokenizer in the header and counts the prompt in UTF-8 bytes', async () => {
-    const tokenizer = page.getByTestId('bundle-tokenizer');
-    expect(await tokenizer.textContent()).toBe('byte-level text');
-    // The demo bundle: 128 UTF-8 bytes after BOS 256 (docs/bundle-format.md, text.maxBytes).
-    expect(await tokenizer.getAttribute('title')).toBe('Text tokenizer: byte-level: UTF-8 bytes (ids 0..255) after BOS 256; at most 128 UTF-8 bytes (bundle.json text.maxBytes)');
-    await page.getByLabel('Prompt').fill('Grüße'); // ü and ß are 2 bytes each in UTF-8: 7 bytes
-    expect(await page.getByTestId('prompt-length').textContent()).toBe('7 / 128 UTF-8 bytes');
-    await page.getByLabel('Prompt').fill('x'.repeat(129));
-    await expect.poll(() => page.getByTestId('prompt-length').textContent()).toBe('129 / 128 UTF-8 bytes: too long, shorten it to synthesize');
-    await expect.poll(() => page.getByRole('button', { name: 'Synthesize A/B' }).isDisabled()).toBe(true);
-    await page.getByLabel('Prompt').fill('Hello.');
-    await expect.poll(() => page.getByRole('button', { name: 'Synthesize A/B' }).isDisabled()).toBe(false);
-  });
-
   it('at 1024x700 an error notice sits above the verdict line, not over it, and the header still fits', async () => {
     await page.setViewportSize({ width: 1024, height: 700 });
     const files = writeImportFiles(join(mkdtempSync(join(tmpdir(), 'parity-notice-')), 'import'));
@@ -95,8 +96,8 @@ describe('studio UI review items in Chromium', () => {
     const v = (await page.getByTestId('verdict').boundingBox())!;
     expect(v.y).toBeGreaterThanOrEqual(n.y + n.height);
     expect(await page.getByTestId('verdict').isVisible()).toBe(true);
-    // The bundle line's last item (EP) is inside the header, not cut off by its overflow.
-    const ep = (await page.locator('section.bundle > span').last().boundingBox())!;
+    // The header line's last shown item is inside the header, not cut off by its overflow.
+    const ep = (await page.locator('section.bundle > span:visible').last().boundingBox())!;
     const mode = (await page.locator('.topbar > .muted').boundingBox())!;
     expect(ep.x + ep.width).toBeLessThanOrEqual(mode.x);
     await page.screenshot({ path: 'test-results/ui-notice-1024x700.png' });

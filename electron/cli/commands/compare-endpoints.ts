@@ -17,6 +17,7 @@ import { warnIfNoReportPage } from '../report-page-warning.js';
 import { OUT_DIR, wroteFolderLine } from '../write-output.js';
 import { failOnStatus } from './compare-options.js';
 import { renderComparisonText } from './comparison-format.js';
+import { printOut, printErr, controlErr } from '../print.js';
 
 export interface EndpointCompareFlags {
   text: string;
@@ -50,7 +51,12 @@ export async function compareEndpointSides(pair: { a: EndpointSpec; b: EndpointS
       env: process.env,
       createdAt: reportTime(),
       spectral: processSpectralRunner(),
-      onSide: tty ? (side, state) => process.stderr.write(state === 'request' ? `\rcompare: endpoint ${side}…   ` : '\r\x1b[K') : undefined,
+      onSide: tty
+        ? (side, state) => {
+            controlErr(state === 'request' ? '\r' : '\r\x1b[K');
+            if (state === 'request') printErr(`compare: endpoint ${side}…   `);
+          }
+        : undefined,
     },
   );
   const { report } = result;
@@ -62,8 +68,8 @@ export async function compareEndpointSides(pair: { a: EndpointSpec; b: EndpointS
     const traced = report as TraceComparisonReport;
     summary = renderComparisonText(traceComparisonView(traced, { a: result.traces.a.trace.steps.length, b: result.traces.b.trace.steps.length }, o.out, parityCommand()));
   } else summary = renderTextSummary(report as ParityReport);
-  process.stdout.write(o.json ? stringifyReport(report) + '\n' : `${lines}\n${summary}`);
-  if (o.out !== undefined && files && !o.json) process.stdout.write(`\n${wroteFolderLine(o.out, Object.keys(files))}`);
-  for (const w of (report as { warnings?: string[] }).warnings ?? []) process.stderr.write(`warning: ${w}\n`);
+  printOut(o.json ? stringifyReport(report) + '\n' : `${lines}\n${summary}`);
+  if (o.out !== undefined && files && !o.json) printOut(`\n${wroteFolderLine(o.out, Object.keys(files))}`);
+  for (const w of (report as { warnings?: string[] }).warnings ?? []) printErr(`warning: ${w}\n`);
   process.exitCode = failOnStatus(report.verdict!, o.failOn);
 }

@@ -9,6 +9,7 @@ import { downmixToMono } from '../../common/wav/downmix.js';
 import { requestSpeech } from '../../host/endpoint/speech-client.js';
 import { checkOutputFile, writeOutputFiles } from '../../host/fs/output-files.js';
 import { exitOnInterrupt } from '../interrupt.js';
+import { printOut } from '../print.js';
 
 export interface EndpointSynthFlags {
   text: string;
@@ -34,6 +35,6 @@ export async function synthEndpoint(spec: EndpointSpec, o: EndpointSynthFlags): 
   const { decoded, exchange } = await requestSpeech(spec, speechBody(spec, { text: o.text, seed: o.seed, sampling: o.sampling }), { allowHosts: o.allowHost, env: process.env, label: 'endpoint' });
   const mono = downmixToMono(decoded);
   await writeOutputFiles([{ flag: '--out', path: o.out, data: encodeWav([mono.signal], decoded.sampleRate, 'float32') }], o);
-  if (o.json) process.stdout.write(stringifyReport({ out: o.out, endpoint: exchange }) + '\n');
-  else process.stdout.write(`wrote ${o.out}: ${exchange.response.durationS.toFixed(2)} s at ${decoded.sampleRate} Hz (${mono.rule})\n${endpointSideLine('endpoint', exchange)}\n`);
+  if (o.json) printOut(stringifyReport({ out: o.out, endpoint: exchange }) + '\n');
+  else printOut(`wrote ${o.out}: ${exchange.response.durationS.toFixed(2)} s at ${decoded.sampleRate} Hz (${mono.rule})\n${endpointSideLine('endpoint', exchange)}\n`);
 }
