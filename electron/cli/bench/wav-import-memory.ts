@@ -38,14 +38,13 @@ export function writeBenchWav(path: string, megabytes: number, gain: number, for
 // Run in the child: the module loaded first, so only the import's own memory is measured. A file, not
 // `--input-type=module -e`: the spectral worker thread inherits execArgv and refuses that flag.
 const child = `
-import { readFileSync } from 'node:fs';
-import { printOut } from '../print.js';
+import { readFileSync, writeSync } from 'node:fs';
 const { compareWavBytes } = await import(process.argv[2]);
 const kb = (field) => Number(new RegExp(field + ':\\\\s+(\\\\d+) kB').exec(readFileSync('/proc/self/status', 'utf8'))[1]);
 const before = kb('VmRSS');
 const started = performance.now();
 const result = await compareWavBytes({ kind: 'compare-wavs', a: { name: 'a.wav', path: process.argv[3] }, b: { name: 'b.wav', path: process.argv[4] }, maxLagMs: 50, createdAt: '2026-01-01T00:00:00.000Z' });
-printOut(JSON.stringify({ beforeKb: before, peakKb: kb('VmHWM'), seconds: (performance.now() - started) / 1000, loudnessDeltaLU: result.report.metrics.loudnessDeltaLU }));
+writeSync(1, JSON.stringify({ beforeKb: before, peakKb: kb('VmHWM'), seconds: (performance.now() - started) / 1000, loudnessDeltaLU: result.report.metrics.loudnessDeltaLU }));
 `;
 
 /** The built worker step, next to this file in dist/ (a script run from source passes dist's copy). */
