@@ -27,23 +27,26 @@ import json
 import logging
 import os
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+import torch
 
 from ...trace_writer import TraceWriter
+from .batch_stats import batch_logit_stats
 from .config import RecorderConfig, trace_name
 from .module_tap import ModuleTap
 from .setting import engine_name, setting_header, unseen_under_graphs
 
-if TYPE_CHECKING:
-    import torch
-
 logger = logging.getLogger("tts_parity.vllm")
+
+
+_Row = tuple[dict[str, Any], int, int]  # a row's statistics as the trace holds them, its NaN and Inf counts
 
 
 @dataclass
 class _Request:
     writer: TraceWriter
-    pending: torch.Tensor | None = None  # the talker row whose frame the code predictor has not made yet
+    pending: _Row | None = None  # the talker row whose frame the code predictor has not made yet
     steps: int = 0
     modules: list[dict[str, torch.Tensor]] = field(default_factory=list)
 
@@ -76,22 +79,23 @@ class TalkerRecorder:
         req_ids = list(self.runner.input_batch.req_ids)
         if logits is None or logits.dim() != 2 or logits.shape[0] != len(req_ids):
             return  # a profile or dummy run, or a layout this recorder does not read (speculative rows)
-        rows = logits.detach().float().cpu()
+        wanted = [row for row, req_id in enumerate(req_ids) if self._request(req_id) is not None]
+        if not wanted:
+            return
+        stats = batch_logit_stats(logits[wanted])
         taps = self.taps.take_talker(req_ids) if self.taps else None
-        for row, req_id in enumerate(req_ids):
-            request = self._request(req_id)
-            if request is None:
-                continue
+        for row, row_stats in zip(wanted, stats):
+            request = self.requests[req_ids[row]]
             if request.pending is not None:  # a row that no frame followed: chunked prefill or a dropped sample
                 self._write(request, request.pending, None, None)
-            request.pending = rows[row]
+            request.pending = row_stats
             if taps is not None:
-                request.modules.append(taps.get(req_id, {}))
+                request.modules.append(taps.get(req_ids[row], {}))
 
     def _cp_hook(self, group: int) -> Any:
         def hook(module: Any, inputs: Any, logits: torch.Tensor) -> None:
             if self._cp_rows is not None and len(self._cp_rows) == group - 1:
-                self._cp_rows.append(logits.detach().float().cpu())
+                self._cp_rows.append(logits.detach())
 
         return hook
 
@@ -143,15 +147,25 @@ class TalkerRecorder:
         cp_rows: list[torch.Tensor] | None,
         taps: dict[str, dict[str, torch.Tensor]] | None,
     ) -> None:
-        complete = cp_rows is not None and len(cp_rows) == self.q - 1
-        for row, req_id in enumerate(req_ids):
-            request = self.requests.get(req_id)
-            if request is None or request.pending is None:
-                continue
+        wanted = [
+            row
+            for row, req_id in enumerate(req_ids)
+            if self.requests.get(req_id) is not None and self.requests[req_id].pending is not None
+        ]
+        if not wanted:
+            return
+        groups = self.q - 1
+        cp_stats = None
+        if cp_rows is not None and len(cp_rows) == groups:  # [groups, batch, vocab] -> wanted rows, group-major
+            stacked = torch.stack([group[: len(req_ids)] for group in cp_rows])[:, wanted]
+            flat = batch_logit_stats(stacked.reshape(-1, stacked.shape[-1]))
+            cp_stats = [[flat[g * len(wanted) + i] for g in range(groups)] for i in range(len(wanted))]
+        codes = frames.tolist()
+        for i, row in enumerate(wanted):
+            request = self.requests[req_ids[row]]
             if taps is not None and request.modules:
-                request.modules[-1].update(taps.get(req_id, {}))
-            rows = [group[row] for group in cp_rows] if complete and cp_rows is not None else None
-            self._write(request, request.pending, frames[row], rows)
+                request.modules[-1].update(taps.get(req_ids[row], {}))
+            self._write(request, request.pending, codes[row], None if cp_stats is None else cp_stats[i])
             request.pending = None
 
     def _request(self, req_id: str) -> _Request | None:

@@ -9,16 +9,20 @@ import torch
 from vllm.platforms.cpu import CpuPlatform
 from vllm_omni.platforms.interface import OmniPlatform, OmniPlatformEnum
 
+from . import private_device_locks
+
 
 class CPUOmniPlatform(OmniPlatform, CpuPlatform):
     _omni_enum = OmniPlatformEnum.OOT
 
     @classmethod
     def get_omni_ar_worker_cls(cls) -> str:
+        private_device_locks()
         return "tts_parity_vllm_cpu.workers.CPUARWorker"
 
     @classmethod
     def get_omni_generation_worker_cls(cls) -> str:
+        private_device_locks()
         return "tts_parity_vllm_cpu.workers.CPUGenerationWorker"
 
     @classmethod
