@@ -163,10 +163,12 @@ class TalkerRecorder:
         codes = frames.tolist()
         for i, row in enumerate(wanted):
             request = self.requests[req_ids[row]]
+            pending, request.pending = request.pending, None
+            if pending is None:
+                continue
             if taps is not None and request.modules:
                 request.modules[-1].update(taps.get(req_ids[row], {}))
-            self._write(request, request.pending, codes[row], None if cp_stats is None else cp_stats[i])
-            request.pending = None
+            self._write(request, pending, codes[row], None if cp_stats is None else cp_stats[i])
 
     def _request(self, req_id: str) -> _Request | None:
         request = self.requests.get(req_id)
@@ -188,14 +190,18 @@ class TalkerRecorder:
             request = self.requests[req_id] = _Request(writer)
         return request
 
-    def _write(
-        self,
-        request: _Request,
-        talker_row: torch.Tensor,
-        codes: torch.Tensor | None,
-        cp_rows: list[torch.Tensor] | None,
-    ) -> None:
-        request.writer.write_step(talker_row, None if codes is None else codes.tolist(), code_predictor_logits=cp_rows)
+    def _write(self, request: _Request, talker: _Row, codes: list[int] | None, cp: list[_Row] | None) -> None:
+        """One trace line from the step's statistics (write_record checks it in full, as write_step would)."""
+        record: dict[str, Any] = {"step": request.writer.steps_written + 1, "logits": talker[0]}
+        if codes is not None:
+            record["codes"] = codes
+        cp_nan = cp_inf = 0
+        if cp is not None:
+            record["codePredictorLogits"] = [row[0] for row in cp]
+            cp_nan, cp_inf = sum(row[1] for row in cp), sum(row[2] for row in cp)
+        record["nan"] = {"talker": talker[1], "codePredictor": cp_nan, "vocoder": 0}
+        record["inf"] = {"talker": talker[2], "codePredictor": cp_inf, "vocoder": 0}
+        request.writer.write_record(record)
         request.steps += 1
 
     def _finish(self, req_id: str) -> None:
