@@ -69,6 +69,7 @@ class TalkerRecorder:
         self.taps = ModuleTap(model, config, runner) if config.modules else None
 
         model.logits_processor.register_forward_hook(self._on_talker_logits)
+        runner.sampler.register_forward_hook(self._on_sampled)
         for group, head in enumerate(model.code_predictor.lm_head, start=1):
             head.register_forward_hook(self._cp_hook(group))
         self._wrap_runner()
@@ -91,6 +92,30 @@ class TalkerRecorder:
             request.pending = row_stats
             if taps is not None:
                 request.modules.append(taps.get(req_ids[row], {}))
+
+    def _on_sampled(self, module: Any, inputs: Any, output: Any) -> None:
+        """Closes the trace of a request whose code 0 just ended it, by the scheduler's own stop rules (check_stop:
+        EOS or a stop id, max_tokens, max_model_len): the scheduler says so only with the next step it schedules,
+        which never comes after the last request."""
+        sampled = getattr(output, "sampled_token_ids", None)
+        req_ids = list(self.runner.input_batch.req_ids)
+        if sampled is None or sampled.shape[0] != len(req_ids):
+            return
+        tokens = sampled[:, 0].tolist()
+        max_model_len = self.runner.vllm_config.model_config.max_model_len
+        for req_id, token in zip(req_ids, tokens):
+            state = self.runner.requests.get(req_id)
+            if req_id not in self.requests or state is None or state.sampling_params is None:
+                continue
+            params = state.sampling_params
+            outputs = len(state.output_token_ids) + 1
+            if (
+                token == params.eos_token_id
+                or token in (params.stop_token_ids or ())
+                or outputs >= (params.max_tokens or max_model_len)
+                or len(state.prompt_token_ids or ()) + outputs >= max_model_len
+            ):
+                self._finish(req_id)
 
     def _cp_hook(self, group: int) -> Any:
         def hook(module: Any, inputs: Any, logits: torch.Tensor) -> None:

@@ -63,6 +63,17 @@ class CPUOmniPlatform(OmniPlatform, CpuPlatform):
         return int(psutil.virtual_memory().total)
 
     @classmethod
+    def get_device_version(cls) -> str | None:
+        return None
+
+    @classmethod
+    def supports_torch_inductor(cls) -> bool:
+        # Read by vLLM-Omni alone (vLLM asks its own CpuPlatform): False keeps its code predictor eager instead of
+        # compiling one graph per batch bucket at the first decode step, minutes on 2 cores. The talker's
+        # compiled setting (enforce_eager: false) is vLLM's own compilation and still runs inductor.
+        return False
+
+    @classmethod
     def supports_talker_mtp_graph_capture(cls) -> bool:
         return False
 
