@@ -62,7 +62,8 @@ class TalkerRecorder:
         self.header: dict[str, Any] | None = None  # read at the first request: attention is set up after loading
         self.unseen = unseen_under_graphs(runner)
         self.requests: dict[str, _Request] = {}
-        self._cp_rows: list[torch.Tensor] | None = None  # filled by the lm_head hooks inside _talker_mtp_forward
+        # (group, rows) from the lm_head hooks inside _talker_mtp_forward, in call order
+        self._cp_rows: list[tuple[int, torch.Tensor]] | None = None
         self._cp_req_ids: list[str] | None = None
         self._frames: torch.Tensor | None = None
         os.makedirs(config.out_dir, exist_ok=True)
@@ -119,8 +120,8 @@ class TalkerRecorder:
 
     def _cp_hook(self, group: int) -> Any:
         def hook(module: Any, inputs: Any, logits: torch.Tensor) -> None:
-            if self._cp_rows is not None and len(self._cp_rows) == group - 1:
-                self._cp_rows.append(logits.detach())
+            if self._cp_rows is not None:
+                self._cp_rows.append((group, logits.detach()))
 
         return hook
 
@@ -169,7 +170,7 @@ class TalkerRecorder:
         self,
         req_ids: list[str],
         frames: torch.Tensor,
-        cp_rows: list[torch.Tensor] | None,
+        cp_rows: list[tuple[int, torch.Tensor]] | None,
         taps: dict[str, dict[str, torch.Tensor]] | None,
     ) -> None:
         wanted = [
@@ -181,8 +182,14 @@ class TalkerRecorder:
             return
         groups = self.q - 1
         cp_stats = None
-        if cp_rows is not None and len(cp_rows) == groups:  # [groups, batch, vocab] -> wanted rows, group-major
-            stacked = torch.stack([group[: len(req_ids)] for group in cp_rows])[:, wanted]
+        # One lm_head call per group, on the whole decode batch, is what vLLM-Omni's predictor does; anything else
+        # (a predictor called per subset of rows) cannot be mapped to rows here, and the rows are left out.
+        if (
+            cp_rows is not None
+            and [g for g, _ in cp_rows] == list(range(1, groups + 1))
+            and all(t.shape[0] >= len(req_ids) for _, t in cp_rows)
+        ):  # [groups, batch, vocab] -> wanted rows, group-major
+            stacked = torch.stack([t[: len(req_ids)] for _, t in cp_rows])[:, wanted]
             flat = batch_logit_stats(stacked.reshape(-1, stacked.shape[-1]))
             cp_stats = [[flat[g * len(wanted) + i] for g in range(groups)] for i in range(len(wanted))]
         codes = frames.tolist()

@@ -21,11 +21,11 @@ def platform_plugin() -> str | None:
 
 def private_device_locks() -> None:
     """vLLM-Omni serialises stage start-up per physical device through /tmp/vllm_omni_device_<id>_init.lock, shared
-    by every vLLM-Omni process on the machine (so that each stage measures free device memory alone). On CPU there
-    is no device memory to measure and "device 0" is every CPU: with TTS_PARITY_VLLM_LOCK_DIR set, the lock files
-    live there instead, so one Omni does not wait for another one's start on the same machine. Called when the
-orchestrator asks the platform for its worker classes, before it takes the locks (not at platform detection:
-that runs while vllm_omni.engine.stage_init_utils is still being imported)."""
+        by every vLLM-Omni process on the machine (so that each stage measures free device memory alone). On CPU there
+        is no device memory to measure and "device 0" is every CPU: with TTS_PARITY_VLLM_LOCK_DIR set, the lock files
+        live there instead, so one Omni does not wait for another one's start on the same machine. Called when the
+    orchestrator asks the platform for its worker classes, before it takes the locks (not at platform detection:
+    that runs while vllm_omni.engine.stage_init_utils is still being imported)."""
     lock_dir = os.environ.get(LOCK_DIR)
     if not lock_dir:
         return
