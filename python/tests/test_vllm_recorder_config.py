@@ -47,7 +47,7 @@ def test_requests_stages_and_modules_select(tmp_path):
 
 
 def test_a_bad_stage_list_names_the_variable(tmp_path):
-    with pytest.raises(ParityValueError, match="TTS_PARITY_VLLM_STAGES: .*'talker'"):
+    with pytest.raises(ParityValueError, match=r"TTS_PARITY_VLLM_STAGES: .*'talker'"):
         config_from_env({"TTS_PARITY_VLLM_TRACE_DIR": str(tmp_path), "TTS_PARITY_VLLM_STAGES": "0,talker"})
 
 

@@ -32,7 +32,7 @@ from omni_harness import TEXTS, OmniSession, deploy_config
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[2]
 PLANTS = "stale-feedback=*_stale-*;cp-position=*_cppos-*;swap-rows=*_batch-*"
-MODULES = "model.layers.*,model.norm"
+MODULES = "model.layers.*,model.norm,code_predictor.model.layers.*"
 
 
 @dataclass

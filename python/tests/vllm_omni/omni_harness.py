@@ -25,6 +25,7 @@ import yaml
 
 HERE = Path(__file__).resolve().parent
 DEPLOY = HERE / "qwen3_tts_cpu.yaml"
+SPEAKER = "tiny"  # the tiny model's one CustomVoice speaker (tiny_model.py)
 
 # Four texts whose placeholder prompts are 22-51 ids long: two of them share block 0 (32 ids) under prefix caching.
 TEXTS = {
@@ -83,7 +84,7 @@ class OmniSession:
         if self._tokenizer is None:
             self._tokenizer = AutoTokenizer.from_pretrained(str(self.model))
             self._config = Qwen3TTSConfig.from_pretrained(str(self.model)).talker_config
-        info = {"text": [text], "task_type": ["CustomVoice"], "language": ["Auto"]}
+        info = {"text": [text], "task_type": ["CustomVoice"], "language": ["Auto"], "speaker": [SPEAKER]}
         length = Qwen3TTSPromptEmbedsBuilder.estimate_prompt_len_from_additional_information(
             additional_information=info,
             task_type="CustomVoice",

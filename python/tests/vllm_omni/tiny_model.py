@@ -26,7 +26,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 import torch
 
-FIXTURE_VERSION = 1  # bump when the folder's content changes (conftest.py keys its cache on this file's hash)
+FIXTURE_VERSION = 2  # bump when the folder's content changes (conftest.py keys its cache on this file's hash)
 Q = 16
 CODEBOOK = 2048
 TALKER_VOCAB = 3072
@@ -72,7 +72,7 @@ def talker_config() -> dict:
         "text_hidden_size": 128,
         "text_vocab_size": TEXT_VOCAB,
         "rope_scaling": {"rope_type": "default", "mrope_section": [16, 8, 8], "interleaved": True},
-        "spk_id": {},
+        "spk_id": {"tiny": 2200},  # CustomVoice needs a named speaker: a codec id above the specials
         "spk_is_dialect": {},
         "codec_language_id": {"english": 2050},
         **CODEC,

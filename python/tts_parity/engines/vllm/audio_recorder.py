@@ -1,7 +1,8 @@
 """The Code2Wav stage's recorder: the audio each request's final stage produced, written as `<request>.wav` beside
 the talker stage's `<request>.jsonl` (the trace's WAV; float32 by tts_parity's WAV writer). Chunks of a streamed
-Code2Wav (async_chunk) are joined in the order the runner returned them; the file is written when the scheduler
-reports the request finished."""
+Code2Wav (async_chunk) are joined in the order the runner returned them; the file is rewritten (atomically) with
+every chunk, so it is whole after the last one: the scheduler reports a request finished only with the next step
+it schedules, which never comes after the last request."""
 
 from __future__ import annotations
 
@@ -48,10 +49,10 @@ class AudioRecorder:
                 continue
             samples = audio.detach().float().cpu().numpy().reshape(-1)
             if samples.size:
-                self.chunks.setdefault(req_id, []).append(samples)
+                chunks = self.chunks.setdefault(req_id, [])
+                chunks.append(samples)
+                path = os.path.join(self.config.out_dir, trace_name(req_id) + ".wav")
+                write_wav_float32(path, np.concatenate(chunks), self.sample_rate, force=True)
 
     def _finish(self, req_id: str) -> None:
-        chunks = self.chunks.pop(req_id, None)
-        if chunks:
-            path = os.path.join(self.config.out_dir, trace_name(req_id) + ".wav")
-            write_wav_float32(path, np.concatenate(chunks), self.sample_rate, force=True)
+        self.chunks.pop(req_id, None)

@@ -57,4 +57,4 @@ def install(config: RecorderConfig) -> None:
 
     if not getattr(OmniGPUModelRunner.load_model, "_tts_parity", False):
         OmniGPUModelRunner.load_model = _after_load(OmniGPUModelRunner.load_model, config)
-        OmniGPUModelRunner.load_model._tts_parity = True  # type: ignore[attr-defined]
+        OmniGPUModelRunner.load_model._tts_parity = True

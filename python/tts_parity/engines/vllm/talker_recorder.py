@@ -27,23 +27,26 @@ import json
 import logging
 import os
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+import torch
 
 from ...trace_writer import TraceWriter
+from .batch_stats import batch_logit_stats
 from .config import RecorderConfig, trace_name
 from .module_tap import ModuleTap
 from .setting import engine_name, setting_header, unseen_under_graphs
 
-if TYPE_CHECKING:
-    import torch
-
 logger = logging.getLogger("tts_parity.vllm")
+
+
+_Row = tuple[dict[str, Any], int, int]  # a row's statistics as the trace holds them, its NaN and Inf counts
 
 
 @dataclass
 class _Request:
     writer: TraceWriter
-    pending: torch.Tensor | None = None  # the talker row whose frame the code predictor has not made yet
+    pending: _Row | None = None  # the talker row whose frame the code predictor has not made yet
     steps: int = 0
     modules: list[dict[str, torch.Tensor]] = field(default_factory=list)
 
@@ -59,13 +62,15 @@ class TalkerRecorder:
         self.header: dict[str, Any] | None = None  # read at the first request: attention is set up after loading
         self.unseen = unseen_under_graphs(runner)
         self.requests: dict[str, _Request] = {}
-        self._cp_rows: list[torch.Tensor] | None = None  # filled by the lm_head hooks inside _talker_mtp_forward
+        # (group, rows) from the lm_head hooks inside _talker_mtp_forward, in call order
+        self._cp_rows: list[tuple[int, torch.Tensor]] | None = None
         self._cp_req_ids: list[str] | None = None
         self._frames: torch.Tensor | None = None
         os.makedirs(config.out_dir, exist_ok=True)
         self.taps = ModuleTap(model, config, runner) if config.modules else None
 
         model.logits_processor.register_forward_hook(self._on_talker_logits)
+        runner.sampler.register_forward_hook(self._on_sampled)
         for group, head in enumerate(model.code_predictor.lm_head, start=1):
             head.register_forward_hook(self._cp_hook(group))
         self._wrap_runner()
@@ -76,22 +81,47 @@ class TalkerRecorder:
         req_ids = list(self.runner.input_batch.req_ids)
         if logits is None or logits.dim() != 2 or logits.shape[0] != len(req_ids):
             return  # a profile or dummy run, or a layout this recorder does not read (speculative rows)
-        rows = logits.detach().float().cpu()
+        wanted = [row for row, req_id in enumerate(req_ids) if self._request(req_id) is not None]
+        if not wanted:
+            return
+        stats = batch_logit_stats(logits[wanted])
         taps = self.taps.take_talker(req_ids) if self.taps else None
-        for row, req_id in enumerate(req_ids):
-            request = self._request(req_id)
-            if request is None:
-                continue
+        for row, row_stats in zip(wanted, stats):
+            request = self.requests[req_ids[row]]
             if request.pending is not None:  # a row that no frame followed: chunked prefill or a dropped sample
                 self._write(request, request.pending, None, None)
-            request.pending = rows[row]
+            request.pending = row_stats
             if taps is not None:
-                request.modules.append(taps.get(req_id, {}))
+                request.modules.append(taps.get(req_ids[row], {}))
+
+    def _on_sampled(self, module: Any, inputs: Any, output: Any) -> None:
+        """Closes the trace of a request whose code 0 just ended it, by the scheduler's own stop rules (check_stop:
+        EOS or a stop id, max_tokens, max_model_len): the scheduler says so only with the next step it schedules,
+        which never comes after the last request."""
+        sampled = getattr(output, "sampled_token_ids", None)
+        req_ids = list(self.runner.input_batch.req_ids)
+        if sampled is None or sampled.shape[0] != len(req_ids):
+            return
+        tokens = sampled[:, 0].tolist()
+        max_model_len = self.runner.vllm_config.model_config.max_model_len
+        for req_id, token in zip(req_ids, tokens):
+            state = self.runner.requests.get(req_id)
+            if req_id not in self.requests or state is None or state.sampling_params is None:
+                continue
+            params = state.sampling_params
+            outputs = len(state.output_token_ids) + 1
+            if (
+                token == params.eos_token_id
+                or token in (params.stop_token_ids or ())
+                or outputs >= (params.max_tokens or max_model_len)
+                or len(state.prompt_token_ids or ()) + outputs >= max_model_len
+            ):
+                self._finish(req_id)
 
     def _cp_hook(self, group: int) -> Any:
         def hook(module: Any, inputs: Any, logits: torch.Tensor) -> None:
-            if self._cp_rows is not None and len(self._cp_rows) == group - 1:
-                self._cp_rows.append(logits.detach().float().cpu())
+            if self._cp_rows is not None:
+                self._cp_rows.append((group, logits.detach()))
 
         return hook
 
@@ -140,19 +170,37 @@ class TalkerRecorder:
         self,
         req_ids: list[str],
         frames: torch.Tensor,
-        cp_rows: list[torch.Tensor] | None,
+        cp_rows: list[tuple[int, torch.Tensor]] | None,
         taps: dict[str, dict[str, torch.Tensor]] | None,
     ) -> None:
-        complete = cp_rows is not None and len(cp_rows) == self.q - 1
-        for row, req_id in enumerate(req_ids):
-            request = self.requests.get(req_id)
-            if request is None or request.pending is None:
+        wanted = [
+            row
+            for row, req_id in enumerate(req_ids)
+            if self.requests.get(req_id) is not None and self.requests[req_id].pending is not None
+        ]
+        if not wanted:
+            return
+        groups = self.q - 1
+        cp_stats = None
+        # One lm_head call per group, on the whole decode batch, is what vLLM-Omni's predictor does; anything else
+        # (a predictor called per subset of rows) cannot be mapped to rows here, and the rows are left out.
+        if (
+            cp_rows is not None
+            and [g for g, _ in cp_rows] == list(range(1, groups + 1))
+            and all(t.shape[0] >= len(req_ids) for _, t in cp_rows)
+        ):  # [groups, batch, vocab] -> wanted rows, group-major
+            stacked = torch.stack([t[: len(req_ids)] for _, t in cp_rows])[:, wanted]
+            flat = batch_logit_stats(stacked.reshape(-1, stacked.shape[-1]))
+            cp_stats = [[flat[g * len(wanted) + i] for g in range(groups)] for i in range(len(wanted))]
+        codes = frames.tolist()
+        for i, row in enumerate(wanted):
+            request = self.requests[req_ids[row]]
+            pending, request.pending = request.pending, None
+            if pending is None:
                 continue
             if taps is not None and request.modules:
-                request.modules[-1].update(taps.get(req_id, {}))
-            rows = [group[row] for group in cp_rows] if complete and cp_rows is not None else None
-            self._write(request, request.pending, frames[row], rows)
-            request.pending = None
+                request.modules[-1].update(taps.get(req_ids[row], {}))
+            self._write(request, pending, codes[row], None if cp_stats is None else cp_stats[i])
 
     def _request(self, req_id: str) -> _Request | None:
         request = self.requests.get(req_id)
@@ -174,14 +222,18 @@ class TalkerRecorder:
             request = self.requests[req_id] = _Request(writer)
         return request
 
-    def _write(
-        self,
-        request: _Request,
-        talker_row: torch.Tensor,
-        codes: torch.Tensor | None,
-        cp_rows: list[torch.Tensor] | None,
-    ) -> None:
-        request.writer.write_step(talker_row, None if codes is None else codes.tolist(), code_predictor_logits=cp_rows)
+    def _write(self, request: _Request, talker: _Row, codes: list[int] | None, cp: list[_Row] | None) -> None:
+        """One trace line from the step's statistics (write_record checks it in full, as write_step would)."""
+        record: dict[str, Any] = {"step": request.writer.steps_written + 1, "logits": talker[0]}
+        if codes is not None:
+            record["codes"] = codes
+        cp_nan = cp_inf = 0
+        if cp is not None:
+            record["codePredictorLogits"] = [row[0] for row in cp]
+            cp_nan, cp_inf = sum(row[1] for row in cp), sum(row[2] for row in cp)
+        record["nan"] = {"talker": talker[1], "codePredictor": cp_nan, "vocoder": 0}
+        record["inf"] = {"talker": talker[2], "codePredictor": cp_inf, "vocoder": 0}
+        request.writer.write_record(record)
         request.steps += 1
 
     def _finish(self, req_id: str) -> None:

