@@ -27,6 +27,14 @@ class TraceRun:
     audio: Any = None  # [samples] float32 or None
 
 
+
+# The tiny random decoders' levels, fixed so a trace's WAV is a take the metrics can use (never degenerate, never
+# over full scale), the same gain for every profile of a model, so a comparison is unchanged by it: Qwen3-Omni's
+# code2wav peaks near 2.3e-5 (below one 16-bit step, "near-silent"); CSM's Mimi near 1.3-1.7 (over [-1, 1], which
+# the writer refuses).
+OMNI_CODE2WAV_GAIN = 1e4
+CSM_CODEC_GAIN = 0.25
+
 def _steps_by_forward(model, recorder):
     """Numbers the module recorder's steps by the forwards of `model` (1 = the prefill): generate() owns the
     loop, so a forward pre-hook opens `recorder.step(n)` and the forward hook closes it."""
@@ -127,7 +135,7 @@ def trace_omni(
                 return_dict_in_generate=True,
             )
             codes = omni_frame_codes(out)
-            audio = parts.code2wav(codes.T.unsqueeze(0).to(parts.code2wav.device))[0, 0]
+            audio = parts.code2wav(codes.T.unsqueeze(0).to(parts.code2wav.device))[0, 0] * OMNI_CODE2WAV_GAIN
     rec.write_steps(codes)
     writer.set_audio(audio)
     writer.close()
@@ -178,7 +186,7 @@ def trace_csm(
                 logits_processor=LogitsProcessorList([rec.talker]),
             )
             codes = sequences[0]  # [frames, q]
-            audio = model.codec_model.decode(codes.T.unsqueeze(0)).audio_values[0, 0]
+            audio = model.codec_model.decode(codes.T.unsqueeze(0)).audio_values[0, 0] * CSM_CODEC_GAIN
     finally:
         handle.remove()
     rec.write_steps(codes)

@@ -10,7 +10,7 @@ from typing import Any
 
 import torch
 
-from ...logit_stats import TOP, logit_stats
+from ...logit_stats import TOP, TopEntry, logit_stats
 from ...trace_schema import json_stats
 
 
@@ -34,7 +34,8 @@ def batch_logit_stats(rows: torch.Tensor) -> list[tuple[dict[str, Any], int, int
             stats = logit_stats(rows[r])
         else:
             m, s, lo, hi = host[r]
-            top = [{"id": int(i), "logit": float(v)} for i, v in zip(top_ids[r], top_values[r])]
-            stats = {"mean": m, "std": s, "min": lo, "max": hi, "argmax": top[0]["id"] if top else -1, "top5": top}
+            top: list[TopEntry] = [{"id": int(i), "logit": float(v)} for i, v in zip(top_ids[r], top_values[r])]
+            argmax = top[0]["id"] if top else -1
+            stats = {"mean": m, "std": s, "min": lo, "max": hi, "argmax": argmax, "top5": top}
         out.append((json_stats(stats), int(nan_list[r]), int(inf_list[r])))
     return out
