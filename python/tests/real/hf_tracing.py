@@ -27,13 +27,13 @@ class TraceRun:
     audio: Any = None  # [samples] float32 or None
 
 
-
 # The tiny random decoders' levels, fixed so a trace's WAV is a take the metrics can use (never degenerate, never
 # over full scale), the same gain for every profile of a model, so a comparison is unchanged by it: Qwen3-Omni's
 # code2wav peaks near 2.3e-5 (below one 16-bit step, "near-silent"); CSM's Mimi near 1.3-1.7 (over [-1, 1], which
 # the writer refuses).
 OMNI_CODE2WAV_GAIN = 1e4
 CSM_CODEC_GAIN = 0.25
+
 
 def _steps_by_forward(model, recorder):
     """Numbers the module recorder's steps by the forwards of `model` (1 = the prefill): generate() owns the
