@@ -134,7 +134,7 @@ def build_tiny_vocoder(seed: int = 0):
     config._attn_implementation = "eager"
     torch.manual_seed(seed)
     decoder = Qwen3TTSTokenizerV2Decoder(config).eval()
-    _give_level(decoder)
+    give_level(decoder)
     return decoder
 
 
@@ -146,7 +146,8 @@ def build_tiny_vocoder(seed: int = 0):
 OUTPUT_GAIN = 64.0
 
 
-def _give_level(decoder) -> None:
+def give_level(decoder) -> None:
+    """Reinitialises a tiny Qwen3TTSTokenizerV2Decoder so it is audible (the comment above says how and why)."""
     from qwen_tts.core.tokenizer_12hz.modeling_qwen3_tts_tokenizer_v2 import EuclideanCodebook
 
     with torch.no_grad():

@@ -134,6 +134,10 @@ def codec_weights(generator: torch.Generator) -> dict[str, torch.Tensor]:
         state[f"acoustic_decoder.{key}"] = (
             torch.ones_like(value) if key.endswith("alpha") else randn(*value.shape, scale=scale)
         )
+    # At that scale the random decoder peaks in the hundreds; the last convolution x 2^-10 (exact in bfloat16) brings
+    # its output inside [-1, 1], where a WAV's float samples live (the trace writer refuses others).
+    last = [key for key, value in decoder.state_dict().items() if value.dim() > 1][-1]
+    state[f"acoustic_decoder.{last}"] = state[f"acoustic_decoder.{last}"] * 2.0**-10
     return {CODEC_PREFIX + key: value.to(torch.bfloat16) for key, value in state.items()}
 
 
