@@ -117,12 +117,7 @@ if (vitestArgs.length) {
   suite('typecheck', 'npm', ['run', '--silent', 'typecheck']);
   suite('typescript (vitest)', bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`], vitestCount);
   const junit = join(reports, 'pytest.xml');
-  suite('python (pytest)', process.execPath, [join(root, 'scripts', 'test-python.js'), `--junit-xml=${junit}`], () => {
-    const suiteTag = /<testsuite [^>]*>/.exec(readFileSync(junit, 'utf8'))[0];
-    const attr = (key) => Number(new RegExp(` ${key}="(\\d+)"`).exec(suiteTag)[1]);
-    const failed = attr('failures') + attr('errors');
-    return `${attr('tests') - failed - attr('skipped')} passed, ${failed} failed, ${attr('skipped')} skipped`;
-  });
+  suite('python (pytest)', process.execPath, [join(root, 'scripts', 'test-python.js'), `--junit-xml=${junit}`], () => junitCount(junit));
   suite('python lint (ruff, mypy)', 'sh', [join(root, 'python', 'lint.sh')], undefined, { PYTHON: python });
   suite('rust (cargo test)', cargoCommand(), ['test', '--locked', '--manifest-path', join(root, 'rust', 'Cargo.toml')], undefined, { PARITY_PYTHON: python });
   const vllmJunit = join(reports, 'pytest-vllm.xml');
