@@ -152,6 +152,7 @@ def trace_csm(
     seed=0,
     do_sample=False,
     compile_config=None,
+    codec_gain=CSM_CODEC_GAIN,
 ):
     """CSM: the backbone's raw rows by our logits processor in generate(); the depth decoder's raw rows by a
     forward hook on its real head `depth_decoder.codebooks_head` (CSM's _sample calls depth_decoder.generate()
@@ -186,7 +187,7 @@ def trace_csm(
                 logits_processor=LogitsProcessorList([rec.talker]),
             )
             codes = sequences[0]  # [frames, q]
-            audio = model.codec_model.decode(codes.T.unsqueeze(0)).audio_values[0, 0] * CSM_CODEC_GAIN
+            audio = model.codec_model.decode(codes.T.unsqueeze(0)).audio_values[0, 0] * codec_gain
     finally:
         handle.remove()
     rec.write_steps(codes)
