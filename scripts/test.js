@@ -14,7 +14,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -98,15 +98,28 @@ const started = Date.now();
 const python = setUp();
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 const vitestReport = join(reports, 'vitest.json');
+/** Failing and skipped tests by name, repeated under the summary (CI shows a log's last lines). */
+const unfinished = [];
 /** A pytest JUnit report as "N passed, M failed, K skipped" (the vllm-omni suite's; the python suite counts alike). */
 const junitCount = (file) => {
-  const suiteTag = /<testsuite [^>]*>/.exec(readFileSync(file, 'utf8'))[0];
+  const xml = readFileSync(file, 'utf8');
+  const suiteTag = /<testsuite [^>]*>/.exec(xml)[0];
   const attr = (key) => Number(new RegExp(` ${key}="(\\d+)"`).exec(suiteTag)[1]);
+  for (const [, classname, name, kind, message] of xml.matchAll(/<testcase classname="([^"]*)" name="([^"]*)"[^>]*>\s*<(failure|error|skipped)(?: [^>]*?message="([^"]*)")?/g)) {
+    unfinished.push(`${kind}: ${classname}::${name}${message ? ` — ${message.split('&#10;')[0].slice(0, 300)}` : ''}`);
+  }
   const failed = attr('failures') + attr('errors');
   return `${attr('tests') - failed - attr('skipped')} passed, ${failed} failed, ${attr('skipped')} skipped`;
 };
 const vitestCount = () => {
   const report = JSON.parse(readFileSync(vitestReport, 'utf8'));
+  for (const file of report.testResults) {
+    for (const test of file.assertionResults) {
+      if (test.status === 'passed') continue;
+      const why = (test.failureMessages?.[0] ?? '').split('\n')[0].slice(0, 300);
+      unfinished.push(`${test.status}: ${relative(root, file.name)} > ${test.fullName}${why ? ` — ${why}` : ''}`);
+    }
+  }
   return `${report.numPassedTests} passed, ${report.numFailedTests} failed, ${report.numPendingTests + report.numTodoTests} skipped of ${report.numTotalTests} in ${report.numTotalTestSuites} files`;
 };
 
@@ -127,6 +140,7 @@ rmSync(reports, { recursive: true, force: true });
 
 say(`── summary (${seconds(started)} in all)`);
 for (const { line } of results) say(line);
+for (const line of unfinished) say(line);
 const failed = results.filter((r) => !r.passed);
 say(failed.length ? `${failed.length} of ${results.length} suites FAILED: ${failed.map((r) => r.name).join(', ')}` : `all ${results.length} suites passed`);
 process.exit(failed.length ? 1 : 0);
