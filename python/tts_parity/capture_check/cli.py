@@ -17,7 +17,7 @@ import contextlib
 import importlib.util
 import os
 import sys
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from .._cli import run_main
 from .._errors_text import first_line
@@ -144,13 +144,13 @@ class _CheckedSteps:
     """The step argument tuples, handed to capture_check one at a time (a generator's host work between
     steps runs in order); a non-tuple step or a generator that raises is a usage error naming STEP_INPUTS."""
 
-    def __init__(self, spec: str, steps: Iterable[Any]) -> None:
+    def __init__(self, spec: str, steps: Iterable[object]) -> None:
         self.spec, self.count, self.exhausted, self._steps = spec, 0, False, iter(steps)
 
     def __iter__(self) -> _CheckedSteps:
         return self
 
-    def __next__(self) -> tuple[Any, ...] | list[Any]:
+    def __next__(self) -> tuple[object, ...] | list[object]:
         try:
             args = next(self._steps)
         except StopIteration:
