@@ -48,8 +48,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _run(argv: list[str]) -> int:
     parser = _Parser(
         prog="python3 -m tts_parity.capture_check",
-        description="Find the lines of a PyTorch decode "
-        "step that would break or silently corrupt a captured CUDA graph.",
+        description=(
+            "Find the lines of a PyTorch decode step that would break or silently corrupt a captured CUDA graph."
+        ),
     )
     parser.add_argument("function", metavar="FILE.py:FUNCTION", help="the decode step to check")
     parser.add_argument(
@@ -134,8 +135,8 @@ def _step_inputs(spec: str, value: object) -> tuple[list[str] | None, _CheckedSt
             raise UsageError(f"{spec} holds {len(value)} step(s); the check compares two or more consecutive steps")
     elif not isinstance(value, collections.abc.Iterator):
         raise UsageError(
-            f"{spec} is a {type(value).__name__}; expected a list of argument tuples, one per step, or a generator of "
-            "them"
+            f"{spec} is a {type(value).__name__}; "
+            "expected a list of argument tuples, one per step, or a generator of them"
         )
     return names, _CheckedSteps(spec, value)
 
@@ -160,8 +161,8 @@ class _CheckedSteps:
             raise UsageError(f"{self.spec} raised {_raised(error, _raise_site(error))}") from None
         if not isinstance(args, (tuple, list)):
             raise UsageError(
-                f"{self.spec}[{self.count}] is a {type(args).__name__}; each step is a tuple of the function's "
-                "arguments"
+                f"{self.spec}[{self.count}] is a {type(args).__name__}; "
+                "each step is a tuple of the function's arguments"
             )
         self.count += 1
         return args
