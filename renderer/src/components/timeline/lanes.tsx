@@ -13,7 +13,7 @@ import { audioSelectors } from '../../store/comparison/audio-selectors.js';
 import { comparisonSelectors } from '../../store/comparison/comparison-selectors.js';
 import type { StudioState } from '../../store/studio-store.js';
 import { laneSelectors } from '../../store/view/lane-selectors.js';
-import { timelineDuration } from '../../store/view/timeline.js';
+import { timelineSelectors } from '../../store/view/timeline-selectors.js';
 import { useStoreApi, useStudio } from '../store-context.js';
 import { colors, useColorScheme, useShortWindow } from '../theme.js';
 import { laneSpecs, type LaneSpec } from './lane-specs.js';
@@ -157,7 +157,7 @@ export const Lanes = memo(function Lanes() {
     if (action.scroll) s.scrollBy(action.scroll);
     const span = s.viewport.end - s.viewport.start;
     if (action.to === 'start') s.setViewport({ start: 0, end: span });
-    if (action.to === 'end') s.setViewport({ start: timelineDuration(s) - span, end: timelineDuration(s) });
+    if (action.to === 'end') s.setViewport({ start: timelineSelectors.duration(s) - span, end: timelineSelectors.duration(s) });
     if (action.fit) s.fit();
   };
   return (

@@ -211,6 +211,8 @@ const numericsB = numericsRow('B');
 
 export const comparisonSelectors = {
   comparison: (s: StudioState) => s.comparison,
+  hasComparison: (s: StudioState) => s.comparison !== undefined,
+  report: (s: StudioState) => s.comparison?.report,
   /** A WAV import whose audio is on screen while the host measures it (comparison-slice.ts). */
   measuring: (s: StudioState) => s.measuring,
   /** What the measuring is doing, for its status line. */
@@ -242,12 +244,15 @@ export const comparisonSelectors = {
   },
   /** Each take's condition (digital silence, constant, non-finite, near-silent); undefined in older reports. */
   audioCheck: (s: StudioState) => parts(s.comparison).metrics?.audio,
+  metrics: (s: StudioState) => parts(s.comparison).metrics,
   deltaLU: (s: StudioState) => num(parts(s.comparison).metrics?.loudnessDeltaLU),
   curves: (s: Pick<StudioState, 'comparison'>) => parts(s.comparison).curves,
   /** The divergence under the studio's tolerances when set, else the report's. */
   divergence: (s: Pick<StudioState, 'comparison' | 'tolerances'>) => judged(s)?.divergence ?? parts(s.comparison).divergence,
   /** The report's own divergence, whatever the studio's tolerances. */
   reportDivergence: (s: StudioState) => parts(s.comparison).divergence,
+  firstStep: (s: StudioState) => comparisonSelectors.divergence(s)?.firstStep,
+  firstNonFinite: (s: StudioState) => comparisonSelectors.divergence(s)?.firstNonFinite,
   /** Frames per second of the step trace (frame N comes from step N). */
   frameRate: (s: Pick<StudioState, 'comparison'>) => frameRateOf(s.comparison),
   /** Where the first divergence is on the timeline, seconds; undefined when none or unknown. */
@@ -273,6 +278,7 @@ export const comparisonSelectors = {
     const d = parts(s.comparison).divergence;
     return d && d.steps.length > 0 ? codesMatrix(d) : undefined;
   },
+  hasCodes: (s: StudioState) => comparisonSelectors.codes(s) !== undefined,
   numericsA: (s: StudioState) => {
     const a = parts(s.comparison).a;
     return a ? numericsA(a) : undefined;

@@ -7,6 +7,7 @@ import type { StudioState } from '../studio-store.js';
 import { userErrorText } from '../../lib/user-error.js';
 import { classifyImport, type ImportPlan, type PickedFile } from './classify-import.js';
 import { decodePair } from './decode-pair.js';
+import { historySelectors } from './history-selectors.js';
 
 type OkPlan = Extract<ImportPlan, { ok: true }>;
 type WavPlan = Extract<OkPlan, { kind: 'wavs' }>;
@@ -202,14 +203,3 @@ export const createHistorySlice =
       cancelOverwrite: () => set({ pendingOverwrite: undefined }),
     };
   };
-
-export const historySelectors = {
-  entries: (s: StudioState) => s.history,
-  busy: (s: StudioState) => s.busy,
-  lastExport: (s: StudioState) => s.lastExport,
-  pendingOverwrite: (s: StudioState) => s.pendingOverwrite,
-  pendingDelete: (s: StudioState) => s.pendingDelete,
-  status: (s: StudioState) => s.historyStatus,
-  /** True when the comparison on screen is an import whose files the host kept (`HistoryEntry.swappable`). */
-  canSwap: (s: StudioState) => s.comparison !== undefined && s.history.some((e) => e.id === s.comparison?.historyId && e.swappable === true),
-};
