@@ -174,7 +174,7 @@ describe('the lanes render only when what they are built from changes', () => {
     // Measured: the aligned difference is on screen (the comparison arrives twice, audio first).
     await expect.poll(async () => (await watched.getByTestId('diff-null').textContent()) ?? '', { timeout: 20_000 }).toMatch(/Difference aligned/);
     let settled = -1;
-    await expect.poll(async () => settled === (settled = await renderCount(watched)), { intervals: [300] }).toBe(true);
+    await expect.poll(async () => settled === (settled = await renderCount(watched)), { interval: 300 }).toBe(true);
     expect(settled).toBeGreaterThanOrEqual(1);
 
     const box = (await watched.getByTestId('lane-overlay').boundingBox())!;
