@@ -90,9 +90,8 @@ class RawScoresRecorder:
         rows = array.shape[0]
         if self.batch_index is None and rows != 1:
             raise ParityValueError(
-                f"RawScoresRecorder ({self.name}): {what} {list(array.shape)} is a batch of {rows} rows; pass "
-                "batch_index= "
-                "(HFTraceRecorder(writer, batch_index=i)) to choose the utterance to record"
+                f"RawScoresRecorder ({self.name}): {what} {list(array.shape)} is a batch of {rows} rows; "
+                "pass batch_index= (HFTraceRecorder(writer, batch_index=i)) to choose the utterance to record"
             )
         index = 0 if self.batch_index is None else self.batch_index
         if not -rows <= index < rows:

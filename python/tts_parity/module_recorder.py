@@ -266,9 +266,9 @@ class ModuleRecorder:
             tensors += [self._buffers[f"{seq:05d}/{label}"] for seq, label in enumerate(self._labels)]
         elif not pending and self._labels:
             raise ParityStateError(
-                f"step {n}: ModuleRecorder: no recorded module ran inside the step, and no CUDA graph captured inside "
-                "graph_capture() refreshes the static buffers (no stream was capturing); without a graph, call the "
-                "step inside `with recorder.step(n):`"
+                f"step {n}: ModuleRecorder: no recorded module ran inside the step, "
+                "and no CUDA graph captured inside graph_capture() refreshes the static buffers "
+                "(no stream was capturing); without a graph, call the step inside `with recorder.step(n):`"
             )
         labels += [label for label, _ in pending]
         if self.wants(n):

@@ -76,8 +76,8 @@ def write_module_sidecar(
             if not isinstance(pair, tuple) or len(pair) != 2 or not isinstance(pair[0], str) or not pair[0]:
                 found = f"name {pair[0]!r}" if isinstance(pair, tuple) and len(pair) == 2 else type(pair).__name__
                 raise ParityValueError(
-                    f"write_module_sidecar: step {step}: output {seq}: expected a (module name, output) pair with a "
-                    f"non-empty name, found {found}"
+                    f"write_module_sidecar: step {step}: output {seq}: "
+                    f"expected a (module name, output) pair with a non-empty name, found {found}"
                 )
             name, value = pair
             array = as_numpy(value, f'write_module_sidecar: step {step}: "{name}"')

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeWav } from '../../electron/common/wav/decode-wav.js';
 import { encodeWav } from '../../electron/common/wav/encode-wav.js';
 import { fmt } from '../../renderer/src/lib/format.js';
-import { startStudio, stopStudio, writeImportFiles, type StudioSession } from './studio-ui-helpers.js';
+import { countRenders, renderCount } from './render-count.js';
+import { startStudio, stopStudio, watchProblems, writeImportFiles, type StudioSession } from './studio-ui-helpers.js';
 
 // The shared timeline in Chromium (browser mode, imports only, so no synthesis time): the aligned
 // difference of the README's sample pair, the hover readout against the WAV's own samples, and a
@@ -158,6 +159,45 @@ describe('studio timeline: one viewport for every lane', () => {
     await page.keyboard.press('0');
     await expect.poll(span).toBeCloseTo(2, 5);
     await page.screenshot({ path: `${SHOTS}/ui-zoom-spectrogram-1440.png` });
+    expect(problems).toEqual([]);
+  }, 60_000);
+});
+
+describe('the lanes render only when what they are built from changes', () => {
+  it('hover, seek, zoom and a notice leave Lanes unrendered; the aligned-difference switch renders it', async () => {
+    const watched = await studio.browser.newPage({ viewport: { width: 1440, height: 900 } });
+    await watchProblems(watched, problems);
+    await countRenders(watched, 'lanes');
+    await watched.goto(studio.served.url);
+    await watched.getByTestId('bundle-name').waitFor({ timeout: 30_000 });
+    await watched.getByLabel('Open WAV or trace files').setInputFiles([SPEECH, LATE]);
+    // Measured: the aligned difference is on screen (the comparison arrives twice, audio first).
+    await expect.poll(async () => (await watched.getByTestId('diff-null').textContent()) ?? '', { timeout: 20_000 }).toMatch(/Difference aligned/);
+    let settled = -1;
+    await expect.poll(async () => settled === (settled = await renderCount(watched)), { interval: 300 }).toBe(true);
+    expect(settled).toBeGreaterThanOrEqual(1);
+
+    const box = (await watched.getByTestId('lane-overlay').boundingBox())!;
+    for (const at of [0.2, 0.4, 0.6]) await watched.mouse.move(box.x + box.width * at, box.y + 40);
+    expect(await watched.getByTestId('hover-readout').textContent()).toMatch(/sample \d+/);
+    const playhead = async () => /Playhead ([^/]+)/.exec((await watched.getByTestId('position-label').textContent()) ?? '')?.[1];
+    const before = await playhead();
+    await watched.mouse.click(box.x + box.width * 0.5, box.y + 40);
+    await expect.poll(playhead).not.toBe(before);
+    const range = watched.getByTestId('view-range');
+    const end = await range.getAttribute('data-end');
+    await watched.getByTestId('lanes').focus();
+    await watched.keyboard.press('+');
+    await expect.poll(() => range.getAttribute('data-end')).not.toBe(end);
+    await watched.getByLabel('Open WAV or trace files').setInputFiles([SPEECH]);
+    await watched.getByTestId('notice').filter({ hasText: 'Only one WAV file' }).waitFor();
+    expect(await renderCount(watched)).toBe(settled);
+
+    // An input of the lanes: the difference lane is rebuilt, so Lanes renders (the count can move).
+    await watched.getByRole('button', { name: 'Aligned difference' }).click();
+    await expect.poll(() => renderCount(watched)).toBeGreaterThan(settled);
+    expect(await watched.getByTestId('waveform-diff').getAttribute('aria-label')).toMatch(/raw A − B/);
+    await watched.close();
     expect(problems).toEqual([]);
   }, 60_000);
 });

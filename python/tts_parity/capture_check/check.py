@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import inspect
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeVar
 
 import torch
 
@@ -16,14 +16,17 @@ from .step_compare import compare_steps
 if TYPE_CHECKING:
     from collections.abc import Callable, Iterable, Sequence
 
+    from .dispatch_probe import StateRead, StateSite
     from .report import Finding
 
 __all__ = ["capture_check"]
 
+_Output = TypeVar("_Output")
+
 
 def capture_check(
-    fn: Callable[..., Any], step_inputs: Iterable[Sequence[Any]], *, names: Sequence[object] | None = None
-) -> CaptureReport:
+    fn: Callable[..., _Output], step_inputs: Iterable[Sequence[object]], *, names: Sequence[object] | None = None
+) -> CaptureReport[_Output]:
     """Runs `fn(*args)` once for each `args` in `step_inputs` (two or more consecutive decode steps, in order),
     exactly as it would run without the check, and reports the lines that would break or silently corrupt a
     CUDA graph captured from it. Works on CPU or GPU tensors.
@@ -45,7 +48,7 @@ def capture_check(
     if names is not None and (isinstance(names, (str, bytes)) or not hasattr(names, "__len__")):
         raise ParityTypeError(f"capture_check: names: expected a list of step labels, found {type(names).__name__}")
     probes: list[StepProbe] = []
-    outputs: list[Any] = []
+    outputs: list[_Output] = []
     for index, args in enumerate(step_inputs):  # lazily: a generator may set host-side state between steps
         if not isinstance(args, (tuple, list)):
             raise ParityTypeError(
@@ -74,8 +77,8 @@ def capture_check(
 def _state_written_outside(probes: list[StepProbe], step_names: list[str]) -> list[StateWrittenOutside]:
     """State whose first read in a step saw a version counter other than the one it had when the previous step
     ended: written in place by code outside the step (the loop between two replays)."""
-    before: dict[tuple, list[str]] = {}
-    reads: dict[tuple, Any] = {}
+    before: dict[StateSite, list[str]] = {}
+    reads: dict[StateSite, StateRead] = {}
     for previous, current, name in zip(probes, probes[1:], step_names[1:]):
         for site, read in current.state_reads.items():
             earlier = previous.state_reads.get(site)
@@ -108,7 +111,7 @@ def _first_of_each(findings: list[Finding]) -> list[Finding]:
     return kept
 
 
-def _argument_labels(fn: Callable[..., Any], args: Sequence[Any]) -> list[tuple[torch.Tensor, str]]:
+def _argument_labels(fn: Callable[..., object], args: Sequence[object]) -> list[tuple[torch.Tensor, str]]:
     """(tensor, 'argument NAME') for each tensor reachable from the arguments (and from `self` of a bound
     method): inside lists, tuples, dicts, module buffers and parameters, and object attributes."""
     try:
@@ -139,7 +142,7 @@ def _argument_labels(fn: Callable[..., Any], args: Sequence[Any]) -> list[tuple[
     return labels
 
 
-def _step_values(args: Sequence[Any]) -> list[torch.Tensor]:
+def _step_values(args: Sequence[object]) -> list[torch.Tensor]:
     """The tensors a step is given as values: its arguments, and tensors inside argument lists, tuples and
     dicts. A loop copies these into a graph's static inputs before each replay, so they may be new tensors in
     each step; tensors reached through modules and objects (parameters, buffers, caches) are state."""

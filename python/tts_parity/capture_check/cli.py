@@ -17,7 +17,7 @@ import contextlib
 import importlib.util
 import os
 import sys
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from .._cli import run_main
 from .._errors_text import first_line
@@ -48,8 +48,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _run(argv: list[str]) -> int:
     parser = _Parser(
         prog="python3 -m tts_parity.capture_check",
-        description="Find the lines of a PyTorch decode "
-        "step that would break or silently corrupt a captured CUDA graph.",
+        description=(
+            "Find the lines of a PyTorch decode step that would break or silently corrupt a captured CUDA graph."
+        ),
     )
     parser.add_argument("function", metavar="FILE.py:FUNCTION", help="the decode step to check")
     parser.add_argument(
@@ -134,8 +135,8 @@ def _step_inputs(spec: str, value: object) -> tuple[list[str] | None, _CheckedSt
             raise UsageError(f"{spec} holds {len(value)} step(s); the check compares two or more consecutive steps")
     elif not isinstance(value, collections.abc.Iterator):
         raise UsageError(
-            f"{spec} is a {type(value).__name__}; expected a list of argument tuples, one per step, or a generator of "
-            "them"
+            f"{spec} is a {type(value).__name__}; "
+            "expected a list of argument tuples, one per step, or a generator of them"
         )
     return names, _CheckedSteps(spec, value)
 
@@ -144,13 +145,13 @@ class _CheckedSteps:
     """The step argument tuples, handed to capture_check one at a time (a generator's host work between
     steps runs in order); a non-tuple step or a generator that raises is a usage error naming STEP_INPUTS."""
 
-    def __init__(self, spec: str, steps: Iterable[Any]) -> None:
+    def __init__(self, spec: str, steps: Iterable[object]) -> None:
         self.spec, self.count, self.exhausted, self._steps = spec, 0, False, iter(steps)
 
     def __iter__(self) -> _CheckedSteps:
         return self
 
-    def __next__(self) -> tuple[Any, ...] | list[Any]:
+    def __next__(self) -> tuple[object, ...] | list[object]:
         try:
             args = next(self._steps)
         except StopIteration:
@@ -160,8 +161,8 @@ class _CheckedSteps:
             raise UsageError(f"{self.spec} raised {_raised(error, _raise_site(error))}") from None
         if not isinstance(args, (tuple, list)):
             raise UsageError(
-                f"{self.spec}[{self.count}] is a {type(args).__name__}; each step is a tuple of the function's "
-                "arguments"
+                f"{self.spec}[{self.count}] is a {type(args).__name__}; "
+                "each step is a tuple of the function's arguments"
             )
         self.count += 1
         return args

@@ -16,6 +16,7 @@ from __future__ import annotations
 import itertools
 import weakref
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
 
 import torch
 from torch.overrides import TorchFunctionMode
@@ -25,11 +26,27 @@ from . import rules
 from .report import Finding
 from .source_location import source_line, user_location
 
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Mapping, Sequence
+
+    from torch._ops import OpOverload
+
+    from .rules import HintKind, Rule
+
+    Shape = tuple[int, ...]
+    Number = bool | int | float | complex
+    Memory = tuple[int, int] | None  # (storage address, element offset); None where a tensor has no plain storage
+    Location = tuple[str, int]  # (filename, lineno) in the user's code
+    OpKey = tuple[str, int, str, int]  # (filename, lineno, op, occurrence)
+    StateSite = tuple[OpKey, str]  # (the op that read the state, the input position it read it at)
+    PythonCall = tuple[str, tuple[object, ...], dict[str, object]]  # (name, args, kwargs)
+    TensorRefs = dict[int, weakref.ref[torch.Tensor]]  # id -> the tensor, held weakly
+
 __all__ = ["OpRecord", "StateRead", "StepProbe"]
 
 
 # Python-level calls that read tensor data on the host although no aten op says so on a CPU tensor.
-_HOST_CALLS = {
+_HOST_CALLS: dict[str, HintKind] = {
     "tolist": "copy-to-host",
     "cpu": "copy-to-host",
     "numpy": "copy-to-host",
@@ -53,42 +70,44 @@ class OpRecord:
     lives (storage address, offset): a captured graph reads that memory at every replay.
     """
 
-    key: tuple
+    key: OpKey
     op: str
     filename: str
     lineno: int
-    input_shapes: tuple
-    output_shapes: tuple
-    scalars: tuple
-    external_inputs: tuple
-    state_memory: tuple
+    input_shapes: tuple[tuple[str, Shape], ...]
+    output_shapes: tuple[tuple[int, Shape], ...]  # position: the output's index
+    scalars: tuple[tuple[str, Number], ...]
+    external_inputs: tuple[tuple[str, str], ...]  # value: the label naming the tensor
+    state_memory: tuple[tuple[str, Memory], ...]
 
 
 class StepProbe:
     """Context manager around one call of the step: afterwards `records` and `findings` hold what it saw."""
 
-    def __init__(self, argument_labels=(), step_values=()):
-        self.records = []
-        self.findings = []
+    def __init__(
+        self, argument_labels: Iterable[tuple[torch.Tensor, str]] = (), step_values: Iterable[torch.Tensor] = ()
+    ) -> None:
+        self.records: list[OpRecord] = []
+        self.findings: list[Finding] = []
         self.in_dispatch = 0
-        self.python_call: tuple | None = None  # (name, args, kwargs) of the outermost torch call running
-        self._occurrences = {}
-        self._produced = {}
+        self.python_call: PythonCall | None = None  # the outermost torch call running
+        self._occurrences: dict[tuple[str, int, str], int] = {}
+        self._produced: TensorRefs = {}
         self._labels = {id(tensor): (weakref.ref(tensor), label) for tensor, label in argument_labels}
-        self._step_values = {id(tensor): weakref.ref(tensor) for tensor in step_values}
+        self._step_values: TensorRefs = {id(tensor): weakref.ref(tensor) for tensor in step_values}
         self._outside_count = itertools.count(1)
         self._modes = (_FunctionProbe(self), _DispatchProbe(self))
-        # Each state tensor's first read in the step, by where it happened: (record key, input position)
-        self.state_reads: dict[tuple, StateRead] = {}
-        self._state_seen = {}
+        # Each state tensor's first read in the step, by where it happened
+        self.state_reads: dict[StateSite, StateRead] = {}
+        self._state_seen: TensorRefs = {}
         self._versions_before: dict[int, int | None] = {}
 
-    def __enter__(self):
+    def __enter__(self) -> StepProbe:
         for mode in self._modes:
             mode.__enter__()
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: object) -> Literal[False]:
         for mode in reversed(self._modes):
             mode.__exit__(*exc)
         for read in self.state_reads.values():
@@ -96,23 +115,25 @@ class StepProbe:
             read.version_at_end = None if tensor is None else _version(tensor)
         return False
 
-    def add_finding(self, rule, op, hint, location=None):
+    def add_finding(self, rule: Rule, op: str, hint: str, location: Location | None = None) -> None:
         filename, lineno = location or user_location()
         self.findings.append(Finding(rule, op, filename, lineno, source_line(filename, lineno), hint))
 
-    def on_python_call(self, name):
+    def on_python_call(self, name: str) -> None:
         kind = _HOST_CALLS.get(name)
         if kind is not None:
             self.add_finding(rules.HOST_SYNC, f"Tensor.{name}", rules.HINTS[kind])
 
-    def on_op(self, func, args, kwargs, out):
+    def on_op(self, func: OpOverload, args: Sequence[object], kwargs: Mapping[str, object], out: object) -> None:
         call_name = self.python_call[0] if self.python_call else None
         if call_name in _HOST_CALLS:
             return  # already reported once as the Python call; its inner ops (e.g. printing's) are not the step's
         location = user_location()
         op = str(func)
         leaves = _leaves(args, kwargs)
-        scalars = [(position, value) for position, value in leaves if isinstance(value, _NUMBER_TYPES)]
+        scalars: list[tuple[str, Number]] = [
+            (position, value) for position, value in leaves if isinstance(value, _NUMBER_TYPES)
+        ]
         rule = self._per_op_rule(func, args, kwargs, out, call_name, scalars)
         if rule is not None:
             self.add_finding(rule[0], op, rule[1], location)
@@ -153,7 +174,15 @@ class StepProbe:
         for tensor in outputs:
             self._produced[id(tensor)] = weakref.ref(tensor)
 
-    def _per_op_rule(self, func, args, kwargs, out, call_name, scalars):
+    def _per_op_rule(
+        self,
+        func: OpOverload,
+        args: Sequence[object],
+        kwargs: Mapping[str, object],
+        out: object,
+        call_name: str | None,
+        scalars: list[tuple[str, Number]],
+    ) -> tuple[Rule, str] | None:
         if rules.is_lift(func) and call_name == "__setitem__" and isinstance(out, torch.Tensor) and out.dim() == 0:
             scalars.append(("value", out.item()))  # `t[i] = 5`: the 5, a Python number (this read is the checker's own)
             return None
@@ -161,7 +190,7 @@ class StepProbe:
             # Python data made into a tensor: its values are the Python numbers the step read this time.
             scalars.extend((f"data[{i}]", value) for i, value in enumerate(out.flatten().tolist()))
         if rules.packet_name(func) == "aten.repeat_interleave" and call_name == "repeat_interleave":
-            _, call_args, call_kwargs = self.python_call or ((), (), {})
+            _, call_args, call_kwargs = self.python_call or ("", (), {})
             repeats = call_args[1] if len(call_args) > 1 else call_kwargs.get("repeats")
             if isinstance(repeats, int):
                 return None  # integer repeats: static size (torch 1.13 routes it through the tensor overload)
@@ -169,13 +198,13 @@ class StepProbe:
             return rules.HOST_SYNC, rules.HINTS["copy-to-host"]
         return rules.per_op_rule(func, args, kwargs)
 
-    def _was_produced(self, tensor):
+    def _was_produced(self, tensor: torch.Tensor) -> bool:
         return _holds(self._produced, tensor)
 
-    def _is_step_value(self, tensor):
+    def _is_step_value(self, tensor: torch.Tensor) -> bool:
         return _holds(self._step_values, tensor)
 
-    def _external_label(self, tensor):
+    def _external_label(self, tensor: torch.Tensor) -> str:
         entry = self._labels.get(id(tensor))
         if entry is None or entry[0]() is not tensor:
             entry = (weakref.ref(tensor), f"tensor {next(self._outside_count)} from outside the step's arguments")
@@ -184,11 +213,17 @@ class StepProbe:
 
 
 class _FunctionProbe(TorchFunctionMode):
-    def __init__(self, probe):
+    def __init__(self, probe: StepProbe) -> None:
         super().__init__()
         self.probe = probe
 
-    def __torch_function__(self, func, types, args=(), kwargs=None):
+    def __torch_function__(
+        self,
+        func: Callable[..., object],
+        types: Sequence[type],
+        args: tuple[object, ...] = (),
+        kwargs: dict[str, object] | None = None,
+    ) -> object:
         kwargs = kwargs or {}
         probe = self.probe
         if probe.in_dispatch or probe.python_call is not None:
@@ -203,11 +238,17 @@ class _FunctionProbe(TorchFunctionMode):
 
 
 class _DispatchProbe(TorchDispatchMode):
-    def __init__(self, probe):
+    def __init__(self, probe: StepProbe) -> None:
         super().__init__()
         self.probe = probe
 
-    def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+    def __torch_dispatch__(
+        self,
+        func: OpOverload,
+        types: Sequence[type],
+        args: tuple[object, ...] = (),
+        kwargs: dict[str, object] | None = None,
+    ) -> object:
         kwargs = kwargs or {}
         probe = self.probe
         probe.in_dispatch += 1
@@ -222,11 +263,11 @@ class _DispatchProbe(TorchDispatchMode):
         return out
 
 
-def _leaves(args, kwargs):
+def _leaves(args: Sequence[object], kwargs: Mapping[str, object]) -> list[tuple[str, object]]:
     """[(position, value)] for every non-container value in args/kwargs, lists and tuples walked, in order."""
-    leaves = []
+    leaves: list[tuple[str, object]] = []
 
-    def walk(position, value):
+    def walk(position: str, value: object) -> None:
         if isinstance(value, (list, tuple)):
             for index, item in enumerate(value):
                 walk(f"{position}[{index}]", item)
@@ -249,33 +290,33 @@ class StateRead:
     label: str
     filename: str
     lineno: int
-    tensor: weakref.ref
+    tensor: weakref.ref[torch.Tensor]
     version_at_read: int | None
     version_at_end: int | None = None
 
 
-def _version(tensor):
+def _version(tensor: torch.Tensor) -> int | None:
     try:
         return tensor._version
     except RuntimeError:  # an inference tensor has no version counter
         return None
 
 
-def _holds(table, tensor):
+def _holds(table: TensorRefs, tensor: torch.Tensor) -> bool:
     """Whether `table` ({id: weakref}) holds this very tensor (an id alone may be a dead tensor's, reused)."""
     ref = table.get(id(tensor))
     return ref is not None and ref() is tensor
 
 
-def _memory(tensor):
+def _memory(tensor: torch.Tensor) -> Memory:
     """(storage address, element offset) of a tensor's data, or None where a tensor has no plain storage."""
     try:
-        return (tensor.untyped_storage().data_ptr(), tensor.storage_offset())
+        return (tensor.untyped_storage().data_ptr(), int(tensor.storage_offset()))
     except (RuntimeError, NotImplementedError):
         return None
 
 
-def _output_tensors(out):
+def _output_tensors(out: object) -> list[torch.Tensor]:
     if isinstance(out, torch.Tensor):
         return [out]
     return [value for _, value in _leaves((out,), {}) if isinstance(value, torch.Tensor)]

@@ -4,33 +4,81 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, dataclass, field
-from typing import Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Generic, TypedDict, TypeVar
 
 from ..errors import ParityValueError
 from .rules import RULES
 
-__all__ = ["CaptureReport", "Finding", "StateWrittenOutside"]
+if TYPE_CHECKING:
+    from .rules import Rule
+
+__all__ = [
+    "CaptureReport",
+    "CaptureReportJson",
+    "Finding",
+    "FindingJson",
+    "StateWrittenOutside",
+    "StateWrittenOutsideJson",
+]
+
+_Output = TypeVar("_Output")
 
 
-@dataclass(frozen=True)
-class Finding:
-    """One line of the user's step that would break or silently corrupt a captured CUDA graph."""
-
-    rule: str
+class FindingJson(TypedDict):
+    rule: Rule
     op: str
     filename: str
     lineno: int
     code: str
     hint: str
 
-    def __post_init__(self):
+
+class StateWrittenOutsideJson(TypedDict):
+    label: str
+    filename: str
+    lineno: int
+    code: str
+    before_steps: list[str]
+
+
+class CaptureReportJson(TypedDict):
+    """The report as `to_json` writes it (docs/capture-check.md)."""
+
+    ok: bool
+    steps: list[str]
+    findings: list[FindingJson]
+    stateWrittenOutside: list[StateWrittenOutsideJson]
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One line of the user's step that would break or silently corrupt a captured CUDA graph."""
+
+    rule: Rule
+    op: str
+    filename: str
+    lineno: int
+    code: str
+    hint: str
+
+    def __post_init__(self) -> None:
         if self.rule not in RULES:
             raise ParityValueError(f'Finding: rule: unknown rule "{self.rule}" (known: {", ".join(RULES)})')
 
     @property
-    def where(self):
+    def where(self) -> str:
         return f"{_display_path(self.filename)}:{self.lineno}"
+
+    def to_dict(self) -> FindingJson:
+        return {
+            "rule": self.rule,
+            "op": self.op,
+            "filename": self.filename,
+            "lineno": self.lineno,
+            "code": self.code,
+            "hint": self.hint,
+        }
 
 
 @dataclass(frozen=True)
@@ -46,39 +94,46 @@ class StateWrittenOutside:
     before_steps: tuple[str, ...]  # the steps whose read saw a write made since the previous step ended
 
     @property
-    def where(self):
+    def where(self) -> str:
         return f"{_display_path(self.filename)}:{self.lineno}"
+
+    def to_dict(self) -> StateWrittenOutsideJson:
+        return {
+            "label": self.label,
+            "filename": self.filename,
+            "lineno": self.lineno,
+            "code": self.code,
+            "before_steps": list(self.before_steps),
+        }
 
 
 @dataclass
-class CaptureReport:
+class CaptureReport(Generic[_Output]):
     """The check's result: `ok` is True when there are no findings. `outputs` holds fn's return value per step
     (exactly what fn returned; kept out of `to_json`). `state_written_outside` lists the state read inside the
     step and written in place outside it between steps (information, not findings)."""
 
     step_names: list[str]
     findings: list[Finding]
-    outputs: list[Any] = field(default_factory=list, repr=False, compare=False)
+    outputs: list[_Output] = field(default_factory=list, repr=False, compare=False)
     state_written_outside: list[StateWrittenOutside] = field(default_factory=list)
 
     @property
-    def ok(self):
+    def ok(self) -> bool:
         return not self.findings
 
-    def to_dict(self):
+    def to_dict(self) -> CaptureReportJson:
         return {
             "ok": self.ok,
             "steps": list(self.step_names),
-            "findings": [asdict(finding) for finding in self.findings],
-            "stateWrittenOutside": [
-                {**asdict(state), "before_steps": list(state.before_steps)} for state in self.state_written_outside
-            ],
+            "findings": [finding.to_dict() for finding in self.findings],
+            "stateWrittenOutside": [state.to_dict() for state in self.state_written_outside],
         }
 
-    def to_json(self, indent=2):
+    def to_json(self, indent: int | None = 2) -> str:
         return json.dumps(self.to_dict(), indent=indent)
 
-    def __str__(self):
+    def __str__(self) -> str:
         steps = ", ".join(self.step_names)
         if self.ok:
             return f"capture check: no findings over {len(self.step_names)} steps ({steps})" + self._state_lines()
@@ -95,7 +150,7 @@ class CaptureReport:
             lines.append(" " * (widths[0] + 2) + "fix: " + finding.hint)
         return "\n".join(lines) + self._state_lines()
 
-    def _state_lines(self):
+    def _state_lines(self) -> str:
         if not self.state_written_outside:
             return ""
         lines = ["", "state read in the step and written in place outside it (a graph reads it at replay: the write"]
@@ -107,7 +162,7 @@ class CaptureReport:
         return "\n".join(lines)
 
 
-def _display_path(filename):
+def _display_path(filename: str) -> str:
     """Relative to the working directory when the file is under it, else as given."""
     try:
         relative = os.path.relpath(filename)

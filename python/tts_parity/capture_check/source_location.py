@@ -27,7 +27,7 @@ _INTERNAL_DIRS = (
 _is_internal_cache: dict[str, bool] = {}
 
 
-def is_internal(filename):
+def is_internal(filename: str) -> bool:
     """True for files of torch and of this package."""
     internal = _is_internal_cache.get(filename)
     if internal is None:
@@ -36,7 +36,7 @@ def is_internal(filename):
     return internal
 
 
-def user_location():
+def user_location() -> tuple[str, int]:
     """(filename, lineno) of the innermost calling frame outside torch and this package; ("<unknown>", 0) if none."""
     frame: types.FrameType | None = sys._getframe(1)
     while frame is not None:
@@ -47,6 +47,6 @@ def user_location():
     return "<unknown>", 0
 
 
-def source_line(filename, lineno):
+def source_line(filename: str, lineno: int) -> str:
     """The stripped text of that line, or "" when the file cannot be read (e.g. code typed at a prompt)."""
     return linecache.getline(filename, lineno).strip()

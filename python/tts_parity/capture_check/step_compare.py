@@ -18,22 +18,38 @@ Ops are matched across steps by (user file, line, op, n-th call from that line).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Literal
+
 from .report import Finding
 from .rules import DATA_DEPENDENT_SHAPE, HINTS, PYTHON_SCALAR_VARIES, SHAPE_VARIES, STATE_TENSOR_VARIES
 from .source_location import source_line
 
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+
+    from .dispatch_probe import OpKey, OpRecord
+    from .rules import Rule
+
+    Records = Sequence[OpRecord]  # the records of one op matched across the steps, one per step
+    Position = str | int  # an input position ("args[1][0]") or an output's index
+
 __all__ = ["compare_steps"]
 
+# The OpRecord fields that are ((position, value), ...) pairs, compared position by position
+_PairsField = Literal["input_shapes", "output_shapes", "scalars", "external_inputs", "state_memory"]
 
-def compare_steps(traces, step_names, per_op_findings):
+
+def compare_steps(
+    traces: Sequence[Sequence[OpRecord]], step_names: Sequence[str], per_op_findings: Iterable[Finding]
+) -> list[Finding]:
     """traces: one list of OpRecord per step. Returns the cross-step findings, one per origin or line."""
     maps = [{record.key: record for record in trace} for trace in traces]
     dynamic_lines = {(f.filename, f.lineno) for f in per_op_findings if f.rule == DATA_DEPENDENT_SHAPE}
-    findings = []
-    seen_lines = set()
-    reported_externals = set()
+    findings: list[Finding] = []
+    seen_lines: set[tuple[Rule, str, int]] = set()
+    reported_externals: set[str] = set()
 
-    def add(rule, record, hint):
+    def add(rule: Rule, record: OpRecord, hint: str) -> None:
         line = (rule, record.filename, record.lineno)
         if line not in seen_lines:
             seen_lines.add(line)
@@ -44,20 +60,20 @@ def compare_steps(traces, step_names, per_op_findings):
             )
 
     for key in _keys_in_order(traces):
-        records = [step_map.get(key) for step_map in maps]
-        present = [name for name, record in zip(step_names, records) if record is not None]
-        if len(present) < len(records):
-            absent = [name for name, record in zip(step_names, records) if record is None]
-            record = next(r for r in records if r is not None)
+        in_steps = [step_map.get(key) for step_map in maps]
+        records = [record for record in in_steps if record is not None]
+        if len(records) < len(in_steps):
+            present = [name for name, record in zip(step_names, in_steps) if record is not None]
+            absent = [name for name, record in zip(step_names, in_steps) if record is None]
             add(
                 PYTHON_SCALAR_VARIES,
-                record,
-                f"runs in {', '.join(present)} but not in {', '.join(absent)}: Python control flow differs between "
-                f"steps and a captured graph replays only the branch it saw; {HINTS[PYTHON_SCALAR_VARIES]}",
+                records[0],
+                f"runs in {', '.join(present)} but not in {', '.join(absent)}: "
+                "Python control flow differs between steps and a captured graph replays only the branch it saw; "
+                f"{HINTS[PYTHON_SCALAR_VARIES]}",
             )
             continue
         first = records[0]
-        assert first is not None  # every step map has the key (checked above)
         varying_inputs = _varying(records, "input_shapes")
         unexplained = (first.filename, first.lineno) not in dynamic_lines
         if _differs(records, "output_shapes") and not varying_inputs and unexplained:
@@ -87,16 +103,16 @@ def compare_steps(traces, step_names, per_op_findings):
                 )
             for position in _varying(records, "state_memory"):
                 tensors = ", ".join(
-                    f"{dict(record.external_inputs).get(position, 'nothing')} in {name}"
+                    f"{_table(record, 'external_inputs').get(position, 'nothing')} in {name}"
                     for record, name in zip(records, step_names)
-                    if record is not None
                 )
                 add(STATE_TENSOR_VARIES, first, f"{position} reads {tensors}; {HINTS[STATE_TENSOR_VARIES]}")
     return findings
 
 
-def _keys_in_order(traces):
-    keys, seen = [], set()
+def _keys_in_order(traces: Sequence[Sequence[OpRecord]]) -> list[OpKey]:
+    keys: list[OpKey] = []
+    seen: set[OpKey] = set()
     for trace in traces:
         for record in trace:
             if record.key not in seen:
@@ -105,14 +121,20 @@ def _keys_in_order(traces):
     return keys
 
 
-def _differs(records, field):
+def _table(record: OpRecord, field: _PairsField) -> dict[Position, object]:
+    """One of the record's ((position, value), ...) fields as a dict."""
+    pairs: tuple[tuple[Position, object], ...] = getattr(record, field)
+    return dict(pairs)
+
+
+def _differs(records: Records, field: _PairsField) -> bool:
     return any(getattr(record, field) != getattr(records[0], field) for record in records[1:])
 
 
-def _varying(records, field):
+def _varying(records: Records, field: _PairsField) -> list[Position]:
     """Positions whose value differs between steps (a position missing in some step counts as differing)."""
-    tables = [dict(getattr(record, field)) for record in records]
-    positions = []
+    tables = [_table(record, field) for record in records]
+    positions: list[Position] = []
     for position in dict.fromkeys(p for table in tables for p in table):
         values = [table.get(position, _MISSING) for table in tables]
         if any(value != values[0] for value in values[1:]):
@@ -120,15 +142,16 @@ def _varying(records, field):
     return positions
 
 
-def _external_label(records, position):
+def _external_label(records: Records, position: Position) -> str | None:
     """The label of the input at `position` when it comes from outside the step in every step, else None."""
-    labels = {dict(record.external_inputs).get(position) for record in records}
-    return labels.pop() if len(labels) == 1 and None not in labels else None
+    labels = {_table(record, "external_inputs").get(position) for record in records}
+    label = labels.pop() if len(labels) == 1 else None
+    return label if isinstance(label, str) else None  # a label (a str) is there only for an outside tensor
 
 
-def _per_step(records, field, position, step_names):
+def _per_step(records: Records, field: _PairsField, position: Position | None, step_names: Sequence[str]) -> str:
     """ "[1, 4] in step 2, [1, 5] in step 3" for one position (or the first differing one when position is None)."""
-    tables = [dict(getattr(record, field)) for record in records]
+    tables = [_table(record, field) for record in records]
     if position is None:
         position = next(
             p
@@ -138,14 +161,14 @@ def _per_step(records, field, position, step_names):
     return ", ".join(f"{_show(table.get(position, _MISSING))} in {name}" for table, name in zip(tables, step_names))
 
 
-def _show(value):
+def _show(value: object) -> str:
     if value is _MISSING:
         return "nothing"
     return str(list(value)) if isinstance(value, tuple) else repr(value)
 
 
 class _Missing:
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "<missing>"
 
 

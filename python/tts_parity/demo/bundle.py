@@ -112,8 +112,8 @@ def read_manifest(folder: Path) -> Manifest:
     text = m.get("text", {})
     if text.get("tokenizer") != "byte":
         raise ParityValueError(
-            f"{path}: text.tokenizer is {text.get('tokenizer')!r}; the twin reads byte-level bundles only (the demo "
-            "architecture)"
+            f"{path}: text.tokenizer is {text.get('tokenizer')!r}; "
+            "the twin reads byte-level bundles only (the demo architecture)"
         )
     try:
         return Manifest(

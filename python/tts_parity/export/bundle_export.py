@@ -163,8 +163,8 @@ def _check_choices(
             raise ExportError(f'{what}: unknown "{bad[0]}" (known: {", ".join(known)})')
     if EAGER not in profiles or "fp32" not in precision:
         raise ExportError(
-            'profiles must include "eager" and precision "fp32": eager-fp32 and the fp32 vocoder are the exports every '
-            "bundle needs"
+            'profiles must include "eager" and precision "fp32": '
+            "eager-fp32 and the fp32 vocoder are the exports every bundle needs"
         )
     if embed_dtype not in TABLE_FILE:
         raise ExportError(f'embed_dtype "{embed_dtype}": expected "float32" or "float16"')
@@ -236,9 +236,10 @@ def _float16_hint(args: list[torch.Tensor]) -> str:
             "export fp16 with the modules on CUDA, or with torch 2.x"
         )
     return (
-        "float16 runs on this device, so the forward mixes float16 and float32 tensors: half() converts parameters "
-        "and buffers, not tensors the forward makes (e.g. RoPE cos/sin from .float() angles): cast those to the "
-        "inputs' dtype, as transformers does"
+        "float16 runs on this device, so the forward mixes float16 and float32 tensors: "
+        "half() converts parameters and buffers, "
+        "not tensors the forward makes (e.g. RoPE cos/sin from .float() angles): "
+        "cast those to the inputs' dtype, as transformers does"
     )
 
 

@@ -1,6 +1,6 @@
 import { levelGivesAway, pGuessText } from '../lib/abx-stats.js';
 import { fmt } from '../lib/format.js';
-import { abxSelectors } from '../store/abx/abx-slice.js';
+import { abxSelectors } from '../store/abx/abx-selectors.js';
 import { comparisonSelectors } from '../store/comparison/comparison-selectors.js';
 import { playbackSelectors } from '../store/playback/playback-selectors.js';
 import { useStoreApi, useStudio } from './store-context.js';

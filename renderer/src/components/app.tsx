@@ -16,7 +16,7 @@ import { useStoreApi, useStudio } from './store-context.js';
 import { TransportBar } from './transport-bar.js';
 import { VerdictBar } from './verdict-bar.js';
 import { sweepSelectors } from '../store/sweep/sweep-selectors.js';
-import { viewSelectors } from '../store/view/view-slice.js';
+import { viewSelectors } from '../store/view/view-selectors.js';
 import { WaveformView } from './waveform-view.js';
 
 export function App({ transportKind }: { transportKind: string }) {

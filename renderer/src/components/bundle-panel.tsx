@@ -1,8 +1,9 @@
 import { bundleLabel } from '../lib/bundle-label.js';
 import { shownSource } from '../lib/shown-source.js';
 import { tokenizerLabel } from '../lib/text-limit.js';
-import { bundleSelectors } from '../store/bundle/bundle-slice.js';
+import { bundleSelectors } from '../store/bundle/bundle-selectors.js';
 import { useStudio } from './store-context.js';
+import { comparisonSelectors } from '../store/comparison/comparison-selectors.js';
 
 /**
  * The header's line on what is shown: the model bundle (what the studio synthesizes with), or, while imported
@@ -11,7 +12,7 @@ import { useStudio } from './store-context.js';
 export function BundlePanel() {
   const bundle = useStudio(bundleSelectors.bundle);
   const error = useStudio(bundleSelectors.error);
-  const report = useStudio((s) => s.comparison?.report);
+  const report = useStudio(comparisonSelectors.report);
   const shown = shownSource(report);
   // The error itself is the notice (with what to do); the header only says the state, on one line.
   if (error) {

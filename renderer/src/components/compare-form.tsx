@@ -8,6 +8,7 @@ import { jobSelectors } from '../store/job/job-selectors.js';
 import { ProfileField } from './profile-field.js';
 import { shortcutLabel } from '../lib/shortcut-keys.js';
 import { StoreContext, useStudio } from './store-context.js';
+import { bundleSelectors } from '../store/bundle/bundle-selectors.js';
 
 interface NumberFieldProps {
   id: string;
@@ -68,7 +69,7 @@ function BoundedLabel({ htmlFor, bounds, note }: { htmlFor: string; bounds: Fiel
 
 function SamplingFields() {
   const store = useContext(StoreContext)!;
-  const sampling = useStudio((s) => s.form.sampling);
+  const sampling = useStudio(formSelectors.sampling);
   const set = (patch: Partial<Sampling>) => store.getState().setForm({ sampling: { ...store.getState().form.sampling, ...patch } });
   const greedy = sampling.mode === 'greedy';
   return (
@@ -91,10 +92,10 @@ function SamplingFields() {
 
 export function CompareForm() {
   const store = useContext(StoreContext)!;
-  const text = useStudio((s) => s.form.text);
-  const seed = useStudio((s) => s.form.seed);
-  const teacherForce = useStudio((s) => s.form.teacherForce);
-  const tokenizer = useStudio((s) => s.bundle?.tokenizer);
+  const text = useStudio(formSelectors.text);
+  const seed = useStudio(formSelectors.seed);
+  const teacherForce = useStudio(formSelectors.teacherForce);
+  const tokenizer = useStudio(bundleSelectors.tokenizer);
   const length = promptLength(text, tokenizer);
   const running = useStudio(jobSelectors.running);
   const blocked = useStudio(formSelectors.synthBlocked);

@@ -1,7 +1,7 @@
 import type { KeyboardEvent } from 'react';
 import { tabAfterKey } from '../lib/tab-keys.js';
 import type { DetailTab } from '../store/view/view-slice.js';
-import { viewSelectors } from '../store/view/view-slice.js';
+import { viewSelectors } from '../store/view/view-selectors.js';
 import { AbxPanel } from './abx-panel.js';
 import { CodesGrid } from './codes-grid.js';
 import { DrillPanel } from './drill-panel.js';
@@ -9,6 +9,7 @@ import { MetricsPanel } from './metrics-panel.js';
 import { NumericsPanel } from './numerics-panel.js';
 import { StepTrace } from './step-trace.js';
 import { useStoreApi, useStudio } from './store-context.js';
+import { comparisonSelectors } from '../store/comparison/comparison-selectors.js';
 
 const TABS: { id: DetailTab; label: string }[] = [
   { id: 'metrics', label: 'Metrics' },
@@ -21,7 +22,7 @@ const TABS: { id: DetailTab; label: string }[] = [
 export function DetailTabs() {
   const store = useStoreApi();
   const tab = useStudio(viewSelectors.tab);
-  const hasComparison = useStudio((s) => s.comparison !== undefined);
+  const hasComparison = useStudio(comparisonSelectors.hasComparison);
   if (!hasComparison) return null;
   // One tab stop for the whole list; arrows move between tabs and select them (automatic activation).
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {

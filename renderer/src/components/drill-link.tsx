@@ -1,5 +1,5 @@
 import { comparisonSelectors } from '../store/comparison/comparison-selectors.js';
-import { drillSelectors } from '../store/drill/drill-slice.js';
+import { drillSelectors } from '../store/drill/drill-selectors.js';
 import { useStoreApi, useStudio } from './store-context.js';
 
 /**
@@ -10,8 +10,8 @@ export function DrillLink() {
   const store = useStoreApi();
   const can = useStudio(drillSelectors.canDrill);
   const running = useStudio(drillSelectors.running);
-  const hasResult = useStudio((s) => drillSelectors.report(s) !== undefined || drillSelectors.moduleLines(s) !== undefined);
-  const step = useStudio((s) => comparisonSelectors.divergence(s)?.firstStep);
+  const hasResult = useStudio(drillSelectors.hasResult);
+  const step = useStudio(comparisonSelectors.firstStep);
   if ((!can && !hasResult) || step === null || step === undefined) return null;
   const go = () => {
     store.getState().setTab('steps');

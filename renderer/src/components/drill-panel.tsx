@@ -1,6 +1,6 @@
 import { useLayoutEffect, useRef } from 'react';
 import { drillFocusTarget, type DrillStatus } from '../lib/drill-focus.js';
-import { drillSelectors } from '../store/drill/drill-slice.js';
+import { drillSelectors } from '../store/drill/drill-selectors.js';
 import { shortcutLabel } from '../lib/shortcut-keys.js';
 import { DrillGraph } from './drill-graph.js';
 import { useStoreApi, useStudio } from './store-context.js';

@@ -1,5 +1,5 @@
 import { comparisonSelectors } from '../store/comparison/comparison-selectors.js';
-import { historySelectors } from '../store/history/history-slice.js';
+import { historySelectors } from '../store/history/history-selectors.js';
 import { useStoreApi, useStudio } from './store-context.js';
 
 /**

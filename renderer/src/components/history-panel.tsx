@@ -3,7 +3,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { historyLabels } from '../lib/history-label.js';
 import { confirmKeyAction, indexAfterRemove, listKeyAction, rowAfterMove } from '../lib/roving-keys.js';
 import { comparisonSelectors } from '../store/comparison/comparison-selectors.js';
-import { historySelectors } from '../store/history/history-slice.js';
+import { historySelectors } from '../store/history/history-selectors.js';
 import { useStoreApi, useStudio } from './store-context.js';
 
 /** Runs after React has drawn the next state (the row's question, or the list without the removed row). */

@@ -1,7 +1,7 @@
 import { useRef } from 'react';
 import { comparisonSelectors } from '../store/comparison/comparison-selectors.js';
 import { IMPORT_RULE, type PickedFile } from '../store/history/classify-import.js';
-import { historySelectors } from '../store/history/history-slice.js';
+import { historySelectors } from '../store/history/history-selectors.js';
 import { rememberSource } from '../transport/upload-sources.js';
 import { useStoreApi, useStudio } from './store-context.js';
 

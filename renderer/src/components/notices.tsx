@@ -1,4 +1,4 @@
-import { noticesSelectors } from '../store/notices/notices-slice.js';
+import { noticesSelectors } from '../store/notices/notices-selectors.js';
 import { useStoreApi, useStudio } from './store-context.js';
 
 /** Every error as a visible message with what to do, until dismissed. */

@@ -8,7 +8,7 @@ const STAGES = ['talker', 'codePredictor', 'vocoder'] as const;
 export function NumericsPanel() {
   const a = useStudio(comparisonSelectors.numericsA);
   const b = useStudio(comparisonSelectors.numericsB);
-  const firstNonFinite = useStudio((s) => comparisonSelectors.divergence(s)?.firstNonFinite);
+  const firstNonFinite = useStudio(comparisonSelectors.firstNonFinite);
   if (!a || !b) return <p className="muted">No engine numerics: this comparison was imported.</p>;
   return (
     <div className="numerics">

@@ -5,11 +5,12 @@ import { PROFILE_KEY_HELP, profileSuggestions } from '../lib/profile-suggestions
 import { StoreContext, useStudio } from './store-context.js';
 import { savedEndpoints } from '../lib/saved-endpoints.js';
 import { isEndpointSide } from '../../../electron/common/profile/endpoint-side.js';
+import { formSelectors } from '../store/job/form-selectors.js';
 
 /** A profile string, checked with the engine's parser on every keystroke; valid keys offered as completions. */
 export function ProfileField({ which, label }: { which: 'profileA' | 'profileB'; label: string }) {
   const store = useContext(StoreContext)!;
-  const value = useStudio((s) => s.form[which]);
+  const value = useStudio(formSelectors.profile(which));
   const issue = useStudio(jobSelectors.profileIssue(which));
   const id = `field-${which}`;
   // Saved endpoints come after the engine keys, read when the value changes (a comparison that ran saved them).

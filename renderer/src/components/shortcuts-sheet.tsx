@@ -1,4 +1,4 @@
-import { viewSelectors } from '../store/view/view-slice.js';
+import { viewSelectors } from '../store/view/view-selectors.js';
 import { SHORTCUTS, WIDGET_KEYS, keyChip } from '../lib/shortcut-keys.js';
 import { useStoreApi, useStudio } from './store-context.js';
 

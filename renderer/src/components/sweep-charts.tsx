@@ -24,7 +24,7 @@ function histogramOf(cases: SummaryCase[]): { step: number; count: number }[] {
 function StepHistogram() {
   const store = useStoreApi();
   const cases = useStudio(sweepSelectors.filteredAnyStep);
-  const selected = useStudio((s) => s.sweepFilter.steps);
+  const selected = useStudio(sweepSelectors.selectedSteps);
   const svg = useMemo(() => stepHistogramSvg(histogramOf(cases), W, H, { selected: selected ?? undefined }), [cases, selected]);
   const choose = (target: EventTarget) => {
     const bar = (target as Element).closest?.('[data-bin]');

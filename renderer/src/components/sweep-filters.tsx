@@ -20,8 +20,8 @@ export function SweepFilters() {
   const store = useStoreApi();
   const filter = useStudio(sweepSelectors.filter);
   const zoom = useStudio(sweepSelectors.zoom);
-  const shown = useStudio((s) => sweepSelectors.cases(s).length);
-  const total = useStudio((s) => s.sweep?.summary.cases.length ?? 0);
+  const shown = useStudio(sweepSelectors.shownCount);
+  const total = useStudio(sweepSelectors.caseCount);
   const before = useStudio(sweepSelectors.before);
   const set = (f: Partial<SweepFilter>) => store.getState().setSweepFilter(f);
   const narrowed = JSON.stringify(filter) !== JSON.stringify(NO_FILTER) || zoom !== undefined;

@@ -2,12 +2,10 @@ import { useState } from 'react';
 import { logitClosenessWords } from '../../../electron/common/forensics/logit-closeness.js';
 import { fmt } from '../lib/format.js';
 import { comparisonSelectors } from '../store/comparison/comparison-selectors.js';
-import type { StudioState } from '../store/studio-store.js';
 import { canRejudge, suggestTolerances, type UiTolerances } from '../store/tolerance/judgement.js';
-import { viewSelectors } from '../store/view/view-slice.js';
+import { viewSelectors } from '../store/view/view-selectors.js';
 import { useStoreApi, useStudio } from './store-context.js';
 
-const metrics = (s: StudioState) => s.comparison?.report.metrics as { maxAbsDiff?: number | string; bitIdentical?: boolean; lengthA?: number; lengthB?: number } | undefined;
 const num = (v: number | string | undefined) => (typeof v === 'string' ? Number(v) : (v ?? NaN));
 
 /**
@@ -24,7 +22,7 @@ export function ToleranceLine() {
   const divergence = useStudio(comparisonSelectors.divergence);
   const report = useStudio(comparisonSelectors.reportDivergence);
   const set = useStudio(viewSelectors.tolerances);
-  const m = useStudio(metrics);
+  const m = useStudio(comparisonSelectors.metrics);
   const verdict = useStudio(comparisonSelectors.verdict);
   if (!comparison || !divergence || !report || !canRejudge(comparison)) return null;
   const current: UiTolerances = set ?? { logitAbs: report.tolerances.logitAbs, audioAbs: report.tolerances.audioAbs };

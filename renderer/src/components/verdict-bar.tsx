@@ -7,7 +7,7 @@ import { minusSigns } from '../lib/format.js';
 import { comparisonSelectors } from '../store/comparison/comparison-selectors.js';
 import { forensicsSelectors } from '../store/comparison/forensics-selectors.js';
 import { sidesSelectors } from '../store/comparison/sides-selectors.js';
-import { historySelectors } from '../store/history/history-slice.js';
+import { historySelectors } from '../store/history/history-selectors.js';
 import { takesResultFocus } from '../lib/result-focus.js';
 import { DrillLink } from './drill-link.js';
 import { ExportFixtureButton } from './export-fixture-button.js';
@@ -39,8 +39,8 @@ function verdictText(verdict: string, words: string, audioReason?: string): stri
 
 /** The verdict, what A and B are, a fault that never ran, the report's warnings and WAV reading notes, and the actions on the comparison on screen. */
 export function VerdictBar() {
-  const hasComparison = useStudio((s) => s.comparison !== undefined);
-  const historyId = useStudio((s) => s.comparison?.historyId);
+  const hasComparison = useStudio(comparisonSelectors.hasComparison);
+  const historyId = useStudio(comparisonSelectors.historyId);
   // A new result (not the measuring placeholder, whose id is ''): its verdict at the top of the pane, focused.
   useLayoutEffect(() => {
     if (!historyId) return;

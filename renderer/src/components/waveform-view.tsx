@@ -4,8 +4,8 @@ import { fmt, fmtTime } from '../lib/format.js';
 import { audioSelectors } from '../store/comparison/audio-selectors.js';
 import { comparisonSelectors } from '../store/comparison/comparison-selectors.js';
 import { playbackSelectors } from '../store/playback/playback-selectors.js';
-import { timelineDuration } from '../store/view/timeline.js';
-import { viewSelectors } from '../store/view/view-slice.js';
+import { timelineSelectors } from '../store/view/timeline-selectors.js';
+import { viewSelectors } from '../store/view/view-selectors.js';
 import { ColourKey } from './colour-key.js';
 import { useFitToWindow } from './fit-to-window.js';
 import { RegionMetrics } from './region-metrics.js';
@@ -20,7 +20,7 @@ import { ZoomBar } from './zoom-bar.js';
  */
 export function WaveformView() {
   const comparison = useStudio(comparisonSelectors.comparison);
-  const duration = useStudio(timelineDuration);
+  const duration = useStudio(timelineSelectors.duration);
   const hasAudio = useStudio(audioSelectors.hasAudio);
   const spectrogram = useStudio(viewSelectors.spectrogram);
   const lanes = useRef<HTMLDivElement>(null);
@@ -47,7 +47,7 @@ export function WaveformView() {
 function ViewLine() {
   const vp = useStudio(viewSelectors.viewport);
   const position = useStudio(playbackSelectors.position);
-  const duration = useStudio(timelineDuration);
+  const duration = useStudio(timelineSelectors.duration);
   const diff = useStudio(audioSelectors.difference);
   const unmeasurable = unmeasurableWords(useStudio(comparisonSelectors.audioCheck));
   const alignment = useStudio(audioSelectors.alignment);

@@ -3,13 +3,11 @@ import { sliderFromSpan, spanFromSlider } from '../lib/viewport.js';
 import { audioSelectors } from '../store/comparison/audio-selectors.js';
 import { comparisonSelectors } from '../store/comparison/comparison-selectors.js';
 import { playbackSelectors } from '../store/playback/playback-selectors.js';
-import type { StudioState } from '../store/studio-store.js';
-import { timelineDuration, timelineMinSpan } from '../store/view/timeline.js';
-import { viewSelectors } from '../store/view/view-slice.js';
+import { timelineSelectors } from '../store/view/timeline-selectors.js';
+import { viewSelectors } from '../store/view/view-selectors.js';
 import { useStoreApi, useStudio } from './store-context.js';
 
 const SLIDER = 1000;
-const span = (s: StudioState) => s.viewport.end - s.viewport.start;
 
 /**
  * The shared viewport's controls: zoom (log slider from the whole take to single samples), scroll,
@@ -18,16 +16,16 @@ const span = (s: StudioState) => s.viewport.end - s.viewport.start;
  */
 export function ZoomBar() {
   const store = useStoreApi();
-  const duration = useStudio(timelineDuration);
-  const least = useStudio(timelineMinSpan);
-  const viewSpan = useStudio(span);
-  const start = useStudio((s) => s.viewport.start);
+  const duration = useStudio(timelineSelectors.duration);
+  const least = useStudio(timelineSelectors.minSpan);
+  const viewSpan = useStudio(viewSelectors.viewSpan);
+  const start = useStudio(viewSelectors.viewportStart);
   const laneWidth = useStudio(viewSelectors.laneWidth);
   const rate = useStudio(audioSelectors.sampleRate);
   const layout = useStudio(viewSelectors.layout);
   const spectrogram = useStudio(viewSelectors.spectrogram);
   const codesTall = useStudio(viewSelectors.codesTall);
-  const hasCodes = useStudio((st) => comparisonSelectors.codes(st) !== undefined);
+  const hasCodes = useStudio(comparisonSelectors.hasCodes);
   const diffAligned = useStudio(viewSelectors.diffAligned);
   const ampGain = useStudio(viewSelectors.ampGain);
   const ampDb = useStudio(viewSelectors.ampDb);

@@ -14,6 +14,8 @@ import { createNoticesSlice, type NoticesSlice } from './notices/notices-slice.j
 import { createPlaybackSlice, type PlaybackSlice } from './playback/playback-slice.js';
 import { createSweepSlice, type SweepSlice } from './sweep/sweep-slice.js';
 import { createViewSlice, type ViewSlice } from './view/view-slice.js';
+import { createHistoryWorkflows, type HistoryWorkflows } from './workflows/history-workflows.js';
+import { createSweepWorkflows, type SweepWorkflows } from './workflows/sweep-workflows.js';
 import { createWorkflowActions, type WorkflowActions } from './workflows/workflow-actions.js';
 
 export type StudioState = BundleSlice &
@@ -26,7 +28,9 @@ export type StudioState = BundleSlice &
   HistorySlice &
   NoticesSlice &
   SweepSlice &
-  WorkflowActions;
+  WorkflowActions &
+  HistoryWorkflows &
+  SweepWorkflows;
 
 /** A player that plays nothing, for stores without audio (unit tests of other slices). */
 export const silentPlayer: PlayerLike = {
@@ -58,6 +62,8 @@ export function createStudioStore(studio: StudioApi, player: PlayerLike = silent
     ...createNoticesSlice(...a),
     ...createSweepSlice(...a),
     ...createWorkflowActions(studio)(...a),
+    ...createHistoryWorkflows(studio)(...a),
+    ...createSweepWorkflows(...a),
   });
   if (formStorage) return createStore<StudioState>()(persist(slices, formPersistOptions(formStorage)));
   return createStore<StudioState>()(slices);

@@ -3,9 +3,9 @@ import type { ComparisonResult } from '../../../electron/common/api/comparison.j
 import type { StudioApi } from '../../../electron/common/api/studio-api.js';
 import { InputError, ParityError } from '../../../electron/common/errors.js';
 import { userErrorText } from '../../../renderer/src/lib/user-error.js';
-import { historySelectors } from '../../../renderer/src/store/history/history-slice.js';
+import { historySelectors } from '../../../renderer/src/store/history/history-selectors.js';
 import { jobSelectors } from '../../../renderer/src/store/job/job-selectors.js';
-import { noticesSelectors } from '../../../renderer/src/store/notices/notices-slice.js';
+import { noticesSelectors } from '../../../renderer/src/store/notices/notices-selectors.js';
 import { createStudioStore } from '../../../renderer/src/store/studio-store.js';
 
 const ID1 = '20250101-000000-aaaaaa';

@@ -6,7 +6,7 @@ import type { JobProgress } from '../../../electron/common/api/jobs.js';
 import type { StudioApi } from '../../../electron/common/api/studio-api.js';
 import { CancelledError } from '../../../electron/common/errors.js';
 import type { DrillReport } from '../../../electron/common/report/drill.js';
-import { drillSelectors } from '../../../renderer/src/store/drill/drill-slice.js';
+import { drillSelectors } from '../../../renderer/src/store/drill/drill-selectors.js';
 import { createStudioStore } from '../../../renderer/src/store/studio-store.js';
 
 const rerun = { text: 'Hi.', profileA: 'eager', profileB: 'eager,fault=stale-feedback@8', seed: 0, sampling: { mode: 'greedy', temperature: 1, topK: 0, topP: 1, repetitionPenalty: 1 } };

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { StudioApi } from '../../../electron/common/api/studio-api.js';
 import type { ComparisonResult } from '../../../electron/common/api/comparison.js';
 import { bundleLabel } from '../../../renderer/src/lib/bundle-label.js';
-import { noticesSelectors } from '../../../renderer/src/store/notices/notices-slice.js';
+import { noticesSelectors } from '../../../renderer/src/store/notices/notices-selectors.js';
 import { formSelectors } from '../../../renderer/src/store/job/form-selectors.js';
 import { createStudioStore } from '../../../renderer/src/store/studio-store.js';
 

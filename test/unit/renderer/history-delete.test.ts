@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { StudioApi } from '../../../electron/common/api/studio-api.js';
 import type { PlayerLike } from '../../../renderer/src/audio/player.js';
-import { historySelectors } from '../../../renderer/src/store/history/history-slice.js';
-import { noticesSelectors } from '../../../renderer/src/store/notices/notices-slice.js';
+import { historySelectors } from '../../../renderer/src/store/history/history-selectors.js';
+import { noticesSelectors } from '../../../renderer/src/store/notices/notices-selectors.js';
 import { createStudioStore } from '../../../renderer/src/store/studio-store.js';
 
 const ONE = '20250101-000000-aaaaaa';

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { StudioApi } from '../../../electron/common/api/studio-api.js';
 import type { StudioShell } from '../../../electron/common/api/studio-shell.js';
 import { InputError, WavError } from '../../../electron/common/errors.js';
-import { historySelectors } from '../../../renderer/src/store/history/history-slice.js';
-import { noticesSelectors } from '../../../renderer/src/store/notices/notices-slice.js';
+import { historySelectors } from '../../../renderer/src/store/history/history-selectors.js';
+import { noticesSelectors } from '../../../renderer/src/store/notices/notices-selectors.js';
 import { createStudioStore, silentPlayer } from '../../../renderer/src/store/studio-store.js';
 
 const ID = '20250101-000000-abcdef';

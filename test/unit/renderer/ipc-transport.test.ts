@@ -5,7 +5,7 @@ import type { StudioEvents } from '../../../electron/common/api/events.js';
 import type { StudioHandlers } from '../../../electron/common/api/studio-api.js';
 import { InputError, ParityError } from '../../../electron/common/errors.js';
 import { createIpcChannel, createIpcStudio, type IpcRendererLike } from '../../../electron/preload/studio-bridge.js';
-import { historySelectors } from '../../../renderer/src/store/history/history-slice.js';
+import { historySelectors } from '../../../renderer/src/store/history/history-selectors.js';
 import { createStudioStore } from '../../../renderer/src/store/studio-store.js';
 import { ipcTransport } from '../../../renderer/src/transport/ipc-transport.js';
 

@@ -3,7 +3,7 @@ import type { StudioApi } from '../../../electron/common/api/studio-api.js';
 import { CancelledError } from '../../../electron/common/errors.js';
 import { encodeWav } from '../../../electron/common/wav/encode-wav.js';
 import { comparisonSelectors } from '../../../renderer/src/store/comparison/comparison-selectors.js';
-import { noticesSelectors } from '../../../renderer/src/store/notices/notices-slice.js';
+import { noticesSelectors } from '../../../renderer/src/store/notices/notices-selectors.js';
 import { createStudioStore, silentPlayer } from '../../../renderer/src/store/studio-store.js';
 
 // A WAV import in the store (no React): the page's own decode is on screen while the host measures

@@ -4,7 +4,7 @@ import { TypedEmitter } from '../../../electron/common/api/event-emitter.js';
 import type { StudioEvents } from '../../../electron/common/api/events.js';
 import type { StudioApi } from '../../../electron/common/api/studio-api.js';
 import type { ModuleDrillReport } from '../../../electron/common/report/module-drill.js';
-import { drillSelectors } from '../../../renderer/src/store/drill/drill-slice.js';
+import { drillSelectors } from '../../../renderer/src/store/drill/drill-selectors.js';
 import { classifyImport } from '../../../renderer/src/store/history/classify-import.js';
 import { createStudioStore } from '../../../renderer/src/store/studio-store.js';
 

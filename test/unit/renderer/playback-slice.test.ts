@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { StudioApi } from '../../../electron/common/api/studio-api.js';
 import type { LoopRegion, PlayerLike, PlayerTracks, TakeGains } from '../../../renderer/src/audio/player.js';
 import { matchGain, playbackSelectors } from '../../../renderer/src/store/playback/playback-selectors.js';
-import { abxSelectors } from '../../../renderer/src/store/abx/abx-slice.js';
+import { abxSelectors } from '../../../renderer/src/store/abx/abx-selectors.js';
 import { createStudioStore } from '../../../renderer/src/store/studio-store.js';
 
 /** A player double that records what the slice asked of it. */

@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import type { ComparisonResult } from '../../../electron/common/api/comparison.js';
 import type { StudioApi } from '../../../electron/common/api/studio-api.js';
 import { InputError } from '../../../electron/common/errors.js';
-import { bundleSelectors } from '../../../renderer/src/store/bundle/bundle-slice.js';
-import { drillSelectors } from '../../../renderer/src/store/drill/drill-slice.js';
-import { noticesSelectors } from '../../../renderer/src/store/notices/notices-slice.js';
+import { bundleSelectors } from '../../../renderer/src/store/bundle/bundle-selectors.js';
+import { drillSelectors } from '../../../renderer/src/store/drill/drill-selectors.js';
+import { noticesSelectors } from '../../../renderer/src/store/notices/notices-selectors.js';
 import { createStudioStore } from '../../../renderer/src/store/studio-store.js';
 
 // The host's request check prefixes the StudioApi method ("saveAbx: session.trials: ..."), a name that

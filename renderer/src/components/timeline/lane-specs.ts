@@ -10,7 +10,7 @@ import { timeTicks } from '../../../../electron/common/draw/time-ticks.js';
 import type { Viewport } from '../../../../electron/common/draw/viewport.js';
 import { audioSelectors } from '../../store/comparison/audio-selectors.js';
 import { comparisonSelectors } from '../../store/comparison/comparison-selectors.js';
-import type { StudioState } from '../../store/studio-store.js';
+import type { LaneInputs } from '../../store/view/lane-selectors.js';
 import type { colors } from '../theme.js';
 import { stepLane } from './step-lane.js';
 
@@ -49,9 +49,10 @@ const HEIGHTS = {
 
 /**
  * The lanes for the comparison on screen, top to bottom; empty parts (no audio, no steps) are left out.
+ * `s` holds only what the lanes are built from (laneSelectors.inputs), so what they read is what they follow.
  * `short`: a short window, where every lane is drawn lower so the whole timeline stays in view.
  */
-export function laneSpecs(s: StudioState, c: Colors, fftReady: boolean, short = false): LaneSpec[] {
+export function laneSpecs(s: LaneInputs, c: Colors, fftReady: boolean, short = false): LaneSpec[] {
   const px = short ? HEIGHTS.short : HEIGHTS.full;
   const cmp = s.comparison;
   if (!cmp) return [];

@@ -1,5 +1,6 @@
 import type { KeyboardEvent } from 'react';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useMemo, useRef, useState } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import { drawMarks } from '../../../../electron/common/draw/marks.js';
 import { seamMarks, seamNear, seamText, type SeamMark } from '../../../../electron/common/draw/seam-marks.js';
 import type { SeamReport } from '../../../../electron/common/forensics/seams.js';
@@ -11,8 +12,8 @@ import { xToTime } from '../../../../electron/common/draw/viewport.js';
 import { audioSelectors } from '../../store/comparison/audio-selectors.js';
 import { comparisonSelectors } from '../../store/comparison/comparison-selectors.js';
 import type { StudioState } from '../../store/studio-store.js';
-import { timelineDuration } from '../../store/view/timeline.js';
-import { viewSelectors } from '../../store/view/view-slice.js';
+import { laneSelectors } from '../../store/view/lane-selectors.js';
+import { timelineSelectors } from '../../store/view/timeline-selectors.js';
 import { useStoreApi, useStudio } from '../store-context.js';
 import { colors, useColorScheme, useShortWindow } from '../theme.js';
 import { laneSpecs, type LaneSpec } from './lane-specs.js';
@@ -20,6 +21,7 @@ import { timelineKeyAction } from '../../lib/timeline-keys.js';
 
 /** A drag shorter than this (px) is a click: it seeks instead of selecting a region. */
 const CLICK_PX = 4;
+const READOUT_HINT = 'Hover a lane for time, sample and values; drag to select a loop region; click to seek.';
 
 /**
  * Every lane of the comparison on one time axis: ruler, A/B, difference, spectrograms, loudness, per-step
@@ -27,29 +29,25 @@ const CLICK_PX = 4;
  * loop region, first divergence) across all of them. Ctrl+wheel zooms about the pointer (a non-passive
  * listener, so the page itself never zooms), wheel sideways or Shift+wheel scrolls, a drag selects a
  * loop region, a click seeks.
+ * It renders only when what the lanes are built from changes (laneSelectors.inputs, the colour scheme, the
+ * window's height class, the FFT's loading): the playhead, hover and loop are drawn into the overlay by a
+ * store subscription, the hover readout is written into its line, and a parent's render stops at `memo`.
  */
-export function Lanes() {
+export const Lanes = memo(function Lanes() {
   const store = useStoreApi();
-  const comparison = useStudio(comparisonSelectors.comparison);
-  const layout = useStudio(viewSelectors.layout);
-  const spectrogram = useStudio(viewSelectors.spectrogram);
-  const diffAligned = useStudio(viewSelectors.diffAligned);
-  const ampGain = useStudio(viewSelectors.ampGain);
-  const ampDb = useStudio(viewSelectors.ampDb);
-  const tolerances = useStudio(viewSelectors.tolerances);
-  const codesTall = useStudio(viewSelectors.codesTall);
+  const inputs = useStudio(useShallow(laneSelectors.inputs));
   const scheme = useColorScheme();
   const short = useShortWindow();
-  const fft = useFft(spectrogram);
-  const lanes = useMemo(
-    () => laneSpecs(store.getState(), colors(), fft.ready, short),
-    // The lanes follow exactly these parts of the state (read again from the store inside).
-    [store, comparison, layout, spectrogram, diffAligned, ampGain, ampDb, tolerances, codesTall, scheme, short, fft.ready],
-  );
+  const fft = useFft(inputs.spectrogram);
+  // colors() reads the theme's CSS colours, which follow the scheme.
+  const lanes = useMemo(() => laneSpecs(inputs, colors(), fft.ready, short), [inputs, scheme, short, fft.ready]);
   const columnRef = useRef<HTMLDivElement>(null);
   const overlayRef = useRef<HTMLCanvasElement>(null);
+  const readoutRef = useRef<HTMLParagraphElement>(null);
   const canvases = useRef(new Map<string, HTMLCanvasElement>());
-  const [readout, setReadout] = useState('');
+  const showReadout = (text: string) => {
+    if (readoutRef.current) readoutRef.current.textContent = text || READOUT_HINT;
+  };
   const dragState = useRef<{ from: number | undefined; x: number }>({ from: undefined, x: 0 });
 
   // Lane width → store; content redraws on viewport, width or lanes; the overlay on marks.
@@ -141,7 +139,7 @@ export function Lanes() {
     const t = pointerTime(e);
     const { lane, y } = laneAt(e.nativeEvent.offsetY);
     s.setHover({ time: t, lane: lane.id, y });
-    setReadout(readoutText(s, lane, t, y, e.nativeEvent.offsetX));
+    showReadout(readoutText(s, lane, t, y, e.nativeEvent.offsetX));
     const d = dragState.current;
     if (d.from !== undefined && Math.abs(e.nativeEvent.offsetX - d.x) >= CLICK_PX) s.setLoopRegion({ start: Math.min(d.from, t), end: Math.max(d.from, t) });
   };
@@ -159,7 +157,7 @@ export function Lanes() {
     if (action.scroll) s.scrollBy(action.scroll);
     const span = s.viewport.end - s.viewport.start;
     if (action.to === 'start') s.setViewport({ start: 0, end: span });
-    if (action.to === 'end') s.setViewport({ start: timelineDuration(s) - span, end: timelineDuration(s) });
+    if (action.to === 'end') s.setViewport({ start: timelineSelectors.duration(s) - span, end: timelineSelectors.duration(s) });
     if (action.fit) s.fit();
   };
   return (
@@ -216,7 +214,7 @@ export function Lanes() {
           onPointerUp={onPointerUp}
           onPointerLeave={() => {
             store.getState().setHover(undefined);
-            setReadout('');
+            showReadout('');
           }}
         />
       </div>
@@ -225,12 +223,12 @@ export function Lanes() {
           No spectrogram: {fft.error}
         </p>
       )}
-      <p className="hover-readout lanes-readout" data-testid="hover-readout" aria-live="off">
-        {readout || 'Hover a lane for time, sample and values; drag to select a loop region; click to seek.'}
+      <p ref={readoutRef} className="hover-readout lanes-readout" data-testid="hover-readout" aria-live="off">
+        {READOUT_HINT}
       </p>
     </div>
   );
-}
+});
 
 /** y of each lane's top, and the total height last. */
 function laneTops(lanes: LaneSpec[]): number[] {

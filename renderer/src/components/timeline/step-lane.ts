@@ -1,7 +1,7 @@
 import { drawStepDeltas } from '../../../../electron/common/draw/steps.js';
 import { STAGE_LABELS, stageOfDivergence, type Stage } from '../../../../electron/common/draw/step-delta.js';
 import { comparisonSelectors } from '../../store/comparison/comparison-selectors.js';
-import type { StudioState } from '../../store/studio-store.js';
+import type { LaneInputs } from '../../store/view/lane-selectors.js';
 import type { colors } from '../theme.js';
 import type { LaneSpec } from './lane-specs.js';
 
@@ -12,7 +12,7 @@ const SHORT_NAMES: Record<Stage, string> = { talker: 'talker', 'code-predictor':
  * its log scale with its tolerance dashed, named beside the lane; the first divergence outlined in its stage's
  * row and that row's name marked. `rowPx`: height of one row. Undefined without a step trace.
  */
-export function stepLane(s: StudioState, c: ReturnType<typeof colors>, rowPx: number): LaneSpec | undefined {
+export function stepLane(s: LaneInputs, c: ReturnType<typeof colors>, rowPx: number): LaneSpec | undefined {
   const deltas = comparisonSelectors.stepDeltas(s);
   const rows = comparisonSelectors.stageRows(s);
   const frameRate = comparisonSelectors.frameRate(s);

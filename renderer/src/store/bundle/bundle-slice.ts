@@ -25,8 +25,3 @@ export const createBundleSlice =
       }
     },
   });
-
-export const bundleSelectors = {
-  bundle: (s: StudioState) => s.bundle,
-  error: (s: StudioState) => s.bundleError,
-};

@@ -87,7 +87,7 @@ const NO_DIFF: DifferenceView = { samples: EMPTY, aligned: false, tiers: NO_TIER
 /** Audio-derived views of the comparison on screen (memoised per comparison). */
 export const audioSelectors = {
   hasAudio: (s: StudioState) => Boolean(s.comparison?.a || s.comparison?.b),
-  sampleRate: (s: StudioState) => s.comparison?.a?.sampleRate ?? s.comparison?.b?.sampleRate ?? 0,
+  sampleRate: (s: Pick<StudioState, 'comparison'>) => s.comparison?.a?.sampleRate ?? s.comparison?.b?.sampleRate ?? 0,
   /** The longer take, seconds. */
   duration: (s: StudioState) => {
     const c = s.comparison;
@@ -95,14 +95,14 @@ export const audioSelectors = {
     return Math.max(c.a ? c.a.samples.length / c.a.sampleRate : 0, c.b ? c.b.samples.length / c.b.sampleRate : 0);
   },
   /** Peak pyramids (level of detail) of A and B; see buildPeakPyramid. */
-  peaksA: (s: StudioState) => (s.comparison ? peaksA(s.comparison) : NO_TIERS),
-  peaksB: (s: StudioState) => (s.comparison ? peaksB(s.comparison) : NO_TIERS),
+  peaksA: (s: Pick<StudioState, 'comparison'>) => (s.comparison ? peaksA(s.comparison) : NO_TIERS),
+  peaksB: (s: Pick<StudioState, 'comparison'>) => (s.comparison ? peaksB(s.comparison) : NO_TIERS),
   alignment: (s: StudioState) => (s.comparison ? alignment(s.comparison) : undefined),
   /**
    * The difference on screen and in D playback: B aligned by the measured lag and gain when asked and
    * the lag is reliable (lag-reliability.ts), else raw A − B at lag 0.
    */
-  difference: (s: StudioState): DifferenceView => {
+  difference: (s: Pick<StudioState, 'comparison' | 'diffAligned'>): DifferenceView => {
     const c = s.comparison;
     if (!c) return NO_DIFF;
     return (s.diffAligned ? alignedView(c) : undefined) ?? rawView(c);

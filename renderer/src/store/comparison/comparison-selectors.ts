@@ -34,7 +34,7 @@ interface SourceNotes {
   warnings?: string[];
 }
 const parts = (c: ComparisonResult | undefined): ReportParts => (c?.report ?? {}) as ReportParts;
-const judged = (s: StudioState) => (s.comparison && s.tolerances ? rejudge(s.comparison, s.tolerances) : undefined);
+const judged = (s: Pick<StudioState, 'comparison' | 'tolerances'>) => (s.comparison && s.tolerances ? rejudge(s.comparison, s.tolerances) : undefined);
 const num = (v: number | string | undefined): number => (typeof v === 'string' ? Number(v) : (v ?? NaN));
 
 /**
@@ -211,6 +211,8 @@ const numericsB = numericsRow('B');
 
 export const comparisonSelectors = {
   comparison: (s: StudioState) => s.comparison,
+  hasComparison: (s: StudioState) => s.comparison !== undefined,
+  report: (s: StudioState) => s.comparison?.report,
   /** A WAV import whose audio is on screen while the host measures it (comparison-slice.ts). */
   measuring: (s: StudioState) => s.measuring,
   /** What the measuring is doing, for its status line. */
@@ -242,14 +244,17 @@ export const comparisonSelectors = {
   },
   /** Each take's condition (digital silence, constant, non-finite, near-silent); undefined in older reports. */
   audioCheck: (s: StudioState) => parts(s.comparison).metrics?.audio,
+  metrics: (s: StudioState) => parts(s.comparison).metrics,
   deltaLU: (s: StudioState) => num(parts(s.comparison).metrics?.loudnessDeltaLU),
-  curves: (s: StudioState) => parts(s.comparison).curves,
+  curves: (s: Pick<StudioState, 'comparison'>) => parts(s.comparison).curves,
   /** The divergence under the studio's tolerances when set, else the report's. */
-  divergence: (s: StudioState) => judged(s)?.divergence ?? parts(s.comparison).divergence,
+  divergence: (s: Pick<StudioState, 'comparison' | 'tolerances'>) => judged(s)?.divergence ?? parts(s.comparison).divergence,
   /** The report's own divergence, whatever the studio's tolerances. */
   reportDivergence: (s: StudioState) => parts(s.comparison).divergence,
+  firstStep: (s: StudioState) => comparisonSelectors.divergence(s)?.firstStep,
+  firstNonFinite: (s: StudioState) => comparisonSelectors.divergence(s)?.firstNonFinite,
   /** Frames per second of the step trace (frame N comes from step N). */
-  frameRate: (s: StudioState) => frameRateOf(s.comparison),
+  frameRate: (s: Pick<StudioState, 'comparison'>) => frameRateOf(s.comparison),
   /** Where the first divergence is on the timeline, seconds; undefined when none or unknown. */
   divergenceTime: (s: StudioState): number | undefined => {
     const d = comparisonSelectors.divergence(s);
@@ -260,19 +265,20 @@ export const comparisonSelectors = {
     return rate > 0 ? stepStartSec(d.firstStep, rate) : undefined;
   },
   /** Per-step |Δ| of every stage (talker, code predictor, vocoder), non-finite sides marked (step-delta.ts). */
-  stepDeltas: (s: StudioState) => {
+  stepDeltas: (s: Pick<StudioState, 'comparison'>) => {
     const d = parts(s.comparison).divergence;
     return s.comparison && d && d.steps.length > 0 ? deltasOf(s.comparison) : undefined;
   },
   /** The rows of the per-step views, under the studio's tolerances when set (step-delta.ts stageRows). */
-  stageRows: (s: StudioState) => {
+  stageRows: (s: Pick<StudioState, 'comparison' | 'tolerances'>) => {
     const deltas = comparisonSelectors.stepDeltas(s);
     return deltas ? rowsOf(deltas, comparisonSelectors.divergence(s)?.tolerances) : undefined;
   },
-  codes: (s: StudioState) => {
+  codes: (s: Pick<StudioState, 'comparison'>) => {
     const d = parts(s.comparison).divergence;
     return d && d.steps.length > 0 ? codesMatrix(d) : undefined;
   },
+  hasCodes: (s: StudioState) => comparisonSelectors.codes(s) !== undefined,
   numericsA: (s: StudioState) => {
     const a = parts(s.comparison).a;
     return a ? numericsA(a) : undefined;

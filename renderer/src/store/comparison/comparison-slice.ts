@@ -6,7 +6,7 @@ import type { StoredReport } from '../../../../electron/common/report/comparison
 import type { PlayerLike } from '../../audio/player.js';
 import type { StudioState } from '../studio-store.js';
 import { fitViewport } from '../../lib/viewport.js';
-import { timelineDuration } from '../view/timeline.js';
+import { timelineSelectors } from '../view/timeline-selectors.js';
 import { audioSelectors } from './audio-selectors.js';
 
 /**
@@ -104,7 +104,7 @@ export const createComparisonSlice =
         comparison: result,
         measuring: undefined,
         sweepShown: options.behindSweep === true && s.sweepShown,
-        viewport: fitViewport(timelineDuration({ ...s, comparison: result })),
+        viewport: fitViewport(timelineSelectors.duration({ ...s, comparison: result })),
       }));
     },
     showMeasuring({ a, b }, measuring) {

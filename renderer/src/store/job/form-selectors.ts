@@ -17,6 +17,11 @@ const sameSampling = (a: Rerun['sampling'], b: Rerun['sampling']): boolean =>
   a.mode === b.mode && (a.mode === 'greedy' || (a.temperature === b.temperature && a.topK === b.topK && a.topP === b.topP && a.repetitionPenalty === b.repetitionPenalty));
 
 export const formSelectors = {
+  text: (s: StudioState) => s.form.text,
+  seed: (s: StudioState) => s.form.seed,
+  sampling: (s: StudioState) => s.form.sampling,
+  teacherForce: (s: StudioState) => s.form.teacherForce,
+  profile: (which: 'profileA' | 'profileB') => (s: StudioState) => s.form[which],
   /**
    * Why Synthesize is off, in words, or undefined when it may run. The problem itself is shown once
    * where it is (the header for the bundle, the field for a profile); this only points there.

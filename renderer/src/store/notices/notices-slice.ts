@@ -32,7 +32,3 @@ export const createNoticesSlice: StateCreator<StudioState, [], [], NoticesSlice>
   dismiss: (id) => set((s) => ({ notices: s.notices.filter((n) => n.id !== id) })),
   clearActionNotices: () => set((s) => (s.notices.some((n) => !n.sticky) ? { notices: s.notices.filter((n) => n.sticky) } : {})),
 });
-
-export const noticesSelectors = {
-  notices: (s: StudioState) => s.notices,
-};

@@ -91,11 +91,16 @@ export const sweepSelectors = {
   sort: (s: StudioState) => s.sweepSort,
   filter: (s: StudioState) => s.sweepFilter,
   zoom: (s: StudioState) => s.sweepZoom,
+  /** The step range the histogram selects (sweepFilter.steps). */
+  selectedSteps: (s: StudioState) => s.sweepFilter.steps,
+  /** Cases in the sweep, whatever the filters. */
+  caseCount: (s: StudioState) => s.sweep?.summary.cases.length ?? 0,
   /**
    * The table's cases: filtered (verdict, stage, flip, search text, the scatter's zoom) and sorted, with
    * the cases whose verdict changed from the sweep opened beside first. The same array for the same inputs.
    */
   cases: (s: StudioState) => (s.sweep ? sortedRows({ rows: filtered(s), before: s.sweepBefore?.summary, sort: s.sweepSort }) : NONE),
+  shownCount: (s: StudioState) => sweepSelectors.cases(s).length,
   /** The cases the filters keep, in sweep order (the charts'). */
   filtered,
   /** The cases every filter but the step range keeps (the step histogram's). */

@@ -2,7 +2,7 @@ import type { StateCreator } from 'zustand/vanilla';
 import { centredOn, clampViewport, fitViewport, panBy, zoomAt, type Viewport } from '../../lib/viewport.js';
 import type { StudioState } from '../studio-store.js';
 import type { UiTolerances } from '../tolerance/judgement.js';
-import { timelineDuration, timelineMinSpan } from './timeline.js';
+import { timelineSelectors } from './timeline-selectors.js';
 
 export type Layout = 'overlay' | 'stacked';
 export type DetailTab = 'metrics' | 'steps' | 'codes' | 'numerics' | 'abx';
@@ -62,7 +62,7 @@ export interface ViewSlice {
 
 export const createViewSlice: StateCreator<StudioState, [], [], ViewSlice> = (set, get) => {
   const apply = (vp: Viewport) => {
-    const next = clampViewport(vp, timelineDuration(get()), timelineMinSpan(get()));
+    const next = clampViewport(vp, timelineSelectors.duration(get()), timelineSelectors.minSpan(get()));
     const now = get().viewport;
     if (next.start !== now.start || next.end !== now.end) set({ viewport: next });
   };
@@ -86,20 +86,20 @@ export const createViewSlice: StateCreator<StudioState, [], [], ViewSlice> = (se
     setViewport: apply,
     zoomBy(factor, anchor) {
       const vp = get().viewport;
-      apply(zoomAt(vp, factor, anchor ?? (vp.start + vp.end) / 2, timelineDuration(get()), timelineMinSpan(get())));
+      apply(zoomAt(vp, factor, anchor ?? (vp.start + vp.end) / 2, timelineSelectors.duration(get()), timelineSelectors.minSpan(get())));
     },
     setZoom(pxPerSec) {
       const s = get();
-      if (!(pxPerSec > 0)) return apply(fitViewport(timelineDuration(s)));
+      if (!(pxPerSec > 0)) return apply(fitViewport(timelineSelectors.duration(s)));
       const vp = s.viewport;
-      apply(centredOn((vp.start + vp.end) / 2, s.laneWidth / pxPerSec, timelineDuration(s), timelineMinSpan(s)));
+      apply(centredOn((vp.start + vp.end) / 2, s.laneWidth / pxPerSec, timelineSelectors.duration(s), timelineSelectors.minSpan(s)));
     },
     scrollBy(fraction) {
       const vp = get().viewport;
-      apply(panBy(vp, fraction * (vp.end - vp.start), timelineDuration(get()), timelineMinSpan(get())));
+      apply(panBy(vp, fraction * (vp.end - vp.start), timelineSelectors.duration(get()), timelineSelectors.minSpan(get())));
     },
-    fit: () => apply(fitViewport(timelineDuration(get()))),
-    showAround: (time, span) => apply(centredOn(time, span, timelineDuration(get()), timelineMinSpan(get()))),
+    fit: () => apply(fitViewport(timelineSelectors.duration(get()))),
+    showAround: (time, span) => apply(centredOn(time, span, timelineSelectors.duration(get()), timelineSelectors.minSpan(get()))),
     setLaneWidth: (laneWidth) => {
       if (laneWidth > 0 && laneWidth !== get().laneWidth) set({ laneWidth });
     },
@@ -115,20 +115,4 @@ export const createViewSlice: StateCreator<StudioState, [], [], ViewSlice> = (se
     setTab: (tab) => set({ tab }),
     setShortcutsOpen: (shortcutsOpen) => set({ shortcutsOpen }),
   };
-};
-
-export const viewSelectors = {
-  layout: (s: StudioState) => s.layout,
-  spectrogram: (s: StudioState) => s.spectrogram,
-  codesTall: (s: StudioState) => s.codesTall,
-  viewport: (s: StudioState) => s.viewport,
-  laneWidth: (s: StudioState) => s.laneWidth,
-  hover: (s: StudioState) => s.hover,
-  diffAligned: (s: StudioState) => s.diffAligned,
-  ampGain: (s: StudioState) => s.ampGain,
-  ampDb: (s: StudioState) => s.ampDb,
-  tolerances: (s: StudioState) => s.tolerances,
-  tab: (s: StudioState) => s.tab,
-  shortcutsOpen: (s: StudioState) => s.shortcutsOpen,
-  sidebarOpen: (s: StudioState) => s.sidebarOpen,
 };
