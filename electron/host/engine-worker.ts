@@ -14,6 +14,8 @@ if (!port && !process.send) throw new Error('engine-worker.js must run in a work
 const data: unknown = port ? workerData : JSON.parse(process.env.PARITY_WORKER_DATA ?? '{}');
 
 const send = (msg: FromWorker, transfer: ArrayBuffer[] = []) => (port ? port.postMessage(msg, transfer) : process.send?.(msg));
+// The first beat says the worker is up (the supervisor allows start-up more time than a hang).
+send({ type: 'alive' });
 const heartbeat = setInterval(() => send({ type: 'alive' }), HEARTBEAT_MS);
 if (!port) heartbeat.unref();
 

@@ -13,6 +13,11 @@ export interface SupervisorOptions {
   resourceLimits?: ResourceLimits;
   /** No message for this long while a task runs means the worker hangs: it is stopped and replaced. */
   hangTimeoutMs?: number;
+  /**
+   * A new worker's first message may take this long (its start-up: Node, the engine's imports, a loaded
+   * machine) before it counts as hung; default the larger of 60 s and hangTimeoutMs.
+   */
+  startTimeoutMs?: number;
   /** After a cancel, the worker has this long to stop on its own before it is stopped. */
   cancelGraceMs?: number;
   onRestart?: (reason: string) => void;
@@ -57,7 +62,8 @@ export class WorkerSupervisor {
 
   constructor(private readonly options: SupervisorOptions) {
     const hang = options.hangTimeoutMs ?? 30_000;
-    this.monitor = setInterval(() => this.checkHang(hang), Math.max(50, Math.min(1000, hang / 4)));
+    const startUp = options.startTimeoutMs ?? Math.max(60_000, hang);
+    this.monitor = setInterval(() => this.checkHang(hang, startUp), Math.max(50, Math.min(1000, hang / 4)));
     this.monitor.unref();
   }
 
@@ -178,10 +184,13 @@ export class WorkerSupervisor {
     this.running = undefined;
   }
 
-  private checkHang(timeoutMs: number): void {
+  /** A worker that has spoken is hung after `hangMs` of silence; one still starting up, after `startUpMs`. */
+  private checkHang(hangMs: number, startUpMs: number): void {
     if (!this.running || !this.worker) return;
     const silent = Date.now() - this.lastSeen;
-    if (silent > timeoutMs) this.replace(`stopped responding (no message for ${(silent / 1000).toFixed(1)} s)`);
+    const seconds = (silent / 1000).toFixed(1);
+    if (this.spoke && silent > hangMs) this.replace(`stopped responding (no message for ${seconds} s)`);
+    else if (!this.spoke && silent > startUpMs) this.replace(`did not start (no message ${seconds} s after it was started)`);
   }
 
   /** Stops the current worker on purpose (hang, ignored cancel) and fails its task. */

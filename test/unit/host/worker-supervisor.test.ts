@@ -8,7 +8,8 @@ const restarts: string[] = [];
 let isolation: 'process' | 'thread' = 'process';
 function start(options: Partial<SupervisorOptions> = {}) {
   restarts.length = 0;
-  supervisor = new WorkerSupervisor({ url, isolation, hangTimeoutMs: 800, cancelGraceMs: 500, onRestart: (r) => restarts.push(r), ...options });
+  // The hang limit is long here (a loaded machine stalls a worker for seconds); the hang tests shorten it.
+  supervisor = new WorkerSupervisor({ url, isolation, hangTimeoutMs: 10_000, cancelGraceMs: 500, onRestart: (r) => restarts.push(r), ...options });
   return supervisor;
 }
 const run = (s: WorkerSupervisor, jobId: string, task: unknown, progress: unknown[] = [], signal?: AbortSignal) =>
@@ -60,11 +61,23 @@ describe.each(['process', 'thread'] as const)('WorkerSupervisor (%s)', (mode) =>
   });
 
   it('survives a hang: a worker silent past the timeout is stopped and replaced', async () => {
-    const s = start();
+    const s = start({ hangTimeoutMs: 800 });
     const t0 = Date.now();
     await expect(run(s, 'job-1', { do: 'hang' })).rejects.toThrow(/stopped responding \(no message for \d+\.\d s\)/);
     expect(Date.now() - t0).toBeLessThan(5000);
     await expect(run(s, 'job-2', { do: 'echo', value: 'ok' })).resolves.toMatchObject({ echo: 'ok' });
+  });
+
+  it('gives a worker still starting up its start-up allowance, not the hang limit', async () => {
+    const s = start({ hangTimeoutMs: 300, startTimeoutMs: 20_000, workerData: { startUpMs: 1500 } });
+    await expect(run(s, 'job-1', { do: 'echo', value: 'late' })).resolves.toMatchObject({ echo: 'late' });
+    expect(restarts).toEqual([]);
+  });
+
+  it('replaces a worker that never says it is up within the start-up allowance', async () => {
+    const s = start({ hangTimeoutMs: 300, startTimeoutMs: 600, workerData: { startUpMs: 60_000 } });
+    await expect(run(s, 'job-1', { do: 'echo', value: 1 })).rejects.toThrow(/the engine worker did not start \(no message \d+\.\d s after it was started\) during test task \(job-1\)/);
+    expect(restarts).toEqual([expect.stringMatching(/^engine worker did not start/)]);
   });
 
   it('survives running out of memory under resourceLimits', async () => {
