@@ -61,6 +61,26 @@ def test_both_stages_ran_and_the_trace_has_the_delay_pattern(higgs_omni):
         assert audio.size > 0 and audio.size % HOP == 0, audio.size
 
 
+def test_the_trace_header_has_the_chunks_code2wav_made(higgs_omni):
+    """`vocoderChunks` as the Code2Wav stage produced them (audio_recorder.py, vocoder_chunks.py): one chunk for the
+    whole decode; for the streamed one, chunks starting at the seams the adapter's rule gives for higgs_cpu.yaml,
+    each after the first with the configured left context, together the whole WAV. No waiting file is left."""
+    extra = yaml.safe_load((HERE / "higgs_cpu.yaml").read_text())["connectors"]["connector_of_shared_memory"]["extra"]
+    for setting in ("whole", "streamed"):
+        trace, wav = files(higgs_omni, setting, "greedy")
+        chunks = steps(trace)[0]["vocoderChunks"]
+        size = read_wav(wav).size
+        assert sum(c["samples"] for c in chunks) == size
+        assert not list(Path(higgs_omni[setting]).glob("*.vocoder-chunks.json"))
+        if setting == "whole":
+            assert [(c["startSample"], c["samples"]) for c in chunks] == [(0, size)], chunks
+            continue
+        assert [c["startSample"] // HOP for c in chunks] == [0, *chunk_seams(size // HOP)], chunks
+        assert all(c["startSample"] % HOP == 0 for c in chunks), chunks
+        left = [c.get("leftContextFrames") for c in chunks]
+        assert left == [0] + [extra["codec_left_context_frames"]] * (len(chunks) - 1), left
+
+
 def test_whole_vs_streamed_code2wav_differs_at_the_chunk_seams(higgs_omni):
     whole_trace, whole_wav = files(higgs_omni, "whole", "greedy")
     streamed_trace, streamed_wav = files(higgs_omni, "streamed", "greedy")

@@ -16,7 +16,8 @@ Where each field comes from, in one runner step:
   `input_batch.req_ids` order), matched by id at every step.
 
 Step 1 is the prefill's sample (its codebook-0 code starts frame 1); every decode step adds one. A trace closes
-when `finish(req_id)` is called (the scheduler reporting the request finished) or at `close()`.
+when `finish(req_id)` is called (the scheduler reporting the request finished) or at `close()`; the Code2Wav
+stage's chunks then join its header (vocoder_chunks.py).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...trace_writer import TraceWriter
 from .config import trace_name
+from .vocoder_chunks import note_vocoder_chunks
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -111,6 +113,7 @@ class HiggsTalkerRecorder:
         writer = self.writers.pop(req_id, None)
         if writer is not None:
             writer.close()
+            note_vocoder_chunks(writer.path)  # the Code2Wav stage's chunks, when they came first
 
     def close(self) -> None:
         for req_id in list(self.writers):

@@ -36,6 +36,7 @@ from .batch_stats import batch_logit_stats
 from .config import RecorderConfig, trace_name
 from .module_tap import ModuleTap
 from .setting import engine_name, setting_header, unseen_under_graphs
+from .vocoder_chunks import note_vocoder_chunks
 
 logger = logging.getLogger("tts_parity.vllm")
 
@@ -245,6 +246,7 @@ class TalkerRecorder:
         if self.taps is not None:
             self.taps.write(request.writer.path, request.modules)
         request.writer.close()
+        note_vocoder_chunks(request.writer.path)  # the Code2Wav stage's chunks, when they came first
 
     def close(self) -> None:
         for req_id in list(self.requests):
