@@ -15,6 +15,20 @@ describe('the header names what is shown', () => {
     expect(mixed.facts).toEqual(['A vllm / B hf', '8 codebooks', 'A 12.5 frames/s / B 25 frames/s', '24000 Hz']);
   });
 
+  it('a delay-pattern trace pair names its codebook delays, and each side’s vocoder chunking when a trace records it', () => {
+    // Higgs-Audio-v3 through vLLM-Omni: whole vs streamed Code2Wav (python/tests/vllm_omni/higgs/).
+    const higgs = (chunks: number) => ({
+      header: { ...header('vllm-omni 0.30.0', 8, 25).header, codebookDelays: [0, 1, 2, 3, 4, 5, 6, 7], vocoderChunks: Array.from({ length: chunks }, () => ({})) },
+    });
+    expect(shownSource({ kind: 'traces', traces: { a: higgs(1), b: higgs(3) } })!.facts).toEqual([
+      'vllm-omni 0.30.0', '8 codebooks', 'codebook delays 0–7', '25 frames/s', '24000 Hz', 'vocoder A whole / B 3 chunks',
+    ]);
+    const dia = { header: { ...header('dia', 4).header, codebookDelays: [0, 8, 9, 10] } };
+    expect(shownSource({ kind: 'traces', traces: { a: dia, b: { header: { ...dia.header, vocoderChunks: [{}] } } } })!.facts).toEqual([
+      'dia', '4 codebooks', 'codebook delays 0, 8, 9, 10', '12.5 frames/s', '24000 Hz', 'vocoder A chunks not recorded / B whole',
+    ]);
+  });
+
   it('imported WAVs say so with their rate; a synthesis (and nothing) leaves the bundle’s line', () => {
     expect(shownSource({ metrics: { sampleRate: 48000 } })).toEqual({ name: 'Imported WAVs', facts: ['48000 Hz'] });
     expect(shownSource({ kind: 'profiles' })).toBeUndefined();
