@@ -17,6 +17,8 @@ interface TraceHeaderPart {
 export interface ShownSource {
   name: string;
   facts: string[];
+  /** The facts a narrow window leaves out of the header line (the rates); the header's title keeps every fact. */
+  wideOnly?: string[];
 }
 
 const both = (a: string | number, b: string | number, unit = '') => (a === b ? `${a}${unit}` : `A ${a}${unit} / B ${b}${unit}`);
@@ -44,9 +46,9 @@ export function shownSource(report: unknown): ShownSource | undefined {
     const b = r.traces.b.header;
     const facts = [both(a.engine, b.engine), `${both(a.q, b.q)} codebooks`];
     if (a.codebookDelays) facts.push(delayWords(a.codebookDelays));
-    facts.push(both(a.frameRate, b.frameRate, ' frames/s'), both(a.sampleRate, b.sampleRate, ' Hz'));
     if (a.vocoderChunks || b.vocoderChunks) facts.push(`vocoder ${both(chunking(a), chunking(b))}`);
-    return { name: 'Imported traces', facts };
+    const rates = [both(a.frameRate, b.frameRate, ' frames/s'), both(a.sampleRate, b.sampleRate, ' Hz')];
+    return { name: 'Imported traces', facts: [...facts, ...rates], wideOnly: rates };
   }
   if (r.kind === undefined) return { name: 'Imported WAVs', facts: r.metrics?.sampleRate ? [`${r.metrics.sampleRate} Hz`] : [] };
   return undefined;

@@ -25,7 +25,8 @@ const sections = memoByRef((r: ForensicParts): ForensicSection[] => {
   if (r.teacherForced) out.push({ key: 'teacher-forcing', title: 'Teacher forcing', lines: teacherForcedLines(r.teacherForced) });
   if (r.seams) out.push({ key: 'seams', title: 'Seams', lines: seamLines(r.seams) });
   const chunks = r.divergence?.vocoderChunks;
-  if (chunks) out.push({ key: 'vocoder-chunks', title: 'Vocoder chunks', lines: vocoderChunkLines(chunks) });
+  // The section's title already says "Vocoder chunks": its first line starts with the summary itself.
+  if (chunks) out.push({ key: 'vocoder-chunks', title: 'Vocoder chunks', lines: vocoderChunkLines(chunks).map((l, i) => (i === 0 ? chunks.summary : l)) });
   if (r.baseline) out.push({ key: 'baseline', title: 'Determinism baseline', lines: baselineLines(r.baseline, r.divergence?.firstStep ?? null) });
   return out;
 });
