@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStudio, stopStudio, type StudioSession } from './studio-ui-helpers.js';
+import { overlayGeometry, overlayTealCount, startStudio, stopStudio, type StudioSession } from './studio-ui-helpers.js';
 
 // Higgs-Audio-v3 through vLLM-Omni in the studio, from the real run's files (test/fixtures/higgs-omni/README.md):
 // whole vs streamed Code2Wav (the same codes; the audio differs only in the streamed side's first chunk, frames
@@ -26,25 +26,8 @@ async function importPair(files: string[], label: string): Promise<void> {
   await page.locator('li.current', { hasText: label }).waitFor({ timeout: 30_000 });
 }
 
-/** #00897b, the theme's seam colour, fully drawn, in a box of the lane overlay (deviceScaleFactor 1). */
-const tealCount = (box: { x: number; y: number; w: number; h: number }) =>
-  page.evaluate(`(() => {
-    const c = document.querySelector('[data-testid="lane-overlay"]');
-    const b = ${JSON.stringify(box)};
-    const d = c.getContext('2d').getImageData(b.x, b.y, b.w, b.h).data;
-    let n = 0;
-    for (let i = 0; i < d.length; i += 4) if (d[i + 3] > 200 && d[i] < 40 && d[i + 1] > 110 && d[i + 1] < 170 && d[i + 2] > 90 && d[i + 2] < 160) n++;
-    return n;
-  })()`) as Promise<number>;
-
-/** The overlay's x of time t (CSS px from the lanes' left) and where the A/B lane's top and the |Δ| lane's bottom are in it. */
-const geometry = (t: number) =>
-  page.evaluate(`(() => {
-    const s = window.__studio.store.getState();
-    const overlay = document.querySelector('[data-testid="lane-overlay"]').getBoundingClientRect();
-    const ab = document.querySelector('[data-testid="waveform-ab"]').getBoundingClientRect();
-    return { x: Math.round(((${t} - s.viewport.start) / (s.viewport.end - s.viewport.start)) * s.laneWidth), abTop: ab.top - overlay.top, left: overlay.left, top: overlay.top };
-  })()`) as Promise<{ x: number; abTop: number; left: number; top: number }>;
+const geometry = (t: number) => overlayGeometry(page, t);
+const tealCount = (box: { x: number; y: number; w: number; h: number }) => overlayTealCount(page, box);
 
 describe('studio UI in Chromium: a Higgs-Audio-v3 trace pair from vLLM-Omni', () => {
   it('whole vs streamed Code2Wav: the header names the engine, 8 codebooks, their delays, rates and chunking; the seam is marked where the difference stops', async () => {
