@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from ...wav import write_wav_float32
+from ._lifecycle import close_with_runner
 from .config import RecorderConfig, trace_name
 from .vocoder_chunks import note_vocoder_chunks
 
@@ -28,7 +29,6 @@ class AudioRecorder:
         self._left_context: list[int | None] = []
         os.makedirs(config.out_dir, exist_ok=True)
         sample_tokens = runner.sample_tokens
-        update_states = runner._update_states
         forward = runner.model.forward
 
         def recorded_forward(*args: Any, **kwargs: Any) -> Any:
@@ -41,13 +41,8 @@ class AudioRecorder:
             self._on_output(getattr(output, "model_runner_output", output))
             return output
 
-        def recorded_update_states(scheduler_output: Any) -> Any:
-            for req_id in scheduler_output.finished_req_ids:
-                self._finish(req_id)
-            return update_states(scheduler_output)
-
         runner.sample_tokens = recorded_sample_tokens
-        runner._update_states = recorded_update_states
+        close_with_runner(runner, self._finish)
         runner.model.forward = recorded_forward
 
     def _on_output(self, output: Any) -> None:

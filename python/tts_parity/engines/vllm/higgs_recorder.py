@@ -26,6 +26,7 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from ...trace_writer import TraceWriter
+from ._lifecycle import close_with_runner
 from .config import trace_name
 from .vocoder_chunks import note_vocoder_chunks
 
@@ -133,18 +134,5 @@ def attach_higgs(runner: Any, config: RecorderConfig, stage: int | None) -> Higg
         name=trace_name,
         wants=config.wants_request,
     )
-    update_states = runner._update_states
-    shutdown = getattr(runner, "shutdown", None)
-
-    def recorded_update_states(scheduler_output: Any) -> Any:
-        for req_id in scheduler_output.finished_req_ids:
-            recorder.finish(req_id)
-        return update_states(scheduler_output)
-
-    def recorded_shutdown(*args: Any, **kwargs: Any) -> Any:
-        recorder.close()
-        return shutdown(*args, **kwargs) if shutdown is not None else None
-
-    runner._update_states = recorded_update_states
-    runner.shutdown = recorded_shutdown
+    close_with_runner(runner, recorder.finish, recorder.close)
     return recorder
