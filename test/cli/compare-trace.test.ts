@@ -68,6 +68,33 @@ describe('parity compare-trace', () => {
     expect(report.metrics!.bitIdentical).toBe(false);
   });
 
+  it('a streamed vocoder against a whole one (header vocoderChunks): which chunk the audio differs in, from the seams, in the summary, report.json and report.md', async () => {
+    // 4 frames of 1920 samples at 12.5 frames/s; B's vocoder made its audio in chunks of 1 and 3 frames, and its
+    // audio differs only inside its first chunk (samples 1000-1099, frame 1).
+    const sr = 24000;
+    const wa = Float32Array.from({ length: 4 * 1920 }, (_, i) => 0.3 * Math.sin((2 * Math.PI * 200 * i) / sr));
+    const wb = wa.slice();
+    for (let i = 1000; i < 1100; i++) wb[i] += 0.05;
+    const chunked = (chunks: object[]) => traceA.replace(HEADER, HEADER.replace('}', `,"vocoderChunks":${JSON.stringify(chunks)}}`));
+    const a = file('c-a.jsonl', chunked([{ startSample: 0, samples: 4 * 1920 }]));
+    const b = file('c-b.jsonl', chunked([{ startSample: 0, samples: 1920, leftContextFrames: 0 }, { startSample: 1920, samples: 3 * 1920, leftContextFrames: 1 }]));
+    const out = join(dir, 'fx-chunks');
+    const run = await runParity(['compare-trace', a, b, '--wav-a', file('c-a.wav', encodeWav([wa], sr, 'float32')), '--wav-b', file('c-b.wav', encodeWav([wb], sr, 'float32')), '--out', out]);
+    expect(run.stderr).toBe('');
+    const summary = "differs only in chunk 1 of 2 (frame 1), up to the seam at frame 2 (B's chunks: seam at frame 2); equal in chunk 2 (frames 2-4)";
+    expect(run.stdout).toContain(`all codes equal; audio differs from sample 1000`);
+    expect(run.stdout).toContain(`; ${summary}; largest |Δ| 0.05 at sample`);
+    expect(run.stdout).toContain('(frame 1, chunk 1, the last frame before the seam at frame 2)');
+    expect(run.stdout).toContain('Vocoder chunks: audio ' + summary + '\n  chunk 1: frame 1 (samples 0-1919), max |Δ| 0.05, differs\n  seam at frame 2 (sample 1920, t = 0.080 s; B)\n  chunk 2: frames 2-4 (samples 1920-7679), max |Δ| 0\n');
+    const report = TraceComparisonReport.parse(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8')));
+    expect(report.divergence.vocoderChunks!.seams).toEqual([{ frame: 2, sample: 1920, timeSec: 0.08, sides: ['B'] }]);
+    expect(report.divergence.vocoderChunks!.chunks.map((c) => c.differs)).toEqual([true, false]);
+    const md = readFileSync(join(out, 'report.md'), 'utf8');
+    expect(md).toContain(`### Vocoder chunks\n\n- Vocoder chunks: audio ${summary}\n- chunk 1: frame 1 (samples 0-1919), max |Δ| 0.05, differs\n`);
+    // report.html marks the seam on its waveforms (its page data; test/e2e/report-html-seams.test.ts draws such marks)
+    expect(readFileSync(join(out, 'report.html'), 'utf8')).toContain('"seams":[{"boundary":1,"timeSec":0.08,"frame":2,"differs":"before"}]');
+  });
+
   it("report.md's reproduce command runs as written from the stored files, after the originals are gone, into <folder>-rerun; the gate passes", async () => {
     const a = file('moved-a.jsonl', traceA);
     const b = file('moved-b.jsonl', traceB);

@@ -153,3 +153,29 @@ export function scatterPoint(page: Page, correlation: number, deltaLU: number): 
     return { x: r.left + k * (left + ((${correlation} - x0) / (x1 - x0)) * w), y: r.top + k * (top + h - ((${deltaLU} - y0) / (y1 - y0)) * h) };
   })()`) as Promise<{ x: number; y: number }>;
 }
+
+/**
+ * Where the lane overlay stands: the x (CSS px, from the lanes' left) of time t, and the y of the A/B lane's top in
+ * the overlay (seams are marked from there down through the difference lane).
+ */
+export const overlayGeometry = (page: Page, t: number) =>
+  page.evaluate(`(() => {
+    const s = window.__studio.store.getState();
+    const overlay = document.querySelector('[data-testid="lane-overlay"]').getBoundingClientRect();
+    const ab = document.querySelector('[data-testid="waveform-ab"]').getBoundingClientRect();
+    return { x: Math.round(((${t} - s.viewport.start) / (s.viewport.end - s.viewport.start)) * s.laneWidth), abTop: ab.top - overlay.top, left: overlay.left, top: overlay.top };
+  })()`) as Promise<{ x: number; abTop: number; left: number; top: number }>;
+
+/** #00897b, the theme's seam colour (theme.ts), fully drawn (the overlay canvas is transparent elsewhere). */
+const TEAL = 'd[i + 3] > 200 && d[i] < 40 && d[i + 1] > 110 && d[i + 1] < 170 && d[i + 2] > 90 && d[i + 2] < 160';
+
+/** Teal (seam) pixels of the lane overlay (deviceScaleFactor 1: canvas pixels are CSS pixels), in the box or all of it. */
+export const overlayTealCount = (page: Page, box?: { x: number; y: number; w: number; h: number }) =>
+  page.evaluate(`(() => {
+    const c = document.querySelector('[data-testid="lane-overlay"]');
+    const b = ${JSON.stringify(box ?? null)} ?? { x: 0, y: 0, w: c.width, h: c.height };
+    const d = c.getContext('2d').getImageData(b.x, b.y, b.w, b.h).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) if (${TEAL}) n++;
+    return n;
+  })()`) as Promise<number>;

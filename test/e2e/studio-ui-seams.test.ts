@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SEAM_HALF_WIDTH } from '../../electron/common/draw/marks.js';
-import { startStudio, stopStudio, type StudioSession } from './studio-ui-helpers.js';
+import { overlayGeometry, overlayTealCount, startStudio, stopStudio, type StudioSession } from './studio-ui-helpers.js';
 
 // Seams at streaming-vocoder chunk boundaries on the studio's waveform lanes (docs/forensics.md "Seams"):
 // the stale-tail fault under bucket=13 leaves seams at boundaries 1 and 2 (0.400 s and 0.800 s on this
@@ -39,31 +39,8 @@ const reportedSeams = () =>
     { boundary: number; timeSec: number }[]
   >;
 
-/**
- * Where the overlay stands: the x (CSS px, from the lanes' left) of time t, and the y of the A/B lane's
- * top in the overlay (seams are marked from there down through the difference lane).
- */
-const geometry = (t: number) =>
-  page.evaluate(`(() => {
-    const s = window.__studio.store.getState();
-    const overlay = document.querySelector('[data-testid="lane-overlay"]').getBoundingClientRect();
-    const ab = document.querySelector('[data-testid="waveform-ab"]').getBoundingClientRect();
-    return { x: Math.round(((${t} - s.viewport.start) / (s.viewport.end - s.viewport.start)) * s.laneWidth), abTop: ab.top - overlay.top, left: overlay.left, top: overlay.top };
-  })()`) as Promise<{ x: number; abTop: number; left: number; top: number }>;
-
-/** #00897b, the theme's seam colour (theme.ts), fully drawn (the overlay canvas is transparent elsewhere). */
-const TEAL = 'd[i + 3] > 200 && d[i] < 40 && d[i + 1] > 110 && d[i + 1] < 170 && d[i + 2] > 90 && d[i + 2] < 160';
-
-/** Teal pixels of the overlay (deviceScaleFactor 1: canvas pixels are CSS pixels), in the given box or all of it. */
-const tealCount = (box?: { x: number; y: number; w: number; h: number }) =>
-  page.evaluate(`(() => {
-    const c = document.querySelector('[data-testid="lane-overlay"]');
-    const b = ${JSON.stringify(box ?? null)} ?? { x: 0, y: 0, w: c.width, h: c.height };
-    const d = c.getContext('2d').getImageData(b.x, b.y, b.w, b.h).data;
-    let n = 0;
-    for (let i = 0; i < d.length; i += 4) if (${TEAL}) n++;
-    return n;
-  })()`) as Promise<number>;
+const geometry = (t: number) => overlayGeometry(page, t);
+const tealCount = (box?: { x: number; y: number; w: number; h: number }) => overlayTealCount(page, box);
 
 describe('studio: seams at chunk boundaries on the waveform lanes', () => {
   it('marks each seam of a stale-tail stream at its reported time, and hovering it names it', async () => {

@@ -1,5 +1,6 @@
 import { teacherForcedLines } from '../../common/forensics/drift.js';
 import { seamLines } from '../../common/forensics/seams.js';
+import { vocoderChunkLines } from '../../common/forensics/vocoder-chunks.js';
 import { divergenceLines, stepTableHeading, stepTableRows, textStepTable } from '../../common/forensics/divergence-summary.js';
 import type { ComparisonView } from '../../common/report/comparison-markdown.js';
 import { metricRows } from '../../common/report/format/metric-rows.js';
@@ -11,6 +12,7 @@ export function renderComparisonText(v: ComparisonView): string {
   const parts = [...v.sides, '', ...divergenceLines(v.verdict, v.divergence, v.teacherForced, v.metrics?.audio)];
   if (v.teacherForced) parts.push('', ...teacherForcedLines(v.teacherForced));
   if (v.seams) parts.push('', ...seamLines(v.seams));
+  if (v.divergence.vocoderChunks) parts.push('', ...vocoderChunkLines(v.divergence.vocoderChunks));
   if (v.baseline?.length) parts.push('', 'Determinism baseline (each profile run twice):', ...v.baseline.map((l) => `  ${l}`));
   if (v.divergence.steps.length > 0) parts.push('', `${stepTableHeading(v.divergence)}:`, textStepTable(stepTableRows(v.divergence)));
   if (v.metrics) parts.push('', textTable(metricRows(v.metrics)));

@@ -129,7 +129,8 @@ export async function compareTraceSteps(
   const warnings = headerWarnings(a, b);
   const audio = a.audio && b.audio ? { a: a.audio.signal, b: b.audio.signal, sampleRate: ha.sampleRate } : undefined;
   const codebookDelays = ha.codebookDelays ?? hb.codebookDelays;
-  const localiseOptions: LocaliseOptions = { tolerances: options.tolerances, frameRate: ha.frameRate, audio, codebookDelays };
+  const vocoderChunks = { a: ha.vocoderChunks, b: hb.vocoderChunks };
+  const localiseOptions: LocaliseOptions = { tolerances: options.tolerances, frameRate: ha.frameRate, audio, codebookDelays, vocoderChunks };
   const localiser = new Localiser(a.steps, b.steps, localiseOptions);
   const teacherForced = ha.teacherForced !== undefined || hb.teacherForced !== undefined;
   const drift = teacherForced ? new DriftCurve(localiser.tolerances.nearTieGap ?? DEFAULT_NEAR_TIE_GAP) : undefined;

@@ -5,6 +5,7 @@ import { PairCounts } from './abs-diff.js';
 import { ComparedFields } from './compared-fields.js';
 import { CodeFlip } from './near-tie.js';
 import { Tolerances } from './tolerances.js';
+import { VocoderChunkReport } from './vocoder-chunks.js';
 
 /** Where in the pipeline two runs first differ, in pipeline order within a step. */
 export const DivergenceStage = z.enum(['talker-logits', 'sampled-code', 'code-predictor', 'vocoder']);
@@ -78,6 +79,11 @@ export const Divergence = z.object({
   logitPairs: PairCounts.optional(),
   /** False when the audio was not given (compare-trace without WAVs): the vocoder stage was not checked. */
   audioCompared: z.boolean().optional(),
+  /**
+   * The audio difference chunk by chunk of the vocoders that made it, with the seams between the chunks (header
+   * `vocoderChunks`, vocoder-chunks.ts); absent without audio or without a seam on either side.
+   */
+  vocoderChunks: VocoderChunkReport.optional(),
   /** Where the picked codes first differ, and whether that flip is a near-tie (near-tie.ts); absent when the codes never differ. */
   flip: CodeFlip.optional(),
   /** Which fields were compared and which one side lacked (partial traces); absent in reports made before it existed. */

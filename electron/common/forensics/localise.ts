@@ -7,6 +7,8 @@ import { ComparedFieldsTally } from './compared-fields.js';
 import type { Divergence, FirstNonFinite, StepComparison } from './divergence.js';
 import { DEFAULT_NEAR_TIE_GAP, FirstFlipFinder } from './near-tie.js';
 import { DEFAULT_TOLERANCES, type Tolerances } from './tolerances.js';
+import type { VocoderChunk } from '../trace/trace-format.js';
+import { chunkAudio, placeOfSample, type VocoderChunkReport } from './vocoder-chunks.js';
 
 export interface LocaliseOptions {
   tolerances?: Partial<Omit<Tolerances, 'codes'>>;
@@ -16,6 +18,8 @@ export interface LocaliseOptions {
   audio?: { a: Float32Array; b: Float32Array; sampleRate: number };
   /** The traces' delay pattern (header `codebookDelays`): gives `frame`, and `timeSec` from that frame. */
   codebookDelays?: readonly number[];
+  /** The chunks each side's vocoder made its audio in (header `vocoderChunks`): the audio difference is then told chunk by chunk. */
+  vocoderChunks?: { a?: readonly VocoderChunk[]; b?: readonly VocoderChunk[] };
 }
 
 /**
@@ -121,6 +125,8 @@ export class Localiser {
     const audio = options.audio;
     const sample = audio ? firstDifferingSample(audio.a, audio.b, tolerances.audioAbs) : null;
     if (sample !== null) result.firstDifferingSample = sample;
+    const chunks = audio && options.frameRate ? chunkAudio({ ...audio, frameRate: options.frameRate, audioAbs: tolerances.audioAbs, chunksA: options.vocoderChunks?.a, chunksB: options.vocoderChunks?.b }) : null;
+    if (chunks) result.vocoderChunks = chunks;
 
     let span = total;
     const first = result.divergedSteps[0];
@@ -147,7 +153,7 @@ export class Localiser {
         vocoderFrame: frame,
         timeSec: sample / audio.sampleRate,
         divergedSteps: frames,
-        detail: `all codes equal; audio ${describeSample(audio.a, audio.b, sample, tolerances.audioAbs)}${describeLargest(audio.a, audio.b, audio.sampleRate, options.frameRate)}`,
+        detail: `all codes equal; audio ${describeSample(audio.a, audio.b, sample, tolerances.audioAbs)}${chunks ? `; ${chunks.summary.replace(/^audio /, '')}` : ''}${describeLargest(audio.a, audio.b, audio.sampleRate, options.frameRate, chunks)}`,
       });
       span = Math.max(total, Math.ceil((Math.max(audio.a.length, audio.b.length) * options.frameRate) / audio.sampleRate));
     }
@@ -186,9 +192,10 @@ function codePredictorDiff(a: TraceStep | undefined, b: TraceStep | undefined): 
 
 /**
  * Where the audio differs most (codes equal: a vocoder-only difference such as a streamed vocoder's chunk seams):
- * "; largest |Δ| X at sample I (frame F)", or "" when no finite sample differs.
+ * "; largest |Δ| X at sample I (frame F)", with its chunk and seam when the vocoder's chunks are known, or "" when
+ * no finite sample differs.
  */
-function describeLargest(a: Float32Array, b: Float32Array, sampleRate: number, frameRate: number): string {
+function describeLargest(a: Float32Array, b: Float32Array, sampleRate: number, frameRate: number, chunks: VocoderChunkReport | null): string {
   let worst = 0;
   let at = -1;
   for (let i = 0; i < Math.min(a.length, b.length); i++) {
@@ -196,7 +203,8 @@ function describeLargest(a: Float32Array, b: Float32Array, sampleRate: number, f
     if (d > worst) [worst, at] = [d, i];
   }
   if (at < 0) return '';
-  return `; largest |Δ| ${Number(worst.toPrecision(4))} at sample ${at} (frame ${frameOfSample(at, sampleRate, frameRate)})`;
+  const place = chunks ? placeOfSample(chunks, at, sampleRate, frameRate) : '';
+  return `; largest |Δ| ${Number(worst.toPrecision(4))} at sample ${at} (frame ${frameOfSample(at, sampleRate, frameRate)}${place ? `, ${place}` : ''})`;
 }
 
 /** The first stage of one step with a NaN or an infinity, or null. */

@@ -2,6 +2,7 @@ import { divergenceLines, markdownStepTable, stepTableHeading, stepTableRows } f
 import type { Divergence } from '../forensics/divergence.js';
 import { teacherForcedLines, type TeacherForcedDrift } from '../forensics/drift.js';
 import { seamLines, type SeamReport } from '../forensics/seams.js';
+import { vocoderChunkLines } from '../forensics/vocoder-chunks.js';
 import { metricRows } from './format/metric-rows.js';
 import { codeBlock, escapeHtmlInMarkdown } from './format/markdown-safe.js';
 import { markdownTable } from './format/text-table.js';
@@ -43,6 +44,7 @@ export function renderComparisonMarkdown(v: ComparisonView): string {
   parts.push('', ...divergenceLines(v.verdict, v.divergence, v.teacherForced, v.metrics?.audio).map(item));
   if (v.teacherForced) parts.push('', '### Teacher forcing', '', ...teacherForcedLines(v.teacherForced).map(item));
   if (v.seams) parts.push('', '### Seams', '', ...seamLines(v.seams).map(item));
+  if (v.divergence.vocoderChunks) parts.push('', '### Vocoder chunks', '', ...vocoderChunkLines(v.divergence.vocoderChunks).map(item));
   if (v.baseline?.length) parts.push('', '### Determinism baseline (each profile run twice)', '', ...v.baseline.map(item));
   if (v.divergence.steps.length > 0) parts.push('', `### ${e(stepTableHeading(v.divergence))}`, '', e(markdownStepTable(stepTableRows(v.divergence))));
   if (v.metrics) parts.push('', '### Audio', '', markdownTable(metricRows(v.metrics))); // numbers and our own labels only: "peak 0.09 < 0.5" stays readable

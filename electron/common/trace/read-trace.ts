@@ -163,7 +163,19 @@ function parseHeader(value: unknown, file: string, n: number): TraceHeader {
   if (delays && delays.length !== result.data.q) {
     throw new TraceError(file, n, `header: "codebookDelays": expected q = ${result.data.q} delays (one per codebook), found ${delays.length}`);
   }
+  const gap = chunkGap(result.data.vocoderChunks);
+  if (gap) throw new TraceError(file, n, `header: "vocoderChunks": ${gap}`);
   return result.data;
+}
+
+/** Where a chunk does not start at the sample the one before ends at, in words; null when they follow on. */
+function chunkGap(chunks: TraceHeader['vocoderChunks']): string | null {
+  let next = 0;
+  for (const [k, chunk] of (chunks ?? []).entries()) {
+    if (chunk.startSample !== next) return `chunk ${k + 1} starts at sample ${chunk.startSample}, expected ${next} (where ${k === 0 ? 'the audio starts' : `chunk ${k} ends`})`;
+    next = chunk.startSample + chunk.samples;
+  }
+  return null;
 }
 
 function describeIssue(error: z.ZodError): string {

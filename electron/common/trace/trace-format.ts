@@ -8,6 +8,15 @@ import type { TraceStep } from './step-record.js';
  */
 export const TRACE_SCHEMA = 'tts-parity-trace/1';
 
+export const VocoderChunk = z
+  .object({
+    startSample: z.number().int().nonnegative(),
+    samples: z.number().int().nonnegative(),
+    leftContextFrames: z.number().int().nonnegative().optional(),
+  })
+  .strict();
+export type VocoderChunk = z.infer<typeof VocoderChunk>;
+
 export const TraceHeader = z
   .object({
     schema: z.literal(TRACE_SCHEMA),
@@ -44,6 +53,15 @@ export const TraceHeader = z
      * compare-trace then reports the first divergent frame and its time (delay-pattern.ts, docs/trace-format.md).
      */
     codebookDelays: z.array(z.number().int().nonnegative().max(100000)).min(1).max(64).optional(),
+    /**
+     * The chunks the vocoder made the audio in, in order, as the vocoder stage produced them (a streamed
+     * vocoder such as vLLM-Omni's async_chunk Code2Wav; a whole decode is one chunk): each chunk's first sample
+     * (0-based, in the run's audio), its length in samples, and, where the engine said, the frames of earlier
+     * codes it decoded again as left context and trimmed. Each chunk starts where the one before ends (readTrace
+     * refuses a gap or an overlap). compare-trace then says which chunks the audio differs in and where that is
+     * from the seams between them (vocoder-chunks.ts, docs/trace-format.md).
+     */
+    vocoderChunks: z.array(VocoderChunk).min(1).max(100000).optional(),
   })
   .loose();
 export type TraceHeader = z.infer<typeof TraceHeader>;

@@ -26,10 +26,10 @@ export function BundlePanel() {
   const label = bundleLabel(bundle);
   if (shown) {
     return (
-      <section aria-label="What is shown" className="bundle" data-testid="shown-source">
+      <section aria-label="What is shown" className="bundle" data-testid="shown-source" title={[shown.name, ...shown.facts].join(' · ')}>
         <strong data-testid="shown-name">{shown.name}</strong>
         {shown.facts.map((f, i) => (
-          <span key={i} className={i === 0 ? 'shown-engine' : undefined} title={f}>
+          <span key={i} className={i === 0 ? 'shown-engine' : shown.wideOnly?.includes(f) ? 'wide-only' : undefined} title={f}>
             {f}
           </span>
         ))}

@@ -74,7 +74,7 @@ export interface ReportPageData {
   frameRate: number | null;
   /** Where the first divergence is on the timeline. */
   marker: { sec: number; label: string } | null;
-  /** Seams at streaming-vocoder chunk boundaries (report.json `seams`); empty without. */
+  /** Seams at streaming-vocoder chunk boundaries (report.json `seams`, or a trace pair's `divergence.vocoderChunks`); empty without. */
   seams: SeamMark[];
   audio: PageAudio | null;
 }
@@ -170,6 +170,6 @@ export function reportPageData(report: ReportForPage, markdown: string, frameRat
     audioTolerance: d?.tolerances.audioAbs ?? 0,
     frameRate,
     marker: markerOf(d, frameRate, report.metrics?.sampleRate ?? null),
-    seams: seamMarks(report.seams),
+    seams: seamMarks(report),
   };
 }

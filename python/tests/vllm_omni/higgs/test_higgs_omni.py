@@ -61,6 +61,27 @@ def test_both_stages_ran_and_the_trace_has_the_delay_pattern(higgs_omni):
         assert audio.size > 0 and audio.size % HOP == 0, audio.size
 
 
+def test_the_trace_header_has_the_chunks_code2wav_made(higgs_omni):
+    """`vocoderChunks` as the Code2Wav stage produced them (audio_recorder.py, vocoder_chunks.py): one chunk for the
+    whole decode; for the streamed one, chunks starting at the seams the adapter's rule gives for higgs_cpu.yaml,
+    each with the left context that rule gives it, together the whole WAV. No waiting file is left."""
+    extra = yaml.safe_load((HERE / "higgs_cpu.yaml").read_text())["connectors"]["connector_of_shared_memory"]["extra"]
+    for setting in ("whole", "streamed"):
+        trace, wav = files(higgs_omni, setting, "greedy")
+        chunks = steps(trace)[0]["vocoderChunks"]
+        size = read_wav(wav).size
+        assert sum(c["samples"] for c in chunks) == size
+        assert not list(Path(higgs_omni[setting]).glob("*.vocoder-chunks.json"))
+        if setting == "whole":
+            assert [(c["startSample"], c["samples"]) for c in chunks] == [(0, size)], chunks
+            continue
+        assert [c["startSample"] // HOP for c in chunks] == [0, *chunk_seams(size // HOP)], chunks
+        assert all(c["startSample"] % HOP == 0 for c in chunks), chunks
+        # the adapter's rule: as much of the configured left context as has been emitted before the chunk
+        left = [c.get("leftContextFrames") for c in chunks]
+        assert left == [min(extra["codec_left_context_frames"], c["startSample"] // HOP) for c in chunks], left
+
+
 def test_whole_vs_streamed_code2wav_differs_at_the_chunk_seams(higgs_omni):
     whole_trace, whole_wav = files(higgs_omni, "whole", "greedy")
     streamed_trace, streamed_wav = files(higgs_omni, "streamed", "greedy")
@@ -87,6 +108,15 @@ def test_whole_vs_streamed_code2wav_differs_at_the_chunk_seams(higgs_omni):
     assert seams, frames
     # the largest difference is at a seam: the frame before or the frame after a chunk boundary
     assert any(abs(figures["maxAbsFrame"] - (seam + 0.5)) <= 1.5 for seam in seams), figures
+    # compare-trace names the seams from the streamed trace's header (vocoderChunks) and says which chunks differ
+    chunks = report["divergence"]["vocoderChunks"]
+    assert [seam["frame"] - 1 for seam in chunks["seams"]] == seams, chunks["seams"]
+    differing = [k + 1 for k, frames in enumerate(np.split(per_frame, seams)) if frames.max() > 1e-4]
+    assert [c["chunk"] for c in chunks["chunks"] if c["differs"]] == differing, chunks["chunks"]
+    assert differing == [1], per_frame  # as measured (docs/vllm-omni.md): the first chunk only
+    last, seam = seams[0], seams[0] + 1
+    words = f"differs only in chunk 1 of {len(seams) + 1} (frames 1-{last}), up to the seam at frame {seam}"
+    assert words in report["divergence"]["detail"], report["divergence"]["detail"]
 
 
 def test_alone_vs_beside_under_seeded_sampling_is_the_sampler_not_the_numbers(higgs_omni):

@@ -16,7 +16,8 @@ Where each field comes from, in one runner step:
   `input_batch.req_ids` order), matched by id at every step.
 
 Step 1 is the prefill's sample (its codebook-0 code starts frame 1); every decode step adds one. A trace closes
-when `finish(req_id)` is called (the scheduler reporting the request finished) or at `close()`.
+when `finish(req_id)` is called (the scheduler reporting the request finished) or at `close()`; the Code2Wav
+stage's chunks then join its header (vocoder_chunks.py).
 """
 
 from __future__ import annotations
@@ -25,7 +26,9 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from ...trace_writer import TraceWriter
+from ._lifecycle import close_with_runner
 from .config import trace_name
+from .vocoder_chunks import note_vocoder_chunks
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -111,6 +114,7 @@ class HiggsTalkerRecorder:
         writer = self.writers.pop(req_id, None)
         if writer is not None:
             writer.close()
+            note_vocoder_chunks(writer.path)  # the Code2Wav stage's chunks, when they came first
 
     def close(self) -> None:
         for req_id in list(self.writers):
@@ -130,18 +134,5 @@ def attach_higgs(runner: Any, config: RecorderConfig, stage: int | None) -> Higg
         name=trace_name,
         wants=config.wants_request,
     )
-    update_states = runner._update_states
-    shutdown = getattr(runner, "shutdown", None)
-
-    def recorded_update_states(scheduler_output: Any) -> Any:
-        for req_id in scheduler_output.finished_req_ids:
-            recorder.finish(req_id)
-        return update_states(scheduler_output)
-
-    def recorded_shutdown(*args: Any, **kwargs: Any) -> Any:
-        recorder.close()
-        return shutdown(*args, **kwargs) if shutdown is not None else None
-
-    runner._update_states = recorded_update_states
-    runner.shutdown = recorded_shutdown
+    close_with_runner(runner, recorder.finish, recorder.close)
     return recorder

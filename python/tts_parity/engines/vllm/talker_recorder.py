@@ -32,10 +32,12 @@ from typing import Any
 import torch
 
 from ...trace_writer import TraceWriter
+from ._lifecycle import close_with_runner
 from .batch_stats import batch_logit_stats
 from .config import RecorderConfig, trace_name
 from .module_tap import ModuleTap
 from .setting import engine_name, setting_header, unseen_under_graphs
+from .vocoder_chunks import note_vocoder_chunks
 
 logger = logging.getLogger("tts_parity.vllm")
 
@@ -129,8 +131,6 @@ class TalkerRecorder:
         runner = self.runner
         talker_mtp_forward = runner._talker_mtp_forward
         talker_mtp = runner.talker_mtp
-        update_states = runner._update_states
-        shutdown = getattr(runner, "shutdown", None)
 
         def recorded_talker_mtp(*args: Any, **kwargs: Any) -> Any:
             embeds, codes = talker_mtp(*args, **kwargs)
@@ -150,19 +150,9 @@ class TalkerRecorder:
                     self._on_frames(self._cp_req_ids, self._frames, self._cp_rows, taps)
                 self._cp_rows, self._cp_req_ids, self._frames = outer
 
-        def recorded_update_states(scheduler_output: Any) -> Any:
-            for req_id in scheduler_output.finished_req_ids:
-                self._finish(req_id)
-            return update_states(scheduler_output)
-
-        def recorded_shutdown(*args: Any, **kwargs: Any) -> Any:
-            self.close()
-            return shutdown(*args, **kwargs) if shutdown is not None else None
-
         runner._talker_mtp_forward = recorded_talker_mtp_forward
         runner.talker_mtp = recorded_talker_mtp
-        runner._update_states = recorded_update_states
-        runner.shutdown = recorded_shutdown
+        close_with_runner(runner, self._finish, self.close)
 
     # ---- per request --------------------------------------------------------------------------------------------
 
@@ -245,6 +235,7 @@ class TalkerRecorder:
         if self.taps is not None:
             self.taps.write(request.writer.path, request.modules)
         request.writer.close()
+        note_vocoder_chunks(request.writer.path)  # the Code2Wav stage's chunks, when they came first
 
     def close(self) -> None:
         for req_id in list(self.requests):

@@ -38,7 +38,7 @@ const source = (samples: Float32Array | undefined, tiers: WaveSource['tiers'], t
   samples && samples.length > 0 ? { samples, tiers, total, sampleRate } : undefined;
 
 /**
- * Lane heights (CSS px): the full set, and the short set for windows under 820 px high. The codes lane
+ * Lane heights (CSS px): the full set, and the short set for windows under 820 px high with audio. The codes lane
  * has a row per codebook (`codeRow` high, at most `codesMax` in all, so 16 or 32 codebooks still leave
  * the other lanes in view); twice that when the user asks for taller codes.
  */
@@ -53,11 +53,12 @@ const HEIGHTS = {
  * `short`: a short window, where every lane is drawn lower so the whole timeline stays in view.
  */
 export function laneSpecs(s: LaneInputs, c: Colors, fftReady: boolean, short = false): LaneSpec[] {
-  const px = short ? HEIGHTS.short : HEIGHTS.full;
   const cmp = s.comparison;
   if (!cmp) return [];
   const rate = audioSelectors.sampleRate(s);
   const total = Math.max(cmp.a?.samples.length ?? 0, cmp.b?.samples.length ?? 0);
+  // Without audio (traces only) there are no waveform lanes to make room for: the step and codes rows keep their full height.
+  const px = short && total > 0 ? HEIGHTS.short : HEIGHTS.full;
   const a = source(cmp.a?.samples, audioSelectors.peaksA(s), total, rate);
   const b = source(cmp.b?.samples, audioSelectors.peaksB(s), total, rate);
   const diff = audioSelectors.difference(s);

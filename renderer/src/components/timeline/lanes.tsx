@@ -2,8 +2,7 @@ import type { KeyboardEvent } from 'react';
 import { memo, useEffect, useMemo, useRef, useState } from 'react';
 import { useShallow } from 'zustand/react/shallow';
 import { drawMarks } from '../../../../electron/common/draw/marks.js';
-import { seamMarks, seamNear, seamText, type SeamMark } from '../../../../electron/common/draw/seam-marks.js';
-import type { SeamReport } from '../../../../electron/common/forensics/seams.js';
+import { seamMarks, seamNear, seamText, type SeamMark, type SeamParts } from '../../../../electron/common/draw/seam-marks.js';
 import { loadFft } from '../../lib/fft-loader.js';
 import { hoverReadout } from '../../lib/hover-readout.js';
 import { PFFFT_WASM_URL } from '../../lib/pffft-wasm-url.js';
@@ -249,9 +248,9 @@ function paintLane(canvas: HTMLCanvasElement, lane: LaneSpec, s: StudioState): v
   if (s.viewport.end > s.viewport.start) lane.draw(ctx, s.viewport, width, height);
 }
 
-/** The seams of a stream-vocoder comparison (docs/forensics.md "Seams"); none for any other. */
+/** The seams of a stream-vocoder comparison (docs/forensics.md "Seams") or of traces whose vocoder chunks are known; none for any other. */
 function comparisonSeams(s: StudioState): SeamMark[] {
-  return seamMarks((s.comparison?.report as { seams?: SeamReport } | undefined)?.seams);
+  return seamMarks(s.comparison?.report as SeamParts | undefined);
 }
 
 /** The y range of the waveform lanes (A/B and difference), where seams are marked. */

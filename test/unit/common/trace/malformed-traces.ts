@@ -3,7 +3,7 @@ import { logitStats } from '../../../../electron/common/trace/logit-stats.js';
 import { header, logitRow, makeSteps } from '../forensics/synthetic-trace.js';
 
 /**
- * Twenty malformed tts-parity-trace/1 files made from a good 3-step trace (q = 4):
+ * Twenty-two malformed tts-parity-trace/1 files made from a good 3-step trace (q = 4):
  * [what, text, line number the error must name, words the message must contain].
  * Shared by the reader's unit test and the CLI test of `parity compare-trace`.
  */
@@ -46,6 +46,13 @@ export function malformedTraces(): [string, string, number, string][] {
       3,
       'step 2: "codes.3": 64 is outside codebook 3 (codebookSize 64 in the header: codes 0…63)',
     ],
+    [
+      'vocoder chunks with a gap',
+      replace(1, withHeader(lines[0], { vocoderChunks: [{ startSample: 0, samples: 960 }, { startSample: 1000, samples: 960 }] })),
+      1,
+      'header: "vocoderChunks": chunk 2 starts at sample 1000, expected 960 (where chunk 1 ends)',
+    ],
+    ['vocoder chunk with a negative length', replace(1, withHeader(lines[0], { vocoderChunks: [{ startSample: 0, samples: -1 }] })), 1, '"vocoderChunks.0.samples"'],
     ['codebookSize list not q long', replace(1, withHeader(lines[0], { codebookSize: [64, 64] })), 1, 'header: "codebookSize": expected one size or q = 4 sizes, found 2'],
     // q entries (one per codebook 0..q-1) instead of q-1 (codebooks 1..q-1): read as is, codebook 1 would
     // be compared with the other side's codebook 0 statistics, a false divergence at step 1.

@@ -1,0 +1,34 @@
+"""A recorder's traces close with the runner's own lifecycle, as every vLLM recorder here closes them: when the
+scheduler reports a request finished (`runner._update_states`, before the runner drops it) and when the runner shuts
+down (`runner.shutdown`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+__all__ = ["close_with_runner"]
+
+
+def close_with_runner(runner: Any, finish: Callable[[str], None], close: Callable[[], None] | None = None) -> None:
+    """Patches `runner._update_states` to call `finish(req_id)` for each request the step reports finished, and, with
+    `close`, `runner.shutdown` to call `close()` first (a runner without `shutdown` gets one that only closes)."""
+    update_states = runner._update_states
+
+    def recorded_update_states(scheduler_output: Any) -> Any:
+        for req_id in scheduler_output.finished_req_ids:
+            finish(req_id)
+        return update_states(scheduler_output)
+
+    runner._update_states = recorded_update_states
+    if close is None:
+        return
+    shutdown = getattr(runner, "shutdown", None)
+
+    def recorded_shutdown(*args: Any, **kwargs: Any) -> Any:
+        close()
+        return shutdown(*args, **kwargs) if shutdown is not None else None
+
+    runner.shutdown = recorded_shutdown
