@@ -1,8 +1,9 @@
 """Planted bugs for the tests (a `vllm.general_plugins` entry point of this fixture): the seeds' classes put into
 vLLM-Omni's own code path at run time, per request, so one Omni start serves clean and buggy requests alike.
 
-    TTS_PARITY_TEST_PLANT="stale-feedback=<request glob>;cp-position=<request glob>;swap-rows=<request glob>"
-    TTS_PARITY_TEST_PLANT_LOG=<file>   with swap-rows: each step's row order (req_ids) of a batch of 2+ rows
+    TTS_PARITY_TEST_PLANT="stale-feedback=<glob>;cp-position=<glob>;swap-rows=<glob>;no-reset=<glob>;recorder-fail=<glob>"
+    TTS_PARITY_TEST_PLANT_LOG=<file>   with swap-rows: each step's row order (req_ids) of a batch of 2+ rows; with
+                                       no-reset: {"noReset": request, "row", "carried", "from"} per planted request
 
 - stale-feedback (seed 000's class): the code predictor of a matching request is fed the code-0 embedding of its
   FIRST decode step at every later step (a feedback buffer written once and never refreshed), in
@@ -13,6 +14,14 @@ vLLM-Omni's own code path at run time, per request, so one Omni start serves cle
   first and last rows trade places at every step, where vLLM lets the attention backend reorder the batch
   (`_may_reorder_batch`, followed by the runner's own `refresh_metadata`). Rows change order at every step, so a
   recorder that matched by position would mix requests up.
+- no-reset (a state buffer not reset between requests): a request's text-conditioning offset into its trailing text
+  (`meta["talker_text_offset"]`, which Qwen3TTSTalkerForConditionalGeneration.preprocess resets to 0 at a request's
+  first prefill, vLLM-Omni 0.30.0 model_executor/models/qwen3_tts/qwen3_tts_talker.py line 938) is not reset for a
+  matching request: it starts where the previous request of the same batch row left it, as a per-row buffer
+  reused without a reset would. The prefill is right (it reads no trailing text); from the first decode step the
+  talker is fed the wrong text step.
+- recorder-fail (a failure inside the recorder, not of the engine): tts_parity's TraceWriter.write_record raises
+  OSError(ENOSPC) at step 3 of a matching request's trace, as a full disk would.
 
 Rows are matched to requests by the decode order `_talker_mtp_forward` is called with, never by batch position.
 """
@@ -45,6 +54,9 @@ def _rows(pattern: str | None) -> list[int]:
 
 
 def register() -> None:
+    from .step_timer import install as install_step_timer
+
+    install_step_timer()  # python/benchmarks/vllm_recording_cost.py's step clock; inert unless its variable is set
     plants = _plants()
     if not plants:
         return
@@ -119,6 +131,53 @@ def register() -> None:
                 self._bucket_pos_ids = saved
 
         CodePredictorWrapper.forward = shifted_forward
+
+    if "no-reset" in plants:
+        _plant_no_reset(OmniGPUModelRunner, plants["no-reset"])
+
+    if "recorder-fail" in plants:
+        _plant_recorder_failure(plants["recorder-fail"])
+
+
+def _plant_no_reset(runner_cls: Any, pattern: str) -> None:
+    """Every update of a talker request's meta["talker_text_offset"] goes through the runner's
+    _update_intermediate_buffer; the plant keeps the last value per batch row and, for a matching request's first
+    prefill (the update that carries embed["prefill"]), puts that value in place of the reset."""
+    update = runner_cls._update_intermediate_buffer
+    row_offsets: dict[int, tuple[str, int]] = {}
+
+    def planted_update(self: Any, req_id: str, upd: Any) -> Any:
+        meta = upd.get("meta") if isinstance(upd, dict) else None
+        row = self.input_batch.req_id_to_index.get(req_id) if getattr(self, "has_talker_mtp", False) else None
+        if isinstance(meta, dict) and "talker_text_offset" in meta and row is not None:
+            first_prefill = isinstance(upd.get("embed"), dict) and "prefill" in upd["embed"]
+            if first_prefill and fnmatch.fnmatchcase(req_id, pattern) and row in row_offsets:
+                previous, carried = row_offsets[row]
+                meta["talker_text_offset"] = carried
+                log = os.environ.get(ENV + "_LOG")
+                if log:
+                    with open(log, "a", encoding="utf-8") as f:
+                        entry = {"noReset": req_id, "row": row, "carried": carried, "from": previous}
+                        f.write(json.dumps(entry) + "\n")
+            row_offsets[row] = (req_id, int(meta["talker_text_offset"]))
+        return update(self, req_id, upd)
+
+    runner_cls._update_intermediate_buffer = planted_update
+
+
+def _plant_recorder_failure(pattern: str) -> None:
+    import errno
+
+    from tts_parity.trace_writer import TraceWriter
+
+    write_record = TraceWriter.write_record
+
+    def failing_write_record(self: Any, record: Any, *args: Any, **kwargs: Any) -> Any:
+        if record.get("step") == 3 and fnmatch.fnmatchcase(os.path.basename(self.path), pattern + ".jsonl"):
+            raise OSError(errno.ENOSPC, "No space left on device (planted)", self.path)
+        return write_record(self, record, *args, **kwargs)
+
+    TraceWriter.write_record = failing_write_record
 
 
 class _ShiftedPositions(dict):
