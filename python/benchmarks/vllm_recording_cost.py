@@ -1,18 +1,21 @@
-"""What recording costs inside vLLM-Omni's worker: the tiny Qwen3-TTS pipeline on CPU (python/tests/vllm_omni/), the
-three modes side by side in one run: recorder off, statistics only, statistics + module sidecar.
+"""What recording costs inside vLLM-Omni's worker: the tiny Qwen3-TTS pipeline on CPU (python/tests/vllm_omni/),
+recording off and on side by side in one run, for statistics only and for statistics + module sidecar.
 
     .venv-vllm/bin/python python/benchmarks/vllm_recording_cost.py MODEL_DIR [--rounds N] [--steps S] [--out F]
 
-MODEL_DIR is a folder from python/tests/vllm_omni/tiny_model.py. One child process per mode holds one `Omni` start
-(all three are up before any timing); then N rounds, each running the same batch of 4 requests (max_tokens S) in
-every mode, the order rotated from round to round, so load drift on a shared machine falls on all modes alike.
+MODEL_DIR is a folder from python/tests/vllm_omni/tiny_model.py. Two child processes, one `Omni` start each, both
+recording with TTS_PARITY_VLLM_REQUESTS="*_on-*" (one with TTS_PARITY_VLLM_MODULES as well); both are up before any
+timing. Then N rounds: in each, every child runs the same batch of 4 requests (max_tokens S) twice, once under
+names the selection leaves out ("off": the recorder is installed and its hooks fire, recording nothing; an upper
+bound of a process without the recorder, where the plugin returns before importing anything) and once under names
+it records ("on"), the order alternating from round to round, so load drift on a shared machine falls on both alike.
 
 What is timed is the talker stage's runner step inside its worker (the test fixture's step clock,
 tts_parity_vllm_cpu/step_timer.py: execute_model start to sample_tokens end, where the recorder's hooks run),
 over the decode steps of the batch (4 decode rows: each step runs the code predictor for the previous frame
 and the talker for the next code 0). The Code2Wav stage, IPC and the engine's fixed costs are outside that clock.
-Per round, a mode's figure is its median decode step; the overhead of a mode is its round's median over off's
-median, and the reported overhead is the median over rounds. Prints one JSON object (also to --out).
+Per round, a run's figure is its median decode step; a mode's overhead is on's median over off's median in the
+same child and round, and the reported overhead is the median over rounds. Prints one JSON object (also to --out).
 """
 
 from __future__ import annotations
@@ -30,7 +33,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve()
 sys.path.insert(0, str(HERE.parents[1] / "tests" / "vllm_omni"))
 
-MODES = {"off": None, "stats": "", "stats+modules": "model.layers.*,model.norm,code_predictor.model.layers.*"}
+MODES = {"stats": "", "stats+modules": "model.layers.*,model.norm,code_predictor.model.layers.*"}
+RECORDED = "*_on-*"
 BATCH_ROWS = 4
 
 
@@ -42,23 +46,26 @@ def child(mode: str, model: Path, folder: Path, steps: int) -> None:
 
     modules = MODES[mode]
     step_log = folder / "steps.jsonl"
+    # The protocol owns the original stdout; everything else (vLLM logs to stdout, the stage processes inherit
+    # fd 1) goes to stderr.
+    out = os.fdopen(os.dup(1), "w")
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
     session = OmniSession(
         model,
         deploy_config(folder / "deploy.yaml"),
         folder / "traces",
-        modules=modules or "",
-        record=modules is not None,
-        extra_env={"TTS_PARITY_TEST_STEP_LOG": str(step_log)},
+        modules=modules,
+        extra_env={"TTS_PARITY_TEST_STEP_LOG": str(step_log), "TTS_PARITY_VLLM_REQUESTS": RECORDED},
+        init_timeout=3600,  # two starts at once on a shared 2-core machine
     )
-    out = sys.stdout
-    sys.stdout = sys.stderr  # the protocol owns stdout
     try:
         print(json.dumps({"ready": True, "startSeconds": session.start_seconds}), file=out, flush=True)
         for line in sys.stdin:
-            round_ = int(line.split()[1])
+            which, round_ = line.split()[1], int(line.split()[2])
             params = SamplingParams(temperature=0.0, max_tokens=steps, min_tokens=steps, detokenize=False)
             prompts = [
-                (f"{mode}-{round_}-{k}", session.prompt(t, cache_salt=f"{mode}{round_}{k}")) for k, t in TEXTS.items()
+                (f"{which}-{round_}-{k}", session.prompt(t, cache_salt=f"{which}{round_}{k}")) for k, t in TEXTS.items()
             ]
             session._names = iter(name for name, _ in prompts)
             step_log.write_text("")
@@ -104,23 +111,23 @@ def main() -> None:
         try:
             starts = {mode: json.loads(_answer(proc, mode))["startSeconds"] for mode, proc in children.items()}
             rounds = []
-            order = list(MODES)
             for r in range(args.rounds):
                 load_before = os.getloadavg()[0]
-                entry: dict = {"order": order[:], "modes": {}}
-                for mode in order:
-                    proc = children[mode]
-                    proc.stdin.write(f"round {r}\n")
-                    proc.stdin.flush()
-                    answer = json.loads(_answer(proc, mode))
-                    entry["modes"][mode] = {
-                        "medianDecodeStepMs": statistics.median(answer["decodeStepsMs"]),
-                        "decodeSteps": len(answer["decodeStepsMs"]),
-                        "batchSeconds": round(answer["batchSeconds"], 3),
-                    }
+                order = ["off", "on"] if r % 2 == 0 else ["on", "off"]
+                entry: dict = {"order": order, "modes": {}}
+                for mode, proc in children.items():
+                    entry["modes"][mode] = {}
+                    for which in order:
+                        proc.stdin.write(f"run {which} {r}\n")
+                        proc.stdin.flush()
+                        answer = json.loads(_answer(proc, mode))
+                        entry["modes"][mode][which] = {
+                            "medianDecodeStepMs": round(statistics.median(answer["decodeStepsMs"]), 3),
+                            "decodeSteps": len(answer["decodeStepsMs"]),
+                            "batchSeconds": round(answer["batchSeconds"], 3),
+                        }
                 entry["loadAverage1m"] = [round(load_before, 2), round(os.getloadavg()[0], 2)]
                 rounds.append(entry)
-                order = order[1:] + order[:1]
         finally:
             for proc in children.values():
                 proc.stdin.close()
@@ -138,10 +145,11 @@ def main() -> None:
         "perRound": rounds,
     }
     for mode in MODES:
-        medians = [r["modes"][mode]["medianDecodeStepMs"] for r in rounds]
-        ratios = [r["modes"][mode]["medianDecodeStepMs"] / r["modes"]["off"]["medianDecodeStepMs"] for r in rounds]
+        runs = [r["modes"][mode] for r in rounds]
+        ratios = [run["on"]["medianDecodeStepMs"] / run["off"]["medianDecodeStepMs"] for run in runs]
         result["modes"][mode] = {
-            "medianDecodeStepMs": round(statistics.median(medians), 3),
+            "offMedianDecodeStepMs": round(statistics.median(run["off"]["medianDecodeStepMs"] for run in runs), 3),
+            "onMedianDecodeStepMs": round(statistics.median(run["on"]["medianDecodeStepMs"] for run in runs), 3),
             "overhead": round(statistics.median(ratios) - 1.0, 4),
             "overheadRange": [round(min(ratios) - 1.0, 4), round(max(ratios) - 1.0, 4)],
         }

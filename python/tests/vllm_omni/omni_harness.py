@@ -62,6 +62,7 @@ class OmniSession:
         modules: str = "",
         record: bool = True,
         extra_env: Mapping[str, str] | None = None,
+        init_timeout: int = 1200,
     ) -> None:
         env = {
             "TTS_PARITY_VLLM_TRACE_DIR": str(trace_dir) if record else "",
@@ -91,7 +92,9 @@ class OmniSession:
         try:
             with open(self.stderr_log, "ab") as log:
                 os.dup2(log.fileno(), 2)
-            self.omni = Omni(model=str(model), deploy_config=str(deploy), stage_init_timeout=900, init_timeout=1200)
+            self.omni = Omni(
+                model=str(model), deploy_config=str(deploy), stage_init_timeout=900, init_timeout=init_timeout
+            )
         except BaseException:
             sys.stderr.flush()
             os.dup2(saved_stderr, 2)

@@ -1,5 +1,6 @@
 """vLLM-Omni's Qwen3-TTS pipeline recorded in its own workers (one eager Omni start, conftest.eager_runs): the trace
-per request, batch invariance while rows change, prefix caching without cache_salt, and two planted bugs."""
+per request, batch invariance while rows change, prefix caching without cache_salt, three planted bugs, and a
+planted failure inside the recorder."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import numpy as np
 import pytest
 import soundfile
 
-from compare import compare_trace
+from compare import BF16_NEAR_TIE_GAP, compare_trace
 from omni_harness import TEXTS
 
 pytestmark = pytest.mark.timeout(2400)  # the first test pays for the Omni start (~80 s idle, minutes when loaded)
@@ -38,6 +39,17 @@ def test_one_trace_per_request_named_by_id_with_the_setting_and_the_final_stage_
         assert rate == 24000 and run["audio"] is not None
         np.testing.assert_array_equal(audio, run["audio"])
         assert len(audio) == 1920 * len(frames)  # one frame of codes -> 1920 samples at 12.5 Hz
+
+
+def test_the_fixture_s_argmaxes_are_decided(eager_runs):
+    # tiny_model.decide: every row of every request, talker and code predictor, has its top-1 logit more than the
+    # bf16 near-tie gap (compare.BF16_NEAR_TIE_GAP) above its top-2, so rounding cannot flip a code.
+    gaps = []
+    for name in [f"alone-{k}" for k in TEXTS]:
+        for step in _lines(eager_runs.trace(name))[1:]:
+            for row in [step["logits"], *step.get("codePredictorLogits", [])]:
+                gaps.append(row["top5"][0]["logit"] - row["top5"][1]["logit"])
+    assert len(gaps) > 4 * 12 * 16 - 100 and min(gaps) > float(BF16_NEAR_TIE_GAP), (len(gaps), min(gaps))
 
 
 @pytest.mark.parametrize("key", list(TEXTS))
@@ -92,3 +104,35 @@ def test_the_clean_request_beside_the_planted_ones_equals_it_alone(eager_runs):
         wav_b=eager_runs.wav("clean-long"),
     )
     assert report["verdict"] == "identical", report["summary"]
+
+
+def test_a_row_buffer_not_reset_between_requests_is_localised_to_step_1_code_predictor_codebook_1_and_module(
+    eager_runs,
+):
+    log = [json.loads(line) for line in (eager_runs.folder.parent / "rows.jsonl").read_text().splitlines()]
+    planted = [e for e in log if isinstance(e, dict) and e.get("noReset") == "0_noreset-long"]
+    assert len(planted) == 1 and planted[0]["from"] != "0_noreset-long", planted  # another request's state was read
+    report = compare_trace(eager_runs.trace("clean-long"), eager_runs.trace("noreset-long"), modules=True)
+    divergence = report["divergence"]
+    assert report["verdict"] == "diverged"
+    assert divergence["firstStep"] == 1 and divergence["stage"] == "code-predictor" and divergence["codebook"] == 1
+    drill = report["moduleDrill"]
+    assert drill["status"] == "found" and drill["step"] == 1
+    assert drill["module"]["name"].startswith("code_predictor.model.layers.0."), drill["module"]
+    assert drill["module"]["name"].endswith("@g1"), drill["module"]
+
+
+def test_a_failure_inside_the_recorder_stops_that_request_s_recording_not_the_engine(eager_runs):
+    run = eager_runs.requests["recfail-long"]
+    # The engine went on: the request's audio came back, equal to the same text's alone.
+    assert run["audio"] is not None and run["audio"].size > 0
+    np.testing.assert_array_equal(run["audio"], eager_runs.requests["alone-long"]["audio"])
+    # One line, naming the request and what failed; its two good lines kept as .partial, no trace under its name.
+    lines = [line for line in eager_runs.stderr_log.read_text().splitlines() if "tts_parity vLLM recorder:" in line]
+    assert len(lines) == 1, lines
+    assert "request 3_recfail-long: writing a " in lines[0] and "No space left on device (planted)" in lines[0]
+    trace = eager_runs.trace("recfail-long")
+    assert not trace.exists()
+    assert len(_lines(trace.with_name(trace.name + ".partial"))) == 1 + 2  # header and steps 1, 2
+    # The batch beside it was recorded.
+    assert eager_runs.trace("clean-long").exists() and eager_runs.trace("cppos-long").exists()

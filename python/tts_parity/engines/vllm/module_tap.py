@@ -38,9 +38,11 @@ class ModuleTap:
         config: RecorderConfig,
         runner: Any,
         guarded: Callable[[str], AbstractContextManager[None]],
+        recording: Callable[[], bool],
     ) -> None:
         self.runner = runner
         self.guarded = guarded
+        self.recording = recording  # whether a request of this runner step is recorded
         self.patterns = ",".join(config.modules)
         self.in_code_predictor = False
         self._talker: list[tuple[str, torch.Tensor]] = []
@@ -58,8 +60,8 @@ class ModuleTap:
         return hook
 
     def _record(self, name: str, in_cp: bool, output: Any) -> None:
-        if in_cp != self.in_code_predictor or self.runner.input_batch.num_reqs == 0:
-            return  # a profile, warm-up or dummy run (or the predictor's warm-up)
+        if in_cp != self.in_code_predictor or self.runner.input_batch.num_reqs == 0 or not self.recording():
+            return  # a profile, warm-up or dummy run (or the predictor's warm-up), or no request recorded
         tensors = _selected_tensors(output, "each")
         if in_cp:
             self._cp_calls[name] += 1

@@ -76,7 +76,7 @@ class TalkerRecorder:
         self._cp_req_ids: list[str] | None = None
         self._frames: torch.Tensor | None = None
         os.makedirs(config.out_dir, exist_ok=True)
-        self.taps = ModuleTap(model, config, runner, self._guarded) if config.modules else None
+        self.taps = ModuleTap(model, config, runner, self._guarded, self._step_recorded) if config.modules else None
 
         model.logits_processor.register_forward_hook(self._on_talker_logits)
         runner.sampler.register_forward_hook(self._on_sampled)
@@ -225,6 +225,12 @@ class TalkerRecorder:
                 if taps is not None and request.modules:
                     request.modules[-1].update(taps.get(req_ids[row], {}))
                 self._write(request, pending, codes[row], None if cp_stats is None else cp_stats[i])
+
+    def _step_recorded(self) -> bool:
+        return any(
+            r in self.requests or (r not in self.stopped and self.config.wants_request(r))
+            for r in self.runner.input_batch.req_ids
+        )
 
     def _request(self, req_id: str) -> _Request | None:
         request = self.requests.get(req_id)

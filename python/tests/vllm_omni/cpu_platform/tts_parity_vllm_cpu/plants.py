@@ -3,7 +3,7 @@ vLLM-Omni's own code path at run time, per request, so one Omni start serves cle
 
     TTS_PARITY_TEST_PLANT="stale-feedback=<glob>;cp-position=<glob>;swap-rows=<glob>;no-reset=<glob>;recorder-fail=<glob>"
     TTS_PARITY_TEST_PLANT_LOG=<file>   with swap-rows: each step's row order (req_ids) of a batch of 2+ rows; with
-                                       no-reset: {"noReset": request, "row", "carried", "from"} per planted request
+                                       no-reset: {"noReset": request, "row", "from": the row's previous request}
 
 - stale-feedback (seed 000's class): the code predictor of a matching request is fed the code-0 embedding of its
   FIRST decode step at every later step (a feedback buffer written once and never refreshed), in
@@ -14,12 +14,12 @@ vLLM-Omni's own code path at run time, per request, so one Omni start serves cle
   first and last rows trade places at every step, where vLLM lets the attention backend reorder the batch
   (`_may_reorder_batch`, followed by the runner's own `refresh_metadata`). Rows change order at every step, so a
   recorder that matched by position would mix requests up.
-- no-reset (a state buffer not reset between requests): a request's text-conditioning offset into its trailing text
-  (`meta["talker_text_offset"]`, which Qwen3TTSTalkerForConditionalGeneration.preprocess resets to 0 at a request's
-  first prefill, vLLM-Omni 0.30.0 model_executor/models/qwen3_tts/qwen3_tts_talker.py line 938) is not reset for a
-  matching request: it starts where the previous request of the same batch row left it, as a per-row buffer
-  reused without a reset would. The prefill is right (it reads no trailing text); from the first decode step the
-  talker is fed the wrong text step.
+- no-reset (a state buffer not reset between requests in a batch): the AR runner stages each decode row's talker
+  hidden state into a per-row buffer, `last_talker_hidden` (vLLM-Omni 0.30.0 worker/gpu_model_runner.py: allocated at
+  line 290, written for the decode rows at line 1835, read by `_talker_mtp_forward` at line 1962 as the code
+  predictor's position 0). For a matching request's first decode step its row is not written: the code predictor
+  of its first frame reads the hidden state the previous request of that row left there. The talker is right; the
+  first frame's residual codebooks are not.
 - recorder-fail (a failure inside the recorder, not of the engine): tts_parity's TraceWriter.write_record raises
   OSError(ENOSPC) at step 3 of a matching request's trace, as a full disk would.
 
@@ -140,29 +140,33 @@ def register() -> None:
 
 
 def _plant_no_reset(runner_cls: Any, pattern: str) -> None:
-    """Every update of a talker request's meta["talker_text_offset"] goes through the runner's
-    _update_intermediate_buffer; the plant keeps the last value per batch row and, for a matching request's first
-    prefill (the update that carries embed["prefill"]), puts that value in place of the reset."""
-    update = runner_cls._update_intermediate_buffer
-    row_offsets: dict[int, tuple[str, int]] = {}
+    """Wraps _talker_mtp_forward, which reads the per-row buffer last_talker_hidden that the preprocess staged for
+    this step: for a matching request's first decode step, its row is put back to what it held after the previous
+    call (the state the previous request of that decode row left), as if the staging write had been skipped."""
+    forward = runner_cls._talker_mtp_forward
+    seen: set[str] = set()
+    left: dict[int, tuple[str, torch.Tensor]] = {}
 
-    def planted_update(self: Any, req_id: str, upd: Any) -> Any:
-        meta = upd.get("meta") if isinstance(upd, dict) else None
-        row = self.input_batch.req_id_to_index.get(req_id) if getattr(self, "has_talker_mtp", False) else None
-        if isinstance(meta, dict) and "talker_text_offset" in meta and row is not None:
-            first_prefill = isinstance(upd.get("embed"), dict) and "prefill" in upd["embed"]
-            if first_prefill and fnmatch.fnmatchcase(req_id, pattern) and row in row_offsets:
-                previous, carried = row_offsets[row]
-                meta["talker_text_offset"] = carried
+    def planted_forward(self: Any, decode_req_ids: list[str], *args: Any, **kwargs: Any) -> Any:
+        rows = self.last_talker_hidden.gpu
+        for row, req_id in enumerate(decode_req_ids):
+            if req_id in seen:
+                continue
+            seen.add(req_id)
+            if fnmatch.fnmatchcase(req_id, pattern) and row in left and left[row][0] != req_id:
+                previous, hidden = left[row]
+                rows[row].copy_(hidden)
                 log = os.environ.get(ENV + "_LOG")
                 if log:
                     with open(log, "a", encoding="utf-8") as f:
-                        entry = {"noReset": req_id, "row": row, "carried": carried, "from": previous}
-                        f.write(json.dumps(entry) + "\n")
-            row_offsets[row] = (req_id, int(meta["talker_text_offset"]))
-        return update(self, req_id, upd)
+                        f.write(json.dumps({"noReset": req_id, "row": row, "from": previous}) + "\n")
+        try:
+            return forward(self, decode_req_ids, *args, **kwargs)
+        finally:
+            for row, req_id in enumerate(decode_req_ids):
+                left[row] = (req_id, rows[row].clone())
 
-    runner_cls._update_intermediate_buffer = planted_update
+    runner_cls._talker_mtp_forward = planted_forward
 
 
 def _plant_recorder_failure(pattern: str) -> None:
