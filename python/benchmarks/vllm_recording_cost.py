@@ -35,6 +35,7 @@ sys.path.insert(0, str(HERE.parents[1] / "tests" / "vllm_omni"))
 
 MODES = {"stats": "", "stats+modules": "model.layers.*,model.norm,code_predictor.model.layers.*"}
 RECORDED = "*_on-*"
+MARK = "@vllm_recording_cost "  # the protocol's lines; anything else a child's processes print there is skipped
 BATCH_ROWS = 4
 
 
@@ -60,7 +61,7 @@ def child(mode: str, model: Path, folder: Path, steps: int) -> None:
         init_timeout=3600,  # two starts at once on a shared 2-core machine
     )
     try:
-        print(json.dumps({"ready": True, "startSeconds": session.start_seconds}), file=out, flush=True)
+        print(MARK + json.dumps({"ready": True, "startSeconds": session.start_seconds}), file=out, flush=True)
         for line in sys.stdin:
             which, round_ = line.split()[1], int(line.split()[2])
             params = SamplingParams(temperature=0.0, max_tokens=steps, min_tokens=steps, detokenize=False)
@@ -74,7 +75,7 @@ def child(mode: str, model: Path, folder: Path, steps: int) -> None:
             wall = time.perf_counter() - started
             entries = [json.loads(x) for x in step_log.read_text().splitlines() if x.strip()]
             decode = [e["ms"] for e in entries if e["decodeRows"] == BATCH_ROWS and e["tokens"] == BATCH_ROWS]
-            print(json.dumps({"decodeStepsMs": decode, "batchSeconds": wall}), file=out, flush=True)
+            print(MARK + json.dumps({"decodeStepsMs": decode, "batchSeconds": wall}), file=out, flush=True)
     finally:
         session.close()
 
@@ -91,6 +92,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=6)
     parser.add_argument("--steps", type=int, default=24, help="max_tokens (= min_tokens) of every request")
     parser.add_argument("--out", type=Path)
+    parser.add_argument("--modes", default=",".join(MODES), help="comma-separated, of: " + ", ".join(MODES))
     parser.add_argument("--child", choices=list(MODES), help=argparse.SUPPRESS)
     parser.add_argument("--folder", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -100,7 +102,10 @@ def main() -> None:
 
     with tempfile.TemporaryDirectory() as tmp:
         children = {}
-        for mode in MODES:
+        modes = [m for m in args.modes.split(",") if m]
+        if not modes or any(m not in MODES for m in modes):
+            sys.exit(f"vllm_recording_cost: --modes: choose from {', '.join(MODES)} (got {args.modes!r})")
+        for mode in modes:
             folder = Path(tmp) / mode.replace("+", "-")
             folder.mkdir()
             children[mode] = subprocess.Popen(
@@ -132,7 +137,10 @@ def main() -> None:
             for proc in children.values():
                 proc.stdin.close()
             for proc in children.values():
-                proc.wait(timeout=600)
+                try:
+                    proc.wait(timeout=600)
+                except subprocess.TimeoutExpired:
+                    proc.kill()
 
     result: dict = {
         "what": "talker-stage runner step (execute_model..sample_tokens), 4-request decode batch, tiny Qwen3-TTS, CPU",
@@ -144,7 +152,7 @@ def main() -> None:
         "modes": {},
         "perRound": rounds,
     }
-    for mode in MODES:
+    for mode in modes:
         runs = [r["modes"][mode] for r in rounds]
         ratios = [run["on"]["medianDecodeStepMs"] / run["off"]["medianDecodeStepMs"] for run in runs]
         result["modes"][mode] = {
@@ -160,10 +168,12 @@ def main() -> None:
 
 
 def _answer(proc: subprocess.Popen, mode: str) -> str:
-    line = proc.stdout.readline()
-    if not line:
-        sys.exit(f"vllm_recording_cost: the {mode} child ended without answering (exit {proc.wait()}); see its stderr")
-    return line
+    while True:
+        line = proc.stdout.readline()
+        if not line:
+            sys.exit(f"vllm_recording_cost: the {mode} child ended without answering (exit {proc.wait()}); see stderr")
+        if line.startswith(MARK):
+            return line[len(MARK) :]
 
 
 if __name__ == "__main__":
