@@ -41,3 +41,28 @@ def test_without_close_shutdown_is_left_alone_and_a_runner_without_shutdown_gets
     close_with_runner(bare, lambda req_id: None, lambda: log.append(("close",)))
     assert bare.shutdown() is None
     assert log == [("close",)]
+
+
+def test_a_recorder_failing_to_close_says_so_in_one_line_and_the_runner_still_updates_and_shuts_down(capsys):
+    log: list = []
+    runner = Runner(log)
+
+    def finish(req_id: str) -> None:
+        if req_id == "a":
+            raise OSError(28, "No space left on device")
+        log.append(("finish", req_id))
+
+    def close() -> None:
+        raise RuntimeError("the folder went away")
+
+    close_with_runner(runner, finish, close)
+    assert runner._update_states(SimpleNamespace(finished_req_ids=["a", "b"])) == "updated"
+    assert runner.shutdown() == "shut"
+    assert log == [("finish", "b"), ("update", ["a", "b"]), ("shutdown", (), {})]
+    lines = capsys.readouterr().err.splitlines()
+    assert lines == [
+        "tts_parity vLLM recorder: request a: closing the trace failed (OSError: [Errno 28] No space left on device);"
+        " generation goes on",
+        "tts_parity vLLM recorder: the runner's open traces: closing at shutdown failed"
+        " (RuntimeError: the folder went away); the runner shuts down",
+    ]

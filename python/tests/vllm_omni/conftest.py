@@ -31,7 +31,9 @@ from omni_harness import TEXTS, OmniSession, deploy_config
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[2]
-PLANTS = "stale-feedback=*_stale-*;cp-position=*_cppos-*;swap-rows=*_batch-*"
+PLANTS = (
+    "stale-feedback=*_stale-*;cp-position=*_cppos-*;swap-rows=*_batch-*;no-reset=*_noreset-*;recorder-fail=*_recfail-*"
+)
 MODULES = "model.layers.*,model.norm,code_predictor.model.layers.*"
 
 
@@ -42,6 +44,7 @@ class Runs:
     folder: Path
     start_seconds: float
     requests: dict[str, dict] = field(default_factory=dict)
+    stderr_log: Path | None = None  # what the stage processes and workers wrote to stderr
 
     def trace(self, name: str) -> Path:
         return self.folder / f"{self.requests[name]['request_id']}.jsonl"
@@ -61,9 +64,9 @@ def tiny_model() -> Path:
         python = os.environ.get("PARITY_MAIN_PYTHON", str(REPO / ".venv" / "bin" / "python"))
         partial = out.with_name(out.name + ".partial")
         shutil.rmtree(partial, ignore_errors=True)
-        subprocess.run(
-            [python, str(source), str(partial)], check=True, timeout=600, env={**os.environ, "HF_HUB_OFFLINE": "1"}
-        )
+        paths = [str(REPO / "python"), os.environ.get("PYTHONPATH", "")]  # tts_parity (give_level) from here
+        env = {**os.environ, "HF_HUB_OFFLINE": "1", "PYTHONPATH": os.pathsep.join(p for p in paths if p)}
+        subprocess.run([python, str(source), str(partial)], check=True, timeout=600, env=env)
         partial.rename(out)
     return out
 
@@ -85,19 +88,26 @@ def _alone(session: OmniSession, runs: Runs, prefix: str) -> None:
 def eager_runs(tmp_path_factory: pytest.TempPathFactory, tiny_model: Path) -> Runs:
     session = _session(tmp_path_factory.mktemp("omni"), tiny_model, "eager", stage0={"enable_prefix_caching": True})
     try:
-        runs = Runs(session.trace_dir, session.start_seconds)
+        runs = Runs(session.trace_dir, session.start_seconds, stderr_log=session.stderr_log)
         _alone(session, runs, "alone")
         batch = [(f"batch-{key}", session.prompt(text, cache_salt=f"batch-{key}")) for key, text in TEXTS.items()]
         runs.requests.update(session.generate(batch))
-        # Planted bugs, each beside a clean request in one batch (rows matched by id, not position).
+        # Planted bugs, each beside a clean request in one batch (rows matched by id, not position), and a planted
+        # failure inside the recorder (a full disk at its step 3).
         runs.requests.update(
             session.generate(
                 [
                     ("clean-long", session.prompt(TEXTS["long"], cache_salt="clean-long")),
                     ("stale-long", session.prompt(TEXTS["long"], cache_salt="stale-long")),
                     ("cppos-long", session.prompt(TEXTS["long"], cache_salt="cppos-long")),
+                    ("recfail-long", session.prompt(TEXTS["long"], cache_salt="recfail-long")),
                 ]
             )
+        )
+        # The next request takes the decode row a request of the batch above held: the no-reset plant leaves that
+        # row's talker hidden state as the previous request left it.
+        runs.requests.update(
+            session.generate([("noreset-long", session.prompt(TEXTS["long"], cache_salt="noreset-long"))])
         )
         # Prefix caching without cache_salt: "mid" first (cached), then "longest" whose block 0 hashes the same.
         runs.requests.update(session.generate([("nosalt-mid", session.prompt(TEXTS["mid"]))]))
@@ -108,34 +118,26 @@ def eager_runs(tmp_path_factory: pytest.TempPathFactory, tiny_model: Path) -> Ru
         session.close()
 
 
-@pytest.fixture(scope="session")
-def compiled_runs(tmp_path_factory: pytest.TempPathFactory, tiny_model: Path) -> Runs:
-    session = _session(
-        tmp_path_factory.mktemp("omni"),
-        tiny_model,
-        "compiled",
-        stage0={"enable_prefix_caching": True, "enforce_eager": False},
-    )
+def _alone_runs(tmp_path_factory: pytest.TempPathFactory, model: Path, name: str, **overrides) -> Runs:
+    """One more Omni start for a setting: the four texts alone."""
+    session = _session(tmp_path_factory.mktemp("omni"), model, name, **overrides)
     try:
-        runs = Runs(session.trace_dir, session.start_seconds)
+        runs = Runs(session.trace_dir, session.start_seconds, stderr_log=session.stderr_log)
         _alone(session, runs, "alone")
         return runs
     finally:
         session.close()
+
+
+@pytest.fixture(scope="session")
+def compiled_runs(tmp_path_factory: pytest.TempPathFactory, tiny_model: Path) -> Runs:
+    return _alone_runs(
+        tmp_path_factory, tiny_model, "compiled", stage0={"enable_prefix_caching": True, "enforce_eager": False}
+    )
 
 
 @pytest.fixture(scope="session")
 def streamed_runs(tmp_path_factory: pytest.TempPathFactory, tiny_model: Path) -> Runs:
-    session = _session(
-        tmp_path_factory.mktemp("omni"),
-        tiny_model,
-        "streamed",
-        stage0={"enable_prefix_caching": True},
-        top={"async_chunk": True},
+    return _alone_runs(
+        tmp_path_factory, tiny_model, "streamed", stage0={"enable_prefix_caching": True}, top={"async_chunk": True}
     )
-    try:
-        runs = Runs(session.trace_dir, session.start_seconds)
-        _alone(session, runs, "alone")
-        return runs
-    finally:
-        session.close()

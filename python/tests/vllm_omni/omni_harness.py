@@ -24,6 +24,12 @@ import numpy as np
 import yaml
 
 HERE = Path(__file__).resolve().parent
+# This checkout's tts_parity and CPU platform fixture, ahead of the editable installs in .venv-vllm (which point at
+# the checkout that built it): here and, through PYTHONPATH, in every stage process and worker.
+CHECKOUT_PATHS = [str(HERE.parents[1]), str(HERE / "cpu_platform")]
+for _path in reversed(CHECKOUT_PATHS):
+    if _path not in sys.path:
+        sys.path.insert(0, _path)
 DEPLOY = HERE / "qwen3_tts_cpu.yaml"
 SPEAKER = "tiny"  # the tiny model's one CustomVoice speaker (tiny_model.py)
 
@@ -47,7 +53,16 @@ def deploy_config(out: Path, *, stage0: Mapping[str, Any] | None = None, top: Ma
 
 class OmniSession:
     def __init__(
-        self, model: Path, deploy: Path, trace_dir: Path, *, plants: str = "", modules: str = "", record: bool = True
+        self,
+        model: Path,
+        deploy: Path,
+        trace_dir: Path,
+        *,
+        plants: str = "",
+        modules: str = "",
+        record: bool = True,
+        extra_env: Mapping[str, str] | None = None,
+        init_timeout: int = 1200,
     ) -> None:
         env = {
             "TTS_PARITY_VLLM_TRACE_DIR": str(trace_dir) if record else "",
@@ -57,6 +72,8 @@ class OmniSession:
             "TTS_PARITY_VLLM_LOCK_DIR": str(trace_dir.parent),
             "VLLM_CPU_KVCACHE_SPACE": os.environ.get("VLLM_CPU_KVCACHE_SPACE", "1"),
             "HF_HUB_OFFLINE": "1",
+            "PYTHONPATH": os.pathsep.join([*CHECKOUT_PATHS, *filter(None, [os.environ.get("PYTHONPATH")])]),
+            **(extra_env or {}),
         }
         self._saved = {k: os.environ.get(k) for k in env}
         os.environ.update(env)
@@ -67,8 +84,26 @@ class OmniSession:
         self._omni_module = omni_module
         self._names: Iterator[str] = iter(())
         omni_module.uuid = SimpleNamespace(uuid4=lambda: next(self._names))
+        # The stage processes and workers, spawned during the start, write their stderr to stderr.log (copied to
+        # this process's stderr at close), so a test can read what a worker printed.
+        self.stderr_log = trace_dir.parent / "stderr.log"
+        saved_stderr = os.dup(2)
         started = time.monotonic()
-        self.omni = Omni(model=str(model), deploy_config=str(deploy), stage_init_timeout=900, init_timeout=1200)
+        try:
+            with open(self.stderr_log, "ab") as log:
+                os.dup2(log.fileno(), 2)
+            self.omni = Omni(
+                model=str(model), deploy_config=str(deploy), stage_init_timeout=900, init_timeout=init_timeout
+            )
+        except BaseException:
+            sys.stderr.flush()
+            os.dup2(saved_stderr, 2)
+            sys.stderr.write(self.stderr_text())  # what the stages said before the start failed
+            raise
+        finally:
+            sys.stderr.flush()
+            os.dup2(saved_stderr, 2)
+            os.close(saved_stderr)
         self.start_seconds = time.monotonic() - started
         self.model = model
         self._tokenizer: Any = None
@@ -114,10 +149,14 @@ class OmniSession:
             result[name] = by_id[request_id]
         return result
 
+    def stderr_text(self) -> str:
+        return self.stderr_log.read_text(encoding="utf-8", errors="replace")
+
     def close(self) -> None:
         try:
             self.omni.close()
         finally:
+            sys.stderr.write(self.stderr_text())
             self._omni_module.uuid = __import__("uuid")
             for key, value in self._saved.items():
                 if value is None:

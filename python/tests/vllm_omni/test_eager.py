@@ -1,5 +1,6 @@
 """vLLM-Omni's Qwen3-TTS pipeline recorded in its own workers (one eager Omni start, conftest.eager_runs): the trace
-per request, batch invariance while rows change, prefix caching without cache_salt, and two planted bugs."""
+per request, batch invariance while rows change, prefix caching without cache_salt, three planted bugs, and a
+planted failure inside the recorder."""
 
 from __future__ import annotations
 
@@ -17,6 +18,18 @@ pytestmark = pytest.mark.timeout(2400)  # the first test pays for the Omni start
 
 def _lines(path):
     return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def _localised(eager_runs, planted: str, *, step: int, stage: str, codebook: int | None = None) -> str:
+    """compare-trace of clean-long vs a planted request: diverged first at `step` in `stage` (at `codebook`, or
+    any codebook past 0), the module drill-down finding a module at that step; returns the module's name."""
+    report = compare_trace(eager_runs.trace("clean-long"), eager_runs.trace(planted), modules=True)
+    divergence, drill = report["divergence"], report["moduleDrill"]
+    assert report["verdict"] == "diverged", divergence
+    assert divergence["firstStep"] == step and divergence["stage"] == stage, divergence
+    assert divergence["codebook"] == codebook if codebook is not None else divergence["codebook"] >= 1, divergence
+    assert drill["status"] == "found" and drill["step"] == step, drill
+    return drill["module"]["name"]
 
 
 def test_one_trace_per_request_named_by_id_with_the_setting_and_the_final_stage_audio(eager_runs):
@@ -65,23 +78,13 @@ def test_prefix_caching_without_salt_is_found_at_the_prefill_of_the_colliding_re
 
 
 def test_stale_code_predictor_feedback_is_localised_to_step_2_code_predictor_codebook_and_module(eager_runs):
-    report = compare_trace(eager_runs.trace("clean-long"), eager_runs.trace("stale-long"), modules=True)
-    divergence = report["divergence"]
-    assert report["verdict"] == "diverged"
-    assert divergence["firstStep"] == 2 and divergence["stage"] == "code-predictor" and divergence["codebook"] >= 1
-    drill = report["moduleDrill"]
-    assert drill["status"] == "found" and drill["step"] == 2
-    assert drill["module"]["name"].startswith("code_predictor.")
+    module = _localised(eager_runs, "stale-long", step=2, stage="code-predictor")
+    assert module.startswith("code_predictor."), module
 
 
 def test_a_shifted_code_predictor_position_is_localised_to_step_1_code_predictor_codebook_and_module(eager_runs):
-    report = compare_trace(eager_runs.trace("clean-long"), eager_runs.trace("cppos-long"), modules=True)
-    divergence = report["divergence"]
-    assert report["verdict"] == "diverged"
-    assert divergence["firstStep"] == 1 and divergence["stage"] == "code-predictor" and divergence["codebook"] == 1
-    drill = report["moduleDrill"]
-    assert drill["status"] == "found" and drill["step"] == 1
-    assert drill["module"]["name"].startswith("code_predictor.model.layers.0.")
+    module = _localised(eager_runs, "cppos-long", step=1, stage="code-predictor", codebook=1)
+    assert module.startswith("code_predictor.model.layers.0."), module
 
 
 def test_the_clean_request_beside_the_planted_ones_equals_it_alone(eager_runs):
@@ -92,3 +95,29 @@ def test_the_clean_request_beside_the_planted_ones_equals_it_alone(eager_runs):
         wav_b=eager_runs.wav("clean-long"),
     )
     assert report["verdict"] == "identical", report["summary"]
+
+
+def test_a_row_buffer_not_reset_between_requests_is_localised_to_step_1_code_predictor_codebook_1_and_module(
+    eager_runs,
+):
+    log = [json.loads(line) for line in (eager_runs.folder.parent / "rows.jsonl").read_text().splitlines()]
+    planted = [e for e in log if isinstance(e, dict) and e.get("noReset") == "0_noreset-long"]
+    assert len(planted) == 1 and planted[0]["from"] != "0_noreset-long", planted  # another request's state was read
+    module = _localised(eager_runs, "noreset-long", step=1, stage="code-predictor", codebook=1)
+    assert module.startswith("code_predictor.model.layers.0.") and module.endswith("@g1"), module
+
+
+def test_a_failure_inside_the_recorder_stops_that_request_s_recording_not_the_engine(eager_runs):
+    run = eager_runs.requests["recfail-long"]
+    # The engine went on: the request's audio came back, equal to the same text's alone.
+    assert run["audio"] is not None and run["audio"].size > 0
+    np.testing.assert_array_equal(run["audio"], eager_runs.requests["alone-long"]["audio"])
+    # One line, naming the request and what failed; its two good lines kept as .partial, no trace under its name.
+    lines = [line for line in eager_runs.stderr_log.read_text().splitlines() if "tts_parity vLLM recorder:" in line]
+    assert len(lines) == 1, lines
+    assert "request 3_recfail-long: writing a " in lines[0] and "No space left on device (planted)" in lines[0]
+    trace = eager_runs.trace("recfail-long")
+    assert not trace.exists()
+    assert len(_lines(trace.with_name(trace.name + ".partial"))) == 1 + 2  # header and steps 1, 2
+    # The batch beside it was recorded.
+    assert eager_runs.trace("clean-long").exists() and eager_runs.trace("cppos-long").exists()

@@ -8,6 +8,8 @@ at step 1). The code predictor's modules run in the next runner step's preproces
 a [batch, position, hidden] re-prefill: their output is cut at the request's decode row and position g (the
 hidden state its lm_head reads) and kept as `name@g{g}`, after the talker's modules of the same trace step
 (pipeline order). A tuple output (vLLM's decoder layers return (hidden, residual)) is kept as `name#0`, `name#1`.
+Each hook runs inside the recorder's guard (`guarded(what)`, failsafe.py): a failure there stops the step's
+recorded requests, never the model's forward.
 """
 
 from __future__ import annotations
@@ -21,14 +23,26 @@ from ...module_recorder import SIDECAR_SCHEMA, _selected_tensors, sidecar_key, s
 from ...safetensors_io import write_safetensors
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+    from contextlib import AbstractContextManager
+
     from .config import RecorderConfig
 
 CODE_PREDICTOR = "code_predictor"
 
 
 class ModuleTap:
-    def __init__(self, model: torch.nn.Module, config: RecorderConfig, runner: Any) -> None:
+    def __init__(
+        self,
+        model: torch.nn.Module,
+        config: RecorderConfig,
+        runner: Any,
+        guarded: Callable[[str], AbstractContextManager[None]],
+        recording: Callable[[], bool],
+    ) -> None:
         self.runner = runner
+        self.guarded = guarded
+        self.recording = recording  # whether a request of this runner step is recorded
         self.patterns = ",".join(config.modules)
         self.in_code_predictor = False
         self._talker: list[tuple[str, torch.Tensor]] = []
@@ -40,16 +54,20 @@ class ModuleTap:
 
     def _hook(self, name: str, in_cp: bool) -> Any:
         def hook(module: Any, inputs: Any, output: Any) -> None:
-            if in_cp != self.in_code_predictor or self.runner.input_batch.num_reqs == 0:
-                return  # a profile, warm-up or dummy run (or the predictor's warm-up)
-            tensors = _selected_tensors(output, "each")
-            if in_cp:
-                self._cp_calls[name] += 1
-                self._cp.extend((name + suffix, self._cp_calls[name], t.detach()) for suffix, t in tensors)
-            else:
-                self._talker.extend((name + suffix, t.detach()) for suffix, t in tensors if t.dim() >= 1)
+            with self.guarded(f"recording the output of module {name}"):
+                self._record(name, in_cp, output)
 
         return hook
+
+    def _record(self, name: str, in_cp: bool, output: Any) -> None:
+        if in_cp != self.in_code_predictor or self.runner.input_batch.num_reqs == 0 or not self.recording():
+            return  # a profile, warm-up or dummy run (or the predictor's warm-up), or no request recorded
+        tensors = _selected_tensors(output, "each")
+        if in_cp:
+            self._cp_calls[name] += 1
+            self._cp.extend((name + suffix, self._cp_calls[name], t.detach()) for suffix, t in tensors)
+        else:
+            self._talker.extend((name + suffix, t.detach()) for suffix, t in tensors if t.dim() >= 1)
 
     def take_talker(self, req_ids: list[str]) -> dict[str, dict[str, torch.Tensor]]:
         """The talker's outputs of this runner step, cut per request at its last scheduled token."""

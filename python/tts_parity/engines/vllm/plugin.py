@@ -4,16 +4,20 @@ each stage and its worker included); with TTS_PARITY_VLLM_TRACE_DIR unset it ret
 from __future__ import annotations
 
 from .config import config_from_env
+from .failsafe import report
 
 _installed = False
 
 
 def register() -> None:
     global _installed
-    config = config_from_env()
-    if config is None or _installed:
-        return
-    from .runner_patch import install
+    try:
+        config = config_from_env()
+        if config is None or _installed:
+            return
+        from .runner_patch import install
 
-    install(config)
-    _installed = True
+        install(config)
+        _installed = True
+    except Exception as error:  # vLLM calls this unguarded: a raise here would stop every process
+        report("this process", "switching recording on", error, "vLLM runs unrecorded")

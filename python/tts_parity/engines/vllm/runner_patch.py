@@ -10,6 +10,8 @@ import functools
 import logging
 from typing import TYPE_CHECKING, Any
 
+from .failsafe import report
+
 if TYPE_CHECKING:
     from .config import RecorderConfig
 
@@ -46,7 +48,11 @@ def _after_load(load_model: Any, config: RecorderConfig) -> Any:
     @functools.wraps(load_model)
     def wrapped(self: Any, *args: Any, **kwargs: Any) -> Any:
         result = load_model(self, *args, **kwargs)
-        _attach(self, config)
+        try:
+            _attach(self, config)
+        except Exception as error:  # the recorder never stops the engine (failsafe.py)
+            stage = getattr(getattr(getattr(self, "vllm_config", None), "model_config", None), "stage_id", None)
+            report(f"stage {stage}", "attaching the recorder", error, "this stage runs unrecorded")
         return result
 
     return wrapped

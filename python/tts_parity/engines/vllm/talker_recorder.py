@@ -19,15 +19,19 @@ or max_tokens) is written as a logits-only step.
 
 The trace is closed when the scheduler reports the request finished; the Code2Wav stage (another process) writes
 the WAV beside it (audio_recorder.py), so the trace's per-step vocoder NaN/Inf counts are not counted here (0).
+
+Every hook body runs guarded (failsafe.py): a failure stops recording for the requests it concerns, says so in
+one line on stderr, keeps their lines so far as `<id>.jsonl.partial`, and the engine goes on.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import torch
 
@@ -35,9 +39,13 @@ from ...trace_writer import TraceWriter
 from ._lifecycle import close_with_runner
 from .batch_stats import batch_logit_stats
 from .config import RecorderConfig, trace_name
+from .failsafe import report, requests_label
 from .module_tap import ModuleTap
 from .setting import engine_name, setting_header, unseen_under_graphs
 from .vocoder_chunks import note_vocoder_chunks
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
 
 logger = logging.getLogger("tts_parity.vllm")
 
@@ -64,12 +72,13 @@ class TalkerRecorder:
         self.header: dict[str, Any] | None = None  # read at the first request: attention is set up after loading
         self.unseen = unseen_under_graphs(runner)
         self.requests: dict[str, _Request] = {}
+        self.stopped: set[str] = set()  # requests whose recording failed: never recorded again
         # (group, rows) from the lm_head hooks inside _talker_mtp_forward, in call order
         self._cp_rows: list[tuple[int, torch.Tensor]] | None = None
         self._cp_req_ids: list[str] | None = None
         self._frames: torch.Tensor | None = None
         os.makedirs(config.out_dir, exist_ok=True)
-        self.taps = ModuleTap(model, config, runner) if config.modules else None
+        self.taps = ModuleTap(model, config, runner, self._guarded, self._step_recorded) if config.modules else None
 
         model.logits_processor.register_forward_hook(self._on_talker_logits)
         runner.sampler.register_forward_hook(self._on_sampled)
@@ -80,6 +89,10 @@ class TalkerRecorder:
     # ---- hooks --------------------------------------------------------------------------------------------------
 
     def _on_talker_logits(self, module: Any, inputs: Any, logits: torch.Tensor) -> None:
+        with self._guarded("reading the talker's logits"):
+            self._talker_logits(logits)
+
+    def _talker_logits(self, logits: torch.Tensor) -> None:
         req_ids = list(self.runner.input_batch.req_ids)
         if logits is None or logits.dim() != 2 or logits.shape[0] != len(req_ids):
             return  # a profile or dummy run, or a layout this recorder does not read (speculative rows)
@@ -89,17 +102,22 @@ class TalkerRecorder:
         stats = batch_logit_stats(logits[wanted])
         taps = self.taps.take_talker(req_ids) if self.taps else None
         for row, row_stats in zip(wanted, stats):
-            request = self.requests[req_ids[row]]
-            if request.pending is not None:  # a row that no frame followed: chunked prefill or a dropped sample
-                self._write(request, request.pending, None, None)
-            request.pending = row_stats
-            if taps is not None:
-                request.modules.append(taps.get(req_ids[row], {}))
+            with self._guarded("writing a talker step", [req_ids[row]]):
+                request = self.requests[req_ids[row]]
+                if request.pending is not None:  # a row that no frame followed: chunked prefill or a dropped sample
+                    self._write(request, request.pending, None, None)
+                request.pending = row_stats
+                if taps is not None:
+                    request.modules.append(taps.get(req_ids[row], {}))
 
     def _on_sampled(self, module: Any, inputs: Any, output: Any) -> None:
         """Closes the trace of a request whose code 0 just ended it, by the scheduler's own stop rules (check_stop:
         EOS or a stop id, max_tokens, max_model_len): the scheduler says so only with the next step it schedules,
         which never comes after the last request."""
+        with self._guarded("reading the sampled code 0"):
+            self._sampled(output)
+
+    def _sampled(self, output: Any) -> None:
         sampled = getattr(output, "sampled_token_ids", None)
         req_ids = list(self.runner.input_batch.req_ids)
         if sampled is None or sampled.shape[0] != len(req_ids):
@@ -122,8 +140,9 @@ class TalkerRecorder:
 
     def _cp_hook(self, group: int) -> Any:
         def hook(module: Any, inputs: Any, logits: torch.Tensor) -> None:
-            if self._cp_rows is not None:
-                self._cp_rows.append((group, logits.detach()))
+            with self._guarded(f"reading the code predictor's group {group} row", self._cp_req_ids):
+                if self._cp_rows is not None:
+                    self._cp_rows.append((group, logits.detach()))
 
         return hook
 
@@ -133,21 +152,24 @@ class TalkerRecorder:
         talker_mtp = runner.talker_mtp
 
         def recorded_talker_mtp(*args: Any, **kwargs: Any) -> Any:
-            embeds, codes = talker_mtp(*args, **kwargs)
-            self._frames = codes.detach().cpu()
-            return embeds, codes
+            output = talker_mtp(*args, **kwargs)
+            with self._guarded("reading the frame's codes", self._cp_req_ids):
+                self._frames = output[1].detach().cpu()
+            return output
 
         def recorded_talker_mtp_forward(decode_req_ids: list[str], *args: Any, **kwargs: Any) -> Any:
             outer = (self._cp_rows, self._cp_req_ids, self._frames)
             self._cp_rows, self._cp_req_ids, self._frames = [], list(decode_req_ids), None
-            if self.taps is not None:
-                self.taps.begin_code_predictor()
+            with self._guarded("starting the code predictor's module taps", self._cp_req_ids):
+                if self.taps is not None:
+                    self.taps.begin_code_predictor()
             try:
                 return talker_mtp_forward(decode_req_ids, *args, **kwargs)
             finally:
-                taps = self.taps.take_code_predictor(self._cp_req_ids) if self.taps is not None else None
-                if self._frames is not None:
-                    self._on_frames(self._cp_req_ids, self._frames, self._cp_rows, taps)
+                with self._guarded("writing the code predictor's frame", self._cp_req_ids):
+                    taps = self.taps.take_code_predictor(self._cp_req_ids) if self.taps is not None else None
+                    if self._frames is not None:
+                        self._on_frames(self._cp_req_ids, self._frames, self._cp_rows, taps)
                 self._cp_rows, self._cp_req_ids, self._frames = outer
 
         runner._talker_mtp_forward = recorded_talker_mtp_forward
@@ -184,32 +206,44 @@ class TalkerRecorder:
             cp_stats = [[flat[g * len(wanted) + i] for g in range(groups)] for i in range(len(wanted))]
         codes = frames.tolist()
         for i, row in enumerate(wanted):
-            request = self.requests[req_ids[row]]
-            pending, request.pending = request.pending, None
-            if pending is None:
-                continue
-            if taps is not None and request.modules:
-                request.modules[-1].update(taps.get(req_ids[row], {}))
-            self._write(request, pending, codes[row], None if cp_stats is None else cp_stats[i])
+            with self._guarded("writing a frame", [req_ids[row]]):
+                request = self.requests[req_ids[row]]
+                pending, request.pending = request.pending, None
+                if pending is None:
+                    continue
+                if taps is not None and request.modules:
+                    request.modules[-1].update(taps.get(req_ids[row], {}))
+                self._write(request, pending, codes[row], None if cp_stats is None else cp_stats[i])
+
+    def _step_recorded(self) -> bool:
+        return any(
+            r in self.requests or (r not in self.stopped and self.config.wants_request(r))
+            for r in self.runner.input_batch.req_ids
+        )
 
     def _request(self, req_id: str) -> _Request | None:
         request = self.requests.get(req_id)
-        if request is None and self.config.wants_request(req_id):
-            if self.header is None:
-                self.header = {**setting_header(self.runner, self.stage), "notSeen": self.unseen}
-            stem = os.path.join(self.config.out_dir, trace_name(req_id))
-            modules = os.path.basename(stem) + ".modules.safetensors" if self.taps else None
-            writer = TraceWriter(
-                stem + ".jsonl",
-                engine=engine_name(self.header),
-                q=self.q,
-                frame_rate=self.frame_rate,
-                sample_rate=self.sample_rate,
-                modules=modules,
-                extra_header={"requestId": req_id, "vllm": self.header},
-                force=True,
-            )
-            request = self.requests[req_id] = _Request(writer)
+        if request is None and req_id not in self.stopped and self.config.wants_request(req_id):
+            with self._guarded("opening the trace", [req_id]):
+                request = self._open(req_id)
+        return request
+
+    def _open(self, req_id: str) -> _Request:
+        if self.header is None:
+            self.header = {**setting_header(self.runner, self.stage), "notSeen": self.unseen}
+        stem = os.path.join(self.config.out_dir, trace_name(req_id))
+        modules = os.path.basename(stem) + ".modules.safetensors" if self.taps else None
+        writer = TraceWriter(
+            stem + ".jsonl",
+            engine=engine_name(self.header),
+            q=self.q,
+            frame_rate=self.frame_rate,
+            sample_rate=self.sample_rate,
+            modules=modules,
+            extra_header={"requestId": req_id, "vllm": self.header},
+            force=True,
+        )
+        request = self.requests[req_id] = _Request(writer)
         return request
 
     def _write(self, request: _Request, talker: _Row, codes: list[int] | None, cp: list[_Row] | None) -> None:
@@ -227,19 +261,53 @@ class TalkerRecorder:
         request.steps += 1
 
     def _finish(self, req_id: str) -> None:
-        request = self.requests.pop(req_id, None)
+        request = self.requests.get(req_id)
         if request is None:
             return
-        if request.pending is not None:
-            self._write(request, request.pending, None, None)
-        if self.taps is not None:
-            self.taps.write(request.writer.path, request.modules)
-        request.writer.close()
-        note_vocoder_chunks(request.writer.path)  # the Code2Wav stage's chunks, when they came first
+        with self._guarded("closing the trace", [req_id]):
+            if request.pending is not None:
+                self._write(request, request.pending, None, None)
+            if self.taps is not None:
+                self.taps.write(request.writer.path, request.modules)
+            request.writer.close()
+            self.requests.pop(req_id, None)
+            note_vocoder_chunks(request.writer.path)  # the Code2Wav stage's chunks, when they came first
 
     def close(self) -> None:
         for req_id in list(self.requests):
             self._finish(req_id)
+
+    # ---- failures -----------------------------------------------------------------------------------------------
+
+    @contextlib.contextmanager
+    def _guarded(self, what: str, req_ids: Iterable[str] | None = None) -> Iterator[None]:
+        """Runs the recorder's own code; on a failure, stops recording for `req_ids` (default: the requests of this
+        runner step that are being recorded) and says so in one line. The engine's calls are never inside."""
+        try:
+            yield
+        except Exception as error:  # any failure of the recorder, by design (failsafe.py)
+            self._stop(what, error, req_ids)
+
+    def _stop(self, what: str, error: Exception, req_ids: Iterable[str] | None) -> None:
+        if req_ids is None:
+            try:
+                req_ids = [r for r in self.runner.input_batch.req_ids if r in self.requests]
+            except Exception:  # the runner's own batch is what looked wrong
+                req_ids = list(self.requests)
+        ids = [r for r in req_ids if r not in self.stopped]
+        for req_id in ids:
+            self.stopped.add(req_id)
+            request = self.requests.pop(req_id, None)
+            if request is not None and not request.writer.closed:
+                with contextlib.suppress(Exception):
+                    request.writer.__exit__(type(error), error, None)  # keeps the lines so far as .partial
+        if ids:
+            report(
+                requests_label(ids),
+                what,
+                error,
+                "recording stopped for it (its lines so far kept as <id>.jsonl.partial); generation goes on",
+            )
 
 
 def _codec_rates(model_path: str) -> tuple[float, int]:

@@ -1,8 +1,9 @@
 """Planted bugs for the tests (a `vllm.general_plugins` entry point of this fixture): the seeds' classes put into
 vLLM-Omni's own code path at run time, per request, so one Omni start serves clean and buggy requests alike.
 
-    TTS_PARITY_TEST_PLANT="stale-feedback=<request glob>;cp-position=<request glob>;swap-rows=<request glob>"
-    TTS_PARITY_TEST_PLANT_LOG=<file>   with swap-rows: each step's row order (req_ids) of a batch of 2+ rows
+    TTS_PARITY_TEST_PLANT="stale-feedback=<glob>;cp-position=<glob>;swap-rows=<glob>;no-reset=<glob>;recorder-fail=<glob>"
+    TTS_PARITY_TEST_PLANT_LOG=<file>   with swap-rows: each step's row order (req_ids) of a batch of 2+ rows; with
+                                       no-reset: {"noReset": request, "row", "from": the row's previous request}
 
 - stale-feedback (seed 000's class): the code predictor of a matching request is fed the code-0 embedding of its
   FIRST decode step at every later step (a feedback buffer written once and never refreshed), in
@@ -13,6 +14,14 @@ vLLM-Omni's own code path at run time, per request, so one Omni start serves cle
   first and last rows trade places at every step, where vLLM lets the attention backend reorder the batch
   (`_may_reorder_batch`, followed by the runner's own `refresh_metadata`). Rows change order at every step, so a
   recorder that matched by position would mix requests up.
+- no-reset (a state buffer not reset between requests in a batch): the AR runner stages each decode row's talker
+  hidden state into a per-row buffer, `last_talker_hidden` (vLLM-Omni 0.30.0 worker/gpu_model_runner.py: allocated at
+  line 290, written for the decode rows at line 1835, read by `_talker_mtp_forward` at line 1962 as the code
+  predictor's position 0). For a matching request's first decode step its row is not written: the code predictor
+  of its first frame reads the hidden state the previous request of that row left there. The talker is right; the
+  first frame's residual codebooks are not.
+- recorder-fail (a failure inside the recorder, not of the engine): tts_parity's TraceWriter.write_record raises
+  OSError(ENOSPC) at step 3 of a matching request's trace, as a full disk would.
 
 Rows are matched to requests by the decode order `_talker_mtp_forward` is called with, never by batch position.
 """
@@ -45,6 +54,9 @@ def _rows(pattern: str | None) -> list[int]:
 
 
 def register() -> None:
+    from .step_timer import install as install_step_timer
+
+    install_step_timer()  # python/benchmarks/vllm_recording_cost.py's step clock; inert unless its variable is set
     plants = _plants()
     if not plants:
         return
@@ -119,6 +131,57 @@ def register() -> None:
                 self._bucket_pos_ids = saved
 
         CodePredictorWrapper.forward = shifted_forward
+
+    if "no-reset" in plants:
+        _plant_no_reset(OmniGPUModelRunner, plants["no-reset"])
+
+    if "recorder-fail" in plants:
+        _plant_recorder_failure(plants["recorder-fail"])
+
+
+def _plant_no_reset(runner_cls: Any, pattern: str) -> None:
+    """Wraps _talker_mtp_forward, which reads the per-row buffer last_talker_hidden that the preprocess staged for
+    this step: for a matching request's first decode step, its row is put back to what it held after the previous
+    call (the state the previous request of that decode row left), as if the staging write had been skipped."""
+    forward = runner_cls._talker_mtp_forward
+    seen: set[str] = set()
+    left: dict[int, tuple[str, torch.Tensor]] = {}
+
+    def planted_forward(self: Any, decode_req_ids: list[str], *args: Any, **kwargs: Any) -> Any:
+        rows = self.last_talker_hidden.gpu
+        for row, req_id in enumerate(decode_req_ids):
+            if req_id in seen:
+                continue
+            seen.add(req_id)
+            if fnmatch.fnmatchcase(req_id, pattern) and row in left and left[row][0] != req_id:
+                previous, hidden = left[row]
+                rows[row].copy_(hidden)
+                log = os.environ.get(ENV + "_LOG")
+                if log:
+                    with open(log, "a", encoding="utf-8") as f:
+                        f.write(json.dumps({"noReset": req_id, "row": row, "from": previous}) + "\n")
+        try:
+            return forward(self, decode_req_ids, *args, **kwargs)
+        finally:
+            for row, req_id in enumerate(decode_req_ids):
+                left[row] = (req_id, rows[row].clone())
+
+    runner_cls._talker_mtp_forward = planted_forward
+
+
+def _plant_recorder_failure(pattern: str) -> None:
+    import errno
+
+    from tts_parity.trace_writer import TraceWriter
+
+    write_record = TraceWriter.write_record
+
+    def failing_write_record(self: Any, record: Any, *args: Any, **kwargs: Any) -> Any:
+        if record.get("step") == 3 and fnmatch.fnmatchcase(os.path.basename(self.path), pattern + ".jsonl"):
+            raise OSError(errno.ENOSPC, "No space left on device (planted)", self.path)
+        return write_record(self, record, *args, **kwargs)
+
+    TraceWriter.write_record = failing_write_record
 
 
 class _ShiftedPositions(dict):

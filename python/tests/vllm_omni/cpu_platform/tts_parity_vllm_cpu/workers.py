@@ -12,33 +12,34 @@ from vllm_omni.worker.gpu_generation_model_runner import GPUGenerationModelRunne
 from vllm_omni.worker.mixins import OmniWorkerMixin
 
 
-def _cpu_runner_setup(runner) -> None:
-    runner.use_cuda_graph = False
-    runner.cascade_attn_enabled = False
-    runner._postprocess_tensors()
+class _CPURunner:
+    """Put first in the MRO: builds the runner under vLLM's CPU stand-in for torch.cuda, then drops what CPU has
+    not (CUDA graphs, cascade attention); captures no graph."""
 
-
-class CPUARModelRunner(GPUARModelRunner, CPUModelRunner):
     def __init__(self, vllm_config, device):
+        self._before_init(vllm_config)
+        with _torch_cuda_wrapper():
+            super().__init__(vllm_config, device)
+        self.use_cuda_graph = False
+        self.cascade_attn_enabled = False
+        self._postprocess_tensors()
+
+    def _before_init(self, vllm_config) -> None:
+        return None
+
+    def capture_model(self) -> int:
+        return 0
+
+
+class CPUARModelRunner(_CPURunner, GPUARModelRunner, CPUModelRunner):
+    def _before_init(self, vllm_config) -> None:
         compilation = vllm_config.compilation_config
         if compilation.max_cudagraph_capture_size is None:  # _init_talker_mtp sizes its buffers by it
             compilation.max_cudagraph_capture_size = vllm_config.scheduler_config.max_num_seqs
-        with _torch_cuda_wrapper():
-            super().__init__(vllm_config, device)
-        _cpu_runner_setup(self)
-
-    def capture_model(self) -> int:
-        return 0
 
 
-class CPUGenerationModelRunner(GPUGenerationModelRunner, CPUModelRunner):
-    def __init__(self, vllm_config, device):
-        with _torch_cuda_wrapper():
-            super().__init__(vllm_config, device)
-        _cpu_runner_setup(self)
-
-    def capture_model(self) -> int:
-        return 0
+class CPUGenerationModelRunner(_CPURunner, GPUGenerationModelRunner, CPUModelRunner):
+    pass
 
 
 class _CPUOmniWorker(OmniWorkerMixin, CPUWorker):
