@@ -63,7 +63,7 @@ function ViewLine() {
       {diff.samples.length > 0 && (
         <span data-testid="diff-null" data-null-db={diff.nullDb.toFixed(2)}>
           {' · '}
-          {diff.aligned ? `Difference aligned (B shifted ${fmt(alignment?.lag ?? NaN, 2)} samples, gain ${fmt(20 * Math.log10(Math.abs(alignment?.gain ?? NaN)), 2, ' dB')})` : 'Difference raw A − B at lag 0'}: null {Number.isNaN(diff.nullDb) && unmeasurable ? unmeasurable : fmt(diff.nullDb, 1, ' dB')}, shown ×{diff.scale.toPrecision(3)}
+          {diff.aligned ? `Difference aligned (B shifted ${fmt(alignment?.lag ?? NaN, 2)} samples, gain ${fmt(20 * Math.log10(Math.abs(alignment?.gain ?? NaN)), 2, ' dB')})` : 'Difference raw A − B at lag 0'}: null {!Number.isFinite(diff.nullDb) && unmeasurable ? unmeasurable : fmt(diff.nullDb, 1, ' dB')}, shown ×{diff.scale.toPrecision(3)}
           {alignment && !alignment.reliable && ' (lag unreliable: the takes do not correlate)'}
         </span>
       )}
