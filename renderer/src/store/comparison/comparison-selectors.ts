@@ -9,7 +9,7 @@ import { degenerateFormats } from '../../../../electron/common/report/format/deg
 import { loudnessDeltaText, minusInfinityReason } from '../../../../electron/common/report/format/loudness-words.js';
 import { AFTER_UNRELIABLE_LAG, LAG_MIN_PEAK, reportLagReliable, unreliableLag } from '../../../../electron/common/report/lag-reliability.js';
 import { frameDeltas } from '../../../../electron/common/draw/frame-delta.js';
-import { stageRows, stepDeltas, type StageRow, type StepDelta } from '../../../../electron/common/draw/step-delta.js';
+import { stageRows, stepDeltas, vocoderAbsentWords, type StageRow, type StepDelta } from '../../../../electron/common/draw/step-delta.js';
 import { codesByFrame } from '../../../../electron/common/trace/delay-pattern.js';
 import { memoByRef } from '../memo.js';
 import { rejudge } from '../tolerance/judgement.js';
@@ -124,12 +124,12 @@ const deltasOf = (() => {
 
 /** stageRows, the same array for the same deltas and tolerances (a selector must not build a new one each call). */
 const rowsOf = (() => {
-  const cache = new WeakMap<readonly StepDelta[], { tolerances: unknown; rows: StageRow[] }>();
-  return (deltas: readonly StepDelta[], tolerances: { logitAbs: number; audioAbs: number } | undefined): StageRow[] => {
+  const cache = new WeakMap<readonly StepDelta[], { tolerances: unknown; vocoderAbsent?: string; rows: StageRow[] }>();
+  return (deltas: readonly StepDelta[], tolerances: { logitAbs: number; audioAbs: number } | undefined, vocoderAbsent?: string): StageRow[] => {
     const hit = cache.get(deltas);
-    if (hit && hit.tolerances === tolerances) return hit.rows;
-    const rows = stageRows(deltas, tolerances);
-    cache.set(deltas, { tolerances, rows });
+    if (hit && hit.tolerances === tolerances && hit.vocoderAbsent === vocoderAbsent) return hit.rows;
+    const rows = stageRows(deltas, tolerances, vocoderAbsent);
+    cache.set(deltas, { tolerances, vocoderAbsent, rows });
     return rows;
   };
 })();
@@ -262,7 +262,8 @@ export const comparisonSelectors = {
   /** The rows of the per-step views, under the studio's tolerances when set (step-delta.ts stageRows). */
   stageRows: (s: StudioState) => {
     const deltas = comparisonSelectors.stepDeltas(s);
-    return deltas ? rowsOf(deltas, comparisonSelectors.divergence(s)?.tolerances) : undefined;
+    const vocoderAbsent = vocoderAbsentWords(s.comparison?.a?.samples !== undefined, s.comparison?.b?.samples !== undefined);
+    return deltas ? rowsOf(deltas, comparisonSelectors.divergence(s)?.tolerances, vocoderAbsent) : undefined;
   },
   codes: (s: StudioState) => {
     const d = parts(s.comparison).divergence;
