@@ -24,8 +24,8 @@ export function WaveformView() {
   const hasAudio = useStudio(audioSelectors.hasAudio);
   const spectrogram = useStudio(viewSelectors.spectrogram);
   const lanes = useRef<HTMLDivElement>(null);
-  // The spectrograms make the lanes taller than the window: then they scroll inside, the transport and tabs stay in view.
-  useFitToWindow(lanes, spectrogram && comparison !== undefined && duration > 0);
+  // Lanes taller than the window (spectrograms, or a codes lane of 16 codebooks in a short one) scroll inside, so the transport and tabs stay in view.
+  useFitToWindow(lanes, comparison !== undefined && duration > 0);
   if (!comparison) return <section className="waveforms empty" aria-label="Waveforms"><p className="muted">Synthesize A/B, import two WAV files or open a comparison from history to see the waveforms.</p></section>;
   if (duration === 0) return <section className="waveforms empty" aria-label="Waveforms"><p className="muted">This comparison has no audio (traces only): see the step trace and codes below.</p></section>;
   return (
