@@ -118,30 +118,66 @@ def read_safetensors(path: str | os.PathLike[str]) -> tuple[dict[str, np.ndarray
         path: the file; dtypes F32/F64/F16/I64/I32/I16/I8/U8/BOOL are read (BF16 is not: numpy lacks it).
     """
     with open(path, "rb") as f:
-        data = f.read()
-    if len(data) < 8:
-        raise ParityValueError(
-            f"{path}: {len(data)} bytes, too short for a safetensors file (an 8-byte header length first)"
-        )
-    (length,) = struct.unpack("<Q", data[:8])
-    if length > MAX_HEADER_BYTES or 8 + length > len(data):
-        raise ParityValueError(
-            f"{path}: header length {length} does not fit (file {len(data)} bytes, limit {MAX_HEADER_BYTES})"
-        )
-    header = json.loads(data[8 : 8 + length].decode("utf-8"))
-    metadata = header.pop("__metadata__", {}) or {}
-    body = memoryview(data)[8 + length :]
-    tensors = {}
-    for name, entry in header.items():
-        if entry["dtype"] not in _DTYPES:
-            raise ParityValueError(f'{path}: tensor "{name}": dtype {entry["dtype"]} is not read here')
-        begin, end = entry["data_offsets"]
-        dtype = _DTYPES[entry["dtype"]]
-        shape = tuple(entry["shape"])
-        if not 0 <= begin <= end <= len(body) or end - begin != int(np.prod(shape, dtype=np.int64)) * dtype.itemsize:
+        size = os.fstat(f.fileno()).st_size
+        if size < 8:
             raise ParityValueError(
-                f'{path}: tensor "{name}": data_offsets {[begin, end]} do not hold {entry["dtype"]} {list(shape)} '
-                f"within {len(body)} data bytes"
+                f"{path}: {size} bytes, too short for a safetensors file (an 8-byte header length first)"
             )
-        tensors[name] = np.frombuffer(body[begin:end], dtype=dtype).reshape(shape).copy()
+        (length,) = struct.unpack("<Q", f.read(8))
+        # Checked before anything is read: the header is read only when it is under the limit and in the file.
+        if length > MAX_HEADER_BYTES or 8 + length > size:
+            raise ParityValueError(
+                f"{path}: header length {length} does not fit (file {size} bytes, limit {MAX_HEADER_BYTES})"
+            )
+        header = _header(f.read(length), path)
+        metadata = header.pop("__metadata__", None) or {}
+        if not isinstance(metadata, dict) or not all(isinstance(v, str) for v in metadata.values()):
+            raise ParityValueError(f"{path}: header __metadata__: expected an object of strings")
+        body = size - 8 - length
+        tensors = {}
+        for name, entry in header.items():
+            dtype, shape, begin, end = _entry(entry, name, body, path)
+            # Each tensor is read into its own array: the file is never held whole.
+            array = np.empty(shape, dtype=dtype)
+            f.seek(8 + length + begin)
+            if f.readinto(array.reshape(-1).view(np.uint8).data) != end - begin:
+                raise ParityValueError(f'{path}: tensor "{name}": the file ended while it was read (was it cut short?)')
+            tensors[name] = array
     return tensors, metadata
+
+
+def _header(blob: bytes, path: str | os.PathLike[str]) -> dict[str, Any]:
+    try:
+        header = json.loads(blob.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise ParityValueError(f"{path}: header is not UTF-8 JSON ({error})") from None
+    if not isinstance(header, dict):
+        raise ParityValueError(f"{path}: header: expected a JSON object, found {type(header).__name__}")
+    return header
+
+
+def _entry(
+    entry: Any, name: str, body: int, path: str | os.PathLike[str]
+) -> tuple[np.dtype[Any], tuple[int, ...], int, int]:
+    """A header entry's dtype, shape and data offsets, checked against the `body` bytes after the header."""
+    where = f'{path}: tensor "{name}"'
+    if not isinstance(entry, dict):
+        raise ParityValueError(f'{where}: expected {{"dtype", "shape", "data_offsets"}}, found {type(entry).__name__}')
+    code, shape, offsets = entry.get("dtype"), entry.get("shape"), entry.get("data_offsets")
+    if code not in _DTYPES:
+        raise ParityValueError(f"{where}: dtype {code} is not read here (known: {', '.join(sorted(_DTYPES))})")
+    if not isinstance(shape, list) or not all(type(n) is int and n >= 0 for n in shape):
+        raise ParityValueError(f"{where}: shape {shape!r} is not a list of sizes >= 0")
+    if not isinstance(offsets, list) or len(offsets) != 2 or not all(type(n) is int for n in offsets):
+        raise ParityValueError(f"{where}: data_offsets {offsets!r} is not [begin, end]")
+    dtype = _DTYPES[code]
+    begin, end = offsets
+    # Python integers: a product of sizes cannot overflow, so a huge shape is refused here, not allocated.
+    count = 1
+    for n in shape:
+        count *= n
+    if not 0 <= begin <= end <= body or end - begin != count * dtype.itemsize:
+        raise ParityValueError(
+            f"{where}: data_offsets {[begin, end]} do not hold {code} {list(shape)} within {body} data bytes"
+        )
+    return dtype, tuple(shape), begin, end

@@ -8,6 +8,7 @@ import { OverlayView } from './overlay-view.js';
 import { pageTracks } from './page-tracks.js';
 import { Players } from './players.js';
 import { RowsTable } from './rows-table.js';
+import { stepsFigureOf } from '../../electron/common/draw/steps-figure.js';
 import { StepsView } from './steps-view.js';
 
 /** report.html: the verdict in words, players, waveforms, per-step |Δ|, codes, metrics, drill-down (the studio's graph, then its lines), report.md. */
@@ -15,7 +16,7 @@ export function ReportApp({ data }: { data: ReportPageData }) {
   const tracks = useMemo(() => (data.audio ? pageTracks(data.audio) : null), [data.audio]);
   const [position, setPosition] = useState(0);
   const [seek, setSeek] = useState<{ sec: number }>();
-  const steps = useMemo(() => ({ deltas: data.steps, firstStep: data.firstStep, stage: data.stage, tolerance: data.logitTolerance, audioTolerance: data.audioTolerance }), [data]);
+  const steps = useMemo(() => stepsFigureOf(data), [data]);
   return (
     <main>
       <header>

@@ -156,6 +156,18 @@ export interface StageRow {
   stage: Stage;
   range: DeltaRange;
   tolerance: number | undefined;
+  /** A row with nothing measured, and why ("no audio in this pair"): drawn empty with these words. */
+  absent?: string;
+}
+
+/**
+ * Why the vocoder row of a step comparison has nothing in it, from which takes it has audio for: "no audio in
+ * this pair" (two traces without WAVs), "only A's audio in this pair"; undefined with both.
+ */
+export function vocoderAbsentWords(audioA: boolean, audioB: boolean): string | undefined {
+  if (audioA && audioB) return undefined;
+  if (!audioA && !audioB) return 'no audio in this pair';
+  return `only ${audioA ? 'A' : 'B'}'s audio in this pair`;
 }
 
 /**
@@ -163,13 +175,43 @@ export interface StageRow {
  * the logit tolerance (the same statistics, so their heights compare), the vocoder on its own under the audio
  * tolerance (sample differences).
  */
-export function stageRows(deltas: readonly StepDelta[], tolerances: { logitAbs?: number; audioAbs?: number } | undefined): StageRow[] {
+export function stageRows(deltas: readonly StepDelta[], tolerances: { logitAbs?: number; audioAbs?: number } | undefined, vocoderAbsent?: string): StageRow[] {
   const present = STAGES.filter((stage) => deltas.some((d) => stageDelta(d, stage) !== undefined));
   const logit = present.filter((s) => s !== 'vocoder');
   const logitRange = deltaRange(deltas, tolerances?.logitAbs, logit);
-  return present.map((stage) =>
+  const rows: StageRow[] = present.map((stage) =>
     stage === 'vocoder'
       ? { stage, range: deltaRange(deltas, tolerances?.audioAbs, ['vocoder']), tolerance: tolerances?.audioAbs }
       : { stage, range: logitRange, tolerance: tolerances?.logitAbs },
   );
+  // The pipeline's last stage is never left out of a step comparison: without the audio its row says so.
+  if (vocoderAbsent && rows.length > 0 && !present.includes('vocoder')) rows.push({ stage: 'vocoder', range: deltaRange([], tolerances?.audioAbs, []), tolerance: undefined, absent: vocoderAbsent });
+  return rows;
+}
+
+/** The first divergence's own code-predictor codebook (1..Q-1): what the verdict names, at its step. */
+export interface VerdictCodebook {
+  step: number;
+  codebook: number;
+}
+
+export function verdictCodebook(d: Pick<Divergence, 'firstStep' | 'stage' | 'codebook'> | undefined): VerdictCodebook | undefined {
+  return d && d.firstStep !== null && d.stage === 'code-predictor' && d.codebook !== undefined ? { step: d.firstStep, codebook: d.codebook } : undefined;
+}
+
+/**
+ * The code predictor's |Δ| at a step, with its worst codebook (what the views plot): "0.9512 (codebook 8)". At the
+ * first divergence, when the verdict names another codebook (the first past the tolerance, or whose code
+ * differs), that one is called out with its own |Δ|: "0.9512 (worst: codebook 8; the verdict's codebook 2: 0.5000)".
+ */
+export function codePredictorText(d: StepDelta, verdict?: VerdictCodebook): string {
+  const cp = d.codePredictor;
+  const words = deltaText(cp);
+  if (!cp) return words;
+  if (verdict && verdict.step === d.step && verdict.codebook !== cp.codebook) {
+    const own = cp.perCodebook?.[verdict.codebook - 1];
+    const ownWords = own === undefined ? 'not recorded' : deltaText({ delta: own !== null && Number.isFinite(own) ? own : null, nonFinite: own !== null && !Number.isFinite(own) ? 'not finite' : undefined });
+    return `${words} (worst: codebook ${cp.codebook}; the verdict's codebook ${verdict.codebook}: ${ownWords})`;
+  }
+  return (cp.delta ?? 0) > 0 ? `${words} (codebook ${cp.codebook})` : words;
 }

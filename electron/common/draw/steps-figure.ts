@@ -1,7 +1,7 @@
 import { integerIncrs } from './axis-ticks.js';
 import { inPlot, markerLabel, type DrawBox, type DrawContext, type Margins, type Palette } from './draw-context.js';
 import { drawMarks } from './marks.js';
-import { logFraction, STAGE_LABELS, stageOfDivergence, stageRows, type StepDelta } from './step-delta.js';
+import { logFraction, STAGE_LABELS, stageOfDivergence, stageRows, type StepDelta, type VerdictCodebook } from './step-delta.js';
 import type { DivergenceStage } from '../forensics/divergence.js';
 import { drawStepDeltas } from './steps.js';
 import { timeToX, type Viewport } from './viewport.js';
@@ -19,6 +19,31 @@ export interface StepsFigure {
   tolerance: number;
   /** The audio tolerance (divergence.tolerances.audioAbs), for a vocoder row. */
   audioTolerance?: number;
+  /** Why the vocoder row is empty (vocoderAbsentWords); absent when the deltas have it. */
+  vocoderAbsent?: string;
+  /** The verdict's code-predictor codebook, named beside the row (which plots the worst codebook). */
+  verdictCodebook?: VerdictCodebook;
+}
+
+/** The figure of a report page's steps (report.html and steps.png draw the same one). */
+export function stepsFigureOf(page: {
+  steps: StepDelta[];
+  firstStep: number | null;
+  stage: DivergenceStage | null;
+  logitTolerance: number;
+  audioTolerance: number;
+  vocoderAbsent?: string | null;
+  verdictCodebook?: VerdictCodebook | null;
+}): StepsFigure {
+  return {
+    deltas: page.steps,
+    firstStep: page.firstStep,
+    stage: page.stage,
+    tolerance: page.logitTolerance,
+    audioTolerance: page.audioTolerance,
+    vocoderAbsent: page.vocoderAbsent ?? undefined,
+    verdictCodebook: page.verdictCodebook ?? undefined,
+  };
 }
 
 export const STEPS_MARGIN: Margins = { left: 56, right: 10, top: 20, bottom: 30 };
@@ -41,7 +66,7 @@ export function drawStepsFigure(ctx: DrawContext, fig: StepsFigure, box: DrawBox
   const h = box.height - top - bottom;
   const vp = stepsView(fig);
   const positive = (t: number | undefined) => (t !== undefined && t > 0 ? t : undefined);
-  const rows = stageRows(fig.deltas, { logitAbs: positive(fig.tolerance), audioAbs: positive(fig.audioTolerance) });
+  const rows = stageRows(fig.deltas, { logitAbs: positive(fig.tolerance), audioAbs: positive(fig.audioTolerance) }, fig.vocoderAbsent);
   const mark = fig.firstStep === null ? undefined : { step: fig.firstStep, stage: stageOfDivergence(fig.stage ?? null) };
   ctx.save();
   ctx.fillStyle = c.background;
@@ -55,6 +80,13 @@ export function drawStepsFigure(ctx: DrawContext, fig: StepsFigure, box: DrawBox
   rows.forEach((row, r) => {
     const rowTop = top + r * rowHeight;
     const yOf = (v: number) => rowTop + rowHeight - logFraction(v, row.range) * rowHeight;
+    if (row.absent !== undefined) {
+      ctx.fillStyle = c.muted;
+      ctx.textAlign = 'left';
+      ctx.textBaseline = 'top';
+      ctx.fillText(STAGE_LABELS[row.stage], left + 4, rowTop + 3);
+      return;
+    }
     ctx.fillStyle = c.fg;
     ctx.textAlign = 'right';
     ctx.textBaseline = 'middle';
@@ -69,7 +101,14 @@ export function drawStepsFigure(ctx: DrawContext, fig: StepsFigure, box: DrawBox
     ctx.fillStyle = c.muted;
     ctx.textAlign = 'left';
     ctx.textBaseline = 'top';
-    ctx.fillText(row.stage === 'code-predictor' ? 'code predictor (worst codebook)' : STAGE_LABELS[row.stage], left + 4, rowTop + 3);
+    // On a plate of the background, as the tolerance's label, so it reads over the bars.
+    const label = row.stage === 'code-predictor' ? codePredictorLabel(fig, mark?.stage) : STAGE_LABELS[row.stage];
+    ctx.fillStyle = c.background;
+    ctx.globalAlpha = 0.9;
+    ctx.fillRect(left + 2, rowTop + 2, ctx.measureText(label).width + 4, 14);
+    ctx.globalAlpha = 1;
+    ctx.fillStyle = c.muted;
+    ctx.fillText(label, left + 4, rowTop + 3);
     if (row.tolerance === undefined || row.tolerance < row.range.min || row.tolerance > row.range.max) return;
     // On a plate of the background, so the label reads over red bars too.
     const text = `tolerance ${row.tolerance}`;
@@ -94,4 +133,11 @@ export function drawStepsFigure(ctx: DrawContext, fig: StepsFigure, box: DrawBox
   ctx.fillText('step', left + w / 2, top + h + 16);
   if (fig.firstStep !== null) markerLabel(ctx, stepsFigureX(fig.firstStep, fig, box.width), left, w, `first divergence: step ${fig.firstStep}`, c.marker);
   ctx.restore();
+}
+
+/** The code predictor row's name; where the verdict's codebook is not the worst one at its step, both. */
+function codePredictorLabel(fig: StepsFigure, markedStage: string | undefined): string {
+  const v = fig.verdictCodebook;
+  const worst = v && markedStage === 'code-predictor' ? fig.deltas.find((d) => d.step === v.step)?.codePredictor?.codebook : undefined;
+  return v && worst !== undefined && worst !== v.codebook ? `code predictor (worst codebook; at step ${v.step} the verdict's is codebook ${v.codebook}, the worst ${worst})` : 'code predictor (worst codebook)';
 }

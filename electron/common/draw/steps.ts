@@ -60,6 +60,13 @@ export function drawStepDeltas(
 
 function drawRow(ctx: DrawContext, deltas: readonly StepDelta[], row: StageRow, frameRate: number, vp: Viewport, width: number, top: number, height: number, c: StepLaneColors): void {
   const { range, tolerance } = row;
+  if (row.absent !== undefined) {
+    ctx.fillStyle = c.muted;
+    ctx.textBaseline = 'middle';
+    ctx.fillText(row.absent, 4, top + height / 2);
+    ctx.textBaseline = 'top';
+    return;
+  }
   const yOf = (v: number) => Math.round(top + height - logFraction(v, range) * height) + 0.5;
   ctx.fillStyle = c.grid;
   for (let e = Math.ceil(Math.log10(range.min)); e <= Math.floor(Math.log10(range.max)); e++) ctx.fillRect(0, yOf(10 ** e), width, 1);

@@ -52,6 +52,8 @@ export function divergenceLines(verdict: Verdict, d: Divergence, teacherForced?:
     if (d.timeSec !== undefined) where.push(`t = ${d.timeSec.toFixed(3)} s`);
     lines.push(`First divergence: ${where.join(', ')}`);
     if (d.detail) lines.push(`  ${d.detail}`);
+    const worst = d.stage === 'code-predictor' ? worstOtherCodebook(d) : undefined;
+    if (worst) lines.push(`  The largest code-predictor |Δ| at step ${d.firstStep} is codebook ${worst.codebook}'s (${small(worst.delta)}), not codebook ${d.codebook}'s (${worst.own}): the per-step figures plot the worst codebook`);
     const list = d.divergedSteps.length > 12 ? `${d.divergedSteps.slice(0, 12).join(', ')}, … (${d.divergedSteps.length} in all)` : d.divergedSteps.join(', ');
     lines.push(d.reconverges
       ? `Re-converges: yes, from step ${d.reconvergedAtStep} on everything matches (diverged: ${list})`
@@ -120,4 +122,21 @@ export function markdownStepTable(rows: string[][]): string {
 export function textStepTable(rows: string[][]): string {
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
   return rows.map((r) => '  ' + r.map((v, c) => v.padEnd(widths[c])).join('  ').trimEnd()).join('\n');
+}
+
+/**
+ * At a code-predictor divergence, the codebook whose logit statistics differ most at that step when it is not
+ * the verdict's own (the first past the tolerance, or whose code differs): the per-step views plot that one.
+ */
+function worstOtherCodebook(d: Divergence): { codebook: number; delta: number; own: string } | undefined {
+  const diffs = d.steps.find((s) => s.step === d.firstStep)?.codePredictorDiff;
+  if (!diffs || d.codebook === undefined) return undefined;
+  let worst: { codebook: number; delta: number } | undefined;
+  diffs.forEach((v, k) => {
+    const x = v === null ? NaN : Number(v);
+    if (Number.isFinite(x) && (!worst || x > worst.delta)) worst = { codebook: k + 1, delta: x };
+  });
+  if (!worst || worst.codebook === d.codebook) return undefined;
+  const own = diffs[d.codebook - 1];
+  return { ...worst, own: own === null || own === undefined ? 'not recorded' : Number.isFinite(Number(own)) ? small(Number(own)) : 'not finite' };
 }

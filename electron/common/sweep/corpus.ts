@@ -1,6 +1,6 @@
 import { PromptText, Seed } from '../api/primitives.js';
 import { InputError } from '../errors.js';
-import { boundedLinesOf, MAX_JSON_LINE } from '../text/bounded-lines.js';
+import { BoundedLines, MAX_JSON_LINE } from '../text/bounded-lines.js';
 
 /** One prompt of a corpus; `seed` only when its JSONL line gives one (it then replaces --seeds). */
 export interface CorpusPrompt {
@@ -16,27 +16,47 @@ export interface CorpusPrompt {
  * `file:line` and what was expected.
  */
 export function parseCorpus(content: string, file: string): CorpusPrompt[] {
-  // A byte-order mark (some editors write one) is not part of the first prompt.
-  const text = content.replace(/^\uFEFF/, '');
-  const tooLong = (n: number, limit: number) => new InputError(`${file}:${n}: line is longer than ${limit} characters (the limit of a corpus line)`, `${file}:${n}`);
-  let jsonl: boolean | undefined;
-  const prompts: CorpusPrompt[] = [];
-  const seenAt = new Map<string, number>();
-  let line = 0;
-  for (const withCr of boundedLinesOf(text, MAX_JSON_LINE, tooLong)) {
-    line++;
-    const raw = withCr.replace(/\r$/, '');
-    if (raw.trim() === '') continue;
-    jsonl ??= raw.trimStart().startsWith('{');
-    const where = `${file}:${line}`;
-    const prompt = jsonl ? jsonPrompt(raw, where, line) : { id: `line-${line}`, text: promptText(raw, where), line };
-    const first = seenAt.get(prompt.id);
-    if (first !== undefined) throw new InputError(`${where}: id "${prompt.id}" is already used on line ${first}; ids must be unique`, where);
-    seenAt.set(prompt.id, line);
-    prompts.push(prompt);
+  const reader = new CorpusReader(file);
+  reader.push(content);
+  return reader.end();
+}
+
+/** parseCorpus over text that arrives in pieces (a file read a chunk at a time), each line bounded as it comes. */
+export class CorpusReader {
+  private readonly lines: BoundedLines;
+  private jsonl: boolean | undefined;
+  private readonly prompts: CorpusPrompt[] = [];
+  private readonly seenAt = new Map<string, number>();
+  private started = false;
+
+  constructor(private readonly file: string) {
+    this.lines = new BoundedLines(MAX_JSON_LINE, (n, limit) => new InputError(`${file}:${n}: line is longer than ${limit} characters (the limit of a corpus line)`, `${file}:${n}`));
   }
-  if (prompts.length === 0) throw new InputError(`${file}: the corpus has no prompts (expected one prompt per line, or JSON Lines {"id", "text", "seed"?})`, file);
-  return prompts;
+
+  push(piece: string): void {
+    // A byte-order mark (some editors write one) is not part of the first prompt.
+    const text = this.started ? piece : piece.replace(/^\uFEFF/, '');
+    if (piece !== '') this.started = true;
+    for (const line of this.lines.push(text)) this.take(line, this.lines.count);
+  }
+
+  end(): CorpusPrompt[] {
+    this.take(this.lines.end(), this.lines.count);
+    if (this.prompts.length === 0) throw new InputError(`${this.file}: the corpus has no prompts (expected one prompt per line, or JSON Lines {"id", "text", "seed"?})`, this.file);
+    return this.prompts;
+  }
+
+  private take(withCr: string, line: number): void {
+    const raw = withCr.replace(/\r$/, '');
+    if (raw.trim() === '') return;
+    this.jsonl ??= raw.trimStart().startsWith('{');
+    const where = `${this.file}:${line}`;
+    const prompt = this.jsonl ? jsonPrompt(raw, where, line) : { id: `line-${line}`, text: promptText(raw, where), line };
+    const first = this.seenAt.get(prompt.id);
+    if (first !== undefined) throw new InputError(`${where}: id "${prompt.id}" is already used on line ${first}; ids must be unique`, where);
+    this.seenAt.set(prompt.id, line);
+    this.prompts.push(prompt);
+  }
 }
 
 function jsonPrompt(raw: string, where: string, line: number): CorpusPrompt {

@@ -28,15 +28,49 @@ export function headerLine(h: SweepHeader): string {
  * elsewhere, or a header that is not one, is refused with `file:line`.
  */
 export function parseShardLines(text: string, file: string): ShardLines {
-  const lines = new BoundedLines(MAX_JSON_LINE, (n, limit) => new InputError(`${file}:${n}: line is longer than ${limit} characters (the limit of a shard line; a case line is a few kB)`, `${file}:${n}`));
-  const encoder = new TextEncoder();
-  let completeBytes = 0;
-  let header: SweepHeader | undefined;
-  const cases: SweepCase[] = [];
-  let torn = false;
+  const reader = new ShardLinesReader(file);
+  reader.push(text);
+  return reader.end();
+}
+
+/** parseShardLines over text that arrives in pieces (a file read a chunk at a time), each line bounded as it comes. */
+export class ShardLinesReader {
+  private readonly lines: BoundedLines;
+  private readonly encoder = new TextEncoder();
+  private completeBytes = 0;
+  private header: SweepHeader | undefined;
+  private readonly cases: SweepCase[] = [];
+  // Each complete line is taken once the next is known, so the last one knows it is last.
+  private held: string | undefined;
+
+  constructor(private readonly file: string) {
+    this.lines = new BoundedLines(MAX_JSON_LINE, (n, limit) => new InputError(`${file}:${n}: line is longer than ${limit} characters (the limit of a shard line; a case line is a few kB)`, `${file}:${n}`));
+  }
+
+  /** Lines ended by "\n" so far: 0 while the header line is not whole yet. */
+  get completeLines(): number {
+    return this.lines.count;
+  }
+
+  push(piece: string): void {
+    for (const line of this.lines.push(piece)) {
+      if (this.held !== undefined) this.take(this.held, this.lines.count - 2, false);
+      this.held = line;
+    }
+  }
+
+  end(): ShardLines {
+    // After the final "\n" what is left is "", the mark of a complete last line.
+    const unterminated = this.lines.end();
+    let torn = unterminated !== '';
+    if (this.held !== undefined && !this.take(this.held, this.lines.count - 2, unterminated === '')) torn = true;
+    if (!this.header) throw new InputError(`${this.file}: empty, no sweep shard header (was the run stopped before its first line?)`, this.file);
+    return { header: this.header, cases: this.cases, completeBytes: this.completeBytes, torn };
+  }
+
   /** One complete line (ended by "\n"); `last` when nothing follows it. False when it is the torn last line. */
-  const take = (line: string, i: number, last: boolean): boolean => {
-    const where = `${file}:${i + 1}`;
+  private take(line: string, i: number, last: boolean): boolean {
+    const where = `${this.file}:${i + 1}`;
     let value: unknown;
     try {
       value = JSON.parse(line);
@@ -47,27 +81,15 @@ export function parseShardLines(text: string, file: string): ShardLines {
     if (i === 0) {
       const parsed = SweepHeader.safeParse(value);
       if (!parsed.success) throw new InputError(`${where}: not a sweep shard header (${issueText(parsed.error.issues[0])})`, where);
-      header = parsed.data;
+      this.header = parsed.data;
     } else {
       const parsed = SweepCase.safeParse(value);
       if (!parsed.success) throw new InputError(`${where}: not a sweep case line (${issueText(parsed.error.issues[0])})`, where);
-      cases.push(parsed.data);
+      this.cases.push(parsed.data);
     }
-    completeBytes += encoder.encode(line).length + 1;
+    this.completeBytes += this.encoder.encode(line).length + 1;
     return true;
-  };
-  // Each complete line is taken once the next is known, so the last one knows it is last.
-  let held: string | undefined;
-  for (const line of lines.push(text)) {
-    if (held !== undefined) take(held, lines.count - 2, false);
-    held = line;
   }
-  // After the final "\n" what is left is "", the mark of a complete last line.
-  const unterminated = lines.end();
-  if (held !== undefined && !take(held, lines.count - 2, unterminated === '')) torn = true;
-  if (unterminated !== '') torn = true;
-  if (!header) throw new InputError(`${file}: empty, no sweep shard header (was the run stopped before its first line?)`, file);
-  return { header, cases, completeBytes, torn };
 }
 
 function issueText(issue: { path: PropertyKey[]; message: string }): string {

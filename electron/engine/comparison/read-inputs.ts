@@ -25,14 +25,14 @@ export async function readFileChecked(path: string, limit: SizeLimit = ANY_FILE)
 }
 
 /** A file of a fixture folder, or undefined when nothing is there (a dangling link included); otherwise checked as readFileChecked. */
-export function readFixtureFileSync(path: string): Uint8Array | undefined {
+export function readFixtureFileSync(path: string, limit: SizeLimit = ANY_FILE): Uint8Array | undefined {
   let found: boolean;
   try {
     found = statSync(path, { throwIfNoEntry: false }) !== undefined;
   } catch (error) {
     throw new InputError(`${path}: cannot read (${fsReason(error)})`, path);
   }
-  return found ? readCheckedSync(path, { context: FIXTURE_FILES_ONLY }) : undefined;
+  return found ? readCheckedSync(path, { limit, context: FIXTURE_FILES_ONLY }) : undefined;
 }
 
 /**

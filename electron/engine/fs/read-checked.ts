@@ -159,6 +159,25 @@ export function readCheckedSync(path: string, rules: ReadRules = {}): Uint8Array
   }
 }
 
+/** readCheckedPieces for the few synchronous readers (shard files): the same checks, a piece at a time. */
+export function* readCheckedPiecesSync(path: string, rules: ReadRules = {}, pieceBytes = 1 << 20): Generator<Uint8Array> {
+  const { fd, size, refusal } = openFd(path, rules);
+  try {
+    const buffer = new Uint8Array(Math.min(pieceBytes, size + 1));
+    for (let done = 0; ; ) {
+      const n = readSync(fd, buffer, 0, Math.min(buffer.length, size + 1 - done), done);
+      if (n === 0) break;
+      done += n;
+      if (done > size) throw refusal.grew(size);
+      yield buffer.subarray(0, n);
+    }
+  } catch (error) {
+    throw refusal.cannotRead(error);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /**
  * openChecked for synchronous readers that read parts of a large file by offset (module sidecars): an
  * open descriptor on a checked regular file and its size; the caller closes it.

@@ -18,7 +18,8 @@ import { kindOf } from '../../engine/fs/read-checked.js';
 export interface OutputFile {
   flag: string;
   path: string;
-  data: Uint8Array | string;
+  /** Pieces one at a time (each written before the next is asked for) for a file too large to hold. */
+  data: Uint8Array | string | AsyncIterable<Uint8Array>;
 }
 
 export interface OutputPolicy {

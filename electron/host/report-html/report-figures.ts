@@ -2,7 +2,7 @@ import { initFft } from '../../common/analysis/fft.js';
 import { maxAbs } from '../../common/analysis/levels.js';
 import { FIGURE_PALETTE, type DrawBox } from '../../common/draw/draw-context.js';
 import { drawSpectrogramDiffFigure } from '../../common/draw/spectrogram-diff-figure.js';
-import { drawStepsFigure } from '../../common/draw/steps-figure.js';
+import { drawStepsFigure, stepsFigureOf } from '../../common/draw/steps-figure.js';
 import { drawWaveFigure } from '../../common/draw/wave-figure.js';
 import { diffGainFor, type WaveSource } from '../../common/draw/wave.js';
 import type { ReportPageData } from '../../common/report/html/report-page-data.js';
@@ -56,7 +56,7 @@ export async function reportFigures(page: Omit<ReportPageData, 'audio'>, audio: 
     out['overlay.png'] = png(createCanvas, OVERLAY, (ctx) => drawWaveFigure(ctx, fig, OVERLAY, { start: 0, end: total / audio.sampleRate || 1 }, FIGURE_PALETTE));
   }
   if (names.includes('steps.png')) {
-    out['steps.png'] = png(createCanvas, STEPS, (ctx) => drawStepsFigure(ctx, { deltas: page.steps, firstStep: page.firstStep, stage: page.stage, tolerance: page.logitTolerance, audioTolerance: page.audioTolerance }, STEPS, FIGURE_PALETTE));
+    out['steps.png'] = png(createCanvas, STEPS, (ctx) => drawStepsFigure(ctx, stepsFigureOf(page), STEPS, FIGURE_PALETTE));
   }
   if (audio && names.includes('spectrogram-diff.png')) {
     await initFft();

@@ -16,7 +16,7 @@ export interface ShareableInput {
 
 /** report.md with the figure section `shareableFiles` will fill: call it before the report is sealed. */
 export function withFigureLinks(markdown: string, input: Omit<ShareableInput, 'markdown'>): string {
-  const page = reportPageData(input.report, markdown, input.frameRate);
+  const page = reportPageData(input.report, markdown, input.frameRate, input.audio);
   return markdown + figuresMarkdown(figureNames(page, input.audio));
 }
 
@@ -27,7 +27,7 @@ export function withFigureLinks(markdown: string, input: Omit<ShareableInput, 'm
  * left out and the figures are still drawn.
  */
 export async function shareableFiles(input: ShareableInput): Promise<Record<string, Uint8Array | string>> {
-  const page = reportPageData(input.report, input.markdown, input.frameRate);
+  const page = reportPageData(input.report, input.markdown, input.frameRate, input.audio);
   const figures = await reportFigures(page, input.audio);
   if (reportPageMissing() !== null) return figures;
   const audio = input.audio ? pageAudio(input.audio, input.report.metrics?.loudnessDeltaLU) : null;

@@ -3,12 +3,24 @@ import { join } from 'node:path';
 import { InputError } from '../../common/errors.js';
 import { fsReason } from '../../common/fs-reason.js';
 import type { NamedShard } from '../../common/sweep/merge-shards.js';
-import { parseShardLines } from '../../common/sweep/shard-lines.js';
-import { kindOf, readCheckedSync, type SizeLimit } from '../../engine/fs/read-checked.js';
+import { ShardLinesReader, type ShardLines } from '../../common/sweep/shard-lines.js';
+import { kindOf, readCheckedPiecesSync, type SizeLimit } from '../../engine/fs/read-checked.js';
 
 const SHARD_FILE = /^shard-\d+-of-\d+\.jsonl$/;
-/** A shard is read as one string, and V8's strings stop at 2^29 - 24 characters. */
-export const MAX_SHARD: SizeLimit = { bytes: 2 ** 29 - 24, words: 'the 512 MiB one shard file may have (the longest string Node holds); split the sweep into more shards' };
+/** A shard is read a piece at a time, but its cases are held for the merge. */
+export const MAX_SHARD: SizeLimit = { bytes: 2 ** 31 - 1, words: 'the 2 GiB one shard file may have (its cases are held for the merge); split the sweep into more shards' };
+
+/**
+ * A shard file's lines (ShardLinesReader), read a piece at a time with no more than one line held; undefined
+ * when no line is whole yet (not even the header).
+ */
+export function readShardLines(file: string, what: string): ShardLines | undefined {
+  const reader = new ShardLinesReader(file);
+  const decoder = new TextDecoder('utf-8');
+  for (const piece of readCheckedPiecesSync(file, { limit: MAX_SHARD, what })) reader.push(decoder.decode(piece, { stream: true }));
+  reader.push(decoder.decode());
+  return reader.completeLines === 0 ? undefined : reader.end();
+}
 
 /**
  * Reads every shard file (`shard-*-of-*.jsonl`) in the given folders, sorted by path. A torn last line is
@@ -31,12 +43,11 @@ export function readShardFolders(dirs: string[]): { shards: NamedShard[]; notes:
     if (names.length === 0) throw new InputError(`${dir}: no shard files (shard-NNN-of-N.jsonl, written by parity sweep --out)`, dir);
     for (const name of names) {
       const file = join(dir, name);
-      const text = new TextDecoder().decode(readCheckedSync(file, { limit: MAX_SHARD, what: 'shard file' }));
-      if (!text.includes('\n')) {
+      const shard = readShardLines(file, 'shard file');
+      if (!shard) {
         notes.push(`${file}: no complete header line yet; skipped`);
         continue;
       }
-      const shard = parseShardLines(text, file);
       if (shard.torn) notes.push(`${file}: its last line is cut short (the run was interrupted); that case counts as missing`);
       shards.push({ ...shard, file });
     }

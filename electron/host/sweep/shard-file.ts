@@ -3,11 +3,11 @@ import { join } from 'node:path';
 import { InputError } from '../../common/errors.js';
 import { fsReason } from '../../common/fs-reason.js';
 import type { Shard } from '../../common/sweep/shard.js';
-import { caseLine, headerLine, parseShardLines } from '../../common/sweep/shard-lines.js';
+import { caseLine, headerLine } from '../../common/sweep/shard-lines.js';
 import { caseKey, type SweepCase, type SweepHeader } from '../../common/sweep/sweep-case.js';
-import { kindOf, readCheckedSync } from '../../engine/fs/read-checked.js';
-import { writeOutputFiles } from '../fs/output-files.js';
-import { MAX_SHARD } from './read-shards.js';
+import { kindOf, readCheckedPieces } from '../../engine/fs/read-checked.js';
+import { writeOutputFiles, type OutputFile } from '../fs/output-files.js';
+import { MAX_SHARD, readShardLines } from './read-shards.js';
 
 // Without blocking: opening a FIFO for writing would wait for a reader (with none, it fails at once).
 const APPEND_FLAGS = constants.O_WRONLY | constants.O_APPEND | (constants.O_NONBLOCK ?? 0) | (constants.O_NOCTTY ?? 0);
@@ -37,6 +37,16 @@ function brief(value: unknown): string {
   return text.length > 80 ? `${text.slice(0, 77)}…` : text;
 }
 
+/** The first `count` bytes of `path`, a piece at a time (the complete lines of a torn shard file, copied). */
+async function* firstBytes(path: string, count: number): AsyncGenerator<Uint8Array> {
+  let left = count;
+  for await (const piece of readCheckedPieces(path, { limit: MAX_SHARD, what: 'shard file to resume' })) {
+    if (left <= 0) return;
+    yield piece.subarray(0, Math.min(left, piece.length));
+    left -= piece.length;
+  }
+}
+
 /**
  * Opens (creating `dir` and the file as needed) this shard's file for appending one line per case.
  * A file left by an earlier run of the same sweep is resumed: its cases are skipped, a torn last line is
@@ -52,7 +62,7 @@ export async function openShardFile(dir: string, header: SweepHeader): Promise<S
     if (error instanceof InputError) throw error;
     throw new InputError(`${path}: cannot write (${fsReason(error)})`, path);
   };
-  const rewrite = (data: Uint8Array | string) => writeOutputFiles([{ flag: 'sweep shard file', path, data }], { force: true });
+  const rewrite = (data: OutputFile['data']) => writeOutputFiles([{ flag: 'sweep shard file', path, data }], { force: true });
   const done = new Set<string>();
   let cutTornLine = false;
   let fd: number | undefined;
@@ -60,28 +70,26 @@ export async function openShardFile(dir: string, header: SweepHeader): Promise<S
     const found = statSync(dir, { throwIfNoEntry: false });
     if (found && !found.isDirectory()) throw new InputError(`--out ${dir}: is ${kindOf(found)}, not a folder; give the folder for the shard files (created if missing)`, dir);
     mkdirSync(dir, { recursive: true });
-    const bytes = existsSync(path) ? readCheckedSync(path, { limit: MAX_SHARD, what: 'shard file to resume' }) : new Uint8Array();
-    const text = new TextDecoder().decode(bytes);
-    if (!text.includes('\n')) {
+    const resumed = existsSync(path) ? readShardLines(path, 'shard file to resume') : undefined;
+    if (!resumed) {
       // New, or stopped before its header line was whole: start it again.
       await rewrite(headerLine(header));
     } else {
-      const found = parseShardLines(text, path);
-      const field = differingField(found.header, header);
+      const field = differingField(resumed.header, header);
       if (field !== undefined) {
         throw new InputError(
-          `${path} was written by a different sweep (${field}: ${brief(found.header[field])} there, ${brief(header[field])} now); give another --out folder or remove the file`,
+          `${path} was written by a different sweep (${field}: ${brief(resumed.header[field])} there, ${brief(header[field])} now); give another --out folder or remove the file`,
           path,
         );
       }
       const planned = new Set(header.planned);
-      for (const c of found.cases) {
+      for (const c of resumed.cases) {
         const key = caseKey(c);
         if (!planned.has(key)) throw new InputError(`${path}: holds case ${key}, which this shard does not plan; the file was edited or mixed up`, path);
         done.add(key);
       }
-      if (found.torn) {
-        await rewrite(bytes.subarray(0, found.completeBytes));
+      if (resumed.torn) {
+        await rewrite(firstBytes(path, resumed.completeBytes));
         cutTornLine = true;
       }
     }

@@ -2,11 +2,10 @@ import { createHash } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { Sampling } from '../../common/api/primitives.js';
 import { parseProfile } from '../../common/profile/parse-profile.js';
-import { parseCorpus } from '../../common/sweep/corpus.js';
 import { planCases, shardCases } from '../../common/sweep/plan.js';
 import type { Shard } from '../../common/sweep/shard.js';
 import { SWEEP_SCHEMA, type SweepCase, type SweepHeader } from '../../common/sweep/sweep-case.js';
-import { readFileChecked } from '../../engine/comparison/read-inputs.js';
+import { readCorpusFile } from './read-corpus.js';
 import { pairTraceFolders } from './pair-traces.js';
 import { runEngineSweep } from './run-engine-sweep.js';
 import { runEndpointSweep } from './run-endpoint-sweep.js';
@@ -70,8 +69,8 @@ export async function runEngineShard(r: EngineShardRequest): Promise<ShardProgre
   // Bad profiles fail here, before any worker starts.
   const profileA = parseProfile(r.profileA).text;
   const profileB = parseProfile(r.profileB).text;
-  const bytes = await readFileChecked(r.corpusFile);
-  const cases = planCases(parseCorpus(new TextDecoder().decode(bytes), r.corpusFile), r.seeds);
+  const corpus = await readCorpusFile(r.corpusFile);
+  const cases = planCases(corpus.prompts, r.seeds);
   const header: Omit<SweepHeader, 'planned'> = {
     schema: SWEEP_SCHEMA,
     mode: 'profiles',
@@ -80,7 +79,7 @@ export async function runEngineShard(r: EngineShardRequest): Promise<ShardProgre
     // Absolute, so that `sweep merge` re-runs the worst cases on it from any working folder.
     bundle: r.bundleDir === undefined ? 'demo' : resolve(r.bundleDir),
     sampling: r.sampling,
-    corpusSha256: sha256(bytes),
+    corpusSha256: corpus.sha256,
     totalCases: cases.length,
     shard: { index: r.shard.index, count: r.shard.count },
   };
@@ -112,15 +111,15 @@ export interface EndpointShardRequest extends ShardRunOptions {
 
 /** Runs this shard of an endpoint sweep: the corpus planned as a profile sweep's, each case sent to both servers. */
 export async function runEndpointShard(r: EndpointShardRequest): Promise<ShardProgress> {
-  const bytes = await readFileChecked(r.corpusFile);
-  const cases = planCases(parseCorpus(new TextDecoder().decode(bytes), r.corpusFile), r.seeds);
+  const corpus = await readCorpusFile(r.corpusFile);
+  const cases = planCases(corpus.prompts, r.seeds);
   const header: Omit<SweepHeader, 'planned'> = {
     schema: SWEEP_SCHEMA,
     mode: 'endpoints',
     a: r.a.text,
     b: r.b.text,
     sampling: r.sampling,
-    corpusSha256: sha256(bytes),
+    corpusSha256: corpus.sha256,
     totalCases: cases.length,
     shard: { index: r.shard.index, count: r.shard.count },
   };

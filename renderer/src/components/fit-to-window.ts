@@ -6,7 +6,7 @@ const MIN_PX = 100;
 /**
  * While `enabled`, caps the element's height so that, with the results pane scrolled to the top, everything
  * from the element down to the details' tab list (transport included) stays inside the pane; the element
- * then scrolls inside itself (the spectrograms make the lanes taller than a 900 px window holds).
+ * then scrolls inside itself (spectrograms, or a 16-codebook codes lane, make the lanes taller than a short window holds).
  */
 export function useFitToWindow(ref: RefObject<HTMLElement | null>, enabled: boolean): void {
   useLayoutEffect(() => {
@@ -30,6 +30,8 @@ export function useFitToWindow(ref: RefObject<HTMLElement | null>, enabled: bool
     fit();
     const observer = new ResizeObserver(fit);
     observer.observe(results);
+    // What follows the element changes too (a transport once audio comes, a notice): the pane's content is watched.
+    for (const child of Array.from(results.children)) observer.observe(child);
     window.addEventListener('resize', fit);
     return () => {
       observer.disconnect();

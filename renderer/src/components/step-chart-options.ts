@@ -1,6 +1,6 @@
 import type uPlot from 'uplot';
 import { integerIncrs } from '../../../electron/common/draw/axis-ticks.js';
-import { deltaText, STAGE_LABELS, stageDelta, type DeltaRange, type Stage, type StageRow, type StepDelta } from '../../../electron/common/draw/step-delta.js';
+import { codePredictorText, deltaText, STAGE_LABELS, stageDelta, type DeltaRange, type Stage, type StageRow, type StepDelta, type VerdictCodebook } from '../../../electron/common/draw/step-delta.js';
 /** The theme colours the chart uses (theme.ts `colors()`), named here so the module needs no DOM. */
 interface Colors {
   d: string;
@@ -72,11 +72,15 @@ const allSplits = (_u: uPlot, splits: number[]) => splits;
  * codebook, vocoder), the legend's value the exact |Δ| of the step under the cursor ("0 (equal)", never a
  * rounded 0); the logit rows on the left log axis, the vocoder on the right one; x whole steps, ending at the last.
  */
-/** `pxRatio`: the device pixel ratio (uPlot's bbox is in device pixels). */
-export function stepChartParts(deltas: readonly StepDelta[], rows: readonly StageRow[], c: Colors, pxRatio: number): Pick<uPlot.Options, 'series' | 'scales' | 'axes'> {
+/**
+ * `pxRatio`: the device pixel ratio (uPlot's bbox is in device pixels). `verdict`: the verdict's code-predictor
+ * codebook, named in the legend at its step where the worst codebook (the one plotted) is another. A row with
+ * nothing measured (`absent`, a vocoder without audio) is a legend entry that says why, with no axis.
+ */
+export function stepChartParts(deltas: readonly StepDelta[], rows: readonly StageRow[], c: Colors, pxRatio: number, verdict?: VerdictCodebook): Pick<uPlot.Options, 'series' | 'scales' | 'axes'> {
   const axis = { stroke: c.fg, grid: { stroke: c.grid } };
   const logit = rows.find((r) => r.stage !== 'vocoder');
-  const audio = rows.find((r) => r.stage === 'vocoder');
+  const audio = rows.find((r) => r.stage === 'vocoder' && r.absent === undefined);
   const window = stepWindow(deltas);
   const scales: uPlot.Scales = { x: { time: false, range: () => [window.min, window.max] } };
   const axes: uPlot.Axis[] = [{ ...axis, label: 'step', incrs: integerIncrs() }];
@@ -93,16 +97,15 @@ export function stepChartParts(deltas: readonly StepDelta[], rows: readonly Stag
     ...rows.map((row): uPlot.Series => {
       const color = stageColor(row.stage, c);
       return {
-        label: row.stage === 'code-predictor' ? 'code predictor |Δ| (worst codebook)' : `${STAGE_LABELS[row.stage]} |Δ|`,
+        label: row.stage === 'code-predictor' ? 'code predictor |Δ| (worst codebook)' : `${STAGE_LABELS[row.stage]} |Δ|${row.absent === undefined ? '' : `: ${row.absent}`}`,
         scale: scaleOf(row.stage),
         stroke: color,
         width: 1.5,
         points: { show: true, size: 6, fill: color },
         value: (_u, _v, _si, idx) => {
           const d = idx === null ? undefined : deltas[idx];
-          if (!d) return '—';
-          const words = deltaText(stageDelta(d, row.stage));
-          return row.stage === 'code-predictor' && d.codePredictor && (d.codePredictor.delta ?? 0) > 0 ? `${words} (codebook ${d.codePredictor.codebook})` : words;
+          if (!d || row.absent !== undefined) return '—';
+          return row.stage === 'code-predictor' ? codePredictorText(d, verdict) : deltaText(stageDelta(d, row.stage));
         },
       };
     }),

@@ -2,7 +2,7 @@ import type { KeyboardEvent } from 'react';
 import { useCallback, useMemo, useRef, useState } from 'react';
 import type uPlot from 'uplot';
 import { bandLabels } from '../../../electron/common/draw/band-labels.js';
-import { STAGE_LABELS, stageDelta, stageOfDivergence } from '../../../electron/common/draw/step-delta.js';
+import { STAGE_LABELS, stageDelta, stageOfDivergence, verdictCodebook } from '../../../electron/common/draw/step-delta.js';
 import { comparisonSelectors, stepStartSec } from '../store/comparison/comparison-selectors.js';
 import { useStoreApi, useStudio } from './store-context.js';
 import { stepAfterKey } from '../lib/roving-keys.js';
@@ -37,6 +37,7 @@ export function StepTrace() {
   const scheme = useColorScheme();
   const firstStep = divergence?.firstStep ?? null;
   const markedStage = stageOfDivergence(divergence?.stage ?? null);
+  const verdict = useMemo(() => verdictCodebook(divergence), [divergence]);
   const data = useMemo(() => (series && rows ? stepChartData(series, rows) : undefined), [series, rows]);
   const steps = series?.map((d) => d.step) ?? [];
   const seekStep = useCallback(
@@ -51,7 +52,7 @@ export function StepTrace() {
   const make = useCallback((): uPlot.Options => {
     let unfollow: (() => void) | undefined;
     const c = colors();
-    const parts = stepChartParts(series ?? [], rows ?? [], c, devicePixelRatio || 1);
+    const parts = stepChartParts(series ?? [], rows ?? [], c, devicePixelRatio || 1, verdict);
     const window = stepWindow(series ?? []);
     return {
       width: 0,
@@ -161,7 +162,7 @@ export function StepTrace() {
         ],
       },
     };
-  }, [firstStep, markedStage, seekStep, scheme, series, rows, frameRate, store]);
+  }, [firstStep, markedStage, verdict, seekStep, scheme, series, rows, frameRate, store]);
   if (!data || !series || !rows) return <p className="muted">No step trace: this comparison has no per-step records (WAV import).</p>;
   const first = steps[0];
   const last = steps[steps.length - 1];

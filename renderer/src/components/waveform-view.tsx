@@ -24,8 +24,8 @@ export function WaveformView() {
   const hasAudio = useStudio(audioSelectors.hasAudio);
   const spectrogram = useStudio(viewSelectors.spectrogram);
   const lanes = useRef<HTMLDivElement>(null);
-  // The spectrograms make the lanes taller than the window: then they scroll inside, the transport and tabs stay in view.
-  useFitToWindow(lanes, spectrogram && comparison !== undefined && duration > 0);
+  // Lanes taller than the window (spectrograms, or a codes lane of 16 codebooks in a short one) scroll inside, so the transport and tabs stay in view.
+  useFitToWindow(lanes, comparison !== undefined && duration > 0);
   if (!comparison) return <section className="waveforms empty" aria-label="Waveforms"><p className="muted">Synthesize A/B, import two WAV files or open a comparison from history to see the waveforms.</p></section>;
   if (duration === 0) return <section className="waveforms empty" aria-label="Waveforms"><p className="muted">This comparison has no audio (traces only): see the step trace and codes below.</p></section>;
   return (
@@ -63,7 +63,7 @@ function ViewLine() {
       {diff.samples.length > 0 && (
         <span data-testid="diff-null" data-null-db={diff.nullDb.toFixed(2)}>
           {' · '}
-          {diff.aligned ? `Difference aligned (B shifted ${fmt(alignment?.lag ?? NaN, 2)} samples, gain ${fmt(20 * Math.log10(Math.abs(alignment?.gain ?? NaN)), 2, ' dB')})` : 'Difference raw A − B at lag 0'}: null {Number.isNaN(diff.nullDb) && unmeasurable ? unmeasurable : fmt(diff.nullDb, 1, ' dB')}, shown ×{diff.scale.toPrecision(3)}
+          {diff.aligned ? `Difference aligned (B shifted ${fmt(alignment?.lag ?? NaN, 2)} samples, gain ${fmt(20 * Math.log10(Math.abs(alignment?.gain ?? NaN)), 2, ' dB')})` : 'Difference raw A − B at lag 0'}: null {!Number.isFinite(diff.nullDb) && unmeasurable ? unmeasurable : fmt(diff.nullDb, 1, ' dB')}, shown ×{diff.scale.toPrecision(3)}
           {alignment && !alignment.reliable && ' (lag unreliable: the takes do not correlate)'}
         </span>
       )}

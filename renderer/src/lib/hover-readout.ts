@@ -1,5 +1,5 @@
 import type { CodesData } from '../../../electron/common/draw/codes.js';
-import { deltaText, STAGE_LABELS, stageDelta, STAGES, type StepDelta } from '../../../electron/common/draw/step-delta.js';
+import { codePredictorText, deltaText, STAGE_LABELS, stageDelta, STAGES, type StepDelta, type VerdictCodebook } from '../../../electron/common/draw/step-delta.js';
 import { fmt } from './format.js';
 
 /** What the readout needs to say what is under the pointer (all optional: a comparison may lack any). */
@@ -15,6 +15,8 @@ export interface ReadoutSources {
   loudness?: { hopMs: number; a: readonly (number | string)[]; b: readonly (number | string)[] };
   /** For a spectrogram lane: its level at the pointer, dB re full scale. */
   spectrogramDb?: number;
+  /** The verdict's code-predictor codebook, said beside the worst one at its step (step-delta.ts codePredictorText). */
+  verdictCodebook?: VerdictCodebook;
 }
 
 const value = (x: Float32Array | undefined, i: number) => (x && i >= 0 && i < x.length ? fmt(x[i], 5) : '—');
@@ -39,7 +41,7 @@ export function hoverReadout(time: number, lane: string, y: number, src: Readout
     const d = src.deltas.find((s) => s.step === step);
     if (d) {
       const side = (x: StepDelta['a']) => (x ? `mean ${fmt(x.mean, 4)} max ${fmt(x.max, 4)}` : 'no step');
-      parts.push(`step ${step}: A ${side(d.a)} · B ${side(d.b)}`, ...stageWords(d));
+      parts.push(`step ${step}: A ${side(d.a)} · B ${side(d.b)}`, ...stageWords(d, src.verdictCodebook));
     }
   } else if (lane === 'codes' && step !== undefined && src.codes && step <= src.codes.frames) {
     const k = Math.min(src.codes.q - 1, Math.max(0, Math.floor(y * src.codes.q)));
@@ -55,11 +57,10 @@ export function hoverReadout(time: number, lane: string, y: number, src: Readout
 }
 
 /** Every stage's |Δ| at a step, exact: "talker |Δ| 0 (equal)", "code predictor |Δ| 0.02047 (codebook 2)". */
-export function stageWords(d: StepDelta): string[] {
+export function stageWords(d: StepDelta, verdict?: VerdictCodebook): string[] {
   return STAGES.flatMap((stage) => {
     const v = stageDelta(d, stage);
     if (!v) return [];
-    const codebook = stage === 'code-predictor' && d.codePredictor && (v.delta ?? 0) > 0 ? ` (codebook ${d.codePredictor.codebook})` : '';
-    return [`${STAGE_LABELS[stage]} |Δ| ${deltaText(v)}${codebook}`];
+    return [`${STAGE_LABELS[stage]} |Δ| ${stage === 'code-predictor' ? codePredictorText(d, verdict) : deltaText(v)}`];
   });
 }

@@ -1,5 +1,6 @@
 import { AFTER_UNRELIABLE_LAG, LAG_MIN_PEAK, reportLagReliable, unreliableLag } from '../lag-reliability.js';
-import { audioNotComparedReason, unmeasurableWords } from '../audio-check.js';
+import { audioNotComparedReason } from '../audio-check.js';
+import { degenerateFormats } from './degenerate-values.js';
 import type { Metrics } from '../metrics.js';
 import { loudnessDeltaText, minusInfinityReason } from './loudness-words.js';
 import { num as plainNum, signed as plainSigned } from './numbers.js';
@@ -19,7 +20,7 @@ export function metricRows(m: Metrics): Row[] {
   const reliable = reportLagReliable(m);
   const caveat = reliable ? '' : AFTER_UNRELIABLE_LAG;
   const reason = audioNotComparedReason(m.audio);
-  const { num, signed } = measured(m);
+  const { num, signed, take, unmeasured } = measured(m);
   return [
     ...(reason ? [['Audio', reason] as Row] : []),
     ['Sample rate', `${m.sampleRate} Hz`],
@@ -32,30 +33,27 @@ export function metricRows(m: Metrics): Row[] {
     ['Sub-sample lag', reliable || Number.isNaN(m.xcorrPeak) ? num(m.fractionalLagSamples, 3, 'samples') : unreliableLag(m.xcorrPeak)],
     ['Null depth', num(m.nullDepthDb, 2, 'dB')],
     ['SNR', num(m.snrDb, 2, 'dB')],
-    ['Gain B→A (least squares)', signed(m.gainDb, 3, 'dB') + (Number.isNaN(m.gainDb) ? '' : caveat)],
-    ['Matched null depth', num(m.matchedNullDepthDb, 2, 'dB') + (Number.isNaN(m.matchedNullDepthDb) ? '' : caveat)],
-    ['Loudness A (all channels, BS.1770)', num(m.loudnessA, 2, 'LUFS') + minusInfinityReason(m.loudnessA, m.lengthA, m.sampleRate)],
-    ['Loudness B (all channels, BS.1770)', num(m.loudnessB, 2, 'LUFS') + minusInfinityReason(m.loudnessB, m.lengthB, m.sampleRate)],
+    ['Gain B→A (least squares)', signed(m.gainDb, 3, 'dB') + (unmeasured(m.gainDb) ? '' : caveat)],
+    ['Matched null depth', num(m.matchedNullDepthDb, 2, 'dB') + (unmeasured(m.matchedNullDepthDb) ? '' : caveat)],
+    ['Loudness A (all channels, BS.1770)', take(m.loudnessA, 2, 'LUFS') + minusInfinityReason(m.loudnessA, m.lengthA, m.sampleRate)],
+    ['Loudness B (all channels, BS.1770)', take(m.loudnessB, 2, 'LUFS') + minusInfinityReason(m.loudnessB, m.lengthB, m.sampleRate)],
     ['Loudness B−A', Number.isNaN(m.loudnessA) || Number.isNaN(m.loudnessB) ? num(NaN, 2) : loudnessDeltaText(m, 2)],
-    ...(m.loudnessDownmixA === undefined ? [] : [['Loudness of the mono downmix A / B', `${num(m.loudnessDownmixA, 2)} / ${num(m.loudnessDownmixB!, 2)} LUFS`] as Row]),
-    ['Sample peak A / B', `${num(m.peakA, 2)} / ${num(m.peakB, 2)} dBFS`],
-    ['RMS A / B', `${num(m.rmsA, 2)} / ${num(m.rmsB, 2)} dBFS`],
+    ...(m.loudnessDownmixA === undefined ? [] : [['Loudness of the mono downmix A / B', `${take(m.loudnessDownmixA, 2)} / ${take(m.loudnessDownmixB!, 2)} LUFS`] as Row]),
+    ['Sample peak A / B', `${take(m.peakA, 2)} / ${take(m.peakB, 2)} dBFS`],
+    ['RMS A / B', `${take(m.rmsA, 2)} / ${take(m.rmsB, 2)} dBFS`],
     ['Log-spectral distance', num(m.lsdDb, 3, 'dB')],
     ['Mel-cepstral distortion', num(m.mcdDb, 3, 'dB')],
   ];
 }
 
 /**
- * `num` and `signed` that write, for a NaN, why the metric could not be measured ("not measurable: A is
- * digital silence") when a take is degenerate (audio-check.ts), never a bare NaN.
+ * `num` and `signed` for metrics of A against B, and `take` for a value of one take, that write why a value
+ * could not be measured ("not measurable: A is digital silence") when a take is degenerate (degenerate-values.ts).
  */
-function measured(m: Metrics): { num: typeof plainNum; signed: typeof plainSigned } {
-  const why = unmeasurableWords(m.audio);
-  if (!why) return { num: plainNum, signed: plainSigned };
-  return {
-    num: (value, digits, unit) => (Number.isNaN(value) ? why : plainNum(value, digits, unit)),
-    signed: (value, digits, unit) => (Number.isNaN(value) ? why : plainSigned(value, digits, unit)),
-  };
+function measured(m: Metrics): { num: typeof plainNum; signed: typeof plainSigned; take: typeof plainNum; unmeasured: (value: number) => boolean } {
+  const toNumber = (value: number) => Number(value);
+  const num = degenerateFormats(m.audio, plainNum, toNumber);
+  return { num: num.compared, signed: degenerateFormats(m.audio, plainSigned, toNumber).compared, take: num.perTake, unmeasured: num.unmeasured };
 }
 
 /** The waveform metrics again after shifting B by the cross-correlation lag. */

@@ -1,7 +1,8 @@
 import { divergenceLines } from '../../forensics/divergence-summary.js';
 import type { Divergence, DivergenceStage } from '../../forensics/divergence.js';
 import { seamMarks, type SeamMark } from '../../draw/seam-marks.js';
-import { stepDeltas, type StepDelta } from '../../draw/step-delta.js';
+import { frameDeltas } from '../../draw/frame-delta.js';
+import { stepDeltas, verdictCodebook, vocoderAbsentWords, type StepDelta, type VerdictCodebook } from '../../draw/step-delta.js';
 import type { SeamReport } from '../../forensics/seams.js';
 import { drillLines } from '../drill-lines.js';
 import type { DrillReport } from '../drill.js';
@@ -71,6 +72,10 @@ export interface ReportPageData {
   logitTolerance: number;
   /** The audio tolerance (divergence.tolerances.audioAbs); 0 without a divergence. */
   audioTolerance: number;
+  /** Why the steps have no vocoder |Δ| (vocoderAbsentWords), drawn in its row; null when they have it. */
+  vocoderAbsent?: string | null;
+  /** The verdict's code-predictor codebook at the first divergence (the charts plot the worst); null for none. */
+  verdictCodebook?: VerdictCodebook | null;
   frameRate: number | null;
   /** Where the first divergence is on the timeline. */
   marker: { sec: number; label: string } | null;
@@ -122,9 +127,10 @@ function toleranceRows(d: Divergence): Row[] {
   return rows;
 }
 
-/** The code predictor's worst codebook for the page, without every codebook's |Δ| (the page charts the worst). */
-function pageCodePredictor(cp: StepDelta['codePredictor']): Pick<StepDelta, 'codePredictor'> {
+/** The code predictor's worst codebook for the page, without every codebook's |Δ| (the page charts the worst) but at the verdict's step. */
+function pageCodePredictor(cp: StepDelta['codePredictor'], keepAll: boolean): Pick<StepDelta, 'codePredictor'> {
   if (!cp) return {};
+  if (keepAll) return { codePredictor: cp };
   const { perCodebook: _all, ...worst } = cp;
   return { codePredictor: worst };
 }
@@ -144,7 +150,11 @@ function markerOf(d: Divergence | undefined, frameRate: number | null, sampleRat
  * The page's data but its audio: title and words as report.md has them, metric and tolerance rows,
  * drill-down lines, per-step |Δ| (the report's maxStatDiff) and codes. `frameRate` maps steps to time.
  */
-export function reportPageData(report: ReportForPage, markdown: string, frameRate: number | null): Omit<ReportPageData, 'audio'> {
+/**
+ * `audio`: both takes as compared, for the vocoder row of the per-step figure (frame-delta.ts); without it the
+ * row says there is no audio. `frameRate` places steps on the timeline.
+ */
+export function reportPageData(report: ReportForPage, markdown: string, frameRate: number | null, audio?: { a: Float32Array; b: Float32Array; sampleRate: number }): Omit<ReportPageData, 'audio'> {
   const whole = report.divergence;
   const verdict = report.verdict ?? null;
   // Past the page's limit its per-step charts hold the first steps only; report.json keeps every step.
@@ -161,13 +171,24 @@ export function reportPageData(report: ReportForPage, markdown: string, frameRat
     drill: [...(report.drill ? drillLines(report.drill) : []), ...(report.moduleDrill ? moduleDrillLines(report.moduleDrill) : [])].map((l) => l.trim()),
     drillReport: report.drill ?? null,
     markdown,
-    steps: d ? stepDeltas(d).map(({ step, delta, nonFinite, missing, codePredictor }) => ({ step, delta, nonFinite, missing, ...pageCodePredictor(codePredictor) })) : [],
+    steps: d
+      ? stepDeltas(d, audio && frameRate ? frameDeltas(audio.a, audio.b, audio.sampleRate, frameRate, d.steps.length) : undefined).map(({ step, delta, nonFinite, missing, codePredictor, vocoder }) => ({
+          step,
+          delta,
+          nonFinite,
+          missing,
+          ...pageCodePredictor(codePredictor, step === verdictCodebook(d)?.step),
+          ...(vocoder ? { vocoder } : {}),
+        }))
+      : [],
     logits: steps.map((s) => ({ step: s.step, meanA: finite(s.a?.mean), maxA: finite(s.a?.max), meanB: finite(s.b?.mean), maxB: finite(s.b?.max) })),
     codes: { a: steps.map((s) => s.codesA), b: steps.map((s) => s.codesB) },
     firstStep: d?.firstStep ?? null,
     stage: d?.stage ?? null,
     logitTolerance: d?.tolerances.logitAbs ?? 0,
     audioTolerance: d?.tolerances.audioAbs ?? 0,
+    vocoderAbsent: (d && (audio && frameRate ? null : vocoderAbsentWords(false, false))) ?? null,
+    verdictCodebook: verdictCodebook(d) ?? null,
     frameRate,
     marker: markerOf(d, frameRate, report.metrics?.sampleRate ?? null),
     seams: seamMarks(report),

@@ -5,6 +5,7 @@ import { drawMarks } from '../../../../electron/common/draw/marks.js';
 import { seamMarks, seamNear, seamText, type SeamMark, type SeamParts } from '../../../../electron/common/draw/seam-marks.js';
 import { loadFft } from '../../lib/fft-loader.js';
 import { hoverReadout } from '../../lib/hover-readout.js';
+import { verdictCodebook } from '../../../../electron/common/draw/step-delta.js';
 import { PFFFT_WASM_URL } from '../../lib/pffft-wasm-url.js';
 import { codeToDb } from '../../../../electron/common/draw/spectrogram.js';
 import { xToTime } from '../../../../electron/common/draw/viewport.js';
@@ -299,6 +300,7 @@ function readoutText(s: StudioState, lane: LaneSpec, time: number, y: number, x:
     d: audioSelectors.difference(s).samples,
     frameRate: comparisonSelectors.frameRate(s),
     deltas: comparisonSelectors.stepDeltas(s),
+    verdictCodebook: verdictCodebook(comparisonSelectors.divergence(s)),
     codes: comparisonSelectors.codes(s),
     loudness: curves && { hopMs: curves.hopMs, a: curves.shortTermA, b: curves.shortTermB },
     spectrogramDb,

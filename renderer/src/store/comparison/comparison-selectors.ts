@@ -4,11 +4,12 @@ import type { ComparisonSide } from '../../../../electron/common/report/comparis
 import type { Metrics } from '../../../../electron/common/report/metrics.js';
 import type { LoudnessCurves } from '../../../../electron/common/report/report.js';
 import { fmt as plainFmt } from '../../lib/format.js';
-import { audioNotComparedReason, unmeasurableWords } from '../../../../electron/common/report/audio-check.js';
+import { audioNotComparedReason } from '../../../../electron/common/report/audio-check.js';
+import { degenerateFormats } from '../../../../electron/common/report/format/degenerate-values.js';
 import { loudnessDeltaText, minusInfinityReason } from '../../../../electron/common/report/format/loudness-words.js';
 import { AFTER_UNRELIABLE_LAG, LAG_MIN_PEAK, reportLagReliable, unreliableLag } from '../../../../electron/common/report/lag-reliability.js';
 import { frameDeltas } from '../../../../electron/common/draw/frame-delta.js';
-import { stageRows, stepDeltas, type StageRow, type StepDelta } from '../../../../electron/common/draw/step-delta.js';
+import { stageRows, stepDeltas, vocoderAbsentWords, type StageRow, type StepDelta } from '../../../../electron/common/draw/step-delta.js';
 import { codesByFrame } from '../../../../electron/common/trace/delay-pattern.js';
 import { memoByRef } from '../memo.js';
 import { rejudge } from '../tolerance/judgement.js';
@@ -59,7 +60,7 @@ export interface MetricRow {
 }
 
 const metricRows = memoByRef((m: Metrics): MetricRow[] => {
-  const fmt = measuredFmt(m);
+  const { compared: fmt, perTake: take, unmeasured } = degenerateFormats(m.audio, plainFmt, num);
   const reason = audioNotComparedReason(m.audio);
   return [
   ...(reason ? [{ key: 'audio', label: 'Audio', value: reason, explain: 'A take that is digital silence, a constant, non-finite or below one 16-bit step has nothing to compare: no verdict over it is a match.' }] : []),
@@ -75,31 +76,25 @@ const metricRows = memoByRef((m: Metrics): MetricRow[] => {
     key: 'matchedNull',
     label: 'Matched null',
     // Aligned by a lag that means nothing, the number says nothing about a difference either.
-    value: `${fmt(m.matchedNullDepthDb, 1, ' dB')}${reportLagReliable(m) || Number.isNaN(num(m.matchedNullDepthDb)) ? '' : AFTER_UNRELIABLE_LAG}`,
+    value: `${fmt(m.matchedNullDepthDb, 1, ' dB')}${reportLagReliable(m) || unmeasured(m.matchedNullDepthDb) ? '' : AFTER_UNRELIABLE_LAG}`,
     explain: 'Null depth after removing the best gain and sub-sample lag: what is left is a real difference.',
   },
   {
     key: 'gain',
     label: 'Gain B→A',
-    value: `${fmt(m.gainDb, 2, ' dB')}${reportLagReliable(m) || Number.isNaN(num(m.gainDb)) ? '' : AFTER_UNRELIABLE_LAG}`,
+    value: `${fmt(m.gainDb, 2, ' dB')}${reportLagReliable(m) || unmeasured(m.gainDb) ? '' : AFTER_UNRELIABLE_LAG}`,
     explain: 'Least-squares gain that maps B onto A after the sub-sample lag; positive = B is quieter. Meaningful only when B is a shifted copy of A.',
   },
-  { key: 'loudnessA', label: 'Loudness A', value: fmt(m.loudnessA, 2, ' LUFS') + minusInfinityReason(m.loudnessA, m.lengthA, m.sampleRate), explain: 'Integrated loudness of A, ITU-R BS.1770-4, over all its channels (a stereo or 5.1 file is not downmixed first).' },
-  { key: 'loudnessB', label: 'Loudness B', value: fmt(m.loudnessB, 2, ' LUFS') + minusInfinityReason(m.loudnessB, m.lengthB, m.sampleRate), explain: 'Integrated loudness of B, ITU-R BS.1770-4, over all its channels (a stereo or 5.1 file is not downmixed first).' },
+  { key: 'loudnessA', label: 'Loudness A', value: take(m.loudnessA, 2, ' LUFS') + minusInfinityReason(m.loudnessA, m.lengthA, m.sampleRate), explain: 'Integrated loudness of A, ITU-R BS.1770-4, over all its channels (a stereo or 5.1 file is not downmixed first).' },
+  { key: 'loudnessB', label: 'Loudness B', value: take(m.loudnessB, 2, ' LUFS') + minusInfinityReason(m.loudnessB, m.lengthB, m.sampleRate), explain: 'Integrated loudness of B, ITU-R BS.1770-4, over all its channels (a stereo or 5.1 file is not downmixed first).' },
   { key: 'deltaLU', label: 'ΔLoudness', value: Number.isFinite(m.loudnessDeltaLU) || Number.isNaN(num(m.loudnessA)) || Number.isNaN(num(m.loudnessB)) ? fmt(m.loudnessDeltaLU, 3, ' LU') : loudnessDeltaText(m, 3), explain: 'B − A in loudness units; about 1 LU is the smallest change most listeners notice.' },
-  { key: 'peaks', label: 'Peak A / B', value: `${fmt(m.peakA, 2)} / ${fmt(m.peakB, 2)} dBFS`, explain: 'Largest sample magnitude of each take; at or above 0 dBFS it clips.' },
+  { key: 'peaks', label: 'Peak A / B', value: `${take(m.peakA, 2)} / ${take(m.peakB, 2)} dBFS`, explain: 'Largest sample magnitude of each take; at or above 0 dBFS it clips.' },
   { key: 'maxAbsDiff', label: 'Max |A−B|', value: fmt(m.maxAbsDiff, 6), explain: 'Largest sample difference at lag 0 (full scale = 1).' },
   { key: 'lsd', label: 'LSD', value: fmt(m.lsdDb, 3, ' dB'), explain: 'Log-spectral distance: RMS difference of the two log spectra, averaged over frames; 0 = same spectra.' },
   { key: 'mcd', label: 'MCD', value: fmt(m.mcdDb, 3, ' dB'), explain: 'Mel-cepstral distortion: timbre difference; under about 1 dB is usually inaudible.' },
   { key: 'length', label: 'Length A / B', value: `${m.lengthA} / ${m.lengthB} samples`, explain: 'Samples in each take; a difference means one rendering ran longer.' },
 ];
 });
-
-/** `fmt` that writes, for a NaN, why the metric could not be measured when a take is degenerate (audio-check.ts). */
-function measuredFmt(m: Metrics): typeof plainFmt {
-  const why = unmeasurableWords(m.audio);
-  return why ? (value, digits, unit) => (Number.isNaN(num(value)) ? why : plainFmt(value, digits, unit)) : plainFmt;
-}
 
 /** Frames per second of a comparison's step trace (frame N comes from step N); 0 when unknown. */
 const frameRateOf = (c: ComparisonResult | undefined): number => {
@@ -129,12 +124,12 @@ const deltasOf = (() => {
 
 /** stageRows, the same array for the same deltas and tolerances (a selector must not build a new one each call). */
 const rowsOf = (() => {
-  const cache = new WeakMap<readonly StepDelta[], { tolerances: unknown; rows: StageRow[] }>();
-  return (deltas: readonly StepDelta[], tolerances: { logitAbs: number; audioAbs: number } | undefined): StageRow[] => {
+  const cache = new WeakMap<readonly StepDelta[], { tolerances: unknown; vocoderAbsent?: string; rows: StageRow[] }>();
+  return (deltas: readonly StepDelta[], tolerances: { logitAbs: number; audioAbs: number } | undefined, vocoderAbsent?: string): StageRow[] => {
     const hit = cache.get(deltas);
-    if (hit && hit.tolerances === tolerances) return hit.rows;
-    const rows = stageRows(deltas, tolerances);
-    cache.set(deltas, { tolerances, rows });
+    if (hit && hit.tolerances === tolerances && hit.vocoderAbsent === vocoderAbsent) return hit.rows;
+    const rows = stageRows(deltas, tolerances, vocoderAbsent);
+    cache.set(deltas, { tolerances, vocoderAbsent, rows });
     return rows;
   };
 })();
@@ -272,7 +267,8 @@ export const comparisonSelectors = {
   /** The rows of the per-step views, under the studio's tolerances when set (step-delta.ts stageRows). */
   stageRows: (s: Pick<StudioState, 'comparison' | 'tolerances'>) => {
     const deltas = comparisonSelectors.stepDeltas(s);
-    return deltas ? rowsOf(deltas, comparisonSelectors.divergence(s)?.tolerances) : undefined;
+    const vocoderAbsent = vocoderAbsentWords(s.comparison?.a?.samples !== undefined, s.comparison?.b?.samples !== undefined);
+    return deltas ? rowsOf(deltas, comparisonSelectors.divergence(s)?.tolerances, vocoderAbsent) : undefined;
   },
   codes: (s: Pick<StudioState, 'comparison'>) => {
     const d = parts(s.comparison).divergence;

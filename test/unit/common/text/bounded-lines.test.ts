@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -8,6 +8,9 @@ import { BoundedLines, MAX_JSON_LINE } from '../../../../electron/common/text/bo
 import { readTrace } from '../../../../electron/common/trace/read-trace.js';
 import { writeTrace } from '../../../../electron/common/trace/write-trace.js';
 import { readTraceFile } from '../../../../electron/engine/comparison/stream-trace.js';
+import { readCorpusFile } from '../../../../electron/host/sweep/read-corpus.js';
+import { readShardFolders } from '../../../../electron/host/sweep/read-shards.js';
+import { openShardFile, shardFileName } from '../../../../electron/host/sweep/shard-file.js';
 import { header, makeSteps } from '../forensics/synthetic-trace.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'bounded-lines-'));
@@ -83,5 +86,42 @@ describe('every JSON-lines reader refuses a line past MAX_JSON_LINE, naming file
     const atLimit = `{"step":1,"codes":[1,2,3,4],"x":"${'a'.repeat(MAX_JSON_LINE - 40)}"}`.padEnd(MAX_JSON_LINE, ' ');
     expect(atLimit.length).toBe(MAX_JSON_LINE);
     expect(() => readTrace([trace[0], atLimit].join('\n'), 't.jsonl')).not.toThrow(/longer than/);
+  });
+});
+
+// Corpus and shard files are streamed through the line reader: a 1.5 GiB file (sparse, so it costs nothing
+// here) whose second line never ends is refused at that line's limit after about 1 MB read. Read whole
+// first, as they were, a shard was refused for its size (past 512 MiB) and a corpus was held whole.
+describe('corpus and shard files are read a piece at a time', () => {
+  const sparse = (path: string, firstLine = '{"schema":"tts-parity-sweep/1"}') => {
+    writeFileSync(path, `${firstLine}\n`);
+    truncateSync(path, 1.5 * 2 ** 30);
+    return path;
+  };
+  const shardDir = (name: string) => {
+    const folder = join(dir, name);
+    mkdirSync(folder);
+    return sparse(join(folder, shardFileName({ index: 1, count: 1 })));
+  };
+  const shardWords = 'the limit of a shard line; a case line is a few kB';
+  const rows: [string, () => string, (path: string) => unknown, string][] = [
+    ['a corpus (sweep: readCorpusFile)', () => sparse(join(dir, 'corpus.jsonl'), '{"id":"a","text":"Hi."}'), (path) => readCorpusFile(path), 'the limit of a corpus line'],
+    ['a shard file (sweep merge: readShardFolders)', () => shardDir('merge'), () => readShardFolders([join(dir, 'merge')]), shardWords],
+    [
+      'a shard file resumed (sweep: openShardFile)',
+      () => shardDir('resume'),
+      async () => (await openShardFile(join(dir, 'resume'), { schema: 'tts-parity-sweep/1', shard: { index: 1, count: 1 } } as never)).close(),
+      shardWords,
+    ],
+  ];
+  it.each(rows)('%s', async (_name, make, read, words) => {
+    const path = make();
+    const before = process.memoryUsage().rss;
+    const error = await (async () => read(path))().then(
+      () => undefined,
+      (e: unknown) => e as Error,
+    );
+    expect(error?.message).toBe(`${path}:2: line is longer than ${MAX_JSON_LINE} characters (${words})`);
+    expect(process.memoryUsage().rss - before).toBeLessThan(64 * 2 ** 20);
   });
 });

@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sealReport } from '../../../../electron/engine/comparison/fixture-integrity.js';
-import { readReportJson } from '../../../../electron/engine/comparison/read-report-json.js';
+import { InputError } from '../../../../electron/common/errors.js';
+import { MAX_REPORT_LINE, readReportJson } from '../../../../electron/engine/comparison/read-report-json.js';
 
 // The reference is the whole text: JSON.parse of it, and the seal computed from it here with node:crypto
 // (the digest blanked as docs/report-format.md says), which is what gate read before it read line by line.
@@ -78,6 +79,21 @@ describe('readReportJson', () => {
     expect(result.report).toBeUndefined();
     expect(result.seal).toEqual(wholeSeal(text));
   });
+
+  it('a line past MAX_REPORT_LINE (valid JSON all the same): one InputError naming the file, line and limit', async () => {
+    // Before the line reader this was read and held whole (and past 2^29 characters it crashed on V8's string limit).
+    const path = join(dir, 'long-line.json');
+    const fd = openSync(path, 'w');
+    writeSync(fd, '{\n  "note": "');
+    const block = Buffer.alloc(1 << 20, 'x');
+    for (let written = 0; written <= MAX_REPORT_LINE; written += block.length) writeSync(fd, block);
+    writeSync(fd, '"\n}\n');
+    closeSync(fd);
+    const read = readReportJson(path);
+    await expect(read).rejects.toThrow(InputError);
+    await expect(read).rejects.toThrow(`${path}:2: line is longer than ${MAX_REPORT_LINE} characters (the limit of a report.json line; parity writes one step row per line)`);
+    rmSync(path);
+  }, 60_000);
 
   it('nothing there: undefined', async () => {
     expect(await readReportJson(join(dir, 'nothing.json'))).toBeUndefined();
