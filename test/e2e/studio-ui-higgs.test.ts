@@ -71,8 +71,9 @@ describe('studio UI in Chromium: a Higgs-Audio-v3 trace pair from vLLM-Omni', ()
     expect(await page.getByTestId('forensics-vocoder-chunks').count()).toBe(0);
     await page.screenshot({ path: `${SHOTS}/ui-higgs-stale-1440.png` });
     await page.setViewportSize({ width: 1024, height: 700 });
-    // A short window lowers the lanes to keep the waveforms in view; with no audio the two stage rows keep 26 px each.
-    await expect.poll(async () => (await page.getByTestId('step-lane').boundingBox())?.height).toBe(2 * 26);
+    // A short window lowers the lanes to keep the waveforms in view; with no audio the three stage rows (talker, code
+    // predictor, and the vocoder's saying there is no audio) keep 26 px each.
+    await expect.poll(async () => (await page.getByTestId('step-lane').boundingBox())?.height).toBe(3 * 26);
     await page.screenshot({ path: `${SHOTS}/ui-higgs-stale-1024.png` });
     expect(problems).toEqual([]);
   }, 90_000);
