@@ -1,12 +1,14 @@
 import { divergenceLines } from '../../forensics/divergence-summary.js';
 import type { Divergence, DivergenceStage } from '../../forensics/divergence.js';
 import { seamMarks, type SeamMark } from '../../draw/seam-marks.js';
+import { endpointPageTable, type EndpointPageTable } from './endpoint-page-table.js';
 import { stepDeltas, type StepDelta } from '../../draw/step-delta.js';
 import type { SeamReport } from '../../forensics/seams.js';
 import { drillLines } from '../drill-lines.js';
 import type { DrillReport } from '../drill.js';
 import { metricRows, type Row } from '../format/metric-rows.js';
 import { audioNotComparedReason, type AudioCheck } from '../audio-check.js';
+import type { EndpointComparison } from '../endpoint-exchange.js';
 import type { Metrics } from '../metrics.js';
 import type { AudioSource } from '../report.js';
 import { moduleDrillLines } from '../module-drill-lines.js';
@@ -76,6 +78,8 @@ export interface ReportPageData {
   marker: { sec: number; label: string } | null;
   /** Seams at streaming-vocoder chunk boundaries (report.json `seams`); empty without. */
   seams: SeamMark[];
+  /** The two servers of an endpoint comparison (report.json `endpoints`); null for any other pair. */
+  endpoints: EndpointPageTable | null;
   audio: PageAudio | null;
 }
 
@@ -89,6 +93,7 @@ export interface ReportForPage {
   warnings?: string[];
   sources?: { a: AudioSource; b: AudioSource };
   seams?: SeamReport;
+  endpoints?: EndpointComparison;
 }
 
 /** A WAV pair's verdict-like line when a take is degenerate (it has no verdict otherwise). */
@@ -171,5 +176,7 @@ export function reportPageData(report: ReportForPage, markdown: string, frameRat
     frameRate,
     marker: markerOf(d, frameRate, report.metrics?.sampleRate ?? null),
     seams: seamMarks(report.seams),
+    // A WAV pair's verdict is the audio rule's: said so in the last line, as report.md says it.
+    endpoints: report.endpoints ? endpointPageTable(report.endpoints, whole ? undefined : verdict ?? undefined) : null,
   };
 }
