@@ -1,5 +1,5 @@
 import type { EndpointComparison, EndpointExchange } from '../endpoint-exchange.js';
-import { endpointLines } from '../format/endpoint-lines.js';
+import { endpointLines, readAs } from '../format/endpoint-lines.js';
 
 /** An endpoint comparison as report.html shows it: one row per fact, A and B side by side, then report.md's shared lines. */
 export interface EndpointPageTable {
@@ -16,7 +16,7 @@ const FACTS: [string, (x: EndpointExchange) => string][] = [
   ['Server model', (x) => x.response.serverModel ?? '(not given: GET /v1/models did not answer)'],
   ['Server version', (x) => x.response.serverVersion ?? '(not given: GET /version did not answer)'],
   ['Answer', (x) => `HTTP ${x.response.status} ${x.response.contentType}`],
-  ['Read as', (x) => (x.response.stream === 'off' ? 'one response' : `stream ${x.response.stream}, ${x.response.chunks} chunks`)],
+  ['Read as', (x) => readAs(x.response)],
   ['Audio', (x) => `${x.response.format} ${x.response.channels} ch ${x.response.sampleRate} Hz, ${x.response.durationS.toFixed(3)} s (${x.response.samples} samples)`],
   ['First byte', (x) => ms(x.response.firstByteMs)],
   ['First audio', (x) => ms(x.response.firstAudioMs)],
