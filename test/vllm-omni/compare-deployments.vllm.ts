@@ -1,7 +1,7 @@
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { inject, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { TraceComparisonReport } from '../../electron/common/report/comparison-report.js';
 import { decodeWav } from '../../electron/common/wav/decode-wav.js';
 import { runParity } from '../cli/run-parity.js';
@@ -15,6 +15,7 @@ const work = mkdtempSync(join(tmpdir(), 'parity-vllm-cmp-'));
 const TEXT = 'Hello there, parity.';
 const sideA = `endpoint=${a.url},traces=${a.traces}`;
 const sideB = `endpoint=${b.url},stream=audio,traces=${b.traces}`;
+afterAll(() => rmSync(work, { recursive: true, force: true }));
 const samples = (file: string) => decodeWav(new Uint8Array(readFileSync(file)), file).channels[0];
 
 /**
@@ -61,16 +62,17 @@ describe('two vLLM-Omni deployments (eager vs --async-chunk) compared by parity'
     expect(d.firstStep).toBe(firstFrameWithoutHistory());
     expect(report.verdict).toBe('diverged');
     // Same content: the two vocoder windows differ by a few thousandths, far under the signal.
-    expect(report.metrics.maxAbsDiff).toBeGreaterThan(1e-4);
-    expect(report.metrics.maxAbsDiff).toBeLessThan(0.01);
-    expect(report.metrics.correlation).toBeGreaterThan(0.9999);
+    const metrics = report.metrics!;
+    expect(metrics.maxAbsDiff).toBeGreaterThan(1e-4);
+    expect(metrics.maxAbsDiff).toBeLessThan(0.01);
+    expect(metrics.correlation).toBeGreaterThan(0.9999);
     expect(run.stdout).toContain("compared as a trace pair (both servers' recorders wrote this request's trace)");
     // The fixture holds copies of both traces and re-runs without the servers.
     expect(readFileSync(join(out, 'a.jsonl'), 'utf8')).toBe(readFileSync(e.a.trace!.file, 'utf8'));
     const gate = await runParity(['gate', out], { timeoutMs: 120_000 });
     expect(gate.stdout).toContain(`recorded diverged at step ${d.firstStep} (vocoder)`);
     expect(gate.status).toBe(0);
-    console.log(`vllm deployments: first audio A ${e.a.response.firstAudioMs.toFixed(0)} ms (total ${e.a.response.totalMs.toFixed(0)}), B ${e.b.response.firstAudioMs.toFixed(0)} ms (total ${e.b.response.totalMs.toFixed(0)}, ${e.b.response.chunks} chunks); max |Δ| ${report.metrics.maxAbsDiff}`);
+    console.log(`vllm deployments: first audio A ${e.a.response.firstAudioMs.toFixed(0)} ms (total ${e.a.response.totalMs.toFixed(0)}), B ${e.b.response.firstAudioMs.toFixed(0)} ms (total ${e.b.response.totalMs.toFixed(0)}, ${e.b.response.chunks} chunks); max |Δ| ${metrics.maxAbsDiff}`);
   });
 
   it('parity synth per side writes the audio the comparison had, bit for bit (greedy, one deployment each)', async () => {

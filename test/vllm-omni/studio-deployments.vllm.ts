@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
@@ -22,7 +22,10 @@ beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   ({ served, browser, page } = await startStudio(dataDir, problems, { width: 1440, height: 900 }));
 }, 120_000);
-afterAll(() => stopStudio(browser, served));
+afterAll(async () => {
+  await stopStudio(browser, served);
+  rmSync(dataDir, { recursive: true, force: true });
+});
 
 describe('studio UI: two vLLM-Omni deployments in the A/B form', () => {
   it("compares them over both servers' traces, shows where they part, and exports a fixture that re-runs without the servers", async () => {
