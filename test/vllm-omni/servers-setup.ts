@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { buildOnce } from '../e2e/build-once.js';
 import { buildReportPageIfStale } from '../setup/build.js';
-import { freePort, startVllmServer, tinyModel, waitReady, type ServerInfo, type VllmServer } from './vllm-server.js';
+import { freePorts, startVllmServer, tinyModel, waitReady, type ServerInfo, type VllmServer } from './vllm-server.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -41,8 +41,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     rmSync(work, { recursive: true, force: true });
   };
   try {
-    servers.push(startVllmServer('A', model, await freePort(), work));
-    servers.push(startVllmServer('B', model, await freePort(), work, ['--async-chunk']));
+    const [portA, portB] = await freePorts(2);
+    servers.push(startVllmServer('A', model, portA, work));
+    servers.push(startVllmServer('B', model, portB, work, ['--async-chunk']));
     const [a, b] = await Promise.all(servers.map((s) => waitReady(s, WAIT_MS)));
     process.stderr.write(`vllm-omni servers ready: A ${a.toFixed(0)} s, B ${b.toFixed(0)} s (started at once)\n`);
     const info = ({ name, flags, url, traces, log }: VllmServer): ServerInfo => ({ name, flags, url, traces, log });

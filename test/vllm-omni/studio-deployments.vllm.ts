@@ -36,10 +36,11 @@ describe('studio UI: two vLLM-Omni deployments in the A/B form', () => {
     expect(await page.locator('#field-profileB-issue').count()).toBe(0);
     await page.getByRole('button', { name: 'Synthesize A/B' }).click();
     await page.locator('li.current', { hasText: `${a.url}/v1/audio/speech vs ${b.url}/v1/audio/speech` }).waitFor({ timeout: 120_000 });
+    expect(await page.getByTestId('shown-name').textContent()).toBe("Two endpoints' traces");
     const sides = await page.getByTestId('sides').innerText();
     expect(sides).toMatch(/first audio A \d+ ms, B \d+ ms · compared as a trace pair/);
     // As the CLI measured the same pair (compare-deployments.vllm.ts): codes equal, parted in the vocoder.
-    expect(await page.getByTestId('verdict').textContent()).toContain('diverged');
+    expect(await page.getByTestId('verdict').textContent()).toMatch(/^Diverged: /);
     expect(await page.getByTestId('divergence-summary').textContent()).toMatch(/^First divergence: step \d+ \(vocoder\) — all codes equal/);
     for (const [w, h] of [[1440, 900], [1024, 700]]) {
       await page.setViewportSize({ width: w, height: h });

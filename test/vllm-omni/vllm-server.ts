@@ -1,7 +1,7 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { createServer, type AddressInfo, type Server } from 'node:net';
 import { join, resolve } from 'node:path';
 
 /**
@@ -63,16 +63,18 @@ export function tinyModel(): string {
   return out;
 }
 
-/** A loopback port nothing listens on now. */
-export function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once('error', fail);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() => (typeof address === 'object' && address ? done(address.port) : fail(new Error('no port'))));
-    });
-  });
+/** `n` distinct loopback ports nothing listens on now (each probe held open until all are found). */
+export async function freePorts(n: number): Promise<number[]> {
+  const probes = await Promise.all(
+    Array.from({ length: n }, () => new Promise<Server>((done, fail) => {
+      const probe = createServer();
+      probe.once('error', fail);
+      probe.listen(0, '127.0.0.1', () => done(probe));
+    })),
+  );
+  const ports = probes.map((p) => (p.address() as AddressInfo).port);
+  await Promise.all(probes.map((p) => new Promise((done) => p.close(done))));
+  return ports;
 }
 
 /** Starts one server in its own process group, its recorder writing to `<work>/traces-<name>`; `flags` are its deploy setting. */

@@ -3,6 +3,8 @@ interface ShownParts {
   kind?: string;
   traces?: { a: { header: TraceHeaderPart }; b: { header: TraceHeaderPart } };
   metrics?: { sampleRate?: number };
+  /** Present when the pair came from two speech endpoints (report.json `endpoints`), not from files. */
+  endpoints?: unknown;
 }
 interface TraceHeaderPart {
   engine: string;
@@ -20,9 +22,10 @@ export interface ShownSource {
 const both = (a: string | number, b: string | number, unit = '') => (a === b ? `${a}${unit}` : `A ${a}${unit} / B ${b}${unit}`);
 
 /**
- * The header for the comparison on screen when it is not a synthesis of the bundle: imported traces (engine,
- * codebooks, frame and sample rates, each side's when they differ) or imported WAVs (sample rate); undefined
- * for a synthesis (the bundle's own line says what is shown) or no comparison.
+ * The header for the comparison on screen when it is not a synthesis of the bundle: imported traces or two
+ * endpoints' traces (engine, codebooks, frame and sample rates, each side's when they differ), imported WAVs
+ * or two endpoints' audio (sample rate); undefined for a synthesis (the bundle's own line says what is shown)
+ * or no comparison.
  */
 export function shownSource(report: unknown): ShownSource | undefined {
   const r = report as ShownParts | undefined;
@@ -30,8 +33,8 @@ export function shownSource(report: unknown): ShownSource | undefined {
   if (r.kind === 'traces' && r.traces) {
     const a = r.traces.a.header;
     const b = r.traces.b.header;
-    return { name: 'Imported traces', facts: [both(a.engine, b.engine), `${both(a.q, b.q)} codebooks`, both(a.frameRate, b.frameRate, ' frames/s'), both(a.sampleRate, b.sampleRate, ' Hz')] };
+    return { name: r.endpoints ? "Two endpoints' traces" : 'Imported traces', facts: [both(a.engine, b.engine), `${both(a.q, b.q)} codebooks`, both(a.frameRate, b.frameRate, ' frames/s'), both(a.sampleRate, b.sampleRate, ' Hz')] };
   }
-  if (r.kind === undefined) return { name: 'Imported WAVs', facts: r.metrics?.sampleRate ? [`${r.metrics.sampleRate} Hz`] : [] };
+  if (r.kind === undefined) return { name: r.endpoints ? "Two endpoints' audio" : 'Imported WAVs', facts: r.metrics?.sampleRate ? [`${r.metrics.sampleRate} Hz`] : [] };
   return undefined;
 }
