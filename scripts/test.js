@@ -7,7 +7,8 @@
 //   4. Suites: eslint, the TypeScript type checks, vitest (unit, CLI, end-to-end in Chromium, Slurm),
 //      pytest (torch 2.x), ruff and mypy over the Python package (python/lint.sh), `cargo test` of the Rust
 //      workspace (rust/: the trace writer crate and the Candle port; needs cargo, e.g. from rustup), and the
-//      vLLM-Omni suite (pytest in its own torch 2.13 environment, .venv-vllm; scripts/test-vllm.js).
+//      vLLM-Omni suite (pytest in its own torch 2.13 environment, .venv-vllm; scripts/test-vllm.js), then two
+//      `vllm-omni serve` deployments compared by the CLI and the studio (vitest.vllm.config.ts).
 // A failing suite does not stop the others; the closing lines report each one. Exit 0 when every suite
 // passed, 1 when any failed, 2 when set-up could not be done. Arguments after `--` go to vitest
 // (`npm test -- test/unit`), and then only vitest runs.
@@ -111,8 +112,8 @@ const junitCount = (file) => {
   const failed = attr('failures') + attr('errors');
   return `${attr('tests') - failed - attr('skipped')} passed, ${failed} failed, ${attr('skipped')} skipped`;
 };
-const vitestCount = () => {
-  const report = JSON.parse(readFileSync(vitestReport, 'utf8'));
+const vitestCount = (file = vitestReport) => {
+  const report = JSON.parse(readFileSync(file, 'utf8'));
   for (const file of report.testResults) {
     for (const test of file.assertionResults) {
       if (test.status === 'passed') continue;
@@ -135,6 +136,9 @@ if (vitestArgs.length) {
   suite('rust (cargo test)', cargoCommand(), ['test', '--locked', '--manifest-path', join(root, 'rust', 'Cargo.toml')], undefined, { PARITY_PYTHON: python });
   const vllmJunit = join(reports, 'pytest-vllm.xml');
   suite('vllm-omni (pytest)', process.execPath, [join(root, 'scripts', 'test-vllm.js'), `--junit-xml=${vllmJunit}`], () => junitCount(vllmJunit));
+  // Two `vllm-omni serve` deployments compared by the CLI and the studio (test/vllm-omni/, in .venv-vllm as built just above).
+  const vllmServers = join(reports, 'vitest-vllm.json');
+  suite('vllm-omni servers (vitest)', bin('vitest'), ['run', '--config', 'vitest.vllm.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${vllmServers}`], () => vitestCount(vllmServers));
 }
 rmSync(reports, { recursive: true, force: true });
 

@@ -3,6 +3,7 @@ import type { ReportPageData } from '../../electron/common/report/html/report-pa
 import { DrillGraph } from '../src/components/drill-graph.js';
 import { minusSigns } from '../src/lib/format.js';
 import { CodesView } from './codes-view.js';
+import { EndpointsView } from './endpoints-view.js';
 import { LogitsView } from './logits-view.js';
 import { OverlayView } from './overlay-view.js';
 import { pageTracks } from './page-tracks.js';
@@ -11,7 +12,7 @@ import { RowsTable } from './rows-table.js';
 import { stepsFigureOf } from '../../electron/common/draw/steps-figure.js';
 import { StepsView } from './steps-view.js';
 
-/** report.html: the verdict in words, players, waveforms, per-step |Δ|, codes, metrics, drill-down (the studio's graph, then its lines), report.md. */
+/** report.html: the verdict in words, the two endpoints (an endpoint comparison), players, waveforms, per-step |Δ|, codes, metrics, drill-down (the studio's graph, then its lines), report.md. */
 export function ReportApp({ data }: { data: ReportPageData }) {
   const tracks = useMemo(() => (data.audio ? pageTracks(data.audio) : null), [data.audio]);
   const [position, setPosition] = useState(0);
@@ -39,6 +40,7 @@ export function ReportApp({ data }: { data: ReportPageData }) {
           ))}
         </ul>
       )}
+      {data.endpoints && <EndpointsView table={data.endpoints} />}
       {data.audio && tracks && (
         <>
           <Players audio={data.audio} tracks={tracks} onTime={setPosition} seek={seek} />

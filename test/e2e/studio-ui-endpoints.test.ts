@@ -44,6 +44,7 @@ describe('studio UI: two endpoints in the A/B form', () => {
     expect(sent[0].input).toBe(sent[1].input);
     expect(sent[0]).toMatchObject({ stream: true, stream_format: 'sse' });
     expect(await page.getByTestId('sides').innerText()).toMatch(/^Endpoints\s+A: endpoint=http:\/\/127\.0\.0\.1:\d+\/v1\/audio\/speech,model=stand-in-tts,stream=sse\s+B: endpoint=.*\/quiet\/v1\/audio\/speech,model=stand-in-tts\s+first audio A \d+ ms, B \d+ ms · compared as a WAV pair \(no traces: A has no traces=DIR; B has no traces=DIR\)/);
+    expect(await page.getByTestId('shown-name').textContent()).toBe("Two endpoints' audio");
     await page.getByRole('tab', { name: 'Metrics' }).click();
     expect(await page.getByRole('row', { name: /Gain/ }).first().textContent()).toContain('0.92 dB');
     for (const [w, h] of [[1440, 900], [1024, 700]]) {

@@ -42,7 +42,7 @@ const REPORT_PAGE = 'dist/report-page/report-page.js';
  * Every fixture writer (CLI and studio export, so unit tests too) inlines dist/report-page into report.html:
  * build it (about a second) when it is missing or older than its sources.
  */
-async function buildReportPageIfStale(): Promise<void> {
+export async function buildReportPageIfStale(): Promise<void> {
   const built = existsSync(REPORT_PAGE) ? statSync(REPORT_PAGE).mtimeMs : 0;
   const newest = Math.max(...REPORT_PAGE_SOURCES.flatMap((dir) => readdirSync(dir, { recursive: true }).map((f) => statSync(join(dir, String(f))).mtimeMs)));
   if (built >= newest) return;

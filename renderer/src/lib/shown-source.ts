@@ -3,6 +3,8 @@ interface ShownParts {
   kind?: string;
   traces?: { a: { header: TraceHeaderPart }; b: { header: TraceHeaderPart } };
   metrics?: { sampleRate?: number };
+  /** Present when the pair came from two speech endpoints (report.json `endpoints`), not from files. */
+  endpoints?: unknown;
 }
 interface TraceHeaderPart {
   engine: string;
@@ -33,10 +35,10 @@ function delayWords(delays: number[]): string {
 const chunking = (h: TraceHeaderPart): string => (!h.vocoderChunks ? 'chunks not recorded' : h.vocoderChunks.length === 1 ? 'whole' : `${h.vocoderChunks.length} chunks`);
 
 /**
- * The header for the comparison on screen when it is not a synthesis of the bundle: imported traces (engine,
- * codebooks, their delay pattern, frame and sample rates, each side's when they differ, and how each side's vocoder
- * chunked its audio when a trace says) or imported WAVs (sample rate); undefined
- * for a synthesis (the bundle's own line says what is shown) or no comparison.
+ * The header for the comparison on screen when it is not a synthesis of the bundle: imported traces or two
+ * endpoints' traces (engine, codebooks, their delay pattern, frame and sample rates, each side's when they differ,
+ * and how each side's vocoder chunked its audio when a trace says), imported WAVs or two endpoints' audio (sample
+ * rate); undefined for a synthesis (the bundle's own line says what is shown) or no comparison.
  */
 export function shownSource(report: unknown): ShownSource | undefined {
   const r = report as ShownParts | undefined;
@@ -48,8 +50,8 @@ export function shownSource(report: unknown): ShownSource | undefined {
     if (a.codebookDelays) facts.push(delayWords(a.codebookDelays));
     if (a.vocoderChunks || b.vocoderChunks) facts.push(`vocoder ${both(chunking(a), chunking(b))}`);
     const rates = [both(a.frameRate, b.frameRate, ' frames/s'), both(a.sampleRate, b.sampleRate, ' Hz')];
-    return { name: 'Imported traces', facts: [...facts, ...rates], wideOnly: rates };
+    return { name: r.endpoints ? "Two endpoints' traces" : 'Imported traces', facts: [...facts, ...rates], wideOnly: rates };
   }
-  if (r.kind === undefined) return { name: 'Imported WAVs', facts: r.metrics?.sampleRate ? [`${r.metrics.sampleRate} Hz`] : [] };
+  if (r.kind === undefined) return { name: r.endpoints ? "Two endpoints' audio" : 'Imported WAVs', facts: r.metrics?.sampleRate ? [`${r.metrics.sampleRate} Hz`] : [] };
   return undefined;
 }

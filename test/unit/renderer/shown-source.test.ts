@@ -35,4 +35,10 @@ describe('the header names what is shown', () => {
     expect(shownSource({ kind: 'profiles' })).toBeUndefined();
     expect(shownSource(undefined)).toBeUndefined();
   });
+
+  it('a pair from two speech endpoints is named as such, not as imported files', () => {
+    const vllm = header('vllm-omni 0.30.0 / vllm 0.30.0 eager', 16);
+    expect(shownSource({ kind: 'traces', traces: { a: vllm, b: vllm }, endpoints: {} })!.name).toBe("Two endpoints' traces");
+    expect(shownSource({ metrics: { sampleRate: 24000 }, endpoints: {} })).toEqual({ name: "Two endpoints' audio", facts: ['24000 Hz'] });
+  });
 });

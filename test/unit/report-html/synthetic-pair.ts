@@ -44,5 +44,6 @@ export function syntheticPage(markdown = '## Parity report: eager vs graph\n'): 
     frameRate: FRAME_RATE,
     marker: { sec: DIVERGENCE_SEC, label: `first divergence: step ${FIRST_STEP}` },
     seams: [],
+    endpoints: null,
   };
 }

@@ -4,10 +4,15 @@ function ms(value: number): string {
   return `${value.toFixed(0)} ms`;
 }
 
+/** How the body was read: one response, or a stream and how many chunks (or SSE deltas) carried audio. */
+export function readAs(r: EndpointExchange['response']): string {
+  return r.stream === 'off' ? 'one response' : `stream ${r.stream}, ${r.chunks} chunk${r.chunks === 1 ? '' : 's'}`;
+}
+
 /** One side: what came back, how fast, and what the server said it is. */
 export function endpointSideLine(label: string, x: EndpointExchange): string {
   const r = x.response;
-  const stream = r.stream === 'off' ? 'one response' : `stream ${r.stream}, ${r.chunks} chunks`;
+  const stream = readAs(r);
   const server = [r.serverModel === undefined ? undefined : `model ${r.serverModel}`, r.serverVersion === undefined ? undefined : `version ${r.serverVersion}`].filter(Boolean).join(', ');
   return (
     `${label}: ${x.endpoint} → HTTP ${r.status} ${r.contentType}, ${r.format} ${r.channels} ch ${r.sampleRate} Hz, ${r.durationS.toFixed(3)} s (${r.samples} samples, ${r.bytes} bytes); ` +

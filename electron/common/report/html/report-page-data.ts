@@ -3,11 +3,13 @@ import type { Divergence, DivergenceStage } from '../../forensics/divergence.js'
 import { seamMarks, type SeamMark } from '../../draw/seam-marks.js';
 import { frameDeltas } from '../../draw/frame-delta.js';
 import { stepDeltas, verdictCodebook, vocoderAbsentWords, type StepDelta, type VerdictCodebook } from '../../draw/step-delta.js';
+import { endpointPageTable, type EndpointPageTable } from './endpoint-page-table.js';
 import type { SeamReport } from '../../forensics/seams.js';
 import { drillLines } from '../drill-lines.js';
 import type { DrillReport } from '../drill.js';
 import { metricRows, type Row } from '../format/metric-rows.js';
 import { audioNotComparedReason, type AudioCheck } from '../audio-check.js';
+import type { EndpointComparison } from '../endpoint-exchange.js';
 import type { Metrics } from '../metrics.js';
 import type { AudioSource } from '../report.js';
 import { moduleDrillLines } from '../module-drill-lines.js';
@@ -81,6 +83,8 @@ export interface ReportPageData {
   marker: { sec: number; label: string } | null;
   /** Seams at streaming-vocoder chunk boundaries (report.json `seams`, or a trace pair's `divergence.vocoderChunks`); empty without. */
   seams: SeamMark[];
+  /** The two servers of an endpoint comparison (report.json `endpoints`); null for any other pair. */
+  endpoints: EndpointPageTable | null;
   audio: PageAudio | null;
 }
 
@@ -94,6 +98,7 @@ export interface ReportForPage {
   warnings?: string[];
   sources?: { a: AudioSource; b: AudioSource };
   seams?: SeamReport;
+  endpoints?: EndpointComparison;
 }
 
 /** A WAV pair's verdict-like line when a take is degenerate (it has no verdict otherwise). */
@@ -192,5 +197,7 @@ export function reportPageData(report: ReportForPage, markdown: string, frameRat
     frameRate,
     marker: markerOf(d, frameRate, report.metrics?.sampleRate ?? null),
     seams: seamMarks(report),
+    // A WAV pair's verdict is the audio rule's: said so in the last line, as report.md says it.
+    endpoints: report.endpoints ? endpointPageTable(report.endpoints, whole ? undefined : verdict ?? undefined) : null,
   };
 }
