@@ -120,17 +120,21 @@ def test_whole_vs_streamed_code2wav_differs_at_the_chunk_seams(higgs_omni):
 
 
 def test_alone_vs_beside_under_seeded_sampling_is_the_sampler_not_the_numbers(higgs_omni):
-    """The request's codes first differ at a step whose eight rows are identical alone and beside another request:
-    compare-trace says the sampler decided (batch dependence of the seeded stream), not numeric drift."""
+    """Beside another request the seeded stream may be consumed differently, or not: it depends on how the scheduler
+    batched the two (seen both ways on this machine: a flip at step 2 in one run, equal codes at all 20 steps in
+    another). When the codes differ, the first differing step's eight rows and every row before it are identical and
+    compare-trace says the sampler decided, not numeric drift; when they do not, the pair is within tolerance."""
     alone, _ = files(higgs_omni, "whole", "alone")
     beside, _ = files(higgs_omni, "whole", "beside")
     report = compare_trace(alone, beside)
-    flip = report["divergence"]["flip"]
+    FINDINGS.with_suffix(".batch.json").write_text(json.dumps({"divergence": report["divergence"]}))
     _, a = steps(alone)
     _, b = steps(beside)
+    if all(x["codes"] == y["codes"] for x, y in zip(a, b, strict=True)):
+        assert report["verdict"] == "within-tolerance", report["verdict"]
+        return
+    flip = report["divergence"]["flip"]
     n = flip["step"]
-    same = all(a[i].get(k) == b[i].get(k) for i in range(n) for k in ("logits", "codePredictorLogits"))
-    FINDINGS.with_suffix(".batch.json").write_text(json.dumps({"divergence": report["divergence"], "same": same}))
-    assert same  # every row up to the flip is identical on both sides
+    assert all(a[i].get(k) == b[i].get(k) for i in range(n) for k in ("logits", "codePredictorLogits"))
     assert flip["kind"] == "unknown" and "the sampler decided" in flip["detail"], flip
     assert report["verdict"] == "diverged"
