@@ -1,23 +1,16 @@
 import type { KeyboardEvent } from 'react';
-import { memo, useEffect, useMemo, useRef, useState } from 'react';
+import { memo, useEffect, useMemo, useRef } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import { drawMarks } from '../../../../electron/common/draw/marks.js';
-import { seamMarks, seamNear, seamText, type SeamMark, type SeamParts } from '../../../../electron/common/draw/seam-marks.js';
-import { loadFft } from '../../lib/fft-loader.js';
-import { hoverReadout } from '../../lib/hover-readout.js';
-import { verdictCodebook } from '../../../../electron/common/draw/step-delta.js';
-import { PFFFT_WASM_URL } from '../../lib/pffft-wasm-url.js';
-import { codeToDb } from '../../../../electron/common/draw/spectrogram.js';
 import { xToTime } from '../../../../electron/common/draw/viewport.js';
-import { audioSelectors } from '../../store/comparison/audio-selectors.js';
-import { comparisonSelectors } from '../../store/comparison/comparison-selectors.js';
-import type { StudioState } from '../../store/studio-store.js';
+import { timelineKeyAction } from '../../lib/timeline-keys.js';
 import { laneSelectors } from '../../store/view/lane-selectors.js';
 import { timelineSelectors } from '../../store/view/timeline-selectors.js';
 import { useStoreApi, useStudio } from '../store-context.js';
 import { colors, useColorScheme, useShortWindow } from '../theme.js';
-import { laneSpecs, type LaneSpec } from './lane-specs.js';
-import { timelineKeyAction } from '../../lib/timeline-keys.js';
+import { laneTops, paintLane, paintOverlay } from './lane-painting.js';
+import { readoutText } from './lane-readout.js';
+import { laneSpecs } from './lane-specs.js';
+import { useFft } from './use-fft.js';
 
 /** A drag shorter than this (px) is a click: it seeks instead of selecting a region. */
 const CLICK_PX = 4;
@@ -229,98 +222,3 @@ export const Lanes = memo(function Lanes() {
     </div>
   );
 });
-
-/** y of each lane's top, and the total height last. */
-function laneTops(lanes: LaneSpec[]): number[] {
-  const tops = [0];
-  for (const lane of lanes) tops.push(tops[tops.length - 1] + lane.height);
-  return tops;
-}
-
-function paintLane(canvas: HTMLCanvasElement, lane: LaneSpec, s: StudioState): void {
-  const width = Math.max(1, s.laneWidth);
-  const height = lane.height;
-  const ratio = lane.rawPixels ? 1 : window.devicePixelRatio || 1;
-  canvas.width = Math.round(width * ratio);
-  canvas.height = Math.round(height * ratio);
-  const ctx = canvas.getContext('2d')!;
-  ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-  ctx.clearRect(0, 0, width, height);
-  if (s.viewport.end > s.viewport.start) lane.draw(ctx, s.viewport, width, height);
-}
-
-/** The seams of a stream-vocoder comparison (docs/forensics.md "Seams") or of traces whose vocoder chunks are known; none for any other. */
-function comparisonSeams(s: StudioState): SeamMark[] {
-  return seamMarks(s.comparison?.report as SeamParts | undefined);
-}
-
-/** The y range of the waveform lanes (A/B and difference), where seams are marked. */
-function waveBand(lanes: LaneSpec[]): { top: number; bottom: number } | undefined {
-  const tops = laneTops(lanes);
-  const rows = lanes.map((lane, i) => ({ id: lane.id, top: tops[i], bottom: tops[i + 1] })).filter((r) => r.id === 'ab' || r.id === 'diff');
-  return rows.length > 0 ? { top: rows[0].top, bottom: rows[rows.length - 1].bottom } : undefined;
-}
-
-function paintOverlay(canvas: HTMLCanvasElement, s: StudioState, lanes: LaneSpec[]): void {
-  const width = Math.max(1, s.laneWidth);
-  const height = canvas.clientHeight || 1;
-  const ratio = window.devicePixelRatio || 1;
-  canvas.width = Math.round(width * ratio);
-  canvas.height = Math.round(height * ratio);
-  const ctx = canvas.getContext('2d')!;
-  ctx.setTransform(ratio, 0, 0, ratio, 0, 0);
-  const c = colors();
-  const band = waveBand(lanes);
-  const seams = comparisonSeams(s);
-  drawMarks(ctx, s.viewport, width, height, {
-    position: s.position,
-    hover: s.hover?.time,
-    loop: s.loop,
-    loopOn: s.loopOn,
-    divergence: comparisonSelectors.divergenceTime(s),
-    seams: band && seams.length > 0 ? { marks: seams, ...band } : undefined,
-  }, c);
-}
-
-function readoutText(s: StudioState, lane: LaneSpec, time: number, y: number, x: number): string {
-  const c = s.comparison;
-  const curves = comparisonSelectors.curves(s);
-  let spectrogramDb: number | undefined;
-  const spec = lane.lastSpectrogram?.spec;
-  if (spec) {
-    const col = Math.min(spec.columns - 1, Math.max(0, Math.floor((x * spec.columns) / Math.max(1, s.laneWidth))));
-    const bin = Math.min(spec.bins - 1, Math.max(0, Math.floor((1 - y) * spec.bins)));
-    spectrogramDb = codeToDb(spec.data[col * spec.bins + bin]);
-  }
-  const seam = lane.id === 'ab' || lane.id === 'diff' ? seamNear(comparisonSeams(s), s.viewport, Math.max(1, s.laneWidth), x) : undefined;
-  const text = hoverReadout(time, lane.id, y, {
-    sampleRate: audioSelectors.sampleRate(s),
-    a: c?.a?.samples,
-    b: c?.b?.samples,
-    d: audioSelectors.difference(s).samples,
-    frameRate: comparisonSelectors.frameRate(s),
-    deltas: comparisonSelectors.stepDeltas(s),
-    verdictCodebook: verdictCodebook(comparisonSelectors.divergence(s)),
-    codes: comparisonSelectors.codes(s),
-    loudness: curves && { hopMs: curves.hopMs, a: curves.shortTermA, b: curves.shortTermB },
-    spectrogramDb,
-  });
-  return seam ? `${text} · ${seamText(seam)}` : text;
-}
-
-/** Loads the FFT (PFFFT, WASM) when spectrograms are first asked for. */
-function useFft(wanted: boolean): { ready: boolean; error?: string } {
-  const [fft, setFft] = useState<{ ready: boolean; error?: string }>({ ready: false });
-  useEffect(() => {
-    if (!wanted || fft.ready) return;
-    let live = true;
-    loadFft(PFFFT_WASM_URL).then(
-      () => live && setFft({ ready: true }),
-      (error: unknown) => live && setFft({ ready: false, error: (error as Error).message }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [wanted, fft.ready]);
-  return fft;
-}
