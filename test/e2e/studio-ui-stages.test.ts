@@ -89,7 +89,8 @@ describe('studio UI in Chromium: every stage in the per-step views', () => {
     const text = await legend.innerText();
     expect(text).toMatch(/talker \|Δ\|:?\s*0 \(equal\)/);
     // The code predictor's worst codebook at step 1, with four significant digits (never a rounded 0).
-    const worst = /code predictor \|Δ\| \(worst codebook\):?\s*(\d\.\d{3,}(e-\d+)?) \(codebook \d+\)/.exec(text);
+    // The verdict's own codebook (2) is named beside the worst when they differ.
+    const worst = /code predictor \|Δ\| \(worst codebook\):?\s*(\d\.\d{3,}(e-\d+)?) \(worst: codebook \d+; the verdict's codebook 2: \d\.\d{3,}(e-\d+)?\)/.exec(text);
     expect(worst, text).not.toBeNull();
     expect(Number(worst![1])).toBeGreaterThan(1e-3);
     await page.screenshot({ path: `${SHOTS}/ui-stages-chart-1440.png` });
