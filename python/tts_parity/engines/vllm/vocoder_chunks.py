@@ -14,6 +14,7 @@ import os
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
+from ..._lines import bounded_lines
 from ..._output_files import AtomicFile
 from ...trace_schema import check_header, encode_line
 
@@ -49,13 +50,19 @@ def note_vocoder_chunks(trace_path: str, chunks: list[dict[str, int]] | None = N
 
 
 def _set_header(trace_path: str, key: str, value: Any) -> None:
-    with open(trace_path, encoding="utf-8") as f:
-        lines = f.read().splitlines()
-    header = json.loads(lines[0])
+    """Rewrites the trace with `key` set in its header, a line at a time through the one bounded line reader."""
+    lines = bounded_lines(trace_path)
+    header = json.loads(next(lines))
     header[key] = value
     check_header(header)
     out = AtomicFile(trace_path, force=True, what="vLLM recorder: trace", text=True)
-    out.file.write("\n".join([encode_line(header, "header"), *lines[1:]]) + "\n")
+    try:
+        out.file.write(encode_line(header, "header") + "\n")
+        for line in lines:
+            out.file.write(line + "\n")
+    except BaseException:
+        out.discard()
+        raise
     out.commit()
 
 
