@@ -4,11 +4,20 @@ NaN rows, a row of one repeated value."""
 
 from __future__ import annotations
 
+import math
+
 import torch
 
 from tts_parity.engines.vllm.batch_stats import batch_logit_stats
 from tts_parity.logit_stats import logit_stats
 from tts_parity.trace_schema import json_stats
+
+
+def assert_same_stats(batch: dict, row: dict) -> None:
+    """Equal but for the mean and std, which are float64 sums in another order (batch_stats.py): 1e-14 relative."""
+    for key in ("mean", "std"):
+        assert math.isclose(batch[key], row[key], rel_tol=1e-14), (key, batch[key], row[key])
+    assert {**batch, "mean": 0, "std": 0} == {**row, "mean": 0, "std": 0}
 
 
 def test_every_row_matches_logit_stats_ties_infinities_and_nans_included():
@@ -31,3 +40,17 @@ def test_bfloat16_input_is_read_as_its_values():
     stats = batch_logit_stats(row)[0][0]
     assert stats["argmax"] == 1 and [t["id"] for t in stats["top5"]] == [1, 3, 2, 0]
     assert stats["mean"] == 2.25 and stats["max"] == 3.0 and stats["min"] == 1.0
+
+
+def test_a_tie_at_the_fifth_value_keeps_the_lowest_id_and_untied_rows_beside_it_stay_exact():
+    torch.manual_seed(1)
+    rows = torch.randn(8, 3072)  # float32 draws: no ties, the top-k path
+    rows[2, :] = -5.0
+    rows[2, [40, 30, 20, 10]] = torch.tensor([9.0, 8.0, 7.0, 6.0])
+    rows[2, [900, 5, 700]] = 2.0  # the fifth value held by three ids: 5 is the one kept
+    rows[5, [11, 3]] = rows[5].max() + 1  # a tie at the top: 3 before 11
+    results = batch_logit_stats(rows)
+    for row, (stats, _, _) in zip(rows, results):
+        assert_same_stats(stats, json_stats(logit_stats(row)))
+    assert [t["id"] for t in results[2][0]["top5"]] == [40, 30, 20, 10, 5]
+    assert [t["id"] for t in results[5][0]["top5"][:2]] == [3, 11]
