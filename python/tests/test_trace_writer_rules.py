@@ -75,6 +75,27 @@ def test_a_step_with_nothing_to_compare_is_refused_at_once_in_the_readers_words(
     tw._abandon()
 
 
+def test_write_record_without_the_schema_keeps_the_rules(tmp_path):
+    # schema=False (the vLLM recorder's lines) leaves out the JSON Schema only: a bad type inside a statistic is
+    # written, while a step out of order, a wrong code count and a bare NaN are still refused.
+    off_schema = {"step": 1, "logits": {**STATS, "mean": "big"}}
+    tw = TraceWriter(tmp_path / "a.jsonl", engine="e", q=2, frame_rate=12.5, sample_rate=24000)
+    with pytest.raises(ParityValueError, match=r'^step 1: "logits\.mean"'):
+        tw.write_record(off_schema)
+    tw._abandon()
+    with TraceWriter(tmp_path / "b.jsonl", engine="e", q=2, frame_rate=12.5, sample_rate=24000) as tw:
+        tw.write_record(off_schema, schema=False)
+        with pytest.raises(ParityValueError, match=r"^expected step 2, found step 3"):
+            tw.write_record({"step": 3, "codes": [1, 2]}, schema=False)
+        with pytest.raises(ParityValueError, match=r'^step 2: "codes": expected 2 codes'):
+            tw.write_record({"step": 2, "codes": [1]}, schema=False)
+        with pytest.raises(ParityValueError, match=r'^step 2: "logits\.max": nan is not JSON'):
+            tw.write_record({"step": 2, "logits": {**STATS, "max": float("nan")}}, schema=False)
+        with pytest.raises(TypeError, match=r"^step 2: write_record: schema: expected a bool, found 'no'"):
+            tw.write_record({"step": 2, "codes": [1, 2]}, schema="no")
+    assert json.loads((tmp_path / "b.jsonl").read_text().splitlines()[1])["logits"]["mean"] == "big"
+
+
 @pytest.mark.parametrize("modules", ["../a.modules.safetensors", "/tmp/a.modules.safetensors", "sub/../../a", " "])
 def test_a_sidecar_outside_the_traces_folder_is_refused(tmp_path, modules):
     with pytest.raises(ParityValueError, match=r"^TraceWriter: modules: .* is outside the trace's folder"):
