@@ -31,13 +31,15 @@ def batch_logit_stats(rows: torch.Tensor) -> list[tuple[dict[str, Any], int, int
     out = []
     for r in range(n):
         if nan_list[r]:
-            stats = logit_stats(rows[r])
+            stats: dict[str, Any] = json_stats(logit_stats(rows[r]))
         else:
             m, s, lo, hi = host[r]
             top: list[TopEntry] = [{"id": int(i), "logit": float(v)} for i, v in zip(top_ids[r], top_values[r])]
             argmax = top[0]["id"] if top else -1
             stats = {"mean": m, "std": s, "min": lo, "max": hi, "argmax": argmax, "top5": top}
-        out.append((json_stats(stats), int(nan_list[r]), int(inf_list[r])))
+            if inf_list[r]:  # a row of finite values has finite statistics: nothing to write as a string
+                stats = json_stats(stats)
+        out.append((stats, nan_list[r], inf_list[r]))
     return out
 
 

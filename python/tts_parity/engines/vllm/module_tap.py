@@ -48,6 +48,7 @@ class ModuleTap:
         self._talker: list[tuple[str, torch.Tensor]] = []
         self._cp: list[tuple[str, int, torch.Tensor]] = []
         self._cp_calls: collections.Counter[str] = collections.Counter()
+        self._asked: tuple[tuple[str, ...], bool] | None = None  # (the batch's request ids, recording() for it)
         for name, module in model.named_modules():
             if name and config.wants_module(name):
                 module.register_forward_hook(self._hook(name, name.startswith(CODE_PREDICTOR)))
@@ -60,7 +61,7 @@ class ModuleTap:
         return hook
 
     def _record(self, name: str, in_cp: bool, output: Any) -> None:
-        if in_cp != self.in_code_predictor or self.runner.input_batch.num_reqs == 0 or not self.recording():
+        if in_cp != self.in_code_predictor or self.runner.input_batch.num_reqs == 0 or not self._recording():
             return  # a profile, warm-up or dummy run (or the predictor's warm-up), or no request recorded
         tensors = _selected_tensors(output, "each")
         if in_cp:
@@ -69,18 +70,27 @@ class ModuleTap:
         else:
             self._talker.extend((name + suffix, t.detach()) for suffix, t in tensors if t.dim() >= 1)
 
+    def _recording(self) -> bool:
+        """recording(), asked once per batch of requests rather than at each of the step's module calls (hundreds).
+        A request whose recording stops keeps its batch's answer: its outputs are cut, then dropped."""
+        batch = tuple(self.runner.input_batch.req_ids)
+        if self._asked is None or self._asked[0] != batch:
+            self._asked = (batch, self.recording())
+        return self._asked[1]
+
     def take_talker(self, req_ids: list[str]) -> dict[str, dict[str, torch.Tensor]]:
         """The talker's outputs of this runner step, cut per request at its last scheduled token."""
         outputs, self._talker = self._talker, []
         loc = self.runner.query_start_loc.cpu
-        ends = {req_id: int(loc[i + 1]) - 1 for i, req_id in enumerate(req_ids)}
+        ends = [int(loc[i + 1]) - 1 for i in range(len(req_ids))]
         total = int(loc[len(req_ids)])
         cut: dict[str, dict[str, torch.Tensor]] = {req_id: {} for req_id in req_ids}
         for label, tensor in outputs:
             if tensor.shape[0] < total:
                 continue  # not a token-major output of this step
-            for req_id, end in ends.items():
-                cut[req_id][_unique(cut[req_id], label)] = tensor[end].to(torch.float32, copy=True).cpu()
+            rows = tensor[ends].to(torch.float32).cpu()  # one copy of every request's row, split below (views)
+            for req_id, row in zip(req_ids, rows.unbind(0)):
+                cut[req_id][_unique(cut[req_id], label)] = row
         return cut
 
     def begin_code_predictor(self) -> None:
@@ -92,12 +102,13 @@ class ModuleTap:
         self.in_code_predictor = False
         outputs, self._cp = self._cp, []
         cut: dict[str, dict[str, torch.Tensor]] = {req_id: {} for req_id in req_ids}
+        batch = len(req_ids)
         for label, group, tensor in outputs:
-            if tensor.dim() < 2 or tensor.shape[0] < len(req_ids):
+            if tensor.dim() < 2 or tensor.shape[0] < batch:
                 continue
-            for row, req_id in enumerate(req_ids):
-                value = tensor[row, group] if tensor.dim() == 3 and tensor.shape[1] > group else tensor[row]
-                cut[req_id][_unique(cut[req_id], f"{label}@g{group}")] = value.to(torch.float32, copy=True).cpu()
+            rows = tensor[:batch, group] if tensor.dim() == 3 and tensor.shape[1] > group else tensor[:batch]
+            for req_id, row in zip(req_ids, rows.to(torch.float32, copy=True).cpu().unbind(0)):
+                cut[req_id][_unique(cut[req_id], f"{label}@g{group}")] = row
         return cut
 
     def write(self, trace_path: str, steps: list[dict[str, torch.Tensor]]) -> None:
