@@ -15,7 +15,10 @@ tts_parity_vllm_cpu/step_timer.py: execute_model start to sample_tokens end, whe
 over the decode steps of the batch (4 decode rows: each step runs the code predictor for the previous frame
 and the talker for the next code 0). The Code2Wav stage, IPC and the engine's fixed costs are outside that clock.
 Per round, a run's figure is its median decode step; a mode's overhead is on's median over off's median in the
-same child and round, and the reported overhead is the median over rounds. Prints one JSON object (also to --out).
+same child and round, and the reported overhead is the median over rounds. The step clock also sums the time spent
+inside the recorder's own per-step code (recorderMs, step_timer.py): recorderShareOfOffStep is the "on" run's median
+of it over the "off" run's median step, a reading of the cost that needs no difference of two noisy medians.
+Prints one JSON object (also to --out).
 """
 
 from __future__ import annotations
@@ -74,8 +77,13 @@ def child(mode: str, model: Path, folder: Path, steps: int) -> None:
             list(session.omni.generate([p for _, p in prompts], [params, _code2wav_params()], use_tqdm=False))
             wall = time.perf_counter() - started
             entries = [json.loads(x) for x in step_log.read_text().splitlines() if x.strip()]
-            decode = [e["ms"] for e in entries if e["decodeRows"] == BATCH_ROWS and e["tokens"] == BATCH_ROWS]
-            print(MARK + json.dumps({"decodeStepsMs": decode, "batchSeconds": wall}), file=out, flush=True)
+            decode = [e for e in entries if e["decodeRows"] == BATCH_ROWS and e["tokens"] == BATCH_ROWS]
+            answer = {
+                "decodeStepsMs": [e["ms"] for e in decode],
+                "recorderMs": [e["recorderMs"] for e in decode],
+                "batchSeconds": wall,
+            }
+            print(MARK + json.dumps(answer), file=out, flush=True)
     finally:
         session.close()
 
@@ -128,6 +136,7 @@ def main() -> None:
                         answer = json.loads(_answer(proc, mode))
                         entry["modes"][mode][which] = {
                             "medianDecodeStepMs": round(statistics.median(answer["decodeStepsMs"]), 3),
+                            "medianRecorderMs": round(statistics.median(answer["recorderMs"]), 3),
                             "decodeSteps": len(answer["decodeStepsMs"]),
                             "batchSeconds": round(answer["batchSeconds"], 3),
                         }
@@ -160,6 +169,11 @@ def main() -> None:
             "onMedianDecodeStepMs": round(statistics.median(run["on"]["medianDecodeStepMs"] for run in runs), 3),
             "overhead": round(statistics.median(ratios) - 1.0, 4),
             "overheadRange": [round(min(ratios) - 1.0, 4), round(max(ratios) - 1.0, 4)],
+            "onMedianRecorderMs": round(statistics.median(run["on"]["medianRecorderMs"] for run in runs), 3),
+            "offMedianRecorderMs": round(statistics.median(run["off"]["medianRecorderMs"] for run in runs), 3),
+            "recorderShareOfOffStep": round(
+                statistics.median(run["on"]["medianRecorderMs"] / run["off"]["medianDecodeStepMs"] for run in runs), 4
+            ),
         }
     text = json.dumps(result, indent=2)
     if args.out:
