@@ -3,8 +3,10 @@ model.safetensors and a tokenizer at the top, speech_tokenizer/ (the 12 Hz codec
 
 The weights are qwen-tts's own classes (`Qwen3TTSForConditionalGeneration`, `Qwen3TTSTokenizerV2Model`) saved by
 `save_pretrained`, so the tensor names are the released checkpoint's; they are drawn from `torch.manual_seed(seed)`
-and widened (post_init's N(0, 0.02) gives near-tied logits everywhere). This runs in the main environment
-(.venv: qwen-tts 0.1.1 with transformers 4.57.3), not in .venv-vllm; conftest.py calls it once per fixture version.
+and widened (post_init's N(0, 0.02) gives near-tied logits everywhere), then given decided argmaxes (`decide`:
+random heads over 2048 codes leave top-1 - top-2 gaps near 0 in some rows, which bf16 rounding flips). This runs in
+the main environment (.venv: qwen-tts 0.1.1 with transformers 4.57.3), not in .venv-vllm; conftest.py calls it once
+per fixture version.
 
 Sizes: head_dim 64 (vLLM's CPU attention supports 32, 64, 80, ... only); codebook 2048 and the codec special ids of
 the released layout (vLLM-Omni hard-codes codec EOS 2150 as the talker's stop id and a codebook of 2048 in its
@@ -26,7 +28,7 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 
 import torch
 
-FIXTURE_VERSION = 2  # bump when the folder's content changes (conftest.py keys its cache on this file's hash)
+FIXTURE_VERSION = 3  # bump when the folder's content changes (conftest.py keys its cache on this file's hash)
 Q = 16
 CODEBOOK = 2048
 TALKER_VOCAB = 3072
@@ -125,6 +127,45 @@ def widen(model: torch.nn.Module) -> None:
                 p.normal_(0.0, 0.3 if "embedding" in name or "head" in name else 0.15)
 
 
+# decide(): each head row copies one input embedding's direction, so the winning logit is ~|h| * cos(h, e) with the
+# hidden state h (norm sqrt(hidden) after the final RMSNorm) close to one embedding e, and the runner-up is a
+# random direction's cosine (~0.34 at most over 2048 in 128 dims): gaps of several logits, decided in bf16.
+HEAD_NORM = 1.0
+QUIET_TALKER = 0.01  # attention and MLP outputs x this: the residual stream stays close to the step's input
+QUIET_CODE_PREDICTOR = 1e-3  # smaller: its residual input (a residual codebook's embedding, x RESIDUAL_EMBED) is
+RESIDUAL_EMBED = 0.125  # small against codebook 0's in the talker's input sum
+TEXT_OUT = 0.2  # the text projection's output (the tts_pad row at every decode step) small against codebook 0's
+BOS_READS_AS = 7  # codec_bos (the prefill's last position) embeds as this code, so the prefill's argmax is decided
+
+
+def decide(model: torch.nn.Module, seed: int) -> None:
+    """Heads that copy a permuted code: the talker's code 0 of a step is perm0[code 0 of the step before] (the
+    decode input sums the 16 codebooks' embeddings and the text pad, codebook 0's dominating), the code
+    predictor's code g is perm_g[code g-1] (its position g holds code g-1's embedding). The text and the code
+    predictor's first position (the talker's hidden state) still reach every row through the quiet attention, so
+    a change there moves the statistics, and a different code 0 changes every code after it."""
+    talker = model.talker
+    cp = talker.code_predictor
+    generator = torch.Generator().manual_seed(seed + 2)
+    with torch.no_grad():
+        for layers, quiet in ((talker.model.layers, QUIET_TALKER), (cp.model.layers, QUIET_CODE_PREDICTOR)):
+            for layer in layers:
+                layer.self_attn.o_proj.weight.mul_(quiet)
+                layer.mlp.down_proj.weight.mul_(quiet)
+        for table in cp.model.codec_embedding:
+            table.weight.mul_(RESIDUAL_EMBED)
+        talker.text_projection.linear_fc2.weight.mul_(TEXT_OUT)
+        codes0 = talker.model.codec_embedding.weight
+        codes0[CODEC["codec_bos_id"]] = codes0[BOS_READS_AS]
+        heads = [(talker.codec_head.weight, codes0[:CODEBOOK])]
+        tables = [codes0[:CODEBOOK], *[t.weight for t in cp.model.codec_embedding][: Q - 2]]
+        heads += [(head.weight, table) for head, table in zip(cp.lm_head, tables)]
+        for head, table in heads:
+            directions = torch.nn.functional.normalize(table.clone(), dim=1) * HEAD_NORM
+            head.zero_()
+            head[torch.randperm(CODEBOOK, generator=generator)] = directions
+
+
 def write_tokenizer(out: Path) -> None:
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers
     from transformers import PreTrainedTokenizerFast
@@ -175,6 +216,7 @@ def build(out: Path, seed: int) -> None:
     torch.manual_seed(seed)
     model = Qwen3TTSForConditionalGeneration(config).eval()
     widen(model)
+    decide(model, seed)
     model.save_pretrained(out, safe_serialization=True)
     saved = json.loads((out / "config.json").read_text())
     saved["speaker_encoder_config"].pop("model_type", None)  # qwen-tts writes ""; vLLM-Omni's config refuses the key

@@ -5,9 +5,10 @@ tts_parity.module_recorder (`tts-parity-modules/1`, keys `{step}/{seq:05d}/{name
 vLLM runs a batch as one flat token axis, so a talker module's output is cut per request at the row of the
 request's last scheduled token in the runner step (the row its logits come from; the prefill's last prompt token
 at step 1). The code predictor's modules run in the next runner step's preprocessing, once per codebook group g on
-a [batch, position, hidden] re-prefill: their output is cut at the request's decode row and position g (the
-hidden state its lm_head reads) and kept as `name@g{g}`, after the talker's modules of the same trace step
-(pipeline order). A tuple output (vLLM's decoder layers return (hidden, residual)) is kept as `name#0`, `name#1`.
+a [batch, position, hidden] re-prefill: their output ([batch, position, ...], e.g. a q/k norm's [batch, position,
+head, dim]) is cut at the request's decode row and position g (the position whose hidden state its lm_head reads)
+and kept as `name@g{g}`, after the talker's modules of the same trace step (pipeline order). A tuple output (vLLM's
+decoder layers return (hidden, residual)) is kept as `name#0`, `name#1`.
 Each hook runs inside the recorder's guard (`guarded(what)`, failsafe.py): a failure there stops the step's
 recorded requests, never the model's forward.
 """
@@ -106,7 +107,7 @@ class ModuleTap:
         for label, group, tensor in outputs:
             if tensor.dim() < 2 or tensor.shape[0] < batch:
                 continue
-            rows = tensor[:batch, group] if tensor.dim() == 3 and tensor.shape[1] > group else tensor[:batch]
+            rows = tensor[:batch, group] if tensor.dim() >= 3 and tensor.shape[1] > group else tensor[:batch]
             for req_id, row in zip(req_ids, rows.to(torch.float32, copy=True).cpu().unbind(0)):
                 cut[req_id][_unique(cut[req_id], f"{label}@g{group}")] = row
         return cut

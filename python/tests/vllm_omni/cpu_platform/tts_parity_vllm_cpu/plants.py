@@ -8,8 +8,12 @@ vLLM-Omni's own code path at run time, per request, so one Omni start serves cle
 - stale-feedback (seed 000's class): the code predictor of a matching request is fed the code-0 embedding of its
   FIRST decode step at every later step (a feedback buffer written once and never refreshed), in
   `talker_mtp`'s input_embeds row. Frame 1 is right; frame 2's code predictor reads frame 1's code 0.
-- cp-position (seed 004's class): the code predictor of a matching request runs its re-prefill with positions
-  shifted by one (`pos_ids` 1..G instead of 0..G-1): wrong from frame 1 on, in the code predictor only.
+- cp-position (seed 004's class: a hand-written predictor loop whose decode positions are off by one after its
+  two-token prefill): the code predictor of a matching request runs its re-prefill with positions 0, 1, 3, 4, ...
+  (`pos_ids` of everything after the talker hidden state and codebook 0's embedding one too far). Groups 2..G-1
+  read their hidden state at a shifted position; group 1 reads position 1, before the shift. Wrong from frame 1
+  on, in the code predictor only, first at codebook 2. (Shifting every position alike would be no bug at all:
+  RoPE sees relative positions only.)
 - swap-rows (not a bug: what the runner itself may do): while every row of the batch matches and decodes, the
   first and last rows trade places at every step, where vLLM lets the attention backend reorder the batch
   (`_may_reorder_batch`, followed by the runner's own `refresh_metadata`). Rows change order at every step, so a
@@ -186,7 +190,7 @@ def _plant_recorder_failure(pattern: str) -> None:
 
 class _ShiftedPositions(dict):
     """Stands in for CodePredictorWrapper._bucket_pos_ids (per-row positions [batch, seq], 0..seq-1): the rows of the
-    planted requests start at 1 instead of 0; the other rows of the same call keep theirs."""
+    planted requests have positions 0, 1, 3, 4, ... (one too far after the first two); the other rows keep theirs."""
 
     def __init__(self, max_seq: int, rows: list[int]) -> None:
         super().__init__()
@@ -195,5 +199,5 @@ class _ShiftedPositions(dict):
     def get(self, key: Any, default: Any = None) -> torch.Tensor:
         bsz, seq = key if isinstance(key, tuple) else (key, self.max_seq)
         positions = torch.arange(seq, dtype=torch.long).unsqueeze(0).repeat(bsz, 1)
-        positions[self.rows] += 1
+        positions[self.rows, 2:] += 1
         return positions
