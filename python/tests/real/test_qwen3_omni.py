@@ -37,10 +37,14 @@ def test_trace_holds_raw_rows_and_the_frames_codes(omni_traces):
 def test_eager_vs_static_cache_is_within_tolerance(omni_traces, real_dir):
     a, b = omni_traces["eager"].path, omni_traces["static"].path
     report, _ = compare_trace(a, b, str(real_dir / "omni-eager-vs-static"), "--wav-a", wav_of(a), "--wav-b", wav_of(b))
-    assert report["verdict"] == "within-tolerance"
+    # The two attention paths round alike on some CPUs (identical, seen 2026-12-02) and differ by float32 rounding on
+    # others (within-tolerance, largest |Δ| 6.0e-8 seen): both are right; anything over 1e-6 is not.
     assert report["divergence"]["firstStep"] is None
-    largest = report["divergence"]["largestLogitDiff"]["value"]
-    assert 0 < largest < 1e-6  # float32 rounding of two attention paths (measured 6.0e-8), not zero
+    largest = report["divergence"]["largestLogitDiff"]
+    if report["verdict"] == "identical":
+        assert largest is None
+    else:
+        assert report["verdict"] == "within-tolerance" and 0 < largest["value"] < 1e-6, report["divergence"]
     assert report["metrics"]["bitIdentical"] is True
 
 
