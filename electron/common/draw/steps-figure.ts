@@ -3,6 +3,7 @@ import { inPlot, markerLabel, type DrawBox, type DrawContext, type Margins, type
 import { drawMarks } from './marks.js';
 import { logFraction, STAGE_LABELS, stageOfDivergence, stageRows, type StepDelta, type VerdictCodebook } from './step-delta.js';
 import type { DivergenceStage } from '../forensics/divergence.js';
+import type { ReportPageData } from '../report/html/report-page-data.js';
 import { drawStepDeltas } from './steps.js';
 import { timeToX, type Viewport } from './viewport.js';
 
@@ -26,15 +27,9 @@ export interface StepsFigure {
 }
 
 /** The figure of a report page's steps (report.html and steps.png draw the same one). */
-export function stepsFigureOf(page: {
-  steps: StepDelta[];
-  firstStep: number | null;
-  stage: DivergenceStage | null;
-  logitTolerance: number;
-  audioTolerance: number;
-  vocoderAbsent?: string | null;
-  verdictCodebook?: VerdictCodebook | null;
-}): StepsFigure {
+export function stepsFigureOf(
+  page: Pick<ReportPageData, 'steps' | 'firstStep' | 'stage' | 'logitTolerance' | 'audioTolerance' | 'vocoderAbsent' | 'verdictCodebook'>,
+): StepsFigure {
   return {
     deltas: page.steps,
     firstStep: page.firstStep,
