@@ -89,7 +89,7 @@ class ModuleTap:
         for label, tensor in outputs:
             if tensor.shape[0] < total:
                 continue  # not a token-major output of this step
-            rows = tensor[ends].to(torch.float32).cpu()  # one copy of every request's row, split below (views)
+            rows = tensor[ends].to("cpu", torch.float32)  # one copy of every request's row, split below (views)
             for req_id, row in zip(req_ids, rows.unbind(0)):
                 cut[req_id][_unique(cut[req_id], label)] = row
         return cut
@@ -108,7 +108,7 @@ class ModuleTap:
             if tensor.dim() < 2 or tensor.shape[0] < batch:
                 continue
             rows = tensor[:batch, group] if tensor.dim() >= 3 and tensor.shape[1] > group else tensor[:batch]
-            for req_id, row in zip(req_ids, rows.to(torch.float32, copy=True).cpu().unbind(0)):
+            for req_id, row in zip(req_ids, rows.to("cpu", torch.float32, copy=True).unbind(0)):
                 cut[req_id][_unique(cut[req_id], f"{label}@g{group}")] = row
         return cut
 
